@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Runs jest (ESM mode), then prints the plain line "N passed, N failed" from jest's JSON results.
+// Exits non-zero when any test failed, a suite failed to run, or no test ran at all.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(pathToFileURL(join(root, 'package.json')));
+const jestBin = join(dirname(require.resolve('jest/package.json')), 'bin', 'jest.js');
+const out = join(mkdtempSync(join(tmpdir(), 'proofpr-jest-')), 'results.json');
+const nodeOptions = [process.env.NODE_OPTIONS ?? '', '--experimental-vm-modules', '--no-warnings=ExperimentalWarning']
+  .join(' ')
+  .trim();
+const res = spawnSync(process.execPath, [jestBin, '--json', `--outputFile=${out}`, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, NODE_OPTIONS: nodeOptions },
+});
+if (!existsSync(out)) {
+  console.log('0 passed, 0 failed');
+  console.error('jest wrote no results file (exit status ' + res.status + ')');
+  process.exit(1);
+}
+const r = JSON.parse(readFileSync(out, 'utf8'));
+const passed = r.numPassedTests ?? 0;
+const failed = (r.numFailedTests ?? 0);
+const brokenSuites = r.numRuntimeErrorTestSuites ?? 0;
+if (brokenSuites > 0) console.error(`${brokenSuites} test suite(s) failed to run`);
+console.log(`${passed} passed, ${failed} failed`);
+if (passed + failed === 0) {
+  console.error('no test ran: that is a failure');
+  process.exit(1);
+}
+process.exit(failed > 0 || brokenSuites > 0 || res.status !== 0 ? 1 : 0);

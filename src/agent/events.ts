@@ -1,0 +1,81 @@
+/**
+ * Everything that happens in a run is a RunEvent. The loop yields them, the transcript writes them one
+ * per line, and the evidence is a pure function of the ledger of them.
+ */
+import type { AssistantBlock, Usage } from '../model/model-client.js';
+
+export type Verdict = 'verified' | 'unverified' | 'aborted' | 'error';
+
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+}
+
+export type CountSource = 'junit' | 'jest-json' | 'tap' | 'summary-line' | 'none';
+
+export interface TestRun {
+  command: string;
+  exitCode: number | null;
+  startedAt: string;
+  endedAt: string;
+  /** Content hash of the worktree when the run started (git write-tree of `git add -A` into a temp index). */
+  treeHash: string;
+  /** Unknown counts (no report, no recognised summary line) are null: that fails tests-ran. */
+  counts: TestCounts | null;
+  source: CountSource;
+  reportPath?: string;
+  /** Which runner's summary line matched (jest, vitest, pytest, ...), when source is summary-line. */
+  runner?: string;
+  /** 'agent' when the model ran it through Bash; 'harness' for the final run and baselines. */
+  by: 'agent' | 'harness';
+  outputPath?: string;
+}
+
+export interface GateResult {
+  name: string;
+  passed: boolean;
+  detail: string;
+}
+
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export interface Denial {
+  tool: string;
+  input: string;
+  rule: string;
+  reason: string;
+}
+
+type Ev<T extends string, B> = { type: T; ts: string } & B;
+
+export type RunEvent =
+  | Ev<'run_start', { runId: string; task: { kind: string; title?: string; issue?: number }; model: string; root: string; sandbox?: string }>
+  | Ev<'request', { turn: number; messages: number; estimatedTokens: number }>
+  | Ev<'assistant', { turn: number; content: AssistantBlock[]; stopReason: string; usage: Usage; costUsd: number }>
+  | Ev<'tool_call', { id: string; name: string; input: unknown }>
+  | Ev<'tool_result', { id: string; name: string; isError: boolean; errorKind?: string; preview: string; durationMs: number; outputPath?: string; meta?: Record<string, unknown> }>
+  | Ev<'permission', { tool: string; input: string; behavior: 'allow' | 'deny'; rule: string; reason: string }>
+  | Ev<'hook', { event: string; name: string; outcome: 'continue' | 'block' | 'context' | 'error'; message?: string }>
+  | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean }>
+  | Ev<'test_run', { run: TestRun }>
+  | Ev<'file_changed', { path: string }>
+  | Ev<'todo', { todos: TodoItem[] }>
+  | Ev<'compaction', { kind: 'microcompact' | 'summary' | 'clear'; beforeTokens: number; afterTokens: number; ok: boolean; detail?: string }>
+  | Ev<'retry', { turn: number; reason: string; attempt: number }>
+  | Ev<'notice', { message: string }>
+  | Ev<'error', { message: string; kind: string }>
+  | Ev<'run_end', { verdict: Verdict; reason: string }>;
+
+export type RunEventType = RunEvent['type'];
+
+/** Distributive Omit so each member keeps its own fields. */
+export type RunEventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'ts'> : never) : never;
+
+export function stamp(ev: RunEventInput, now: Date = new Date()): RunEvent {
+  return { ...ev, ts: now.toISOString() } as RunEvent;
+}

@@ -1,0 +1,20 @@
+/** The permission gate every tool call passes before it has any effect (deny by default). */
+export interface PermissionDecision {
+  behavior: 'allow' | 'deny';
+  /** The rule that decided, e.g. 'builtin-deny:Bash(curl:*)', 'config-allow:Bash(npm test:*)', 'safe-list:git status', 'default-deny'. */
+  rule: string;
+  /** For a denial: what the model is told (what was refused, why, what to do instead). */
+  reason: string;
+}
+
+export interface PermissionPolicy {
+  /** `input` is the tool's validated input object. Never throws: an internal failure is a deny. */
+  check(tool: string, input: unknown): Promise<PermissionDecision>;
+}
+
+/** A policy that allows everything (only for tests that are not about permissions). */
+export const allowAllPolicy: PermissionPolicy = {
+  async check() {
+    return { behavior: 'allow', rule: 'allow-all', reason: '' };
+  },
+};

@@ -1,0 +1,38 @@
+import type { GateResult, TestRun } from '../events.js';
+
+/** Facts about a Bash call the verifier watches. */
+export interface BashOutcome {
+  command: string;
+  exitCode: number | null;
+  output: string;
+  startedAt: string;
+  endedAt: string;
+  outputPath?: string;
+}
+
+/** Opaque handle returned for a Bash call that is a test run (carries the tree hash taken before it ran). */
+export interface TestRunHandle {
+  command: string;
+  treeHash: string;
+  startedAt: string;
+}
+
+export interface StopVerdict {
+  /** True when every enabled gate passed (the model may stop). */
+  ok: boolean;
+  gates: GateResult[];
+  /** For the model when !ok: names each failing gate and what to do. */
+  message: string;
+}
+
+/**
+ * The harness's own judgement of the work. The loop calls beforeBash/afterBash around every Bash call,
+ * evaluate() when the model wants to stop, and finalRun() once at the end.
+ */
+export interface Verifier {
+  beforeBash(command: string): Promise<TestRunHandle | undefined>;
+  afterBash(handle: TestRunHandle, outcome: BashOutcome): Promise<TestRun>;
+  evaluate(): Promise<StopVerdict>;
+  /** Runs test.command itself on the final tree (when final_run is on) and re-evaluates the gates. */
+  finalCheck(): Promise<StopVerdict>;
+}

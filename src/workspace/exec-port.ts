@@ -1,0 +1,34 @@
+/**
+ * The single door through which every process the agent starts goes (Bash tool, hooks, test runs).
+ * The implementation (exec.ts) adds the scrubbed environment, the sandbox, the process-group kill and
+ * the output cap; callers only describe what to run.
+ */
+export interface ExecRequest {
+  /** A bash command line, run with `bash -c` in `cwd`. */
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Extra variables on top of the scrubbed base environment (e.g. PROOFPR_FILE for hooks). */
+  extraEnv?: Record<string, string>;
+  /** Text written to the process's stdin (hooks get their JSON event here). */
+  stdin?: string;
+}
+
+export interface ExecResult {
+  exitCode: number | null;
+  /** stdout and stderr interleaved in arrival order. */
+  output: string;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Killed because the signal fired. */
+  cancelled: boolean;
+  durationMs: number;
+  /** True when output went over the cap and was cut (the head and tail are kept). */
+  truncated: boolean;
+  /** Which isolation applied: 'bwrap' or 'none'. */
+  sandbox: 'bwrap' | 'none';
+}
+
+export type ExecPort = (request: ExecRequest) => Promise<ExecResult>;
