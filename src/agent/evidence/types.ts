@@ -1,0 +1,59 @@
+/** The evidence object (CONTRACT §5): written to evidence.json on every exit path. */
+import type { Denial, GateResult, TestRun, Verdict } from '../events.js';
+
+export interface FileChange {
+  path: string;
+  added: number;
+  removed: number;
+}
+
+export interface EvidenceUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  turns: number;
+  compactions: number;
+}
+
+export interface Evidence {
+  version: 1;
+  runId: string;
+  startedAt: string;
+  endedAt: string;
+  verdict: Verdict;
+  reason: string;
+  task: { kind: 'issue' | 'prompt' | 'sweep'; issue?: number; title: string; sweep?: string };
+  repo: { path?: string; fullName?: string; baseSha: string; branch: string; headSha?: string };
+  gates: GateResult[];
+  /** Test runs without the internal `by`/`runner` fields are still valid per the contract; they are extra facts. */
+  testRuns: TestRun[];
+  lastEditAt?: string;
+  finalTreeHash?: string;
+  filesChanged: FileChange[];
+  toolCalls: Record<string, number>;
+  denied: Denial[];
+  usage: EvidenceUsage;
+  pr?: { number: number; url: string };
+  /** Extra facts (not in the contract's minimum): which sandbox applied, baseline of a sweep, red→green, hook errors. */
+  sandbox?: 'bwrap' | 'none';
+  baseline?: TestRun;
+  redGreen?: { ran: boolean; failedBefore: boolean; detail: string };
+  hookErrors?: string[];
+  model?: string;
+}
+
+/** Exit codes of `proofpr run` (CONTRACT §3). */
+export function exitCodeFor(verdict: Verdict): number {
+  switch (verdict) {
+    case 'verified':
+      return 0;
+    case 'unverified':
+      return 3;
+    case 'aborted':
+      return 4;
+    default:
+      return 1;
+  }
+}
