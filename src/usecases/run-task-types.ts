@@ -1,0 +1,64 @@
+/**
+ * The one call every host makes to do work: prepare a worktree, run the agent under policy and gates,
+ * write the run folder, commit exactly the verified tree (or a WIP commit), and clean up.
+ * Publishing (push, PR, comments) is the caller's: it gets the branch and the evidence back.
+ */
+import type { RepoConfig } from '../config/repo-config.js';
+import type { ModelClient } from '../model/model-client.js';
+import type { RunEvent } from '../agent/events.js';
+import type { Evidence } from '../agent/evidence/types.js';
+
+export interface TaskSpec {
+  kind: 'issue' | 'prompt' | 'sweep';
+  issue?: number;
+  sweep?: string;
+  title: string;
+  /** Untrusted text (issue body, comments), already sanitized by the host; the prompt wraps it as data. */
+  body: string;
+  /** Free-text instructions from the trigger comment (`/agent fix <instructions>`), sanitized. */
+  instructions?: string;
+}
+
+export interface RunTaskInput {
+  /** A git repository (a checkout or a bare mirror) to make the worktree from. */
+  repoDir: string;
+  /** Commit-ish to start from (default HEAD of repoDir). */
+  baseRef?: string;
+  /** Branch to create for the work, e.g. proofpr/12-fix-the-parser. Reset to baseRef if it exists. */
+  branch: string;
+  /** Continue from an existing branch's tip instead of baseRef (PR follow-ups, resumed runs). */
+  continueBranch?: boolean;
+  task: TaskSpec;
+  config: RepoConfig;
+  model: ModelClient;
+  modelId: string;
+  /** 'plan' = read-only tools, no commit. */
+  mode: 'fix' | 'plan';
+  runId: string;
+  runDir: string;
+  /** Where worktrees live (default: $PROOFPR_HOME/worktrees). */
+  worktreesDir: string;
+  /** Git identity co-author trailer, e.g. "octocat <123+octocat@users.noreply.github.com>". */
+  coAuthor?: string;
+  /** The full name ("owner/name") for evidence, when known. */
+  repoFullName?: string;
+  signal?: AbortSignal;
+  onEvent?: (ev: RunEvent) => void;
+  /** Keep the worktree after the run (for the CLI's --keep; default false: removed however the run ends). */
+  keepWorktree?: boolean;
+}
+
+export interface RunTaskResult {
+  evidence: Evidence;
+  exitCode: number;
+  runDir: string;
+  branch: string;
+  /** Commit on `branch` holding the work (verified commit or WIP commit); undefined when nothing changed. */
+  headSha?: string;
+  /** True when the commit is a WIP commit of unverified/aborted work. */
+  wip: boolean;
+  /** Markdown for the PR body / job summary (same as runDir/summary.md). */
+  summaryMd: string;
+}
+
+export type RunTask = (input: RunTaskInput) => Promise<RunTaskResult>;
