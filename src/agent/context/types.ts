@@ -1,0 +1,48 @@
+/** Seams between the loop and context engineering (issue 6). */
+import type { Message, ModelClient, TextBlock, ToolSchema } from '../../model/model-client.js';
+import type { GateResult, TodoItem } from '../events.js';
+
+/** Facts that change during a run: they go in a reminder on the latest user turn, never in the cached prefix. */
+export interface DynamicFacts {
+  date: string;
+  branch: string;
+  turn: number;
+  maxTurns: number;
+  costUsd: number;
+  maxCostUsd: number;
+  minutesLeft: number;
+  /** Latest gate evaluation, if any. */
+  gates?: GateResult[];
+  todos?: TodoItem[];
+}
+
+export interface CompactionState {
+  todos: TodoItem[];
+  filesEdited: string[];
+  gates: GateResult[];
+  /** Paths (run folder tool-output/…) of logs behind failing checks, kept across compaction. */
+  failingLogs: string[];
+}
+
+export interface CompactionResult {
+  messages: Message[];
+  kind: 'microcompact' | 'summary' | 'clear';
+  beforeTokens: number;
+  afterTokens: number;
+  ok: boolean;
+  detail?: string;
+}
+
+export interface ContextManager {
+  /** The byte-stable system prompt (with cache breakpoints). Built once per run. */
+  system(): TextBlock[];
+  /** Tool schemas with a cache breakpoint on the last one. */
+  tools(schemas: ToolSchema[]): ToolSchema[];
+  /** Messages as sent: a rolling cache breakpoint on the latest turn and the reminder appended. Does not mutate. */
+  prepare(messages: Message[], facts: DynamicFacts): Message[];
+  /** Called before each request: compacts when the estimate passes the threshold. undefined = nothing done. */
+  maybeCompact(messages: Message[], state: CompactionState, model: ModelClient): Promise<CompactionResult | undefined>;
+  /** After a prompt-too-long error: compact harder. Throws nothing; ok:false when it could not shrink. */
+  forceCompact(messages: Message[], state: CompactionState, model: ModelClient): Promise<CompactionResult>;
+  estimateTokens(messages: Message[]): number;
+}
