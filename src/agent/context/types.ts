@@ -46,3 +46,33 @@ export interface ContextManager {
   forceCompact(messages: Message[], state: CompactionState, model: ModelClient): Promise<CompactionResult>;
   estimateTokens(messages: Message[]): number;
 }
+
+/** One repository instruction file (AGENTS.md / CLAUDE.md) as it goes into the system prompt. */
+export interface InstructionFile {
+  /** Path relative to the worktree root, forward slashes (e.g. "AGENTS.md", "src/api/CLAUDE.md"). */
+  path: string;
+  content: string;
+  /** Size of the file on disk. */
+  bytes: number;
+  /** True when content was cut to fit the size cap. */
+  truncated: boolean;
+}
+
+/** A skill's index entry: only name + description travel in the prompt; the Skill tool loads the body. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** Path of SKILL.md relative to the worktree root. */
+  path: string;
+}
+
+/** The task as the prompt sees it (mirrors the host's task spec; the agent core does not import usecases). */
+export interface ContextTask {
+  kind: string;
+  title: string;
+  /** Untrusted text (issue body, comments): wrapped as data in the prompt. */
+  body: string;
+  /** Free-text instructions from the trigger comment, also untrusted. */
+  instructions?: string;
+  issue?: number;
+}

@@ -1,0 +1,128 @@
+/**
+ * The context manager the loop talks to (types.ts): a byte-stable system prompt and tool list with cache
+ * breakpoints, messages as sent (rolling breakpoint + reminder), and compaction cheapest first.
+ */
+import type { Logger } from 'pino';
+import type { Message, ModelClient, TextBlock, ToolSchema } from '../../model/model-client.js';
+import { DEFAULT_MODEL } from '../../config/repo-config.js';
+import { logger as rootLogger } from '../../log.js';
+import type { CompactionResult, CompactionState, ContextManager, ContextTask, DynamicFacts, InstructionFile, SkillInfo } from './types.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { loadInstructions } from './instructions.js';
+import { loadSkills } from './skills.js';
+import { withRollingBreakpoints, withToolsBreakpoint } from './cache.js';
+import { withReminder } from './reminder.js';
+import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
+import { microcompact } from './microcompact.js';
+import { summarize } from './compaction.js';
+
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+export interface ContextManagerOptions {
+  root: string;
+  toolNames: string[];
+  task: ContextTask;
+  testCommand?: string;
+  mode: 'fix' | 'plan';
+  gatesEnabled: string[];
+  /** Model context window in tokens (default 200 000). */
+  contextWindow?: number;
+  /** Fraction of the window at which a summary compaction runs (default 0.75). */
+  compactThreshold?: number;
+  /** Fraction of the window at which old tool results are cleared (default 0.5). */
+  microcompactThreshold?: number;
+  /** Latest tool results microcompact never clears (default 6). */
+  protectRecent?: number;
+  /** Folders the task touches, relative to root: their AGENTS.md / CLAUDE.md chain is loaded. */
+  touchedDirs?: string[];
+  logger?: Logger;
+  /** Model id for the summary request (default the config default). */
+  model?: string;
+  /** Cap on repository instruction text (bytes, default 24 000). */
+  instructionsMaxBytes?: number;
+}
+
+/** The manager plus what it loaded (the lead registers the Skill tool when `skills` is not empty). */
+export interface LoadedContextManager extends ContextManager {
+  readonly skills: SkillInfo[];
+  readonly instructions: InstructionFile[];
+}
+
+function fraction(value: number | undefined, fallback: number, field: string): number {
+  const v = value ?? fallback;
+  if (!(v > 0 && v <= 1)) throw new Error(`${field} must be a fraction of the context window in (0, 1], got ${String(value)}`);
+  return v;
+}
+
+export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
+  const log = opts.logger ?? rootLogger('context');
+  const window = opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  const summaryAt = fraction(opts.compactThreshold, 0.75, 'compactThreshold') * window;
+  const microAt = Math.min(fraction(opts.microcompactThreshold, 0.5, 'microcompactThreshold') * window, summaryAt);
+  const protectRecent = opts.protectRecent ?? 6;
+  /** Microcompact between the two thresholds only when it frees this much: each run costs one cache rewrite. */
+  const minMicroSavings = Math.floor(window * 0.05);
+  const model = opts.model ?? DEFAULT_MODEL;
+
+  const instructions = await loadInstructions(opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
+  const skills = await loadSkills(opts.root, log);
+  const toolNames = skills.length > 0 && !opts.toolNames.includes('Skill') ? [...opts.toolNames, 'Skill'] : opts.toolNames;
+  const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
+  const systemTokens = estimateSystem(system);
+  let toolsTokens = 0;
+  const total = (messages: Message[]): number => systemTokens + toolsTokens + estimateTokens(messages);
+  const summaryOpts = { model, contextWindow: window, keepRecentTokens: Math.floor(window * 0.05) };
+
+  const withTotals = (r: CompactionResult, before: number): CompactionResult => ({
+    ...r,
+    beforeTokens: before,
+    afterTokens: r.ok ? total(r.messages) : before,
+  });
+
+  return {
+    skills,
+    instructions,
+    system(): TextBlock[] {
+      return system.map((b) => ({ ...b }));
+    },
+    tools(schemas: ToolSchema[]): ToolSchema[] {
+      const out = withToolsBreakpoint(schemas);
+      toolsTokens = estimateTools(out);
+      return out;
+    },
+    prepare(messages: Message[], facts: DynamicFacts): Message[] {
+      return withReminder(withRollingBreakpoints(messages), facts);
+    },
+    async maybeCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult | undefined> {
+      const before = total(messages);
+      if (before < microAt) return undefined;
+      const micro = microcompact(messages, { protectRecent });
+      const afterMicro = before - micro.savedTokens;
+      if (before < summaryAt) {
+        if (micro.savedTokens < minMicroSavings) return undefined;
+        log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
+        return { messages: micro.messages, kind: 'microcompact', beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
+      }
+      if (micro.cleared > 0 && afterMicro < summaryAt) {
+        log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
+        return { messages: micro.messages, kind: 'microcompact', beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
+      }
+      const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
+      if (res.ok && res.afterTokens >= summaryAt) {
+        return { ...res, ok: false, detail: `${res.detail ?? ''}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)` };
+      }
+      log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'summary compaction');
+      return res;
+    },
+    async forceCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult> {
+      const before = total(messages);
+      const micro = microcompact(messages, { protectRecent: 2 });
+      const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
+      log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'forced compaction');
+      return res;
+    },
+    estimateTokens(messages: Message[]): number {
+      return total(messages);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Repository instructions: AGENTS.md and CLAUDE.md from the worktree root down to each folder the task
+ * touches, concatenated (not overridden), root first, then deeper folders in sorted order; within a
+ * folder AGENTS.md before CLAUDE.md. The total is capped; a cut file says so.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { InstructionFile } from './types.js';
+
+export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
+export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 24_000;
+
+export interface LoadInstructionsOptions {
+  /** Total bytes of instruction text in the prompt (default 24 000). */
+  maxBytes?: number;
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Folder chain (relative, '' = root) from the root down to `dir`; undefined when `dir` leaves the root. */
+function chain(root: string, dir: string): string[] | undefined {
+  const abs = isAbsolute(dir) ? dir : join(root, dir);
+  if (!inside(root, abs)) return undefined;
+  const rel = relative(root, abs);
+  const parts = rel === '' ? [] : rel.split(sep).filter((p) => p !== '' && p !== '.');
+  const out = [''];
+  for (let i = 1; i <= parts.length; i++) out.push(parts.slice(0, i).join('/'));
+  return out;
+}
+
+function byDepthThenName(a: string, b: string): number {
+  const da = a === '' ? 0 : a.split('/').length;
+  const db = b === '' ? 0 : b.split('/').length;
+  if (da !== db) return da - db;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Cut to at most `bytes` UTF-8 bytes, at a line break when one is near. */
+function cutBytes(text: string, bytes: number): string {
+  let cut = Buffer.from(text, 'utf8').subarray(0, Math.max(0, bytes)).toString('utf8').replace(/\uFFFD$/, '');
+  const nl = cut.lastIndexOf('\n');
+  if (nl > cut.length * 0.8) cut = cut.slice(0, nl + 1);
+  return cut;
+}
+
+async function readInside(root: string, abs: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(abs);
+    if (!inside(root, real)) return undefined;
+    if (!(await stat(real)).isFile()) return undefined;
+    return await readFile(real, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export async function loadInstructions(root: string, touchedDirs: string[], opts: LoadInstructionsOptions = {}): Promise<InstructionFile[]> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const realRoot = await realpath(root);
+  const dirs = new Set<string>(['']);
+  for (const d of touchedDirs) for (const c of chain(realRoot, d) ?? []) dirs.add(c);
+  const files: InstructionFile[] = [];
+  let used = 0;
+  for (const dir of [...dirs].sort(byDepthThenName)) {
+    for (const name of INSTRUCTION_FILE_NAMES) {
+      const path = dir === '' ? name : `${dir}/${name}`;
+      const text = await readInside(realRoot, join(realRoot, ...path.split('/')));
+      if (text === undefined || text.trim() === '') continue;
+      const bytes = Buffer.byteLength(text, 'utf8');
+      const room = maxBytes - used;
+      if (room <= 0) {
+        files.push({ path, content: '', bytes, truncated: true });
+        continue;
+      }
+      const content = bytes <= room ? text : cutBytes(text, room);
+      used += Buffer.byteLength(content, 'utf8');
+      files.push({ path, content, bytes, truncated: bytes > room });
+    }
+  }
+  return files;
+}
