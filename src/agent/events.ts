@@ -79,3 +79,22 @@ export type RunEventInput = RunEvent extends infer E ? (E extends RunEvent ? Omi
 export function stamp(ev: RunEventInput, now: Date = new Date()): RunEvent {
   return { ...ev, ts: now.toISOString() } as RunEvent;
 }
+
+/**
+ * A buffer that collaborators (verifier, hooks, tools) push events into and the loop drains and
+ * yields, so every event reaches the transcript in order through one stream.
+ */
+export class EventQueue {
+  private items: RunEvent[] = [];
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  push = (ev: RunEventInput): void => {
+    this.items.push(stamp(ev, this.now()));
+  };
+
+  drain(): RunEvent[] {
+    const out = this.items;
+    this.items = [];
+    return out;
+  }
+}

@@ -1,0 +1,176 @@
+import type { ToolResultBlock, ToolUseBlock } from '../model/model-client.js';
+import type { ToolContext, ToolResult } from '../tools/define-tool.js';
+import type { EventQueue } from './events.js';
+import type { HookRunner } from './hooks/types.js';
+import type { PermissionPolicy } from './permissions/types.js';
+import type { Toolbox } from './toolbox.js';
+import type { Verifier } from './verification/types.js';
+
+export interface ToolRunDeps {
+  toolbox: Toolbox;
+  policy: PermissionPolicy;
+  hooks: HookRunner;
+  verifier?: Verifier;
+  /** Tool context without the per-call fields. */
+  base: Omit<ToolContext, 'callId' | 'signal'>;
+  signal: AbortSignal;
+  events: EventQueue;
+}
+
+export interface ToolOutcome {
+  block: ToolResultBlock;
+  result: ToolResult;
+  name: string;
+  input: unknown;
+}
+
+/** A short, single-line rendering of a tool input for events and denials. */
+export function describeInput(name: string, input: unknown): string {
+  if (input && typeof input === 'object') {
+    const o = input as Record<string, unknown>;
+    const key = name === 'Bash' ? 'command' : 'file_path' in o ? 'file_path' : 'pattern' in o ? 'pattern' : undefined;
+    if (key && typeof o[key] === 'string') return o[key] as string;
+  }
+  const s = JSON.stringify(input) ?? '';
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
+
+function errorResult(text: string, errorKind: string): ToolResult {
+  return { forModel: text, isError: true, errorKind };
+}
+
+/** One tool call through the whole gate: validate → permission → PreToolUse → execute → verify → PostToolUse. */
+async function runOne(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolOutcome> {
+  const { events } = d;
+  events.push({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
+  const started = Date.now();
+  const result = await gateAndExecute(call, d);
+  const outputPath = typeof result.meta?.outputPath === 'string' ? result.meta.outputPath : undefined;
+  events.push({
+    type: 'tool_result',
+    id: call.id,
+    name: call.name,
+    isError: result.isError,
+    ...(result.errorKind ? { errorKind: result.errorKind } : {}),
+    preview: result.forModel.length > 2000 ? `${result.forModel.slice(0, 1000)}\n…\n${result.forModel.slice(-800)}` : result.forModel,
+    durationMs: Date.now() - started,
+    ...(outputPath ? { outputPath } : {}),
+    ...(result.meta ? { meta: slimMeta(result.meta) } : {}),
+  });
+  return {
+    block: { type: 'tool_result', tool_use_id: call.id, content: result.forModel || '(no output)', ...(result.isError ? { is_error: true } : {}) },
+    result,
+    name: call.name,
+    input: call.input,
+  };
+}
+
+/** Meta goes to the transcript; drop bulky fields (full outputs live in tool-output/). */
+function slimMeta(meta: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(meta)) if (k !== 'output' && k !== 'content') out[k] = v;
+  return out;
+}
+
+async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolResult> {
+  const { toolbox, policy, hooks, events, verifier, base } = d;
+  const parsed = toolbox.parse(call.name, call.input);
+  if (!parsed.ok) return parsed.result;
+  const input = parsed.input;
+  const shown = describeInput(call.name, input);
+
+  const decision = await policy.check(call.name, input).catch((e: unknown) => ({
+    behavior: 'deny' as const,
+    rule: 'policy-error',
+    reason: `The permission check failed (${(e as Error).message}); the call was refused.`,
+  }));
+  events.push({ type: 'permission', tool: call.name, input: shown, behavior: decision.behavior, rule: decision.rule, reason: decision.reason });
+  if (decision.behavior === 'deny') return errorResult(`Permission denied: ${decision.reason}`, 'denied');
+
+  const pre = await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: base.root, tool_name: call.name, tool_input: input });
+  const extra: string[] = [];
+  for (const o of pre) {
+    if (o.kind === 'error') events.push({ type: 'hook', event: 'PreToolUse', name: o.hook, outcome: 'error', message: o.message });
+    if (o.kind === 'context') extra.push(o.text);
+    if (o.kind === 'block') {
+      events.push({ type: 'hook', event: 'PreToolUse', name: o.hook, outcome: 'block', message: o.reason });
+      return { ...errorResult(`Blocked by the repository's PreToolUse hook (${o.hook}): ${o.reason}`, 'hook_blocked'), meta: { rule: `hook:${o.hook}`, reason: o.reason, input: shown } };
+    }
+  }
+
+  const command = call.name === 'Bash' ? String((input as { command?: unknown }).command ?? '') : undefined;
+  const handle = command !== undefined && verifier ? await verifier.beforeBash(command) : undefined;
+  const startedAt = new Date().toISOString();
+  let result: ToolResult;
+  try {
+    result = await toolbox.execute(call.name, input, { ...base, callId: call.id, signal: d.signal });
+  } catch (e) {
+    result = errorResult(`${call.name} failed inside the harness: ${(e as Error).message}`, 'internal');
+  }
+  if (handle && command !== undefined) {
+    const meta = result.meta ?? {};
+    await verifier!.afterBash(handle, {
+      command,
+      exitCode: typeof meta.exitCode === 'number' ? meta.exitCode : null,
+      output: typeof meta.output === 'string' ? meta.output : result.forModel,
+      startedAt: typeof meta.startedAt === 'string' ? meta.startedAt : startedAt,
+      endedAt: typeof meta.endedAt === 'string' ? meta.endedAt : new Date().toISOString(),
+      ...(typeof meta.outputPath === 'string' ? { outputPath: meta.outputPath } : {}),
+    });
+  }
+
+  if (!result.isError) {
+    const filePath = typeof result.meta?.path === 'string' ? result.meta.path : undefined;
+    if ((call.name === 'Edit' || call.name === 'Write') && filePath) events.push({ type: 'file_changed', path: filePath });
+    if (call.name === 'TodoWrite' && Array.isArray(result.meta?.todos)) events.push({ type: 'todo', todos: result.meta.todos as never });
+    const post = await hooks.run('PostToolUse', {
+      hook_event_name: 'PostToolUse',
+      cwd: base.root,
+      tool_name: call.name,
+      tool_input: input,
+      tool_response: { output: result.forModel, is_error: result.isError },
+    });
+    for (const o of post) {
+      if (o.kind === 'error') events.push({ type: 'hook', event: 'PostToolUse', name: o.hook, outcome: 'error', message: o.message });
+      if (o.kind === 'context') extra.push(o.text);
+      if (o.kind === 'block') {
+        events.push({ type: 'hook', event: 'PostToolUse', name: o.hook, outcome: 'block', message: o.reason });
+        extra.push(`The repository's PostToolUse hook (${o.hook}) reported a problem: ${o.reason}`);
+      }
+    }
+  }
+  if (extra.length) result = { ...result, forModel: `${result.forModel}\n\n${extra.join('\n')}` };
+  return result;
+}
+
+/**
+ * Runs the tool calls of one assistant turn. Consecutive read-only calls run concurrently; any other call
+ * runs alone, in order. Results come back in the order of the calls.
+ */
+export async function runTools(calls: ToolUseBlock[], d: ToolRunDeps): Promise<ToolOutcome[]> {
+  const out: ToolOutcome[] = [];
+  let i = 0;
+  while (i < calls.length) {
+    const first = calls[i]!;
+    if (d.signal.aborted) {
+      out.push(cancelled(first));
+      i++;
+      continue;
+    }
+    if (!d.toolbox.isReadOnly(first.name)) {
+      out.push(await runOne(first, d));
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < calls.length && d.toolbox.isReadOnly(calls[j]!.name)) j++;
+    out.push(...(await Promise.all(calls.slice(i, j).map((c) => runOne(c, d)))));
+    i = j;
+  }
+  return out;
+}
+
+function cancelled(call: ToolUseBlock): ToolOutcome {
+  const result = errorResult('Not run: the run was cancelled or ran out of time.', 'cancelled');
+  return { block: { type: 'tool_result', tool_use_id: call.id, content: result.forModel, is_error: true }, result, name: call.name, input: call.input };
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ContextManager } from '../../src/agent/context/types.js';
+import type { Toolbox } from '../../src/agent/toolbox.js';
+import type { Message } from '../../src/model/model-client.js';
+import type { ToolResult } from '../../src/tools/define-tool.js';
+import { FileState } from '../../src/tools/file-state.js';
+import { silentLogger } from '../../src/log.js';
+import type { RunEvent } from '../../src/agent/events.js';
+import type { RunResult } from '../../src/agent/loop.js';
+
+/** A context manager that sends history as is; compaction clears the oldest tool results. */
+export function plainContext(overrides: Partial<ContextManager> = {}): ContextManager {
+  const estimate = (m: Message[]) => Math.ceil(JSON.stringify(m).length / 4);
+  return {
+    system: () => [{ type: 'text', text: 'You are a test agent.' }],
+    tools: (s) => s,
+    prepare: (m) => m.map((x) => structuredClone(x)),
+    maybeCompact: async () => undefined,
+    forceCompact: async (messages) => {
+      const before = estimate(messages);
+      const out = messages.map((m) =>
+        m.role === 'user' && Array.isArray(m.content)
+          ? { ...m, content: m.content.map((b) => (b.type === 'tool_result' ? { ...b, content: '[cleared]' } : b)) }
+          : m,
+      ) as Message[];
+      return { messages: out, kind: 'clear', beforeTokens: before, afterTokens: estimate(out), ok: true };
+    },
+    estimateTokens: estimate,
+    ...overrides,
+  };
+}
+
+type Impl = (input: Record<string, unknown>) => Promise<ToolResult> | ToolResult;
+
+/** A stub toolbox: tools are name → implementation; names in readOnly run concurrently. */
+export function stubToolbox(impls: Record<string, Impl>, readOnly: string[] = []): Toolbox {
+  return {
+    schemas: () => Object.keys(impls).sort().map((name) => ({ name, description: name, input_schema: { type: 'object' } })),
+    isReadOnly: (n) => readOnly.includes(n),
+    parse: (name, raw) =>
+      impls[name]
+        ? { ok: true, input: raw }
+        : { ok: false, result: { forModel: `Unknown tool "${name}". Valid tools: ${Object.keys(impls).join(', ')}`, isError: true, errorKind: 'unknown_tool' } },
+    execute: async (name, input) => impls[name]!(input as Record<string, unknown>),
+  };
+}
+
+export function tempRoot(): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-loop-')));
+}
+
+export function baseToolContext(root: string) {
+  return {
+    root,
+    runDir: root,
+    fileState: new FileState(),
+    exec: async () => {
+      throw new Error('no exec in this test');
+    },
+    logger: silentLogger,
+  };
+}
+
+/** Drain a run: all events and the final result. */
+export async function collect(gen: AsyncGenerator<RunEvent, RunResult>): Promise<{ events: RunEvent[]; result: RunResult }> {
+  const events: RunEvent[] = [];
+  for (;;) {
+    const n = await gen.next();
+    if (n.done) return { events, result: n.value };
+    events.push(n.value);
+  }
+}
