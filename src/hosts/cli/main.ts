@@ -1,0 +1,43 @@
+import { Command, CommanderError } from 'commander';
+import { runCommand } from './run-command.js';
+import { UsageError } from './usage-error.js';
+
+/** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = new Command('proofpr')
+    .description('A coding-agent harness that opens a pull request only when its own checks prove the work.')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  program
+    .command('run')
+    .description('run the agent on a task in a fresh worktree of --repo and commit the result on a new branch')
+    .option('--repo <dir>', 'git repository to work on', '.')
+    .option('--prompt <text>', 'the task, as text')
+    .option('--issue-file <file>', 'the task, as JSON { "number", "title", "body" }')
+    .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
+    .option('--model <id>', 'model id (overrides PROOFPR_MODEL and the config)')
+    .option('--max-turns <n>', 'maximum model requests')
+    .option('--max-cost-usd <x>', 'maximum spend in USD')
+    .option('--timeout-min <n>', 'wall-clock limit in minutes')
+    .option('--out <dir>', 'run folder (default $PROOFPR_HOME/runs/<run-id>)')
+    .option('--json', 'print the evidence object as the last stdout line')
+    .option('--keep-worktree', 'leave the worktree in place after the run (for inspection)')
+    .action(async (flags) => {
+      code = await runCommand(flags);
+    });
+
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      process.stderr.write(`proofpr: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`proofpr: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return 1;
+  }
+}

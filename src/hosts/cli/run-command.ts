@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { proofprHome } from '../../config/home.js';
+import { createAnthropicClient } from '../../model/anthropic.js';
+import type { ModelClient } from '../../model/model-client.js';
+import { runTask } from '../../usecases/run-task.js';
+import { issueBranch, promptBranch } from '../../usecases/branch-name.js';
+import { newRunId } from '../../usecases/run-id.js';
+import { createProgressPrinter } from './progress.js';
+import { resolveRunOptions, type RawRunFlags } from './run-options.js';
+import { UsageError } from './usage-error.js';
+
+export interface RunCommandDeps {
+  env?: NodeJS.ProcessEnv;
+  /** Replaces the Anthropic client (the demo's replayed model). */
+  model?: ModelClient;
+  stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
+  signal?: AbortSignal;
+}
+
+/** `proofpr run`: returns the exit code (CONTRACT §3). */
+export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}): Promise<number> {
+  const env = deps.env ?? process.env;
+  const out = deps.stdout ?? ((s) => process.stdout.write(s));
+  const err = deps.stderr ?? ((s) => process.stderr.write(s));
+  const opts = resolveRunOptions(flags, env);
+  let model = deps.model;
+  if (!model) {
+    const apiKey = env.ANTHROPIC_API_KEY;
+    if (!apiKey) throw new UsageError('ANTHROPIC_API_KEY is not set: export your Anthropic API key (or point ANTHROPIC_BASE_URL at a compatible server and set any key)');
+    model = createAnthropicClient({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
+  }
+  const home = proofprHome(env);
+  const runId = newRunId();
+  const runDir = opts.out ?? join(home, 'runs', runId);
+  const branch = opts.task.kind === 'issue' ? issueBranch(opts.task.issue!, opts.task.title) : promptBranch(opts.task.body, runId);
+  const progress = createProgressPrinter((l) => err(`${l}\n`));
+  err(`proofpr run ${runId} on ${opts.repoDir} → branch ${branch} (model ${opts.modelId})\n`);
+  const res = await runTask({
+    repoDir: opts.repoDir,
+    branch,
+    task: opts.task,
+    config: opts.config,
+    model,
+    modelId: opts.modelId,
+    mode: 'fix',
+    runId,
+    runDir,
+    worktreesDir: join(home, 'worktrees'),
+    keepWorktree: opts.keepWorktree,
+    onEvent: progress,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  err(`run folder: ${runDir}\n`);
+  if (res.headSha) err(`${res.wip ? 'WIP commit' : 'commit'} ${res.headSha.slice(0, 12)} on ${branch}\n`);
+  if (opts.json) out(`${JSON.stringify(res.evidence)}\n`);
+  return res.exitCode;
+}

@@ -1,0 +1,156 @@
+/**
+ * `/agent fix` (and `/agent plan`) on an issue, from a queued job to a verified PR or an honest comment.
+ * Orchestration over ports only: GitHubPort, WorkspacePort, RunTask, ModelFactory, RunRecorder.
+ */
+import { join } from 'node:path';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { RunEvent } from '../agent/events.js';
+import type { RunTaskResult } from './run-task-types.js';
+import type { UsecaseDeps } from './ports.js';
+import type { Trigger } from '../github/trigger.js';
+import { authorize } from '../github/authorize.js';
+import { buildIssueContext } from '../github/issue-context.js';
+import { sanitizeText, redactSecrets } from '../github/sanitize.js';
+import { branchName } from '../github/branch-name.js';
+import { createStatusReporter } from '../github/status-reporter.js';
+import { upsertPullRequest } from '../github/pull-request.js';
+import { checkRunFor } from '../github/check-run.js';
+import type { Phase } from '../github/status-comment.js';
+
+export interface FixIssueInput {
+  runId: string;
+  trigger: Trigger;
+  config: RepoConfig;
+  statusCommentId: number;
+  mode: 'fix' | 'plan';
+  signal?: AbortSignal;
+}
+
+export interface FixIssueOutcome {
+  verdict: string;
+  branch: string;
+  prUrl?: string;
+  planCommentUrl?: string;
+}
+
+/** "octocat <583231+octocat@users.noreply.github.com>" for the Co-authored-by trailer. */
+export function coAuthorOf(t: Pick<Trigger, 'commenter' | 'commenterId'>): string {
+  const local = t.commenterId !== undefined ? `${t.commenterId}+${t.commenter}` : t.commenter;
+  return `${t.commenter} <${local}@users.noreply.github.com>`;
+}
+
+/** The model's last text (the plan in plan mode). */
+function lastText(events: RunEvent[]): string {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i];
+    if (ev?.type !== 'assistant') continue;
+    const text = ev.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+    if (text) return text;
+  }
+  return '';
+}
+
+export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<FixIssueOutcome> {
+  const { github, runs } = deps;
+  const t = inp.trigger;
+  const cfg = inp.config;
+  const branch = branchName(t.number, t.title);
+  const status = createStatusReporter(
+    github,
+    inp.statusCommentId,
+    { runId: inp.runId, phase: 'queued', requester: t.commenter, mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
+    { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
+  );
+  let phase: Phase = 'preparing';
+  runs.update(inp.runId, { status: 'running' });
+  try {
+    await status.set({ phase });
+    const comments = await github.listComments(t.number);
+    const authorized = new Set<string>();
+    for (const login of new Set(comments.map((c) => c.user))) {
+      if ((await authorize(github, login, cfg.authorized)).ok) authorized.add(login);
+    }
+    const ctx = buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}), authorized });
+    const access = await github.gitAccess();
+    const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
+    const base = t.defaultBranch ?? (await github.getDefaultBranch());
+    const modelId = deps.modelOverride ?? cfg.model;
+
+    phase = 'working';
+    await status.set({ phase });
+    const events: RunEvent[] = [];
+    const result: RunTaskResult = await deps.runTask({
+      repoDir: mirror.dir,
+      baseRef: base,
+      branch: inp.mode === 'plan' ? `${branch}-plan` : branch,
+      task: { kind: 'issue', issue: t.number, title: sanitizeText(t.title), body: ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
+      config: cfg,
+      model: deps.modelFactory({ modelId }),
+      modelId,
+      mode: inp.mode,
+      runId: inp.runId,
+      runDir: join(deps.home, 'runs', inp.runId),
+      worktreesDir: join(deps.home, 'worktrees'),
+      coAuthor: coAuthorOf(t),
+      repoFullName: `${github.owner}/${github.repo}`,
+      ...(inp.signal ? { signal: inp.signal } : {}),
+      onEvent: (ev) => {
+        if (inp.mode === 'plan') events.push(ev);
+        status.onEvent(ev);
+      },
+    });
+    const ev = result.evidence;
+    const final = { verdict: ev.verdict, reason: ev.reason };
+
+    phase = 'publishing';
+    await status.set({ phase });
+    if (inp.mode === 'plan') {
+      const plan = redactSecrets(lastText(events)) || '(the model wrote no plan)';
+      const posted = await github.createComment(t.number, `### Plan for #${t.number}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
+      await status.set({ phase: 'done', ...final, verdict: 'plan posted', reason: posted.url }, true);
+      runs.update(inp.runId, { status: 'done', verdict: 'plan' });
+      return { verdict: 'plan', branch, planCommentUrl: posted.url };
+    }
+
+    const verified = ev.verdict === 'verified' && result.headSha !== undefined && !result.wip;
+    const failedGates = ev.gates.filter((g) => !g.passed);
+    let prUrl: string | undefined;
+    let pushed = false;
+    if (result.headSha && (verified || cfg.pr.wip_commit)) {
+      const remoteSha = await github.getBranchSha(branch);
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, ...(remoteSha ? { expectedRemoteSha: remoteSha } : {}), ownBranch: true });
+      pushed = true;
+    }
+    if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {
+      const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;
+      const body = `${verified ? 'Fixes' : 'Refs'} #${t.number}\n\n${result.summaryMd}`;
+      const pr = await upsertPullRequest(github, { branch, base, title, body, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
+      prUrl = pr.url;
+      const check = checkRunFor(ev, result.summaryMd);
+      await github.createCheckRun({ headSha: result.headSha as string, ...check });
+    } else if (!verified) {
+      const lines = [`proofpr could not verify a fix for #${t.number}: ${ev.reason}`];
+      if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
+      if (pushed) lines.push('', `The work in progress is on branch [\`${branch}\`](${github.branchUrl(branch)}).`);
+      await github.createComment(t.number, lines.join('\n'));
+    }
+    const cancelled = inp.signal?.aborted === true;
+    await status.set(
+      {
+        phase: cancelled ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
+        ...final,
+        ...(prUrl ? { prUrl } : {}),
+        ...(failedGates.length > 0 ? { failedGates } : {}),
+        ...(pushed && !prUrl ? { branch, branchUrl: `${github.branchUrl(branch)}` } : {}),
+      },
+      true,
+    );
+    runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
+    return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}) };
+  } catch (e) {
+    const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
+    await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
+    runs.update(inp.runId, { status: 'done', verdict: 'error' });
+    return { verdict: 'error', branch };
+  }
+}

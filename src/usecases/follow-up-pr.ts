@@ -1,0 +1,119 @@
+/**
+ * `/agent fix …` on a PR that proofpr opened: more commits on the same branch. The config and instruction
+ * files come from the base branch (the caller loads the config from there); the task is the PR discussion.
+ * Verified work is pushed to the PR branch (force-with-lease on the tip we started from); unverified work
+ * never lands on the PR: it goes to `<branch>-wip` with a comment naming the failed gates.
+ */
+import { join } from 'node:path';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { UsecaseDeps } from './ports.js';
+import type { Trigger } from '../github/trigger.js';
+import { BRANCH_PREFIX } from '../github/trigger.js';
+import { authorize } from '../github/authorize.js';
+import { buildIssueContext } from '../github/issue-context.js';
+import { sanitizeText, redactSecrets } from '../github/sanitize.js';
+import { createStatusReporter } from '../github/status-reporter.js';
+import { checkRunFor } from '../github/check-run.js';
+import { coAuthorOf } from './fix-issue.js';
+import type { Phase } from '../github/status-comment.js';
+
+export interface FollowUpPrInput {
+  runId: string;
+  trigger: Trigger;
+  config: RepoConfig;
+  statusCommentId: number;
+  signal?: AbortSignal;
+}
+
+export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<{ verdict: string; branch: string; pushedTo?: string }> {
+  const { github, runs } = deps;
+  const t = inp.trigger;
+  const cfg = inp.config;
+  const status = createStatusReporter(
+    github,
+    inp.statusCommentId,
+    { runId: inp.runId, phase: 'queued', requester: t.commenter, mode: 'follow-up', maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
+    { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
+  );
+  let phase: Phase = 'preparing';
+  let branch = t.headRef ?? '';
+  runs.update(inp.runId, { status: 'running' });
+  try {
+    await status.set({ phase });
+    const pr = await github.getPullRequest(t.number);
+    if (!pr || !pr.headRef.startsWith(BRANCH_PREFIX)) throw new Error(`PR #${t.number} is not a proofpr branch`);
+    branch = pr.headRef;
+    const comments = await github.listComments(t.number);
+    const authorized = new Set<string>();
+    for (const login of new Set(comments.map((c) => c.user))) {
+      if ((await authorize(github, login, cfg.authorized)).ok) authorized.add(login);
+    }
+    const ctx = buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}), authorized });
+    const access = await github.gitAccess();
+    const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
+    const startSha = await github.getBranchSha(branch);
+    const modelId = deps.modelOverride ?? cfg.model;
+
+    phase = 'working';
+    await status.set({ phase });
+    const result = await deps.runTask({
+      repoDir: mirror.dir,
+      baseRef: pr.baseRef,
+      branch,
+      continueBranch: true,
+      task: { kind: 'issue', issue: t.number, title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`, body: ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
+      config: cfg,
+      model: deps.modelFactory({ modelId }),
+      modelId,
+      mode: 'fix',
+      runId: inp.runId,
+      runDir: join(deps.home, 'runs', inp.runId),
+      worktreesDir: join(deps.home, 'worktrees'),
+      coAuthor: coAuthorOf(t),
+      repoFullName: `${github.owner}/${github.repo}`,
+      ...(inp.signal ? { signal: inp.signal } : {}),
+      onEvent: (ev) => status.onEvent(ev),
+    });
+    const ev = result.evidence;
+    phase = 'publishing';
+    await status.set({ phase });
+    const verified = ev.verdict === 'verified' && !result.wip && result.headSha !== undefined;
+    const failedGates = ev.gates.filter((g) => !g.passed);
+    let pushedTo: string | undefined;
+    if (result.headSha && verified) {
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, ...(startSha ? { expectedRemoteSha: startSha } : {}), ownBranch: true });
+      pushedTo = branch;
+      await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
+      await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
+    } else if (result.headSha && cfg.pr.wip_commit) {
+      const wip = `${branch}-wip`;
+      const wipRemote = await github.getBranchSha(wip);
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch: `${branch}:${wip}`, token: access.token, ...(wipRemote ? { expectedRemoteSha: wipRemote } : {}), ownBranch: true });
+      pushedTo = wip;
+    }
+    if (!verified) {
+      const lines = [`The follow-up could not be verified: ${ev.reason}. The PR branch was left unchanged.`];
+      if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
+      if (pushedTo) lines.push('', `The work in progress is on branch [\`${pushedTo}\`](${github.branchUrl(pushedTo)}).`);
+      await github.createComment(t.number, lines.join('\n'));
+    }
+    await status.set(
+      {
+        phase: inp.signal?.aborted ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
+        verdict: ev.verdict,
+        reason: ev.reason,
+        ...(verified ? { prUrl: github.htmlUrl(t.number) } : {}),
+        ...(failedGates.length > 0 ? { failedGates } : {}),
+        ...(pushedTo && !verified ? { branch: pushedTo, branchUrl: github.branchUrl(pushedTo) } : {}),
+      },
+      true,
+    );
+    runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
+    return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}) };
+  } catch (e) {
+    const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
+    await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
+    runs.update(inp.runId, { status: 'done', verdict: 'error' });
+    return { verdict: 'error', branch };
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The ports the GitHub usecases (fixIssue, followUpPr) work through. No SDK is imported here:
+ * hosts bind them to Octokit, git and the model SDK; tests bind them to fakes.
+ */
+import type { ModelClient } from '../model/model-client.js';
+import type { RunTask } from './run-task-types.js';
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  user: string;
+  userType?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PullRequestInfo {
+  number: number;
+  url: string;
+  headRef: string;
+  baseRef: string;
+  headSha?: string;
+  draft?: boolean;
+  state: string;
+}
+
+export type ReactionContent = 'eyes' | 'rocket' | 'confused' | '+1' | '-1';
+
+export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'action_required';
+
+/** GitHub, bound to one repository (and the installation that can act on it). */
+export interface GitHubPort {
+  readonly owner: string;
+  readonly repo: string;
+  addReaction(target: { commentId: number } | { issue: number }, content: ReactionContent): Promise<void>;
+  createComment(issue: number, body: string): Promise<{ id: number; url: string }>;
+  updateComment(commentId: number, body: string): Promise<void>;
+  listComments(issue: number): Promise<IssueComment[]>;
+  /** Repository permission of a user: `permission` (admin/write/read/none) and `roleName` (incl. maintain/triage). */
+  permission(user: string): Promise<{ permission: string; roleName?: string }>;
+  getPullRequest(number: number): Promise<PullRequestInfo | undefined>;
+  findPullRequestByHead(branch: string): Promise<PullRequestInfo | undefined>;
+  createPullRequest(pr: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<PullRequestInfo>;
+  updatePullRequest(number: number, patch: { title?: string; body?: string }): Promise<void>;
+  addLabels(issue: number, labels: string[]): Promise<void>;
+  createCheckRun(run: { headSha: string; name: string; conclusion: CheckConclusion; title: string; summary: string; detailsUrl?: string }): Promise<void>;
+  /** The branch's tip on GitHub, or undefined when it does not exist. */
+  getBranchSha(branch: string): Promise<string | undefined>;
+  getDefaultBranch(): Promise<string>;
+  /** `.github/proofpr.yml` parsed (YAML, `_extends` merged) from `ref` (default branch when omitted); null when absent. */
+  readConfig(ref?: string): Promise<Record<string, unknown> | null>;
+  /** Where and how git talks to this repository: the clone URL and a short-lived token. */
+  gitAccess(): Promise<{ url: string; token: string }>;
+  /** Web URL of an issue or PR (for links in comments). */
+  htmlUrl(number: number): string;
+  /** Web URL of a branch. */
+  branchUrl(branch: string): string;
+}
+
+/** The workspace side: a bare mirror per repository, and pushing a branch from it. */
+export interface WorkspacePort {
+  ensureMirror(opts: { home: string; url: string; token?: string }): Promise<{ dir: string }>;
+  pushBranch(opts: {
+    repoDir: string;
+    remoteUrl: string;
+    branch: string;
+    token?: string;
+    /** Force-with-lease against this remote tip; undefined = the branch must not exist yet. */
+    expectedRemoteSha?: string;
+    /** True only for branches proofpr created (CONTRACT §1: never force-push another branch). */
+    ownBranch: boolean;
+  }): Promise<{ pushed: boolean; sha: string }>;
+}
+
+export type ModelFactory = (opts: { modelId: string }) => ModelClient;
+
+export type RunStatus = 'queued' | 'running' | 'done';
+
+/** The slice of the run store the usecases write to. */
+export interface RunRecorder {
+  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void;
+}
+
+export interface UsecaseDeps {
+  github: GitHubPort;
+  workspace: WorkspacePort;
+  runTask: RunTask;
+  modelFactory: ModelFactory;
+  runs: RunRecorder;
+  /** $PROOFPR_HOME: mirrors/, worktrees/, runs/ live under it. */
+  home: string;
+  /** Model id override (PROOFPR_MODEL); else the repo config's `model`. */
+  modelOverride?: string;
+  /** Minimum time between two edits of the status comment (default 3000 ms). */
+  progressIntervalMs?: number;
+  now?: () => number;
+}

@@ -1,0 +1,214 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { runAgent, type RunResult } from '../agent/loop.js';
+import { EventQueue, stamp, type RunEvent, type Verdict } from '../agent/events.js';
+import { createContextManager } from '../agent/context/index.js';
+import { createPolicy } from '../agent/permissions/evaluate.js';
+import { createHookRunner } from '../agent/hooks/runner.js';
+import { createVerifier } from '../agent/verification/verifier.js';
+import { Ledger, createTranscriptWriter } from '../agent/evidence/ledger.js';
+import { buildEvidence, writeEvidence } from '../agent/evidence/evidence.js';
+import { renderSummaryMd } from '../agent/evidence/summary-md.js';
+import { renderReportHtml } from '../agent/evidence/report-html.js';
+import { exitCodeFor, type Evidence } from '../agent/evidence/types.js';
+import { createRegistry } from '../tools/registry.js';
+import { defaultTools } from '../tools/index.js';
+import { FileState } from '../tools/file-state.js';
+import { createExec } from '../workspace/exec.js';
+import { createWorktree, type Worktree } from '../workspace/worktree.js';
+import { commitWork, wipCommit } from '../workspace/publish.js';
+import { diffText, filesChanged } from '../workspace/diff-stat.js';
+import { costUsd } from '../model/pricing.js';
+import { logger } from '../log.js';
+import { knownSecrets } from './secrets.js';
+import type { RunTaskInput, RunTaskResult } from './run-task-types.js';
+
+const log = logger('run-task');
+
+const FIRST_MESSAGE =
+  'Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, ' +
+  'then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.';
+
+function verdictOf(r: RunResult, mode: 'fix' | 'plan'): Verdict {
+  if (r.status === 'completed') return mode === 'plan' ? 'verified' : 'verified';
+  return r.status;
+}
+
+/**
+ * Prepare a worktree, run the agent under policy and gates, write the run folder, and commit exactly the
+ * verified tree (or a WIP commit of unfinished work). Evidence is written on every exit path.
+ */
+export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
+  const { config, runDir } = input;
+  await mkdir(runDir, { recursive: true });
+  const secrets = knownSecrets();
+  const transcript = createTranscriptWriter(join(runDir, 'transcript.jsonl'), secrets);
+  const ledger = new Ledger();
+  const record = (ev: RunEvent) => {
+    ledger.append(ev);
+    transcript.write(ev);
+    try {
+      input.onEvent?.(ev);
+    } catch (e) {
+      log.warn({ err: (e as Error).message }, 'onEvent listener threw');
+    }
+  };
+  const startedAt = new Date().toISOString();
+  let wt: Worktree | undefined;
+  let dispose: (() => Promise<void>) | undefined;
+  let runTmp: string | undefined;
+  let verdict: Verdict = 'error';
+  let reason = 'internal error before the run started';
+  let headSha: string | undefined;
+  let wip = false;
+  let sandbox: 'bwrap' | 'none' | undefined;
+  let changes: Awaited<ReturnType<typeof filesChanged>> = [];
+  let diff = '';
+
+  try {
+    wt = await createWorktree({
+      repoDir: input.repoDir,
+      baseRef: input.baseRef ?? 'HEAD',
+      branch: input.branch,
+      worktreesDir: input.worktreesDir,
+      runId: input.runId,
+      ...(input.continueBranch ? { continueBranch: true } : {}),
+    });
+    runTmp = await mkdtemp(join(tmpdir(), `proofpr-${input.runId}-`));
+    const execHandle = await createExec({ root: wt.path, runTmp, sandbox: config.sandbox, extraEnvNames: config.env, logger: log });
+    dispose = execHandle.dispose;
+    sandbox = execHandle.sandbox;
+    const exec = execHandle.exec;
+    record(stamp({ type: 'run_start', runId: input.runId, task: { kind: input.task.kind, title: input.task.title, ...(input.task.issue !== undefined ? { issue: input.task.issue } : {}) }, model: input.modelId, root: wt.path, sandbox }));
+
+    const plan = input.mode === 'plan';
+    const testCommand = config.test.command;
+    const policy = await createPolicy({
+      root: wt.path,
+      mode: plan ? 'plan' : 'default',
+      allow: config.permissions.allow,
+      deny: config.permissions.deny,
+      ...(testCommand ? { testCommand } : {}),
+      writableWorkflows: config.permissions.writable_workflows,
+      gitDirs: [wt.gitDir],
+    });
+    const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
+    const events = new EventQueue();
+    const verifier = plan ? undefined : createVerifier({ root: wt.path, runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log });
+    const toolbox = createRegistry(defaultTools());
+    const gatesEnabled = Object.entries(config.gates).flatMap(([k, v]) => (v === true ? [k] : []));
+    const context = await createContextManager({
+      root: wt.path,
+      toolNames: toolbox.schemas().map((s) => s.name),
+      task: input.task,
+      ...(testCommand ? { testCommand } : {}),
+      mode: input.mode,
+      gatesEnabled,
+      logger: log,
+    });
+
+    const gen = runAgent(
+      { prompt: plan ? 'Read the code and write a plan for the task in the system prompt: what is wrong, which files change and how, and how to test it. Do not edit files.' : FIRST_MESSAGE },
+      {
+        model: input.model,
+        modelId: input.modelId,
+        toolbox,
+        policy,
+        hooks,
+        ...(verifier ? { verifier } : {}),
+        context,
+        toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log, extraReadRoots: [join(runDir, 'tool-output')] },
+        budget: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
+        costOf: (u) => costUsd(input.modelId, u),
+        maxStopBlocks: config.gates.max_stop_blocks,
+        branch: input.branch,
+        events,
+        ...(input.signal ? { signal: input.signal } : {}),
+      },
+    );
+    let result: RunResult;
+    for (;;) {
+      const n = await gen.next();
+      if (n.done) {
+        result = n.value;
+        break;
+      }
+      record(n.value);
+    }
+    verdict = verdictOf(result, input.mode);
+    reason = result.reason;
+    if (plan) reason = 'plan written (read-only run: nothing was changed or verified)';
+
+    changes = await filesChanged(wt.path, wt.baseSha);
+    diff = await diffText(wt.path, wt.baseSha, 200_000);
+    if (!plan) {
+      if (changes.length === 0) {
+        reason = `no changes: ${reason}`;
+      } else if (verdict === 'verified') {
+        const tested = buildEvidence(ledger.events(), facts()).finalTreeHash;
+        const c = await commitWork({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}), ...(tested ? { expectedTreeHash: tested } : {}) });
+        if ('sha' in c) headSha = c.sha;
+      } else if (config.pr.wip_commit) {
+        const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}) });
+        if ('sha' in c) {
+          headSha = c.sha;
+          wip = true;
+        }
+      }
+    }
+  } catch (e) {
+    const err = e as Error;
+    verdict = 'error';
+    reason = `internal error: ${err.message}`;
+    log.error({ err: err.message }, 'run failed');
+    record(stamp({ type: 'error', kind: 'internal', message: err.message }));
+    // Never lose work: try a WIP commit of whatever is in the worktree.
+    if (wt && config.pr.wip_commit && input.mode === 'fix') {
+      try {
+        const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit });
+        if ('sha' in c) {
+          headSha = c.sha;
+          wip = true;
+        }
+      } catch {
+        /* the evidence still says what happened */
+      }
+    }
+  }
+
+  function facts() {
+    return {
+      runId: input.runId,
+      startedAt,
+      endedAt: new Date().toISOString(),
+      verdict,
+      reason,
+      task: { kind: input.task.kind, title: input.task.title, ...(input.task.issue !== undefined ? { issue: input.task.issue } : {}), ...(input.task.sweep ? { sweep: input.task.sweep } : {}) },
+      repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: wt?.baseSha ?? '', branch: input.branch, ...(headSha ? { headSha } : {}) },
+      filesChanged: changes,
+      ...(sandbox ? { sandbox } : {}),
+      model: input.modelId,
+    };
+  }
+
+  record(stamp({ type: 'run_end', verdict, reason }));
+  const evidence: Evidence = buildEvidence(ledger.events(), facts());
+  const summaryMd = renderSummaryMd(evidence);
+  await writeEvidence(runDir, evidence);
+  await writeFile(join(runDir, 'summary.md'), summaryMd);
+  await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, ledger.events(), { diff }));
+  await transcript.close();
+
+  await dispose?.().catch(() => undefined);
+  if (runTmp) await rm(runTmp, { recursive: true, force: true }).catch(() => undefined);
+  if (wt && !input.keepWorktree) await wt.remove().catch((e: Error) => log.warn({ err: e.message }, 'worktree removal failed'));
+  return { evidence, exitCode: exitCodeFor(verdict), runDir, branch: input.branch, ...(headSha ? { headSha } : {}), wip, summaryMd };
+}
+
+function commitMessage(input: RunTaskInput): string {
+  const t = input.task;
+  const subject = t.kind === 'issue' && t.issue !== undefined ? `Fix #${t.issue}: ${t.title}` : t.kind === 'sweep' ? `Sweep ${t.sweep ?? ''}: ${t.title}` : t.title;
+  return `${subject.slice(0, 72)}\n\nMade by proofpr; the run's evidence is in the pull request body.`;
+}

@@ -1,0 +1,13 @@
+/** Values that must never reach a transcript, a log line or a PR body: every secret-looking variable. */
+export function knownSecrets(env: NodeJS.ProcessEnv = process.env, extra: string[] = []): string[] {
+  const out = new Set<string>();
+  for (const [k, v] of Object.entries(env)) {
+    if (!v || v.length < 8) continue;
+    if (/token|key|secret|password|passwd|credential|auth|private/i.test(k) || k.startsWith('INPUT_')) {
+      if (k.startsWith('INPUT_') && !/token|key|secret|password/i.test(k)) continue;
+      out.add(v);
+    }
+  }
+  for (const s of extra) if (s && s.length >= 8) out.add(s);
+  return [...out];
+}
