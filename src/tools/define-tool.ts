@@ -12,6 +12,8 @@ export interface ToolResult {
   errorKind?: string;
   /** Structured facts for the harness (exit code, file path, todos...); never shown to the model. */
   meta?: Record<string, unknown>;
+  /** Set by the registry when the full output was saved to `<runDir>/tool-output/<callId>.txt`. */
+  outputPath?: string;
 }
 
 export interface ToolContext {
@@ -24,6 +26,11 @@ export interface ToolContext {
   exec: ExecPort;
   signal: AbortSignal;
   logger: Logger;
+  /**
+   * Folders outside `root` that Read and Grep (only those) may also read, e.g. another run's files.
+   * `<runDir>/tool-output` is always readable by them; it need not be listed.
+   */
+  extraReadRoots?: string[];
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

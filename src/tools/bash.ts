@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { descriptions } from './descriptions.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+
+const input = z.strictObject({
+  command: z.string().min(1).describe('The bash command line to run in the repository root.'),
+  timeout: z.number().int().min(1000).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+  description: z.string().optional().describe('A short description of what the command does (5-10 words), for the progress display.'),
+});
+
+export const bashTool = defineTool({
+  name: 'Bash',
+  description: descriptions.Bash,
+  input,
+  readOnly: false,
+  async execute({ command, timeout, description }, ctx) {
+    const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+    const startedAt = new Date();
+    let res;
+    try {
+      res = await ctx.exec({ command, cwd: ctx.root, timeoutMs, signal: ctx.signal });
+    } catch (err) {
+      const endedAt = new Date();
+      return {
+        forModel: `The command could not be started: ${(err as Error).message}`,
+        isError: true,
+        errorKind: 'exec_failed',
+        meta: { exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: false, command },
+      };
+    }
+    const endedAt = new Date();
+    const body = res.output === '' ? '(no output)' : res.output.replace(/\n$/, '');
+    let status: string;
+    let errorKind: string | undefined;
+    if (res.timedOut) {
+      status = `Command timed out after ${timeoutMs} ms and was killed (with its child processes). Use a longer timeout (max ${BASH_MAX_TIMEOUT_MS}) or a faster command.`;
+      errorKind = 'timeout';
+    } else if (res.cancelled) {
+      status = 'Command was cancelled.';
+      errorKind = 'cancelled';
+    } else {
+      status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
+      if (res.exitCode !== 0) errorKind = 'exit_code';
+    }
+    const truncated = res.truncated ? '\n(output was cut in the middle: it exceeded the capture limit)' : '';
+    return {
+      forModel: `${body}${truncated}\n${status}`,
+      forHuman: `Bash ${description ?? command}`.slice(0, 200),
+      isError: errorKind !== undefined,
+      ...(errorKind ? { errorKind } : {}),
+      meta: {
+        exitCode: res.exitCode,
+        startedAt: startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        timedOut: res.timedOut,
+        command,
+        durationMs: res.durationMs,
+        sandbox: res.sandbox,
+      },
+    };
+  },
+});

@@ -1,0 +1,67 @@
+import { readFileSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import { defineTool, type ToolResult } from './define-tool.js';
+import { descriptions } from './descriptions.js';
+import { readRootsOf, resolvePath } from './resolve-path.js';
+import { nearNames } from './lib/near-names.js';
+import { numberedSlice, splitLines } from './lib/number-lines.js';
+
+export const READ_MAX_BYTES = 256 * 1024;
+export const READ_DEFAULT_LIMIT = 2000;
+
+const input = z.strictObject({
+  file_path: z.string().describe('The file to read: relative to the repository root, or absolute inside it.'),
+  offset: z.number().int().min(1).optional().describe('1-based line number to start from. Only for files too large to read at once.'),
+  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
+});
+
+const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
+
+export const readTool = defineTool({
+  name: 'Read',
+  description: descriptions.Read,
+  input,
+  readOnly: true,
+  async execute({ file_path, offset, limit }, ctx) {
+    const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
+    if (!r.ok) return fail('denied', r.message);
+    let st;
+    try {
+      st = statSync(r.abs);
+    } catch {
+      const near = nearNames(r.abs, ctx.root);
+      const hint = near.suggestions.length > 0 ? ` Did you mean: ${near.suggestions.join(', ')}?` : near.missingDir ? ` The folder ${near.missingDir} does not exist either.` : '';
+      return fail('not_found', `File does not exist: ${file_path}.${hint} Use Glob to find files by name.`);
+    }
+    if (st.isDirectory()) return fail('is_directory', `${file_path} is a directory, not a file. Use Glob (for example pattern "${r.rel === '.' ? '' : `${r.rel}/`}*") to list its files.`);
+    const sliced = offset !== undefined || limit !== undefined;
+    if (st.size > READ_MAX_BYTES && !sliced) {
+      return fail('too_large', `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`);
+    }
+    const buf = readFileSync(r.abs);
+    if (buf.subarray(0, 8000).includes(0)) {
+      return fail('binary', `${file_path} is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example \`file\` or \`xxd | head\`) if you need to inspect it.`);
+    }
+    const lines = splitLines(buf.toString('utf8'));
+    if (lines.length === 0) {
+      ctx.fileState.record(r.abs, true);
+      return { forModel: `${file_path} is empty (0 lines).`, forHuman: `Read ${r.rel} (empty)`, isError: false, meta: { path: r.rel, lines: 0, full: true } };
+    }
+    const from = offset ?? 1;
+    if (from > lines.length) return fail('invalid_input', `offset ${from} is past the end of ${file_path}, which has ${lines.length} lines. Use an offset between 1 and ${lines.length}.`);
+    const to = Math.min(lines.length, from + (limit ?? READ_DEFAULT_LIMIT) - 1);
+    const full = from === 1 && to === lines.length;
+    ctx.fileState.record(r.abs, full);
+    let text = numberedSlice(lines, from, to);
+    if (!full) {
+      const more = to < lines.length ? ` To continue, call Read with offset ${to + 1}.` : '';
+      text += `\n\n(Showing lines ${from}-${to} of ${lines.length}.${more} This is a partial read: Edit and Write need the whole file read in one call (offset 1, limit ${lines.length}).)`;
+    }
+    return {
+      forModel: text,
+      forHuman: `Read ${r.rel} (${to - from + 1} lines)`,
+      isError: false,
+      meta: { path: r.rel, lines: lines.length, from, to, full },
+    };
+  },
+});
