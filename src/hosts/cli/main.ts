@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { runCommand } from './run-command.js';
+import { runDemo } from './demo.js';
 import { UsageError } from './usage-error.js';
 
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
@@ -26,6 +27,13 @@ export async function main(argv: string[]): Promise<number> {
     .option('--keep-worktree', 'leave the worktree in place after the run (for inspection)')
     .action(async (flags) => {
       code = await runCommand(flags);
+    });
+
+  program
+    .command('demo')
+    .description('the whole flow offline on a small example repository; the model turns are replayed, everything else is real')
+    .action(async () => {
+      code = (await runDemo()).exitCode;
     });
 
   try {
