@@ -2,7 +2,7 @@
  * A tiny local stand-in for the streaming Messages API on 127.0.0.1 (random port), for end-to-end tests and
  * manual checks: point ANTHROPIC_BASE_URL (or baseURL) at `url`. `script(body, n)` (n counts from 1) returns
  * either a message object (streamed as SSE, or sent as JSON when the request did not ask to stream), or a
- * FakeReply to answer with an HTTP error or a raw, possibly cut, event stream.
+ * FakeReply to answer with an HTTP error or a raw event stream (complete, cut, or stalled).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,8 @@ import { messageToSse, parseFakeMessage } from './message-to-sse.js';
 
 export type FakeReply =
   | { httpStatus: number; error: { type: string; message: string }; headers?: Record<string, string> }
-  | { rawSse: string; cut?: boolean };
+  /** Raw event-stream text; `cut` then destroys the socket (a broken stream), `hold` keeps it open and silent. */
+  | { rawSse: string; cut?: boolean; hold?: boolean };
 
 export interface FakeMessagesServer {
   url: string;
@@ -54,6 +55,7 @@ export async function startFakeMessagesServer(
       const r = reply as Extract<FakeReply, { rawSse: string }>;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': requestId });
       if (r.cut) res.write(r.rawSse, () => res.destroy());
+      else if (r.hold) res.write(r.rawSse);
       else res.end(r.rawSse);
       return;
     }
