@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DENIED_GIT, GIT_DANGEROUS_LONG, GIT_SAFE_GLOBALS, PM_DANGEROUS_LONG, PUBLISH_SUBCOMMANDS } from './builtin-deny.js';
+
+/** A refusal reason, or null when the arguments are acceptable. `args` excludes the command name. */
+export type ArgCheck = (args: readonly string[], root: string) => string | null;
+
+function abbreviates(arg: string, long: readonly string[], exact: readonly string[] = []): string | null {
+  if (!arg.startsWith('--') || arg.length < 3) return null;
+  const name = arg.split('=')[0] as string;
+  if (exact.includes(name)) return null;
+  return long.find((l) => l.startsWith(name)) ?? null;
+}
+
+function shortCluster(arg: string, letters: string): boolean {
+  return /^-[A-Za-z0-9]+/.test(arg) && !arg.startsWith('--') && [...letters].some((l) => arg.slice(1).split(/[=\d]/)[0]?.includes(l));
+}
+
+export const checkGit: ArgCheck = (args) => {
+  let i = 0;
+  while (i < args.length && (args[i] as string).startsWith('-')) {
+    const g = args[i] as string;
+    if (!GIT_SAFE_GLOBALS.has(g)) return `git option ${g} before the subcommand is not allowed (it can run programs or point git elsewhere); run git <subcommand> from the worktree root`;
+    i++;
+  }
+  const sub = args[i];
+  if (sub === undefined) return null;
+  if (DENIED_GIT.has(sub)) return `git ${sub} is never allowed (network, configuration or running programs); the harness pushes and opens the PR itself`;
+  const rest = args.slice(i + 1);
+  for (const a of rest) {
+    if (a === '--') break;
+    const hit = abbreviates(a, GIT_DANGEROUS_LONG, ['--text', '--exit-code']);
+    if (hit) return `git option ${a} (${hit}) is not allowed: it runs programs, writes files or points git elsewhere`;
+    if (sub === 'rebase' && (a === '-x' || shortCluster(a, 'x'))) return 'git rebase -x runs commands; not allowed';
+    if (sub === 'grep' && shortCluster(a, 'O')) return 'git grep -O opens a pager program; not allowed';
+    if (sub === 'format-patch' && shortCluster(a, 'o')) return 'git format-patch -o writes outside git; not allowed';
+  }
+  return null;
+};
+
+const FIND_DENIED = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+export const checkFind: ArgCheck = (args) => {
+  const bad = args.find((a) => FIND_DENIED.has(a));
+  return bad ? `find ${bad} runs commands or changes files; list files with find, then act on them with separate commands` : null;
+};
+
+export const checkRg: ArgCheck = (args) => {
+  for (const a of args) {
+    if (a === '--') break;
+    const hit = abbreviates(a, ['--pre', '--pre-glob', '--search-zip', '--hostname-bin']);
+    if (hit) return `rg ${hit} runs external programs; search without it`;
+    if (shortCluster(a, 'z')) return 'rg -z runs decompression programs; search without it';
+  }
+  return null;
+};
+
+function sedScriptSafe(script: string): boolean {
+  let s = script.replace(/\\./g, 'X');
+  s = s.replace(/s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1([A-Za-z0-9]*)/gs, (_m, _d: string, flags: string) => (/[eEwW]/.test(flags) ? ' e ' : ' '));
+  s = s.replace(/y(.)(?:(?!\1).)*\1(?:(?!\1).)*\1/gs, ' ');
+  s = s.replace(/\/[^/]*\//g, ' ');
+  return /^[\s\d,;$!{}pdqQnNgGhHxlPDz=+~^-]*$/.test(s);
+}
+
+/** sed: only s///, y///, p, d, q-style scripts (no e, w, r commands); `-i` is handled as a write by the caller. */
+export const checkSed: ArgCheck = (args) => {
+  const scripts: string[] = [];
+  let sawScriptOpt = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-e' || a === '--expression') { scripts.push(args[++i] ?? ''); sawScriptOpt = true; }
+    else if (a.startsWith('--expression=')) { scripts.push(a.slice(13)); sawScriptOpt = true; }
+    else if (a === '-f' || a.startsWith('--file')) return 'sed -f reads a script file; pass the script inline with -e';
+    else if (!a.startsWith('-') && !sawScriptOpt) { scripts.push(a); sawScriptOpt = true; }
+  }
+  const bad = scripts.find((s) => !sedScriptSafe(s));
+  return bad === undefined ? null : `sed script ${JSON.stringify(bad)} uses commands beyond s///, y///, p, d, q (e, w, r, a, i, c run programs or touch other files); use the Edit tool for edits`;
+};
+
+const INLINE: Record<string, { short: string; long: string[] }> = {
+  node: { short: 'ep', long: ['--eval', '--print'] },
+  nodejs: { short: 'ep', long: ['--eval', '--print'] },
+  bun: { short: 'e', long: ['--eval', '--print'] },
+  deno: { short: '', long: [] },
+  python: { short: 'c', long: [] },
+  perl: { short: 'eE', long: [] },
+  ruby: { short: 'e', long: [] },
+  php: { short: 'rR', long: [] },
+  lua: { short: 'e', long: [] },
+  bash: { short: 'c', long: [] },
+  sh: { short: 'c', long: [] },
+  zsh: { short: 'c', long: [] },
+  dash: { short: 'c', long: [] },
+  ksh: { short: 'c', long: [] },
+  fish: { short: 'c', long: ['--command'] },
+};
+
+export function interpreterOf(name: string): string | null {
+  if (/^python[\d.]*$/.test(name) || /^pypy\d*$/.test(name)) return 'python';
+  return INLINE[name] ? name : null;
+}
+
+/** Interpreters: no inline code (`-e`, `-c`, `--eval`...), no code from stdin (a script file must be named). */
+export function checkInterpreter(kind: string, args: readonly string[]): string | null {
+  const spec = INLINE[kind] as { short: string; long: string[] };
+  let hasTarget = false;
+  for (const a of args) {
+    if (a === '-' || (['bash', 'sh', 'zsh', 'dash', 'ksh'].includes(kind) && shortCluster(a, 's'))) {
+      return `${kind} reading code from stdin is not allowed; write the code to a file in the worktree and run that file`;
+    }
+    if (a.startsWith('--') && spec.long.some((l) => l.startsWith(a.split('=')[0] as string))) {
+      return `${kind} ${a} runs inline code; write the code to a file in the worktree and run that file`;
+    }
+    if (spec.short && shortCluster(a, spec.short)) return `${kind} ${a} runs inline code; write the code to a file in the worktree and run that file`;
+    if (kind === 'deno' && a === 'eval') return 'deno eval runs inline code; write the code to a file and run it';
+    if (!a.startsWith('-') || (kind === 'python' && a === '-m') || (kind === 'node' && /^--(test|run|version|help)/.test(a)) || /^(-V|--version|-v|-h|--help)$/.test(a)) {
+      hasTarget = true;
+      break;
+    }
+  }
+  if (!hasTarget && kind !== 'deno' && kind !== 'bun') return `${kind} without a script file reads code from stdin; write the code to a file in the worktree and run that file`;
+  return null;
+}
+
+/** npx / npm exec / pnpm exec / bunx: only packages already installed in <root>/node_modules. */
+export function checkLocalPackage(launcher: string, args: readonly string[], root: string): string | null {
+  for (const a of args) {
+    if (a === '-p' || a.startsWith('--package') || a === '-c' || a.startsWith('--call')) return `${launcher} ${a} can fetch and run arbitrary code; not allowed`;
+    if (a.startsWith('-')) continue;
+    const name = a.startsWith('@') ? a.replace(/^(@[^/]+\/[^@]+)@.*$/, '$1') : (a.split('@')[0] as string);
+    const local = name.startsWith('@') ? join(root, 'node_modules', name) : join(root, 'node_modules', '.bin', name);
+    if (/^[@\w./-]+$/.test(name) && !name.includes('..') && existsSync(local)) return null;
+    return `${launcher} ${a}: the package is not installed in this worktree (${launcher} would download it); add it to devDependencies or run an installed tool`;
+  }
+  return `${launcher} without a package name is not allowed`;
+}
+
+/** npm / yarn / pnpm / bun: no publishing, no options that swap the shell or config, no remote packages. */
+export const checkPackageManager = (pm: string, args: readonly string[], root: string): string | null => {
+  const sub = args.find((a) => !a.startsWith('-'));
+  for (const a of args) {
+    const hit = abbreviates(a, PM_DANGEROUS_LONG);
+    if (hit) return `${pm} ${hit} runs a program of the caller's choosing; not allowed`;
+  }
+  if (sub !== undefined && PUBLISH_SUBCOMMANDS.has(sub)) return `${pm} ${sub} is never allowed (publishing and registry accounts)`;
+  if (sub === 'dlx') return `${pm} dlx always downloads a package; run an installed tool instead`;
+  if ((pm === 'npm' && (sub === 'exec' || sub === 'x')) || (pm === 'pnpm' && sub === 'exec')) {
+    return checkLocalPackage(`${pm} ${sub}`, args.slice(args.indexOf(sub) + 1), root);
+  }
+  return null;
+};

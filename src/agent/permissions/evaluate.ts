@@ -1,0 +1,100 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { Logger } from 'pino';
+import { silentLogger } from '../../log.js';
+import type { PermissionDecision, PermissionPolicy } from './types.js';
+import { analyzeBash } from './bash-analysis.js';
+import { decideBash } from './bash-decision.js';
+import { loadBashParser } from './bash-parser.js';
+import { decideFileTool } from './file-decision.js';
+import { parseRules, type PermissionRule } from './rules.js';
+
+export interface PolicyOptions {
+  /** The worktree root (realpath'd here). */
+  root: string;
+  mode: 'plan' | 'default';
+  allow: string[];
+  deny: string[];
+  /** `test.command`: allowed as a Bash prefix without a rule (CONTRACT §9). */
+  testCommand?: string;
+  writableWorkflows?: boolean;
+  /** Git directories to keep out of reach; default: what `<root>/.git` points to (gitdir + commondir). */
+  gitDirs?: string[];
+  /** Config file named in messages (default `.github/proofpr.yml`). */
+  configFile?: string;
+  logger?: Logger;
+}
+
+const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite']);
+
+function real(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** A worktree's `.git` file names its gitdir; that dir's `commondir` names the shared repository. */
+function detectGitDirs(root: string): string[] {
+  try {
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(join(root, '.git'), 'utf8'));
+    if (!m) return [];
+    const gitdir = real(isAbsolute(m[1] as string) ? (m[1] as string) : join(root, m[1] as string));
+    const out = [gitdir];
+    try {
+      const common = readFileSync(join(gitdir, 'commondir'), 'utf8').trim();
+      out.push(real(isAbsolute(common) ? common : join(gitdir, common)));
+    } catch {
+      out.push(dirname(dirname(gitdir)));
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Build the permission policy. Order: built-in deny > config deny > mode > config allow > built-in
+ * safe list > default deny. Malformed rules throw ConfigError naming `permissions.allow[i]`.
+ */
+export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolicy> {
+  const allow = parseRules(opts.allow, 'allow');
+  const deny = parseRules(opts.deny, 'deny');
+  const root = real(opts.root);
+  const gitDirs = (opts.gitDirs ?? detectGitDirs(root)).map(real);
+  const configFile = opts.configFile ?? '.github/proofpr.yml';
+  const log = opts.logger ?? silentLogger;
+  const parser = await loadBashParser();
+  const testRules: PermissionRule[] = [];
+  if (opts.testCommand) {
+    const a = analyzeBash(parser, opts.testCommand);
+    if (a.ok) {
+      for (const c of a.commands) {
+        const words = c.words.map((w) => w.value);
+        if (words.every((w): w is string => w !== null)) testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
+      }
+    }
+  }
+  const base = { root, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny, configFile };
+  const bash = { ...base, parser, testRules };
+  return {
+    async check(tool: string, input: unknown): Promise<PermissionDecision> {
+      let d: PermissionDecision;
+      try {
+        if (tool === 'Bash') {
+          const command = typeof input === 'object' && input !== null ? (input as { command?: unknown }).command : undefined;
+          d = typeof command === 'string' ? decideBash(bash, command) : { behavior: 'deny', rule: 'builtin-deny:input', reason: 'Bash needs a string command' };
+        } else if (FILE_TOOLS.has(tool)) {
+          d = decideFileTool(base, tool, input);
+        } else {
+          d = { behavior: 'deny', rule: 'default-deny', reason: `unknown tool ${tool}; use one of Read, Write, Edit, Glob, Grep, Bash, TodoWrite` };
+        }
+      } catch (e) {
+        d = { behavior: 'deny', rule: 'internal-error', reason: `the permission check failed (${(e as Error).message}); the call was refused` };
+      }
+      log.debug({ tool, behavior: d.behavior, rule: d.rule }, 'permission decision');
+      return d;
+    },
+  };
+}
