@@ -1,0 +1,130 @@
+/**
+ * The evidence object (CONTRACT §5) as a pure function of the ledger plus the few facts the events
+ * do not carry (repo, files changed, PR). The harness decides "verified" from these, never the model.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunEvent, TestRun, Verdict } from '../events.js';
+import { collectDenials } from './denials.js';
+import { acceptedTreeHash, selectFinalGates } from './final-gates.js';
+import type { Evidence, EvidenceUsage, FileChange } from './types.js';
+
+export interface EvidenceFacts {
+  repo: Evidence['repo'];
+  filesChanged: FileChange[];
+  /** Default: run_start's runId. */
+  runId?: string;
+  /** Default: run_start's task. */
+  task?: Evidence['task'];
+  pr?: { number: number; url: string };
+  /** Default: run_start's sandbox when it is 'bwrap' or 'none'. */
+  sandbox?: 'bwrap' | 'none';
+  /** Default: run_start's model. */
+  model?: string;
+  /** Default: run_start's ts (else the first event's). */
+  startedAt?: string;
+  /** Default: run_end's ts (else the last event's). */
+  endedAt?: string;
+  /** Default: the last run_end event's verdict and reason. */
+  verdict?: Verdict;
+  reason?: string;
+  /** Default: the tree hash of the last test run the final gates accepted. */
+  finalTreeHash?: string;
+  baseline?: TestRun;
+  redGreen?: Evidence['redGreen'];
+  /** Added to the hook errors found in the events. */
+  hookErrors?: string[];
+}
+
+type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+const EDIT_TOOLS = new Set(['Edit', 'Write']);
+const TASK_KINDS = new Set(['issue', 'prompt', 'sweep']);
+
+function lastOf<T extends RunEvent['type']>(events: readonly RunEvent[], type: T): Of<T> | undefined {
+  for (let i = events.length - 1; i >= 0; i--) if (events[i]?.type === type) return events[i] as Of<T>;
+  return undefined;
+}
+
+function taskFrom(start: Of<'run_start'> | undefined): Evidence['task'] {
+  const t = start?.task;
+  const kind = t && TASK_KINDS.has(t.kind) ? (t.kind as Evidence['task']['kind']) : 'prompt';
+  return { kind, ...(t?.issue !== undefined ? { issue: t.issue } : {}), title: t?.title ?? '' };
+}
+
+function usageOf(events: readonly RunEvent[]): EvidenceUsage {
+  const u: EvidenceUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, turns: 0, compactions: 0 };
+  for (const ev of events) {
+    if (ev.type === 'assistant') {
+      u.inputTokens += ev.usage.inputTokens;
+      u.outputTokens += ev.usage.outputTokens;
+      u.cacheReadTokens += ev.usage.cacheReadTokens;
+      u.cacheWriteTokens += ev.usage.cacheWriteTokens;
+      u.costUsd += ev.costUsd;
+      u.turns += 1;
+    } else if (ev.type === 'compaction' && ev.ok) {
+      u.compactions += 1;
+    }
+  }
+  u.costUsd = Math.round(u.costUsd * 1e6) / 1e6;
+  return u;
+}
+
+function lastEditAt(events: readonly RunEvent[]): string | undefined {
+  let at: string | undefined;
+  for (const ev of events) {
+    if (ev.type === 'file_changed' || (ev.type === 'tool_result' && !ev.isError && EDIT_TOOLS.has(ev.name))) at = ev.ts;
+  }
+  return at;
+}
+
+/** Builds the evidence object from the ledger and the facts outside it. Pure: same input, same output. */
+export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts): Evidence {
+  const start = lastOf(events, 'run_start');
+  const end = lastOf(events, 'run_end');
+  const selection = selectFinalGates(events);
+  const toolCalls: Record<string, number> = {};
+  for (const ev of events) if (ev.type === 'tool_call') toolCalls[ev.name] = (toolCalls[ev.name] ?? 0) + 1;
+  const hookErrors = [
+    ...events.flatMap((ev) => (ev.type === 'hook' && ev.outcome === 'error' ? [`${ev.event} ${ev.name}: ${ev.message ?? 'failed'}`] : [])),
+    ...(facts.hookErrors ?? []),
+  ];
+  const sandbox = facts.sandbox ?? (start?.sandbox === 'bwrap' || start?.sandbox === 'none' ? start.sandbox : undefined);
+  const model = facts.model ?? start?.model;
+  const editAt = lastEditAt(events);
+  const finalTreeHash = facts.finalTreeHash ?? acceptedTreeHash(events, selection);
+  return {
+    version: 1,
+    runId: facts.runId ?? start?.runId ?? '',
+    startedAt: facts.startedAt ?? start?.ts ?? events[0]?.ts ?? '',
+    endedAt: facts.endedAt ?? end?.ts ?? events.at(-1)?.ts ?? '',
+    verdict: facts.verdict ?? end?.verdict ?? 'error',
+    reason: facts.reason ?? end?.reason ?? 'The run ended without recording a verdict.',
+    task: facts.task ?? taskFrom(start),
+    repo: facts.repo,
+    gates: selection.gates,
+    testRuns: events.flatMap((ev) => (ev.type === 'test_run' ? [ev.run] : [])),
+    ...(editAt !== undefined ? { lastEditAt: editAt } : {}),
+    ...(finalTreeHash !== undefined ? { finalTreeHash } : {}),
+    filesChanged: facts.filesChanged,
+    toolCalls,
+    denied: collectDenials(events),
+    usage: usageOf(events),
+    ...(facts.pr ? { pr: facts.pr } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(facts.baseline ? { baseline: facts.baseline } : {}),
+    ...(facts.redGreen ? { redGreen: facts.redGreen } : {}),
+    ...(hookErrors.length > 0 ? { hookErrors } : {}),
+    ...(model ? { model } : {}),
+  };
+}
+
+/** Writes runDir/evidence.json atomically (temp file + rename); returns its path. */
+export async function writeEvidence(runDir: string, evidence: Evidence): Promise<string> {
+  await mkdir(runDir, { recursive: true });
+  const path = join(runDir, 'evidence.json');
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, JSON.stringify(evidence, null, 2) + '\n', 'utf8');
+  await rename(tmp, path);
+  return path;
+}

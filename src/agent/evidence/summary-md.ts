@@ -1,0 +1,125 @@
+/**
+ * summary.md: the PR body / job summary, a pure and deterministic function of the evidence.
+ * Untrusted strings (commands, paths, details) are escaped and capped.
+ */
+import type { Verdict } from '../events.js';
+import { mdCode, mdText } from './markdown.js';
+import { executed, formatCost, formatInt, shortHash } from './text.js';
+import type { Evidence } from './types.js';
+
+export interface SummaryOptions {
+  reportUrl?: string;
+  sweep?: { name: string; schedule?: string };
+}
+
+const HEADLINE: Record<Verdict, string> = {
+  verified: '✅ proofpr: verified',
+  unverified: '⚠️ proofpr: unverified',
+  aborted: '⛔ proofpr: aborted',
+  error: '💥 proofpr: error',
+};
+const MAX_TEST_RUNS = 20;
+const MAX_DENIED = 30;
+const MAX_FILES = 100;
+
+function taskLine(ev: Evidence): string {
+  const title = ev.task.title ? ` ${mdText(ev.task.title, 200)}` : '';
+  if (ev.task.kind === 'issue' && ev.task.issue !== undefined) return `**Task:** issue #${ev.task.issue}${title}`;
+  if (ev.task.kind === 'sweep') return `**Task:** sweep ${mdText(ev.task.sweep ?? '', 80)}${title}`;
+  return `**Task:** prompt${title}`;
+}
+
+function factsBlock(ev: Evidence, opts: SummaryOptions): string[] {
+  const lines = [taskLine(ev)];
+  const head = ev.repo.headSha ? `, head ${mdCode(ev.repo.headSha.slice(0, 12), 12, false)}` : '';
+  lines.push(`**Branch:** ${mdCode(ev.repo.branch, 200, false)} (base ${mdCode(ev.repo.baseSha.slice(0, 12), 12, false)}${head})`);
+  if (opts.sweep) {
+    const sched = opts.sweep.schedule ? ` (schedule ${mdCode(opts.sweep.schedule, 60, false)})` : '';
+    lines.push(`**Sweep:** ${mdText(opts.sweep.name, 80)}${sched}`);
+  }
+  if (ev.pr) lines.push(`**Pull request:** #${ev.pr.number}`);
+  if (opts.reportUrl) lines.push(`**Report:** [report.html](${encodeURI(opts.reportUrl).replace(/[()]/g, (c) => encodeURIComponent(c))})`);
+  return [lines.join('  \n')];
+}
+
+function gatesTable(ev: Evidence): string[] {
+  if (ev.gates.length === 0) return ['### Gates', '', '_No gate evaluation was recorded._'];
+  const rows = ev.gates.map((g) => `| ${g.passed ? '✅' : '❌'} | ${mdText(g.name, 60)} | ${mdText(g.detail, 300)} |`);
+  return ['### Gates', '', '| | Gate | Detail |', '| --- | --- | --- |', ...rows];
+}
+
+function testRunsTable(ev: Evidence): string[] {
+  if (ev.testRuns.length === 0) return ['### Test runs', '', '_No test run was recorded._'];
+  const shown = ev.testRuns.slice(-MAX_TEST_RUNS);
+  const first = ev.testRuns.length - shown.length;
+  const rows = shown.map((r, i) => {
+    const ex = executed(r.counts);
+    const counts = r.counts && ex !== null ? `${ex} / ${r.counts.total} (${r.counts.failed} failed, ${r.counts.skipped} skipped)` : 'unknown';
+    const exit = r.exitCode === null ? 'killed' : String(r.exitCode);
+    return `| ${first + i + 1} | ${mdCode(r.command)} | ${exit} | ${counts} | ${mdText(r.source, 20)} | ${mdCode(shortHash(r.treeHash), 10)} | ${r.by} |`;
+  });
+  const note = first > 0 ? ['', `_${first} earlier run(s) not shown._`] : [];
+  return ['### Test runs', '', '| # | Command | Exit | Executed / total | Source | Tree | By |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows, ...note];
+}
+
+function filesTable(ev: Evidence): string[] {
+  if (ev.filesChanged.length === 0) return [`### Files changed`, '', '_No file changed._'];
+  const shown = ev.filesChanged.slice(0, MAX_FILES);
+  const rows = shown.map((f) => `| ${mdCode(f.path, 160)} | +${f.added} | −${f.removed} |`);
+  const more = ev.filesChanged.length - shown.length;
+  const note = more > 0 ? ['', `_${more} more file(s) not shown._`] : [];
+  return [`### Files changed (${ev.filesChanged.length})`, '', '| File | Added | Removed |', '| --- | ---: | ---: |', ...rows, ...note];
+}
+
+function deniedTable(ev: Evidence): string[] {
+  if (ev.denied.length === 0) return [];
+  const shown = ev.denied.slice(0, MAX_DENIED);
+  const rows = shown.map((d) => `| ${mdText(d.tool, 40)} | ${mdCode(d.input)} | ${mdCode(d.rule, 80)} | ${mdText(d.reason, 200)} |`);
+  const more = ev.denied.length - shown.length;
+  const note = more > 0 ? ['', `_${more} more denied call(s) not shown._`] : [];
+  return [`### Denied tool calls (${ev.denied.length})`, '', '| Tool | Input | Rule | Reason |', '| --- | --- | --- | --- |', ...rows, ...note];
+}
+
+function notVerified(ev: Evidence): string[] {
+  const items: string[] = [];
+  if (ev.verdict === 'aborted' || ev.verdict === 'error') {
+    items.push(`- The run ended **${ev.verdict}** before the work could be proven: ${mdText(ev.reason, 300)}`);
+  }
+  for (const g of ev.gates.filter((x) => !x.passed)) items.push(`- **${mdText(g.name, 60)}** failed: ${mdText(g.detail, 300)}`);
+  if (ev.verdict !== 'verified' && ev.gates.length === 0) items.push('- The Stop gates never ran, so nothing was checked.');
+  if (ev.verdict !== 'verified' && ev.testRuns.length === 0) items.push('- No test run was recorded.');
+  for (const h of ev.hookErrors ?? []) items.push(`- Hook error: ${mdText(h, 300)}`);
+  if (items.length === 0) return [];
+  return ['### What was not verified and why', '', ...items];
+}
+
+function usageLine(ev: Evidence): string[] {
+  const u = ev.usage;
+  const tools = Object.keys(ev.toolCalls)
+    .sort()
+    .map((k) => `${mdText(k, 40)} ${ev.toolCalls[k]}`)
+    .join(' · ');
+  const comp = u.compactions === 1 ? '1 compaction' : `${u.compactions} compactions`;
+  const lines = [
+    `**Usage:** ${u.turns} turns · ${formatInt(u.inputTokens)} input + ${formatInt(u.outputTokens)} output tokens (cache read ${formatInt(u.cacheReadTokens)}, cache write ${formatInt(u.cacheWriteTokens)}) · ${formatCost(u.costUsd)} · ${comp}`,
+  ];
+  if (tools) lines.push(`**Tool calls:** ${tools}`);
+  if (ev.model) lines.push(`**Model:** ${mdCode(ev.model, 80, false)}${ev.sandbox ? ` · sandbox: ${ev.sandbox}` : ''}`);
+  return [lines.join('  \n')];
+}
+
+/** Renders summary.md for the evidence; deterministic (no clock, no locale). */
+export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): string {
+  const ev = evidence;
+  const sections: string[][] = [
+    [`## ${HEADLINE[ev.verdict]}`, '', mdText(ev.reason, 400)],
+    factsBlock(ev, opts),
+    gatesTable(ev),
+    notVerified(ev),
+    testRunsTable(ev),
+    filesTable(ev),
+    deniedTable(ev),
+    usageLine(ev),
+  ];
+  return sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n';
+}
