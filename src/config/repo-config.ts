@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
  * `.github/proofpr.yml` (CONTRACT §8), validated strictly: unknown keys are errors naming their path.
  * The JSON Schema in docs is generated from this same object (scripts/config-schema.ts).
  */
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 const hookEntry = z
   .object({

@@ -13,7 +13,7 @@ function deps(script: ScriptStep[], toolbox: Toolbox, over: Partial<AgentDeps> =
   const root = tempRoot();
   const d: AgentDeps = {
     model,
-    modelId: 'claude-sonnet-4-5',
+    modelId: 'claude-sonnet-5-5',
     toolbox,
     policy: allowAllPolicy,
     hooks: noHooks,
