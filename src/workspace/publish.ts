@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { TreeMismatchError } from './errors.js';
+import { git, resolveCommit } from './git.js';
+import { copyFile, open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gitDirOf, stageAllAndWriteTree, withTempIndex } from './temp-index.js';
+
+export interface CommitWorkOptions {
+  worktree: string;
+  message: string;
+  /** The bot identity; the machine's git identity is never used. */
+  identity: { name: string; email: string };
+  /** "Name <email>" of the person who asked, added as a `Co-authored-by:` trailer. */
+  coAuthor?: string;
+  /** The tree the gates tested (evidence.finalTreeHash): the commit is refused when the worktree differs. */
+  expectedTreeHash?: string;
+}
+
+export type CommitResult = { sha: string; tree: string } | { nothing: true };
+
+const oneLine = (what: string) => z.string().min(1, `${what} must not be empty`).regex(/^[^\r\n<>]+$/, `${what} must be one line without < or >`);
+const schema = z.object({
+  worktree: z.string().min(1, 'worktree must be the worktree path'),
+  message: z.string().trim().min(1, 'message must not be empty'),
+  identity: z.object({ name: oneLine('identity.name'), email: oneLine('identity.email') }),
+  coAuthor: z.string().regex(/^[^\r\n<>]+ <[^\r\n<>]+>$/, 'coAuthor must be "Name <email>" on one line').optional(),
+  expectedTreeHash: z.string().regex(/^[0-9a-f]{40,64}$/, 'expectedTreeHash must be a tree id (hex)').optional(),
+});
+
+/**
+ * Commits everything in the worktree (`git add -A` semantics, as treeHash) on its current branch with
+ * the given identity and a Co-authored-by trailer. Builds the tree in a temporary index, checks it
+ * against expectedTreeHash, and only then writes the commit (commit-tree + update-ref: no hooks, no
+ * signing), so a mismatch commits nothing and leaves the index untouched.
+ */
+export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult> {
+  const o = schema.parse(opts);
+  const cwd = o.worktree;
+  return withTempIndex(cwd, async (env) => {
+    const tree = await stageAllAndWriteTree(cwd, env);
+    if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
+    const parent = await resolveCommit(cwd, 'HEAD');
+    const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd })).stdout.trim() : undefined;
+    if (tree === parentTree) return { nothing: true as const };
+    const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
+    const ident = {
+      GIT_AUTHOR_NAME: o.identity.name,
+      GIT_AUTHOR_EMAIL: o.identity.email,
+      GIT_COMMITTER_NAME: o.identity.name,
+      GIT_COMMITTER_EMAIL: o.identity.email,
+    };
+    const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
+      cwd,
+      env: ident,
+      input: message,
+    });
+    const sha = stdout.trim();
+    // Moves the branch HEAD points to, only if nobody moved it meanwhile (old value check).
+    await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
+    // The real index now matches the commit: install the temporary one (it has the fresh stat data).
+    await installIndex(cwd, env.GIT_INDEX_FILE ?? '');
+    return { sha, tree };
+  });
+}
+
+/** Same as commitWork for unverified or aborted work: "WIP (unverified): " prefix, no tree check. */
+export async function wipCommit(opts: Omit<CommitWorkOptions, 'expectedTreeHash'>): Promise<CommitResult> {
+  return commitWork({ ...opts, message: `WIP (unverified): ${opts.message}`, expectedTreeHash: undefined });
+}
+
+/** Replaces the worktree's index with `from`, under git's own index.lock protocol. */
+async function installIndex(cwd: string, from: string): Promise<void> {
+  const index = join(await gitDirOf(cwd), 'index');
+  const lock = `${index}.lock`;
+  try {
+    await (await open(lock, 'wx')).close();
+  } catch {
+    await git(['reset', '--quiet'], { cwd, okCodes: [0, 128] }); // someone holds the index: fall back to git
+    return;
+  }
+  try {
+    await copyFile(from, lock);
+    await rename(lock, index);
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
