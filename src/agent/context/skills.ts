@@ -19,15 +19,28 @@ const frontMatterSchema = z.object({
   description: z.string().min(1).max(MAX_DESCRIPTION * 4),
 });
 
+/** `key: value` lines, for front matter that is not strict YAML (e.g. an unquoted colon in a description). */
+function looseFields(yaml: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of yaml.split(/\r?\n/)) {
+    const m = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
+    if (m?.[1]) out[m[1]] = (m[2] ?? '').trim().replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return out;
+}
+
 /** Splits `---\n<yaml>\n---\n<body>`; undefined when there is no front matter. */
 export function splitFrontMatter(text: string): { meta: unknown; body: string } | undefined {
   const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) return undefined;
+  const yaml = m[1] ?? '';
+  let meta: unknown;
   try {
-    return { meta: parseYaml(m[1] ?? ''), body: text.slice(m[0].length) };
+    meta = parseYaml(yaml);
   } catch {
-    return undefined;
+    meta = looseFields(yaml);
   }
+  return { meta, body: text.slice(m[0].length) };
 }
 
 export interface LoadedSkill extends SkillInfo {
