@@ -22,6 +22,7 @@ const WRITE_PATHS = new Set(['cp', 'mv', 'rm', 'touch', 'mkdir', 'rmdir', 'ln', 
 const NO_PATHS = new Set(['echo', 'printf', 'test', '[', 'true', 'false', 'which', 'type', 'basename', 'dirname', 'pwd', 'env', 'printenv']);
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'jq']);
 const ARG_CHECKED = new Set(['git', 'find', 'rg', 'sed', 'npx', 'bunx', 'pnpx', 'npm', 'yarn', 'pnpm', 'bun', 'xargs', 'awk', 'env']);
+const ECHO_LIKE = new Set(['echo', 'test', '[']);
 const NAME_OK = /^[A-Za-z0-9_./+@%:[-]+$/;
 
 const deny = (rule: string, reason: string, words: (string | null)[] = []): CommandCheck => ({ deny: { rule, reason }, words, safe: null, writes: false });
@@ -104,7 +105,8 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   const writes = WRITE_PATHS.has(base) || sedInPlace || (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output')));
   const pathReason = checkArgs(base, inner.slice(1), ctx, sedInPlace);
   if (pathReason) return deny('builtin-deny:path', pathReason, words);
-  const safe = !xargs && words.every((w) => w !== null) ? safeListLabel(words as string[]) : null;
+  const literal = ECHO_LIKE.has(base) ? words.map((w) => w ?? '$') : words;
+  const safe = !xargs && literal.every((w) => w !== null) ? safeListLabel(literal as string[]) : null;
   return { deny: null, words, safe, writes };
 }
 

@@ -1,0 +1,135 @@
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import type { Logger } from 'pino';
+import { silentLogger } from '../log.js';
+import type { ExecPort, ExecRequest, ExecResult } from './exec-port.js';
+import { scrubbedEnv } from './env-scrub.js';
+import { OutputCap } from './output-cap.js';
+import { resolveSandbox, sandboxArgv, type SandboxSetting } from './sandbox.js';
+
+export interface ExecOptions {
+  root: string;
+  /** Per-run scratch folder: HOME and TMPDIR of every child live under it. */
+  runTmp: string;
+  sandbox: SandboxSetting;
+  extraEnvNames?: string[];
+  /** Cap per stream (and for the interleaved output); head and tail are kept. Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Processes running at once; more wait in a queue. Default 4. */
+  maxConcurrent?: number;
+  /** Grace between SIGTERM and SIGKILL of the process group. Default 2000 ms. */
+  killGraceMs?: number;
+  logger?: Logger;
+}
+
+export interface ExecHandle {
+  exec: ExecPort;
+  sandbox: 'bwrap' | 'none';
+  /** Kill every live process group and refuse new work. */
+  dispose(): Promise<void>;
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * The ExecPort behind Bash, hooks and test runs: `bash -c` in its own process group, scrubbed env,
+ * bubblewrap when available, timeout and cancel kill the whole group (SIGTERM, then SIGKILL), output
+ * capped, a bounded number of concurrent processes, and nothing left running after dispose().
+ */
+export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
+  const sandbox = await resolveSandbox(opts.sandbox);
+  const root = realpathSync(opts.root);
+  const home = join(opts.runTmp, 'home');
+  const tmp = join(opts.runTmp, 'tmp');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(tmp, { recursive: true });
+  const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
+  const max = opts.maxOutputBytes ?? 1024 * 1024;
+  const limit = opts.maxConcurrent ?? 4;
+  const grace = opts.killGraceMs ?? 2000;
+  const log = opts.logger ?? silentLogger;
+  const live = new Map<number, ResultPromise>();
+  const waiting: Array<() => void> = [];
+  let running = 0;
+  let disposed = false;
+
+  const acquire = (): Promise<void> =>
+    running < limit ? (running++, Promise.resolve()) : new Promise((r) => waiting.push(() => (running++, r())));
+  const release = (): void => {
+    running--;
+    waiting.shift()?.();
+  };
+
+  async function run(req: ExecRequest): Promise<ExecResult> {
+    const started = Date.now();
+    const env = { ...baseEnv, ...(req.extraEnv ?? {}) };
+    const [file, args] =
+      sandbox === 'bwrap'
+        ? ['bwrap', [...sandboxArgv({ root, tmp, home, network: false, cwd: req.cwd }), '--', 'bash', '-c', req.command]]
+        : ['bash', ['-c', req.command]];
+    const child = execa(file, args, {
+      cwd: req.cwd, env, extendEnv: false, detached: true, buffer: false, reject: false, stripFinalNewline: false,
+      ...(req.stdin !== undefined ? { input: req.stdin } : { stdin: 'ignore' as const }),
+    });
+    const pid = child.pid;
+    if (pid) live.set(pid, child);
+    const out = new OutputCap(max);
+    const so = new OutputCap(max);
+    const se = new OutputCap(max);
+    child.stdout?.on('data', (b: Buffer) => (out.push(b), so.push(b)));
+    child.stderr?.on('data', (b: Buffer) => (out.push(b), se.push(b)));
+    let timedOut = false;
+    let cancelled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = (): void => {
+      killGroup(pid, 'SIGTERM');
+      killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
+    };
+    const timer = setTimeout(() => ((timedOut = true), stop()), req.timeoutMs);
+    const onAbort = (): void => ((cancelled = true), stop());
+    if (req.signal?.aborted) onAbort();
+    else req.signal?.addEventListener('abort', onAbort, { once: true });
+    // When bash exits, anything it left in its group (daemons, `sleep &`) goes too.
+    child.once('exit', () => killGroup(pid, 'SIGKILL'));
+    const res = await child;
+    clearTimeout(timer);
+    if (killTimer) clearTimeout(killTimer);
+    req.signal?.removeEventListener('abort', onAbort);
+    if (pid) live.delete(pid);
+    const exitCode = typeof res.exitCode === 'number' ? res.exitCode : null;
+    log.debug({ exitCode, timedOut, cancelled, ms: Date.now() - started }, 'exec finished');
+    return {
+      exitCode, output: out.text(), stdout: so.text(), stderr: se.text(), timedOut, cancelled,
+      durationMs: Date.now() - started, truncated: out.truncated || so.truncated || se.truncated, sandbox,
+    };
+  }
+
+  const exec: ExecPort = async (req) => {
+    if (disposed) throw new Error('exec used after the run ended (dispose() was called)');
+    await acquire();
+    try {
+      return await run(req);
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    exec,
+    sandbox,
+    async dispose() {
+      disposed = true;
+      const all = [...live.entries()];
+      for (const [pid] of all) killGroup(pid, 'SIGKILL');
+      await Promise.allSettled(all.map(([, c]) => c));
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** A small worktree with the traps the policy corpus needs (symlinks out, .git, workflows, .env). */
+export function makePolicyRepo(): { root: string; outside: string } {
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-policy-')));
+  const root = join(outside, 'repo');
+  const files: Record<string, string> = {
+    'src/a.ts': 'export const a = 1;\n',
+    'src/b.ts': 'export const b = 2;\n',
+    'README.md': '# fixture\n',
+    'package.json': '{"name":"fixture","scripts":{"test":"node scripts/build.js"}}\n',
+    'data.csv': 'a,b\n1,2\n',
+    'scripts/build.js': 'console.log("built");\n',
+    'docs/guide.md': '# guide\n',
+    '.env': 'SECRET=1\n',
+    '.github/workflows/ci.yml': 'on: push\n',
+    'node_modules/.bin/jest': '#!/bin/sh\necho jest\n',
+  };
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), c);
+  }
+  chmodSync(join(root, 'node_modules/.bin/jest'), 0o755);
+  symlinkSync('src/a.ts', join(root, 'link-inside.ts'));
+  symlinkSync('/etc', join(root, 'evil'));
+  symlinkSync('..', join(root, 'up'));
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  return { root, outside };
+}
