@@ -95,7 +95,7 @@ export const editTool = defineTool({
     const removed = delta.removed * at.length;
     const nextLines = splitLines(next);
     const startLine = lineOf(next, first);
-    const endLine = Math.min(startLine + newS.split('\n').length - 1, startLine + 30);
+    const endLine = Math.min(startLine + newS.replace(/\r?\n$/, '').split('\n').length - 1, startLine + 30);
     const snippet = numberedSlice(nextLines, startLine - 3, endLine + 3);
     const count = at.length > 1 ? ` (${at.length} occurrences replaced)` : '';
     return {
