@@ -1,0 +1,22 @@
+import { counts, type SummaryMatch } from './types.js';
+
+/**
+ * cargo test / libtest: one `test result: ok. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; …`
+ * line per test binary (unit tests, each integration test, doc-tests); they are summed. Ignored tests
+ * are skipped; filtered-out tests are not part of the run.
+ */
+export function parseCargoSummary(lines: readonly string[]): SummaryMatch | undefined {
+  let passed = 0;
+  let failed = 0;
+  let ignored = 0;
+  let last = -1;
+  lines.forEach((line, i) => {
+    const m = /^\s*test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;/.exec(line);
+    if (!m) return;
+    passed += Number(m[1]);
+    failed += Number(m[2]);
+    ignored += Number(m[3]);
+    last = i;
+  });
+  return last < 0 ? undefined : { counts: counts(passed, failed, ignored), line: last };
+}
