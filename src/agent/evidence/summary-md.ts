@@ -23,7 +23,7 @@ const MAX_DENIED = 30;
 const MAX_FILES = 100;
 
 function taskLine(ev: Evidence): string {
-  const title = ev.task.title ? ` ${mdText(ev.task.title, 200)}` : '';
+  const title = ev.task.title ? `: ${mdText(ev.task.title, 200)}` : '';
   if (ev.task.kind === 'issue' && ev.task.issue !== undefined) return `**Task:** issue #${ev.task.issue}${title}`;
   if (ev.task.kind === 'sweep') return `**Task:** sweep ${mdText(ev.task.sweep ?? '', 80)}${title}`;
   return `**Task:** prompt${title}`;
