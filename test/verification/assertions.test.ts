@@ -1,0 +1,188 @@
+import { rmSync, unlinkSync, renameSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { assertionsKept } from '../../src/agent/verification/assertions.js';
+import { isAssertionLine, isSkipLine } from '../../src/agent/verification/assertion-patterns.js';
+import { isTestFile } from '../../src/agent/verification/test-files.js';
+import { git, makeRepo, write } from './git-repo.js';
+
+const MATH_TEST = `import { add, mul } from '../src/math.js';
+describe('math', () => {
+  it('adds', () => {
+    expect(add(1, 2)).toBe(3);
+    expect(add(-1, 1)).toBe(0);
+  });
+  it('multiplies', () => {
+    expect(mul(2, 3)).toBe(6);
+  });
+});
+`;
+const PY_TEST = `def test_parse():
+    assert parse("1") == 1
+    assert parse("2") == 2
+`;
+
+describe('assertionsKept', () => {
+  const roots: string[] = [];
+  const repo = () => {
+    const r = makeRepo({ 'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n', 'test/math.test.js': MATH_TEST, 'tests/test_parse.py': PY_TEST, 'README.md': 'hi\n' });
+    roots.push(r.root);
+    return r;
+  };
+  afterEach(() => {
+    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+  });
+
+  it('assertions - an honest change (code fixed, a test added) passes', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'src/math.js', 'export const add = (a, b) => Number(a) + Number(b);\nexport const mul = (a, b) => a * b;\n');
+    write(root, 'test/math.test.js', MATH_TEST.replace("  it('multiplies'", "  it('adds strings', () => {\n    expect(add('1', '2')).toBe(3);\n  });\n  it('multiplies'"));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(true);
+    expect(r.changedTestFiles).toEqual(['test/math.test.js']);
+    expect(r.detail).toContain('no assertion removed');
+  });
+
+  it('assertions - a deleted assertion fails and names the file and line', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', ''));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.removed).toEqual([{ file: 'test/math.test.js', line: 5, text: 'expect(add(-1, 1)).toBe(0);' }]);
+    expect(r.detail).toContain('test/math.test.js: 1 assertion(s) removed');
+    expect(r.detail).toContain('line 5');
+  });
+
+  it('assertions - commenting an assertion out counts as removing it', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'tests/test_parse.py', PY_TEST.replace('    assert parse("2") == 2', '    # assert parse("2") == 2'));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.removed[0]).toMatchObject({ file: 'tests/test_parse.py', line: 3 });
+  });
+
+  it('assertions - rewording an assertion (one out, one in) passes', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace('expect(mul(2, 3)).toBe(6);', 'expect(mul(3, 2)).toEqual(6);'));
+    expect((await assertionsKept(root, baseSha)).passed).toBe(true);
+  });
+
+  it('assertions - an added .skip fails with the file and line', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace("  it('multiplies'", "  it.skip('multiplies'"));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.skipsAdded).toEqual([{ file: 'test/math.test.js', line: 7, text: "it.skip('multiplies', () => {" }]);
+    expect(r.detail).toContain('test/math.test.js:7: skip/only marker added');
+  });
+
+  it('assertions - a skip in a new, untracked test file is caught too', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'src/__tests__/extra.spec.ts', "describe.only('extra', () => { it('x', () => expect(1).toBe(1)); });\n");
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.skipsAdded[0]?.file).toBe('src/__tests__/extra.spec.ts');
+  });
+
+  it('assertions - pytest.mark.skip and xfail decorators fail', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'tests/test_parse.py', `import pytest\n@pytest.mark.xfail\n${PY_TEST}`);
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.skipsAdded.map((s) => s.line)).toEqual([2]);
+  });
+
+  it('assertions - a deleted test file fails', async () => {
+    const { root, baseSha } = repo();
+    unlinkSync(join(root, 'tests/test_parse.py'));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.deletedTestFiles).toEqual(['tests/test_parse.py']);
+    expect(r.detail).toContain('tests/test_parse.py: test file deleted');
+  });
+
+  it('assertions - moving a test file out of the test folders counts as deleting it', async () => {
+    const { root, baseSha } = repo();
+    mkdirSync(join(root, 'old'), { recursive: true });
+    renameSync(join(root, 'test/math.test.js'), join(root, 'old/math.js'));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.deletedTestFiles).toEqual(['test/math.test.js']);
+  });
+
+  it('assertions - a renamed test file with its assertions kept passes', async () => {
+    const { root, baseSha } = repo();
+    renameSync(join(root, 'test/math.test.js'), join(root, 'test/arith.test.js'));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(true);
+  });
+
+  it('assertions - changes outside test files and a committed change are judged against the base', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', ''));
+    git(root, 'commit', '-qam', 'weaken');
+    write(root, 'README.md', 'changed\n');
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.removed).toHaveLength(1);
+  });
+
+  it('assertions - a bad base commit fails with a message instead of throwing', async () => {
+    const { root } = repo();
+    const r = await assertionsKept(root, 'f'.repeat(40));
+    expect(r.passed).toBe(false);
+    expect(r.detail).toContain('could not diff the test files');
+  });
+});
+
+describe('test file and line patterns', () => {
+  it.each([
+    ['test/math.test.js', true],
+    ['src/math.spec.ts', true],
+    ['tests/test_parse.py', true],
+    ['pkg/parse_test.go', true],
+    ['src/__tests__/a.tsx', true],
+    ['spec/models/user_spec.rb', true],
+    ['src/test/java/FooTest.java', true],
+    ['tests/integration.rs', true],
+    ['test/fixtures/repo/src/index.js', false],
+    ['test/data.json', false],
+    ['src/math.js', false],
+    ['docs/testing.md', false],
+  ])('test files - %s is a test file: %s', (path, expected) => {
+    expect(isTestFile(path)).toBe(expected);
+  });
+
+  it.each([
+    ['expect(a).toBe(1);', true],
+    ['assert.equal(a, 1);', true],
+    ['    assert x == 1', true],
+    ['self.assertEqual(a, 1)', true],
+    ['t.equal(a, 1)', true],
+    ['assert_eq!(a, 1);', true],
+    ['require.NoError(t, err)', true],
+    ['t.Fatalf("got %d", n)', true],
+    ['a.should.equal(1)', true],
+    ['// expect(a).toBe(1);', false],
+    ['const x = add(1, 2);', false],
+  ])('assertion lines - %j is an assertion: %s', (line, expected) => {
+    expect(isAssertionLine(line)).toBe(expected);
+  });
+
+  it.each([
+    ["it.skip('x', () => {})", true],
+    ["describe.only('x', () => {})", true],
+    ["xit('x', () => {})", true],
+    ["xdescribe('x', () => {})", true],
+    ["it.todo('x')", true],
+    ["test('x', { skip: true }, () => {})", true],
+    ['@pytest.mark.skip(reason="later")', true],
+    ['@skip', true],
+    ['    t.Skip("later")', true],
+    ['#[ignore]', true],
+    ["it('skips the header', () => {})", false],
+    ['const skipped = list.filter(isSkipped);', false],
+  ])('skip lines - %j adds a skip: %s', (line, expected) => {
+    expect(isSkipLine(line)).toBe(expected);
+  });
+});
