@@ -150,13 +150,33 @@ describe('summary compaction', () => {
   });
 
   it('maybeCompact - clears old tool results first when that is enough (no model call)', async () => {
-    const ctx = await manager({ protectRecent: 6 });
+    const ctx = await manager({ protectRecent: 3 });
     const model = createScriptedModel([]);
-    const res = await ctx.maybeCompact(history(30), emptyState, model);
+    const hist = history(30);
+    const res = await ctx.maybeCompact(hist, emptyState, model);
     expect(res).toMatchObject({ kind: 'microcompact', ok: true });
-    expect(res?.afterTokens).toBeLessThan(15_000);
+    expect(res?.afterTokens).toBeLessThan(7_000);
     expect(model.requests).toHaveLength(0);
     expect(validateHistory(res?.messages ?? [])).toBeUndefined();
+    // the next request marks the last user turn before the first cleared result (its prefix is cached)
+    const sent = ctx.prepare(res?.messages ?? [], facts(31));
+    const marks = sent.flatMap((m, i) => (typeof m.content !== 'string' && m.content.some((b) => 'cache_control' in b) ? [i] : []));
+    expect(marks).toEqual([0, sent.length - 1]);
+    // later requests go back to the previous-turn breakpoint
+    const later = ctx.prepare(res?.messages ?? [], facts(32));
+    const marks2 = later.flatMap((m, i) => (typeof m.content !== 'string' && m.content.some((b) => 'cache_control' in b) ? [i] : []));
+    expect(marks2).toEqual([later.length - 3, later.length - 1]);
+    expect(JSON.stringify(hist)).toBe(JSON.stringify(history(30)));
+  });
+
+  it('maybeCompact - skips a microcompact that would not buy enough headroom (no cache thrash)', async () => {
+    const ctx = await manager({ protectRecent: 12 });
+    const model = createScriptedModel([]);
+    const size = ctx.estimateTokens(history(16));
+    expect(size).toBeGreaterThan(10_000); // past the microcompact threshold (0.5 × 20k)
+    expect(size).toBeLessThan(15_000); // below the summary threshold (0.75 × 20k)
+    expect(await ctx.maybeCompact(history(16), emptyState, model)).toBeUndefined();
+    expect(model.requests).toHaveLength(0);
   });
 
   it('forceCompact - clears all but the last two results, then summarises', async () => {

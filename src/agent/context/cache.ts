@@ -57,11 +57,17 @@ export function lastUserIndexes(messages: Message[]): { latest: number; previous
   return { latest, previous };
 }
 
-/** Messages as sent: old markers removed, breakpoints on the previous and the latest user turn. */
-export function withRollingBreakpoints(messages: Message[]): Message[] {
+/**
+ * Messages as sent: old markers removed, breakpoints on the previous and the latest user turn.
+ * `anchor` (a user message index) replaces the previous-turn breakpoint for the first request after a
+ * microcompact: the prefix up to the last unchanged user turn was written when that turn was the latest,
+ * so marking it there reads it from cache instead of rewriting the whole conversation.
+ */
+export function withRollingBreakpoints(messages: Message[], anchor?: number): Message[] {
   const out = messages.map(stripMarkers);
   const { latest, previous } = lastUserIndexes(out);
-  for (const i of [previous, latest]) {
+  const second = anchor !== undefined && anchor >= 0 && anchor < latest && out[anchor]?.role === 'user' ? anchor : previous;
+  for (const i of [second, latest]) {
     const m = out[i];
     if (i >= 0 && m && m.role === 'user') out[i] = markLast(m);
   }

@@ -60,8 +60,12 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   const summaryAt = fraction(opts.compactThreshold, 0.75, 'compactThreshold') * window;
   const microAt = Math.min(fraction(opts.microcompactThreshold, 0.5, 'microcompactThreshold') * window, summaryAt);
   const protectRecent = opts.protectRecent ?? 6;
-  /** Microcompact between the two thresholds only when it frees this much: each run costs one cache rewrite. */
-  const minMicroSavings = Math.floor(window * 0.05);
+  /**
+   * Every compaction rewrites the cache from the first changed block, so one must buy real headroom:
+   * a microcompact is used only when it brings the context down to 70% of the microcompact threshold;
+   * otherwise nothing happens until the summary threshold, where a summary resets the context.
+   */
+  const microTarget = microAt * 0.7;
   const model = opts.model ?? DEFAULT_MODEL;
 
   const instructions = await loadInstructions(opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
@@ -70,6 +74,8 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
   const systemTokens = estimateSystem(system);
   let toolsTokens = 0;
+  /** After a microcompact: the last unchanged user turn, marked once so its cached prefix is read. */
+  let anchor: { index: number; json: string } | undefined;
   const total = (messages: Message[]): number => systemTokens + toolsTokens + estimateTokens(messages);
   const summaryOpts = { model, contextWindow: window, keepRecentTokens: Math.floor(window * 0.05) };
 
@@ -91,22 +97,22 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       return out;
     },
     prepare(messages: Message[], facts: DynamicFacts): Message[] {
-      return withReminder(withRollingBreakpoints(messages), facts);
+      const a = anchor && JSON.stringify(messages[anchor.index]) === anchor.json ? anchor.index : undefined;
+      anchor = undefined;
+      return withReminder(withRollingBreakpoints(messages, a), facts);
     },
     async maybeCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult | undefined> {
       const before = total(messages);
       if (before < microAt) return undefined;
       const micro = microcompact(messages, { protectRecent });
       const afterMicro = before - micro.savedTokens;
-      if (before < summaryAt) {
-        if (micro.savedTokens < minMicroSavings) return undefined;
+      if (micro.cleared > 0 && afterMicro <= microTarget) {
+        const index = micro.messages.slice(0, micro.firstChanged).map((m) => m.role).lastIndexOf('user');
+        anchor = index >= 0 ? { index, json: JSON.stringify(micro.messages[index]) } : undefined;
         log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
         return { messages: micro.messages, kind: 'microcompact', beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
       }
-      if (micro.cleared > 0 && afterMicro < summaryAt) {
-        log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
-        return { messages: micro.messages, kind: 'microcompact', beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
-      }
+      if (before < summaryAt) return undefined;
       const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
       if (res.ok && res.afterTokens >= summaryAt) {
         return { ...res, ok: false, detail: `${res.detail ?? ''}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)` };

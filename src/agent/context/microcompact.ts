@@ -22,6 +22,8 @@ export interface MicrocompactResult {
   messages: Message[];
   cleared: number;
   savedTokens: number;
+  /** Index of the first message that changed (messages.length when none did). */
+  firstChanged: number;
 }
 
 function shortInput(input: unknown): string {
@@ -57,6 +59,7 @@ export function microcompact(messages: Message[], opts: MicrocompactOptions): Mi
   const clearable = positions.slice(0, Math.max(0, positions.length - Math.max(0, opts.protectRecent)));
   const out = [...messages];
   let cleared = 0;
+  let firstChanged = messages.length;
   for (const [i, j] of clearable) {
     const m = out[i];
     if (!m || m.role !== 'user' || typeof m.content === 'string') continue;
@@ -66,7 +69,8 @@ export function microcompact(messages: Message[], opts: MicrocompactOptions): Mi
     content[j] = { ...b, content: stubFor(b, calls.get(b.tool_use_id)) };
     out[i] = { role: 'user', content };
     cleared++;
+    firstChanged = Math.min(firstChanged, i);
   }
-  if (cleared === 0) return { messages, cleared: 0, savedTokens: 0 };
-  return { messages: out, cleared, savedTokens: estimateTokens(messages) - estimateTokens(out) };
+  if (cleared === 0) return { messages, cleared: 0, savedTokens: 0, firstChanged };
+  return { messages: out, cleared, savedTokens: estimateTokens(messages) - estimateTokens(out), firstChanged };
 }
