@@ -11,7 +11,7 @@ import type { Trigger } from '../github/trigger.js';
 import { authorize } from '../github/authorize.js';
 import { buildIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
-import { branchName } from '../github/branch-name.js';
+import { issueBranch } from './branch-name.js';
 import { createStatusReporter } from '../github/status-reporter.js';
 import { upsertPullRequest } from '../github/pull-request.js';
 import { checkRunFor } from '../github/check-run.js';
@@ -54,7 +54,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
   const { github, runs } = deps;
   const t = inp.trigger;
   const cfg = inp.config;
-  const branch = branchName(t.number, t.title);
+  const branch = issueBranch(t.number, t.title);
   const status = createStatusReporter(
     github,
     inp.statusCommentId,
@@ -118,7 +118,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     let pushed = false;
     if (result.headSha && (verified || cfg.pr.wip_commit)) {
       const remoteSha = await github.getBranchSha(branch);
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, ...(remoteSha ? { expectedRemoteSha: remoteSha } : {}), ownBranch: true });
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
       pushed = true;
     }
     if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {

@@ -2,7 +2,7 @@
  * `/agent fix …` on a PR that proofpr opened: more commits on the same branch. The config and instruction
  * files come from the base branch (the caller loads the config from there); the task is the PR discussion.
  * Verified work is pushed to the PR branch (force-with-lease on the tip we started from); unverified work
- * never lands on the PR: it goes to `<branch>-wip` with a comment naming the failed gates.
+ * never lands on the PR: a comment names the failed gates and the WIP commit stays on the server.
  */
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -81,20 +81,15 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const failedGates = ev.gates.filter((g) => !g.passed);
     let pushedTo: string | undefined;
     if (result.headSha && verified) {
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, ...(startSha ? { expectedRemoteSha: startSha } : {}), ownBranch: true });
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: startSha ?? null, ownBranch: true });
       pushedTo = branch;
       await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
       await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
-    } else if (result.headSha && cfg.pr.wip_commit) {
-      const wip = `${branch}-wip`;
-      const wipRemote = await github.getBranchSha(wip);
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch: `${branch}:${wip}`, token: access.token, ...(wipRemote ? { expectedRemoteSha: wipRemote } : {}), ownBranch: true });
-      pushedTo = wip;
     }
     if (!verified) {
       const lines = [`The follow-up could not be verified: ${ev.reason}. The PR branch was left unchanged.`];
       if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
-      if (pushedTo) lines.push('', `The work in progress is on branch [\`${pushedTo}\`](${github.branchUrl(pushedTo)}).`);
+      if (result.headSha) lines.push('', `The work-in-progress commit \`${result.headSha.slice(0, 12)}\` is kept on the server (run \`${inp.runId}\`), not pushed.`);
       await github.createComment(t.number, lines.join('\n'));
     }
     await status.set(
@@ -104,7 +99,6 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
         reason: ev.reason,
         ...(verified ? { prUrl: github.htmlUrl(t.number) } : {}),
         ...(failedGates.length > 0 ? { failedGates } : {}),
-        ...(pushedTo && !verified ? { branch: pushedTo, branchUrl: github.branchUrl(pushedTo) } : {}),
       },
       true,
     );

@@ -65,8 +65,8 @@ export interface WorkspacePort {
     remoteUrl: string;
     branch: string;
     token?: string;
-    /** Force-with-lease against this remote tip; undefined = the branch must not exist yet. */
-    expectedRemoteSha?: string;
+    /** With ownBranch: force-with-lease against this remote tip; null = the branch must not exist yet. */
+    expectedRemoteSha?: string | null;
     /** True only for branches proofpr created (CONTRACT §1: never force-push another branch). */
     ownBranch: boolean;
   }): Promise<{ pushed: boolean; sha: string }>;

@@ -1,0 +1,119 @@
+/**
+ * The webhook, parsed once (zod on the payload subsets we read) into WebhookFacts. Downstream code
+ * narrows on `type`; nothing else digs in the raw payload. Bots and edited comments are dropped here.
+ */
+import { z } from 'zod';
+
+const user = z.object({ login: z.string(), id: z.number().optional(), type: z.string().optional() });
+const repository = z.object({ name: z.string(), owner: z.object({ login: z.string() }), default_branch: z.string().optional() });
+const installation = z.object({ id: z.number() }).optional();
+const comment = z.object({
+  id: z.number(),
+  body: z.string().nullable().optional(),
+  created_at: z.string(),
+  updated_at: z.string().optional(),
+  user: user.nullable(),
+  html_url: z.string().optional(),
+});
+const issue = z.object({
+  number: z.number(),
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  pull_request: z.unknown().optional(),
+});
+const pullRequest = z.object({
+  number: z.number(),
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  head: z.object({ ref: z.string() }),
+  base: z.object({ ref: z.string() }),
+});
+
+const issueComment = z.object({ action: z.string(), comment, issue, repository, sender: user, installation });
+const reviewComment = z.object({ action: z.string(), comment, pull_request: pullRequest, repository, sender: user, installation });
+const labeled = z.object({
+  action: z.literal('labeled'),
+  label: z.object({ name: z.string() }),
+  issue,
+  repository,
+  sender: user,
+  installation,
+});
+
+interface Common {
+  target: 'issue' | 'pr';
+  owner: string;
+  repo: string;
+  number: number;
+  /** Title and body as they were when the event fired (later edits are ignored). */
+  title: string;
+  body: string;
+  actor: string;
+  actorId?: number;
+  installationId?: number;
+  deliveryId: string;
+  defaultBranch?: string;
+  /** Known for review comments; for issue comments on a PR the host looks the PR up. */
+  headRef?: string;
+  baseRef?: string;
+}
+
+export type WebhookFacts =
+  | (Common & { type: 'comment'; commentId: number; commentCreatedAt: string; commentBody: string })
+  | (Common & { type: 'label'; label: string; at: string });
+
+export interface ParseOptions {
+  /** The App's own login (e.g. "proofpr[bot]"): never a trigger, whatever its type says. */
+  selfLogin?: string;
+}
+
+/** A bot never triggers a run: type Bot, a "[bot]" login, or the App itself. */
+export function isBot(u: { login: string; type?: string | undefined } | null | undefined, selfLogin?: string): boolean {
+  if (!u) return true;
+  return u.type === 'Bot' || /\[bot\]$/i.test(u.login) || (selfLogin !== undefined && u.login.toLowerCase() === selfLogin.toLowerCase());
+}
+
+interface Envelope {
+  repository: z.infer<typeof repository>;
+  sender: z.infer<typeof user>;
+  installation?: { id: number } | undefined;
+}
+
+function base(p: Envelope, deliveryId: string): Omit<Common, 'target' | 'title' | 'body' | 'number'> {
+  return {
+    owner: p.repository.owner.login,
+    repo: p.repository.name,
+    actor: p.sender.login,
+    ...(p.sender.id !== undefined ? { actorId: p.sender.id } : {}),
+    ...(p.installation ? { installationId: p.installation.id } : {}),
+    deliveryId,
+    ...(p.repository.default_branch ? { defaultBranch: p.repository.default_branch } : {}),
+  };
+}
+
+/** Parse a webhook (name, delivery id, payload) into facts, or undefined when it can never trigger. */
+export function parseEvent(name: string, deliveryId: string, payload: unknown, opts: ParseOptions = {}): WebhookFacts | undefined {
+  if (name === 'issue_comment' || name === 'pull_request_review_comment') {
+    const res = name === 'issue_comment' ? issueComment.safeParse(payload) : reviewComment.safeParse(payload);
+    if (!res.success) return undefined;
+    const p = res.data;
+    if (p.action !== 'created') return undefined;
+    if (isBot(p.sender, opts.selfLogin) || isBot(p.comment.user, opts.selfLogin)) return undefined;
+    const commentUser = p.comment.user ?? p.sender;
+    const common = { ...base(p, deliveryId), actor: commentUser.login, ...(commentUser.id !== undefined ? { actorId: commentUser.id } : {}) };
+    const c = { type: 'comment' as const, commentId: p.comment.id, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? '' };
+    if ('pull_request' in p && p.pull_request && typeof p.pull_request === 'object' && 'head' in p.pull_request) {
+      const pr = (p as z.infer<typeof reviewComment>).pull_request;
+      return { ...common, ...c, target: 'pr', number: pr.number, title: pr.title, body: pr.body ?? '', headRef: pr.head.ref, baseRef: pr.base.ref };
+    }
+    const is = (p as z.infer<typeof issueComment>).issue;
+    return { ...common, ...c, target: is.pull_request ? 'pr' : 'issue', number: is.number, title: is.title, body: is.body ?? '' };
+  }
+  if (name === 'issues') {
+    const res = labeled.safeParse(payload);
+    if (!res.success || isBot(res.data.sender, opts.selfLogin)) return undefined;
+    const p = res.data;
+    return { ...base(p, deliveryId), type: 'label', label: p.label.name, at: new Date().toISOString(), target: 'issue', number: p.issue.number, title: p.issue.title, body: p.issue.body ?? '' };
+  }
+  return undefined;
+}

@@ -1,0 +1,46 @@
+/**
+ * The task body the model sees for an issue: the issue text as of the trigger, then the discussion, each
+ * sanitized and quoted. Only comments by authorized humans written before the trigger comment are kept;
+ * a comment edited after the trigger is left out (its pre-trigger text is unknown) and counted in a note.
+ */
+import type { IssueComment } from '../usecases/ports.js';
+import { quoteUntrusted } from './sanitize.js';
+import { isBot } from './event.js';
+
+export interface IssueContextInput {
+  number: number;
+  title: string;
+  body: string;
+  comments: IssueComment[];
+  /** ISO time of the trigger (comment created_at or label time). */
+  triggerAt: string;
+  triggerCommentId?: number;
+  /** Logins whose repository permission is in `authorized`. */
+  authorized: ReadonlySet<string>;
+  selfLogin?: string;
+}
+
+export function buildIssueContext(inp: IssueContextInput): { body: string; included: number; excluded: { editedAfter: number; unauthorized: number } } {
+  const t = Date.parse(inp.triggerAt);
+  const parts = [quoteUntrusted(`Issue #${inp.number} body`, inp.body)];
+  let editedAfter = 0;
+  let unauthorized = 0;
+  let included = 0;
+  for (const c of inp.comments) {
+    if (c.id === inp.triggerCommentId) continue;
+    if (Date.parse(c.createdAt) >= t) continue;
+    if (isBot({ login: c.user, ...(c.userType ? { type: c.userType } : {}) }, inp.selfLogin)) continue;
+    if (!inp.authorized.has(c.user)) {
+      unauthorized++;
+      continue;
+    }
+    if (Date.parse(c.updatedAt) > t) {
+      editedAfter++;
+      continue;
+    }
+    included++;
+    parts.push(quoteUntrusted(`Comment by @${c.user} at ${c.createdAt}`, c.body));
+  }
+  if (editedAfter > 0) parts.push(`(${editedAfter} comment(s) edited after the request were left out.)`);
+  return { body: parts.join('\n\n'), included, excluded: { editedAfter, unauthorized } };
+}

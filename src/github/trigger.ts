@@ -1,0 +1,82 @@
+/**
+ * WebhookFacts + the repository's trigger settings → a Trigger (what the user asked for), or undefined.
+ * `/agent fix [instructions]`, `/agent plan [instructions]`, `/agent status`, `/agent cancel`; the prefix is
+ * config `trigger`. A configured `trigger_label` on an issue is a fix.
+ */
+import type { WebhookFacts } from './event.js';
+
+export type TriggerKind = 'fix' | 'plan' | 'status' | 'cancel';
+
+export interface Trigger {
+  kind: TriggerKind;
+  target: 'issue' | 'pr';
+  via: 'comment' | 'label';
+  owner: string;
+  repo: string;
+  number: number;
+  title: string;
+  /** Issue/PR body as it was when the trigger fired (untrusted, not yet sanitized). */
+  body: string;
+  commenter: string;
+  commenterId?: number;
+  commentId?: number;
+  /** When the trigger happened: the comment's created_at, or the label event's time. */
+  commentCreatedAt: string;
+  /** Free text after the verb (untrusted, not yet sanitized). */
+  instructions: string;
+  installationId?: number;
+  deliveryId: string;
+  defaultBranch?: string;
+  headRef?: string;
+  baseRef?: string;
+}
+
+export interface TriggerSettings {
+  trigger: string;
+  trigger_label?: string | undefined;
+}
+
+const VERBS: ReadonlySet<string> = new Set(['fix', 'plan', 'status', 'cancel']);
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Parse `<prefix> <verb> [instructions]` at the very start of a comment; anything else is not a command. */
+export function parseCommand(text: string, prefix: string): { kind: TriggerKind; instructions: string } | undefined {
+  const m = new RegExp(`^\\s*${escapeRegex(prefix)}[ \\t]+([A-Za-z]+)\\b([\\s\\S]*)$`).exec(text);
+  if (!m) return undefined;
+  const verb = (m[1] ?? '').toLowerCase();
+  if (!VERBS.has(verb)) return undefined;
+  return { kind: verb as TriggerKind, instructions: (m[2] ?? '').trim() };
+}
+
+export function toTrigger(facts: WebhookFacts, settings: TriggerSettings): Trigger | undefined {
+  const common = {
+    target: facts.target,
+    owner: facts.owner,
+    repo: facts.repo,
+    number: facts.number,
+    title: facts.title,
+    body: facts.body,
+    commenter: facts.actor,
+    ...(facts.actorId !== undefined ? { commenterId: facts.actorId } : {}),
+    ...(facts.installationId !== undefined ? { installationId: facts.installationId } : {}),
+    deliveryId: facts.deliveryId,
+    ...(facts.defaultBranch ? { defaultBranch: facts.defaultBranch } : {}),
+    ...(facts.headRef ? { headRef: facts.headRef } : {}),
+    ...(facts.baseRef ? { baseRef: facts.baseRef } : {}),
+  };
+  if (facts.type === 'label') {
+    if (!settings.trigger_label || facts.label !== settings.trigger_label) return undefined;
+    return { ...common, kind: 'fix', via: 'label', commentCreatedAt: facts.at, instructions: '' };
+  }
+  const cmd = parseCommand(facts.commentBody, settings.trigger);
+  if (!cmd) return undefined;
+  // On a pull request only a follow-up fix (and status/cancel) make sense; plan is for issues.
+  if (facts.target === 'pr' && cmd.kind === 'plan') return undefined;
+  return { ...common, kind: cmd.kind, via: 'comment', commentId: facts.commentId, commentCreatedAt: facts.commentCreatedAt, instructions: cmd.instructions };
+}
+
+/** Branch prefix of every branch proofpr creates (CONTRACT §1). */
+export const BRANCH_PREFIX = 'proofpr/';
