@@ -5,6 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { runAgent, type RunResult } from '../agent/loop.js';
 import { EventQueue, stamp, type RunEvent, type Verdict } from '../agent/events.js';
 import { createContextManager } from '../agent/context/index.js';
+import { loadSkills } from '../agent/context/skills.js';
+import { skillTool } from '../agent/context/skill-tool.js';
+import type { ToolDefinition } from '../tools/define-tool.js';
 import { createPolicy } from '../agent/permissions/evaluate.js';
 import { createHookRunner } from '../agent/hooks/runner.js';
 import { createVerifier } from '../agent/verification/verifier.js';
@@ -97,7 +100,8 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
     const events = new EventQueue();
     const verifier = plan ? undefined : createVerifier({ root: wt.path, runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log });
-    const toolbox = createRegistry(defaultTools());
+    const skills = await loadSkills(wt.path, log);
+    const toolbox = createRegistry(skills.length ? [...defaultTools(), skillTool as ToolDefinition] : defaultTools());
     const gatesEnabled = Object.entries(config.gates).flatMap(([k, v]) => (v === true ? [k] : []));
     const context = await createContextManager({
       root: wt.path,
@@ -106,6 +110,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       ...(testCommand ? { testCommand } : {}),
       mode: input.mode,
       gatesEnabled,
+      model: input.modelId,
       logger: log,
     });
 
