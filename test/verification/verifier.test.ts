@@ -1,0 +1,164 @@
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { RunEventInput } from '../../src/agent/events.js';
+import { createHookRunner } from '../../src/agent/hooks/runner.js';
+import { noHooks } from '../../src/agent/hooks/types.js';
+import { createVerifier } from '../../src/agent/verification/verifier.js';
+import type { Verifier } from '../../src/agent/verification/types.js';
+import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { silentLogger } from '../../src/log.js';
+import { testExec } from '../hooks/helpers.js';
+import { git, makeRepo, write } from './git-repo.js';
+
+const SRC = 'export const add = (a, b) => a + b;\n';
+const TEST = `import { test } from 'node:test';
+import assert from 'node:assert';
+import { add } from '../src/math.mjs';
+test('adds', () => { assert.strictEqual(add(1, 2), 3); });
+test('adds negatives', () => { assert.strictEqual(add(-1, 1), 0); });
+`;
+
+describe('createVerifier', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  const setup = (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }) => {
+    const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n', ...files });
+    const runDir = mkdtempSync(join(tmpdir(), 'proofpr-rundir-'));
+    dirs.push(root, runDir);
+    const config = parseRepoConfig(yaml);
+    const exec = testExec();
+    const events: RunEventInput[] = [];
+    const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger }) : noHooks;
+    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger });
+    return { root, runDir, verifier, events, exec };
+  };
+
+  /** What the loop does around a Bash call. */
+  const bash = async (v: Verifier, exec: ReturnType<typeof testExec>, root: string, command: string) => {
+    const handle = await v.beforeBash(command);
+    const startedAt = new Date().toISOString();
+    const r = await exec({ command, cwd: root, timeoutMs: 60_000 });
+    if (!handle) return undefined;
+    return v.afterBash(handle, { command, exitCode: r.exitCode, output: r.output, startedAt, endedAt: new Date().toISOString() });
+  };
+
+  const failed = (gates: { name: string; passed: boolean }[]) => gates.filter((g) => !g.passed).map((g) => g.name);
+
+  it('verifier - run, edit, stop: tests-fresh fails; run again: every gate passes', async () => {
+    const { root, verifier, events, exec } = setup('test:\n  command: node --test\n');
+    expect(failed((await verifier.evaluate()).gates)).toEqual(['tests-ran', 'tests-passed', 'tests-fresh']);
+
+    const run = await bash(verifier, exec, root, 'node --test');
+    expect(run).toMatchObject({ command: 'node --test', exitCode: 0, by: 'agent', source: 'tap', runner: 'tap', counts: { passed: 2, failed: 0, skipped: 0, total: 2 } });
+    expect(run?.treeHash).toMatch(/^[0-9a-f]{40}$/);
+    expect(events.filter((e) => e.type === 'test_run')).toHaveLength(1);
+    expect((await verifier.evaluate()).ok).toBe(true);
+
+    write(root, 'src/math.mjs', `${SRC}// tidy\n`);
+    const stale = await verifier.evaluate();
+    expect(stale.ok).toBe(false);
+    expect(failed(stale.gates)).toEqual(['tests-fresh']);
+    expect(stale.message).toContain('tests-fresh: files changed after the last test run: run the tests again (`node --test`)');
+
+    await bash(verifier, exec, root, 'node --test');
+    const fresh = await verifier.evaluate();
+    expect(fresh).toMatchObject({ ok: true, message: '' });
+    const gateEvents = events.filter((e) => e.type === 'gate');
+    expect(gateEvents.length).toBe(4 * 4);
+    expect(gateEvents.every((e) => e.type === 'gate' && e.final === false)).toBe(true);
+  });
+
+  it('verifier - a Bash command that is not the test command is not watched', async () => {
+    const { verifier } = setup('test:\n  command: node --test\n');
+    expect(await verifier.beforeBash('git status')).toBeUndefined();
+    expect(await verifier.beforeBash('node --testing')).toBeUndefined();
+  });
+
+  it('verifier - finalCheck runs the tests itself and records a harness run with its output', async () => {
+    const { root, runDir, verifier, events, exec } = setup('test:\n  command: node --test\n');
+    await bash(verifier, exec, root, 'node --test');
+    const final = await verifier.finalCheck();
+    expect(final.ok).toBe(true);
+    const runs = events.flatMap((e) => (e.type === 'test_run' ? [e.run] : []));
+    expect(runs.map((r) => r.by)).toEqual(['agent', 'harness']);
+    expect(runs[1]).toMatchObject({ command: 'node --test', exitCode: 0, counts: { passed: 2, failed: 0 } });
+    expect(runs[1]?.outputPath).toBe(join(runDir, 'tool-output', 'final-test-run-1.txt'));
+    expect(readFileSync(runs[1]?.outputPath ?? '', 'utf8')).toContain('# pass 2');
+    expect(events.filter((e) => e.type === 'gate' && e.final).length).toBe(4);
+  });
+
+  it('verifier - the final run is the evidence: it fails when the tree is broken whatever the agent ran', async () => {
+    const { root, verifier, exec } = setup('test:\n  command: node --test\n');
+    await bash(verifier, exec, root, 'node --test');
+    write(root, 'src/math.mjs', 'export const add = (a, b) => a - b;\n');
+    const final = await verifier.finalCheck();
+    expect(failed(final.gates)).toEqual(['tests-passed']);
+  });
+
+  it('verifier - a removed assertion fails assertions-kept even when the tests pass', async () => {
+    const { root, verifier, exec } = setup('test:\n  command: node --test\n');
+    write(root, 'test/math.test.mjs', TEST.replace("test('adds negatives', () => { assert.strictEqual(add(-1, 1), 0); });\n", ''));
+    await bash(verifier, exec, root, 'node --test');
+    const v = await verifier.evaluate();
+    expect(failed(v.gates)).toEqual(['assertions-kept']);
+    expect(v.message).toContain('test/math.test.mjs: 1 assertion(s) removed');
+  });
+
+  it('verifier - a filter that matches no test fails tests-ran', async () => {
+    const { root, verifier, exec } = setup('test:\n  command: node --test\n');
+    await bash(verifier, exec, root, 'node --test --test-name-pattern=nomatch');
+    const v = await verifier.evaluate();
+    expect(failed(v.gates)).toEqual(['tests-ran']);
+    expect(v.message).toContain('0 test(s) executed');
+  });
+
+  it('verifier - counts come from test.report when the run writes it, and a stale report is ignored', async () => {
+    const cmd = 'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
+    const { root, verifier, exec } = setup(`test:\n  command: node --test\n  report: reports/junit.xml\n`);
+    write(root, 'reports/.keep', '');
+    const first = await bash(verifier, exec, root, cmd);
+    expect(first).toMatchObject({ source: 'junit', reportPath: 'reports/junit.xml', counts: { passed: 2, failed: 0, total: 2 } });
+    // The next run does not write the report: the old one is not its evidence.
+    const second = await bash(verifier, exec, root, 'node --test');
+    expect(second).toMatchObject({ source: 'tap', counts: { passed: 2 } });
+    expect(second?.reportPath).toBeUndefined();
+  });
+
+  it('verifier - a repository Stop hook that exits 2 fails stop-hooks and is recorded as a hook event', async () => {
+    const { root, verifier, events, exec } = setup('test:\n  command: node --test\nhooks:\n  Stop:\n    - command: "echo CHANGELOG not updated >&2; exit 2"\n');
+    await bash(verifier, exec, root, 'node --test');
+    const v = await verifier.evaluate();
+    expect(failed(v.gates)).toEqual(['stop-hooks']);
+    expect(v.message).toContain('CHANGELOG not updated');
+    expect(events).toContainEqual({ type: 'hook', event: 'Stop', name: 'echo CHANGELOG not updated >&2; exit 2', outcome: 'block', message: 'CHANGELOG not updated' });
+  });
+
+  it('verifier - red-green: a new test that fails on the base tree passes the gate, one that passes there fails it', async () => {
+    const buggy = 'export const add = (a, b) => a + b + (a < 0 ? 1 : 0);\n';
+    const base = { 'src/math.mjs': buggy, 'test/math.test.mjs': TEST.split('\n').slice(0, 4).join('\n') + '\n' };
+    const yaml = 'test:\n  command: node --test\ngates:\n  red_green: true\n  final_run: false\n';
+
+    const good = setup(yaml, base);
+    write(good.root, 'src/math.mjs', SRC);
+    write(good.root, 'test/math.test.mjs', TEST);
+    await bash(good.verifier, good.exec, good.root, 'node --test');
+    const v = await good.verifier.evaluate();
+    expect(v.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: true, detail: expect.stringContaining('failed on the base commit') });
+    expect(v.ok).toBe(true);
+
+    const weak = setup(yaml, base);
+    write(weak.root, 'src/math.mjs', SRC);
+    write(weak.root, 'test/math.test.mjs', `${base['test/math.test.mjs']}test('adds zero', () => { assert.strictEqual(add(0, 0), 0); });\n`);
+    await bash(weak.verifier, weak.exec, weak.root, 'node --test');
+    const w = await weak.verifier.evaluate();
+    expect(failed(w.gates)).toEqual(['red-green']);
+    expect(w.message).toContain('pass on the base commit');
+    // the temporary base worktree is gone
+    expect(git(weak.root, 'worktree', 'list').split('\n')).toHaveLength(1);
+  });
+});
