@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { statSync } from 'node:fs';
+import { setImmediate as tick } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
@@ -14,6 +14,29 @@ const input = z.strictObject({
   pattern: z.string().min(1).describe('Glob pattern matched against paths relative to `path`, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
   path: z.string().optional().describe('Folder to search in (default: the repository root).'),
 });
+
+// A "double-star slash name-glob" pattern (the common case) only needs the file name tested: much cheaper on big trees.
+function compileMatcher(pattern: string): (rel: string) => boolean {
+  const m = /^\*\*\/([^/]+)$/.exec(pattern);
+  if (m?.[1] && !m[1].includes('**') && !/[{}]/.test(m[1])) {
+    const re = globToRegex(m[1]);
+    return (rel) => re.test(rel.slice(rel.lastIndexOf('/') + 1));
+  }
+  const re = globToRegex(pattern);
+  return (rel) => re.test(rel);
+}
+
+/** mtimes of files (dropping folders and vanished paths). Sync stats in slices: far faster than the thread pool here, and the loop still breathes. */
+async function statAll(root: string, rels: string[]): Promise<Array<{ f: string; m: number }>> {
+  const out: Array<{ f: string; m: number }> = [];
+  for (let i = 0; i < rels.length; i++) {
+    const f = rels[i] as string;
+    const st = statSync(join(root, f), { throwIfNoEntry: false });
+    if (st?.isFile()) out.push({ f, m: st.mtimeMs });
+    if (i % 512 === 511) await tick();
+  }
+  return out;
+}
 
 const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
@@ -38,21 +61,12 @@ export const globTool = defineTool({
       if (rel.startsWith('..')) return fail('invalid_input', `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`);
       pat = rel;
     }
-    const re = globToRegex(pat);
+    const match = compileMatcher(pat);
     const prefix = r.rel === '.' ? '' : `${r.rel}/`;
     const files = await listFiles(ctx.root, r.rel, ctx.signal);
-    const matched = files.filter((f) => f.startsWith(prefix) && re.test(f.slice(prefix.length)));
-    const stats = await Promise.all(
-      matched.map(async (f) => {
-        try {
-          const st = await stat(join(ctx.root, f));
-          return st.isFile() ? { f, m: st.mtimeMs } : undefined;
-        } catch {
-          return undefined;
-        }
-      }),
-    );
-    const found = stats.filter((s): s is { f: string; m: number } => s !== undefined).sort((a, b) => b.m - a.m || (a.f < b.f ? -1 : 1));
+    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)));
+    const stats = await statAll(ctx.root, matched);
+    const found = stats.sort((a, b) => b.m - a.m || (a.f < b.f ? -1 : 1));
     if (found.length === 0) {
       return { forModel: `No files matched "${pattern}"${path ? ` in ${path}` : ''}.`, forHuman: `Glob ${pattern}: 0 files`, isError: false, meta: { count: 0 } };
     }
