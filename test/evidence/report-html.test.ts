@@ -72,6 +72,7 @@ describe('renderReportHtml', () => {
     expect(out).toContain('<li class="gate fail" data-gate="assertions-kept">');
     expect(out).toMatch(/<li class="ev call denied" data-kind="tool" data-tool="Write">/);
     expect(out).toContain('Stop gates: 1 failed, model sent back');
+    expect(out).toContain('Stop gates: 1 failed</b>');
     expect(out).toContain('data-kind="retry"');
     expect(out).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
   });

@@ -31,8 +31,13 @@ ul.plain{list-style:none;padding:0;margin:0}
 .gate .name{font-weight:600;flex:none}.gate .detail{min-width:0;overflow-wrap:anywhere}
 .table-wrap{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{border:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-th{background:var(--card)}
+th,td{border:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+th{background:var(--card);white-space:nowrap}
+td code{overflow-wrap:anywhere}
+@media (max-width:640px){table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
+table.cards thead{display:none}table.cards tr{border:1px solid var(--line);border-radius:6px;margin:6px 0;padding:4px 0}
+table.cards td{border:0;padding:2px 8px;text-align:left;display:grid;grid-template-columns:7em minmax(0,1fr);gap:8px;white-space:normal}
+table.cards td::before{content:attr(data-label);color:var(--muted);font-size:.85rem}}
 td.num{text-align:right;white-space:nowrap}
 tr.fail td{background:var(--badbg)}
 ol.timeline{list-style:none;padding:0;margin:0}

@@ -76,29 +76,34 @@ function testsSection(ev: Evidence): string {
       const c = r.counts;
       const bad = r.exitCode !== 0 || ex === null || (c !== null && c.failed > 0);
       const cells = [
-        `<td class="num">${i + 1}</td>`,
-        `<td><code>${esc(truncate(r.command, 200))}</code></td>`,
-        `<td class="num">${esc(r.exitCode ?? 'killed')}</td>`,
-        `<td class="num">${c && ex !== null ? `${ex}/${c.total}` : 'unknown'}</td>`,
-        `<td class="num">${c ? `${c.passed} / ${c.failed} / ${c.skipped}` : '–'}</td>`,
-        `<td>${esc(r.source)}${r.runner ? ` (${esc(r.runner)})` : ''}</td>`,
-        `<td><code title="${esc(r.treeHash)}">${esc(shortHash(r.treeHash))}</code></td>`,
-        `<td>${esc(r.by)}</td>`,
-        `<td>${esc(r.startedAt)}</td>`,
-      ];
+        ['#', `${i + 1}`, 'num'],
+        ['Command', `<code>${esc(truncate(r.command, 200))}</code>`],
+        ['Exit', esc(r.exitCode ?? 'killed'), 'num'],
+        ['Executed', c && ex !== null ? `${ex}/${c.total}` : 'unknown', 'num'],
+        ['Failed', c ? String(c.failed) : '–', 'num'],
+        ['Skipped', c ? String(c.skipped) : '–', 'num'],
+        ['Counts from', `${esc(r.source)}${r.runner ? ` (${esc(r.runner)})` : ''}`],
+        ['Tree', `<code title="${esc(r.treeHash)}">${esc(shortHash(r.treeHash))}</code>`],
+        ['By', esc(r.by)],
+        ['Started', esc(r.startedAt)],
+      ].map(([label, html, cls]) => `<td data-label="${label}"${cls ? ` class="${cls}"` : ''}>${html}</td>`);
       return `<tr id="test-${i + 1}"${bad ? ' class="fail"' : ''}>${cells.join('')}</tr>`;
     })
     .join('');
-  const head = ['#', 'Command', 'Exit', 'Executed/total', 'Passed / failed / skipped', 'Counts from', 'Tree', 'By', 'Started'].map((h) => `<th>${h}</th>`).join('');
-  return `<section id="tests" data-testid="tests"><h2>Test runs</h2><div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div></section>`;
+  const head = ['#', 'Command', 'Exit', 'Executed', 'Failed', 'Skipped', 'Counts from', 'Tree', 'By', 'Started'].map((h) => `<th>${h}</th>`).join('');
+  return `<section id="tests" data-testid="tests"><h2>Test runs</h2><div class="table-wrap"><table class="cards"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
 function deniedSection(ev: Evidence): string {
   if (ev.denied.length === 0) return '';
   const rows = ev.denied
-    .map((d) => `<tr class="fail"><td>${esc(d.tool)}</td><td><code>${esc(truncate(d.input, 300))}</code></td><td><code>${esc(d.rule)}</code></td><td>${esc(truncate(d.reason, 400))}</td></tr>`)
+    .map(
+      (d) =>
+        `<tr class="fail"><td data-label="Tool">${esc(d.tool)}</td><td data-label="Input"><code>${esc(truncate(d.input, 300))}</code></td>` +
+        `<td data-label="Rule"><code>${esc(d.rule)}</code></td><td data-label="Reason">${esc(truncate(d.reason, 400))}</td></tr>`,
+    )
     .join('');
-  return `<section id="denied" data-testid="denied"><h2>Denied tool calls (${ev.denied.length})</h2><div class="table-wrap"><table><thead><tr><th>Tool</th><th>Input</th><th>Rule</th><th>Reason</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
+  return `<section id="denied" data-testid="denied"><h2>Denied tool calls (${ev.denied.length})</h2><div class="table-wrap"><table class="cards"><thead><tr><th>Tool</th><th>Input</th><th>Rule</th><th>Reason</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
 function filesSection(ev: Evidence, diff: string | undefined): string {

@@ -12,7 +12,7 @@ interface Call {
   permission?: Of<'permission'>;
   hookBlock?: Of<'hook'>;
 }
-type Item = { html: string } | { call: Call } | { gates: Of<'gate'>[] };
+type Item = { html: string } | { call: Call } | { gates: Of<'gate'>[]; sentBack: boolean };
 interface Group {
   assistant?: Of<'assistant'>;
   estimatedTokens?: number;
@@ -55,10 +55,10 @@ function renderCall(c: Call): string {
   );
 }
 
-function renderGates(gates: Of<'gate'>[]): string {
+function renderGates(gates: Of<'gate'>[], sentBack: boolean): string {
   const failed = gates.filter((g) => !g.passed);
   const final = gates.some((g) => g.final);
-  const title = failed.length > 0 ? `${final ? 'Final gates' : 'Stop gates'}: ${failed.length} failed${final ? '' : ', model sent back'}` : `${final ? 'Final gates' : 'Stop gates'}: all passed`;
+  const title = failed.length > 0 ? `${final ? 'Final gates' : 'Stop gates'}: ${failed.length} failed${sentBack ? ', model sent back' : ''}` : `${final ? 'Final gates' : 'Stop gates'}: all passed`;
   const list = gates
     .map((g) => `<li>${g.passed ? '✓' : '✗'} <b>${esc(g.name)}</b> <span>${esc(truncate(g.detail, 400))}</span></li>`)
     .join('');
@@ -113,12 +113,15 @@ function groupEvents(events: readonly RunEvent[]): Group[] {
   const open = new Map<string, Call>();
   let pendingEstimate: number | undefined;
   let gateRun: Of<'gate'>[] | undefined;
+  const gateItems: { sentBack: boolean }[] = [];
   for (const ev of events) {
     let cur = groups[groups.length - 1] as Group;
     if (ev.type !== 'gate') gateRun = undefined;
     if (ev.type === 'request') {
       pendingEstimate = ev.estimatedTokens;
     } else if (ev.type === 'assistant') {
+      for (const g of gateItems) g.sentBack = true;
+      gateItems.length = 0;
       cur = { assistant: ev, estimatedTokens: pendingEstimate, items: [] };
       groups.push(cur);
       pendingEstimate = undefined;
@@ -134,7 +137,9 @@ function groupEvents(events: readonly RunEvent[]): Group[] {
     } else if (ev.type === 'gate') {
       if (!gateRun) {
         gateRun = [];
-        cur.items.push({ gates: gateRun });
+        const item = { gates: gateRun, sentBack: false };
+        gateItems.push(item);
+        cur.items.push(item);
       }
       gateRun.push(ev);
     } else if (ev.type === 'permission' && openCall(open, ev.tool)) {
@@ -150,7 +155,7 @@ function groupEvents(events: readonly RunEvent[]): Group[] {
 }
 
 function renderGroup(g: Group): string {
-  const items = g.items.map((it) => ('call' in it ? renderCall(it.call) : 'gates' in it ? renderGates(it.gates) : it.html)).join('');
+  const items = g.items.map((it) => ('call' in it ? renderCall(it.call) : 'gates' in it ? renderGates(it.gates, it.sentBack) : it.html)).join('');
   if (!g.assistant) return `<li class="turn" data-turn="0"><div class="turn-head"><b>Start</b></div><ul class="items">${items}</ul></li>`;
   const a = g.assistant;
   const text = a.content

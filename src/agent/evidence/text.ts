@@ -37,6 +37,7 @@ export function describeToolInput(name: string, input: unknown): string {
     const path = str('path');
     return path ? `${str('pattern')} in ${path}` : (str('pattern') as string);
   }
+  if (name === 'TodoWrite' && Array.isArray(rec?.todos)) return `${rec.todos.length} items`;
   if (typeof input === 'string') return input;
   try {
     return JSON.stringify(input) ?? '';
