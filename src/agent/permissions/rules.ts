@@ -61,10 +61,17 @@ export function parseRules(list: readonly string[], listName: 'allow' | 'deny'):
   return list.map((r, i) => parseRule(r, `permissions.${listName}[${i}]`));
 }
 
+const compiled = new Map<string, RegExp>();
+
 function wordMatches(pattern: string, word: string): boolean {
   if (!pattern.includes('*')) return pattern === word;
-  const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  let re = compiled.get(pattern);
+  if (!re) compiled.set(pattern, (re = wordRegex(pattern)));
   return re.test(word);
+}
+
+function wordRegex(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
 /** Does a Bash rule match a simple command's words (null = a word with an expansion, unknown value)? */
