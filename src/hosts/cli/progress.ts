@@ -4,24 +4,15 @@ import type { RunEvent } from '../../agent/events.js';
 export function createProgressPrinter(write: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
   let tokens = 0;
   let cost = 0;
-  let pendingTurn: { turn: number; tools: string[] } | undefined;
-  const flush = () => {
-    if (!pendingTurn) return;
-    const tools = pendingTurn.tools.length ? pendingTurn.tools.join(', ') : 'no tool calls';
-    write(`turn ${pendingTurn.turn} · ${tools} · ${(tokens / 1000).toFixed(1)}k tokens · $${cost.toFixed(3)}`);
-    pendingTurn = undefined;
-  };
   return (ev: RunEvent): void => {
     switch (ev.type) {
-      case 'assistant':
-        flush();
+      case 'assistant': {
         tokens += ev.usage.inputTokens + ev.usage.outputTokens + ev.usage.cacheReadTokens + ev.usage.cacheWriteTokens;
         cost += ev.costUsd;
-        pendingTurn = { turn: ev.turn, tools: ev.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])) };
+        const tools = ev.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
+        write(`turn ${ev.turn} · ${tools.length ? tools.join(', ') : 'no tool calls'} · ${(tokens / 1000).toFixed(1)}k tokens · $${cost.toFixed(3)}`);
         break;
-      case 'request':
-        flush();
-        break;
+      }
       case 'permission':
         if (ev.behavior === 'deny') write(`  denied ${ev.tool}: ${ev.input.slice(0, 100)} (${ev.rule})`);
         break;
@@ -31,7 +22,7 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
         break;
       }
       case 'gate':
-        write(`  gate ${ev.passed ? 'passed' : 'FAILED'}: ${ev.name}${ev.passed ? '' : ` (${ev.detail})`}`);
+        write(`  ${ev.final ? 'final gate' : 'gate'} ${ev.passed ? 'passed' : 'FAILED'}: ${ev.name}${ev.passed ? '' : ` (${ev.detail})`}`);
         break;
       case 'retry':
         write(`  retrying turn ${ev.turn}: ${ev.reason}`);
@@ -39,8 +30,10 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
       case 'compaction':
         write(`  compaction (${ev.kind}): ${ev.beforeTokens} → ${ev.afterTokens} tokens${ev.ok ? '' : ' FAILED'}`);
         break;
+      case 'error':
+        write(`  error (${ev.kind}): ${ev.message}`);
+        break;
       case 'run_end':
-        flush();
         write(`${ev.verdict.toUpperCase()}: ${ev.reason}`);
         break;
       default:
