@@ -114,7 +114,11 @@ export function analyzeBash(parser: Parser, command: string): BashAnalysis {
   if (!tree) return { ok: false, reason: 'the command could not be parsed' };
   try {
     const out = { commands: [] as SimpleCommand[], redirects: [] as Redirect[], variables: [] as Assignment[] };
-    if (tree.rootNode.hasError) visit(firstError(tree.rootNode) ?? tree.rootNode, out);
+    if (tree.rootNode.hasError) {
+      const bad = firstError(tree.rootNode);
+      if (!bad) return { ok: false, reason: 'the command does not parse; write plain shell' };
+      visit(bad, out);
+    }
     visit(tree.rootNode, out);
     return { ok: true, ...out };
   } catch (e) {
