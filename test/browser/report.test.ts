@@ -2,8 +2,7 @@
  * Issue 11 "Done when": a real browser (playwright-core driving Debian's chromium) opens the rendered
  * report.html of a verified and an unverified run, checks the verdict, gates and timeline are visible
  * at desktop and phone width, and saves screenshots under test-output/.
- * Named *.browser.ts so jest does not pick it up until playwright-core and chromium are installed;
- * rename to report.test.ts then (and switch the import below to a static one if preferred).
+ * The verified page is the real `proofpr demo` run's report; the unverified one a fixture run.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -11,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renderRunFolder } from '../../src/agent/evidence/render-run.js';
+import { runDemo } from '../../src/hosts/cli/demo.js';
 
 /** The slice of playwright-core's API this test uses (typed here so tsc passes before the package is installed). */
 interface Locator {
@@ -38,7 +38,19 @@ const CHROMIUM = '/usr/bin/chromium';
 const OUT = join(process.cwd(), 'test-output', 'browser');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 740 } } as const;
 
+let demoReport: Promise<string> | undefined;
+
+/** The demo runs once (real harness, replayed model); its report is the verified page. */
+function demoReportPath(): Promise<string> {
+  demoReport ??= runDemo(() => undefined).then((r) => {
+    expect(r.exitCode).toBe(0);
+    return join(r.runDir, 'report.html');
+  });
+  return demoReport;
+}
+
 async function renderFixture(name: string): Promise<string> {
+  if (name === 'verified') return demoReportPath();
   const dir = join(mkdtempSync(join(tmpdir(), 'proofpr-browser-')), name);
   cpSync(join(process.cwd(), 'test/fixtures/runs', name), dir, { recursive: true });
   await renderRunFolder(dir, { diff: readFileSync(join(dir, 'changes.diff'), 'utf8') });
