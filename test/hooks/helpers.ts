@@ -1,49 +1,30 @@
-import { spawn } from 'node:child_process';
-import type { ExecPort, ExecRequest, ExecResult } from '../../src/workspace/exec-port.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecPort, ExecRequest } from '../../src/workspace/exec-port.js';
+import { createExec } from '../../src/workspace/exec.js';
+import type { SandboxSetting } from '../../src/workspace/sandbox.js';
+
+export type RecordingExec = ExecPort & { calls: ExecRequest[] };
 
 /**
- * A small test-only ExecPort (bash -c, stdin, timeout with process-group kill, a minimal environment
- * plus extraEnv), recording each request. The product's exec.ts adds the sandbox and env scrubbing.
+ * The product's exec (scrubbed env, process groups, optional bubblewrap) for `root`, wrapped so a
+ * test can see every request. `tmp` is the exec's own temp folder (writable in the sandbox).
  */
-export function testExec(): ExecPort & { calls: ExecRequest[] } {
+export async function makeExec(root: string, sandbox: SandboxSetting = 'off'): Promise<{ exec: RecordingExec; tmp: string; dispose: () => Promise<void> }> {
+  const runTmp = mkdtempSync(join(tmpdir(), 'proofpr-runtmp-'));
+  const handle = await createExec({ root, runTmp, sandbox });
   const calls: ExecRequest[] = [];
-  const port = (req: ExecRequest): Promise<ExecResult> => {
+  const exec = Object.assign((req: ExecRequest) => {
     calls.push(req);
-    const started = Date.now();
-    return new Promise((resolve, reject) => {
-      const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...(req.extraEnv ?? {}) };
-      const child = spawn('bash', ['-c', req.command], { cwd: req.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let output = '';
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        try {
-          process.kill(-(child.pid ?? 0), 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      }, req.timeoutMs);
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        output += d.toString();
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        output += d.toString();
-      });
-      child.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ exitCode: timedOut ? null : code, output, stdout, stderr, timedOut, cancelled: false, durationMs: Date.now() - started, truncated: false, sandbox: 'none' });
-      });
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(req.stdin ?? '');
-    });
+    return handle.exec(req);
+  }, { calls });
+  return {
+    exec,
+    tmp: join(runTmp, 'tmp'),
+    dispose: async () => {
+      await handle.dispose();
+      rmSync(runTmp, { recursive: true, force: true });
+    },
   };
-  return Object.assign(port, { calls });
 }

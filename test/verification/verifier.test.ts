@@ -9,7 +9,8 @@ import { createVerifier } from '../../src/agent/verification/verifier.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { silentLogger } from '../../src/log.js';
-import { testExec } from '../hooks/helpers.js';
+import { makeExec, type RecordingExec } from '../hooks/helpers.js';
+import type { SandboxSetting } from '../../src/workspace/sandbox.js';
 import { git, makeRepo, write } from './git-repo.js';
 
 const SRC = 'export const add = (a, b) => a + b;\n';
@@ -22,24 +23,27 @@ test('adds negatives', () => { assert.strictEqual(add(-1, 1), 0); });
 
 describe('createVerifier', () => {
   const dirs: string[] = [];
-  afterEach(() => {
+  const disposers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const d of disposers.splice(0)) await d();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  const setup = (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }) => {
-    const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n', ...files });
+  const setup = async (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }, sandbox: SandboxSetting = 'off') => {
+    const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n.ran\n', ...files });
     const runDir = mkdtempSync(join(tmpdir(), 'proofpr-rundir-'));
     dirs.push(root, runDir);
     const config = parseRepoConfig(yaml);
-    const exec = testExec();
+    const { exec, tmp, dispose } = await makeExec(root, sandbox);
+    disposers.push(dispose);
     const events: RunEventInput[] = [];
     const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger }) : noHooks;
-    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger });
+    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp });
     return { root, runDir, verifier, events, exec };
   };
 
   /** What the loop does around a Bash call. */
-  const bash = async (v: Verifier, exec: ReturnType<typeof testExec>, root: string, command: string) => {
+  const bash = async (v: Verifier, exec: RecordingExec, root: string, command: string) => {
     const handle = await v.beforeBash(command);
     const startedAt = new Date().toISOString();
     const r = await exec({ command, cwd: root, timeoutMs: 60_000 });
@@ -50,7 +54,7 @@ describe('createVerifier', () => {
   const failed = (gates: { name: string; passed: boolean }[]) => gates.filter((g) => !g.passed).map((g) => g.name);
 
   it('verifier - run, edit, stop: tests-fresh fails; run again: every gate passes', async () => {
-    const { root, verifier, events, exec } = setup('test:\n  command: node --test\n');
+    const { root, verifier, events, exec } = await setup('test:\n  command: node --test\n');
     expect(failed((await verifier.evaluate()).gates)).toEqual(['tests-ran', 'tests-passed', 'tests-fresh']);
 
     const run = await bash(verifier, exec, root, 'node --test');
@@ -74,13 +78,13 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a Bash command that is not the test command is not watched', async () => {
-    const { verifier } = setup('test:\n  command: node --test\n');
+    const { verifier } = await setup('test:\n  command: node --test\n');
     expect(await verifier.beforeBash('git status')).toBeUndefined();
     expect(await verifier.beforeBash('node --testing')).toBeUndefined();
   });
 
   it('verifier - finalCheck runs the tests itself and records a harness run with its output', async () => {
-    const { root, runDir, verifier, events, exec } = setup('test:\n  command: node --test\n');
+    const { root, runDir, verifier, events, exec } = await setup('test:\n  command: node --test\n');
     await bash(verifier, exec, root, 'node --test');
     const final = await verifier.finalCheck();
     expect(final.ok).toBe(true);
@@ -93,7 +97,7 @@ describe('createVerifier', () => {
   });
 
   it('verifier - the final run is the evidence: it fails when the tree is broken whatever the agent ran', async () => {
-    const { root, verifier, exec } = setup('test:\n  command: node --test\n');
+    const { root, verifier, exec } = await setup('test:\n  command: node --test\n');
     await bash(verifier, exec, root, 'node --test');
     write(root, 'src/math.mjs', 'export const add = (a, b) => a - b;\n');
     const final = await verifier.finalCheck();
@@ -101,7 +105,7 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a removed assertion fails assertions-kept even when the tests pass', async () => {
-    const { root, verifier, exec } = setup('test:\n  command: node --test\n');
+    const { root, verifier, exec } = await setup('test:\n  command: node --test\n');
     write(root, 'test/math.test.mjs', TEST.replace("test('adds negatives', () => { assert.strictEqual(add(-1, 1), 0); });\n", ''));
     await bash(verifier, exec, root, 'node --test');
     const v = await verifier.evaluate();
@@ -110,7 +114,7 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a filter that matches no test fails tests-ran', async () => {
-    const { root, verifier, exec } = setup('test:\n  command: node --test\n');
+    const { root, verifier, exec } = await setup('test:\n  command: node --test\n');
     await bash(verifier, exec, root, 'node --test --test-name-pattern=nomatch');
     const v = await verifier.evaluate();
     expect(failed(v.gates)).toEqual(['tests-ran']);
@@ -119,7 +123,7 @@ describe('createVerifier', () => {
 
   it('verifier - counts come from test.report when the run writes it, and a stale report is ignored', async () => {
     const cmd = 'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
-    const { root, verifier, exec } = setup(`test:\n  command: node --test\n  report: reports/junit.xml\n`);
+    const { root, verifier, exec } = await setup(`test:\n  command: node --test\n  report: reports/junit.xml\n`);
     write(root, 'reports/.keep', '');
     const first = await bash(verifier, exec, root, cmd);
     expect(first).toMatchObject({ source: 'junit', reportPath: 'reports/junit.xml', counts: { passed: 2, failed: 0, total: 2 } });
@@ -130,7 +134,7 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a repository Stop hook that exits 2 fails stop-hooks and is recorded as a hook event', async () => {
-    const { root, verifier, events, exec } = setup('test:\n  command: node --test\nhooks:\n  Stop:\n    - command: "echo CHANGELOG not updated >&2; exit 2"\n');
+    const { root, verifier, events, exec } = await setup('test:\n  command: node --test\nhooks:\n  Stop:\n    - command: "echo CHANGELOG not updated >&2; exit 2"\n');
     await bash(verifier, exec, root, 'node --test');
     const v = await verifier.evaluate();
     expect(failed(v.gates)).toEqual(['stop-hooks']);
@@ -141,20 +145,21 @@ describe('createVerifier', () => {
   it('verifier - red-green: a new test that fails on the base tree passes the gate, one that passes there fails it', async () => {
     const buggy = 'export const add = (a, b) => a + b + (a < 0 ? 1 : 0);\n';
     const base = { 'src/math.mjs': buggy, 'test/math.test.mjs': TEST.split('\n').slice(0, 4).join('\n') + '\n' };
-    const yaml = 'test:\n  command: node --test\ngates:\n  red_green: true\n  final_run: false\n';
+    // The command writes into the worktree: the base worktree must be writable inside the sandbox.
+    const yaml = 'test:\n  command: touch .ran && node --test\ngates:\n  red_green: true\n  final_run: false\n';
 
-    const good = setup(yaml, base);
+    const good = await setup(yaml, base, 'auto');
     write(good.root, 'src/math.mjs', SRC);
     write(good.root, 'test/math.test.mjs', TEST);
-    await bash(good.verifier, good.exec, good.root, 'node --test');
+    await bash(good.verifier, good.exec, good.root, 'touch .ran && node --test');
     const v = await good.verifier.evaluate();
     expect(v.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: true, detail: expect.stringContaining('failed on the base commit') });
     expect(v.ok).toBe(true);
 
-    const weak = setup(yaml, base);
+    const weak = await setup(yaml, base, 'auto');
     write(weak.root, 'src/math.mjs', SRC);
     write(weak.root, 'test/math.test.mjs', `${base['test/math.test.mjs']}test('adds zero', () => { assert.strictEqual(add(0, 0), 0); });\n`);
-    await bash(weak.verifier, weak.exec, weak.root, 'node --test');
+    await bash(weak.verifier, weak.exec, weak.root, 'touch .ran && node --test');
     const w = await weak.verifier.evaluate();
     expect(failed(w.gates)).toEqual(['red-green']);
     expect(w.message).toContain('pass on the base commit');

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { silentLogger } from '../../log.js';
@@ -27,8 +27,7 @@ const SHARED_DIRS = ['node_modules', '.venv', 'venv'];
 /**
  * Red → green (opt-in gate): checks out `baseSha` in a temporary worktree, copies over only the
  * changed test files (and removes deleted ones), runs `test.command` there and records whether it
- * failed. A known failure count > 0, or a non-zero exit with unknown counts (a test that does not
- * even compile without the fix), is red. The temporary worktree is always removed.
+ * failed. The temporary worktree is always removed.
  */
 export async function redGreen(opts: {
   root: string;
@@ -37,6 +36,8 @@ export async function redGreen(opts: {
   exec: ExecPort;
   testFiles: readonly string[];
   deletedTestFiles?: readonly string[];
+  /** Where the temporary worktree goes; must be writable inside the sandbox (the exec's tmp). */
+  scratchDir?: string;
   logger?: Logger;
 }): Promise<RedGreenResult> {
   const log = opts.logger ?? silentLogger;
@@ -44,7 +45,7 @@ export async function redGreen(opts: {
   const command = opts.config.test.command;
   if (command === undefined) return { passed: false, detail: '`test.command` is missing in .github/proofpr.yml (needed by gate red-green)', testFiles, failedBefore: false };
   if (testFiles.length === 0) return { passed: true, detail: 'no test was added or changed: nothing to show failing before the change', testFiles, failedBefore: false };
-  const tmp = await mkdtemp(join(tmpdir(), 'proofpr-redgreen-'));
+  const tmp = await mkdtemp(join(opts.scratchDir ?? tmpdir(), 'proofpr-redgreen-'));
   const wt = join(tmp, 'base');
   try {
     await git(['worktree', 'add', '--detach', wt, opts.baseSha], { cwd: opts.root });
@@ -56,10 +57,14 @@ export async function redGreen(opts: {
     for (const d of SHARED_DIRS) {
       if (existsSync(join(opts.root, d)) && !existsSync(join(wt, d))) await symlink(join(opts.root, d), join(wt, d));
     }
-    const { run } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: '' });
+    const { run, output } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: '' });
     const c = run.counts;
-    const failedBefore = c ? c.failed > 0 : run.exitCode !== null && run.exitCode !== 0;
-    const seen = c ? `${c.passed} passed, ${c.failed} failed` : `exit ${run.exitCode ?? 'none'}, counts unknown`;
+    // Red only when the failure is the tests' own: failed tests counted, or a failing exit whose output
+    // names a changed test file (a suite that does not even load without the fix). A broken
+    // environment on the base tree must not become a "failed before the fix" claim.
+    const named = testFiles.some((f) => output.includes(f) || output.includes(basename(f)));
+    const failedBefore = (c?.failed ?? 0) > 0 || (run.exitCode !== null && run.exitCode !== 0 && named);
+    const seen = `exit ${run.exitCode ?? 'none (timed out)'}; ${c ? `${c.passed} passed, ${c.failed} failed` : 'counts unknown'}`;
     const files = testFiles.join(', ');
     const detail = failedBefore
       ? `the changed tests (${files}) failed on the base commit ${opts.baseSha.slice(0, 12)} (${seen}): they catch what the change fixes`

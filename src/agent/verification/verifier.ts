@@ -27,6 +27,11 @@ export interface VerifierOptions {
   onEvent: (ev: RunEventInput) => void;
   logger?: Logger;
   signal?: AbortSignal;
+  /**
+   * Scratch folder for red→green's temporary base worktree. Pass the exec's tmp folder (writable in
+   * the sandbox); default the OS temp folder.
+   */
+  scratchDir?: string;
 }
 
 type ReportStat = { mtimeMs: number; size: number } | undefined;
@@ -79,7 +84,7 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     let rg: RedGreenResult | undefined;
     if (config.gates.red_green && assertions) {
       if (redGreenCache?.tree !== current) {
-        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, logger: log });
+        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...(opts.scratchDir ? { scratchDir: opts.scratchDir } : {}), logger: log });
         redGreenCache = { tree: current, result };
       }
       rg = redGreenCache.result;
