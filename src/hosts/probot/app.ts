@@ -1,0 +1,28 @@
+/**
+ * The Probot app function: every event that can carry a command goes through intake (parse → config →
+ * trigger → dedupe → authorize → lease → enqueue). The run itself happens in a worker, not in the webhook.
+ */
+import type { ApplicationFunction } from 'probot';
+import { createOctokitPort } from '../../github/octokit-port.js';
+import { intake, type IntakeDeps, type IntakeOutcome } from './intake.js';
+
+export interface ProofprAppOptions extends IntakeDeps {
+  /** https://github.com, or `${GHE_PROTOCOL}://${GHE_HOST}`. */
+  webUrl: string;
+  /** Called after each handled event (tests, metrics). */
+  onIntake?: (r: { outcome: IntakeOutcome; runId?: string; deliveryId: string }) => void;
+}
+
+export const WATCHED_EVENTS = ['issue_comment.created', 'issues.labeled', 'pull_request_review_comment.created'] as const;
+
+export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
+  return (app) => {
+    app.on([...WATCHED_EVENTS], async (context) => {
+      const { owner, repo } = context.repo();
+      const github = createOctokitPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
+      const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, opts);
+      context.log.info({ outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` }, 'proofpr intake');
+      opts.onIntake?.({ outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), deliveryId: context.id });
+    });
+  };
+}

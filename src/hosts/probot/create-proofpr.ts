@@ -1,0 +1,119 @@
+/**
+ * The App assembled: Probot (webhooks), the run store and the embedded SQLite queue with its workers, in
+ * one process. Runs that were in progress when a previous process died are reported as aborted at start.
+ * `startServer` puts it behind HTTP; tests drive `probot.receive` directly.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
+import { proofprApp, type ProofprAppOptions } from './app.js';
+import { readServerEnv, type ServerEnv } from './server-env.js';
+import { openDatabase } from '../../jobs/db.js';
+import { createRunStore, type RunStore } from '../../jobs/run-store.js';
+import { createSqliteQueue } from '../../jobs/sqlite-queue.js';
+import { createJobHandler } from '../../jobs/worker.js';
+import { reportInterrupted } from '../../jobs/report-interrupted.js';
+import type { FixJob } from '../../jobs/fix-job.js';
+import type { Queue } from '../../jobs/queue.js';
+import { createOctokitPort } from '../../github/octokit-port.js';
+import type { Trigger } from '../../github/trigger.js';
+import type { GitHubPort, ModelFactory, WorkspacePort } from '../../usecases/ports.js';
+import type { RunTask } from '../../usecases/run-task-types.js';
+import { runTask as realRunTask } from '../../usecases/run-task.js';
+import { newRunId } from '../../usecases/run-id.js';
+import { ensureMirror } from '../../workspace/mirror.js';
+import { pushBranch } from '../../workspace/push.js';
+import { createAnthropicClient } from '../../model/anthropic.js';
+import { logger } from '../../log.js';
+
+const log = logger('serve');
+
+export interface StartServerOptions {
+  /** Default process.env (CONTRACT §2 variables). */
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Overrides PORT (0 = any free port). */
+  port?: number;
+  host?: string;
+  /** Jobs run at once (default 1). */
+  concurrency?: number;
+  runTask?: RunTask;
+  workspace?: WorkspacePort;
+  modelFactory?: ModelFactory;
+  /** Octokit class for Probot (tests pass one with retry and throttling off). */
+  Octokit?: typeof ProbotOctokit;
+  /** Minimum time between status-comment edits (default 3000 ms). */
+  progressIntervalMs?: number;
+  onIntake?: ProofprAppOptions['onIntake'];
+}
+
+export interface Proofpr {
+  probot: Probot;
+  env: ServerEnv;
+  runs: RunStore;
+  queue: Queue<FixJob>;
+  /** Webhook middleware (signature check, then the app); calls `next` for other paths. */
+  middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): unknown;
+  /** Stop taking jobs, abort running ones (their WIP is kept), close the database. */
+  close(): Promise<void>;
+}
+
+function defaultModelFactory(env: ServerEnv): ModelFactory {
+  return () => {
+    if (!env.anthropicApiKey) throw new Error('ANTHROPIC_API_KEY is missing: set it in the environment of `proofpr serve`');
+    return createAnthropicClient({ apiKey: env.anthropicApiKey, ...(env.anthropicBaseUrl ? { baseURL: env.anthropicBaseUrl } : {}) });
+  };
+}
+
+export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
+  const env = readServerEnv(opts.env ?? process.env, opts.cwd);
+  const probot = new Probot({
+    appId: env.appId,
+    privateKey: env.privateKey,
+    secret: env.webhookSecret,
+    baseUrl: env.apiUrl,
+    webhookPath: env.webhookPath,
+    log: logger('probot'),
+    ...(opts.Octokit ? { Octokit: opts.Octokit } : {}),
+  });
+  const db = openDatabase(env.home);
+  const runs = createRunStore(db);
+  const queue = createSqliteQueue<FixJob>(db);
+  const githubFor = async (t: Trigger): Promise<GitHubPort> => {
+    if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
+    const octokit = await probot.auth(t.installationId);
+    return createOctokitPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
+  };
+
+  for (const job of queue.recoverInterrupted()) {
+    await reportInterrupted(job, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
+  }
+  queue.consume(
+    createJobHandler({
+      githubFor,
+      workspace: opts.workspace ?? { ensureMirror, pushBranch },
+      runTask: opts.runTask ?? realRunTask,
+      modelFactory: opts.modelFactory ?? defaultModelFactory(env),
+      runs,
+      home: env.home,
+      ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
+      ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
+    }),
+    { concurrency: opts.concurrency ?? 1 },
+  );
+
+  const middleware = await createNodeMiddleware(
+    proofprApp({ runs, queue, newRunId: () => newRunId(), webUrl: env.webUrl, ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
+    { probot, webhooksPath: env.webhookPath },
+  );
+  return {
+    probot,
+    env,
+    runs,
+    queue,
+    middleware,
+    async close() {
+      await queue.close({ abort: true });
+      db.close();
+    },
+  };
+}

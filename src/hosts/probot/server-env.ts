@@ -1,0 +1,81 @@
+/**
+ * `proofpr serve` environment (CONTRACT §2), validated once; every error names the variable and the fix.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+export interface ServerEnv {
+  appId: string;
+  privateKey: string;
+  webhookSecret: string;
+  port: number;
+  webhookPath: string;
+  /** REST API base: https://api.github.com or `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`. */
+  apiUrl: string;
+  /** Web and git base: https://github.com or `${GHE_PROTOCOL}://${GHE_HOST}`. */
+  webUrl: string;
+  home: string;
+  anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
+  modelOverride?: string;
+  redisUrl?: string;
+}
+
+const schema = z.object({
+  APP_ID: z.string({ error: 'APP_ID is missing: set it to your GitHub App id (App settings → General)' }).regex(/^\d+$/, 'APP_ID must be the numeric App id'),
+  PRIVATE_KEY: z.string().optional(),
+  PRIVATE_KEY_PATH: z.string().optional(),
+  WEBHOOK_SECRET: z.string({ error: 'WEBHOOK_SECRET is missing: set it to the webhook secret of your GitHub App' }).min(1, 'WEBHOOK_SECRET is empty'),
+  PORT: z.string().regex(/^\d+$/, 'PORT must be a port number').optional(),
+  WEBHOOK_PATH: z.string().startsWith('/', 'WEBHOOK_PATH must start with /').optional(),
+  GHE_HOST: z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, 'GHE_HOST must be a host name (and optional :port), without a scheme').optional(),
+  GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'GHE_PROTOCOL must be http or https' }).optional(),
+  PROOFPR_HOME: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.string().optional(),
+  PROOFPR_MODEL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+});
+
+export class ServerEnvError extends Error {}
+
+/** Probot's own rules: PRIVATE_KEY (PEM, \n-escaped or base64) or PRIVATE_KEY_PATH. */
+function privateKeyOf(env: z.infer<typeof schema>, cwd: string): string {
+  if (env.PRIVATE_KEY) {
+    let key = env.PRIVATE_KEY.replace(/\\n/g, '\n');
+    if (!key.includes('-----BEGIN')) key = Buffer.from(key, 'base64').toString('utf8');
+    if (!key.includes('-----BEGIN')) throw new ServerEnvError('PRIVATE_KEY is not a PEM key (nor base64 of one): paste the .pem file you downloaded from the App settings');
+    return key;
+  }
+  if (env.PRIVATE_KEY_PATH) {
+    try {
+      return readFileSync(resolve(cwd, env.PRIVATE_KEY_PATH), 'utf8');
+    } catch (e) {
+      throw new ServerEnvError(`PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  throw new ServerEnvError('PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key (.pem)');
+}
+
+export function readServerEnv(raw: NodeJS.ProcessEnv, cwd = process.cwd()): ServerEnv {
+  const blankToUndefined = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const res = schema.safeParse(blankToUndefined);
+  if (!res.success) throw new ServerEnvError(res.error.issues.map((i) => i.message).join('; '));
+  const e = res.data;
+  const proto = e.GHE_PROTOCOL ?? 'https';
+  return {
+    appId: e.APP_ID,
+    privateKey: privateKeyOf(e, cwd),
+    webhookSecret: e.WEBHOOK_SECRET,
+    port: e.PORT ? Number(e.PORT) : 3000,
+    webhookPath: e.WEBHOOK_PATH ?? '/api/github/webhooks',
+    apiUrl: e.GHE_HOST ? `${proto}://${e.GHE_HOST}/api/v3` : 'https://api.github.com',
+    webUrl: e.GHE_HOST ? `${proto}://${e.GHE_HOST}` : 'https://github.com',
+    home: resolve(cwd, e.PROOFPR_HOME ?? '.proofpr'),
+    ...(e.ANTHROPIC_API_KEY ? { anthropicApiKey: e.ANTHROPIC_API_KEY } : {}),
+    ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
+    ...(e.PROOFPR_MODEL ? { modelOverride: e.PROOFPR_MODEL } : {}),
+    ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
+  };
+}
