@@ -74,6 +74,7 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
       };
       const backend = pickBackend(opts.backend, r.inRoot);
       const hits = await backends[backend](q, ctx.root, ctx.signal);
+      if (ctx.signal.aborted) return fail('cancelled', 'Grep was cancelled.');
       if (!hits.ok) {
         return fail('invalid_regex', `Invalid pattern "${args.pattern}": ${hits.error}\nGrep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`);
       }

@@ -12,10 +12,10 @@ afterEach(() => repo.cleanup());
 
 describe('Bash', () => {
   it('bash - runs in the root, interleaves output and reports the exit code', async () => {
-    const r = await call(repo.ctx, 'Bash', { command: 'pwd; echo err >&2', description: 'where am I' });
+    const r = await call(repo.ctx, 'Bash', { command: 'pwd; sleep 0.2; echo err >&2', description: 'where am I' });
     expect(r.isError).toBe(false);
     expect(r.forModel).toBe(`${repo.root}\nerr\nExit code: 0`);
-    expect(r.meta).toMatchObject({ exitCode: 0, timedOut: false, command: 'pwd; echo err >&2' });
+    expect(r.meta).toMatchObject({ exitCode: 0, timedOut: false, command: 'pwd; sleep 0.2; echo err >&2' });
     expect(typeof r.meta?.startedAt).toBe('string');
     expect(typeof r.meta?.endedAt).toBe('string');
   });
