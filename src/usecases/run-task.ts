@@ -99,7 +99,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     });
     const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
     const events = new EventQueue();
-    const verifier = plan ? undefined : createVerifier({ root: wt.path, runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log });
+    const verifier = plan ? undefined : createVerifier({ root: wt.path, runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log, scratchDir: join(runTmp, 'tmp'), ...(input.signal ? { signal: input.signal } : {}) });
     const skills = await loadSkills(wt.path, log);
     const toolbox = createRegistry(skills.length ? [...defaultTools(), skillTool as ToolDefinition] : defaultTools());
     const gatesEnabled = Object.entries(config.gates).flatMap(([k, v]) => (v === true ? [k] : []));
