@@ -11,6 +11,14 @@ import { createRequire } from 'node:module';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(pathToFileURL(join(root, 'package.json')));
 const jestBin = join(dirname(require.resolve('jest/package.json')), 'bin', 'jest.js');
+// The CLI tests run the built CLI (bin/proofpr.js → build/): build first so they never test stale output.
+const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+if (built.status !== 0) {
+  console.log('0 passed, 0 failed');
+  console.error('the build failed: fix the TypeScript errors above');
+  process.exit(1);
+}
 const out = join(mkdtempSync(join(tmpdir(), 'proofpr-jest-')), 'results.json');
 const nodeOptions = [process.env.NODE_OPTIONS ?? '', '--experimental-vm-modules', '--no-warnings=ExperimentalWarning']
   .join(' ')

@@ -203,6 +203,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   const summaryMd = renderSummaryMd(evidence);
   await writeEvidence(runDir, evidence);
   await writeFile(join(runDir, 'summary.md'), summaryMd);
+  if (diff) await writeFile(join(runDir, 'changes.diff'), diff);
   await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, ledger.events(), { diff }));
   await transcript.close();
 

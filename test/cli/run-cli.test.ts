@@ -111,3 +111,19 @@ describe('proofpr run (the built CLI as a child process)', () => {
     }
   });
 });
+
+describe('proofpr report', () => {
+  it('cli report - re-renders report.html from a run folder; a folder without evidence exits 2', async () => {
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = join(mkdtempSync(join(tmpdir(), 'proofpr-report-')), 'run');
+    cpSync(resolve('test/fixtures/runs/unverified'), dir, { recursive: true });
+    rmSync(join(dir, 'report.html'), { force: true });
+    const ok = await cli(['report', dir], {});
+    expect(ok.code).toBe(0);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="verdict"');
+    const bad = await cli(['report', join(dir, 'nope')], {});
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no evidence.json');
+  });
+});

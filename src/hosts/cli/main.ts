@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { runCommand } from './run-command.js';
 import { runDemo } from './demo.js';
+import { reportCommand } from './report-command.js';
 import { UsageError } from './usage-error.js';
 
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
@@ -34,6 +35,14 @@ export async function main(argv: string[]): Promise<number> {
     .description('the whole flow offline on a small example repository; the model turns are replayed, everything else is real')
     .action(async () => {
       code = (await runDemo()).exitCode;
+    });
+
+  program
+    .command('report')
+    .description('(re)render RUN_DIR/report.html and summary.md from RUN_DIR/evidence.json + transcript.jsonl')
+    .argument('<run-dir>', 'a run folder')
+    .action(async (runDir: string) => {
+      code = await reportCommand(runDir);
     });
 
   try {
