@@ -1,0 +1,27 @@
+/**
+ * The repo config for the Action: the `config` input's file in the checkout (a missing default file means
+ * defaults), with the step's inputs (trigger, model, max_turns, max_cost_usd, test_command) on top.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { ActionInputError, type ActionInputs } from '../../config/action-inputs.js';
+import { parseRepoConfig, type RepoConfig } from '../../config/repo-config.js';
+
+export const DEFAULT_CONFIG_PATH = '.github/proofpr.yml';
+
+export function loadActionConfig(workspace: string, inputs: ActionInputs): RepoConfig {
+  const path = isAbsolute(inputs.config) ? inputs.config : join(workspace, inputs.config);
+  const exists = existsSync(path);
+  if (!exists && inputs.config !== DEFAULT_CONFIG_PATH) throw new ActionInputError('config', `${inputs.config}: no such file in the checkout`);
+  // ConfigError (exit 2) names the file and each bad key path.
+  const config = parseRepoConfig(exists ? readFileSync(path, 'utf8') : undefined, inputs.config);
+  return {
+    ...config,
+    // The input's default is '/agent': only a different value overrides the file's trigger.
+    ...(inputs.trigger !== '/agent' ? { trigger: inputs.trigger } : {}),
+    ...(inputs.model ? { model: inputs.model } : {}),
+    ...(inputs.maxTurns !== undefined ? { max_turns: inputs.maxTurns } : {}),
+    ...(inputs.maxCostUsd !== undefined ? { max_cost_usd: inputs.maxCostUsd } : {}),
+    ...(inputs.testCommand ? { test: { ...config.test, command: inputs.testCommand } } : {}),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The Action's orchestration (testable in-process): config, ports, then one flow by event —
+ * issue_comment / issues → the App's trigger and usecases; a `prompt` → a direct task; schedule or
+ * `mode: sweep` → the configured sweeps.
+ */
+import { isAbsolute, relative } from 'node:path';
+import { ActionInputError, type ActionInputs } from '../../config/action-inputs.js';
+import { createAnthropicClient } from '../../model/anthropic.js';
+import type { ModelClient } from '../../model/model-client.js';
+import type { WorkspacePort } from '../../usecases/ports.js';
+import type { RunTask } from '../../usecases/run-task-types.js';
+import { runTask as realRunTask } from '../../usecases/run-task.js';
+import type { BaselineRunner } from '../../usecases/sweep-baseline.js';
+import type { ActionContext } from './context.js';
+import { loadActionConfig } from './load-config.js';
+import { createOctokitPort, type ListingGitHubPort } from './octokit-port.js';
+import { actionWorkspace } from './workspace-port.js';
+import { issueFlow } from './issue-flow.js';
+import { promptFlow } from './prompt-flow.js';
+import { sweepFlow } from './sweep-flow.js';
+import type { ActionResult } from './result.js';
+
+export interface ActionDeps {
+  github?: ListingGitHubPort;
+  model?: ModelClient;
+  runTask?: RunTask;
+  workspace?: WorkspacePort;
+  baseline?: BaselineRunner;
+}
+
+/** evidence_path (CONTRACT §9): relative to GITHUB_WORKSPACE when inside it, else absolute. */
+export function workspacePath(workspace: string, file: string): string {
+  const rel = relative(workspace, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, deps: ActionDeps = {}): Promise<ActionResult> {
+  const config = loadActionConfig(ctx.workspace, inputs);
+  const github =
+    deps.github ?? createOctokitPort({ token: inputs.githubToken, owner: ctx.owner, repo: ctx.repo, baseUrl: ctx.apiUrl, serverUrl: ctx.serverUrl, configPath: inputs.config });
+  // The key comes from the input only (CONTRACT §9); ANTHROPIC_BASE_URL is the SDK's own endpoint variable.
+  const model = deps.model ?? createAnthropicClient({ apiKey: inputs.anthropicApiKey });
+  const common = {
+    github,
+    model,
+    runTask: deps.runTask ?? realRunTask,
+    modelId: inputs.model ?? ctx.modelEnv ?? config.model,
+    evidencePath: (file: string) => workspacePath(ctx.workspace, file),
+  };
+  const workspace = deps.workspace ?? actionWorkspace(ctx.workspace);
+  const sweep = () => sweepFlow(ctx, config, { ...common, workspace, ...(deps.baseline ? { baseline: deps.baseline } : {}) });
+
+  if (inputs.mode === 'sweep') return sweep();
+  if (ctx.eventName === 'issue_comment' || ctx.eventName === 'issues') return issueFlow(ctx, config, common);
+  if (inputs.prompt) return promptFlow(ctx, config, inputs.prompt, { ...common, workspace });
+  if (ctx.eventName === 'schedule') return sweep();
+  if (ctx.eventName === 'workflow_dispatch') throw new ActionInputError('prompt', 'is required for workflow_dispatch (pass `prompt: ${{ inputs.prompt }}`), or set `mode: sweep`');
+  throw new ActionInputError('mode', `the ${ctx.eventName} event needs a \`prompt\` input or \`mode: sweep\` (comment triggers come from issue_comment and issues events)`);
+}

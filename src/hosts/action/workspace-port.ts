@@ -1,0 +1,23 @@
+/**
+ * WorkspacePort for the Action: the runner's checkout is the repository (no mirror). For follow-ups on a
+ * proofpr PR its branch is fetched into refs/remotes/origin/ first; pushes go through the workspace's
+ * pushBranch with the token as an http.extraheader.
+ */
+import type { WorkspacePort } from '../../usecases/ports.js';
+import { git } from '../../workspace/git.js';
+import { pushBranch } from '../../workspace/push.js';
+
+export function actionWorkspace(checkout: string, opts: { fetchBranches?: string[] } = {}): WorkspacePort {
+  return {
+    async ensureMirror({ url, token }) {
+      for (const b of opts.fetchBranches ?? []) {
+        await git(['fetch', '--quiet', '--no-tags', url, `+refs/heads/${b}:refs/remotes/origin/${b}`], { cwd: checkout, ...(token ? { token } : {}) });
+      }
+      return { dir: checkout };
+    },
+    async pushBranch(o) {
+      // The port's undefined means "must not exist yet", which pushBranch spells null.
+      return pushBranch({ ...o, expectedRemoteSha: o.expectedRemoteSha ?? null });
+    },
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * Maintenance sweeps (`sweeps:` in the config): a baseline test run on the base, then the agent under the
+ * same gates as any run; a verified change goes to the sweep's own PR (reused while it is open, never
+ * more than max_open_prs), and nothing is opened when there is nothing to change.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { RunEvent } from '../agent/events.js';
+import type { ModelClient } from '../model/model-client.js';
+import type { Evidence } from '../agent/evidence/types.js';
+import { buildEvidence, writeEvidence } from '../agent/evidence/evidence.js';
+import { renderSummaryMd } from '../agent/evidence/summary-md.js';
+import { renderReportHtml } from '../agent/evidence/report-html.js';
+import { exitCodeFor } from '../agent/evidence/types.js';
+import type { GitHubPort, PullRequestInfo, WorkspacePort } from './ports.js';
+import type { RunTask } from './run-task-types.js';
+import { slugify, sweepBranch } from './branch-name.js';
+import { newRunId } from './run-id.js';
+import { baselineFailed, describeBaseline, runBaseline, type BaselineResult, type BaselineRunner } from './sweep-baseline.js';
+
+export type SweepConfig = RepoConfig['sweeps'][number];
+
+export interface SweepGitHub extends Pick<GitHubPort, 'owner' | 'repo' | 'createPullRequest' | 'updatePullRequest' | 'addLabels' | 'getBranchSha' | 'gitAccess'> {
+  /** Open PRs whose head is a branch of this repository. */
+  listOpenPullRequests(): Promise<PullRequestInfo[]>;
+}
+
+export interface SweepInput {
+  /** The repository to make worktrees from (a checkout or a mirror). */
+  repoDir: string;
+  /** Commit-ish the sweep starts from. */
+  baseRef: string;
+  /** Branch name the PR targets. */
+  prBase: string;
+  config: RepoConfig;
+  /** Only these sweeps (default: all). */
+  names?: string[];
+  /** The cron expression that fired (a schedule event): sweeps with exactly this schedule, else all. */
+  schedule?: string;
+  modelId: string;
+  /** runs/ and worktrees/ live under it. */
+  home: string;
+  repoFullName?: string;
+  signal?: AbortSignal;
+  onEvent?: (sweep: string, ev: RunEvent) => void;
+}
+
+export interface SweepDeps {
+  runTask: RunTask;
+  model: ModelClient;
+  /** Absent: local only (the work stays committed on the branch; no push, no PR). */
+  github?: SweepGitHub;
+  workspace?: Pick<WorkspacePort, 'pushBranch'>;
+  baseline?: BaselineRunner;
+  now?: () => Date;
+}
+
+export interface SweepOutcome {
+  name: string;
+  runId: string;
+  runDir: string;
+  evidencePath: string;
+  /** The run's verdict, or 'skipped' when the sweep was not run (max_open_prs: 0). */
+  verdict: Evidence['verdict'] | 'skipped';
+  reason: string;
+  exitCode: number;
+  branch?: string;
+  pr?: { number: number; url: string; created: boolean };
+  summaryMd: string;
+}
+
+/** A usage problem in the sweep selection (no sweeps, unknown name): exit code 2. */
+export class SweepSelectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SweepSelectionError';
+  }
+}
+
+export function selectSweeps(config: RepoConfig, names?: string[], schedule?: string): SweepConfig[] {
+  if (config.sweeps.length === 0) throw new SweepSelectionError('sweeps: no sweep is configured in .github/proofpr.yml (add a `sweeps:` list with name and prompt)');
+  if (names && names.length > 0) {
+    const known = new Set(config.sweeps.map((s) => s.name));
+    const unknown = names.filter((n) => !known.has(n));
+    if (unknown.length > 0) throw new SweepSelectionError(`--name ${unknown.join(', ')}: no such sweep (configured: ${[...known].join(', ')})`);
+    return config.sweeps.filter((s) => names.includes(s.name));
+  }
+  const matching = schedule ? config.sweeps.filter((s) => s.schedule === schedule) : [];
+  return matching.length > 0 ? matching : config.sweeps;
+}
+
+/** The exit code of several sweeps: an internal error wins, else the worst of aborted (4) > unverified (3) > verified (0). */
+export function sweepExitCode(outcomes: readonly SweepOutcome[]): number {
+  const codes = outcomes.map((o) => o.exitCode);
+  if (codes.includes(1)) return 1;
+  return Math.max(0, ...codes);
+}
+
+function titleOf(s: SweepConfig): string {
+  const first = s.prompt.trim().split('\n')[0] ?? '';
+  return `proofpr sweep ${s.name}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
+}
+
+async function finish(runDir: string, evidence: Evidence, s: SweepConfig, baseline: BaselineResult | undefined): Promise<{ summaryMd: string; evidencePath: string }> {
+  const base = baseline ? `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)\n` : '';
+  const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) } }) + base;
+  const evidencePath = await writeEvidence(runDir, evidence);
+  await writeFile(join(runDir, 'summary.md'), summaryMd);
+  return { summaryMd, evidencePath };
+}
+
+/** Runs the selected sweeps one after the other and returns one outcome each. */
+export async function runSweeps(input: SweepInput, deps: SweepDeps): Promise<SweepOutcome[]> {
+  const out: SweepOutcome[] = [];
+  for (const s of selectSweeps(input.config, input.names, input.schedule)) {
+    if (input.signal?.aborted) break;
+    out.push(await runOneSweep(s, input, deps));
+  }
+  return out;
+}
+
+async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): Promise<SweepOutcome> {
+  const config = input.config;
+  const github = deps.github;
+  const now = deps.now ?? (() => new Date());
+  const runId = newRunId(now());
+  const runDir = join(input.home, 'runs', runId);
+  const task = { kind: 'sweep' as const, sweep: s.name, title: titleOf(s), body: s.prompt };
+  const common = { name: s.name, runId, runDir };
+  if (s.max_open_prs === 0) {
+    return { ...common, evidencePath: '', verdict: 'skipped', reason: `sweep ${s.name}: max_open_prs is 0, so it may open no pull request; not run`, exitCode: 0, summaryMd: '' };
+  }
+  const prefix = `proofpr/sweep-${slugify(s.name)}-`;
+  const open = github ? (await github.listOpenPullRequests()).filter((p) => p.headRef.startsWith(prefix)).sort((a, b) => b.headRef.localeCompare(a.headRef) || b.number - a.number) : [];
+  const existing = open[0];
+  const branch = existing?.headRef ?? sweepBranch(s.name, now());
+
+  let baseline: BaselineResult | undefined;
+  if (config.test.command) {
+    await mkdir(runDir, { recursive: true });
+    baseline = await (deps.baseline ?? runBaseline)({ repoDir: input.repoDir, baseRef: input.baseRef, config, runDir, ...(input.signal ? { signal: input.signal } : {}) });
+    if (baselineFailed(baseline.run)) {
+      const at = new Date().toISOString();
+      const reason = `the tests already fail on the base before any change (${describeBaseline(baseline)}); the sweep did not run, so unrelated failures are not mixed into its change: fix the base first`;
+      const evidence = buildEvidence([], {
+        runId,
+        startedAt: baseline.run.startedAt,
+        endedAt: at,
+        verdict: 'unverified',
+        reason,
+        task,
+        repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: baseline.baseSha, branch },
+        filesChanged: [],
+        baseline: baseline.run,
+        model: input.modelId,
+      });
+      await writeFile(join(runDir, 'transcript.jsonl'), '');
+      await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, []));
+      const f = await finish(runDir, evidence, s, baseline);
+      return { ...common, ...f, verdict: 'unverified', reason, exitCode: exitCodeFor('unverified'), branch };
+    }
+  }
+
+  const res = await deps.runTask({
+    repoDir: input.repoDir,
+    baseRef: input.baseRef,
+    branch,
+    task,
+    config,
+    model: deps.model,
+    modelId: input.modelId,
+    mode: 'fix',
+    runId,
+    runDir,
+    worktreesDir: join(input.home, 'worktrees'),
+    ...(input.repoFullName ? { repoFullName: input.repoFullName } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.onEvent ? { onEvent: (ev: RunEvent) => input.onEvent?.(s.name, ev) } : {}),
+  });
+  let evidence: Evidence = { ...res.evidence, ...(baseline ? { baseline: baseline.run } : {}) };
+  const verified = evidence.verdict === 'verified' && res.headSha !== undefined && !res.wip;
+  let reason = evidence.reason;
+  let pr: SweepOutcome['pr'];
+
+  if (!res.headSha || evidence.filesChanged.length === 0) {
+    reason = `nothing to change: no pull request opened${existing ? ` (#${existing.number} left as it is)` : ''}`;
+  } else if (!verified) {
+    reason = `${evidence.reason} (not pushed: only verified sweep work is published)`;
+  } else if (!github || !deps.workspace) {
+    reason = `${evidence.reason}; committed on ${branch} (no GitHub target: not pushed)`;
+  } else {
+    const access = await github.gitAccess();
+    const remoteSha = await github.getBranchSha(branch);
+    await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, ...(remoteSha ? { expectedRemoteSha: remoteSha } : {}), ownBranch: true });
+    const body = (await finish(runDir, evidence, s, baseline)).summaryMd;
+    const labels = [...new Set([...config.pr.labels, ...s.labels])];
+    if (existing) {
+      await github.updatePullRequest(existing.number, { title: titleOf(s), body });
+      pr = { number: existing.number, url: existing.url, created: false };
+    } else {
+      const created = await github.createPullRequest({ title: titleOf(s), body, head: branch, base: input.prBase, draft: config.pr.draft });
+      pr = { number: created.number, url: created.url, created: true };
+    }
+    if (labels.length > 0) await github.addLabels(pr.number, labels);
+    evidence = { ...evidence, pr: { number: pr.number, url: pr.url } };
+    reason = `${evidence.reason}; ${pr.created ? 'opened' : 'updated'} #${pr.number}`;
+  }
+  const f = await finish(runDir, evidence, s, baseline);
+  return { ...common, ...f, verdict: evidence.verdict, reason, exitCode: res.exitCode, branch, ...(pr ? { pr } : {}) };
+}
