@@ -1,0 +1,134 @@
+/**
+ * Run records, webhook deliveries, the one-active-run-per-issue rule and the publish guard in Redis, so the
+ * webhook server and every worker (on any machine) see the same state. Per-process SQLite cannot do this:
+ * each machine would have its own file, and a shared SQLite file over a network filesystem has unreliable
+ * locking. Redis is already required for BullMQ, so it holds these too (hashes with a TTL, default 30 days).
+ *
+ * Same operations as the SQLite `RunStore`, but every method returns a Promise.
+ */
+import type { RunRecord } from './run-store.js';
+import type { RunStatus } from '../usecases/ports.js';
+import type { RedisClient } from './redis/redis-client.js';
+import { logger } from '../log.js';
+
+const log = logger('redis-run-store');
+
+export interface RedisRunStore {
+  recordDelivery(deliveryId: string): Promise<boolean>;
+  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): Promise<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
+  get(id: string): Promise<RunRecord | undefined>;
+  active(repo: string, issue: number): Promise<RunRecord | undefined>;
+  latest(repo: string, issue: number): Promise<RunRecord | undefined>;
+  setComment(id: string, commentId: number, commentUrl: string): Promise<void>;
+  update(id: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): Promise<void>;
+  /**
+   * The publish guard: true for exactly one caller per run id (the one that must open the PR). Others get
+   * false and can read `published(runId)`. Call `markPublished` with the PR URL once it exists.
+   */
+  claimPublish(runId: string, owner: string): Promise<boolean>;
+  markPublished(runId: string, url: string): Promise<void>;
+  published(runId: string): Promise<string | undefined>;
+}
+
+// KEYS: run hash, active key, latest key. ARGV: id, repo, issue, kind, ts, ttl seconds.
+const TRY_CREATE = `
+local cur = redis.call('GET', KEYS[2])
+if cur and redis.call('EXISTS', KEYS[4] .. cur) == 1 then return {0, cur} end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'repo', ARGV[2], 'issue', ARGV[3], 'kind', ARGV[4], 'status', 'queued', 'createdAt', ARGV[5], 'updatedAt', ARGV[5])
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[6])
+redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[6])
+return {1, ARGV[1]}`;
+
+// KEYS: run hash, active-key prefix. ARGV: ts, then field/value pairs.
+const UPDATE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'updatedAt', ARGV[1], unpack(ARGV, 2))
+local h = redis.call('HMGET', KEYS[1], 'status', 'repo', 'issue', 'id')
+if h[1] == 'done' then
+  local active = KEYS[2] .. h[2] .. '#' .. h[3]
+  if redis.call('GET', active) == h[4] then redis.call('DEL', active) end
+end
+return 1`;
+
+function toRecord(h: Record<string, string>): RunRecord | undefined {
+  if (!h.id || !h.repo || !h.issue) return undefined;
+  return {
+    id: h.id,
+    repo: h.repo,
+    issue: Number(h.issue),
+    kind: h.kind ?? 'fix',
+    status: (h.status ?? 'queued') as RunStatus,
+    ...(h.verdict ? { verdict: h.verdict } : {}),
+    ...(h.prUrl ? { prUrl: h.prUrl } : {}),
+    ...(h.commentId ? { commentId: Number(h.commentId) } : {}),
+    ...(h.commentUrl ? { commentUrl: h.commentUrl } : {}),
+    createdAt: h.createdAt ?? '',
+    updatedAt: h.updatedAt ?? '',
+  };
+}
+
+function hashOf(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (Array.isArray(v)) for (let i = 0; i + 1 < v.length; i += 2) out[String(v[i])] = String(v[i + 1]);
+  return out;
+}
+
+export function createRedisRunStore(
+  redis: RedisClient,
+  opts: { prefix?: string; ttlSeconds?: number; now?: () => Date } = {},
+): RedisRunStore {
+  const p = `${opts.prefix ?? 'proofpr'}:`;
+  const ttl = opts.ttlSeconds ?? 30 * 24 * 3600;
+  const now = opts.now ?? (() => new Date());
+  const runKey = (id: string): string => `${p}run:${id}`;
+  const activeKey = (repo: string, issue: number): string => `${p}active:${repo}#${issue}`;
+  const latestKey = (repo: string, issue: number): string => `${p}latest:${repo}#${issue}`;
+  const get = async (id: string): Promise<RunRecord | undefined> => toRecord(hashOf(await redis.call('HGETALL', runKey(id))));
+  const update: RedisRunStore['update'] = async (id, patch) => {
+    const pairs = Object.entries(patch).filter(([, v]) => v !== undefined).flatMap(([k, v]) => [k, String(v)]);
+    await redis.call('EVAL', UPDATE, 2, runKey(id), `${p}active:`, now().toISOString(), ...pairs);
+  };
+  return {
+    async recordDelivery(id) {
+      return (await redis.call('SET', `${p}delivery:${id}`, '1', 'NX', 'EX', 7 * 24 * 3600)) !== null;
+    },
+    async tryCreate(run) {
+      const r = (await redis.call('EVAL', TRY_CREATE, 4, runKey(run.id), activeKey(run.repo, run.issue), latestKey(run.repo, run.issue), `${p}run:`, run.id, run.repo, run.issue, run.kind, now().toISOString(), ttl)) as [number, string];
+      if (r[0] === 1) return { ok: true, run: (await get(run.id)) as RunRecord };
+      const active = await get(r[1]);
+      if (active && active.status !== 'done') return { ok: false, active };
+      // The active pointer outlived its run: clear it and try once more.
+      await redis.call('DEL', activeKey(run.repo, run.issue));
+      return this.tryCreate(run);
+    },
+    get,
+    async active(repo, issue) {
+      const id = (await redis.call('GET', activeKey(repo, issue))) as string | null;
+      const run = id ? await get(id) : undefined;
+      return run && run.status !== 'done' ? run : undefined;
+    },
+    async latest(repo, issue) {
+      const id = (await redis.call('GET', latestKey(repo, issue))) as string | null;
+      return id ? get(id) : undefined;
+    },
+    async setComment(id, commentId, commentUrl) {
+      await redis.call('HSET', runKey(id), 'commentId', commentId, 'commentUrl', commentUrl, 'updatedAt', now().toISOString());
+    },
+    update: (id, patch) =>
+      update(id, patch).catch((e: Error) => {
+        log.error({ runId: id, err: e.message }, 'run update failed');
+        throw e;
+      }),
+    async claimPublish(runId, owner) {
+      return (await redis.call('SET', `${p}published:${runId}`, `pending:${owner}`, 'NX', 'EX', ttl)) !== null;
+    },
+    async markPublished(runId, url) {
+      await redis.call('SET', `${p}published:${runId}`, `done:${url}`, 'EX', ttl);
+    },
+    async published(runId) {
+      const v = (await redis.call('GET', `${p}published:${runId}`)) as string | null;
+      return v?.startsWith('done:') ? v.slice(5) : undefined;
+    },
+  };
+}
