@@ -229,7 +229,7 @@ export class BullRedis extends RedisClient implements IRedisClient {
       (async function* () {
         let cursor = '0';
         do {
-          const [next, keys] = await scan(cursor);cursor, { MATCH: options.match, ...(options.count ? { COUNT: options.count } : {}) });
+          const [next, keys] = await scan(cursor);
           cursor = next;
           if (keys.length > 0) yield keys;
         } while (cursor !== '0');
