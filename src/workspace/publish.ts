@@ -1,8 +1,8 @@
+import { copyFile, open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { TreeMismatchError } from './errors.js';
 import { git, resolveCommit } from './git.js';
-import { copyFile, open, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { gitDirOf, stageAllAndWriteTree, withTempIndex } from './temp-index.js';
 
 export interface CommitWorkOptions {

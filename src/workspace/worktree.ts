@@ -145,7 +145,10 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
       });
       await removeMarker(worktreesDir, o.runId);
       log.info({ path: real, ms: Date.now() - t }, 'worktree removed');
-    })();
+    })().catch((e: unknown) => {
+      removal = undefined; // let a later call try again
+      throw e;
+    });
     return removal;
   };
   return { path: real, baseSha, branch: o.branch, gitDir, reused, remove };
