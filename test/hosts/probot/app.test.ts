@@ -1,0 +1,235 @@
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import nock from 'nock';
+import { fakeGitHub, type FakeGitHub } from './fake-github.js';
+import { fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from './harness.js';
+import { payload } from '../../github/payloads.js';
+
+const REPO = 'acme/widgets';
+const maintainer = { maintainer: { permission: 'write', role_name: 'write' } };
+const comment = (body: string, patch: (p: ReturnType<typeof payload>) => void = () => {}) =>
+  payload('issue_comment.created', (p) => {
+    p.comment.body = body;
+    patch(p);
+  });
+
+describe('probot app - /agent on issues and PRs', () => {
+  let gh: FakeGitHub;
+  let h: Harness | undefined;
+  beforeEach(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  const done = () => until(() => h?.app.runs.latest(REPO, 12)?.status === 'done');
+
+  it('app - an authorized /agent fix reacts, posts a status comment, opens a PR with the evidence and links it', async () => {
+    gh = fakeGitHub({ permissions: maintainer, config: 'pr:\n  labels: [proofpr, bot-fix]\n' });
+    const fake = fakeRunTask();
+    const ws = fakeWorkspace();
+    h = await startHarness(fake.runTask, ws);
+    await h.app.probot.receive({ id: 'd-1', name: 'issue_comment', payload: comment('/agent fix keep the API <!-- secret -->') } as never);
+    await done();
+
+    expect(gh.calledWith('POST', /\/issues\/comments\/5001\/reactions$/).map((c) => (c.body as { content: string }).content)).toEqual(['eyes']);
+    const statusCalls = gh.calledWith('POST', /\/issues\/12\/comments$/);
+    expect(statusCalls).toHaveLength(1);
+    const statusId = [...gh.comments.keys()][0] as number;
+    const bodies = gh.comments.get(statusId)?.bodies ?? [];
+    expect(bodies[0]).toContain('queued');
+    expect(bodies.some((b) => b.includes('working') && b.includes('Fix the parser') && b.includes('turns 1/80') && b.includes('$0.02 of $5.00'))).toBe(true);
+    const final = gh.commentBody(statusId);
+    expect(final).toContain('Verdict: verified');
+    expect(final).toContain('https://github.com/acme/widgets/pull/100');
+
+    const input = fake.inputs[0];
+    expect(input).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', baseRef: 'main', mode: 'fix', coAuthor: 'maintainer <1001+maintainer@users.noreply.github.com>', repoFullName: REPO });
+    expect(input?.task.instructions).toBe('keep the API');
+    expect(input?.task.body).toContain('> When the input has no trailing newline the last line is lost.');
+    expect(input?.task.body).not.toContain('ignore all previous instructions');
+
+    expect(ws.pushes).toEqual([expect.objectContaining({ branch: 'proofpr/12-parser-drops-the-last-line', remoteUrl: 'https://github.com/acme/widgets.git', ownBranch: true, expectedRemoteSha: null, token: 'ghs_fakeinstallationtoken000000000000000' })]);
+    const pr = gh.calledWith('POST', /\/pulls$/)[0]?.body as { title: string; body: string; head: string; base: string; draft: boolean };
+    expect(pr).toMatchObject({ title: 'Parser drops the last line', head: 'proofpr/12-parser-drops-the-last-line', base: 'main', draft: false });
+    expect(pr.body).toMatch(/^Fixes #12\n\n## proofpr: verified/);
+    expect(gh.calledWith('POST', /\/issues\/100\/labels$/)[0]?.body).toEqual({ labels: ['proofpr', 'bot-fix'] });
+    expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({ head_sha: 'c'.repeat(40), conclusion: 'success', name: 'proofpr' });
+    expect(h.app.runs.latest(REPO, 12)).toMatchObject({ verdict: 'verified', prUrl: 'https://github.com/acme/widgets/pull/100' });
+    expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app - a re-run for the same issue force-pushes with lease and updates the PR it opened', async () => {
+    gh = fakeGitHub({
+      permissions: maintainer,
+      refs: { 'proofpr/12-parser-drops-the-last-line': 'b'.repeat(40) },
+      pulls: [{ number: 100, head: { ref: 'proofpr/12-parser-drops-the-last-line', sha: 'b'.repeat(40) }, base: { ref: 'main' }, state: 'open' }],
+    });
+    const ws = fakeWorkspace();
+    h = await startHarness(fakeRunTask().runTask, ws);
+    await h.app.probot.receive({ id: 'd-2', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await done();
+    expect(ws.pushes[0]?.expectedRemoteSha).toBe('b'.repeat(40));
+    expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
+    expect(gh.calledWith('PATCH', /\/pulls\/100$/)).toHaveLength(1);
+    expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app - an unauthorized user gets one polite reply and nothing runs', async () => {
+    gh = fakeGitHub({ permissions: { maintainer: { permission: 'read', role_name: 'read' } } });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-3', name: 'issue_comment', payload: comment('/agent fix', (p) => (p.comment.author_association = 'COLLABORATOR')) } as never);
+    const replies = gh.calledWith('POST', /\/issues\/12\/comments$/);
+    expect(replies).toHaveLength(1);
+    expect((replies[0]?.body as { body: string }).body).toMatch(/^Sorry @maintainer, only people with write, maintain, admin access/);
+    expect(gh.calledWith('POST', /reactions$/)).toHaveLength(0);
+    expect(h.app.runs.latest(REPO, 12)).toBeUndefined();
+    expect(fake.inputs).toHaveLength(0);
+  });
+
+  it('app - a bot comment starts nothing and calls no API', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
+    const bot = comment('/agent fix', (p) => {
+      p.sender = { login: 'proofpr[bot]', id: 5, type: 'Bot' };
+      p.comment.user = p.sender;
+    });
+    await h.app.probot.receive({ id: 'd-4', name: 'issue_comment', payload: bot } as never);
+    await h.app.probot.receive({ id: 'd-5', name: 'issue_comment', payload: comment('/agent fix', (p) => (p.action = 'edited')) } as never);
+    expect(gh.calls).toEqual([]);
+  });
+
+  it('app - a redelivered webhook starts nothing', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'same', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await done();
+    const before = gh.calls.length;
+    await h.app.probot.receive({ id: 'same', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    expect(fake.inputs).toHaveLength(1);
+    expect(gh.calls.slice(before).filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
+  it('app - a second /agent fix while one runs gets "already running" with a link to the status comment', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    let release: () => void = () => {};
+    const fake = fakeRunTask({ hold: new Promise<void>((r) => (release = r)) });
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-6', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await fake.started;
+    await h.app.probot.receive({ id: 'd-7', name: 'issue_comment', payload: comment('/agent fix again', (p) => (p.comment.id = 5002)) } as never);
+    const statusId = [...gh.comments.keys()][0] as number;
+    const reply = gh.commentBody([...gh.comments.keys()][1] as number);
+    expect(reply).toMatch(/A run for #12 is already running/);
+    expect(reply).toContain(`#issuecomment-${statusId}`);
+    release();
+    await done();
+    expect(fake.inputs).toHaveLength(1);
+  });
+
+  it('app - an invalid config gets a comment naming each bad key path and nothing runs', async () => {
+    gh = fakeGitHub({ permissions: maintainer, config: 'max_turns: lots\ntest:\n  comand: npm test\n' });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-8', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    const body = (gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body;
+    expect(body).toContain('`.github/proofpr.yml` on the default branch is invalid');
+    expect(body).toContain('- `max_turns`:');
+    expect(body).toContain('- `test.comand`: unknown key');
+    expect(fake.inputs).toHaveLength(0);
+    expect(h.app.runs.latest(REPO, 12)).toBeUndefined();
+  });
+
+  it('app - an unverified run comments the failed gates and the pushed WIP branch, and opens no PR', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    const ws = fakeWorkspace();
+    h = await startHarness(fakeRunTask({ verdict: 'unverified', wip: true }).runTask, ws);
+    await h.app.probot.receive({ id: 'd-9', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await done();
+    expect(ws.pushes).toHaveLength(1);
+    expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
+    const posted = [...gh.comments.values()].map((c) => c.bodies.at(-1) ?? '');
+    const report = posted.find((b) => b.startsWith('proofpr could not verify'));
+    expect(report).toContain('`tests-ran`: 0 tests executed, need 1');
+    expect(report).toContain('https://github.com/acme/widgets/tree/proofpr/12-parser-drops-the-last-line');
+    const status = posted.find((b) => b.includes('proofpr:run='));
+    expect(status).toContain('Verdict: unverified');
+    expect(status).toContain('Failed gates:');
+    expect(h.app.runs.latest(REPO, 12)?.verdict).toBe('unverified');
+  });
+
+  it('app - with on_unverified: draft_pr an unverified run opens a draft PR titled [unverified]', async () => {
+    gh = fakeGitHub({ permissions: maintainer, config: 'pr:\n  on_unverified: draft_pr\n' });
+    h = await startHarness(fakeRunTask({ verdict: 'unverified', wip: true }).runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-10', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await done();
+    expect(gh.calledWith('POST', /\/pulls$/)[0]?.body).toMatchObject({ title: '[unverified] Parser drops the last line', draft: true });
+    expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({ conclusion: 'failure' });
+  });
+
+  it('app - /agent cancel stops a running job', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    const fake = fakeRunTask({ hold: new Promise<void>(() => {}) });
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-11', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await fake.started;
+    await h.app.probot.receive({ id: 'd-12', name: 'issue_comment', payload: comment('/agent cancel', (p) => (p.comment.id = 5003)) } as never);
+    await done();
+    expect(fake.inputs[0]?.signal?.aborted).toBe(true);
+    expect(gh.calledWith('POST', /\/issues\/comments\/5003\/reactions$/)[0]?.body).toEqual({ content: '+1' });
+    const statusId = [...gh.comments.keys()][0] as number;
+    expect(gh.commentBody(statusId)).toContain('cancelled');
+    expect(h.app.runs.latest(REPO, 12)?.verdict).toBe('aborted');
+  });
+
+  it('app - /agent plan runs read-only, posts the plan, and commits or pushes nothing', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    const fake = fakeRunTask({ planText: '1. Read parser.ts\n2. Handle EOF without newline' });
+    const ws = fakeWorkspace();
+    h = await startHarness(fake.runTask, ws);
+    await h.app.probot.receive({ id: 'd-13', name: 'issue_comment', payload: comment('/agent plan') } as never);
+    await done();
+    expect(fake.inputs[0]?.mode).toBe('plan');
+    expect(ws.pushes).toEqual([]);
+    expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
+    const plan = [...gh.comments.values()].map((c) => c.bodies.at(-1) ?? '').find((b) => b.startsWith('### Plan for #12'));
+    expect(plan).toContain('2. Handle EOF without newline');
+    expect(plan).toContain('nothing was committed or pushed');
+  });
+
+  it('app - /agent fix on a proofpr PR continues its branch with the config from the base branch', async () => {
+    gh = fakeGitHub({
+      permissions: maintainer,
+      config: 'max_turns: 80\n',
+      configAt: { main: 'max_turns: 7\n' },
+      refs: { 'proofpr/12-parser-drops-the-last-line': '1'.repeat(40) },
+      pulls: [{ number: 13, head: { ref: 'proofpr/12-parser-drops-the-last-line', sha: '1'.repeat(40) }, base: { ref: 'main' }, state: 'open' }],
+    });
+    const fake = fakeRunTask();
+    const ws = fakeWorkspace();
+    h = await startHarness(fake.runTask, ws);
+    await h.app.probot.receive({ id: 'd-14', name: 'pull_request_review_comment', payload: payload('pull_request_review_comment.created') } as never);
+    await until(() => h?.app.runs.latest(REPO, 13)?.status === 'done');
+    expect(gh.calledWith('GET', /contents\/\.github\/proofpr\.yml\?ref=main$/)).toHaveLength(1);
+    expect(fake.inputs[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', continueBranch: true, baseRef: 'main' });
+    expect(fake.inputs[0]?.config.max_turns).toBe(7);
+    expect(fake.inputs[0]?.task.instructions).toBe('also handle CRLF');
+    expect(ws.pushes[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', expectedRemoteSha: '1'.repeat(40) });
+    expect(gh.calledWith('PATCH', /\/pulls\/13$/)).toHaveLength(1);
+    expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app - a comment on a PR proofpr did not open is ignored', async () => {
+    gh = fakeGitHub({ permissions: maintainer, pulls: [{ number: 12, head: { ref: 'feature/x', sha: '1'.repeat(40) }, base: { ref: 'main' }, state: 'open' }] });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-15', name: 'issue_comment', payload: comment('/agent fix', (p) => (p.issue.pull_request = { url: 'x' })) } as never);
+    expect(gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'))).toEqual([]);
+    expect(fake.inputs).toHaveLength(0);
+  });
+});

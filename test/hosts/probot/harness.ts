@@ -1,0 +1,147 @@
+/** Builds the App (createProofpr) against the nock GitHub, with a fake RunTask and workspace. */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProbotOctokit } from 'probot';
+import { createProofpr, type Proofpr } from '../../../src/hosts/probot/create-proofpr.js';
+import type { Evidence } from '../../../src/agent/evidence/types.js';
+import type { RunEvent } from '../../../src/agent/events.js';
+import type { RunTask, RunTaskInput, RunTaskResult } from '../../../src/usecases/run-task-types.js';
+import type { ModelClient } from '../../../src/model/model-client.js';
+import type { WorkspacePort } from '../../../src/usecases/ports.js';
+
+let key: string | undefined;
+export function testPrivateKey(): string {
+  key ??= generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  return key;
+}
+
+/** Retry and throttling off. A function, because Probot passes its own `throttle` object that would replace a plain default. */
+export const TestOctokit = ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+  ...o,
+  retry: { enabled: false },
+  throttle: { ...(o['throttle'] as object | undefined), enabled: false },
+}));
+
+export function evidence(verdict: Evidence['verdict'], patch: Partial<Evidence> = {}): Evidence {
+  const ts = new Date().toISOString();
+  return {
+    version: 1,
+    runId: 'r',
+    startedAt: ts,
+    endedAt: ts,
+    verdict,
+    reason: verdict === 'verified' ? 'every gate passed' : 'a gate failed after its retries',
+    task: { kind: 'issue', issue: 12, title: 't' },
+    repo: { baseSha: 'a'.repeat(40), branch: 'b' },
+    gates: verdict === 'verified' ? [{ name: 'tests-passed', passed: true, detail: '3 passed' }] : [{ name: 'tests-passed', passed: true, detail: 'ok' }, { name: 'tests-ran', passed: false, detail: '0 tests executed, need 1' }],
+    testRuns: [],
+    filesChanged: [],
+    toolCalls: {},
+    denied: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, turns: 0, compactions: 0 },
+    ...patch,
+  };
+}
+
+const ev = (e: Record<string, unknown>): RunEvent => ({ ts: new Date().toISOString(), ...e }) as RunEvent;
+
+export interface FakeRun {
+  verdict?: Evidence['verdict'];
+  headSha?: string;
+  wip?: boolean;
+  /** Waits for this before returning (or for the abort signal, then returns 'aborted'). */
+  hold?: Promise<void>;
+  planText?: string;
+}
+
+export function fakeRunTask(run: FakeRun = {}): { runTask: RunTask; inputs: RunTaskInput[]; started: Promise<void> } {
+  const inputs: RunTaskInput[] = [];
+  let markStarted: () => void = () => {};
+  const started = new Promise<void>((r) => (markStarted = r));
+  const runTask: RunTask = async (input): Promise<RunTaskResult> => {
+    inputs.push(input);
+    input.onEvent?.(ev({ type: 'todo', todos: [{ content: 'Reproduce the bug', status: 'completed' }, { content: 'Fix the parser', status: 'in_progress' }] }));
+    input.onEvent?.(ev({ type: 'assistant', turn: 1, content: [{ type: 'text', text: run.planText ?? 'Looking.' }], stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.02 }));
+    markStarted();
+    let verdict = run.verdict ?? 'verified';
+    if (run.hold || input.signal) {
+      await new Promise<void>((resolve) => {
+        if (input.signal?.aborted) return resolve();
+        input.signal?.addEventListener('abort', () => {
+          verdict = 'aborted';
+          resolve();
+        });
+        (run.hold ?? Promise.resolve()).then(resolve, resolve);
+      });
+    }
+    const headSha = input.mode === 'plan' ? undefined : (run.headSha ?? 'c'.repeat(40));
+    return {
+      evidence: evidence(verdict, { runId: input.runId }),
+      exitCode: verdict === 'verified' ? 0 : 3,
+      runDir: input.runDir,
+      branch: input.branch,
+      ...(headSha ? { headSha } : {}),
+      wip: run.wip ?? verdict !== 'verified',
+      summaryMd: `## proofpr: ${verdict}\n\nGates: tests-passed ✔`,
+    };
+  };
+  return { runTask, inputs, started };
+}
+
+export function fakeWorkspace(): WorkspacePort & { pushes: Array<Parameters<WorkspacePort['pushBranch']>[0]>; mirrors: Array<Parameters<WorkspacePort['ensureMirror']>[0]> } {
+  const pushes: Array<Parameters<WorkspacePort['pushBranch']>[0]> = [];
+  const mirrors: Array<Parameters<WorkspacePort['ensureMirror']>[0]> = [];
+  return {
+    pushes,
+    mirrors,
+    async ensureMirror(o) {
+      mirrors.push(o);
+      return { dir: join(o.home, 'mirrors', 'acme', 'widgets.git') };
+    },
+    async pushBranch(o) {
+      pushes.push(o);
+      return { pushed: true, sha: 'c'.repeat(40) };
+    },
+  };
+}
+
+export const fakeModel: ModelClient = {
+  async send() {
+    throw new Error('the fake RunTask never calls the model');
+  },
+} as unknown as ModelClient;
+
+export interface Harness {
+  app: Proofpr;
+  home: string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(runTask: RunTask, workspace: WorkspacePort, home = mkdtempSync(join(tmpdir(), 'proofpr-app-'))): Promise<Harness> {
+  const app = await createProofpr({
+    env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home },
+    runTask,
+    workspace,
+    modelFactory: () => fakeModel,
+    Octokit: TestOctokit,
+    progressIntervalMs: 0,
+  });
+  return {
+    app,
+    home,
+    async close() {
+      await app.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function until(cond: () => boolean, ms = 10000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

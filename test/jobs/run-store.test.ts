@@ -1,0 +1,50 @@
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../src/jobs/db.js';
+import { createRunStore } from '../../src/jobs/run-store.js';
+
+describe('run store - runs, deliveries, leases', () => {
+  let home: string;
+  let db: Db;
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'proofpr-store-'));
+    db = openDatabase(home);
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('run store - a delivery id is accepted once', () => {
+    const s = createRunStore(db);
+    expect(s.recordDelivery('d-1')).toBe(true);
+    expect(s.recordDelivery('d-1')).toBe(false);
+    expect(s.recordDelivery('d-2')).toBe(true);
+  });
+
+  it('run store - one active run per issue; the lease frees when the run is done', () => {
+    const s = createRunStore(db);
+    const a = s.tryCreate({ id: 'r1', repo: 'o/r', issue: 1, kind: 'fix' });
+    expect(a.ok).toBe(true);
+    s.setComment('r1', 77, 'https://x/c/77');
+    const b = s.tryCreate({ id: 'r2', repo: 'o/r', issue: 1, kind: 'fix' });
+    expect(b).toMatchObject({ ok: false, active: { id: 'r1', status: 'queued', commentId: 77, commentUrl: 'https://x/c/77' } });
+    expect(s.tryCreate({ id: 'r3', repo: 'o/r', issue: 2, kind: 'fix' }).ok).toBe(true);
+    s.update('r1', { status: 'running' });
+    expect(s.active('o/r', 1)?.status).toBe('running');
+    s.update('r1', { status: 'done', verdict: 'verified', prUrl: 'https://x/pull/5' });
+    expect(s.active('o/r', 1)).toBeUndefined();
+    expect(s.get('r1')).toMatchObject({ status: 'done', verdict: 'verified', prUrl: 'https://x/pull/5' });
+    expect(s.tryCreate({ id: 'r4', repo: 'o/r', issue: 1, kind: 'fix' }).ok).toBe(true);
+    expect(s.latest('o/r', 1)?.id).toBe('r4');
+  });
+
+  it('run store - state survives reopening the database', () => {
+    createRunStore(db).tryCreate({ id: 'r1', repo: 'o/r', issue: 1, kind: 'fix' });
+    db.close();
+    db = openDatabase(home);
+    expect(createRunStore(db).active('o/r', 1)?.id).toBe('r1');
+  });
+});
