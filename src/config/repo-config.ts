@@ -11,42 +11,42 @@ const hookEntry = z
   .object({
     matcher: z.string().optional().describe('regex on the tool name; omitted = every tool'),
     command: z.string().min(1).describe('bash command; JSON event on stdin; exit 2 blocks'),
-    timeout_sec: z.number().int().positive().max(600).default(60),
+    timeout_sec: z.number().int().positive().max(600).default(60).describe('seconds before the hook is killed (an error, not a block)'),
   })
   .strict();
 
 const sweep = z
   .object({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes'),
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes').describe('sweep name (branch proofpr/sweep-<name>-<yyyymmdd>)'),
     schedule: z.string().optional().describe('cron expression, used by `serve`'),
-    prompt: z.string().min(1),
-    labels: z.array(z.string()).default([]),
-    max_open_prs: z.number().int().min(0).default(1),
+    prompt: z.string().min(1).describe("the sweep's task"),
+    labels: z.array(z.string()).default([]).describe("labels for the sweep's PR"),
+    max_open_prs: z.number().int().min(0).default(1).describe('open sweep PRs allowed at once (it updates its own open PR first)'),
   })
   .strict();
 
 export const repoConfigSchema = z
   .object({
-    trigger: z.string().min(1).default('/agent'),
-    model: z.string().min(1).default(DEFAULT_MODEL),
-    max_turns: z.number().int().positive().default(80),
-    max_cost_usd: z.number().positive().default(5),
-    timeout_min: z.number().positive().default(30),
-    authorized: z.array(z.enum(['read', 'triage', 'write', 'maintain', 'admin'])).default(['write', 'maintain', 'admin']),
+    trigger: z.string().min(1).default('/agent').describe('comment prefix that starts a command (`/agent fix`, `/agent plan`, `/agent status`, `/agent cancel`)'),
+    model: z.string().min(1).default(DEFAULT_MODEL).describe('model id (PROOFPR_MODEL and --model override it)'),
+    max_turns: z.number().int().positive().default(80).describe('maximum model requests per run'),
+    max_cost_usd: z.number().positive().default(5).describe('maximum spend per run in USD (from token usage × model price)'),
+    timeout_min: z.number().positive().default(30).describe('wall-clock limit per run in minutes'),
+    authorized: z.array(z.enum(['read', 'triage', 'write', 'maintain', 'admin'])).default(['write', 'maintain', 'admin']).describe('repository permissions allowed to trigger a run (asked through the API)'),
     trigger_label: z.string().optional().describe('an issue label that starts a fix like `/agent fix`'),
     test: z
       .object({
-        command: z.string().min(1).optional(),
-        report: z.string().optional(),
-        min_tests: z.number().int().min(0).default(1),
-        timeout_min: z.number().positive().max(60).default(10),
+        command: z.string().min(1).optional().describe('what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end'),
+        report: z.string().optional().describe("report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines"),
+        min_tests: z.number().int().min(0).default(1).describe('tests that must execute (passed + failed) for gate tests-ran'),
+        timeout_min: z.number().positive().max(60).default(10).describe('limit for one harness test run in minutes'),
       })
       .strict()
       .default({ min_tests: 1, timeout_min: 10 }),
     permissions: z
       .object({
-        allow: z.array(z.string()).default([]),
-        deny: z.array(z.string()).default([]),
+        allow: z.array(z.string()).default([]).describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
+        deny: z.array(z.string()).default([]).describe('deny rules, same syntax; deny always wins'),
         writable_workflows: z.boolean().default(false).describe('allow edits under .github/workflows/'),
       })
       .strict()
@@ -55,7 +55,7 @@ export const repoConfigSchema = z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
       .default([])
       .describe('extra environment variable names passed to Bash, hooks and tests (never secrets)'),
-    sandbox: z.enum(['auto', 'required', 'off']).default('auto'),
+    sandbox: z.enum(['auto', 'required', 'off']).default('auto').describe('run Bash, hooks and tests in bubblewrap (no network, read-only outside the worktree): auto = when available'),
     hooks: z
       .object({
         SessionStart: z.array(hookEntry).default([]),
@@ -69,33 +69,33 @@ export const repoConfigSchema = z
       .default({ SessionStart: [], UserPromptSubmit: [], PreToolUse: [], PostToolUse: [], Stop: [], PreCompact: [] }),
     gates: z
       .object({
-        tests_ran: z.boolean().default(true),
-        tests_fresh: z.boolean().default(true),
-        tests_passed: z.boolean().default(true),
-        assertions_kept: z.boolean().default(true),
-        final_run: z.boolean().default(true),
-        red_green: z.boolean().default(false),
-        max_stop_blocks: z.number().int().min(0).max(20).default(3),
+        tests_ran: z.boolean().default(true).describe('at least test.min_tests tests executed'),
+        tests_fresh: z.boolean().default(true).describe('the passing run saw exactly the final tree (content hash)'),
+        tests_passed: z.boolean().default(true).describe('the run exited 0 with no failed test'),
+        assertions_kept: z.boolean().default(true).describe('test files lost no assertion and gained no skip/only'),
+        final_run: z.boolean().default(true).describe('the harness reruns test.command on the final tree; that run is the evidence'),
+        red_green: z.boolean().default(false).describe('changed tests must fail on the base tree (proves the test catches the bug)'),
+        max_stop_blocks: z.number().int().min(0).max(20).default(3).describe('times failing gates send the model back before the run ends unverified'),
       })
       .strict()
       .default({ tests_ran: true, tests_fresh: true, tests_passed: true, assertions_kept: true, final_run: true, red_green: false, max_stop_blocks: 3 }),
     pr: z
       .object({
-        draft: z.boolean().default(false),
-        labels: z.array(z.string()).default(['proofpr']),
-        on_unverified: z.enum(['comment', 'draft_pr']).default('comment'),
+        draft: z.boolean().default(false).describe('open verified PRs as drafts'),
+        labels: z.array(z.string()).default(['proofpr']).describe('labels put on the PRs proofpr opens'),
+        on_unverified: z.enum(['comment', 'draft_pr']).default('comment').describe('unverified work: a comment with the failed gates and the WIP branch, or a draft PR'),
         wip_commit: z.boolean().default(true).describe('commit unverified/aborted work on the branch'),
       })
       .strict()
       .default({ draft: false, labels: ['proofpr'], on_unverified: 'comment', wip_commit: true }),
     commit: z
       .object({
-        name: z.string().default('proofpr[bot]'),
-        email: z.string().default('proofpr[bot]@users.noreply.github.com'),
+        name: z.string().default('proofpr[bot]').describe('commit author name'),
+        email: z.string().default('proofpr[bot]@users.noreply.github.com').describe('commit author email'),
       })
       .strict()
       .default({ name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' }),
-    sweeps: z.array(sweep).default([]),
+    sweeps: z.array(sweep).default([]).describe('maintenance sweeps run by `proofpr sweep`, the Action in sweep mode, and `serve` on their schedule'),
   })
   .strict();
 
