@@ -44,6 +44,10 @@ export interface RunTaskInput {
   repoFullName?: string;
   signal?: AbortSignal;
   onEvent?: (ev: RunEvent) => void;
+  /** Token for the git server (a blob-less mirror fetches file contents on checkout). Never logged. */
+  gitToken?: string;
+  /** Reuse warm worktrees between runs (default: on for bare mirrors, off for a caller's checkout). */
+  pool?: boolean;
   /** Keep the worktree after the run (for the CLI's --keep; default false: removed however the run ends). */
   keepWorktree?: boolean;
 }

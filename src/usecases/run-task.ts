@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -46,7 +47,7 @@ function verdictOf(r: RunResult, mode: 'fix' | 'plan'): Verdict {
 export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   const { config, runDir } = input;
   await mkdir(runDir, { recursive: true });
-  const secrets = knownSecrets();
+  const secrets = knownSecrets(process.env, input.gitToken ? [input.gitToken] : []);
   const transcript = createTranscriptWriter(join(runDir, 'transcript.jsonl'), secrets);
   const ledger = new Ledger();
   const record = (ev: RunEvent) => {
@@ -78,6 +79,9 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       worktreesDir: input.worktreesDir,
       runId: input.runId,
       ...(input.continueBranch ? { continueBranch: true } : {}),
+      ...(input.gitToken ? { token: input.gitToken } : {}),
+      pool: input.pool ?? (!input.keepWorktree && isBareRepo(input.repoDir)),
+      logger: log,
     });
     runTmp = await mkdtemp(join(tmpdir(), `proofpr-${input.runId}-`));
     const execHandle = await createExec({ root: wt.path, runTmp, sandbox: config.sandbox, extraEnvNames: config.env, logger: log });
@@ -211,6 +215,14 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   if (runTmp) await rm(runTmp, { recursive: true, force: true }).catch(() => undefined);
   if (wt && !input.keepWorktree) await wt.remove().catch((e: Error) => log.warn({ err: e.message }, 'worktree removal failed'));
   return { evidence, exitCode: exitCodeFor(verdict), runDir, branch: input.branch, ...(headSha ? { headSha } : {}), wip, summaryMd };
+}
+
+function isBareRepo(dir: string): boolean {
+  try {
+    return execFileSync('git', ['rev-parse', '--is-bare-repository'], { cwd: dir, encoding: 'utf8' }).trim() === 'true';
+  } catch {
+    return false;
+  }
 }
 
 function commitMessage(input: RunTaskInput): string {

@@ -3,6 +3,7 @@ import { proofprHome } from '../../config/home.js';
 import { createAnthropicClient } from '../../model/anthropic.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { runTask } from '../../usecases/run-task.js';
+import { sweepWorktrees } from '../../workspace/worktree.js';
 import { issueBranch, promptBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { createProgressPrinter } from './progress.js';
@@ -34,6 +35,9 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
   const runId = newRunId();
   const runDir = opts.out ?? join(home, 'runs', runId);
   const branch = opts.task.kind === 'issue' ? issueBranch(opts.task.issue!, opts.task.title) : promptBranch(opts.task.body, runId);
+  // A run killed mid-way leaves its worktree: save its work as a WIP commit on its branch, then remove it.
+  const swept = await sweepWorktrees(join(home, 'worktrees'), [opts.repoDir]).catch(() => ({ removed: [], salvaged: [] }));
+  if (swept.salvaged.length) err(`saved the work of ${swept.salvaged.length} interrupted run(s) as WIP commits: ${swept.salvaged.join(', ')}\n`);
   const progress = createProgressPrinter((l) => err(`${l}\n`));
   err(`proofpr run ${runId} on ${opts.repoDir} → branch ${branch} (model ${opts.modelId})\n`);
   const res = await runTask({

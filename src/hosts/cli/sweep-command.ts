@@ -1,0 +1,102 @@
+/**
+ * `proofpr sweep [--name N]`: the configured sweeps, once, on a local repository. With a GitHub target
+ * (`--github-repo OWNER/NAME` or GITHUB_REPOSITORY, token from GITHUB_TOKEN, API from GITHUB_API_URL) a
+ * verified sweep is pushed and its PR opened or updated; without one the work stays committed on the branch.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { proofprHome } from '../../config/home.js';
+import { ConfigError, parseRepoConfig } from '../../config/repo-config.js';
+import { createAnthropicClient } from '../../model/anthropic.js';
+import type { ModelClient } from '../../model/model-client.js';
+import { runTask } from '../../usecases/run-task.js';
+import type { RunTask } from '../../usecases/run-task-types.js';
+import { runSweeps, sweepExitCode, SweepSelectionError, type SweepDeps } from '../../usecases/sweep.js';
+import { createOctokitPort } from '../action/octokit-port.js';
+import { actionWorkspace } from '../action/workspace-port.js';
+import { UsageError } from './usage-error.js';
+
+export interface RawSweepFlags {
+  /** One name or several (commander's variadic / repeated option). */
+  name?: string | string[];
+  repo?: string;
+  config?: string;
+  model?: string;
+  githubRepo?: string;
+}
+
+export interface SweepCommandDeps {
+  env?: NodeJS.ProcessEnv;
+  model?: ModelClient;
+  runTask?: RunTask;
+  github?: SweepDeps['github'];
+  stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
+}
+
+function gitOut(cwd: string, args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Returns the exit code (CONTRACT §3): the worst of the sweeps' codes; usage errors throw UsageError (2). */
+export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps = {}): Promise<number> {
+  const env = deps.env ?? process.env;
+  const err = deps.stderr ?? ((s) => process.stderr.write(s));
+  const out = deps.stdout ?? ((s) => process.stdout.write(s));
+  const repoDir = resolve(flags.repo ?? '.');
+  if (!gitOut(repoDir, ['rev-parse', '--verify', 'HEAD'])) throw new UsageError(`--repo ${flags.repo ?? '.'}: not a git repository with a commit`);
+  const configPath = flags.config ? resolve(flags.config) : join(repoDir, '.github', 'proofpr.yml');
+  if (flags.config && !existsSync(configPath)) throw new UsageError(`--config ${flags.config}: no such file`);
+  let config;
+  try {
+    config = parseRepoConfig(existsSync(configPath) ? readFileSync(configPath, 'utf8') : undefined, flags.config ?? '.github/proofpr.yml');
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  let model = deps.model;
+  if (!model) {
+    const apiKey = env.ANTHROPIC_API_KEY;
+    if (!apiKey) throw new UsageError('ANTHROPIC_API_KEY is not set: export your Anthropic API key (or point ANTHROPIC_BASE_URL at a compatible server and set any key)');
+    model = createAnthropicClient({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
+  }
+  const target = flags.githubRepo ?? env.GITHUB_REPOSITORY;
+  let github = deps.github;
+  if (!github && target) {
+    const [owner, repo, ...rest] = target.split('/');
+    if (!owner || !repo || rest.length > 0) throw new UsageError(`--github-repo ${target}: expected OWNER/NAME`);
+    if (!env.GITHUB_TOKEN) throw new UsageError('GITHUB_TOKEN is not set: a GitHub target needs a token with contents: write and pull-requests: write');
+    github = createOctokitPort({ token: env.GITHUB_TOKEN, owner, repo, ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}), ...(env.GITHUB_SERVER_URL ? { serverUrl: env.GITHUB_SERVER_URL } : {}) });
+  }
+  const names = flags.name === undefined ? undefined : Array.isArray(flags.name) ? flags.name : [flags.name];
+  const prBase = gitOut(repoDir, ['symbolic-ref', '--short', 'HEAD']) ?? 'main';
+  try {
+    const outcomes = await runSweeps(
+      {
+        repoDir,
+        baseRef: 'HEAD',
+        prBase,
+        config,
+        ...(names ? { names } : {}),
+        modelId: flags.model ?? env.PROOFPR_MODEL ?? config.model,
+        home: proofprHome(env),
+        ...(github ? { repoFullName: `${github.owner}/${github.repo}` } : {}),
+      },
+      { runTask: deps.runTask ?? runTask, model, ...(github ? { github, workspace: actionWorkspace(repoDir) } : {}) },
+    );
+    for (const o of outcomes) {
+      err(`sweep ${o.name}: ${o.verdict}: ${o.reason}\n`);
+      if (o.evidencePath) err(`  run folder: ${o.runDir}\n`);
+      if (o.pr) out(`${o.pr.url}\n`);
+    }
+    return sweepExitCode(outcomes);
+  } catch (e) {
+    if (e instanceof SweepSelectionError) throw new UsageError(e.message);
+    throw e;
+  }
+}
