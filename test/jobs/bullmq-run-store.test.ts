@@ -1,0 +1,92 @@
+/** The Redis run store, leases and the publish guard that every worker shares (real Redis). */
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { BullRedis } from '../../src/jobs/redis/bullmq-redis.js';
+import { createRedisRunStore } from '../../src/jobs/redis-run-store.js';
+import { acquireLease, acquireSlot, releaseLease, renewLease } from '../../src/jobs/lease.js';
+import { RespDecoder, encodeCommand, ReplyError } from '../../src/jobs/redis/resp.js';
+import { requireRedis, uniquePrefix, REDIS_URL } from '../scale/helpers.js';
+
+let redis: BullRedis;
+beforeAll(async () => {
+  await requireRedis();
+  redis = new BullRedis({ url: REDIS_URL });
+  await redis.connect();
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+describe('redis run store - shared runs, deliveries and the publish guard', () => {
+  it('redis run store - a delivery id is recorded once; a redelivery returns false', async () => {
+    const s = createRedisRunStore(redis, { prefix: uniquePrefix('deliv') });
+    expect(await s.recordDelivery('d-1')).toBe(true);
+    expect(await s.recordDelivery('d-1')).toBe(false);
+  });
+
+  it('redis run store - one active run per issue until it is done, then the next one may start', async () => {
+    const s = createRedisRunStore(redis, { prefix: uniquePrefix('runs') });
+    const a = await s.tryCreate({ id: 'r1', repo: 'o/r', issue: 3, kind: 'fix' });
+    expect(a).toMatchObject({ ok: true, run: { id: 'r1', status: 'queued', issue: 3 } });
+    const b = await s.tryCreate({ id: 'r2', repo: 'o/r', issue: 3, kind: 'fix' });
+    expect(b).toMatchObject({ ok: false, active: { id: 'r1' } });
+    await s.setComment('r1', 42, 'https://example.test/c/42');
+    await s.update('r1', { status: 'done', verdict: 'verified', prUrl: 'https://example.test/pr/1' });
+    expect(await s.active('o/r', 3)).toBeUndefined();
+    expect(await s.get('r1')).toMatchObject({ status: 'done', verdict: 'verified', prUrl: 'https://example.test/pr/1', commentId: 42 });
+    expect((await s.tryCreate({ id: 'r3', repo: 'o/r', issue: 3, kind: 'plan' })).ok).toBe(true);
+    expect(await s.latest('o/r', 3)).toMatchObject({ id: 'r3', kind: 'plan' });
+  });
+
+  it('redis run store - the publish guard lets exactly one caller publish per run id', async () => {
+    const s = createRedisRunStore(redis, { prefix: uniquePrefix('pub') });
+    const wins = await Promise.all([s.claimPublish('r1', 'a'), s.claimPublish('r1', 'b'), s.claimPublish('r1', 'c')]);
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(await s.published('r1')).toBeUndefined();
+    await s.markPublished('r1', 'https://example.test/pr/9');
+    expect(await s.published('r1')).toBe('https://example.test/pr/9');
+  });
+});
+
+describe('lease - issue leases and repository slots', () => {
+  it('lease - a held lease refuses other owners, accepts a takeover by the same run, and renewal tells the loser', async () => {
+    const key = `${uniquePrefix('lease')}:issue`;
+    expect(await acquireLease(redis, key, 'run1|w1', 5000, 'run1|')).toEqual({ ok: true });
+    expect(await acquireLease(redis, key, 'run2|w2', 5000, 'run2|')).toEqual({ ok: false, holder: 'run1|w1' });
+    expect(await acquireLease(redis, key, 'run1|w3', 5000, 'run1|')).toEqual({ ok: true, previousOwner: 'run1|w1' });
+    expect(await renewLease(redis, key, 'run1|w1', 5000)).toBe(false);
+    expect(await renewLease(redis, key, 'run1|w3', 5000)).toBe(true);
+    expect(await releaseLease(redis, key, 'run1|w1')).toBe(false);
+    expect(await releaseLease(redis, key, 'run1|w3')).toBe(true);
+  });
+
+  it('lease - a lease whose owner stopped renewing expires after its TTL', async () => {
+    const key = `${uniquePrefix('ttl')}:issue`;
+    expect((await acquireLease(redis, key, 'a', 100)).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await acquireLease(redis, key, 'b', 100)).ok).toBe(true);
+  });
+
+  it('lease - repository slots admit at most `limit` live holders', async () => {
+    const key = `${uniquePrefix('slots')}:repo`;
+    expect(await acquireSlot(redis, key, 'r1', 2, 5000)).toBe(true);
+    expect(await acquireSlot(redis, key, 'r2', 2, 5000)).toBe(true);
+    expect(await acquireSlot(redis, key, 'r3', 2, 5000)).toBe(false);
+    expect(await acquireSlot(redis, key, 'r1', 2, 5000)).toBe(true);
+  });
+});
+
+describe('resp - the wire protocol', () => {
+  it('resp - decodes replies split across chunks, nested arrays, nil and errors', () => {
+    const d = new RespDecoder();
+    const wire = Buffer.from('+OK\r\n:12\r\n$5\r\nhé\r\n\r\n$-1\r\n*2\r\n*1\r\n-ERR bad\r\n$1\r\nx\r\n');
+    const out = [...d.push(wire.subarray(0, 7)), ...d.push(wire.subarray(7, 20)), ...d.push(wire.subarray(20))];
+    expect(out.slice(0, 4)).toEqual(['OK', 12, 'hé\r\n', null]);
+    const arr = out[4] as unknown[];
+    expect((arr[0] as unknown[])[0]).toBeInstanceOf(ReplyError);
+    expect(arr[1]).toBe('x');
+  });
+
+  it('resp - encodes strings, numbers and buffers as bulk strings', () => {
+    expect(encodeCommand(['SET', 'k', 1, Buffer.from([0, 255])]).toString('latin1')).toBe('*4\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\n1\r\n$2\r\n\u0000\u00ff\r\n');
+  });
+});
