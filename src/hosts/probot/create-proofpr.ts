@@ -24,6 +24,7 @@ import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
 import { createAnthropicClient } from '../../model/anthropic.js';
 import { logger } from '../../log.js';
+import type { Logger } from 'pino';
 
 const log = logger('serve');
 
@@ -44,6 +45,8 @@ export interface StartServerOptions {
   /** Minimum time between status-comment edits (default 3000 ms). */
   progressIntervalMs?: number;
   onIntake?: ProofprAppOptions['onIntake'];
+  /** Probot's logger (default: the pino child logger 'probot'). */
+  probotLog?: Logger;
 }
 
 export interface Proofpr {
@@ -72,7 +75,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     secret: env.webhookSecret,
     baseUrl: env.apiUrl,
     webhookPath: env.webhookPath,
-    log: logger('probot'),
+    log: opts.probotLog ?? logger('probot'),
     ...(opts.Octokit ? { Octokit: opts.Octokit } : {}),
   });
   const db = openDatabase(env.home);

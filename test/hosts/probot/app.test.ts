@@ -233,3 +233,37 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(fake.inputs).toHaveLength(0);
   });
 });
+
+describe('probot app - label trigger and status', () => {
+  let h: Harness | undefined;
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  it('app - the configured trigger label starts a fix, reacting on the issue', async () => {
+    const gh = fakeGitHub({ permissions: maintainer, config: 'trigger_label: "proofpr:fix"\n' });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'l-1', name: 'issues', payload: payload('issues.labeled') } as never);
+    await until(() => h?.app.runs.latest(REPO, 12)?.status === 'done');
+    expect(gh.calledWith('POST', /\/issues\/12\/reactions$/)[0]?.body).toEqual({ content: 'eyes' });
+    expect(fake.inputs[0]?.task.instructions).toBeUndefined();
+    expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(1);
+  });
+
+  it('app - /agent status answers with the latest run and its links', async () => {
+    const gh = fakeGitHub({ permissions: maintainer });
+    h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 's-1', name: 'issue_comment', payload: comment('/agent status') } as never);
+    expect((gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body).toMatch(/No proofpr run for #12 yet/);
+    await h.app.probot.receive({ id: 's-2', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await until(() => h?.app.runs.latest(REPO, 12)?.status === 'done');
+    await h.app.probot.receive({ id: 's-3', name: 'issue_comment', payload: comment('/agent status') } as never);
+    const last = gh.calledWith('POST', /\/issues\/12\/comments$/).at(-1)?.body as { body: string };
+    expect(last.body).toMatch(/^Run `[\w-]+` is done \(verified\): https:\/\/github.com\/acme\/widgets\/issues\/12#issuecomment-\d+, PR https:\/\/github.com\/acme\/widgets\/pull\/100\.$/);
+  });
+});

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProbotOctokit } from 'probot';
+import { silentLogger } from '../../../src/log.js';
 import { createProofpr, type Proofpr } from '../../../src/hosts/probot/create-proofpr.js';
 import type { Evidence } from '../../../src/agent/evidence/types.js';
 import type { RunEvent } from '../../../src/agent/events.js';
@@ -127,6 +128,7 @@ export async function startHarness(runTask: RunTask, workspace: WorkspacePort, h
     modelFactory: () => fakeModel,
     Octokit: TestOctokit,
     progressIntervalMs: 0,
+    probotLog: silentLogger,
   });
   return {
     app,
