@@ -134,8 +134,8 @@ export async function startFakeGitHub(opts: { owner: string; repo: string; bareD
         }
         return send(res, 200, pullJson(pr));
       }
-      if ((m = /^\/git\/ref\/heads\/(.+)$/.exec(p))) {
-        const sha = branchSha(decodeURIComponent(m[1] ?? ''));
+      if ((m = /^\/git\/ref\/(.+)$/.exec(p)) && decodeURIComponent(m[1] ?? '').startsWith('heads/')) {
+        const sha = branchSha(decodeURIComponent(m[1] ?? '').slice('heads/'.length));
         return sha ? send(res, 200, { ref: `refs/heads/${m[1]}`, object: { sha, type: 'commit' } }) : send(res, 404, { message: 'Not Found' });
       }
       if (p === '/check-runs' && method === 'POST') {

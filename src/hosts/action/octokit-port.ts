@@ -64,7 +64,8 @@ export function createOctokitPort(opts: OctokitPortOptions): ListingGitHubPort {
     auth: opts.token,
     ...(opts.baseUrl ? { baseUrl: opts.baseUrl.replace(/\/+$/, '') } : {}),
     userAgent: 'proofpr',
-    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+    // Failed requests (404s included) surface as thrown errors; the request log stays at debug.
+    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
     throttle: {
       onRateLimit: (after: number, o: { method: string; url: string }, _k: unknown, retryCount: number) => {
         log.warn({ after, url: o.url }, 'rate limited');

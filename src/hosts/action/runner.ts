@@ -11,6 +11,7 @@ import { ConfigError } from '../../config/repo-config.js';
 import { setBashWasmDir } from '../../agent/permissions/bash-parser.js';
 import { SweepSelectionError } from '../../usecases/sweep.js';
 import { redactSecrets } from '../../github/sanitize.js';
+import { knownSecrets } from '../../usecases/secrets.js';
 import { readActionContext } from './context.js';
 import { runActionMain, type ActionDeps } from './main.js';
 import { writeOutputs } from './outputs.js';
@@ -62,8 +63,9 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, deps: Acti
       io.stderr(`proofpr: ${e.message}\n`);
       return 2;
     }
-    const msg = redactSecrets((e as Error).stack ?? String(e));
-    io.stdout(`::error::proofpr internal error: ${oneLine(redactSecrets((e as Error).message ?? String(e)))}\n`);
+    const clean = (t: string) => knownSecrets(env).reduce((acc, s) => acc.split(s).join('[redacted]'), redactSecrets(t));
+    const msg = clean((e as Error).stack ?? String(e));
+    io.stdout(`::error::proofpr internal error: ${oneLine(clean((e as Error).message ?? String(e)))}\n`);
     io.stderr(`proofpr: internal error: ${msg}\n`);
     return 1;
   }

@@ -15,9 +15,6 @@ export function actionWorkspace(checkout: string, opts: { fetchBranches?: string
       }
       return { dir: checkout };
     },
-    async pushBranch(o) {
-      // The port's undefined means "must not exist yet", which pushBranch spells null.
-      return pushBranch({ ...o, expectedRemoteSha: o.expectedRemoteSha ?? null });
-    },
+    pushBranch: (o) => pushBranch(o),
   };
 }
