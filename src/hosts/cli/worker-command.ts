@@ -1,0 +1,121 @@
+/**
+ * `proofpr worker`: a queue worker only (CONTRACT §3). Takes FixJobs from BullMQ on REDIS_URL and runs them
+ * with the same job handler as `proofpr serve`; run records go to the Redis run store every process sees.
+ * A job handed over after its previous worker died (attempt > 1) is reported as interrupted (WIP kept), not
+ * re-run, so one request never yields two PRs. SIGTERM/SIGINT drain (PROOFPR_DRAIN_GRACE_MS, default 30 s)
+ * and exit 0. /metrics and /healthz listen on PROOFPR_METRICS_PORT when it is set.
+ * Resolves to the exit code: 0 after a clean shutdown, 2 for a configuration error.
+ */
+import { Probot } from 'probot';
+import { readServerEnv, ServerEnvError } from '../probot/server-env.js';
+import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
+import { createRedisRunStore } from '../../jobs/redis-run-store.js';
+import { issueOfJob, repoOfJob } from '../../jobs/queue-from-env.js';
+import { createJobHandler } from '../../jobs/worker.js';
+import { reportInterrupted } from '../../jobs/report-interrupted.js';
+import type { FixJob } from '../../jobs/fix-job.js';
+import type { JobHandler } from '../../jobs/queue.js';
+import { createOctokitPort } from '../../github/octokit-port.js';
+import type { Trigger } from '../../github/trigger.js';
+import type { GitHubPort } from '../../usecases/ports.js';
+import { runTask } from '../../usecases/run-task.js';
+import { ensureMirror } from '../../workspace/mirror.js';
+import { pushBranch } from '../../workspace/push.js';
+import { createAnthropicClient } from '../../model/anthropic.js';
+import { createMetrics } from '../../metrics/metrics.js';
+import { serveMetrics } from '../../metrics/handler.js';
+import { logger } from '../../log.js';
+
+const log = logger('worker-command');
+
+/** The BullMQ queue name `proofpr serve` enqueues to and workers take from. */
+export const RUNS_QUEUE = 'runs';
+
+export interface WorkerCommandOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Jobs this process runs at once (default 1). Global concurrency = concurrency × worker processes. */
+  concurrency?: number;
+}
+
+function fail(msg: string): number {
+  process.stderr.write(`proofpr worker: ${msg}\n`);
+  return 2;
+}
+
+export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<number> {
+  const raw = opts.env ?? process.env;
+  const redisUrl = raw.REDIS_URL?.trim();
+  if (!redisUrl) return fail('REDIS_URL is not set: a worker takes its jobs from Redis (e.g. REDIS_URL=redis://127.0.0.1:6379); without Redis, `proofpr serve` runs jobs itself');
+  const metricsPort = raw.PROOFPR_METRICS_PORT;
+  if (metricsPort !== undefined && metricsPort !== '' && !/^\d+$/.test(metricsPort)) return fail('PROOFPR_METRICS_PORT must be a port number (e.g. 9464)');
+  const grace = raw.PROOFPR_DRAIN_GRACE_MS;
+  if (grace !== undefined && grace !== '' && !/^\d+$/.test(grace)) return fail('PROOFPR_DRAIN_GRACE_MS must be a number of milliseconds');
+  let env;
+  try {
+    // A worker receives no webhooks: the secret is not needed, everything else is validated as for `serve`.
+    env = readServerEnv({ WEBHOOK_SECRET: 'unused-by-worker', ...raw }, opts.cwd);
+  } catch (e) {
+    if (e instanceof ServerEnvError) return fail(e.message);
+    throw e;
+  }
+  let queue;
+  try {
+    queue = createBullmqQueue<FixJob>({ redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob, ...(grace ? { drainGraceMs: Number(grace) } : {}) });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const store = createRedisRunStore(queue.redis);
+  // The usecases do not await run updates: failures are logged by the store, never left unhandled.
+  const runs = { update: (id: string, patch: Parameters<typeof store.update>[1]): void => void store.update(id, patch).catch(() => undefined) };
+  const probot = new Probot({ appId: env.appId, privateKey: env.privateKey, baseUrl: env.apiUrl, log: logger('probot') });
+  const githubFor = async (t: Trigger): Promise<GitHubPort> => {
+    if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
+    const octokit = await probot.auth(t.installationId);
+    return createOctokitPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
+  };
+  const run = createJobHandler({
+    githubFor,
+    workspace: { ensureMirror, pushBranch },
+    runTask,
+    modelFactory: () => {
+      if (!env.anthropicApiKey) throw new Error('ANTHROPIC_API_KEY is missing: set it in the environment of `proofpr worker`');
+      return createAnthropicClient({ apiKey: env.anthropicApiKey, ...(env.anthropicBaseUrl ? { baseURL: env.anthropicBaseUrl } : {}) });
+    },
+    runs,
+    home: env.home,
+    ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
+  });
+  const handler: JobHandler<FixJob> = async (job, ctx) => {
+    if (job.attempt > 1) {
+      log.warn({ runId: job.runId, attempt: job.attempt }, 'job handed over from a worker that stopped: reporting it as interrupted');
+      await reportInterrupted(job, { githubFor, runs });
+      ctx.progress({ phase: 'done', verdict: 'aborted' });
+      return;
+    }
+    await run(job, ctx);
+  };
+  const metrics = createMetrics();
+  metrics.attachQueue(queue);
+  queue.consume(handler, { concurrency: opts.concurrency ?? 1 });
+  let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
+  if (metricsPort) {
+    const redis = queue.redis;
+    metricsServer = await serveMetrics(metrics, Number(metricsPort), async () => redis.status === 'ready');
+  }
+  process.stderr.write(`proofpr worker: taking jobs from ${redisUrl.replace(/\/\/[^@]*@/, '//***@')} (concurrency ${opts.concurrency ?? 1}${metricsServer ? `, metrics on port ${metricsServer.port}` : ''})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stderr.write('proofpr worker: draining (no new jobs; running ones get the grace period)\n');
+      void queue
+        .close()
+        .catch((e: Error) => log.error({ err: e.message }, 'error while closing the queue'))
+        .finally(() => (metricsServer ? metricsServer.server.close(() => resolve()) : resolve()));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}
