@@ -75,7 +75,7 @@ export async function startLocalGitHub(root: string, token: string, opts: Omit<F
       return undefined;
     }
   };
-  let state: GitHubState | undefined;
+  const holder: { state?: GitHubState } = {};
   const expectedAuth = `basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   const server = createServer((req, res) => {
     void (async () => {
@@ -83,7 +83,7 @@ export async function startLocalGitHub(root: string, token: string, opts: Omit<F
       const url = new URL(req.url ?? '/', 'http://local.invalid');
       if (url.pathname.startsWith('/api/v3/')) {
         const parsed = body.length > 0 && String(req.headers['content-type'] ?? '').includes('json') ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
-        const [status, data, headers] = (state as GitHubState).route(req.method ?? 'GET', `${url.pathname.slice('/api/v3'.length)}${url.search}`, parsed);
+        const [status, data, headers] = (holder.state as GitHubState).route(req.method ?? 'GET', `${url.pathname.slice('/api/v3'.length)}${url.search}`, parsed);
         const text = typeof data === 'string' ? data : JSON.stringify(data);
         res.writeHead(status, headers ?? { 'content-type': 'application/json; charset=utf-8' }).end(text);
         return;
@@ -104,7 +104,8 @@ export async function startLocalGitHub(root: string, token: string, opts: Omit<F
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state = createGitHubState({ ...opts, refOf }, `http://${host}`);
+  const state = createGitHubState({ ...opts, refOf }, `http://${host}`);
+  holder.state = state;
   return {
     host,
     url: `http://${host}`,
