@@ -57,7 +57,8 @@ function usageLine(s: StatusState): string | undefined {
 
 export function renderStatusComment(s: StatusState): string {
   const title = s.mode === 'plan' ? 'plan' : s.mode === 'follow-up' ? 'follow-up' : 'fix';
-  const out = [statusMarker(s.runId), `${ICON[s.phase]} **proofpr ${title}** — ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`];
+  const warn = s.phase === 'done' && s.verdict !== undefined && s.verdict !== 'verified' && s.verdict !== 'plan posted';
+  const out = [statusMarker(s.runId), `${warn ? '⚠️' : ICON[s.phase]} **proofpr ${title}** — ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`];
   const usage = usageLine(s);
   if (usage) out.push('', usage);
   if (s.todos && s.todos.length > 0) out.push('', ...s.todos.map((t) => `- ${TODO_MARK[t.status]} ${t.content.replace(/\n/g, ' ')}`));
