@@ -23,6 +23,13 @@ const log = logger('bullmq-queue');
 
 export const CANCEL_CHANNEL = 'proofpr:cancel';
 
+const MARK = `
+local seen = redis.call('GET', KEYS[1])
+if seen then return seen end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+return false`;
+
 export interface BullmqQueueOptions<T> {
   redisUrl: string;
   /** Queue name (BullMQ queue and key namespace). */
@@ -161,10 +168,10 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
       await producer.whenReady(enqueueTimeout);
       const jobId = jobIdOf(dedupeKey);
       const marker = key('dedupe', dedupeKey);
-      const fresh = await producer.call('SET', marker, jobId, 'NX', 'EX', 7 * 24 * 3600);
-      if (fresh === null) return { id: String((await producer.get(marker)) ?? jobId), deduped: true };
+      // One round trip: the marker (NX) and the runId → jobId mapping, or the job id seen before.
+      const seen = await producer.call('EVAL', MARK, 2, marker, key('run', job.runId), jobId, 7 * 24 * 3600);
+      if (seen !== null) return { id: String(seen), deduped: true };
       try {
-        await producer.call('SET', key('run', job.runId), jobId, 'EX', 7 * 24 * 3600);
         await withTimeout(queue.add('run', { runId: job.runId, data: job.data }, { jobId, removeOnComplete: 1000, removeOnFail: 5000 }), 'enqueue');
       } catch (e) {
         await producer.del(marker).catch(() => 0);
