@@ -118,7 +118,9 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     let pushed = false;
     if (result.headSha && (verified || cfg.pr.wip_commit)) {
       const remoteSha = await github.getBranchSha(branch);
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
+      // A fresh token: the one from the start of the run may have expired during a long run.
+      const pushAccess = await github.gitAccess();
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
       pushed = true;
     }
     if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {

@@ -81,7 +81,8 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const failedGates = ev.gates.filter((g) => !g.passed);
     let pushedTo: string | undefined;
     if (result.headSha && verified) {
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: startSha ?? null, ownBranch: true });
+      const pushAccess = await github.gitAccess();
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true });
       pushedTo = branch;
       await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
       await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });

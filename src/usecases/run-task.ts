@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -13,10 +13,11 @@ import { createPolicy } from '../agent/permissions/evaluate.js';
 import { createHookRunner } from '../agent/hooks/runner.js';
 import { createVerifier } from '../agent/verification/verifier.js';
 import { Ledger, createTranscriptWriter } from '../agent/evidence/ledger.js';
-import { buildEvidence, writeEvidence } from '../agent/evidence/evidence.js';
-import { renderSummaryMd } from '../agent/evidence/summary-md.js';
-import { renderReportHtml } from '../agent/evidence/report-html.js';
-import { exitCodeFor, type Evidence } from '../agent/evidence/types.js';
+import { buildEvidence } from '../agent/evidence/evidence.js';
+import { exitCodeFor } from '../agent/evidence/types.js';
+import { writeRunFolder } from './run-folder.js';
+import { treeHash } from '../workspace/tree-hash.js';
+import { TreeMismatchError } from '../workspace/errors.js';
 import { createRegistry } from '../tools/registry.js';
 import { defaultTools } from '../tools/index.js';
 import { FileState } from '../tools/file-state.js';
@@ -35,9 +36,8 @@ const FIRST_MESSAGE =
   'Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, ' +
   'then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.';
 
-function verdictOf(r: RunResult, mode: 'fix' | 'plan'): Verdict {
-  if (r.status === 'completed') return mode === 'plan' ? 'verified' : 'verified';
-  return r.status;
+function verdictOf(r: RunResult): Verdict {
+  return r.status === 'completed' ? 'verified' : r.status;
 }
 
 /**
@@ -70,6 +70,8 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   let sandbox: 'bwrap' | 'none' | undefined;
   let changes: Awaited<ReturnType<typeof filesChanged>> = [];
   let diff = '';
+  let keep = false;
+  const coAuthor = input.coAuthor ? { coAuthor: input.coAuthor } : {};
 
   try {
     wt = await createWorktree({
@@ -146,27 +148,31 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       }
       record(n.value);
     }
-    verdict = verdictOf(result, input.mode);
+    verdict = verdictOf(result);
     reason = result.reason;
-    if (plan) reason = 'plan written (read-only run: nothing was changed or verified)';
+    const endTree = await treeHash(wt.path).catch(() => undefined);
 
     changes = await filesChanged(wt.path, wt.baseSha);
     diff = await diffText(wt.path, wt.baseSha, 200_000);
-    if (!plan) {
-      if (changes.length === 0) {
-        reason = `no changes: ${reason}`;
-      } else if (verdict === 'verified') {
-        const tested = buildEvidence(ledger.events(), facts()).finalTreeHash;
-        const c = await commitWork({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}), ...(tested ? { expectedTreeHash: tested } : {}) });
+    if (plan) {
+      verdict = 'unverified';
+      reason = `plan only (read-only run): nothing was changed, so nothing was verified`;
+    } else if (changes.length === 0) {
+      // A sweep with nothing to change succeeded; a fix that changed nothing did not fix anything.
+      if (input.task.kind !== 'sweep' && verdict === 'verified') verdict = 'unverified';
+      reason = `no changes: ${reason}`;
+    } else if (verdict === 'verified') {
+      const tested = buildEvidence(ledger.events(), facts()).finalTreeHash ?? endTree;
+      try {
+        const c = await commitWork({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...coAuthor, ...(tested ? { expectedTreeHash: tested } : {}) });
         if ('sha' in c) headSha = c.sha;
-      } else if (config.pr.wip_commit) {
-        const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}) });
-        if ('sha' in c) {
-          headSha = c.sha;
-          wip = true;
-        }
+      } catch (e) {
+        if (!(e instanceof TreeMismatchError)) throw e;
+        verdict = 'unverified';
+        reason = `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})`;
       }
     }
+    if (!plan && !headSha && changes.length > 0) await saveWip();
   } catch (e) {
     const err = e as Error;
     verdict = 'error';
@@ -174,16 +180,26 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     log.error({ err: err.message }, 'run failed');
     record(stamp({ type: 'error', kind: 'internal', message: err.message }));
     // Never lose work: try a WIP commit of whatever is in the worktree.
-    if (wt && config.pr.wip_commit && input.mode === 'fix') {
-      try {
-        const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit });
-        if ('sha' in c) {
-          headSha = c.sha;
-          wip = true;
-        }
-      } catch {
-        /* the evidence still says what happened */
+    if (wt && input.mode === 'fix') await saveWip();
+  }
+
+  /** Commit unverified work as WIP (config pr.wip_commit); when that fails, keep the worktree instead. */
+  async function saveWip(): Promise<void> {
+    if (!wt) return;
+    if (!config.pr.wip_commit) {
+      keep = true;
+      reason = `${reason} (work left in the worktree ${wt.path}: pr.wip_commit is off)`;
+      return;
+    }
+    try {
+      const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...coAuthor });
+      if ('sha' in c) {
+        headSha = c.sha;
+        wip = true;
       }
+    } catch (e) {
+      keep = true;
+      reason = `${reason} (the WIP commit failed: ${(e as Error).message}; the work is kept in ${wt.path})`;
     }
   }
 
@@ -203,18 +219,15 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   }
 
   record(stamp({ type: 'run_end', verdict, reason }));
-  const evidence: Evidence = buildEvidence(ledger.events(), facts());
-  const summaryMd = renderSummaryMd(evidence);
-  await writeEvidence(runDir, evidence);
-  await writeFile(join(runDir, 'summary.md'), summaryMd);
-  if (diff) await writeFile(join(runDir, 'changes.diff'), diff);
-  await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, ledger.events(), { diff }));
-  await transcript.close();
-
-  await dispose?.().catch(() => undefined);
-  if (runTmp) await rm(runTmp, { recursive: true, force: true }).catch(() => undefined);
-  if (wt && !input.keepWorktree) await wt.remove().catch((e: Error) => log.warn({ err: e.message }, 'worktree removal failed'));
-  return { evidence, exitCode: exitCodeFor(verdict), runDir, branch: input.branch, ...(headSha ? { headSha } : {}), wip, summaryMd };
+  try {
+    const written = await writeRunFolder(runDir, buildEvidence(ledger.events(), facts()), ledger.events(), diff, secrets);
+    return { evidence: written.evidence, exitCode: exitCodeFor(verdict), runDir, branch: input.branch, ...(headSha ? { headSha } : {}), wip, summaryMd: written.summaryMd };
+  } finally {
+    await transcript.close().catch(() => undefined);
+    await dispose?.().catch(() => undefined);
+    if (runTmp) await rm(runTmp, { recursive: true, force: true }).catch(() => undefined);
+    if (wt && !input.keepWorktree && !keep) await wt.remove().catch((e: Error) => log.warn({ err: e.message }, 'worktree removal failed'));
+  }
 }
 
 function isBareRepo(dir: string): boolean {
