@@ -52,6 +52,8 @@ function toRecord(r: Row): RunRecord {
 export interface RunStore extends RunRecorder {
   /** Record a webhook delivery id; false when it was seen before (a redelivery starts nothing). */
   recordDelivery(deliveryId: string): boolean;
+  /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
+  forgetDelivery?(deliveryId: string): void;
   /** Start a run holding the issue's lease; when another run is active, returns it instead. */
   tryCreate(run: { id: string; repo: string; issue: number; kind: string }): { ok: true; run: RunRecord } | { ok: false; active: RunRecord };
   get(id: string): RunRecord | undefined;
@@ -73,6 +75,7 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
   `);
   const stmts = {
     delivery: db.prepare('INSERT OR IGNORE INTO deliveries (id, received_at) VALUES (?, ?)'),
+    forget: db.prepare('DELETE FROM deliveries WHERE id = ?'),
     insert: db.prepare("INSERT INTO runs (id, repo, issue, kind, status, created_at, updated_at) VALUES (@id, @repo, @issue, @kind, 'queued', @ts, @ts)"),
     get: db.prepare<[string], Row>('SELECT * FROM runs WHERE id = ?'),
     active: db.prepare<[string, number], Row>("SELECT * FROM runs WHERE repo = ? AND issue = ? AND status != 'done'"),
@@ -87,6 +90,7 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
   });
   return {
     recordDelivery: (id) => stmts.delivery.run(id, now().toISOString()).changes === 1,
+    forgetDelivery: (id) => void stmts.forget.run(id),
     tryCreate: (run) => tryCreate(run),
     get: (id) => {
       const r = stmts.get.get(id);

@@ -45,6 +45,8 @@ export interface StartServerOptions {
   /** Minimum time between status-comment edits (default 3000 ms). */
   progressIntervalMs?: number;
   onIntake?: ProofprAppOptions['onIntake'];
+  /** A queue to use instead of the embedded SQLite one (e.g. BullMQ when REDIS_URL is set). */
+  queue?: Queue<FixJob>;
   /** Probot's logger (default: the pino child logger 'probot'). */
   probotLog?: Logger;
 }
@@ -80,14 +82,16 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   });
   const db = openDatabase(env.home);
   const runs = createRunStore(db);
-  const queue = createSqliteQueue<FixJob>(db);
+  const sqliteQueue = opts.queue ? undefined : createSqliteQueue<FixJob>(db);
+  const queue: Queue<FixJob> = opts.queue ?? (sqliteQueue as Queue<FixJob>);
   const githubFor = async (t: Trigger): Promise<GitHubPort> => {
     if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
     const octokit = await probot.auth(t.installationId);
     return createOctokitPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
   };
 
-  for (const job of queue.recoverInterrupted()) {
+  // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.
+  for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
     await reportInterrupted(job, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
   }
   queue.consume(

@@ -8,7 +8,7 @@ import type { RunStore } from '../../jobs/run-store.js';
 import type { FixJob } from '../../jobs/fix-job.js';
 import { parseEvent } from '../../github/event.js';
 import { toTrigger, BRANCH_PREFIX, type Trigger } from '../../github/trigger.js';
-import { loadRepoConfig, invalidConfigComment } from '../../github/repo-config.js';
+import { loadRepoConfig, invalidConfigComment, type LoadedConfig } from '../../github/repo-config.js';
 import { authorize } from '../../github/authorize.js';
 import { renderStatusComment } from '../../github/status-comment.js';
 
@@ -49,6 +49,18 @@ export async function intake(evt: WebhookInput, github: GitHubPort, deps: Intake
   const trigger = toTrigger(facts, loaded.ok ? loaded.config : { trigger: loaded.trigger });
   if (!trigger) return { outcome: 'ignored' };
   if (!deps.runs.recordDelivery(trigger.deliveryId)) return { outcome: 'redelivery', trigger };
+  try {
+    return await decide(trigger, loaded, github, deps);
+  } catch (e) {
+    // Nothing was queued: let GitHub's redelivery (or a manual one) try again.
+    deps.runs.forgetDelivery?.(trigger.deliveryId);
+    throw e;
+  }
+}
+
+type Decision = { outcome: IntakeOutcome; runId?: string; trigger?: Trigger };
+
+async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort, deps: IntakeDeps): Promise<Decision> {
   if (!loaded.ok) {
     await github.createComment(trigger.number, invalidConfigComment(loaded.problems));
     return { outcome: 'invalid-config', trigger };

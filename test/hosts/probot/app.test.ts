@@ -115,6 +115,17 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(gh.calls.slice(before).filter((c) => c.method !== 'GET')).toEqual([]);
   });
 
+  it('app - a delivery that failed before anything was queued can be redelivered', async () => {
+    gh = fakeGitHub({ permissions: maintainer, failOnce: /^POST \/repos\/acme\/widgets\/issues\/12\/comments$/ });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await expect(h.app.probot.receive({ id: 'retry-1', name: 'issue_comment', payload: comment('/agent fix') } as never)).rejects.toThrow();
+    expect(h.app.runs.active(REPO, 12)).toBeUndefined();
+    await h.app.probot.receive({ id: 'retry-1', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await done();
+    expect(fake.inputs).toHaveLength(1);
+  });
+
   it('app - a second /agent fix while one runs gets "already running" with a link to the status comment', async () => {
     gh = fakeGitHub({ permissions: maintainer });
     let release: () => void = () => {};

@@ -22,6 +22,8 @@ export interface FakeGitHubOptions {
   comments?: Array<{ id: number; body: string; user: { login: string; type: string }; created_at: string; updated_at: string }>;
   pulls?: Array<{ number: number; head: { ref: string; sha: string }; base: { ref: string }; state: string; html_url?: string; draft?: boolean }>;
   refs?: Record<string, string>;
+  /** The first request whose "METHOD path" matches answers 500 (a GitHub hiccup). */
+  failOnce?: RegExp;
   /** Live branch lookup (the end-to-end test reads the real bare repository). */
   refOf?: (branch: string) => string | undefined;
 }
@@ -47,12 +49,17 @@ export function createGitHubState(opts: FakeGitHubOptions = {}, web = 'https://g
   const comments = new Map<number, { issue: number; bodies: string[] }>();
   const pulls: Json[] = (opts.pulls ?? []).map((p) => ({ html_url: `${web}/${OWNER}/${REPO}/pull/${p.number}`, draft: false, ...p }));
   let nextId = 900000;
+  let failOnce = opts.failOnce;
   const repoPath = `/repos/${OWNER}/${REPO}`;
 
   const route = (method: string, uri: string, body: unknown): [number, Json, Record<string, string>?] => {
     const url = new URL(uri, 'http://rest.invalid');
     const path = decodeURIComponent(url.pathname);
     calls.push({ method, path: `${path}${url.search}`, body });
+    if (failOnce && failOnce.test(`${method} ${path}`)) {
+      failOnce = undefined;
+      return [500, { message: 'Server Error' }];
+    }
     let m: RegExpExecArray | null;
     if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
       return [201, { token: 'ghs_fakeinstallationtoken000000000000000', expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {}, repository_selection: 'all' }];
