@@ -13,7 +13,9 @@ export type WorkspaceErrorKind =
   | 'tree-mismatch'
   | 'branch-busy'
   | 'lock-timeout'
-  | 'bad-input';
+  | 'bad-input'
+  /** The worktree's `.git` pointer does not lead to its own git dir (rewritten by code run in the worktree?). */
+  | 'tampered';
 
 export class WorkspaceError extends Error {
   readonly kind: WorkspaceErrorKind;

@@ -7,6 +7,7 @@ import type { ExecPort, ExecRequest, ExecResult } from './exec-port.js';
 import { scrubbedEnv } from './env-scrub.js';
 import { OutputCap } from './output-cap.js';
 import { resolveSandbox, sandboxArgv, type SandboxSetting } from './sandbox.js';
+import { sandboxMounts } from './sandbox-mounts.js';
 
 export interface ExecOptions {
   root: string;
@@ -20,6 +21,16 @@ export interface ExecOptions {
   maxConcurrent?: number;
   /** Grace between SIGTERM and SIGKILL of the process group. Default 2000 ms. */
   killGraceMs?: number;
+  /**
+   * Folders (or files) the sandbox hides: pass PROOFPR_HOME, the harness's real home (os.homedir()) and
+   * the source checkout's git dir. The worktree, the per-run folders, the worktree's git dirs (with a
+   * sanitized config) and linked dependency folders stay visible even when they lie under one. bwrap only.
+   */
+  hidePaths?: string[];
+  /** The worktree's git dir (Worktree.gitDir), bound read-only; else `<root>/.git` is read and checked. */
+  gitDir?: string;
+  /** Keep the host network inside the sandbox (for a setup command like `npm ci`). Default false. */
+  network?: boolean;
   logger?: Logger;
 }
 
@@ -47,11 +58,16 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
   const sandbox = await resolveSandbox(opts.sandbox);
   const root = realpathSync(opts.root);
-  const home = join(opts.runTmp, 'home');
-  const tmp = join(opts.runTmp, 'tmp');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(tmp, { recursive: true });
+  mkdirSync(join(opts.runTmp, 'home'), { recursive: true });
+  mkdirSync(join(opts.runTmp, 'tmp'), { recursive: true });
+  const runTmp = realpathSync(opts.runTmp);
+  const home = join(runTmp, 'home');
+  const tmp = join(runTmp, 'tmp');
   const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
+  const box =
+    sandbox === 'bwrap'
+      ? { root, tmp, home, network: opts.network === true, ...(await sandboxMounts({ root, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH })) }
+      : undefined;
   const max = opts.maxOutputBytes ?? 1024 * 1024;
   const limit = opts.maxConcurrent ?? 4;
   const grace = opts.killGraceMs ?? 2000;
@@ -71,10 +87,7 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
   async function run(req: ExecRequest): Promise<ExecResult> {
     const started = Date.now();
     const env = { ...baseEnv, ...(req.extraEnv ?? {}) };
-    const [file, args] =
-      sandbox === 'bwrap'
-        ? ['bwrap', [...sandboxArgv({ root, tmp, home, network: false, cwd: req.cwd }), '--', 'bash', '-c', req.command]]
-        : ['bash', ['-c', req.command]];
+    const [file, args] = box ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]] : ['bash', ['-c', req.command]];
     const child = execa(file, args, {
       cwd: req.cwd, env, extendEnv: false, detached: true, buffer: false, reject: false, stripFinalNewline: false,
       ...(req.stdin !== undefined ? { input: req.stdin } : { stdin: 'ignore' as const }),

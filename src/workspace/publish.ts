@@ -2,8 +2,8 @@ import { copyFile, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TreeMismatchError } from './errors.js';
-import { git, resolveCommit } from './git.js';
-import { gitDirOf, stageAllAndWriteTree, withTempIndex } from './temp-index.js';
+import { git } from './git.js';
+import { stageAllAndWriteTree, withTempIndex } from './temp-index.js';
 
 export interface CommitWorkOptions {
   worktree: string;
@@ -14,6 +14,10 @@ export interface CommitWorkOptions {
   coAuthor?: string;
   /** The tree the gates tested (evidence.finalTreeHash): the commit is refused when the worktree differs. */
   expectedTreeHash?: string;
+  /** The worktree's git dir as createWorktree recorded it (Worktree.gitDir); else `.git` is read and checked. */
+  gitDir?: string;
+  /** Paths relative to the root left out of the commit, as given to treeHash (test reports, coverage). */
+  exclude?: string[];
 }
 
 export type CommitResult = { sha: string; tree: string } | { nothing: true };
@@ -25,6 +29,8 @@ const schema = z.object({
   identity: z.object({ name: oneLine('identity.name'), email: oneLine('identity.email') }),
   coAuthor: z.string().regex(/^[^\r\n<>]+ <[^\r\n<>]+>$/, 'coAuthor must be "Name <email>" on one line').optional(),
   expectedTreeHash: z.string().regex(/^[0-9a-f]{40,64}$/, 'expectedTreeHash must be a tree id (hex)').optional(),
+  gitDir: z.string().min(1, 'gitDir must be the worktree git dir (Worktree.gitDir)').optional(),
+  exclude: z.array(z.string()).optional(),
 });
 
 /**
@@ -35,32 +41,40 @@ const schema = z.object({
  */
 export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult> {
   const o = schema.parse(opts);
-  const cwd = o.worktree;
-  return withTempIndex(cwd, async (env) => {
-    const tree = await stageAllAndWriteTree(cwd, env);
-    if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
-    const parent = await resolveCommit(cwd, 'HEAD');
-    const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd })).stdout.trim() : undefined;
-    if (tree === parentTree) return { nothing: true as const };
-    const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
-    const ident = {
-      GIT_AUTHOR_NAME: o.identity.name,
-      GIT_AUTHOR_EMAIL: o.identity.email,
-      GIT_COMMITTER_NAME: o.identity.name,
-      GIT_COMMITTER_EMAIL: o.identity.email,
-    };
-    const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
-      cwd,
-      env: ident,
-      input: message,
-    });
-    const sha = stdout.trim();
-    // Moves the branch HEAD points to, only if nobody moved it meanwhile (old value check).
-    await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
-    // The real index now matches the commit: install the temporary one (it has the fresh stat data).
-    await installIndex(cwd, env.GIT_INDEX_FILE ?? '');
-    return { sha, tree };
-  });
+  return withTempIndex(
+    o.worktree,
+    async (env) => {
+      const cwd = env.GIT_WORK_TREE ?? o.worktree;
+      const repoEnv = { ...env };
+      delete repoEnv.GIT_INDEX_FILE;
+      const tree = await stageAllAndWriteTree(cwd, env, o.exclude);
+      if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
+      const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, env: repoEnv, okCodes: [0, 1, 128] });
+      const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : undefined;
+      const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
+      if (tree === parentTree) return { nothing: true as const };
+      const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
+      const ident = {
+        ...repoEnv,
+        GIT_AUTHOR_NAME: o.identity.name,
+        GIT_AUTHOR_EMAIL: o.identity.email,
+        GIT_COMMITTER_NAME: o.identity.name,
+        GIT_COMMITTER_EMAIL: o.identity.email,
+      };
+      const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
+        cwd,
+        env: ident,
+        input: message,
+      });
+      const sha = stdout.trim();
+      // Moves the branch HEAD points to, only if nobody moved it meanwhile (old value check).
+      await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
+      // The real index now matches the commit: install the temporary one (it has the fresh stat data).
+      await installIndex(cwd, repoEnv, env.GIT_INDEX_FILE ?? '');
+      return { sha, tree };
+    },
+    o.gitDir,
+  );
 }
 
 /** Same as commitWork for unverified or aborted work: "WIP (unverified): " prefix, no tree check. */
@@ -69,13 +83,13 @@ export async function wipCommit(opts: Omit<CommitWorkOptions, 'expectedTreeHash'
 }
 
 /** Replaces the worktree's index with `from`, under git's own index.lock protocol. */
-async function installIndex(cwd: string, from: string): Promise<void> {
-  const index = join(await gitDirOf(cwd), 'index');
+async function installIndex(cwd: string, env: Record<string, string>, from: string): Promise<void> {
+  const index = join(env.GIT_DIR ?? join(cwd, '.git'), 'index');
   const lock = `${index}.lock`;
   try {
     await (await open(lock, 'wx')).close();
   } catch {
-    await git(['reset', '--quiet'], { cwd, okCodes: [0, 128] }); // someone holds the index: fall back to git
+    await git(['reset', '--quiet'], { cwd, env, okCodes: [0, 128] }); // someone holds the index: fall back to git
     return;
   }
   try {

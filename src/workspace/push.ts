@@ -21,6 +21,11 @@ export interface PushBranchOptions {
   expectedRemoteSha?: string | null;
   /** True only for a branch proofpr created for the same issue (re-runs may then replace it). */
   ownBranch: boolean;
+  /**
+   * The commit to push (the headSha commitWork returned). The push then sends exactly this commit to
+   * refs/heads/<branch>, whatever the local branch points at by now. Default: the local branch tip.
+   */
+  sha?: string;
   logger?: Logger;
 }
 
@@ -30,6 +35,7 @@ const schema = z.object({
   branch: z.string(),
   expectedRemoteSha: z.string().regex(/^[0-9a-f]{40,64}$/, 'expectedRemoteSha must be a full commit sha or null').nullable().optional(),
   ownBranch: z.boolean(),
+  sha: z.string().regex(/^[0-9a-f]{40,64}$/, 'sha must be the full commit sha to push (the one commitWork returned)').optional(),
 });
 
 const MOVED = 'the branch moved on the remote since proofpr last pushed it; re-run /agent fix to start from the new tip';
@@ -56,7 +62,7 @@ function refLine(stdout: string, ref: string): { flag: string; summary: string }
 }
 
 /**
- * Pushes refs/heads/<branch> to the same name on remoteUrl. Only proofpr/* branches; no --force, only
+ * Pushes refs/heads/<branch> (or the given sha) to refs/heads/<branch> on remoteUrl. Only proofpr/* branches; no --force, only
  * --force-with-lease on proofpr's own branch. Errors say what happened and what to do; the token is in
  * no argument, config, message or log line.
  */
@@ -69,10 +75,18 @@ export async function pushBranch(opts: PushBranchOptions): Promise<{ pushed: boo
     throw new WorkspaceError('refused-ref', `refusing to push '${o.branch}': proofpr pushes only its own proofpr/* branches`);
   }
   checkUrl(o.remoteUrl);
-  const sha = await resolveCommit(o.repoDir, ref);
-  if (!sha) throw new WorkspaceError('bad-input', `branch ${o.branch} does not exist in ${o.repoDir}; commit the work first`);
+  const sha = o.sha ? await resolveCommit(o.repoDir, o.sha) : await resolveCommit(o.repoDir, ref);
+  if (!sha) {
+    throw new WorkspaceError(
+      'bad-input',
+      o.sha
+        ? `commit ${o.sha} does not exist in ${o.repoDir}; pass the repository the work was committed in`
+        : `branch ${o.branch} does not exist in ${o.repoDir}; commit the work first`,
+    );
+  }
   const lease = o.ownBranch && o.expectedRemoteSha !== undefined ? [`--force-with-lease=${ref}:${o.expectedRemoteSha ?? ''}`] : [];
-  const args = ['push', '--porcelain', '--no-verify', ...lease, '--', o.remoteUrl, `${ref}:${ref}`];
+  // By sha when given: whatever moved the local ref after the commit cannot change what is pushed.
+  const args = ['push', '--porcelain', '--no-verify', ...lease, '--', o.remoteUrl, `${o.sha ? sha : ref}:${ref}`];
   const started = Date.now();
   const res = await git(args, { cwd: o.repoDir, token: opts.token, okCodes: [0, 1] }).catch((e: unknown) => {
     throw remoteError(e, `pushing ${o.branch}`, 'contents: write');

@@ -37,27 +37,54 @@ export interface SandboxOptions {
   /** Private /tmp inside the sandbox is a tmpfs; `tmp` is the per-run TMPDIR bound writable. */
   tmp: string;
   home: string;
-  network: false;
+  /** True keeps the host network (a setup command such as `npm ci`); false (the default use) unshares it. */
+  network: boolean;
   /** Working directory inside the sandbox (default: root). */
   cwd?: string;
+  /** Folders hidden behind an empty tmpfs (PROOFPR_HOME, the real home, the source checkout's .git). */
+  hide?: string[];
+  /** Bound read-only over whatever a hide put there (the worktree's git dirs, linked dependency folders). */
+  readOnly?: string[];
+  /** [source, destination] pairs bound read-only (a sanitized git config; /dev/null over a hidden file). */
+  overlays?: Array<[string, string]>;
 }
 
+type Mount = { dest: string; rank: number; argv: string[] };
+
+const depth = (p: string): number => p.split('/').filter(Boolean).length;
+
 /**
- * bwrap arguments (without the command): the whole file system read-only, the worktree, the per-run
- * TMPDIR and HOME writable, a fresh /tmp, /dev and /proc, no network, its own PID namespace, and killed
- * with its parent. No `--new-session`: the caller kills the whole process group on timeout, and
- * bwrap stays in that group; `--die-with-parent` covers the rest.
+ * bwrap arguments (without the command): the whole file system read-only, hidden folders replaced by
+ * an empty tmpfs, the worktree, the per-run TMPDIR and HOME writable, `<root>/.git` and the git dirs
+ * read-only, a fresh /tmp, /dev and /proc, no network unless asked, its own PID namespace, and killed
+ * with its parent. Mounts are applied parents first (then hide < writable < read-only < overlay on the
+ * same path), so the most specific path wins: a worktree inside a hidden PROOFPR_HOME is still there,
+ * and its `.git` pointer stays read-only inside the writable worktree. No `--new-session`: the caller
+ * kills the whole process group on timeout, and bwrap stays in that group; `--die-with-parent` covers the rest.
  */
 export function sandboxArgv(opts: SandboxOptions): string[] {
+  const mounts: Mount[] = [
+    ...(opts.hide ?? []).map((d) => ({ dest: d, rank: 0, argv: ['--tmpfs', d] })),
+    ...[opts.root, opts.tmp, opts.home].map((d) => ({ dest: d, rank: 1, argv: ['--bind', d, d] })),
+    { dest: `${opts.root}/.git`, rank: 2, argv: ['--ro-bind-try', `${opts.root}/.git`, `${opts.root}/.git`] },
+    ...(opts.readOnly ?? []).map((d) => ({ dest: d, rank: 2, argv: ['--ro-bind', d, d] })),
+    ...(opts.overlays ?? []).map(([src, dest]) => ({ dest, rank: 3, argv: ['--ro-bind', src, dest] })),
+  ];
+  const seen = new Set<string>();
+  const ordered = mounts
+    .map((m, i) => ({ ...m, i }))
+    .sort((a, b) => depth(a.dest) - depth(b.dest) || a.rank - b.rank || a.i - b.i)
+    .filter((m) => {
+      const key = m.argv.join('\0');
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
   return [
     '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
-    '--bind', opts.root, opts.root,
-    '--bind', opts.tmp, opts.tmp,
-    '--bind', opts.home, opts.home,
-    '--unshare-net',
+    ...ordered.flatMap((m) => m.argv),
+    ...(opts.network ? [] : ['--unshare-net']),
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',

@@ -1,39 +1,60 @@
-import { mkdtemp, rm, copyFile, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, rm, copyFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { git } from './git.js';
+import { readLinkedDirs } from './linked-dirs.js';
+import { resolveWorktreeGitDir, worktreeGitEnv } from './worktree-git-dir.js';
 
-/** The worktree's own git dir: read from its `.git` file (linked worktree) or `.git/` (main checkout). */
+/** The worktree's own git dir, checked (see readWorktreeGitDirs): a rewritten `.git` pointer throws. */
 export async function gitDirOf(root: string): Promise<string> {
-  const dotGit = join(root, '.git');
-  const st = await stat(dotGit).catch(() => undefined);
-  if (st?.isDirectory()) return dotGit;
-  if (st?.isFile()) {
-    const m = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, 'utf8'));
-    if (m?.[1]) return isAbsolute(m[1].trim()) ? m[1].trim() : resolve(dirname(dotGit), m[1].trim());
-  }
-  const r = await git(['rev-parse', '--absolute-git-dir'], { cwd: root });
-  return r.stdout.trim();
+  return (await resolveWorktreeGitDir(root)).gitDir;
 }
 
 /**
  * Runs `fn` with GIT_INDEX_FILE pointing at a throw-away copy of the worktree's index (a copy keeps
- * git's stat cache, so `git add -A` only rehashes files that changed). The real index is never touched.
+ * git's stat cache, so `git add -A` only rehashes files that changed), and GIT_DIR / GIT_WORK_TREE
+ * pinning every git call made with that env to this worktree. `gitDir` is the one createWorktree
+ * recorded; without it `<root>/.git` is read once and checked. The real index is never touched.
  */
-export async function withTempIndex<T>(root: string, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'proofpr-idx-'));
-  const index = join(dir, 'index');
+export async function withTempIndex<T>(root: string, fn: (env: Record<string, string>) => Promise<T>, gitDir?: string): Promise<T> {
+  const realRoot = await realpath(root);
+  const dir = gitDir ?? (await gitDirOf(realRoot));
+  const tmp = await mkdtemp(join(tmpdir(), 'proofpr-idx-'));
+  const index = join(tmp, 'index');
   try {
-    await copyFile(join(await gitDirOf(root), 'index'), index).catch(() => undefined);
-    return await fn({ GIT_INDEX_FILE: index });
+    await copyFile(join(dir, 'index'), index).catch(() => undefined);
+    return await fn({ ...worktreeGitEnv(realRoot, dir), GIT_INDEX_FILE: index });
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true });
   }
 }
 
-/** Stages everything (`git add -A`, honouring .gitignore) into the given index and returns its tree. */
-export async function stageAllAndWriteTree(root: string, env: Record<string, string>): Promise<string> {
-  await git(['add', '-A', '--', '.'], { cwd: root, env });
-  const { stdout } = await git(['write-tree'], { cwd: root, env });
+/** Exclude entries as literal paths relative to the root; entries outside the worktree are dropped. */
+export function excludePathspecs(root: string, exclude: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of exclude) {
+    let p = isAbsolute(raw) ? relative(root, raw) : raw;
+    p = p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    if (!p || p === '.' || p.split('/').includes('..')) continue;
+    out.push(`:(exclude,literal)${p}`);
+  }
+  return out;
+}
+
+/**
+ * `git add -A` (honouring .gitignore) into the index in `env`, leaving out `exclude` (paths relative to
+ * the root: test reports, coverage) and the dependency links createWorktree made. A left-out file that
+ * is tracked keeps the version already in the index.
+ */
+export async function stageAll(root: string, env: Record<string, string>, exclude: readonly string[] = []): Promise<void> {
+  const realRoot = env.GIT_WORK_TREE ?? (await realpath(root));
+  const names = env.GIT_DIR ? (await readLinkedDirs(env.GIT_DIR)).map((l) => l.name) : [];
+  await git(['add', '-A', '--', '.', ...excludePathspecs(realRoot, [...exclude, ...names])], { cwd: realRoot, env });
+}
+
+/** Stages everything (stageAll) into the given index and returns its tree. */
+export async function stageAllAndWriteTree(root: string, env: Record<string, string>, exclude: readonly string[] = []): Promise<string> {
+  await stageAll(root, env, exclude);
+  const { stdout } = await git(['write-tree'], { cwd: env.GIT_WORK_TREE ?? root, env });
   return stdout.trim();
 }

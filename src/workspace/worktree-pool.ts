@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from './git.js';
+import { worktreeGitEnv } from './worktree-git-dir.js';
 import { removeWorktreeUnlocked } from './worktree-remove.js';
 
 /**
@@ -31,11 +32,12 @@ export async function claimPooled(worktreesDir: string, commonDir: string, path:
 }
 
 /** Parks the worktree at `path` (detached, so its branch is free) unless the pool already holds `max`. */
-export async function releaseToPool(worktreesDir: string, commonDir: string, path: string, max: number): Promise<boolean> {
+export async function releaseToPool(worktreesDir: string, commonDir: string, path: string, max: number, gitDir?: string): Promise<boolean> {
   const dir = poolDir(worktreesDir, commonDir);
   if ((await listPool(dir)).length >= max) return false;
   await mkdir(dir, { recursive: true });
-  const detached = await git(['checkout', '--quiet', '--detach'], { cwd: path, okCodes: [0, 1, 128] });
+  if (!gitDir) return false; // without the recorded git dir the worktree's `.git` would have to be trusted
+  const detached = await git(['checkout', '--quiet', '--detach'], { cwd: path, env: worktreeGitEnv(path, gitDir), okCodes: [0, 1, 128] });
   if (detached.code !== 0) return false;
   const to = join(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
   const moved = await git(['worktree', 'move', path, to], { cwd: commonDir, okCodes: [0, 128] });

@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { git } from './git.js';
 import { pidAlive, withLock } from './lock.js';
 import { wipCommit } from './publish.js';
+import { resolveWorktreeGitDir, worktreeGitEnv } from './worktree-git-dir.js';
 import { MARKER_SUFFIX, readMarker, removeMarker } from './worktree-marker.js';
 import { removeWorktreeUnlocked, repoLockPath } from './worktree-remove.js';
 import { logger as rootLogger } from '../log.js';
@@ -25,11 +26,15 @@ export interface SweepResult {
 
 const BOT = { name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' };
 
-async function salvage(path: string, branch: string, runId: string, identity: { name: string; email: string }): Promise<boolean> {
+async function salvage(path: string, commonDir: string, branch: string, runId: string, identity: { name: string; email: string }): Promise<boolean> {
   if (!(await stat(join(path, '.git')).catch(() => undefined))) return false;
-  const head = await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd: path, okCodes: [0, 1, 128] });
+  // Throws 'tampered' (the worktree is then kept) when `.git` leads anywhere but this repository's worktrees/.
+  const dirs = await resolveWorktreeGitDir(path);
+  if (dirs.commonDir !== (await realpath(commonDir).catch(() => commonDir))) return false;
+  const env = worktreeGitEnv(await realpath(path), dirs.gitDir);
+  const head = await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd: path, env, okCodes: [0, 1, 128] });
   if (head.stdout.trim() !== `refs/heads/${branch}`) return false;
-  const r = await wipCommit({ worktree: path, identity, message: `changes of run ${runId}, salvaged after its process died` });
+  const r = await wipCommit({ worktree: path, gitDir: dirs.gitDir, identity, message: `changes of run ${runId}, salvaged after its process died` });
   return !('nothing' in r);
 }
 
@@ -58,7 +63,7 @@ export async function sweepWorktrees(worktreesDir: string, repoDirs: string[] = 
     const removed = await withLock(repoLockPath(m.commonDir), async () => {
       if (opts.salvage !== false) {
         try {
-          if (await salvage(m.path, m.branch, m.runId, opts.identity ?? BOT)) result.salvaged.push(m.branch);
+          if (await salvage(m.path, m.commonDir, m.branch, m.runId, opts.identity ?? BOT)) result.salvaged.push(m.branch);
         } catch (e) {
           // Keep the worktree rather than lose its changes; the next sweep tries again.
           log.warn({ path: m.path, err: (e as Error).message }, 'could not save the changes of a dead run; worktree kept');

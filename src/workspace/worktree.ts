@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { WorkspaceError } from './errors.js';
 import { GitError, git, resolveCommit } from './git.js';
+import { linkDependencyDirs, type LinkedDir } from './linked-dirs.js';
 import { withLock } from './lock.js';
+import { readWorktreeGitDirs, worktreeGitEnv } from './worktree-git-dir.js';
 import { claimPooled, releaseToPool } from './worktree-pool.js';
 import { removeMarker, writeMarker } from './worktree-marker.js';
 import { removeWorktreeUnlocked, repoLockPath } from './worktree-remove.js';
@@ -20,6 +22,10 @@ export interface Worktree {
   branch: string;
   /** The worktree's own git dir (`<common>/worktrees/<name>`): no tool may read or write it. */
   gitDir: string;
+  /** The repository's common git dir (objects, refs, config) the worktree belongs to. */
+  commonDir: string;
+  /** Dependency folders of the source checkout linked into the worktree (see linkDirs). */
+  linked: LinkedDir[];
   /** True when a warm pooled worktree was reset instead of checking out every file. */
   reused: boolean;
   /** Removes the worktree (or parks it in the pool); safe to call more than once. */
@@ -37,6 +43,12 @@ export interface CreateWorktreeOptions {
   token?: string;
   /** Reuse and park warm worktrees of this repository (default off; `true` keeps at most 2 parked). */
   pool?: boolean | { max?: number };
+  /**
+   * Top-level folder names (e.g. node_modules, .venv, venv, vendor) to symlink from the source checkout
+   * into the worktree when they exist there and git ignores them; never part of a tree hash or commit.
+   * Nothing is linked from a bare repository (mirror). Default none.
+   */
+  linkDirs?: string[];
   logger?: Logger;
 }
 
@@ -46,7 +58,17 @@ const schema = z.object({
   branch: z.string().min(1, 'branch must be a branch name such as proofpr/12-fix-parser'),
   worktreesDir: z.string().min(1, 'worktreesDir must be a folder for worktrees'),
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'runId must be letters, digits, ".", "_" or "-"'),
+  linkDirs: z.array(z.string().regex(/^[A-Za-z0-9._-]+$/, 'linkDirs entries must be top-level folder names such as node_modules')).optional(),
 });
+
+/** The git dirs of a worktree proofpr just created or claimed; they must belong to `commonDir`. */
+async function ownGitDir(path: string, commonDir: string): Promise<string> {
+  const dirs = await readWorktreeGitDirs(path);
+  if (!dirs || dirs.commonDir !== (await realpath(commonDir))) {
+    throw new WorkspaceError('tampered', `the worktree at ${path} does not belong to ${commonDir}; remove it and retry`);
+  }
+  return dirs.gitDir;
+}
 
 const busyBranch = /already checked out at|already used by worktree at|is already checked out/i;
 
@@ -118,14 +140,16 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
       return { tip, base };
     });
     // Writing the files happens outside the lock, so concurrent runs of one repository check out in parallel.
+    // Every git call in the worktree names its git dir: a `.git` left by a previous (pooled) run is not trusted.
+    const env = worktreeGitEnv(await realpath(path), await ownGitDir(path, commonDir));
     if (reused) {
       const args = target.tip ? [o.branch] : ['-B', o.branch, target.base];
-      await git(['checkout', '--quiet', '-f', ...args], { cwd: path, token: opts.token }).catch((e: unknown) => {
+      await git(['checkout', '--quiet', '-f', ...args], { cwd: path, env, token: opts.token }).catch((e: unknown) => {
         throw mapAddError(e, o.branch);
       });
-      await git(['clean', '-ffdxq'], { cwd: path });
+      await git(['clean', '-ffdxq'], { cwd: path, env });
     } else {
-      await git(['reset', '--quiet', '--hard'], { cwd: path, token: opts.token });
+      await git(['reset', '--quiet', '--hard'], { cwd: path, env, token: opts.token });
     }
   } catch (e) {
     await withLock(repoLockPath(commonDir), () => removeWorktreeUnlocked(commonDir, path)).catch(() => undefined);
@@ -133,14 +157,16 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
     throw e;
   }
   const real = await realpath(path);
-  const gitDir = (await git(['rev-parse', '--absolute-git-dir'], { cwd: real })).stdout.trim();
-  log.info({ path: real, branch: o.branch, baseSha, reused, ms: Date.now() - started }, 'worktree ready');
+  const gitDir = await ownGitDir(real, commonDir);
+  // After a pooled reset too: `clean -ffdx` removed the previous run's links.
+  const linked = await linkDependencyDirs(repoDir, real, gitDir, o.linkDirs ?? []);
+  log.info({ path: real, branch: o.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, 'worktree ready');
   let removal: Promise<void> | undefined;
   const remove = (): Promise<void> => {
     removal ??= (async () => {
       const t = Date.now();
       await withLock(repoLockPath(commonDir), async () => {
-        const parked = poolMax > 0 && (await releaseToPool(worktreesDir, commonDir, real, poolMax).catch(() => false));
+        const parked = poolMax > 0 && (await releaseToPool(worktreesDir, commonDir, real, poolMax, gitDir).catch(() => false));
         if (!parked) await removeWorktreeUnlocked(commonDir, real);
       });
       await removeMarker(worktreesDir, o.runId);
@@ -151,5 +177,5 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
     });
     return removal;
   };
-  return { path: real, baseSha, branch: o.branch, gitDir, reused, remove };
+  return { path: real, baseSha, branch: o.branch, gitDir, commonDir: await realpath(commonDir), linked, reused, remove };
 }

@@ -1,0 +1,78 @@
+import { realpath, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { WorkspaceError } from './errors.js';
+import { git } from './git.js';
+import { readLinkedDirs } from './linked-dirs.js';
+import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
+import type { SandboxOptions } from './sandbox.js';
+
+export interface MountInput {
+  root: string;
+  /** Per-run scratch folder (not visible writable inside the sandbox); the sanitized git config goes here. */
+  runTmp: string;
+  /** The worktree's git dir (Worktree.gitDir); else `<root>/.git` is read and checked. */
+  gitDir?: string;
+  hidePaths?: readonly string[];
+  /** PATH of the children: its folders under a hidden path stay visible (tools installed in the home). */
+  pathEnv?: string;
+}
+
+const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir === sep ? dir : dir + sep);
+
+/** Only settings git needs to read the repository; everything else (remotes, extraheader tokens, helpers) stays out. */
+const SAFE_CONFIG = '^(core\\.(repositoryformatversion|bare|filemode|symlinks|ignorecase|precomposeunicode|logallrefupdates)|extensions\\..+)$';
+
+async function sanitizedConfig(commonDir: string, out: string): Promise<void> {
+  const r = await git(['config', '--file', join(commonDir, 'config'), '--get-regexp', SAFE_CONFIG], { cwd: commonDir, okCodes: [0, 1] });
+  const sections = new Map<string, string[]>();
+  for (const line of r.stdout.split('\n')) {
+    const m = /^(core|extensions)\.([a-z0-9]+) ([A-Za-z0-9._-]*)$/.exec(line.trim());
+    if (!m?.[1] || !m[2]) continue;
+    sections.set(m[1], [...(sections.get(m[1]) ?? []), `\t${m[2]} = ${m[3] ?? ''}`]);
+  }
+  const text = [...sections].map(([name, lines]) => `[${name}]\n${lines.join('\n')}\n`).join('');
+  await writeFile(out, text, { mode: 0o644 });
+}
+
+/**
+ * What the sandbox hides and re-shows: each existing hide path (a folder gets an empty tmpfs, a file
+ * /dev/null); the worktree's git dir and common dir read-only with the repository config replaced by a
+ * copy holding only core/extensions settings (an Actions checkout keeps its token in .git/config); the
+ * dependency folders createWorktree linked; PATH folders (and their install prefix) under a hidden path.
+ */
+export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays'>> {
+  const hide: string[] = [];
+  const overlays: Array<[string, string]> = [];
+  const readOnly: string[] = [];
+  for (const raw of input.hidePaths ?? []) {
+    if (!raw.startsWith('/')) throw new WorkspaceError('bad-input', `hidePaths entry '${raw}' must be an absolute path`);
+    const p = await realpath(raw).catch(() => undefined);
+    if (!p) continue;
+    if (p === '/') throw new WorkspaceError('bad-input', `hidePaths entry '${raw}' is the file system root; name the folders to hide`);
+    if ((await stat(p)).isDirectory()) hide.push(p);
+    else overlays.push(['/dev/null', p]);
+  }
+  const dirs = input.gitDir
+    ? { gitDir: await realpath(input.gitDir), commonDir: await commonDirOf(await realpath(input.gitDir)) }
+    : await readWorktreeGitDirs(input.root);
+  if (dirs) {
+    readOnly.push(dirs.commonDir, dirs.gitDir);
+    if (await stat(join(dirs.commonDir, 'config')).catch(() => undefined)) {
+      const clean = join(input.runTmp, 'git-config');
+      await sanitizedConfig(dirs.commonDir, clean);
+      overlays.push([clean, join(dirs.commonDir, 'config')]);
+    }
+    for (const l of await readLinkedDirs(dirs.gitDir)) if (await stat(l.target).catch(() => undefined)) readOnly.push(l.target);
+  }
+  for (const entry of (input.pathEnv ?? '').split(':')) {
+    if (!entry.startsWith('/')) continue;
+    const p = await realpath(entry).catch(() => undefined);
+    const under = p ? hide.find((h) => inside(p, h)) : undefined;
+    if (!p || !under) continue;
+    readOnly.push(p);
+    // ~/.nvm/versions/node/v20/bin → its prefix (lib/ holds npm); ~/.cargo/bin alone (~/.cargo holds credentials).
+    const prefix = dirname(p);
+    if (basename(p) === 'bin' && relative(under, prefix).split(sep).length >= 2) readOnly.push(prefix);
+  }
+  return { hide, readOnly, overlays };
+}
