@@ -71,6 +71,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       worktreesDir: join(deps.home, 'worktrees'),
       coAuthor: coAuthorOf(t),
       repoFullName: `${github.owner}/${github.repo}`,
+      instructionsRef: pr.baseRef,
       ...(inp.signal ? { signal: inp.signal } : {}),
       onEvent: (ev) => status.onEvent(ev),
     });

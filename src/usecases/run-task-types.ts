@@ -42,6 +42,11 @@ export interface RunTaskInput {
   coAuthor?: string;
   /** The full name ("owner/name") for evidence, when known. */
   repoFullName?: string;
+  /**
+   * PR follow-ups: read the instruction files (AGENTS.md / CLAUDE.md chain) from this ref (the PR's base
+   * branch) instead of the worktree, so a PR head cannot rewrite its own instructions. Unset = the worktree.
+   */
+  instructionsRef?: string;
   signal?: AbortSignal;
   onEvent?: (ev: RunEvent) => void;
   /** Token for the git server (a blob-less mirror fetches file contents on checkout). Never logged. */

@@ -227,7 +227,7 @@ describe('probot app - /agent on issues and PRs', () => {
     await h.app.probot.receive({ id: 'd-14', name: 'pull_request_review_comment', payload: payload('pull_request_review_comment.created') } as never);
     await until(() => h?.app.runs.latest(REPO, 13)?.status === 'done');
     expect(gh.calledWith('GET', /contents\/\.github\/proofpr\.yml\?ref=main$/)).toHaveLength(1);
-    expect(fake.inputs[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', continueBranch: true, baseRef: 'main' });
+    expect(fake.inputs[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', continueBranch: true, baseRef: 'main', instructionsRef: 'main' });
     expect(fake.inputs[0]?.config.max_turns).toBe(7);
     expect(fake.inputs[0]?.task.instructions).toBe('also handle CRLF');
     expect(ws.pushes[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', expectedRemoteSha: '1'.repeat(40) });
