@@ -28,6 +28,7 @@ import { diffText, filesChanged } from '../workspace/diff-stat.js';
 import { costUsd } from '../model/pricing.js';
 import { logger } from '../log.js';
 import { knownSecrets } from './secrets.js';
+import { instructionsFromRef } from './instructions-from-ref.js';
 import type { RunTaskInput, RunTaskResult } from './run-task-types.js';
 
 const log = logger('run-task');
@@ -106,7 +107,8 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
     const events = new EventQueue();
     const verifier = plan ? undefined : createVerifier({ root: wt.path, runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log, scratchDir: join(runTmp, 'tmp'), ...(input.signal ? { signal: input.signal } : {}) });
-    const skills = await loadSkills(wt.path, log);
+    const instructionsRoot = input.instructionsRef ? await instructionsFromRef(wt.path, input.instructionsRef, join(runTmp, 'instructions')) : wt.path;
+    const skills = await loadSkills(instructionsRoot, log);
     const toolbox = createRegistry(skills.length ? [...defaultTools(), skillTool as ToolDefinition] : defaultTools());
     const gatesEnabled = Object.entries(config.gates).flatMap(([k, v]) => (v === true ? [k] : []));
     const context = await createContextManager({
@@ -117,6 +119,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       mode: input.mode,
       gatesEnabled,
       model: input.modelId,
+      instructionsRoot,
       logger: log,
     });
 

@@ -33,6 +33,8 @@ export interface ContextManagerOptions {
   microcompactThreshold?: number;
   /** Latest tool results microcompact never clears (default 6). */
   protectRecent?: number;
+  /** Where AGENTS.md / CLAUDE.md and skills are read from (default root): PR follow-ups use the base branch's. */
+  instructionsRoot?: string;
   /** Folders the task touches, relative to root: their AGENTS.md / CLAUDE.md chain is loaded. */
   touchedDirs?: string[];
   logger?: Logger;
@@ -68,8 +70,8 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   const microTarget = microAt * 0.7;
   const model = opts.model ?? DEFAULT_MODEL;
 
-  const instructions = await loadInstructions(opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
-  const skills = await loadSkills(opts.root, log);
+  const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
+  const skills = await loadSkills(opts.instructionsRoot ?? opts.root, log);
   const toolNames = skills.length > 0 && !opts.toolNames.includes('Skill') ? [...opts.toolNames, 'Skill'] : opts.toolNames;
   const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
   const systemTokens = estimateSystem(system);

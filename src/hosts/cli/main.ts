@@ -2,6 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { runCommand } from './run-command.js';
 import { runDemo } from './demo.js';
 import { reportCommand } from './report-command.js';
+import { serveCommand } from './serve.js';
+import { workerCommand } from './worker-command.js';
+import { sweepCommand } from './sweep-command.js';
 import { UsageError } from './usage-error.js';
 
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
@@ -28,6 +31,32 @@ export async function main(argv: string[]): Promise<number> {
     .option('--keep-worktree', 'leave the worktree in place after the run (for inspection)')
     .action(async (flags) => {
       code = await runCommand(flags);
+    });
+
+  program
+    .command('serve')
+    .description('the GitHub App (Probot) with its queue and workers in one process (with REDIS_URL: webhooks only)')
+    .action(async () => {
+      code = await serveCommand();
+    });
+
+  program
+    .command('worker')
+    .description('a queue worker only (needs REDIS_URL)')
+    .action(async () => {
+      code = await workerCommand();
+    });
+
+  program
+    .command('sweep')
+    .description('run the configured maintenance sweeps once (for cron / scheduled workflows)')
+    .option('--name <name...>', 'only these sweeps (default: all)')
+    .option('--repo <dir>', 'git repository to work on', '.')
+    .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
+    .option('--model <id>', 'model id (overrides PROOFPR_MODEL and the config)')
+    .option('--github-repo <owner/name>', 'push and open PRs on this repository (token from GITHUB_TOKEN)')
+    .action(async (flags) => {
+      code = await sweepCommand(flags);
     });
 
   program
