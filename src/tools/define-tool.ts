@@ -31,6 +31,12 @@ export interface ToolContext {
    * `<runDir>/tool-output` is always readable by them; it need not be listed.
    */
   extraReadRoots?: string[];
+  /**
+   * True for a worktree-relative path (POSIX separators) that the config's Read(...) deny rules cover:
+   * Grep and Glob leave such files out of their results and Read refuses them. Built with
+   * `readDenyPredicate` from src/agent/permissions/read-deny.ts. Absent = nothing denied.
+   */
+  readDeny?: (relPath: string) => boolean;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

@@ -64,7 +64,8 @@ export const globTool = defineTool({
     const match = compileMatcher(pat);
     const prefix = r.rel === '.' ? '' : `${r.rel}/`;
     const files = await listFiles(ctx.root, r.rel, ctx.signal);
-    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)));
+    const denied = ctx.readDeny;
+    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)) && !denied?.(f));
     const stats = await statAll(ctx.root, matched);
     const found = stats.sort((a, b) => b.m - a.m || (a.f < b.f ? -1 : 1));
     if (found.length === 0) {

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition, type ToolResult } from './define-tool.js';
@@ -46,6 +47,11 @@ function filterGlob(hits: Extract<GrepHits, { ok: true }>, glob: string): void {
   for (const map of [hits.files, hits.counts]) for (const p of [...map.keys()]) if (!re.test(p)) map.delete(p);
 }
 
+/** Files the config's Read deny rules cover never show up, whatever the backend found. */
+function dropDenied(hits: Extract<GrepHits, { ok: true }>, denied: (rel: string) => boolean): void {
+  for (const map of [hits.files, hits.counts]) for (const p of [...map.keys()]) if (denied(p.split(sep).join('/'))) map.delete(p);
+}
+
 export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDefinition<typeof input> {
   return defineTool({
     name: 'Grep',
@@ -79,6 +85,7 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
         return fail('invalid_regex', `Invalid pattern "${args.pattern}": ${hits.error}\nGrep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`);
       }
       if (args.glob && backend !== 'rg') filterGlob(hits, args.glob);
+      if (ctx.readDeny && r.inRoot) dropDenied(hits, ctx.readDeny);
       const { text, entries } = renderHits(hits, mode, args['-n'] !== false, args.head_limit);
       return { forModel: text, forHuman: `Grep ${args.pattern}: ${entries} ${mode === 'content' ? 'lines' : 'entries'}`, isError: false, meta: { backend, mode, entries } };
     },

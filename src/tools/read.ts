@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
@@ -25,6 +26,9 @@ export const readTool = defineTool({
   async execute({ file_path, offset, limit }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
     if (!r.ok) return fail('denied', r.message);
+    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep).join('/'))) {
+      return fail('denied', `Reading ${file_path} is refused by the repository's permissions.deny rules; leave that file alone.`);
+    }
     let st;
     try {
       st = statSync(r.abs);

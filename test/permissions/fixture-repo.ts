@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFile
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** A small worktree with the traps the policy corpus needs (symlinks out, .git, workflows, .env). */
+/** A small worktree with the traps the policy corpus needs (symlinks out, .git, workflows, .env, ignored and denied paths). */
 export function makePolicyRepo(): { root: string; outside: string } {
   const outside = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-policy-')));
   const root = join(outside, 'repo');
@@ -18,6 +18,12 @@ export function makePolicyRepo(): { root: string; outside: string } {
     '.env': 'SECRET=1\n',
     '.github/workflows/ci.yml': 'on: push\n',
     'node_modules/.bin/jest': '#!/bin/sh\necho jest\n',
+    'node_modules/dep/index.js': 'module.exports = 1;\n',
+    '.gitignore': 'node_modules/\ndist/\n*.log\nreports/\n',
+    'tracked.log': 'kept on purpose\n',
+    'secrets/key.txt': 'KEY=1\n',
+    'lib/.hidden/deny-me.ts': 'x\n',
+    'lib/util.ts': 'x\n',
   };
   for (const [p, c] of Object.entries(files)) {
     mkdirSync(dirname(join(root, p)), { recursive: true });
@@ -27,6 +33,10 @@ export function makePolicyRepo(): { root: string; outside: string } {
   symlinkSync('src/a.ts', join(root, 'link-inside.ts'));
   symlinkSync('/etc', join(root, 'evil'));
   symlinkSync('..', join(root, 'up'));
+  symlinkSync('.git', join(root, 'gitlink'));
+  writeFileSync(join(outside, 'outside-secret.txt'), 'SECRET=outside\n');
+  symlinkSync('../outside-secret.txt', join(root, 'outlink.txt'));
   execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['add', '-f', 'tracked.log', 'secrets/key.txt'], { cwd: root });
   return { root, outside };
 }

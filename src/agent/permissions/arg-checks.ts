@@ -149,3 +149,75 @@ export const checkPackageManager = (pm: string, args: readonly string[], root: s
   }
   return null;
 };
+
+/** Does a short-option cluster (`-rnL`) hold `letter` before a letter that takes the rest as its value? */
+function clusterHas(arg: string, letter: string, valueLetters = ''): boolean {
+  if (!/^-[A-Za-z]/.test(arg) || arg.startsWith('--')) return false;
+  for (const ch of arg.slice(1)) {
+    if (ch === letter) return true;
+    if (valueLetters.includes(ch) || !/[A-Za-z]/.test(ch)) return false;
+  }
+  return false;
+}
+
+/** Option words before `--`, leaving out the separate value of an option cluster ending in a value letter (`-e -R`). */
+function optionArgs(args: readonly string[], valueLetters: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') break;
+    out.push(a);
+    if (/^-[A-Za-z]+$/.test(a)) {
+      const first = [...a.slice(1)].findIndex((c) => valueLetters.includes(c));
+      if (first === a.length - 2) i++;
+    }
+  }
+  return out;
+}
+
+const has = (opts: readonly string[], long: readonly string[], letter: string, valueLetters = ''): boolean =>
+  opts.some((a) => long.includes(a.split('=')[0] as string) || clusterHas(a, letter, valueLetters));
+
+const VALUE_LETTERS: Record<string, string> = {
+  grep: 'efmABCdD', egrep: 'efmABCdD', fgrep: 'efmABCdD', rg: 'ABCefgjmMtTErd', ls: 'IwTp', du: 'BdtX', tree: 'LIPoH',
+  cp: 'StT', tar: 'fCbgKLNTVX', zip: 'bnstxi', diff: 'CUFIDSLxXW',
+};
+
+/**
+ * Options that make a recursive walk follow symlinks: a committed link such as `gitlink -> ../repo/.git`
+ * would lead the walk out of the worktree (path operands are jailed, the links met during the walk are not).
+ */
+export function checkFollowLinks(base: string, args: readonly string[]): string | null {
+  const o = optionArgs(args, VALUE_LETTERS[base] ?? '');
+  const refuse = (flag: string, instead: string): string => `${base} ${flag} follows symlinks while it walks folders, which can lead out of the worktree; ${instead}`;
+  switch (base) {
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+      return has(o, ['--dereference-recursive'], 'R', 'efmABCdD') ? refuse('-R', 'use grep -r (it does not follow symlinks) or the Grep tool') : null;
+    case 'rg':
+      return has(o, ['--follow'], 'L', 'ABCefgjmMtTErd') ? refuse('-L/--follow', 'search without it, or use the Grep tool') : null;
+    case 'find':
+      return args.some((a) => a === '-L' || a === '-follow') ? refuse('-L/-follow', 'list files without following links, or use the Glob tool') : null;
+    case 'ls':
+      return has(o, ['--dereference'], 'L', 'IwTp') && has(o, ['--recursive'], 'R', 'IwTp') ? refuse('-LR', 'use ls -R without -L, or the Glob tool') : null;
+    case 'du':
+      return has(o, ['--dereference'], 'L', 'BdtX') ? refuse('-L', 'use du without -L') : null;
+    case 'tree':
+      return has(o, ['--follow'], 'l', 'LIPoH') ? refuse('-l', 'use tree without -l, or the Glob tool') : null;
+    case 'cp':
+      return has(o, ['--dereference'], 'L', 'StT') ? refuse('-L', 'copy without -L (links are copied as links)') : null;
+    case 'tar':
+      return has(o, ['--dereference'], 'h', 'fCbgKLNTVX') || (o[0] !== undefined && !o[0].startsWith('-') && o[0].includes('h'))
+        ? refuse('-h/--dereference', 'archive without it (links are stored as links)')
+        : null;
+    case 'zip':
+      return has(o, ['--recurse-paths'], 'r', 'bnstxi') || has(o, [], 'R', 'bnstxi')
+        ? (has(o, ['--symlinks'], 'y', 'bnstxi') ? null : refuse('-r without -y', 'add -y (--symlinks) so links are stored as links'))
+        : null;
+    case 'diff':
+      return has(o, ['--recursive'], 'r', 'CUFIDSLxXW') && !o.includes('--no-dereference') ? refuse('-r', 'add --no-dereference, or compare files one by one') : null;
+    default:
+      return null;
+  }
+}

@@ -4,6 +4,7 @@ import { analyzeBash } from './bash-analysis.js';
 import { dangerousEnvName } from './builtin-deny.js';
 import { checkCommand, type CommandCheck } from './command-checks.js';
 import { checkPathArg, type PathContext } from './path-args.js';
+import { ignoredReason, type IgnoredPaths } from './git-ignored.js';
 import { resolveInside } from './path-jail.js';
 import { bashRuleMatches, type PermissionRule } from './rules.js';
 
@@ -18,6 +19,10 @@ export interface BashPolicy {
   /** Implicit prefix rules from `test.command`. */
   testRules: PermissionRule[];
   configFile: string;
+  /** Git's ignore rules (content writes into ignored paths are refused). */
+  ignored?: IgnoredPaths;
+  /** Worktree-relative redirect targets of `test.command` itself: writable even when ignored. */
+  testRedirects?: ReadonlySet<string>;
 }
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
@@ -33,6 +38,15 @@ export function suggestRule(words: readonly (string | null)[]): string {
   return `Bash(${w.slice(0, n).join(' ')}:*)`;
 }
 
+function ignoredRedirect(p: BashPolicy, cwds: readonly string[], target: string): boolean {
+  if (!p.ignored) return false;
+  for (const cwd of cwds) {
+    const r = resolveInside(p.root, target, { gitDirs: p.gitDirs, cwd });
+    if (r.ok && !p.testRedirects?.has(r.rel) && p.ignored.isIgnored(r.rel)) return true;
+  }
+  return false;
+}
+
 /** Decide one Bash command line: every simple command in it must pass on its own. */
 export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   if (command.trim() === '') return no('builtin-deny:empty', 'the command is empty');
@@ -44,7 +58,15 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   for (const v of a.variables) {
     if (dangerousEnvName(v.name)) return no(`builtin-deny:env:${v.name}`, `setting ${v.name} changes what later commands load or run; not allowed`);
   }
-  const ctx: PathContext = { root: p.root, gitDirs: p.gitDirs, writableWorkflows: p.writableWorkflows, cwds: [p.root] };
+  const ctx: PathContext = {
+    root: p.root,
+    gitDirs: p.gitDirs,
+    writableWorkflows: p.writableWorkflows,
+    cwds: [p.root],
+    deny: p.deny,
+    configFile: p.configFile,
+    ...(p.ignored ? { ignored: p.ignored } : {}),
+  };
   for (const c of a.commands) {
     const [n, t] = c.words;
     if (n?.value === 'cd' && t?.value) {
@@ -58,8 +80,12 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     if (r.target.value === null) return no('builtin-deny:redirect', `the redirect ${r.text} has a variable target; write the file name literally`);
     const reading = r.op === '<';
     const why = checkPathArg(r.target.value, r.target.glob, reading ? 'read' : 'write', ctx, true);
-    if (why) return no('builtin-deny:redirect', `redirect ${r.text}: ${why}`);
-    if (!reading && !/^\/dev\//.test(r.target.value)) writesByRedirect = true;
+    if (why) return no(why.rule === 'builtin-deny:path' ? 'builtin-deny:redirect' : why.rule, `redirect ${r.text}: ${why.reason}`);
+    if (!reading && !/^\/dev\//.test(r.target.value)) {
+      writesByRedirect = true;
+      const target = r.target.value;
+      if (ignoredRedirect(p, ctx.cwds, target)) return no('builtin-deny:ignored-path', `redirect ${r.text}: ${ignoredReason(target)}`);
+    }
   }
   const checks: CommandCheck[] = a.commands.map((c) => checkCommand(c, ctx));
   for (const c of checks) if (c.deny) return no(c.deny.rule, c.deny.reason);

@@ -1,8 +1,14 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SimpleCommand } from './bash-analysis.js';
 import { DENIED_COMMANDS, dangerousEnvName } from './builtin-deny.js';
-import { checkFind, checkGit, checkInterpreter, checkLocalPackage, checkPackageManager, checkRg, checkSed, interpreterOf } from './arg-checks.js';
-import { checkPathArg, type PathContext } from './path-args.js';
+import { checkFind, checkFollowLinks, checkGit, checkInterpreter, checkLocalPackage, checkPackageManager, checkRg, checkSed, interpreterOf } from './arg-checks.js';
+import { checkPathArg, configDenied, type PathContext, type PathRefusal } from './path-args.js';
+import { resolveInside } from './path-jail.js';
+import { ignoredReason } from './git-ignored.js';
+import { checkSearchScope } from './search-scope.js';
+import { writeTargets } from './write-targets.js';
+import { relOf } from './read-deny.js';
 import { safeListLabel } from './safe-list.js';
 import type { Word } from './words.js';
 
@@ -88,7 +94,8 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
     return deny(`builtin-deny:${base}-args`, `${base} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
   }
   const sargs = args as string[];
-  let why: string | null = null;
+  let why: string | null = checkFollowLinks(base, args.filter((a): a is string => a !== null));
+  if (why) return deny(`builtin-deny:${base}-follow-links`, why, words);
   if (base === 'git') why = checkGit(sargs, ctx.root);
   else if (base === 'find') why = checkFind(sargs, ctx.root);
   else if (base === 'rg') why = checkRg(sargs, ctx.root);
@@ -103,25 +110,71 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   }
   const sedInPlace = base === 'sed' && sargs.some((a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a));
   const writes = WRITE_PATHS.has(base) || sedInPlace || (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output')));
-  const pathReason = checkArgs(base, inner.slice(1), ctx, sedInPlace);
-  if (pathReason) return deny('builtin-deny:path', pathReason, words);
+  const refusal =
+    checkArgs(base, inner.slice(1), ctx, sedInPlace) ??
+    checkSearchScope(base, sargs.filter((a): a is string => a !== null), ctx) ??
+    (base === 'git' ? checkGitPaths(sargs, ctx) : null) ??
+    checkIgnoredTargets(base, sargs, sedInPlace, ctx);
+  if (refusal) return deny(refusal.rule, refusal.reason, words);
   const literal = ECHO_LIKE.has(base) ? words.map((w) => w ?? '$') : words;
   const safe = !xargs && literal.every((w) => w !== null) ? safeListLabel(literal as string[]) : null;
   return { deny: null, words, safe, writes };
 }
 
-function checkArgs(base: string, args: Word[], ctx: PathContext, sedInPlace: boolean): string | null {
+/** Content writes (cp/mv destination, tee, touch, sed -i, ...) into paths git ignores would miss the commit. */
+function checkIgnoredTargets(base: string, args: readonly (string | null)[], sedInPlace: boolean, ctx: PathContext): PathRefusal | null {
+  if (!ctx.ignored || args.some((a) => a === null)) return null;
+  for (const t of writeTargets(base, args as string[], sedInPlace)) {
+    for (const cwd of ctx.cwds) {
+      const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
+      if (!r.ok) continue;
+      const into = t.intoName !== undefined && isDir(r.abs) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
+      if (ctx.ignored.isIgnored(r.rel) || (into !== null && ctx.ignored.isIgnored(into))) {
+        return { rule: 'builtin-deny:ignored-path', reason: `${base}: ${ignoredReason(into ?? t.path)}` };
+      }
+    }
+  }
+  return null;
+}
+
+/** `git show HEAD:.env`, `git diff -- secrets/x`: the paths a git command names still answer to Read deny rules. */
+function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal | null {
+  if (!ctx.deny || ctx.deny.length === 0) return null;
+  let afterDashes = false;
+  for (const a of args) {
+    if (a === '--') { afterDashes = true; continue; }
+    const m = /^(?::[0-3]:|[^:-][^:]*:|:)(.+)$/.exec(a);
+    const p = afterDashes ? a : m?.[1];
+    if (p === undefined) continue;
+    const rel = relOf(ctx.root, p);
+    if (rel === null || rel === '') continue;
+    const refusal = configDenied(rel, false, 'read', ctx, a);
+    if (refusal) return refusal;
+  }
+  return null;
+}
+
+function isDir(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function checkArgs(base: string, args: Word[], ctx: PathContext, sedInPlace: boolean): PathRefusal | null {
   if (NO_PATHS.has(base)) return null;
   const allPaths = READ_PATHS.has(base) || WRITE_PATHS.has(base);
   const access = WRITE_PATHS.has(base) || sedInPlace ? 'write' : 'read';
-  if (base === 'cd' && (args.length === 0 || args[0]?.value === '-')) return 'cd to the home or previous directory leaves the worktree; cd to a worktree path';
+  const jailed = (reason: string): PathRefusal => ({ rule: 'builtin-deny:path', reason });
+  if (base === 'cd' && (args.length === 0 || args[0]?.value === '-')) return jailed('cd to the home or previous directory leaves the worktree; cd to a worktree path');
   let patternPending = PATTERN_FIRST.has(base) && !args.some((a) => a.value !== null && /^(-e|-f|--regexp|--file|--expression)(=|$)/.test(a.value));
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const v = w.value;
     if (v === null) {
-      if (allPaths) return `${base} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`;
+      if (allPaths) return jailed(`${base} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`);
       continue;
     }
     if (options && v === '--') { options = false; continue; }

@@ -8,6 +8,8 @@ import { decideBash } from './bash-decision.js';
 import { loadBashParser } from './bash-parser.js';
 import { decideFileTool } from './file-decision.js';
 import { parseRules, type PermissionRule } from './rules.js';
+import { createIgnoredPaths } from './git-ignored.js';
+import { resolveInside } from './path-jail.js';
 
 export interface PolicyOptions {
   /** The worktree root (realpath'd here). */
@@ -56,7 +58,8 @@ function detectGitDirs(root: string): string[] {
 
 /**
  * Build the permission policy. Order: built-in deny > config deny > mode > config allow > built-in
- * safe list > default deny. Malformed rules throw ConfigError naming `permissions.allow[i]`.
+ * safe list > default deny. Writes into paths git ignores are refused (they would not be committed);
+ * Read(...) deny rules also hold for the path arguments of Bash read commands and recursive searches. Malformed rules throw ConfigError naming `permissions.allow[i]`.
  */
 export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolicy> {
   const allow = parseRules(opts.allow, 'allow');
@@ -67,19 +70,30 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const log = opts.logger ?? silentLogger;
   const parser = await loadBashParser();
   const testRules: PermissionRule[] = [];
+  const testRedirects = new Set<string>();
   if (opts.testCommand) {
     const a = analyzeBash(parser, opts.testCommand);
     if (a.ok) {
+      for (const r of a.redirects) {
+        const t = r.target?.value;
+        const j = t ? resolveInside(root, t, { gitDirs }) : null;
+        if (j?.ok) testRedirects.add(j.rel);
+      }
       for (const c of a.commands) {
         const words = c.words.map((w) => w.value);
         if (words.every((w): w is string => w !== null)) testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
       }
     }
   }
-  const base = { root, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny, configFile };
-  const bash = { ...base, parser, testRules };
+  const ignored = createIgnoredPaths(root);
+  const base = { root, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny, configFile, ignored };
+  const bash = { ...base, parser, testRules, testRedirects };
+  // A Bash command or a .gitignore edit may change what git ignores: re-ask git after either ran.
+  let ignoreRulesMayHaveChanged = false;
   return {
     async check(tool: string, input: unknown): Promise<PermissionDecision> {
+      if (ignoreRulesMayHaveChanged) ignored.invalidate();
+      ignoreRulesMayHaveChanged = false;
       let d: PermissionDecision;
       try {
         if (tool === 'Bash') {
@@ -92,6 +106,9 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
         }
       } catch (e) {
         d = { behavior: 'deny', rule: 'internal-error', reason: `the permission check failed (${(e as Error).message}); the call was refused` };
+      }
+      if (d.behavior === 'allow' && (tool === 'Bash' || ((tool === 'Write' || tool === 'Edit') && /(^|[/\\])\.gitignore$/.test(String((input as { file_path?: unknown }).file_path))))) {
+        ignoreRulesMayHaveChanged = true;
       }
       log.debug({ tool, behavior: d.behavior, rule: d.rule }, 'permission decision');
       return d;

@@ -1,6 +1,8 @@
 import type { PermissionDecision } from './types.js';
 import { resolveInside } from './path-jail.js';
 import { fileRuleMatches, type PermissionRule } from './rules.js';
+import { ignoredReason, type IgnoredPaths } from './git-ignored.js';
+import { folderDeniedBy } from './read-deny.js';
 
 export interface FilePolicy {
   root: string;
@@ -10,6 +12,8 @@ export interface FilePolicy {
   allow: PermissionRule[];
   deny: PermissionRule[];
   configFile: string;
+  /** Git's ignore rules: Write/Edit of an ignored path is refused (it would not be committed). */
+  ignored?: IgnoredPaths;
 }
 
 const no = (rule: string, reason: string): PermissionDecision => ({ behavior: 'deny', rule, reason });
@@ -24,7 +28,7 @@ function badPattern(pattern: string): boolean {
   return pattern.startsWith('~') || pattern.split(/[/\\]/).includes('..') || pattern.includes('\0');
 }
 
-/** Read / Write / Edit / Glob / Grep / TodoWrite: path jail, then deny rules, mode, allow rules. */
+/** Read / Write / Edit / Glob / Grep / TodoWrite: path jail, then deny rules, mode, git-ignored writes, allow rules. */
 export function decideFileTool(p: FilePolicy, tool: string, input: unknown): PermissionDecision {
   if (tool === 'TodoWrite') {
     const d = p.deny.find((r) => r.tool === 'TodoWrite');
@@ -45,9 +49,12 @@ export function decideFileTool(p: FilePolicy, tool: string, input: unknown): Per
   const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? 'write' : 'read', writableWorkflows: p.writableWorkflows });
   if (!jail.ok) return no('builtin-deny:path', `${tool} refused: ${jail.reason}`);
   const isDir = key === 'path';
-  const denied = p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, tool, jail.rel, isDir));
+  const denied =
+    p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, tool, jail.rel, isDir)) ??
+    (isDir && (tool === 'Grep' || tool === 'Glob') ? folderDeniedBy(p.deny, jail.rel) : undefined);
   if (denied) return no(`config-deny:${denied.text}`, `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`);
   if (writing && p.mode === 'plan') return no('mode:plan', `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
+  if (writing && p.ignored?.isIgnored(jail.rel)) return no('builtin-deny:ignored-path', `${tool} refused: ${ignoredReason(target)}`);
   const allowed = p.allow.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, tool, jail.rel, isDir));
   if (allowed) return { behavior: 'allow', rule: `config-allow:${allowed.text}`, reason: '' };
   return { behavior: 'allow', rule: writing ? `builtin-allow:${tool} inside worktree` : `builtin-allow:${tool} read-only`, reason: '' };

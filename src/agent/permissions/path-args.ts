@@ -1,5 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { resolveInside } from './path-jail.js';
+import type { PermissionRule } from './rules.js';
+import type { IgnoredPaths } from './git-ignored.js';
+import { editDeniedBy, folderDeniedBy, readDeniedBy } from './read-deny.js';
 
 export interface PathContext {
   root: string;
@@ -7,6 +10,35 @@ export interface PathContext {
   writableWorkflows: boolean;
   /** Directories a path may be relative to: the root plus every `cd` target in the same command line. */
   cwds: string[];
+  /** Config deny rules: Read(...) rules hold for read arguments, Edit(...)/Write(...) rules for write arguments. */
+  deny?: readonly PermissionRule[];
+  configFile?: string;
+  /** Git's ignore rules: content writes into ignored paths are refused (they would miss the commit). */
+  ignored?: IgnoredPaths;
+}
+
+/** Why a path argument is refused, and by which rule ('builtin-deny:path' or 'config-deny:<rule>'). */
+export interface PathRefusal {
+  rule: string;
+  reason: string;
+}
+
+const jailed = (reason: string): PathRefusal => ({ rule: 'builtin-deny:path', reason });
+
+/** A config deny rule covering worktree-relative `rel` for this access, as a refusal. */
+export function configDenied(rel: string, isDir: boolean, access: 'read' | 'write', ctx: PathContext, shown: string): PathRefusal | null {
+  if (!ctx.deny || ctx.deny.length === 0) return null;
+  const rule = access === 'read' ? (readDeniedBy(ctx.deny, rel, isDir) ?? (isDir ? folderDeniedBy(ctx.deny, rel) : undefined)) : editDeniedBy(ctx.deny, rel);
+  if (!rule) return null;
+  return { rule: `config-deny:${rule.text}`, reason: `${shown} is refused by permissions.deny "${rule.text}" in ${ctx.configFile ?? '.github/proofpr.yml'}; leave that path alone` };
+}
+
+function isDirectory(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 const DEVICES = /^\/dev\/(null|zero|stdin|stdout|stderr|u?random|fd\/\d+|tty)$/;
@@ -34,22 +66,24 @@ function globRegex(component: string): RegExp {
  * (absolute, ~, ./, ../) are checked. Unquoted globs may only be in the last component, and every
  * symlink they could match must stay inside too.
  */
-export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write', ctx: PathContext, always: boolean): string | null {
+export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write', ctx: PathContext, always: boolean): PathRefusal | null {
   if (DEVICES.test(v)) return null;
   if (!always && !PATH_LIKE.test(v)) return null;
   const opts = { gitDirs: ctx.gitDirs, access, writableWorkflows: ctx.writableWorkflows };
   for (const cwd of ctx.cwds) {
     if (!glob || !GLOB.test(v)) {
       const r = resolveInside(ctx.root, v, { ...opts, cwd });
-      if (!r.ok) return r.reason;
+      if (!r.ok) return jailed(r.reason);
+      const denied = configDenied(r.rel, isDirectory(r.abs), access, ctx, `path "${v}"`);
+      if (denied) return denied;
       continue;
     }
     const parts = v.split('/');
     const at = parts.findIndex((p) => GLOB.test(p));
-    if (at !== parts.length - 1) return `the glob ${v} has a wildcard in a directory part; name the directories literally (or use find/rg with a quoted pattern)`;
+    if (at !== parts.length - 1) return jailed(`the glob ${v} has a wildcard in a directory part; name the directories literally (or use find/rg with a quoted pattern)`);
     const dir = parts.slice(0, at).join('/') || (v.startsWith('/') ? '/' : '.');
     const r = resolveInside(ctx.root, dir, { ...opts, cwd });
-    if (!r.ok) return r.reason;
+    if (!r.ok) return jailed(r.reason);
     const re = globRegex(parts[at] as string);
     let entries: import('node:fs').Dirent[] = [];
     try {
@@ -61,8 +95,11 @@ export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write',
       if (!re.test(e.name)) continue;
       if (e.isSymbolicLink() || e.name === '.git') {
         const inner = resolveInside(ctx.root, `${r.abs}/${e.name}`, opts);
-        if (!inner.ok) return `the glob ${v} matches ${e.name}: ${inner.reason}`;
+        if (!inner.ok) return jailed(`the glob ${v} matches ${e.name}: ${inner.reason}`);
       }
+      const rel = r.rel === '' ? e.name : `${r.rel}/${e.name}`;
+      const denied = configDenied(rel, e.isDirectory(), access, ctx, `the glob ${v} matches ${rel}, which`);
+      if (denied) return denied;
     }
   }
   return null;

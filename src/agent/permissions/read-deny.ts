@@ -1,0 +1,94 @@
+import { readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileRuleMatches, parseRules, type PermissionRule } from './rules.js';
+
+/** Worktree-relative POSIX form of `p` ('' for the root, null when it lies outside `root`). */
+export function relOf(root: string, p: string): string | null {
+  let rel = isAbsolute(p) ? relative(root, p) : p;
+  rel = rel.split(sep).join('/').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  if (rel === '.' || rel === '') return '';
+  if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return null;
+  return rel;
+}
+
+/** The Read-family deny rule (Read/Glob/Grep with a path) that covers worktree-relative `rel`, if any. */
+export function readDeniedBy(rules: readonly PermissionRule[], rel: string, isDir = false): PermissionRule | undefined {
+  if (rel === '') return undefined;
+  return rules.find((r) => r.paths !== undefined && fileRuleMatches(r, 'Read', rel, isDir));
+}
+
+/** Edit-family deny rule (Edit/Write with a path) covering `rel`, if any. */
+export function editDeniedBy(rules: readonly PermissionRule[], rel: string): PermissionRule | undefined {
+  if (rel === '') return undefined;
+  return rules.find((r) => r.paths !== undefined && fileRuleMatches(r, 'Edit', rel));
+}
+
+/** A deny rule of the Read family (Read, Glob, Grep) that names paths. */
+export function isReadPathRule(r: PermissionRule): boolean {
+  return r.paths !== undefined && (r.tool === 'Read' || r.tool === 'Glob' || r.tool === 'Grep');
+}
+
+const PROBE = '__proofpr_probe__';
+
+/** A folder whose whole content is denied (`secrets/**` denies everything in `secrets`, though not the name itself). */
+export function folderDeniedBy(rules: readonly PermissionRule[], rel: string): PermissionRule | undefined {
+  if (rel === '') return undefined;
+  return readDeniedBy(rules, rel, true) ?? readDeniedBy(rules, `${rel}/${PROBE}`);
+}
+
+/**
+ * The first path under folder `rel` that a Read deny rule covers, walking the file system without
+ * following symlinks (as grep -r and rg do) and skipping `.git` (and dot-entries with `skipHidden`, as rg
+ * does by default). 'too-many' after `cap` entries.
+ */
+export function firstDeniedUnder(
+  root: string,
+  rules: readonly PermissionRule[],
+  rel: string,
+  opts: { skipHidden?: boolean; cap?: number } = {},
+): { path: string; rule: PermissionRule } | 'too-many' | null {
+  const cap = opts.cap ?? 20_000;
+  if (!rules.some(isReadPathRule)) return null;
+  const self = rel === '' ? undefined : folderDeniedBy(rules, rel);
+  if (self) return { path: rel, rule: self };
+  let seen = 0;
+  const stack = [rel];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > cap) return 'too-many';
+      if (e.name === '.git' || (opts.skipHidden && e.name.startsWith('.'))) continue;
+      const child = dir === '' ? e.name : `${dir}/${e.name}`;
+      const isDir = e.isDirectory();
+      const rule = readDeniedBy(rules, child, isDir);
+      if (rule) return { path: child, rule };
+      if (isDir) stack.push(child);
+    }
+  }
+  return null;
+}
+
+/**
+ * Build `ToolContext.readDeny` from the config's `permissions.deny` list: true for a worktree path
+ * (relative, or absolute inside `root`) that a Read/Glob/Grep deny rule covers. Grep and Glob drop
+ * such files from their results; Read refuses them. Paths outside `root` are never denied here.
+ */
+export function readDenyPredicate(root: string, denyRules: readonly string[]): (relPath: string) => boolean {
+  const rules = parseRules(denyRules, 'deny').filter(isReadPathRule);
+  if (rules.length === 0) return () => false;
+  return (relPath) => {
+    const rel = relOf(root, relPath);
+    if (rel === null || rel === '') return false;
+    try {
+      return readDeniedBy(rules, rel) !== undefined;
+    } catch {
+      return true;
+    }
+  };
+}

@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolveInside } from './path-jail.js';
+import type { PathContext, PathRefusal } from './path-args.js';
+import { firstDeniedUnder, isReadPathRule, readDeniedBy } from './read-deny.js';
+import type { PermissionRule } from './rules.js';
+import { gitEnv } from './git-ignored.js';
+
+const GREP_RECURSE = /^(--recursive|--dereference-recursive|--directories=recurse|-d\s*recurse)$/;
+const PATTERN_OPT = /^(-e|-f|--regexp|--file)(=|$)/;
+
+function grepRecurses(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') break;
+    if (GREP_RECURSE.test(a) || (a === '-d' && args[i + 1] === 'recurse')) return true;
+    if (/^-[A-Za-z]+$/.test(a) && /[rR]/.test(a)) return true;
+  }
+  return false;
+}
+
+/** Non-option arguments after the pattern (the pattern is the first one unless -e/-f names it). */
+function pathOperands(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let patternPending = !args.some((a) => PATTERN_OPT.test(a));
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (options && a === '--') { options = false; continue; }
+    if (options && a.startsWith('-') && a !== '-') {
+      if (/^(-e|-f|--regexp|--file)$/.test(a)) i++;
+      continue;
+    }
+    if (patternPending) { patternPending = false; continue; }
+    out.push(a);
+  }
+  return out;
+}
+
+/** What a recursive search reads: its path operands, or null when the command does not recurse. */
+export function searchOperands(base: string, args: readonly string[]): string[] | null {
+  if (base === 'rg') return args.includes('--files') || args.includes('--type-list') ? null : pathOperands(args);
+  if ((base === 'grep' || base === 'egrep' || base === 'fgrep') && grepRecurses(args)) return pathOperands(args);
+  if (base === 'git') {
+    const at = args.indexOf('grep');
+    if (at === -1 || args.slice(0, at).some((a) => !a.startsWith('-'))) return null;
+    const rest = args.slice(at + 1);
+    const dd = rest.indexOf('--');
+    return dd === -1 ? [] : rest.slice(dd + 1);
+  }
+  return null;
+}
+
+/** rg skips dot-files unless --hidden, -. or -uu (two or more u's) says otherwise. */
+function rgSearchesHidden(args: readonly string[]): boolean {
+  let u = 0;
+  for (const a of args) {
+    if (a === '--') break;
+    if (a === '--hidden' || a === '--unrestricted') u += a === '--hidden' ? 2 : 1;
+    else if (/^-[A-Za-z.]+$/.test(a)) {
+      if (a.includes('.')) u += 2;
+      u += [...a].filter((c) => c === 'u').length;
+    }
+  }
+  return u >= 2;
+}
+
+/** git grep without --untracked reads tracked files only. */
+function firstDeniedTracked(root: string, rules: readonly PermissionRule[], rel: string): { path: string; rule: PermissionRule } | null {
+  const r = spawnSync('git', ['-C', root, '-c', 'core.quotepath=false', 'ls-files', '-z', '--', rel === '' ? '.' : rel], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: gitEnv() });
+  if (r.status !== 0) return null;
+  for (const f of r.stdout.split('\0')) {
+    const rule = f === '' ? undefined : readDeniedBy(rules, f);
+    if (rule) return { path: f, rule };
+  }
+  return null;
+}
+
+/**
+ * grep -r, rg and git grep read every file under their folders, so a Read(...) deny rule must hold for
+ * the whole tree they walk. Operands that name nothing (option values, a missing path) fall back to
+ * the worktree root, which such searches use when no path is given.
+ */
+export function checkSearchScope(base: string, args: readonly string[], ctx: PathContext): PathRefusal | null {
+  if (!ctx.deny?.some(isReadPathRule)) return null;
+  const operands = searchOperands(base, args);
+  if (operands === null) return null;
+  const folders: string[] = [];
+  for (const cwd of ctx.cwds) {
+    for (const o of operands) {
+      const r = resolveInside(ctx.root, o, { gitDirs: ctx.gitDirs, cwd });
+      if (r.ok && existsSync(r.abs)) folders.push(r.rel);
+    }
+  }
+  if (folders.length === 0) folders.push('');
+  const shown = base === 'git' ? 'git grep' : base;
+  const skipHidden = base === 'rg' && !rgSearchesHidden(args);
+  for (const f of new Set(folders)) {
+    const hit = base === 'git' && !args.includes('--untracked') ? firstDeniedTracked(ctx.root, ctx.deny, f) : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
+    if (hit === 'too-many') {
+      return { rule: 'builtin-deny:search-scope', reason: `${shown} would search ${f || 'the whole worktree'}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder` };
+    }
+    if (hit) {
+      return { rule: `config-deny:${hit.rule.text}`, reason: `${shown} would read ${hit.path}, which permissions.deny "${hit.rule.text}" in ${ctx.configFile ?? '.github/proofpr.yml'} covers; use the Grep tool (it leaves denied files out) or search a folder without denied files` };
+    }
+  }
+  return null;
+}
