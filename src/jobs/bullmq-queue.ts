@@ -1,8 +1,7 @@
 /**
  * The `Queue` on BullMQ/Redis, for many worker processes on many machines.
- * - enqueue: a `SET NX` marker per dedupe key (exact `deduped` answer) + a deterministic BullMQ jobId. The
- *   producer connection has no offline queue and a command timeout, so with Redis down `enqueue` rejects
- *   within `enqueueTimeoutMs` and the webhook handler can answer 5xx (GitHub redelivers).
+ * - connections: see redis-connections.ts (ioredis; the producer fails fast, the worker's side waits out outages).
+ * - enqueue: a `SET NX` marker per dedupe key (exact `deduped` answer) + a deterministic BullMQ jobId.
  * - consume: BullMQ Worker (concurrency per process; global = concurrency × processes). Before running, a job
  *   takes a repository slot (`perRepoConcurrency`) and its issue's lease; when either is busy it goes back to
  *   the delayed set for `busyRetryMs`. Both are renewed while it runs; a lost lease aborts the run.
@@ -15,7 +14,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DelayedError, Queue as BullQueue, Worker, type Job } from 'bullmq';
 import type { CancelResult, JobHandler, JobProgress, Queue } from './queue.js';
-import { BullRedis } from './redis/bullmq-redis.js';
+import type { Redis } from 'ioredis';
+import { createRedisConnections } from './redis-connections.js';
 import { acquireLease, acquireSlot, releaseLease, releaseSlot, renewLease } from './lease.js';
 import { logger } from '../log.js';
 
@@ -29,6 +29,11 @@ if seen then return seen end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
 return false`;
+
+/** MARK as an ioredis command (EVALSHA, with EVAL after a restart emptied the script cache). */
+interface MarkCommand {
+  proofprMarkEnqueued(marker: string, runKey: string, jobId: string, ttlSeconds: number): Promise<string | null>;
+}
 
 export interface BullmqQueueOptions<T> {
   redisUrl: string;
@@ -68,8 +73,8 @@ interface Payload<T> {
 export interface BullmqQueue<T> extends Queue<T> {
   /** Jobs by state, for /metrics. */
   counts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed' | 'completed', number>>;
-  /** The connection used for leases, run records and the publish guard (offline queue on). */
-  readonly redis: BullRedis;
+  /** The connection used for leases, run records and the publish guard (offline queue on, waits out outages). */
+  readonly redis: Redis;
   readonly prefix: string;
 }
 
@@ -82,17 +87,15 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const enqueueTimeout = opts.enqueueTimeoutMs ?? 2000;
 
-  const producer = new BullRedis({ url: opts.redisUrl, enableOfflineQueue: false, commandTimeoutMs: enqueueTimeout, connectionName: `${prefix}:producer` });
-  const redis = new BullRedis({ url: opts.redisUrl, connectionName: `${prefix}:shared` });
-  producer.on('error', () => undefined);
-  redis.on('error', () => undefined);
-  const queue = new BullQueue<Payload<T>>(opts.name, { connection: producer as never, prefix });
+  const { producer, redis, where, producerReady, end, ...conn } = createRedisConnections(opts.redisUrl, { name: prefix, timeoutMs: enqueueTimeout });
+  producer.defineCommand('proofprMarkEnqueued', { numberOfKeys: 2, lua: MARK });
+  const queue = new BullQueue<Payload<T>>(opts.name, { connection: producer, prefix });
   queue.on('error', (e: Error) => log.warn({ err: e.message }, 'queue connection error'));
 
   const running = new Map<string, AbortController>();
   const listeners = new Set<(runId: string, p: JobProgress) => void>();
   let worker: Worker<Payload<T>> | undefined;
-  let subscriber: BullRedis | undefined;
+  let subscriber: Redis | undefined;
 
   const withTimeout = <R>(p: Promise<R>, what: string): Promise<R> =>
     new Promise<R>((resolve, reject) => {
@@ -102,7 +105,7 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
 
   const processorFor = (handler: JobHandler<T>) => async (job: Job<Payload<T>>, token?: string, bullSignal?: AbortSignal): Promise<void> => {
     const { runId, data } = job.data;
-    if ((await redis.call('EXISTS', key('cancelled', runId))) === 1) {
+    if ((await redis.exists(key('cancelled', runId))) === 1) {
       log.info({ runId }, 'job was cancelled before it started');
       return;
     }
@@ -124,8 +127,8 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
         await later(`issue ${issue} is leased by ${lease.holder}`);
       } else if (lease.previousOwner) log.warn({ runId, previousOwner: lease.previousOwner }, 'took over the lease of an earlier attempt');
     }
-    const attempt = Number(await redis.call('HINCRBY', key('attempts'), runId, 1));
-    await redis.call('PEXPIRE', key('attempts'), 7 * 24 * 3600 * 1000);
+    const attempt = await redis.hincrby(key('attempts'), runId, 1);
+    await redis.pexpire(key('attempts'), 7 * 24 * 3600 * 1000);
     const controller = new AbortController();
     const abortFromBull = (): void => controller.abort(bullSignal?.reason ?? new Error('job lock lost'));
     bullSignal?.addEventListener('abort', abortFromBull, { once: true });
@@ -165,11 +168,13 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
     redis,
     prefix,
     async enqueue(job, { dedupeKey }) {
-      await producer.whenReady(enqueueTimeout);
+      await producerReady('enqueue');
       const jobId = jobIdOf(dedupeKey);
       const marker = key('dedupe', dedupeKey);
       // One round trip: the marker (NX) and the runId → jobId mapping, or the job id seen before.
-      const seen = await producer.call('EVAL', MARK, 2, marker, key('run', job.runId), jobId, 7 * 24 * 3600);
+      const seen = await (producer as Redis & MarkCommand).proofprMarkEnqueued(marker, key('run', job.runId), jobId, 7 * 24 * 3600).catch((e: Error) => {
+        throw new Error(`enqueue: Redis at ${where} did not answer (${e.message}); nothing was queued`);
+      });
       if (seen !== null) return { id: String(seen), deduped: true };
       try {
         await withTimeout(queue.add('run', { runId: job.runId, data: job.data }, { jobId, removeOnComplete: 1000, removeOnFail: 5000 }), 'enqueue');
@@ -181,7 +186,7 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
     },
     consume(handler, { concurrency }) {
       worker = new Worker<Payload<T>>(opts.name, processorFor(handler), {
-        connection: redis as never,
+        connection: redis,
         prefix,
         concurrency: Math.max(1, concurrency),
         lockDuration: opts.lockDurationMs ?? 30_000,
@@ -191,8 +196,7 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
       });
       worker.on('error', (e: Error) => log.warn({ err: e.message }, 'worker connection error'));
       worker.on('failed', (j, e: Error) => log.error({ runId: j?.data.runId, err: e.message }, 'job failed'));
-      subscriber = new BullRedis({ url: opts.redisUrl, connectionName: `${prefix}:cancel` });
-      subscriber.on('error', () => undefined);
+      subscriber = conn.subscriber();
       subscriber.on('message', (channel: string, message: string) => {
         if (channel !== CANCEL_CHANNEL) return;
         const c = running.get(message);
@@ -205,8 +209,8 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
     },
     async cancel(runId): Promise<CancelResult> {
       const local = running.get(runId);
-      await producer.whenReady(enqueueTimeout);
-      await producer.call('SET', key('cancelled', runId), '1', 'EX', 24 * 3600);
+      await producerReady('cancel');
+      await producer.set(key('cancelled', runId), '1', 'EX', 24 * 3600);
       if (local) {
         local.abort(new Error('cancelled'));
         return 'aborted';
@@ -219,7 +223,7 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
         return 'dequeued';
       }
       if (state === 'active') {
-        await producer.call('PUBLISH', CANCEL_CHANNEL, runId);
+        await producer.publish(CANCEL_CHANNEL, runId);
         return 'aborted';
       }
       return 'not_found';
@@ -229,7 +233,7 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
       return () => listeners.delete(l);
     },
     async counts() {
-      await producer.whenReady(enqueueTimeout);
+      await producerReady('counts');
       const c = await withTimeout(queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 'counts');
       return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
     },
@@ -246,9 +250,9 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
           await drained;
         }
       }
-      await subscriber?.quit();
+      if (subscriber) await end(subscriber);
       await queue.close().catch(() => undefined);
-      await Promise.all([producer.quit(), redis.quit()]);
+      await Promise.all([end(producer), end(redis)]);
     },
   };
 }

@@ -5,9 +5,10 @@
  *   worker only after the old one lost the job's lock (killed or stalled), so the new attempt of the same
  *   run is the rightful holder, and the old one learns it lost the lease at its next renewal.
  * - Repository slots: a sorted set of holders scored by expiry (Redis server time), at most `limit` live.
- * Everything is one Lua script per step, so two workers never both win.
+ * Everything is one Lua script per step (ioredis `eval`; Redis caches the compiled script), so two workers
+ * never both win.
  */
-import type { RedisClient } from './redis/redis-client.js';
+import type { Redis } from 'ioredis';
 
 const ACQUIRE = `
 local cur = redis.call('GET', KEYS[1])
@@ -40,26 +41,26 @@ return 0`;
 export type LeaseResult = { ok: true; previousOwner?: string } | { ok: false; holder: string };
 
 /** Take `key` for `owner` for `ttlMs`; `takeOverPrefix` lets an owner starting with it be replaced (a dead earlier attempt). */
-export async function acquireLease(redis: RedisClient, key: string, owner: string, ttlMs: number, takeOverPrefix = ''): Promise<LeaseResult> {
-  const r = (await redis.call('EVAL', ACQUIRE, 1, key, owner, Math.ceil(ttlMs), takeOverPrefix)) as [number, string];
+export async function acquireLease(redis: Redis, key: string, owner: string, ttlMs: number, takeOverPrefix = ''): Promise<LeaseResult> {
+  const r = (await redis.eval(ACQUIRE, 1, key, owner, Math.ceil(ttlMs), takeOverPrefix)) as [number, string];
   if (r[0] === 1) return r[1] && r[1] !== owner ? { ok: true, previousOwner: r[1] } : { ok: true };
   return { ok: false, holder: r[1] };
 }
 
 /** Extend a lease still held by `owner`; false when it expired or someone took it over. */
-export async function renewLease(redis: RedisClient, key: string, owner: string, ttlMs: number): Promise<boolean> {
-  return (await redis.call('EVAL', RENEW, 1, key, owner, Math.ceil(ttlMs))) === 1;
+export async function renewLease(redis: Redis, key: string, owner: string, ttlMs: number): Promise<boolean> {
+  return (await redis.eval(RENEW, 1, key, owner, Math.ceil(ttlMs))) === 1;
 }
 
-export async function releaseLease(redis: RedisClient, key: string, owner: string): Promise<boolean> {
-  return (await redis.call('EVAL', RELEASE, 1, key, owner)) === 1;
+export async function releaseLease(redis: Redis, key: string, owner: string): Promise<boolean> {
+  return (await redis.eval(RELEASE, 1, key, owner)) === 1;
 }
 
 /** One of `limit` slots of `key` for `holder` (re-acquiring renews); false when all are held by live holders. */
-export async function acquireSlot(redis: RedisClient, key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
-  return (await redis.call('EVAL', SLOT_ACQUIRE, 1, key, holder, Math.ceil(ttlMs), limit)) === 1;
+export async function acquireSlot(redis: Redis, key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+  return (await redis.eval(SLOT_ACQUIRE, 1, key, holder, Math.ceil(ttlMs), limit)) === 1;
 }
 
-export async function releaseSlot(redis: RedisClient, key: string, holder: string): Promise<void> {
-  await redis.call('ZREM', key, holder);
+export async function releaseSlot(redis: Redis, key: string, holder: string): Promise<void> {
+  await redis.zrem(key, holder);
 }

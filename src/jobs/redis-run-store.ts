@@ -8,7 +8,7 @@
  */
 import type { RunRecord } from './run-store.js';
 import type { RunStatus } from '../usecases/ports.js';
-import type { RedisClient } from './redis/redis-client.js';
+import type { Redis } from 'ioredis';
 import { logger } from '../log.js';
 
 const log = logger('redis-run-store');
@@ -68,14 +68,8 @@ function toRecord(h: Record<string, string>): RunRecord | undefined {
   };
 }
 
-function hashOf(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (Array.isArray(v)) for (let i = 0; i + 1 < v.length; i += 2) out[String(v[i])] = String(v[i + 1]);
-  return out;
-}
-
 export function createRedisRunStore(
-  redis: RedisClient,
+  redis: Redis,
   opts: { prefix?: string; ttlSeconds?: number; now?: () => Date } = {},
 ): RedisRunStore {
   const p = `${opts.prefix ?? 'proofpr'}:`;
@@ -84,36 +78,36 @@ export function createRedisRunStore(
   const runKey = (id: string): string => `${p}run:${id}`;
   const activeKey = (repo: string, issue: number): string => `${p}active:${repo}#${issue}`;
   const latestKey = (repo: string, issue: number): string => `${p}latest:${repo}#${issue}`;
-  const get = async (id: string): Promise<RunRecord | undefined> => toRecord(hashOf(await redis.call('HGETALL', runKey(id))));
+  const get = async (id: string): Promise<RunRecord | undefined> => toRecord(await redis.hgetall(runKey(id)));
   const update: RedisRunStore['update'] = async (id, patch) => {
     const pairs = Object.entries(patch).filter(([, v]) => v !== undefined).flatMap(([k, v]) => [k, String(v)]);
-    await redis.call('EVAL', UPDATE, 2, runKey(id), `${p}active:`, now().toISOString(), ...pairs);
+    await redis.eval(UPDATE, 2, runKey(id), `${p}active:`, now().toISOString(), ...pairs);
   };
   return {
     async recordDelivery(id) {
-      return (await redis.call('SET', `${p}delivery:${id}`, '1', 'NX', 'EX', 7 * 24 * 3600)) !== null;
+      return (await redis.set(`${p}delivery:${id}`, '1', 'EX', 7 * 24 * 3600, 'NX')) !== null;
     },
     async tryCreate(run) {
-      const r = (await redis.call('EVAL', TRY_CREATE, 4, runKey(run.id), activeKey(run.repo, run.issue), latestKey(run.repo, run.issue), `${p}run:`, run.id, run.repo, run.issue, run.kind, now().toISOString(), ttl)) as [number, string];
+      const r = (await redis.eval(TRY_CREATE, 4, runKey(run.id), activeKey(run.repo, run.issue), latestKey(run.repo, run.issue), `${p}run:`, run.id, run.repo, run.issue, run.kind, now().toISOString(), ttl)) as [number, string];
       if (r[0] === 1) return { ok: true, run: (await get(run.id)) as RunRecord };
       const active = await get(r[1]);
       if (active && active.status !== 'done') return { ok: false, active };
       // The active pointer outlived its run: clear it and try once more.
-      await redis.call('DEL', activeKey(run.repo, run.issue));
+      await redis.del(activeKey(run.repo, run.issue));
       return this.tryCreate(run);
     },
     get,
     async active(repo, issue) {
-      const id = (await redis.call('GET', activeKey(repo, issue))) as string | null;
+      const id = await redis.get(activeKey(repo, issue));
       const run = id ? await get(id) : undefined;
       return run && run.status !== 'done' ? run : undefined;
     },
     async latest(repo, issue) {
-      const id = (await redis.call('GET', latestKey(repo, issue))) as string | null;
+      const id = await redis.get(latestKey(repo, issue));
       return id ? get(id) : undefined;
     },
     async setComment(id, commentId, commentUrl) {
-      await redis.call('HSET', runKey(id), 'commentId', commentId, 'commentUrl', commentUrl, 'updatedAt', now().toISOString());
+      await redis.hset(runKey(id), { commentId, commentUrl, updatedAt: now().toISOString() });
     },
     update: (id, patch) =>
       update(id, patch).catch((e: Error) => {
@@ -121,13 +115,13 @@ export function createRedisRunStore(
         throw e;
       }),
     async claimPublish(runId, owner) {
-      return (await redis.call('SET', `${p}published:${runId}`, `pending:${owner}`, 'NX', 'EX', ttl)) !== null;
+      return (await redis.set(`${p}published:${runId}`, `pending:${owner}`, 'EX', ttl, 'NX')) !== null;
     },
     async markPublished(runId, url) {
-      await redis.call('SET', `${p}published:${runId}`, `done:${url}`, 'EX', ttl);
+      await redis.set(`${p}published:${runId}`, `done:${url}`, 'EX', ttl);
     },
     async published(runId) {
-      const v = (await redis.call('GET', `${p}published:${runId}`)) as string | null;
+      const v = await redis.get(`${p}published:${runId}`);
       return v?.startsWith('done:') ? v.slice(5) : undefined;
     },
   };

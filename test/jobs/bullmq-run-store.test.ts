@@ -1,16 +1,14 @@
 /** The Redis run store, leases and the publish guard that every worker shares (real Redis). */
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { BullRedis } from '../../src/jobs/redis/bullmq-redis.js';
+import { Redis } from 'ioredis';
 import { createRedisRunStore } from '../../src/jobs/redis-run-store.js';
 import { acquireLease, acquireSlot, releaseLease, renewLease } from '../../src/jobs/lease.js';
-import { RespDecoder, encodeCommand, ReplyError } from '../../src/jobs/redis/resp.js';
 import { requireRedis, uniquePrefix, REDIS_URL } from '../scale/helpers.js';
 
-let redis: BullRedis;
+let redis: Redis;
 beforeAll(async () => {
   await requireRedis();
-  redis = new BullRedis({ url: REDIS_URL });
-  await redis.connect();
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 });
 afterAll(async () => {
   await redis.quit();
@@ -72,21 +70,5 @@ describe('lease - issue leases and repository slots', () => {
     expect(await acquireSlot(redis, key, 'r2', 2, 5000)).toBe(true);
     expect(await acquireSlot(redis, key, 'r3', 2, 5000)).toBe(false);
     expect(await acquireSlot(redis, key, 'r1', 2, 5000)).toBe(true);
-  });
-});
-
-describe('resp - the wire protocol', () => {
-  it('resp - decodes replies split across chunks, nested arrays, nil and errors', () => {
-    const d = new RespDecoder();
-    const wire = Buffer.from('+OK\r\n:12\r\n$5\r\nhé\r\n\r\n$-1\r\n*2\r\n*1\r\n-ERR bad\r\n$1\r\nx\r\n');
-    const out = [...d.push(wire.subarray(0, 7)), ...d.push(wire.subarray(7, 20)), ...d.push(wire.subarray(20))];
-    expect(out.slice(0, 4)).toEqual(['OK', 12, 'hé\r\n', null]);
-    const arr = out[4] as unknown[];
-    expect((arr[0] as unknown[])[0]).toBeInstanceOf(ReplyError);
-    expect(arr[1]).toBe('x');
-  });
-
-  it('resp - encodes strings, numbers and buffers as bulk strings', () => {
-    expect(encodeCommand(['SET', 'k', 1, Buffer.from([0, 255])]).toString('latin1')).toBe('*4\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\n1\r\n$2\r\n\u0000\u00ff\r\n');
   });
 });

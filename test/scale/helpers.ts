@@ -1,25 +1,27 @@
 /** Scale-test plumbing: Redis presence (fails, never skips), bundled worker processes, a fake GitHub, a private redis-server. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { createConnection, createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { Redis } from 'ioredis';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = process.cwd();
 
 /** Throws (the test fails) when Redis is not reachable: these tests need a real one. */
 export async function requireRedis(url = REDIS_URL): Promise<void> {
-  const u = new URL(url);
-  const ok = await new Promise<boolean>((resolve) => {
-    const s = createConnection({ host: u.hostname, port: Number(u.port || 6379) });
-    s.setTimeout(1000, () => (s.destroy(), resolve(false)));
-    s.once('connect', () => s.write('PING\r\n'));
-    s.once('data', (d) => (s.destroy(), resolve(d.toString().startsWith('+PONG'))));
-    s.once('error', () => resolve(false));
-  });
+  // One attempt, no retries: a missing Redis fails the test at once instead of reconnecting forever.
+  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  const ok = await probe
+    .connect()
+    .then(() => probe.ping())
+    .then((r) => r === 'PONG', () => false)
+    // After a refused connect the probe has already ended; disconnect() then would hold a 2 s timer open.
+    .finally(() => probe.status !== 'end' && probe.disconnect());
   if (!ok) throw new Error(`Redis is not reachable at ${url} (REDIS_URL). Start one: redis-server --daemonize yes --port 6379 --save ''`);
 }
 

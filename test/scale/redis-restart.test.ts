@@ -1,7 +1,7 @@
 /**
  * Redis restarted under a running worker (a private redis-server on its own port, never the shared one):
  * enqueue fails fast while it is down (so the webhook answers 5xx and GitHub redelivers), and the worker
- * reconnects and runs what is enqueued after the restart.
+ * reconnects (ioredis) and runs what is enqueued after the restart; its cancel subscription is restored too.
  */
 import { describe, it, expect, beforeAll, afterEach } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 describe('scale - Redis restart', () => {
-  it('scale - a worker survives a Redis restart; enqueue during the outage rejects within the timeout', async () => {
+  it('scale - a worker survives a Redis restart; enqueue during the outage rejects within the timeout; cancel still reaches it', async () => {
     const port = await freePort();
     const url = `redis://127.0.0.1:${port}`;
     let redis: ChildProcess = await startPrivateRedis(port);
@@ -27,7 +27,7 @@ describe('scale - Redis restart', () => {
     const file = tempFile('records.jsonl');
     const w = await startWorker({ REDIS_URL: url, PREFIX: prefix, RECORD_FILE: file, JOB_MS: '50', WORKER_NAME: 'a' });
     cleanups.push(() => stop(w.child, 'SIGKILL'));
-    const q = createBullmqQueue<{ repo: string; issue: number }>({ redisUrl: url, name: 'runs', prefix, enqueueTimeoutMs: 1000 });
+    const q = createBullmqQueue<{ repo: string; issue: number; ms?: number }>({ redisUrl: url, name: 'runs', prefix, enqueueTimeoutMs: 1000 });
     cleanups.push(() => q.close());
 
     for (let i = 0; i < 3; i++) await q.enqueue({ runId: `before-${i}`, data: { repo: 'o/r', issue: i } }, { dedupeKey: `b${i}` });
@@ -46,6 +46,12 @@ describe('scale - Redis restart', () => {
     await waitFor('3 done after', () => readRecords(file).filter((r) => r.event === 'done' && r.runId?.startsWith('after-')).length === 3, 20_000);
     const done = readRecords(file).filter((r) => r.event === 'done').map((r) => r.runId);
     expect(done.sort()).toEqual(['after-0', 'after-1', 'after-2', 'before-0', 'before-1', 'before-2']);
+
+    // The worker's pub/sub connection re-subscribed after the restart: a cancel from this process reaches it.
+    await q.enqueue({ runId: 'after-long', data: { repo: 'o/r', issue: 20, ms: 20_000 } }, { dedupeKey: 'long' });
+    await waitFor('long job started', () => readRecords(file).some((r) => r.event === 'start' && r.runId === 'after-long'));
+    expect(await q.cancel('after-long')).toBe('aborted');
+    await waitFor('long job aborted', () => readRecords(file).find((r) => r.event === 'aborted' && r.runId === 'after-long'), 5000);
     expect(w.child.exitCode).toBeNull();
   });
 });
