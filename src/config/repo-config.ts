@@ -43,6 +43,13 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ min_tests: 1, timeout_min: 10 }),
+    setup: z
+      .object({
+        command: z.string().min(1).optional().describe('run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only'),
+        timeout_min: z.number().positive().max(60).default(15).describe('limit for the setup command in minutes'),
+      })
+      .strict()
+      .default({ timeout_min: 15 }),
     permissions: z
       .object({
         allow: z.array(z.string()).default([]).describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),

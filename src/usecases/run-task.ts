@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { runAgent, type RunResult } from '../agent/loop.js';
 import { EventQueue, stamp, type RunEvent, type Verdict } from '../agent/events.js';
@@ -75,6 +75,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   const coAuthor = input.coAuthor ? { coAuthor: input.coAuthor } : {};
 
   try {
+    const bare = isBareRepo(input.repoDir);
     wt = await createWorktree({
       repoDir: input.repoDir,
       baseRef: input.baseRef ?? 'HEAD',
@@ -83,11 +84,19 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       runId: input.runId,
       ...(input.continueBranch ? { continueBranch: true } : {}),
       ...(input.gitToken ? { token: input.gitToken } : {}),
-      pool: input.pool ?? (!input.keepWorktree && isBareRepo(input.repoDir)),
+      pool: input.pool ?? (!input.keepWorktree && bare),
+      // A checkout's installed dependencies (npm ci before an Action step) reach the agent's test runs.
+      ...(bare ? {} : { linkDirs: DEPENDENCY_DIRS }),
       logger: log,
     });
+    const git = { gitDir: wt.gitDir, exclude: config.test.report ? [config.test.report] : [] };
     runTmp = await mkdtemp(join(tmpdir(), `proofpr-${input.runId}-`));
-    const execHandle = await createExec({ root: wt.path, runTmp, sandbox: config.sandbox, extraEnvNames: config.env, logger: log });
+    // The sandbox hides proofpr's state (other runs, mirrors, the database), the real HOME and the source
+    // repository's git dir (a CI checkout keeps its token there); the worktree and its git dir stay visible.
+    const hidePaths = [dirname(input.worktreesDir), dirname(runDir), homedir(), ...(bare ? [] : [gitCommonDir(input.repoDir)])];
+    const execBase = { root: wt.path, runTmp, sandbox: config.sandbox, extraEnvNames: config.env, gitDir: wt.gitDir, hidePaths, logger: log };
+    if (config.setup.command && input.mode === 'fix') await runSetup(config.setup.command, config.setup.timeout_min, execBase);
+    const execHandle = await createExec(execBase);
     dispose = execHandle.dispose;
     sandbox = execHandle.sandbox;
     const exec = execHandle.exec;
@@ -153,10 +162,10 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     }
     verdict = verdictOf(result);
     reason = result.reason;
-    const endTree = await treeHash(wt.path).catch(() => undefined);
+    const endTree = await treeHash(wt.path, git).catch(() => undefined);
 
-    changes = await filesChanged(wt.path, wt.baseSha);
-    diff = await diffText(wt.path, wt.baseSha, 200_000);
+    changes = await filesChanged(wt.path, wt.baseSha, git);
+    diff = await diffText(wt.path, wt.baseSha, 200_000, git);
     if (plan) {
       verdict = 'unverified';
       reason = `plan only (read-only run): nothing was changed, so nothing was verified`;
@@ -167,7 +176,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     } else if (verdict === 'verified') {
       const tested = buildEvidence(ledger.events(), facts()).finalTreeHash ?? endTree;
       try {
-        const c = await commitWork({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...coAuthor, ...(tested ? { expectedTreeHash: tested } : {}) });
+        const c = await commitWork({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...coAuthor, ...git, ...(tested ? { expectedTreeHash: tested } : {}) });
         if ('sha' in c) headSha = c.sha;
       } catch (e) {
         if (!(e instanceof TreeMismatchError)) throw e;
@@ -178,8 +187,8 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     if (!plan && !headSha && changes.length > 0) await saveWip();
   } catch (e) {
     const err = e as Error;
-    verdict = 'error';
-    reason = `internal error: ${err.message}`;
+    verdict = e instanceof SetupError ? 'aborted' : 'error';
+    reason = e instanceof SetupError ? err.message : `internal error: ${err.message}`;
     log.error({ err: err.message }, 'run failed');
     record(stamp({ type: 'error', kind: 'internal', message: err.message }));
     // Never lose work: try a WIP commit of whatever is in the worktree.
@@ -195,7 +204,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       return;
     }
     try {
-      const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...coAuthor });
+      const c = await wipCommit({ worktree: wt.path, message: commitMessage(input), identity: config.commit, ...coAuthor, gitDir: wt.gitDir });
       if ('sha' in c) {
         headSha = c.sha;
         wip = true;
@@ -230,6 +239,35 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     await dispose?.().catch(() => undefined);
     if (runTmp) await rm(runTmp, { recursive: true, force: true }).catch(() => undefined);
     if (wt && !input.keepWorktree && !keep) await wt.remove().catch((e: Error) => log.warn({ err: e.message }, 'worktree removal failed'));
+  }
+}
+
+const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv', 'vendor'];
+
+/**
+ * `setup.command` (e.g. `npm ci`): run by the harness before the agent, in the worktree at the base commit,
+ * with network but otherwise the same sandbox and scrubbed environment. Its output goes to the run folder.
+ */
+async function runSetup(command: string, timeoutMin: number, base: Parameters<typeof createExec>[0] & { runTmp: string }): Promise<void> {
+  const h = await createExec({ ...base, network: true });
+  try {
+    const r = await h.exec({ command, cwd: base.root, timeoutMs: timeoutMin * 60_000 });
+    if (r.exitCode !== 0) {
+      const tail = r.output.slice(-1500);
+      throw new SetupError(`setup.command \`${command}\` ${r.timedOut ? `timed out after ${timeoutMin} min` : `exited ${r.exitCode}`}; fix it in .github/proofpr.yml. Last output:\n${tail}`);
+    }
+  } finally {
+    await h.dispose();
+  }
+}
+
+class SetupError extends Error {}
+
+function gitCommonDir(dir: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: dir, encoding: 'utf8' }).trim();
+  } catch {
+    return join(dir, '.git');
   }
 }
 
