@@ -22,7 +22,7 @@ const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(di
 /** Only settings git needs to read the repository; everything else (remotes, extraheader tokens, helpers) stays out. */
 const SAFE_CONFIG = '^(core\\.(repositoryformatversion|bare|filemode|symlinks|ignorecase|precomposeunicode|logallrefupdates)|extensions\\..+)$';
 
-async function sanitizedConfig(commonDir: string, out: string): Promise<void> {
+async function sanitizedConfig(commonDir: string, out: string, excludesFile?: string): Promise<void> {
   const r = await git(['config', '--file', join(commonDir, 'config'), '--get-regexp', SAFE_CONFIG], { cwd: commonDir, okCodes: [0, 1] });
   const sections = new Map<string, string[]>();
   for (const line of r.stdout.split('\n')) {
@@ -30,6 +30,7 @@ async function sanitizedConfig(commonDir: string, out: string): Promise<void> {
     if (!m?.[1] || !m[2]) continue;
     sections.set(m[1], [...(sections.get(m[1]) ?? []), `\t${m[2]} = ${m[3] ?? ''}`]);
   }
+  if (excludesFile) sections.set('core', [...(sections.get('core') ?? []), `\texcludesFile = "${excludesFile.replace(/["\\]/g, '\\$&')}"`]);
   const text = [...sections].map(([name, lines]) => `[${name}]\n${lines.join('\n')}\n`).join('');
   await writeFile(out, text, { mode: 0o644 });
 }
@@ -37,8 +38,9 @@ async function sanitizedConfig(commonDir: string, out: string): Promise<void> {
 /**
  * What the sandbox hides and re-shows: each existing hide path (a folder gets an empty tmpfs, a file
  * /dev/null); the worktree's git dir and common dir read-only with the repository config replaced by a
- * copy holding only core/extensions settings (an Actions checkout keeps its token in .git/config); the
- * dependency folders createWorktree linked; PATH folders (and their install prefix) under a hidden path.
+ * copy holding only core/extensions settings (an Actions checkout keeps its token in .git/config) plus
+ * an excludes file naming the dependency links; the linked dependency folders; PATH folders (and their
+ * install prefix) under a hidden path.
  */
 export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays'>> {
   const hide: string[] = [];
@@ -57,12 +59,19 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
     : await readWorktreeGitDirs(input.root);
   if (dirs) {
     readOnly.push(dirs.commonDir, dirs.gitDir);
+    const linked = await readLinkedDirs(dirs.gitDir);
+    for (const l of linked) if (await stat(l.target).catch(() => undefined)) readOnly.push(l.target);
     if (await stat(join(dirs.commonDir, 'config')).catch(() => undefined)) {
+      // `node_modules/` in .gitignore does not match a symlink: the links are excluded for git in the sandbox here.
+      const excludes = linked.length ? join(input.runTmp, 'git-exclude') : undefined;
+      if (excludes) {
+        await writeFile(excludes, linked.map((l) => `/${l.name}\n`).join(''), { mode: 0o644 });
+        readOnly.push(excludes); // git reads it inside the sandbox, where runTmp may be hidden
+      }
       const clean = join(input.runTmp, 'git-config');
-      await sanitizedConfig(dirs.commonDir, clean);
+      await sanitizedConfig(dirs.commonDir, clean, excludes);
       overlays.push([clean, join(dirs.commonDir, 'config')]);
     }
-    for (const l of await readLinkedDirs(dirs.gitDir)) if (await stat(l.target).catch(() => undefined)) readOnly.push(l.target);
   }
   for (const entry of (input.pathEnv ?? '').split(':')) {
     if (!entry.startsWith('/')) continue;

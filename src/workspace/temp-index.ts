@@ -29,27 +29,30 @@ export async function withTempIndex<T>(root: string, fn: (env: Record<string, st
   }
 }
 
-/** Exclude entries as literal paths relative to the root; entries outside the worktree are dropped. */
-export function excludePathspecs(root: string, exclude: readonly string[]): string[] {
+/** Exclude entries as literal pathspecs relative to the root; entries outside the worktree are dropped. */
+export function literalPathspecs(root: string, exclude: readonly string[]): string[] {
   const out: string[] = [];
   for (const raw of exclude) {
     let p = isAbsolute(raw) ? relative(root, raw) : raw;
     p = p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
     if (!p || p === '.' || p.split('/').includes('..')) continue;
-    out.push(`:(exclude,literal)${p}`);
+    out.push(`:(literal)${p}`);
   }
   return out;
 }
 
 /**
  * `git add -A` (honouring .gitignore) into the index in `env`, leaving out `exclude` (paths relative to
- * the root: test reports, coverage) and the dependency links createWorktree made. A left-out file that
- * is tracked keeps the version already in the index.
+ * the root: test reports, coverage) and the dependency links createWorktree made: those are reset to
+ * HEAD afterwards (an untracked one drops out, a tracked one keeps its committed version). Not
+ * `:(exclude)` pathspecs: git refuses those when they name an ignored path.
  */
 export async function stageAll(root: string, env: Record<string, string>, exclude: readonly string[] = []): Promise<void> {
   const realRoot = env.GIT_WORK_TREE ?? (await realpath(root));
   const names = env.GIT_DIR ? (await readLinkedDirs(env.GIT_DIR)).map((l) => l.name) : [];
-  await git(['add', '-A', '--', '.', ...excludePathspecs(realRoot, [...exclude, ...names])], { cwd: realRoot, env });
+  await git(['add', '-A', '--', '.'], { cwd: realRoot, env });
+  const out = literalPathspecs(realRoot, [...exclude, ...names]);
+  if (out.length) await git(['reset', '-q', '--', ...out], { cwd: realRoot, env });
 }
 
 /** Stages everything (stageAll) into the given index and returns its tree. */

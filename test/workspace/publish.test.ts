@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { mkdirSync, writeFileSync, unlinkSync } from 'node:fs';
+import { filesChanged } from '../../src/workspace/diff-stat.js';
 import { join } from 'node:path';
 import { TreeMismatchError } from '../../src/workspace/errors.js';
 import { commitWork, wipCommit } from '../../src/workspace/publish.js';
@@ -76,5 +77,26 @@ describe('commitWork', () => {
   it('commitWork - names the bad field when the co-author is not "Name <email>"', async () => {
     const w = await worktree();
     await expect(commitWork({ worktree: w.path, message: 'x', identity, coAuthor: 'evil\nSigned-off-by: x' })).rejects.toThrow(/coAuthor/);
+  });
+
+  it('treeHash - exclude leaves files the test command writes out of the hash and the commit', async () => {
+    const w = await worktree();
+    writeFileSync(join(w.path, 'fix.txt'), 'fixed\n');
+    const exclude = ['reports/junit.xml', './coverage/', `${w.path}/README.md`, '../outside.txt', 'dist/out.js'];
+    const tested = await treeHash(w.path, { exclude, gitDir: w.gitDir });
+    mkdirSync(join(w.path, 'reports'));
+    writeFileSync(join(w.path, 'reports/junit.xml'), '<testsuites tests="1"/>\n');
+    mkdirSync(join(w.path, 'coverage'));
+    writeFileSync(join(w.path, 'coverage/lcov.info'), 'TN:\n');
+    writeFileSync(join(w.path, 'README.md'), '# rewritten by the test run\n');
+    mkdirSync(join(w.path, 'dist'));
+    writeFileSync(join(w.path, 'dist/out.js'), 'ignored anyway\n');
+    expect(await treeHash(w.path, { exclude })).toBe(tested);
+    expect(await treeHash(w.path)).not.toBe(tested);
+    expect((await filesChanged(w.path, w.baseSha, { exclude })).map((f) => f.path)).toEqual(['fix.txt']);
+    const r = await commitWork({ worktree: w.path, message: 'fix', identity, exclude, gitDir: w.gitDir, expectedTreeHash: tested });
+    expect(r).toMatchObject({ tree: tested });
+    expect(sh(w.path, 'ls-tree', '-r', '--name-only', 'HEAD').split('\n').sort()).toEqual(['.gitignore', 'README.md', 'fix.txt']);
+    expect(sh(w.path, 'show', 'HEAD:README.md')).toBe('# r');
   });
 });

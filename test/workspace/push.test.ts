@@ -110,4 +110,19 @@ describe('pushBranch', () => {
     for (const f of forms) expect(texts).not.toContain(f);
     expect(cap.lines.length).toBeGreaterThan(0);
   });
+
+  it('pushBranch - with sha pushes that commit even when the local branch moved after the commit', async () => {
+    remote = makeRemote();
+    const { dir, wt, sha } = await work('proofpr/6-s');
+    writeFileSync(join(wt.path, 'later.txt'), 'moved after the verified commit\n');
+    const later = (await commitWork({ worktree: wt.path, message: 'later', identity })) as { sha: string };
+    expect(sh(dir, 'rev-parse', 'refs/heads/proofpr/6-s')).toBe(later.sha);
+    const r = await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, expectedRemoteSha: null, sha });
+    expect(r).toEqual({ pushed: true, sha });
+    expect(remote.sha('proofpr/6-s')).toBe(sha);
+    await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'main' })).rejects.toThrow(/sha must be the full commit sha/);
+    await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'a'.repeat(40) })).rejects.toThrow(
+      /commit a{40} does not exist/,
+    );
+  });
 });

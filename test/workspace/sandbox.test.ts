@@ -1,10 +1,13 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { detectBwrap, resolveSandbox, sandboxArgv } from '../../src/workspace/sandbox.js';
+import { sandboxMounts } from '../../src/workspace/sandbox-mounts.js';
+import { createWorktree } from '../../src/workspace/worktree.js';
+import { makeRemote, sh, writeFiles } from './git-fixtures.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -18,11 +21,11 @@ async function needBwrap(): Promise<boolean> {
   return ok;
 }
 
-async function setup(sandbox: 'required' | 'off'): Promise<{ h: ExecHandle; root: string }> {
+async function setup(sandbox: 'required' | 'off', network = false): Promise<{ h: ExecHandle; root: string }> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-sbx-')));
   const root = join(base, 'repo');
   mkdirSync(root);
-  const h = await createExec({ root, runTmp: join(base, 'run'), sandbox, killGraceMs: 200 });
+  const h = await createExec({ root, runTmp: join(base, 'run'), sandbox, killGraceMs: 200, network });
   cleanup.push(async () => {
     await h.dispose();
     rmSync(base, { recursive: true, force: true });
@@ -94,5 +97,78 @@ describe('sandbox', () => {
     const r = await h.exec({ command: "bash -c 'trap \"\" TERM; sleep 30' & sleep 30", cwd: root, timeoutMs: 300 });
     expect(r.timedOut).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('sandbox - network: true keeps the host network (setup commands), the default does not', async () => {
+    if (!(await needBwrap())) return;
+    const srv = await listen();
+    const cmd = `echo hi > /dev/tcp/127.0.0.1/${srv.port} && echo connected`;
+    const open = await setup('required', true);
+    const r = await open.h.exec({ command: cmd, cwd: open.root, timeoutMs: 5000 });
+    expect(r.sandbox).toBe('bwrap');
+    expect(r.stdout).toBe('connected\n');
+    const closed = await setup('required');
+    expect((await closed.h.exec({ command: cmd, cwd: closed.root, timeoutMs: 5000 })).stdout).not.toContain('connected');
+    expect(srv.hits()).toBe(1);
+  });
+
+  it('sandbox - argv applies parents first so the worktree inside a hidden folder stays writable and its .git read-only', () => {
+    const argv = sandboxArgv({ root: '/h/p/wt/r', tmp: '/h/p/runs/x/tmp', home: '/h/p/runs/x/home', network: false, hide: ['/h/p', '/h'], readOnly: ['/h/src/.git'], overlays: [['/h/p/runs/x/git-config', '/h/src/.git/config']] });
+    const at = (...m: string[]): number => argv.findIndex((_, i) => m.every((x, j) => argv[i + j] === x));
+    expect(at('--tmpfs', '/h')).toBeLessThan(at('--tmpfs', '/h/p'));
+    expect(at('--tmpfs', '/h/p')).toBeLessThan(at('--bind', '/h/p/wt/r', '/h/p/wt/r'));
+    expect(at('--bind', '/h/p/wt/r')).toBeLessThan(at('--ro-bind-try', '/h/p/wt/r/.git', '/h/p/wt/r/.git'));
+    expect(at('--ro-bind', '/h/src/.git')).toBeLessThan(at('--ro-bind', '/h/p/runs/x/git-config', '/h/src/.git/config'));
+  });
+
+  it('sandbox - hidePaths hide the state folder, the home and the source .git; the worktree, its git dirs and linked deps stay usable', async () => {
+    if (!(await needBwrap())) return;
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-hide-')));
+    const remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules/\n' });
+    const fakeHome = join(base, 'home');
+    const state = join(base, 'state');
+    const src = join(fakeHome, 'src');
+    sh(base, 'clone', '-q', remote.bare, src);
+    sh(src, 'config', 'http.https://example.test/.extraheader', 'AUTHORIZATION: basic SECRET_IN_CONFIG');
+    writeFiles(src, { 'node_modules/dep/index.js': 'module.exports = 42;\n' });
+    writeFiles(fakeHome, { '.git-credentials': 'https://x:SECRET_CRED@example.test\n' });
+    writeFiles(state, { 'proofpr.db': 'SECRET_DB\n', 'runs/other/transcript.jsonl': 'SECRET_RUN\n' });
+    writeFiles(base, { 'token.txt': 'SECRET_FILE\n' });
+    const wt = await createWorktree({ repoDir: src, baseRef: 'main', branch: 'proofpr/3-h', worktreesDir: join(state, 'worktrees'), runId: 'r', linkDirs: ['node_modules'] });
+    const runTmp = join(state, 'runs', 'r');
+    const h = await createExec({ root: wt.path, runTmp, sandbox: 'required', gitDir: wt.gitDir, hidePaths: [state, fakeHome, join(src, '.git'), join(base, 'token.txt'), join(base, 'missing')], killGraceMs: 200 });
+    cleanup.push(async () => {
+      await h.dispose();
+      await wt.remove();
+      remote.cleanup();
+      rmSync(base, { recursive: true, force: true });
+    });
+    const run = async (command: string): Promise<string> => (await h.exec({ command, cwd: wt.path, timeoutMs: 10_000 })).output;
+    const secrets = await run(
+      `cat ${base}/token.txt ${fakeHome}/.git-credentials ${state}/proofpr.db ${state}/runs/other/transcript.jsonl ${src}/.git/config; ` +
+        `grep -r SECRET ${fakeHome} ${state} 2>/dev/null; git config --list; ls ${state}`,
+    );
+    for (const s of ['SECRET_FILE', 'SECRET_CRED', 'SECRET_DB', 'SECRET_RUN', 'SECRET_IN_CONFIG']) expect(secrets).not.toContain(s);
+    expect(await run('cat node_modules/dep/index.js')).toBe('module.exports = 42;\n');
+    expect(await run('echo fixed > README.md && git status --porcelain && git log -1 --format=%s')).toBe(' M README.md\ninitial\n');
+    expect(await run('touch "$TMPDIR/t" "$HOME/h" && echo ok')).toBe('ok\n');
+    expect(await run(`touch ${wt.gitDir}/x ${src}/.git/y node_modules/z 2>/dev/null; echo $?`)).not.toBe('0\n');
+    expect(existsSync(join(wt.gitDir, 'x'))).toBe(false);
+    expect(existsSync(join(src, 'node_modules/z'))).toBe(false);
+    expect(readFileSync(join(src, '.git/config'), 'utf8')).toContain('SECRET_IN_CONFIG');
+    writeFileSync(join(wt.path, 'after.txt'), 'host still sees the worktree\n');
+    expect(await run('cat after.txt')).toBe('host still sees the worktree\n');
+  });
+
+  it('sandboxMounts - keeps PATH folders under a hidden home visible (with the install prefix of deep ones only)', async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-mnt-')));
+    cleanup.push(() => rmSync(base, { recursive: true, force: true }));
+    const home = join(base, 'home');
+    for (const d of ['.nvm/versions/node/v20/bin', '.cargo/bin', 'root', 'run']) mkdirSync(join(home, d), { recursive: true });
+    const m = await sandboxMounts({ root: join(home, 'root'), runTmp: join(home, 'run'), hidePaths: [home], pathEnv: `${home}/.nvm/versions/node/v20/bin:${home}/.cargo/bin:/usr/bin:relative` });
+    expect(m.hide).toEqual([home]);
+    expect(m.readOnly).toEqual([join(home, '.nvm/versions/node/v20/bin'), join(home, '.nvm/versions/node/v20'), join(home, '.cargo/bin')]);
+    await expect(sandboxMounts({ root: base, runTmp: base, hidePaths: ['/'] })).rejects.toThrow(/file system root/);
+    await expect(sandboxMounts({ root: base, runTmp: base, hidePaths: ['home'] })).rejects.toThrow(/must be an absolute path/);
   });
 });

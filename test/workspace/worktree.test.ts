@@ -1,10 +1,12 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { filesChanged } from '../../src/workspace/diff-stat.js';
+import { treeHash } from '../../src/workspace/tree-hash.js';
 import { join } from 'node:path';
 import { ensureMirror } from '../../src/workspace/mirror.js';
 import { commitWork } from '../../src/workspace/publish.js';
 import { createWorktree } from '../../src/workspace/worktree.js';
-import { makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { makeRemote, sh, tempDir, writeFiles, type Remote } from './git-fixtures.js';
 
 const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
 let remote: Remote;
@@ -110,5 +112,44 @@ describe('createWorktree', () => {
     expect(sh(b.path, 'status', '--porcelain', '--ignored')).toBe('');
     expect(sh(b.path, 'symbolic-ref', 'HEAD')).toBe('refs/heads/proofpr/8-p');
     await b.remove();
+  });
+
+  it('createWorktree - linkDirs links ignored dependency folders of the checkout, never hashed, committed or deleted', async () => {
+    remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules/\n.venv\n' });
+    const src = join(remote.root, 'checkout');
+    sh(remote.root, 'clone', '-q', remote.bare, src);
+    writeFiles(src, { 'node_modules/dep/index.js': 'dep\n', '.venv/bin/python': '#!\n', 'vendor/lib.txt': 'not ignored\n' });
+    const worktreesDir = tempDir();
+    const opts = { repoDir: src, baseRef: 'main', branch: 'proofpr/9-l', worktreesDir, linkDirs: ['node_modules', '.venv', 'vendor', 'venv'], pool: true };
+    const a = await createWorktree({ ...opts, runId: 'a' });
+    expect(a.linked.map((l) => l.name)).toEqual(['node_modules', '.venv']);
+    expect(readlinkSync(join(a.path, 'node_modules'))).toBe(realpathSync(join(src, 'node_modules')));
+    expect(lstatSync(join(a.path, 'node_modules')).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(a.path, 'vendor'))).toBe(false);
+    expect(readFileSync(join(a.path, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
+    expect(await treeHash(a.path)).toBe(sh(a.path, 'rev-parse', 'HEAD^{tree}'));
+    expect(await filesChanged(a.path, a.baseSha)).toEqual([]);
+    writeFileSync(join(a.path, 'fix.txt'), 'fix\n');
+    await commitWork({ worktree: a.path, message: 'fix', identity, gitDir: a.gitDir });
+    expect(sh(a.path, 'ls-tree', '-r', '--name-only', 'HEAD').split('\n').sort()).toEqual(['.gitignore', 'README.md', 'fix.txt']);
+    await a.remove();
+    const b = await createWorktree({ ...opts, branch: 'proofpr/9-m', runId: 'b' });
+    expect(b.reused).toBe(true);
+    expect(b.linked.map((l) => l.name)).toEqual(['node_modules', '.venv']);
+    expect(lstatSync(join(b.path, 'node_modules')).isSymbolicLink()).toBe(true);
+    await b.remove();
+    await createWorktree({ ...opts, pool: false, branch: 'proofpr/9-n', runId: 'c' }).then((c) => c.remove());
+    expect(readFileSync(join(src, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
+    expect(existsSync(join(src, '.venv/bin/python'))).toBe(true);
+  });
+
+  it('createWorktree - linkDirs links nothing from a bare mirror and refuses names that are not top-level folders', async () => {
+    const { dir, worktreesDir } = await setup();
+    const wt = await createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/10-x', worktreesDir, runId: 'r', linkDirs: ['node_modules'] });
+    expect(wt.linked).toEqual([]);
+    await wt.remove();
+    await expect(createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/10-x', worktreesDir, runId: 's', linkDirs: ['../up'] })).rejects.toThrow(
+      /linkDirs entries must be top-level folder names/,
+    );
   });
 });

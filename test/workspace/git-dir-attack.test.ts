@@ -1,0 +1,111 @@
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { diffText, filesChanged } from '../../src/workspace/diff-stat.js';
+import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
+import { commitWork } from '../../src/workspace/publish.js';
+import { detectBwrap } from '../../src/workspace/sandbox.js';
+import { treeHash } from '../../src/workspace/tree-hash.js';
+import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
+import { bareEnv, makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+
+const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
+let remote: Remote;
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+  remote?.cleanup();
+});
+
+async function needBwrap(): Promise<boolean> {
+  const ok = (await detectBwrap()) !== null;
+  if (!ok) expect(process.env.CI === 'true' ? 'bwrap missing on CI: apt-get install bubblewrap' : 'no bwrap').toBe('no bwrap');
+  return ok;
+}
+
+async function setup(sandbox: 'required' | 'off'): Promise<{ wt: Worktree; h: ExecHandle; marker: string }> {
+  remote = makeRemote({ 'README.md': '# r\n' });
+  const clone = join(remote.root, 'checkout');
+  sh(remote.root, 'clone', '-q', remote.bare, clone);
+  const base = tempDir();
+  const wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/1-a', worktreesDir: join(base, 'wt'), runId: 'r' });
+  const h = await createExec({ root: wt.path, runTmp: join(base, 'run'), sandbox, gitDir: wt.gitDir, killGraceMs: 200 });
+  cleanup.push(() => rmSync(base, { recursive: true, force: true }), () => wt.remove(), () => h.dispose());
+  return { wt, h, marker: join(base, 'pwned') };
+}
+
+/** What the test code of a hostile change would do: point `.git` at a git dir whose config runs a command. */
+const attack = (marker: string): string =>
+  [
+    'mkdir -p .fake/objects .fake/refs/heads',
+    'echo "ref: refs/heads/main" > .fake/HEAD',
+    `printf '[core]\\n\\trepositoryformatversion = 0\\n[filter "x"]\\n\\tclean = touch ${marker}; cat\\n' > .fake/config`,
+    "echo '* filter=x' > .gitattributes",
+    'echo data > f.txt',
+    "printf 'gitdir: .fake\\n' > .git",
+  ].join('; ');
+
+describe('git dir attack', () => {
+  it('attack - rewriting .git runs a command in a naive git call (the attack this guards against is real)', async () => {
+    const { wt, h, marker } = await setup('off');
+    await h.exec({ command: attack(marker), cwd: wt.path, timeoutMs: 10_000 });
+    expect(readFileSync(join(wt.path, '.git'), 'utf8')).toBe('gitdir: .fake\n');
+    execFileSync('git', ['add', '-A'], { cwd: wt.path, env: bareEnv(), stdio: 'ignore' });
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('sandbox - code in bwrap cannot rewrite the .git pointer, and the next treeHash runs nothing', async () => {
+    if (!(await needBwrap())) return;
+    const { wt, h, marker } = await setup('required');
+    const before = readFileSync(join(wt.path, '.git'), 'utf8');
+    const r = await h.exec({ command: `${attack(marker)}; echo rc=$?; rm -f .git; mv .git g 2>/dev/null; echo > .git/../x`, cwd: wt.path, timeoutMs: 10_000 });
+    expect(r.stdout).toContain('rc=1');
+    expect(readFileSync(join(wt.path, '.git'), 'utf8')).toBe(before);
+    expect(existsSync(join(wt.path, '.fake/config'))).toBe(true);
+    await treeHash(wt.path);
+    await treeHash(wt.path, { gitDir: wt.gitDir });
+    const c = await commitWork({ worktree: wt.path, message: 'work', identity, gitDir: wt.gitDir });
+    expect('sha' in c).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+    expect(readFileSync(join(wt.path, '.git'), 'utf8')).toBe(before);
+  });
+
+  it('treeHash - with the recorded gitDir a rewritten .git pointer is ignored and runs nothing (no sandbox)', async () => {
+    const { wt, h, marker } = await setup('off');
+    await h.exec({ command: attack(marker), cwd: wt.path, timeoutMs: 10_000 });
+    const hash = await treeHash(wt.path, { gitDir: wt.gitDir });
+    expect(hash).toMatch(/^[0-9a-f]{40}$/);
+    expect((await filesChanged(wt.path, wt.baseSha, { gitDir: wt.gitDir })).map((f) => f.path)).toEqual(
+      expect.arrayContaining(['.fake/HEAD', '.gitattributes', 'f.txt']),
+    );
+    expect(await diffText(wt.path, wt.baseSha, 10_000, { gitDir: wt.gitDir })).toContain('+data');
+    const c = await commitWork({ worktree: wt.path, message: 'work', identity, gitDir: wt.gitDir, expectedTreeHash: hash });
+    expect(c).toMatchObject({ tree: hash });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('treeHash - without gitDir a .git pointer that leads outside the repository worktrees/ is refused', async () => {
+    const { wt, h, marker } = await setup('off');
+    await h.exec({ command: attack(marker), cwd: wt.path, timeoutMs: 10_000 });
+    await expect(treeHash(wt.path)).rejects.toThrow(/refusing to run git in .*its \.git points inside the worktree/);
+    await expect(commitWork({ worktree: wt.path, message: 'x', identity })).rejects.toMatchObject({ kind: 'tampered' });
+    await expect(filesChanged(wt.path, wt.baseSha)).rejects.toMatchObject({ kind: 'tampered' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('treeHash - a .git pointer to another worktree, or to a fake repository outside, is refused', async () => {
+    const { wt } = await setup('off');
+    const other = await createWorktree({ repoDir: join(remote.root, 'checkout'), baseRef: 'main', branch: 'proofpr/2-b', worktreesDir: join(wt.path, '..'), runId: 'o' });
+    cleanup.push(() => other.remove());
+    writeFileSync(join(wt.path, '.git'), `gitdir: ${other.gitDir}\n`);
+    await expect(treeHash(wt.path)).rejects.toThrow(/belongs to another worktree/);
+    const fake = join(tempDir(), 'worktrees', 'x');
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, 'commondir'), '../..\n');
+    writeFileSync(join(fake, 'gitdir'), `${join(wt.path, '.git')}\n`);
+    writeFileSync(join(wt.path, '.git'), `gitdir: ${fake}\n`);
+    await expect(treeHash(wt.path)).rejects.toThrow(/common dir has no HEAD/);
+    expect(await treeHash(wt.path, { gitDir: wt.gitDir })).toBe(sh(other.path, 'rev-parse', 'HEAD^{tree}'));
+  });
+});
