@@ -57,6 +57,22 @@ describe('bullmq queue - on real Redis', () => {
     expect((await q.counts()).waiting).toBe(1);
   });
 
+  it('bullmq queue - a burst of enqueues before the connection is up waits once and queues every job', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): number => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const q = queue('burst');
+      const res = await Promise.all(Array.from({ length: 40 }, (_, i) => q.enqueue({ runId: `r${i}`, data: { repo: 'o/r', issue: i } }, { dedupeKey: `k${i}` })));
+      expect(res.filter((r) => !r.deduped)).toHaveLength(40);
+      expect((await q.counts()).waiting).toBe(40);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('bullmq queue - two jobs for one issue never run at the same time (issue lease)', async () => {
     const q = queue('lease');
     const t = tracker(150, (d) => `${d.repo}#${d.issue}`);
