@@ -81,6 +81,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     const events: RunEvent[] = [];
     const result: RunTaskResult = await deps.runTask({
       repoDir: mirror.dir,
+      gitToken: access.token,
       baseRef: base,
       branch: inp.mode === 'plan' ? `${branch}-plan` : branch,
       task: { kind: 'issue', issue: t.number, title: sanitizeText(t.title), body: ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
@@ -120,7 +121,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       const remoteSha = await github.getBranchSha(branch);
       // A fresh token: the one from the start of the run may have expired during a long run.
       const pushAccess = await github.gitAccess();
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
       pushed = true;
     }
     if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {

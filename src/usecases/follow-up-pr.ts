@@ -58,6 +58,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     await status.set({ phase });
     const result = await deps.runTask({
       repoDir: mirror.dir,
+      gitToken: access.token,
       baseRef: pr.baseRef,
       branch,
       continueBranch: true,
@@ -83,7 +84,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     let pushedTo: string | undefined;
     if (result.headSha && verified) {
       const pushAccess = await github.gitAccess();
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true });
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
       pushedTo = branch;
       await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
       await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });

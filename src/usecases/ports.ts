@@ -69,6 +69,8 @@ export interface WorkspacePort {
     expectedRemoteSha?: string | null;
     /** True only for branches proofpr created (CONTRACT §1: never force-push another branch). */
     ownBranch: boolean;
+    /** Push exactly this commit (the one the run made), not whatever the branch points to by then. */
+    sha?: string;
   }): Promise<{ pushed: boolean; sha: string }>;
 }
 

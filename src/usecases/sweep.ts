@@ -192,7 +192,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
   } else {
     const access = await github.gitAccess();
     const remoteSha = await github.getBranchSha(branch);
-    await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
+    await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
     const body = (await finish(runDir, evidence, s, baseline)).summaryMd;
     const labels = [...new Set([...config.pr.labels, ...s.labels])];
     if (existing) {

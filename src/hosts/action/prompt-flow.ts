@@ -50,7 +50,7 @@ export async function promptFlow(ctx: ActionContext, config: RepoConfig, prompt:
   let pushed = false;
   if (res.headSha && (verified || config.pr.wip_commit)) {
     const access = await github.gitAccess();
-    await deps.workspace.pushBranch({ repoDir: ctx.workspace, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: null, ownBranch: true });
+    await deps.workspace.pushBranch({ repoDir: ctx.workspace, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: null, ownBranch: true, sha: res.headSha });
     pushed = true;
   }
   if (pushed && (verified || config.pr.on_unverified === 'draft_pr')) {
