@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRepo, call, type TestRepo } from './helpers/context.js';
 import type { ExecRequest } from '../../src/workspace/exec-port.js';
+import { bashTool } from '../../src/tools/bash.js';
 
 let repo: TestRepo;
 beforeEach(() => {
@@ -56,5 +57,12 @@ describe('Bash', () => {
     const ctx = { ...repo.ctx, exec: async () => Promise.reject(new Error('spawn bash ENOENT')) };
     const r = await call(ctx, 'Bash', { command: 'x' });
     expect(r).toMatchObject({ isError: true, errorKind: 'exec_failed', forModel: 'The command could not be started: spawn bash ENOENT' });
+  });
+
+  it('bash - cd does not carry over: every call starts at the root, and the description says so', async () => {
+    repo.write('sub/file.txt', 'x');
+    expect((await call(repo.ctx, 'Bash', { command: 'cd sub && pwd' })).forModel).toBe(`${join(repo.root, 'sub')}\nExit code: 0`);
+    expect((await call(repo.ctx, 'Bash', { command: 'pwd' })).forModel).toBe(`${repo.root}\nExit code: 0`);
+    expect(bashTool.description).toContain('Each call is a fresh shell: `cd` and variables do not carry over.');
   });
 });

@@ -21,7 +21,7 @@ export interface BashPolicy {
   configFile: string;
   /** Git's ignore rules (content writes into ignored paths are refused). */
   ignored?: IgnoredPaths;
-  /** Worktree-relative redirect targets of `test.command` itself: writable even when ignored. */
+  /** Worktree-relative redirect targets of `test.command` itself: writable even when ignored, by a line that runs the tests. */
   testRedirects?: ReadonlySet<string>;
 }
 
@@ -38,11 +38,12 @@ export function suggestRule(words: readonly (string | null)[]): string {
   return `Bash(${w.slice(0, n).join(' ')}:*)`;
 }
 
-function ignoredRedirect(p: BashPolicy, cwds: readonly string[], target: string): boolean {
+/** A redirect into an ignored path; the test command's own report redirect stays allowed when the line runs the tests. */
+function ignoredRedirect(p: BashPolicy, cwds: readonly string[], target: string, runsTests: boolean): boolean {
   if (!p.ignored) return false;
   for (const cwd of cwds) {
     const r = resolveInside(p.root, target, { gitDirs: p.gitDirs, cwd });
-    if (r.ok && !p.testRedirects?.has(r.rel) && p.ignored.isIgnored(r.rel)) return true;
+    if (r.ok && !(runsTests && p.testRedirects?.has(r.rel)) && p.ignored.isIgnored(r.rel)) return true;
   }
   return false;
 }
@@ -75,6 +76,7 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     }
   }
   let writesByRedirect = false;
+  const runsTests = a.commands.some((c) => p.testRules.some((r) => bashRuleMatches(r, c.words.map((w) => w.value))));
   for (const r of a.redirects) {
     if (r.target === null) continue;
     if (r.target.value === null) return no('builtin-deny:redirect', `the redirect ${r.text} has a variable target; write the file name literally`);
@@ -84,7 +86,7 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     if (!reading && !/^\/dev\//.test(r.target.value)) {
       writesByRedirect = true;
       const target = r.target.value;
-      if (ignoredRedirect(p, ctx.cwds, target)) return no('builtin-deny:ignored-path', `redirect ${r.text}: ${ignoredReason(target)}`);
+      if (ignoredRedirect(p, ctx.cwds, target, runsTests)) return no('builtin-deny:ignored-path', `redirect ${r.text}: ${ignoredReason(target)}`);
     }
   }
   const checks: CommandCheck[] = a.commands.map((c) => checkCommand(c, ctx));

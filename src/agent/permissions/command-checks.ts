@@ -128,7 +128,7 @@ function checkIgnoredTargets(base: string, args: readonly (string | null)[], sed
     for (const cwd of ctx.cwds) {
       const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
       if (!r.ok) continue;
-      const into = t.intoName !== undefined && isDir(r.abs) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
+      const into = t.intoName !== undefined && (t.folder === true || isDir(r.abs)) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
       if (ctx.ignored.isIgnored(r.rel) || (into !== null && ctx.ignored.isIgnored(into))) {
         return { rule: 'builtin-deny:ignored-path', reason: `${base}: ${ignoredReason(into ?? t.path)}` };
       }

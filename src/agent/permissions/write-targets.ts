@@ -16,6 +16,8 @@ export interface WriteTarget {
   path: string;
   /** The path may be an existing folder the file lands in, under the name `intoName`. */
   intoName?: string;
+  /** The path is a folder for sure (`-t DIR`, a trailing slash). */
+  folder?: boolean;
 }
 
 /**
@@ -49,8 +51,8 @@ export function writeTargets(name: string, args: readonly string[], sedInPlace: 
   if (base === 'sed') return (scriptGiven ? plain : plain.slice(1)).map((path) => ({ path }));
   if (base === 'chmod') return plain.slice(1).map((path) => ({ path }));
   if (base === 'tee' || base === 'touch' || base === 'truncate') return plain.map((path) => ({ path }));
-  if (targetDir !== null) return plain.map((src) => ({ path: targetDir as string, intoName: basename(src) }));
+  if (targetDir !== null) return plain.map((src) => ({ path: targetDir as string, intoName: basename(src), folder: true }));
   const dest = plain[plain.length - 1];
   if (dest === undefined || plain.length < 2) return [];
-  return plain.slice(0, -1).map((src) => ({ path: dest, intoName: basename(src) }));
+  return plain.slice(0, -1).map((src) => ({ path: dest, intoName: basename(src), folder: dest.endsWith('/') || plain.length > 2 }));
 }

@@ -35,6 +35,7 @@ export const testExec: ExecPort = (req) =>
       stderr += d.toString();
       output += d.toString();
     });
+    child.stdin.on('error', () => undefined); // EPIPE when the command exits before reading stdin
     child.stdin.end(req.stdin ?? '');
     child.on('close', (code) => {
       clearTimeout(timer);
