@@ -49,8 +49,8 @@ describe('assertionsKept', () => {
     const r = await assertionsKept(root, baseSha);
     expect(r.passed).toBe(false);
     expect(r.removed).toEqual([{ file: 'test/math.test.js', line: 5, text: 'expect(add(-1, 1)).toBe(0);' }]);
-    expect(r.detail).toContain('test/math.test.js: 1 assertion(s) removed');
-    expect(r.detail).toContain('line 5');
+    expect(r.detail).toContain('test/math.test.js: 1 assertion(s) removed or changed');
+    expect(r.detail).toContain('test/math.test.js:5: `expect(add(-1, 1)).toBe(0);`');
   });
 
   it('assertions - commenting an assertion out counts as removing it', async () => {
@@ -61,10 +61,106 @@ describe('assertionsKept', () => {
     expect(r.removed[0]).toMatchObject({ file: 'tests/test_parse.py', line: 3 });
   });
 
-  it('assertions - rewording an assertion (one out, one in) passes', async () => {
+  it('assertions - rewording an existing assertion (one out, one in) fails: a changed assertion is a removed one', async () => {
     const { root, baseSha } = repo();
     write(root, 'test/math.test.js', MATH_TEST.replace('expect(mul(2, 3)).toBe(6);', 'expect(mul(3, 2)).toEqual(6);'));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.removed).toEqual([{ file: 'test/math.test.js', line: 8, text: 'expect(mul(2, 3)).toBe(6);' }]);
+  });
+
+  it.each([
+    ['a changed expected value', 'expect(add(1, 2)).toBe(3);', 'expect(add(1, 2)).toBe(10);'],
+    ['a loosened matcher', 'expect(add(1, 2)).toBe(3);', 'expect(add(1, 2)).toBeDefined();'],
+  ])('assertions - %s fails with the file, line and old text', async (_what, from, to) => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace(from, to));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.detail).toContain(`test/math.test.js:4: \`${from}\``);
+  });
+
+  it('assertions - node:assert with a changed expected value fails', async () => {
+    const { root } = repo();
+    write(root, 'test/sum.test.js', "import assert from 'node:assert';\ntest('sum', () => {\n  assert.equal(sum([1, 2]), 3);\n});\n");
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'sum test');
+    const base = git(root, 'rev-parse', 'HEAD');
+    write(root, 'test/sum.test.js', "import assert from 'node:assert';\ntest('sum', () => {\n  assert.equal(sum([1, 2]), 10);\n});\n");
+    const r = await assertionsKept(root, base);
+    expect(r.passed).toBe(false);
+    expect(r.detail).toContain('test/sum.test.js:3: `assert.equal(sum([1, 2]), 3);`');
+  });
+
+  it('assertions - moving an assertion within the file (same text) passes, re-indented too', async () => {
+    const { root, baseSha } = repo();
+    const moved = MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', '').replace("  it('multiplies', () => {\n", "  it('multiplies', () => {\n      expect(add(-1, 1)).toBe(0);\n");
+    write(root, 'test/math.test.js', moved);
+    const r = await assertionsKept(root, baseSha);
+    expect(r.detail).toContain('no assertion removed');
+    expect(r.passed).toBe(true);
+  });
+
+  it('assertions - an assertion moved to another test file fails (it is gone from its file)', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', ''));
+    write(root, 'test/other.test.js', "it('x', () => {\n  expect(add(-1, 1)).toBe(0);\n});\n");
+    expect((await assertionsKept(root, baseSha)).removed).toHaveLength(1);
+  });
+
+  it('assertions - an early bare return at the start of a test body fails', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace("  it('multiplies', () => {\n", "  it('multiplies', () => {\n    return;\n"));
+    write(root, 'tests/test_parse.py', PY_TEST.replace('def test_parse():\n', 'def test_parse():\n    return\n'));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.earlyReturns).toEqual([
+      { file: 'test/math.test.js', line: 8, text: 'return;' },
+      { file: 'tests/test_parse.py', line: 2, text: 'return' },
+    ]);
+    expect(r.detail).toContain("test/math.test.js:8: `return;` added first in a test body");
+  });
+
+  it('assertions - a return inside a helper is not an early return', async () => {
+    const { root, baseSha } = repo();
+    write(root, 'test/math.test.js', `${MATH_TEST}function helper(x) {\n  if (!x) {\n    return;\n  }\n}\n`);
     expect((await assertionsKept(root, baseSha)).passed).toBe(true);
+  });
+
+  it('assertions - a .gitattributes that marks test files -diff cannot hide a removed assertion, and fails itself', async () => {
+    const { root, baseSha } = repo();
+    write(root, '.gitattributes', '*.js -diff\n');
+    write(root, 'test/math.test.js', MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', ''));
+    const r = await assertionsKept(root, baseSha);
+    expect(r.passed).toBe(false);
+    expect(r.removed).toEqual([{ file: 'test/math.test.js', line: 5, text: 'expect(add(-1, 1)).toBe(0);' }]);
+    expect(r.attributesChanged).toEqual(['.gitattributes']);
+    expect(r.detail).toContain('.gitattributes added: it decides how git compares and stages files');
+  });
+
+  it('assertions - a binary attribute already in the base does not hide a changed assertion either', async () => {
+    const { root } = repo();
+    write(root, 'test/.gitattributes', '*.js binary\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'attributes');
+    const base = git(root, 'rev-parse', 'HEAD');
+    write(root, 'test/math.test.js', MATH_TEST.replace('toBe(6)', 'toBe(7)'));
+    const r = await assertionsKept(root, base);
+    expect(r.removed.map((x) => x.line)).toEqual([8]);
+    expect(r.attributesChanged).toEqual([]);
+  });
+
+  it('assertions - a skip marker moved within the file passes; a new one fails', async () => {
+    const { root } = repo();
+    write(root, 'test/math.test.js', MATH_TEST.replace("  it('multiplies'", "  it.skip('multiplies'"));
+    git(root, 'commit', '-qam', 'skip multiplies');
+    const base = git(root, 'rev-parse', 'HEAD');
+    const skipped = MATH_TEST.replace("  it('multiplies'", "  it.skip('multiplies'");
+    write(root, 'test/math.test.js', skipped.replace("  it('adds'", "  it.skip('adds'"));
+    const r = await assertionsKept(root, base);
+    expect(r.skipsAdded.map((s) => s.line)).toEqual([3]);
+    write(root, 'test/math.test.js', skipped);
+    expect((await assertionsKept(root, base)).passed).toBe(true);
   });
 
   it('assertions - an added .skip fails with the file and line', async () => {

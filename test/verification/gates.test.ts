@@ -18,13 +18,14 @@ const run = (over: Partial<TestRun> = {}): TestRun => ({
   ...over,
 });
 const kept = { passed: true, detail: 'no test file changed', removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] };
-const facts = (over: Partial<GateFacts> = {}): GateFacts => ({ config: config(), testRuns: [run()], currentTreeHash: TREE, assertions: kept, ...over });
+const configKept = { passed: true, detail: 'no test script or test runner config changed', changed: [] };
+const facts = (over: Partial<GateFacts> = {}): GateFacts => ({ config: config(), testRuns: [run()], currentTreeHash: TREE, assertions: kept, testConfig: configKept, ...over });
 const byName = (f: GateFacts) => Object.fromEntries(evaluateGates(f).map((g) => [g.name, g]));
 
 describe('evaluateGates', () => {
   it('gates - an honest run passes every default gate', () => {
     const gates = evaluateGates(facts());
-    expect(gates.map((g) => g.name)).toEqual(['tests-ran', 'tests-passed', 'tests-fresh', 'assertions-kept']);
+    expect(gates.map((g) => g.name)).toEqual(['tests-ran', 'tests-passed', 'tests-fresh', 'assertions-kept', 'test-config-kept']);
     expect(gates.every((g) => g.passed)).toBe(true);
   });
 
@@ -48,6 +49,49 @@ describe('evaluateGates', () => {
     const g = byName(facts({ config: config('test:\n  command: npm test\n  min_tests: 5\n') }))['tests-ran'];
     expect(g?.passed).toBe(false);
     expect(g?.detail).toContain('at least 5 needed');
+  });
+
+  it('gates - tests-ran fails when fewer tests ran than an earlier unfiltered test.command run', () => {
+    const full = run({ counts: { passed: 10, failed: 2, skipped: 1, total: 13 } });
+    const narrowed = run({ by: 'harness', counts: { passed: 4, failed: 0, skipped: 0, total: 4 } });
+    const g = byName(facts({ testRuns: [full, narrowed] }))['tests-ran'];
+    expect(g?.passed).toBe(false);
+    expect(g?.detail).toContain('4 test(s) executed by `npm test`, fewer than the 12 an earlier `npm test` run executed');
+    expect(g?.detail).toContain('restore the test files, test scripts or runner config');
+    // A filtered run (not exactly test.command) sets no bar; neither do skipped tests.
+    const filtered = run({ command: 'npm test -- -t parse', counts: { passed: 30, failed: 0, skipped: 0, total: 30 } });
+    const skippedOnly = run({ counts: { passed: 4, failed: 0, skipped: 20, total: 24 } });
+    expect(byName(facts({ testRuns: [filtered, skippedOnly, narrowed] }))['tests-ran']?.passed).toBe(true);
+    // Whitespace differences do not make it another command; runs after the counting one do not count.
+    expect(byName(facts({ testRuns: [run({ command: ' npm  test ', counts: full.counts }), narrowed] }))['tests-ran']?.passed).toBe(false);
+    expect(byName(facts({ testRuns: [narrowed, full] }))['tests-ran']?.passed).toBe(true);
+  });
+
+  it('gates - tests-ran fails below the base commit count when it is known', () => {
+    const g = byName(facts({ baselineExecuted: 5 }))['tests-ran'];
+    expect(g?.passed).toBe(false);
+    expect(g?.detail).toContain('3 test(s) executed by `npm test`, fewer than the 5 `npm test` executed on the base commit');
+    expect(byName(facts({ baselineExecuted: 3 }))['tests-ran']?.passed).toBe(true);
+  });
+
+  it('gates - tests-fresh says why the tree moved: no hash, the test command wrote files, a Stop hook changed files', () => {
+    const moved = { currentTreeHash: 'b'.repeat(40) };
+    expect(byName(facts({ ...moved, hashError: "error: 'sub/' does not have a commit checked out" }))['tests-fresh']?.detail).toBe(
+      "could not hash the worktree: error: 'sub/' does not have a commit checked out; remove nested git repositories (folders with their own .git) or add them to .gitignore, then run `npm test` again",
+    );
+    expect(byName(facts({ hashError: 'x' }))['tests-fresh']?.passed).toBe(false);
+    expect(byName(facts({ ...moved, changedByTestRun: ['reports/junit.xml', 'coverage/lcov.info'] }))['tests-fresh']?.detail).toBe(
+      'the test command itself changed files: reports/junit.xml, coverage/lcov.info; add them to .gitignore or test.report',
+    );
+    expect(byName(facts({ ...moved, changedByStopHooks: { hooks: ['npx prettier -w .'], files: ['src/a.js'] } }))['tests-fresh']?.detail).toBe(
+      "the repository's Stop hook (`npx prettier -w .`) changed files after the last test run (src/a.js): run the tests again (`npm test`) on the changed files",
+    );
+  });
+
+  it('gates - test-config-kept comes with assertions-kept and reports its result', () => {
+    const changed = { passed: false, detail: 'package.json: scripts.test changed\nRevert these changes', changed: ['package.json'] };
+    expect(byName(facts({ testConfig: changed }))['test-config-kept']).toEqual({ name: 'test-config-kept', passed: false, detail: changed.detail });
+    expect(byName(facts({ testConfig: undefined }))['test-config-kept']).toMatchObject({ passed: false, detail: 'the test scripts and test runner config were not checked' });
   });
 
   it('gates - a missing test.command names the config key and the gate', () => {

@@ -42,6 +42,18 @@ describe('parseReport', () => {
     expect(parseReport(p, Date.now() - 1_000)).toBeUndefined();
   });
 
+  it('report - a report dated after the run ended is a forged one and is ignored', () => {
+    const p = fresh('jest.json');
+    const future = new Date(Date.now() + 3_600_000);
+    utimesSync(p, future, future);
+    expect(parseReport(p, startedAtMs, Date.now())).toBeUndefined();
+    // Without a known end only the start is checked.
+    expect(parseReport(p, startedAtMs)?.source).toBe('jest-json');
+    const now = new Date();
+    utimesSync(p, now, now);
+    expect(parseReport(p, startedAtMs, now.getTime())?.source).toBe('jest-json');
+  });
+
   it('report - a missing file, an empty one and foreign JSON give no counts', () => {
     expect(parseReport(join(tmp, 'nope.xml'), startedAtMs)).toBeUndefined();
     writeFileSync(join(tmp, 'empty.json'), '');

@@ -1,11 +1,11 @@
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { RunEventInput } from '../../src/agent/events.js';
 import { createHookRunner } from '../../src/agent/hooks/runner.js';
 import { noHooks } from '../../src/agent/hooks/types.js';
-import { createVerifier } from '../../src/agent/verification/verifier.js';
+import { createVerifier, type VerifierOptions } from '../../src/agent/verification/verifier.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { silentLogger } from '../../src/log.js';
@@ -29,7 +29,7 @@ describe('createVerifier', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  const setup = async (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }, sandbox: SandboxSetting = 'off') => {
+  const setup = async (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }, sandbox: SandboxSetting = 'off', extra: Partial<VerifierOptions> = {}) => {
     const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n.ran\n', ...files });
     const runDir = mkdtempSync(join(tmpdir(), 'proofpr-rundir-'));
     dirs.push(root, runDir);
@@ -38,7 +38,7 @@ describe('createVerifier', () => {
     disposers.push(dispose);
     const events: RunEventInput[] = [];
     const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger }) : noHooks;
-    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp });
+    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp, ...extra });
     return { root, runDir, verifier, events, exec };
   };
 
@@ -73,7 +73,7 @@ describe('createVerifier', () => {
     const fresh = await verifier.evaluate();
     expect(fresh).toMatchObject({ ok: true, message: '' });
     const gateEvents = events.filter((e) => e.type === 'gate');
-    expect(gateEvents.length).toBe(4 * 4);
+    expect(gateEvents.length).toBe(4 * 5);
     expect(gateEvents.every((e) => e.type === 'gate' && e.final === false)).toBe(true);
   });
 
@@ -93,7 +93,7 @@ describe('createVerifier', () => {
     expect(runs[1]).toMatchObject({ command: 'node --test', exitCode: 0, counts: { passed: 2, failed: 0 } });
     expect(runs[1]?.outputPath).toBe(join(runDir, 'tool-output', 'final-test-run-1.txt'));
     expect(readFileSync(runs[1]?.outputPath ?? '', 'utf8')).toContain('# pass 2');
-    expect(events.filter((e) => e.type === 'gate' && e.final).length).toBe(4);
+    expect(events.filter((e) => e.type === 'gate' && e.final).length).toBe(5);
   });
 
   it('verifier - the final run is the evidence: it fails when the tree is broken whatever the agent ran', async () => {
@@ -165,5 +165,106 @@ describe('createVerifier', () => {
     expect(w.message).toContain('pass on the base commit');
     // the temporary base worktree is gone
     expect(git(weak.root, 'worktree', 'list').split('\n')).toHaveLength(1);
+  });
+
+  const notices = (events: RunEventInput[]) => events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
+  const files = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST };
+
+  it('verifier - the final run deletes an old test.report first: a planted report with a future date does not count', async () => {
+    const { root, verifier, events } = await setup('test:\n  command: node --test\n  report: reports/junit.xml\n');
+    write(root, 'reports/junit.xml', '<testsuites><testsuite tests="50" failures="0"/></testsuites>');
+    const future = new Date(Date.now() + 3_600_000);
+    utimesSync(join(root, 'reports/junit.xml'), future, future);
+    const final = await verifier.finalCheck();
+    const run = events.flatMap((e) => (e.type === 'test_run' ? [e.run] : []))[0];
+    expect(run).toMatchObject({ by: 'harness', source: 'tap', counts: { passed: 2 } });
+    expect(existsSync(join(root, 'reports/junit.xml'))).toBe(false);
+    expect(final.ok).toBe(true);
+  });
+
+  it('verifier - an agent run does not count a report dated in the future', async () => {
+    const { root, verifier, exec } = await setup('test:\n  command: node --test\n  report: reports/junit.xml\n');
+    const run = await bash(verifier, exec, root, `node --test; node -e "const fs=require('fs');fs.mkdirSync('reports',{recursive:true});fs.writeFileSync('reports/junit.xml','<testsuites><testsuite tests=\\'50\\'/></testsuites>');const t=new Date(Date.now()+3600e3);fs.utimesSync('reports/junit.xml',t,t)"`);
+    expect(run).toMatchObject({ source: 'tap', counts: { passed: 2 } });
+  });
+
+  it('verifier - the final run never deletes a report outside the worktree (symlinked folder)', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'proofpr-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'junit.xml'), '<testsuites/>');
+    const { root, verifier } = await setup('test:\n  command: node --test\n  report: out/junit.xml\n');
+    symlinkSync(outside, join(root, 'out'));
+    await verifier.finalCheck();
+    expect(existsSync(join(outside, 'junit.xml'))).toBe(true);
+  });
+
+  it('verifier - a test.report the test command writes (not ignored) is left out of the tree hash: tests stay fresh', async () => {
+    const cmd = 'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
+    const { root, verifier, exec } = await setup(`test:\n  command: ${cmd}\n  report: reports/junit.xml\n`, { ...files, '.gitignore': '', 'reports/.keep': '' });
+    expect(await bash(verifier, exec, root, cmd)).toMatchObject({ source: 'junit', counts: { passed: 2 } });
+    expect((await verifier.evaluate()).ok).toBe(true);
+    const final = await verifier.finalCheck();
+    expect(failed(final.gates)).toEqual([]);
+  });
+
+  it('verifier - a test command that writes a tracked file fails tests-fresh saying so, not "files changed after the last test run"', async () => {
+    const cmd = `node --test && node -e "require('fs').writeFileSync('last-run.txt', String(Date.now()))"`;
+    const { root, verifier, exec } = await setup(`test:\n  command: ${JSON.stringify(cmd)}\n`);
+    await bash(verifier, exec, root, cmd);
+    const v = await verifier.evaluate();
+    expect(failed(v.gates)).toEqual(['tests-fresh']);
+    expect(v.message).toContain('tests-fresh: the test command itself changed files: last-run.txt; add them to .gitignore or test.report');
+    const final = await verifier.finalCheck();
+    expect(final.gates.find((g) => g.name === 'tests-fresh')?.detail).toContain('the test command itself changed files: last-run.txt');
+  });
+
+  it('verifier - the tree is hashed after the Stop hooks: a formatter hook that changes files fails tests-fresh naming the hook, then passes', async () => {
+    const hook = "grep -q formatted src/math.mjs || echo '// formatted' >> src/math.mjs";
+    const { root, verifier, exec } = await setup(`test:\n  command: node --test\nhooks:\n  Stop:\n    - command: ${JSON.stringify(hook)}\n`);
+    await bash(verifier, exec, root, 'node --test');
+    const v = await verifier.evaluate();
+    expect(failed(v.gates)).toEqual(['tests-fresh']);
+    expect(v.message).toContain(`the repository's Stop hook (\`${hook}\`) changed files after the last test run (src/math.mjs)`);
+    await bash(verifier, exec, root, 'node --test');
+    expect((await verifier.evaluate()).ok).toBe(true);
+    expect((await verifier.finalCheck()).ok).toBe(true);
+  });
+
+  it('verifier - a nested repository without a commit never throws: the run is not counted (notice) and the gates say why', async () => {
+    const { root, verifier, events, exec } = await setup('test:\n  command: node --test\n');
+    mkdirSync(join(root, 'sub'));
+    git(join(root, 'sub'), 'init', '-q');
+    write(root, 'sub/file.txt', 'x\n');
+    expect(await bash(verifier, exec, root, 'node --test')).toBeUndefined();
+    expect(notices(events)[0]).toMatch(/^this test run is not counted: could not hash the worktree \(.*does not have a commit checked out/s);
+    const v = await verifier.evaluate();
+    expect(v.gates.find((g) => g.name === 'tests-fresh')?.detail).toMatch(/^could not hash the worktree: .*remove nested git repositories/s);
+    expect(v.gates.find((g) => g.name === 'assertions-kept')?.detail).toContain('could not diff the worktree');
+    const final = await verifier.finalCheck();
+    expect(failed(final.gates)).toEqual(['tests-fresh', 'assertions-kept', 'test-config-kept']);
+  });
+
+  it('verifier - tests left out of the run (a test outside the checked folders deleted) fail tests-ran against the earlier full run', async () => {
+    const extra = "import { test } from 'node:test';\ntest('fixture-driven', () => {});\n";
+    const { root, verifier, exec } = await setup('test:\n  command: node --test\n', { ...files, 'test/fixtures/extra.test.mjs': extra });
+    expect(await bash(verifier, exec, root, 'node --test')).toMatchObject({ counts: { passed: 3 } });
+    rmSync(join(root, 'test/fixtures/extra.test.mjs'));
+    const final = await verifier.finalCheck();
+    expect(failed(final.gates)).toEqual(['tests-ran']);
+    expect(final.message).toContain('2 test(s) executed by `node --test`, fewer than the 3 an earlier `node --test` run executed');
+  });
+
+  it('verifier - baselineExecuted raises the bar for tests-ran', async () => {
+    const { verifier } = await setup('test:\n  command: node --test\n', files, 'off', { baselineExecuted: 3 });
+    const final = await verifier.finalCheck();
+    expect(failed(final.gates)).toEqual(['tests-ran']);
+    expect(final.message).toContain('fewer than the 3 `node --test` executed on the base commit');
+  });
+
+  it('verifier - a changed test script fails test-config-kept', async () => {
+    const { root, verifier } = await setup('test:\n  command: npm test\n', { ...files, 'package.json': '{"scripts":{"test":"node --test"}}\n' });
+    write(root, 'package.json', '{"scripts":{"test":"node --test test/none"}}\n');
+    const v = await verifier.evaluate();
+    expect(v.gates.find((g) => g.name === 'test-config-kept')).toMatchObject({ passed: false, detail: expect.stringContaining('package.json: scripts.test changed') });
   });
 });

@@ -3,6 +3,7 @@ import type { GateResult, TestRun } from '../events.js';
 import type { HookOutcome } from '../hooks/types.js';
 import type { AssertionsResult } from './assertions.js';
 import type { RedGreenResult } from './red-green.js';
+import type { TestConfigResult } from './test-config.js';
 
 export interface GateFacts {
   config: Pick<RepoConfig, 'gates' | 'test'>;
@@ -15,12 +16,32 @@ export interface GateFacts {
   stopHooks?: readonly HookOutcome[];
   /** Needed when gates.red_green is on. */
   redGreen?: RedGreenResult;
+  /** Needed when gates.assertions_kept is on (gate test-config-kept; missing = it fails as not checked). */
+  testConfig?: TestConfigResult;
+  /** Tests executed by `test.command` on the base commit, when known: tests-ran needs at least as many. */
+  baselineExecuted?: number;
+  /** Set when the worktree could not be hashed (currentTreeHash is then meaningless): tests-fresh fails. */
+  hashError?: string;
+  /** Files the counting run itself changed (the tree after it is the current one): tests-fresh says so. */
+  changedByTestRun?: readonly string[];
+  /** The repository's Stop hooks changed these files during this evaluation, after the counting run. */
+  changedByStopHooks?: { hooks: readonly string[]; files: readonly string[] };
 }
 
 /** The run the gates judge: the last harness run (the final run) when there is one, else the last run. */
 export function runThatCounts(runs: readonly TestRun[]): TestRun | undefined {
   const harness = runs.filter((r) => r.by === 'harness');
   return harness[harness.length - 1] ?? runs[runs.length - 1];
+}
+
+const norm = (s: string): string => s.trim().replace(/\s+/g, ' ');
+const executedBy = (r: TestRun): number => (r.counts ? r.counts.passed + r.counts.failed : 0);
+const list = (files: readonly string[]): string => (files.length > 8 ? `${files.slice(0, 8).join(', ')} and ${files.length - 8} more` : files.join(', '));
+
+/** The most tests any run before `r` executed with exactly `command` (no filter added), and that run. */
+function earlierMax(runs: readonly TestRun[], r: TestRun, command: string): number {
+  const at = runs.indexOf(r);
+  return runs.slice(0, at < 0 ? runs.length : at).reduce((m, x) => (norm(x.command) === norm(command) ? Math.max(m, executedBy(x)) : m), 0);
 }
 
 const describe = (r: TestRun): string => {
@@ -45,11 +66,17 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
   };
 
   if (gates.tests_ran) {
-    testGate('tests-ran', (r) => {
+    testGate('tests-ran', (r, c) => {
       if (!r.counts) return { name: 'tests-ran', passed: false, detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted` };
-      const executed = r.counts.passed + r.counts.failed;
-      if (executed >= test.min_tests) return { name: 'tests-ran', passed: true, detail: `${executed} test(s) executed by \`${r.command}\` (${describe(r)})` };
-      return { name: 'tests-ran', passed: false, detail: `${executed} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe(r)}): run the tests without a filter that leaves them out` };
+      const executed = executedBy(r);
+      const fail = (detail: string): GateResult => ({ name: 'tests-ran', passed: false, detail });
+      if (executed < test.min_tests) return fail(`${executed} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe(r)}): run the tests without a filter that leaves them out`);
+      const before = earlierMax(facts.testRuns, r, c);
+      const leftOut = 'tests were left out of the run: restore the test files, test scripts or runner config that select them, then run';
+      if (executed < before) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c}\` run executed (${describe(r)}): ${leftOut} \`${c}\` again`);
+      const base = facts.baselineExecuted;
+      if (base !== undefined && executed < base) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${base} \`${c}\` executed on the base commit (${describe(r)}): ${leftOut} \`${c}\` again`);
+      return { name: 'tests-ran', passed: true, detail: `${executed} test(s) executed by \`${r.command}\` (${describe(r)})` };
     }, `run \`${cmd ?? ''}\` before finishing`);
   }
   if (gates.tests_passed) {
@@ -60,10 +87,17 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
       return { name: 'tests-passed', passed: false, detail: `\`${r.command}\` ${how} (${describe(r)}): fix the failures and run \`${c}\` again` };
     }, `run \`${cmd ?? ''}\` and make it pass`);
   }
-  if (gates.tests_fresh) {
+  if (gates.tests_fresh && facts.hashError !== undefined) {
+    gate('tests-fresh', false, `could not hash the worktree: ${facts.hashError}; remove nested git repositories (folders with their own .git) or add them to .gitignore, then run \`${cmd ?? 'the tests'}\` again`);
+  } else if (gates.tests_fresh) {
     testGate('tests-fresh', (r, c) => {
+      const fail = (detail: string): GateResult => ({ name: 'tests-fresh', passed: false, detail });
       if (r.treeHash === facts.currentTreeHash) return { name: 'tests-fresh', passed: true, detail: `the last test run saw the current files (tree ${r.treeHash.slice(0, 12)})` };
-      return { name: 'tests-fresh', passed: false, detail: `files changed after the last test run: run the tests again (\`${c}\`)` };
+      const byRun = facts.changedByTestRun ?? [];
+      if (byRun.length) return fail(`the test command itself changed files: ${list(byRun)}; add them to .gitignore or test.report`);
+      const hooks = facts.changedByStopHooks;
+      if (hooks) return fail(`the repository's Stop hook (${hooks.hooks.map((h) => `\`${h}\``).join(', ')}) changed files after the last test run (${list(hooks.files)}): run the tests again (\`${c}\`) on the changed files`);
+      return fail(`files changed after the last test run: run the tests again (\`${c}\`)`);
     }, `run \`${cmd ?? ''}\` on the final files`);
   }
   if (gates.assertions_kept) {
@@ -71,6 +105,9 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
     if (!a) gate('assertions-kept', false, 'the test files were not checked');
     else if (a.passed) gate('assertions-kept', true, a.detail);
     else gate('assertions-kept', false, `${a.detail}\nRestore the removed assertions, skip markers and test files: change the code under test, not the tests that judge it.`);
+    const t = facts.testConfig;
+    if (!t) gate('test-config-kept', false, 'the test scripts and test runner config were not checked');
+    else gate('test-config-kept', t.passed, t.detail);
   }
   if (gates.red_green) {
     const rg = facts.redGreen;

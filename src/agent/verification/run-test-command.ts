@@ -32,8 +32,9 @@ export async function runTestCommand(opts: {
   } catch (e) {
     output = `[proofpr: could not run the test command: ${(e as Error).message}]`;
   }
-  const endedAt = new Date().toISOString();
-  const c = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, output });
+  const endedAtMs = Date.now();
+  const endedAt = new Date(endedAtMs).toISOString();
+  const c = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, endedAtMs, output });
   let outputPath: string | undefined;
   if (opts.outputFile) {
     await mkdir(dirname(opts.outputFile), { recursive: true });

@@ -8,13 +8,19 @@ import { treeHash as gitTreeHash } from '../../workspace/tree-hash.js';
 import type { RunEventInput, TestRun } from '../events.js';
 import type { HookOutcome, HookRunner } from '../hooks/types.js';
 import { assertionsKept, type AssertionsResult } from './assertions.js';
-import { evaluateGates } from './gates.js';
+import { changedFiles } from './changed-files.js';
+import { gateDiff } from './gate-diff.js';
+import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
 import { readCounts } from './read-counts.js';
 import { redGreen, type RedGreenResult } from './red-green.js';
+import { reportExclude } from './report-exclude.js';
+import { removeReport } from './report-file.js';
 import { runTestCommand } from './run-test-command.js';
 import { stopMessage } from './stop-message.js';
+import { testConfigKept, type TestConfigResult } from './test-config.js';
 import { isTestCommand } from './test-runs.js';
 import type { BashOutcome, StopVerdict, TestRunHandle, Verifier } from './types.js';
+import type { FileDiff } from './worktree-diff.js';
 
 export interface VerifierOptions {
   root: string;
@@ -23,7 +29,10 @@ export interface VerifierOptions {
   exec: ExecPort;
   baseSha: string;
   hooks: HookRunner;
+  /** Replaces the git tree hash (tests); the default hashes with `gitDir` and leaves test.report out. */
   treeHash?: (root: string) => Promise<string>;
+  /** The worktree's git dir as createWorktree recorded it (Worktree.gitDir): every harness git call uses it. */
+  gitDir?: string;
   onEvent: (ev: RunEventInput) => void;
   logger?: Logger;
   signal?: AbortSignal;
@@ -32,26 +41,41 @@ export interface VerifierOptions {
    * the sandbox); default the OS temp folder.
    */
   scratchDir?: string;
+  /** Tests `test.command` executed on the base commit (passed + failed), when known: tests-ran needs as many. */
+  baselineExecuted?: number;
 }
 
 type ReportStat = { mtimeMs: number; size: number } | undefined;
+type Hash = { tree: string; error?: undefined } | { tree?: undefined; error: string };
 
 /**
  * The harness's own judgement (issue 5): watches Bash calls for test runs, and at Stop evaluates the
- * gates over what it observed (test runs with their tree hashes, the test-file diff, the repository's
- * Stop hooks). Emits a `test_run` event per run, a `gate` event per gate evaluation and a `hook` event
- * per Stop hook that blocked, errored or added context.
+ * gates over what it observed (test runs with their tree hashes, the test-file and test-config diff,
+ * the repository's Stop hooks). Emits a `test_run` event per run, a `gate` event per gate evaluation,
+ * a `hook` event per Stop hook that blocked, errored or added context, and a `notice` when the
+ * worktree can't be hashed. Never throws for a git failure: it becomes a failed gate.
  */
 export function createVerifier(opts: VerifierOptions): Verifier {
   const { root, config, onEvent } = opts;
   const log = opts.logger ?? moduleLogger('verification');
-  const hashOf = opts.treeHash ?? gitTreeHash;
+  // The report the test command writes is not part of the work (commitWork must leave it out the same way).
+  const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
+  const hashOf = opts.treeHash ?? (async (r: string) => gitTreeHash(r, { exclude: await reportExclude(r, config.test.report, opts.gitDir), ...gitDir }));
   const runs: TestRun[] = [];
   const reportBefore = new WeakMap<TestRunHandle, ReportStat>();
+  /** The tree right after a run, when the run itself changed it. */
+  const treeAfter = new WeakMap<TestRun, string>();
   let redGreenCache: { tree: string; result: RedGreenResult } | undefined;
   let stopBlocks = 0;
   let finalRuns = 0;
 
+  const hash = async (): Promise<Hash> => {
+    try {
+      return { tree: await hashOf(root) };
+    } catch (e) {
+      return { error: (e as Error).message.trim() };
+    }
+  };
   const reportPath = (): string | undefined => {
     const r = config.test.report;
     return r === undefined ? undefined : isAbsolute(r) ? r : join(root, r);
@@ -63,8 +87,9 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     return s && { mtimeMs: s.mtimeMs, size: s.size };
   };
 
-  const record = (run: TestRun): TestRun => {
+  const record = (run: TestRun, before: string, after: Hash): TestRun => {
     runs.push(run);
+    if (after.tree !== undefined && before !== '' && after.tree !== before) treeAfter.set(run, after.tree);
     onEvent({ type: 'test_run', run });
     return run;
   };
@@ -77,28 +102,56 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     }
   };
 
-  const evaluateAt = async (final: boolean): Promise<StopVerdict> => {
-    const current = await hashOf(root);
-    const needDiff = config.gates.assertions_kept || config.gates.red_green;
-    const assertions: AssertionsResult | undefined = needDiff ? await assertionsKept(root, opts.baseSha) : undefined;
-    let rg: RedGreenResult | undefined;
-    if (config.gates.red_green && assertions) {
-      if (redGreenCache?.tree !== current) {
-        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...(opts.scratchDir ? { scratchDir: opts.scratchDir } : {}), logger: log });
-        redGreenCache = { tree: current, result };
-      }
-      rg = redGreenCache.result;
+  /** The diff gates' facts; a failing diff (nested repository, bad base) fails both gates with its message. */
+  const diffGates = async (): Promise<{ assertions: AssertionsResult; testConfig: TestConfigResult }> => {
+    let diffs: FileDiff[];
+    try {
+      diffs = await gateDiff(root, opts.baseSha, opts.gitDir);
+    } catch (e) {
+      const detail = `could not diff the worktree against ${opts.baseSha.slice(0, 12)}: ${(e as Error).message.trim()}; remove nested git repositories (folders with their own .git) or add them to .gitignore`;
+      return { assertions: { passed: false, detail, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] }, testConfig: { passed: false, detail, changed: [] } };
     }
+    return { assertions: await assertionsKept(root, opts.baseSha, diffs), testConfig: await testConfigKept(root, opts.baseSha, diffs, config.test.command, opts.gitDir) };
+  };
+
+  const evaluateAt = async (final: boolean): Promise<StopVerdict> => {
+    const counting = runThatCounts(runs);
     let stopHooks: HookOutcome[] | undefined;
+    let current: Hash;
+    let changedByStopHooks: GateFacts['changedByStopHooks'];
     if (config.hooks.Stop.length > 0) {
+      // Hashed after the Stop hooks: a formatter hook's changes are part of what gets committed.
+      const before = await hash();
       stopHooks = await opts.hooks.run('Stop', { hook_event_name: 'Stop', cwd: root, stop_blocks: stopBlocks });
       emitHooks(stopHooks);
+      current = await hash();
+      if (before.tree !== undefined && current.tree !== undefined && before.tree !== current.tree && counting?.treeHash === before.tree) {
+        changedByStopHooks = { hooks: config.hooks.Stop.map((h) => h.command), files: await changedFiles(root, before.tree, current.tree, opts.gitDir) };
+      }
+    } else current = await hash();
+    const after = counting && treeAfter.get(counting);
+    const changedByTestRun = counting && after !== undefined && after === current.tree ? await changedFiles(root, counting.treeHash, after, opts.gitDir) : undefined;
+
+    const needDiff = config.gates.assertions_kept || config.gates.red_green;
+    const diff = needDiff ? await diffGates() : undefined;
+    let rg: RedGreenResult | undefined;
+    if (config.gates.red_green && diff) {
+      if (current.tree === undefined || redGreenCache?.tree !== current.tree) {
+        const { assertions } = diff;
+        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...(opts.scratchDir ? { scratchDir: opts.scratchDir } : {}), logger: log });
+        redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };
+        rg = result;
+      } else rg = redGreenCache.result;
     }
     const gates = evaluateGates({
       config,
       testRuns: runs,
-      currentTreeHash: current,
-      ...(config.gates.assertions_kept && assertions ? { assertions } : {}),
+      currentTreeHash: current.tree ?? '',
+      ...(current.error !== undefined ? { hashError: current.error } : {}),
+      ...(changedByTestRun?.length ? { changedByTestRun } : {}),
+      ...(changedByStopHooks ? { changedByStopHooks } : {}),
+      ...(opts.baselineExecuted !== undefined ? { baselineExecuted: opts.baselineExecuted } : {}),
+      ...(config.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {}),
       ...(rg ? { redGreen: rg } : {}),
       ...(stopHooks ? { stopHooks } : {}),
     });
@@ -112,7 +165,12 @@ export function createVerifier(opts: VerifierOptions): Verifier {
   return {
     async beforeBash(command: string): Promise<TestRunHandle | undefined> {
       if (!isTestCommand(command, config.test.command)) return undefined;
-      const handle: TestRunHandle = { command, treeHash: await hashOf(root), startedAt: new Date().toISOString() };
+      const h = await hash();
+      if (h.tree === undefined) {
+        onEvent({ type: 'notice', message: `this test run is not counted: could not hash the worktree (${h.error}); remove nested git repositories (folders with their own .git) or add them to .gitignore` });
+        return undefined;
+      }
+      const handle: TestRunHandle = { command, treeHash: h.tree, startedAt: new Date().toISOString() };
       reportBefore.set(handle, await statReport());
       return handle;
     },
@@ -124,8 +182,8 @@ export function createVerifier(opts: VerifierOptions): Verifier {
       const before = reportBefore.get(handle);
       const after = await statReport();
       const rewritten = !(before && after && before.mtimeMs === after.mtimeMs && before.size === after.size);
-      const c = readCounts({ root, report: rewritten ? config.test.report : undefined, startedAtMs: Date.parse(handle.startedAt), output });
-      return record({
+      const c = readCounts({ root, report: rewritten ? config.test.report : undefined, startedAtMs: Date.parse(handle.startedAt), endedAtMs: Date.parse(outcome.endedAt), output });
+      const run: TestRun = {
         command: outcome.command || handle.command,
         exitCode: outcome.exitCode,
         startedAt: handle.startedAt,
@@ -137,7 +195,8 @@ export function createVerifier(opts: VerifierOptions): Verifier {
         ...(c.runner ? { runner: c.runner } : {}),
         by: 'agent',
         ...(outcome.outputPath ? { outputPath: outcome.outputPath } : {}),
-      });
+      };
+      return record(run, handle.treeHash, await hash());
     },
 
     evaluate: () => evaluateAt(false),
@@ -145,11 +204,16 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     async finalCheck(): Promise<StopVerdict> {
       const command = config.test.command;
       if (config.gates.final_run && command !== undefined) {
-        const tree = await hashOf(root);
+        // Only a report this run writes counts: a stale or planted one is removed first.
+        if (config.test.report !== undefined) {
+          const removed = await removeReport(root, config.test.report);
+          log.debug({ report: config.test.report, removed }, 'final run: old test report');
+        }
+        const before = await hash();
         finalRuns++;
         const outputFile = join(opts.runDir, 'tool-output', `final-test-run-${finalRuns}.txt`);
-        const { run } = await runTestCommand({ cwd: root, command, config, exec: opts.exec, treeHash: tree, outputFile, ...(opts.signal ? { signal: opts.signal } : {}) });
-        record(run);
+        const { run } = await runTestCommand({ cwd: root, command, config, exec: opts.exec, treeHash: before.tree ?? '', outputFile, ...(opts.signal ? { signal: opts.signal } : {}) });
+        record(run, before.tree ?? '', await hash());
       }
       return evaluateAt(true);
     },

@@ -19,18 +19,24 @@ export interface FileDiff {
 /**
  * The change from `baseSha` to the worktree as it is now, untracked files included: everything is
  * staged into a throw-away index (`git add -A`, .gitignore honoured) and diffed against the base
- * with renames detected and no context lines. The real index is never touched.
+ * with renames detected and no context lines, every file as text (whatever .gitattributes says). The
+ * real index is never touched. `gitDir`: the worktree's git dir as createWorktree recorded it.
  */
-export async function worktreeDiff(root: string, baseSha: string, paths: (path: string) => boolean = () => true): Promise<FileDiff[]> {
-  const patch = await withTempIndex(root, async (env) => {
-    const tree = await stageAllAndWriteTree(root, env);
-    const r = await git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--unified=0', baseSha, tree], {
-      cwd: root,
-      env,
-      config: { 'core.quotePath': 'false', 'diff.noprefix': 'false' },
-    });
-    return r.stdout;
-  });
+export async function worktreeDiff(root: string, baseSha: string, paths: (path: string) => boolean = () => true, gitDir?: string): Promise<FileDiff[]> {
+  const patch = await withTempIndex(
+    root,
+    async (env) => {
+      const tree = await stageAllAndWriteTree(root, env);
+      // --text: a `.gitattributes` `-diff`/`binary` line must not turn a test file into "Binary files differ".
+      const r = await git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--text', '-M', '--unified=0', baseSha, tree], {
+        cwd: env.GIT_WORK_TREE ?? root,
+        env,
+        config: { 'core.quotePath': 'false', 'diff.noprefix': 'false' },
+      });
+      return r.stdout;
+    },
+    gitDir,
+  );
   return parsePatch(patch).filter((f) => paths(f.path) || (f.oldPath !== undefined && paths(f.oldPath)));
 }
 

@@ -1,0 +1,14 @@
+import { posix } from 'node:path';
+import { isTestConfigPath } from './test-config.js';
+import { isTestFile } from './test-files.js';
+import { worktreeDiff, type FileDiff } from './worktree-diff.js';
+
+/** Paths the diff gates look at: test files, test runner config, and .gitattributes (anywhere). */
+export function isGateDiffPath(path: string): boolean {
+  return isTestFile(path) || isTestConfigPath(path) || posix.basename(path) === '.gitattributes';
+}
+
+/** One diff from `baseSha` to the worktree now for assertions-kept and test-config-kept together. */
+export function gateDiff(root: string, baseSha: string, gitDir?: string): Promise<FileDiff[]> {
+  return worktreeDiff(root, baseSha, isGateDiffPath, gitDir);
+}
