@@ -72,6 +72,7 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
   const limit = opts.maxConcurrent ?? 4;
   const grace = opts.killGraceMs ?? 2000;
   const log = opts.logger ?? silentLogger;
+  if (box) log.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, 'sandbox mounts');
   const live = new Map<number, ResultPromise>();
   const waiting: Array<() => void> = [];
   let running = 0;

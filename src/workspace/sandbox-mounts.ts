@@ -36,7 +36,7 @@ async function sanitizedConfig(commonDir: string, out: string, excludesFile?: st
 }
 
 /**
- * What the sandbox hides and re-shows: each existing hide path (a folder gets an empty tmpfs, a file
+ * What the sandbox hides and re-shows: each existing hide path other than `/` (a folder gets an empty tmpfs, a file
  * /dev/null); the worktree's git dir and common dir read-only with the repository config replaced by a
  * copy holding only core/extensions settings (an Actions checkout keeps its token in .git/config) plus
  * an excludes file naming the dependency links; the linked dependency folders; PATH folders (and their
@@ -49,8 +49,8 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
   for (const raw of input.hidePaths ?? []) {
     if (!raw.startsWith('/')) throw new WorkspaceError('bad-input', `hidePaths entry '${raw}' must be an absolute path`);
     const p = await realpath(raw).catch(() => undefined);
-    if (!p) continue;
-    if (p === '/') throw new WorkspaceError('bad-input', `hidePaths entry '${raw}' is the file system root; name the folders to hide`);
+    // Missing paths, and `/` (a HOME of `/` in some containers), hide nothing.
+    if (!p || p === '/') continue;
     if ((await stat(p)).isDirectory()) hide.push(p);
     else overlays.push(['/dev/null', p]);
   }
