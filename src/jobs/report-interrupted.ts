@@ -13,7 +13,7 @@ export async function reportInterrupted(
   deps: { githubFor(trigger: Trigger): Promise<GitHubPort>; runs: RunRecorder },
 ): Promise<void> {
   const t = job.data.trigger;
-  deps.runs.update(job.runId, { status: 'done', verdict: 'aborted' });
+  await deps.runs.update(job.runId, { status: 'done', verdict: 'aborted' });
   const github = await deps.githubFor(t);
   const body = renderStatusComment({
     runId: job.runId,

@@ -49,15 +49,33 @@ function toRecord(r: Row): RunRecord {
   };
 }
 
-export interface RunStore extends RunRecorder {
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * Where runs, deliveries and per-issue leases live: the embedded SQLite store (sync) or the shared Redis
+ * store every worker sees (async). Callers always await.
+ */
+export interface SharedRunStore extends RunRecorder {
   /** Record a webhook delivery id; false when it was seen before (a redelivery starts nothing). */
-  recordDelivery(deliveryId: string): boolean;
+  recordDelivery(deliveryId: string): Awaitable<boolean>;
   /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
-  forgetDelivery?(deliveryId: string): void;
+  forgetDelivery?(deliveryId: string): Awaitable<void>;
   /** Start a run holding the issue's lease; when another run is active, returns it instead. */
+  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): Awaitable<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
+  get(id: string): Awaitable<RunRecord | undefined>;
+  /** The queued or running run of an issue, if any. */
+  active(repo: string, issue: number): Awaitable<RunRecord | undefined>;
+  latest(repo: string, issue: number): Awaitable<RunRecord | undefined>;
+  setComment(id: string, commentId: number, commentUrl: string): Awaitable<void>;
+}
+
+/** The embedded SQLite store: every call is synchronous. */
+export interface RunStore extends SharedRunStore {
+  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void;
+  recordDelivery(deliveryId: string): boolean;
+  forgetDelivery?(deliveryId: string): void;
   tryCreate(run: { id: string; repo: string; issue: number; kind: string }): { ok: true; run: RunRecord } | { ok: false; active: RunRecord };
   get(id: string): RunRecord | undefined;
-  /** The queued or running run of an issue, if any. */
   active(repo: string, issue: number): RunRecord | undefined;
   latest(repo: string, issue: number): RunRecord | undefined;
   setComment(id: string, commentId: number, commentUrl: string): void;

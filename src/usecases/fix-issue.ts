@@ -62,7 +62,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
   );
   let phase: Phase = 'preparing';
-  runs.update(inp.runId, { status: 'running' });
+  await runs.update(inp.runId, { status: 'running' });
   try {
     await status.set({ phase });
     const comments = await github.listComments(t.number);
@@ -109,7 +109,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       const plan = redactSecrets(lastText(events)) || '(the model wrote no plan)';
       const posted = await github.createComment(t.number, `### Plan for #${t.number}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
       await status.set({ phase: 'done', ...final, verdict: 'plan posted', reason: posted.url }, true);
-      runs.update(inp.runId, { status: 'done', verdict: 'plan' });
+      await runs.update(inp.runId, { status: 'done', verdict: 'plan' });
       return { verdict: 'plan', branch, planCommentUrl: posted.url };
     }
 
@@ -148,12 +148,12 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       },
       true,
     );
-    runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
+    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
     return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}) };
   } catch (e) {
     const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
     await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
-    runs.update(inp.runId, { status: 'done', verdict: 'error' });
+    await runs.update(inp.runId, { status: 'done', verdict: 'error' });
     return { verdict: 'error', branch };
   }
 }

@@ -37,7 +37,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
   );
   let phase: Phase = 'preparing';
   let branch = t.headRef ?? '';
-  runs.update(inp.runId, { status: 'running' });
+  await runs.update(inp.runId, { status: 'running' });
   try {
     await status.set({ phase });
     const pr = await github.getPullRequest(t.number);
@@ -105,12 +105,12 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       },
       true,
     );
-    runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
+    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
     return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}) };
   } catch (e) {
     const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
     await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
-    runs.update(inp.runId, { status: 'done', verdict: 'error' });
+    await runs.update(inp.runId, { status: 'done', verdict: 'error' });
     return { verdict: 'error', branch };
   }
 }

@@ -80,7 +80,8 @@ export type RunStatus = 'queued' | 'running' | 'done';
 
 /** The slice of the run store the usecases write to. */
 export interface RunRecorder {
-  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void;
+  /** Sync for the embedded SQLite store, async for the shared Redis one: callers await it either way. */
+  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void | Promise<void>;
 }
 
 export interface UsecaseDeps {

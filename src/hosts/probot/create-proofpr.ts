@@ -8,7 +8,11 @@ import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import { proofprApp, type ProofprAppOptions } from './app.js';
 import { readServerEnv, type ServerEnv } from './server-env.js';
 import { openDatabase } from '../../jobs/db.js';
-import { createRunStore, type RunStore } from '../../jobs/run-store.js';
+import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
+import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
+import { createRedisRunStore } from '../../jobs/redis-run-store.js';
+import { issueOfJob, repoOfJob } from '../../jobs/queue-from-env.js';
+import { RUNS_QUEUE } from '../cli/worker-command.js';
 import { createSqliteQueue } from '../../jobs/sqlite-queue.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
@@ -54,7 +58,7 @@ export interface StartServerOptions {
 export interface Proofpr {
   probot: Probot;
   env: ServerEnv;
-  runs: RunStore;
+  runs: SharedRunStore;
   queue: Queue<FixJob>;
   /** Webhook middleware (signature check, then the app); calls `next` for other paths. */
   middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): unknown;
@@ -80,10 +84,13 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     log: opts.probotLog ?? logger('probot'),
     ...(opts.Octokit ? { Octokit: opts.Octokit } : {}),
   });
-  const db = openDatabase(env.home);
-  const runs = createRunStore(db);
-  const sqliteQueue = opts.queue ? undefined : createSqliteQueue<FixJob>(db);
-  const queue: Queue<FixJob> = opts.queue ?? (sqliteQueue as Queue<FixJob>);
+  // With REDIS_URL, this process only receives webhooks and enqueues on BullMQ; `proofpr worker` processes
+  // run the jobs, and runs/leases/deliveries live in Redis where every worker sees them.
+  const bull = !opts.queue && env.redisUrl ? createBullmqQueue<FixJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
+  const db = bull ? undefined : openDatabase(env.home);
+  const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
+  const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<FixJob>(db!);
+  const queue: Queue<FixJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<FixJob>);
   const githubFor = async (t: Trigger): Promise<GitHubPort> => {
     if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
     const octokit = await probot.auth(t.installationId);
@@ -94,7 +101,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
     await reportInterrupted(job, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
   }
-  queue.consume(
+  if (!bull) queue.consume(
     createJobHandler({
       githubFor,
       workspace: opts.workspace ?? { ensureMirror, pushBranch },
@@ -120,7 +127,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     middleware,
     async close() {
       await queue.close({ abort: true });
-      db.close();
+      db?.close();
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { GitHubPort } from '../../usecases/ports.js';
 import type { Queue } from '../../jobs/queue.js';
-import type { RunStore } from '../../jobs/run-store.js';
+import type { SharedRunStore } from '../../jobs/run-store.js';
 import type { FixJob } from '../../jobs/fix-job.js';
 import { parseEvent } from '../../github/event.js';
 import { toTrigger, BRANCH_PREFIX, type Trigger } from '../../github/trigger.js';
@@ -15,7 +15,7 @@ import { renderStatusComment } from '../../github/status-comment.js';
 export type IntakeOutcome = 'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'queued';
 
 export interface IntakeDeps {
-  runs: RunStore;
+  runs: SharedRunStore;
   queue: Queue<FixJob>;
   newRunId(): string;
   /** The App's own login, e.g. "proofpr[bot]". */
@@ -48,12 +48,12 @@ export async function intake(evt: WebhookInput, github: GitHubPort, deps: Intake
   const loaded = await loadRepoConfig(github, configRef);
   const trigger = toTrigger(facts, loaded.ok ? loaded.config : { trigger: loaded.trigger });
   if (!trigger) return { outcome: 'ignored' };
-  if (!deps.runs.recordDelivery(trigger.deliveryId)) return { outcome: 'redelivery', trigger };
+  if (!await deps.runs.recordDelivery(trigger.deliveryId)) return { outcome: 'redelivery', trigger };
   try {
     return await decide(trigger, loaded, github, deps);
   } catch (e) {
     // Nothing was queued: let GitHub's redelivery (or a manual one) try again.
-    deps.runs.forgetDelivery?.(trigger.deliveryId);
+    await deps.runs.forgetDelivery?.(trigger.deliveryId);
     throw e;
   }
 }
@@ -78,7 +78,7 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort
   const target = trigger.commentId !== undefined ? { commentId: trigger.commentId } : { issue: trigger.number };
 
   if (trigger.kind === 'status') {
-    const run = deps.runs.latest(repo, trigger.number);
+    const run = await deps.runs.latest(repo, trigger.number);
     const text = run
       ? `Run \`${run.id}\` is ${run.status}${run.verdict ? ` (${run.verdict})` : ''}${run.commentUrl ? `: ${run.commentUrl}` : ''}${run.prUrl ? `, PR ${run.prUrl}` : ''}.`
       : `No proofpr run for #${trigger.number} yet. Comment \`${config.trigger} fix\` to start one.`;
@@ -86,7 +86,7 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort
     return { outcome: 'status', trigger, ...(run ? { runId: run.id } : {}) };
   }
   if (trigger.kind === 'cancel') {
-    const run = deps.runs.active(repo, trigger.number);
+    const run = await deps.runs.active(repo, trigger.number);
     if (!run) {
       await github.createComment(trigger.number, `Nothing to cancel: no run is queued or running for #${trigger.number}.`);
       return { outcome: 'cancelled', trigger };
@@ -94,7 +94,7 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort
     const res = await deps.queue.cancel(run.id);
     if (res !== 'aborted') {
       // Not running anywhere we can reach: close it here so the lease is released.
-      deps.runs.update(run.id, { status: 'done', verdict: 'cancelled' });
+      await deps.runs.update(run.id, { status: 'done', verdict: 'cancelled' });
       if (run.commentId !== undefined) {
         await github.updateComment(run.commentId, renderStatusComment({ runId: run.id, phase: 'cancelled', requester: trigger.commenter, mode: 'fix', verdict: 'cancelled', reason: `cancelled by @${trigger.commenter} before it started` }));
       }
@@ -106,7 +106,7 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort
   await github.addReaction(target, 'eyes');
   const runId = deps.newRunId();
   const mode: FixJob['mode'] = trigger.target === 'pr' ? 'follow-up' : trigger.kind === 'plan' ? 'plan' : 'fix';
-  const lease = deps.runs.tryCreate({ id: runId, repo, issue: trigger.number, kind: mode });
+  const lease = await deps.runs.tryCreate({ id: runId, repo, issue: trigger.number, kind: mode });
   if (!lease.ok) {
     const where = lease.active.commentUrl ? ` Progress: ${lease.active.commentUrl}` : '';
     await github.createComment(trigger.number, `A run for #${trigger.number} is already ${lease.active.status} (run \`${lease.active.id}\`).${where}`);
@@ -114,11 +114,11 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort
   }
   try {
     const status = await github.createComment(trigger.number, renderStatusComment({ runId, phase: 'queued', requester: trigger.commenter, mode, maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }));
-    deps.runs.setComment(runId, status.id, status.url);
+    await deps.runs.setComment(runId, status.id, status.url);
     await deps.queue.enqueue({ runId, data: { mode, trigger, config, statusCommentId: status.id } }, { dedupeKey: `${repo}#${trigger.number}:${runId}` });
   } catch (e) {
     // Nothing was queued: release the issue's lease so the next request can run.
-    deps.runs.update(runId, { status: 'done', verdict: 'error' });
+    await deps.runs.update(runId, { status: 'done', verdict: 'error' });
     throw e;
   }
   return { outcome: 'queued', trigger, runId };

@@ -1,3 +1,4 @@
+import type { RunStore } from '../../../src/jobs/run-store.js';
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import nock from 'nock';
 import { fakeGitHub, type FakeGitHub } from './fake-github.js';
@@ -25,7 +26,7 @@ describe('probot app - /agent on issues and PRs', () => {
     nock.enableNetConnect();
   });
 
-  const done = () => until(() => h?.app.runs.latest(REPO, 12)?.status === 'done');
+  const done = () => until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
 
   it('app - an authorized /agent fix reacts, posts a status comment, opens a PR with the evidence and links it', async () => {
     gh = fakeGitHub({ permissions: maintainer, config: 'pr:\n  labels: [proofpr, bot-fix]\n' });
@@ -58,7 +59,7 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(pr.body).toMatch(/^Fixes #12\n\n## proofpr: verified/);
     expect(gh.calledWith('POST', /\/issues\/100\/labels$/)[0]?.body).toEqual({ labels: ['proofpr', 'bot-fix'] });
     expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({ head_sha: 'c'.repeat(40), conclusion: 'success', name: 'proofpr' });
-    expect(h.app.runs.latest(REPO, 12)).toMatchObject({ verdict: 'verified', prUrl: 'https://github.com/acme/widgets/pull/100' });
+    expect((h.app.runs as RunStore).latest(REPO, 12)).toMatchObject({ verdict: 'verified', prUrl: 'https://github.com/acme/widgets/pull/100' });
     expect(gh.unhandled).toEqual([]);
   });
 
@@ -87,7 +88,7 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(replies).toHaveLength(1);
     expect((replies[0]?.body as { body: string }).body).toMatch(/^Sorry @maintainer, only people with write, maintain, admin access/);
     expect(gh.calledWith('POST', /reactions$/)).toHaveLength(0);
-    expect(h.app.runs.latest(REPO, 12)).toBeUndefined();
+    expect((h.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
     expect(fake.inputs).toHaveLength(0);
   });
 
@@ -120,7 +121,7 @@ describe('probot app - /agent on issues and PRs', () => {
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
     await expect(h.app.probot.receive({ id: 'retry-1', name: 'issue_comment', payload: comment('/agent fix') } as never)).rejects.toThrow();
-    expect(h.app.runs.active(REPO, 12)).toBeUndefined();
+    expect((h.app.runs as RunStore).active(REPO, 12)).toBeUndefined();
     await h.app.probot.receive({ id: 'retry-1', name: 'issue_comment', payload: comment('/agent fix') } as never);
     await done();
     expect(fake.inputs).toHaveLength(1);
@@ -153,7 +154,7 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(body).toContain('- `max_turns`:');
     expect(body).toContain('- `test.comand`: unknown key');
     expect(fake.inputs).toHaveLength(0);
-    expect(h.app.runs.latest(REPO, 12)).toBeUndefined();
+    expect((h.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
   });
 
   it('app - an unverified run comments the failed gates and the pushed WIP branch, and opens no PR', async () => {
@@ -171,7 +172,7 @@ describe('probot app - /agent on issues and PRs', () => {
     const status = posted.find((b) => b.includes('proofpr:run='));
     expect(status).toContain('Verdict: unverified');
     expect(status).toContain('Failed gates:');
-    expect(h.app.runs.latest(REPO, 12)?.verdict).toBe('unverified');
+    expect((h.app.runs as RunStore).latest(REPO, 12)?.verdict).toBe('unverified');
   });
 
   it('app - with on_unverified: draft_pr an unverified run opens a draft PR titled [unverified]', async () => {
@@ -195,7 +196,7 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(gh.calledWith('POST', /\/issues\/comments\/5003\/reactions$/)[0]?.body).toEqual({ content: '+1' });
     const statusId = [...gh.comments.keys()][0] as number;
     expect(gh.commentBody(statusId)).toContain('cancelled');
-    expect(h.app.runs.latest(REPO, 12)?.verdict).toBe('aborted');
+    expect((h.app.runs as RunStore).latest(REPO, 12)?.verdict).toBe('aborted');
   });
 
   it('app - /agent plan runs read-only, posts the plan, and commits or pushes nothing', async () => {
@@ -225,7 +226,7 @@ describe('probot app - /agent on issues and PRs', () => {
     const ws = fakeWorkspace();
     h = await startHarness(fake.runTask, ws);
     await h.app.probot.receive({ id: 'd-14', name: 'pull_request_review_comment', payload: payload('pull_request_review_comment.created') } as never);
-    await until(() => h?.app.runs.latest(REPO, 13)?.status === 'done');
+    await until(() => (h?.app.runs as RunStore).latest(REPO, 13)?.status === 'done');
     expect(gh.calledWith('GET', /contents\/\.github\/proofpr\.yml\?ref=main$/)).toHaveLength(1);
     expect(fake.inputs[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', continueBranch: true, baseRef: 'main', instructionsRef: 'main' });
     expect(fake.inputs[0]?.config.max_turns).toBe(7);
@@ -260,7 +261,7 @@ describe('probot app - label trigger and status', () => {
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'l-1', name: 'issues', payload: payload('issues.labeled') } as never);
-    await until(() => h?.app.runs.latest(REPO, 12)?.status === 'done');
+    await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
     expect(gh.calledWith('POST', /\/issues\/12\/reactions$/)[0]?.body).toEqual({ content: 'eyes' });
     expect(fake.inputs[0]?.task.instructions).toBeUndefined();
     expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(1);
@@ -272,7 +273,7 @@ describe('probot app - label trigger and status', () => {
     await h.app.probot.receive({ id: 's-1', name: 'issue_comment', payload: comment('/agent status') } as never);
     expect((gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body).toMatch(/No proofpr run for #12 yet/);
     await h.app.probot.receive({ id: 's-2', name: 'issue_comment', payload: comment('/agent fix') } as never);
-    await until(() => h?.app.runs.latest(REPO, 12)?.status === 'done');
+    await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
     await h.app.probot.receive({ id: 's-3', name: 'issue_comment', payload: comment('/agent status') } as never);
     const last = gh.calledWith('POST', /\/issues\/12\/comments$/).at(-1)?.body as { body: string };
     expect(last.body).toMatch(/^Run `[\w-]+` is done \(verified\): https:\/\/github.com\/acme\/widgets\/issues\/12#issuecomment-\d+, PR https:\/\/github.com\/acme\/widgets\/pull\/100\.$/);

@@ -1,3 +1,4 @@
+import type { RunStore } from '../../../src/jobs/run-store.js';
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,10 +52,10 @@ describe('proofpr serve - HTTP server and restarts', () => {
     expect(bad.status).toBeGreaterThanOrEqual(400);
     expect(bad.status).toBeLessThan(500);
     expect(gh.calls).toEqual([]);
-    expect(s.app.runs.latest('acme/widgets', 12)).toBeUndefined();
+    expect((s.app.runs as RunStore).latest('acme/widgets', 12)).toBeUndefined();
     const good = await post(sign(body));
     expect(good.status).toBe(200);
-    await until(() => s.app.runs.latest('acme/widgets', 12)?.status === 'done');
+    await until(() => (s.app.runs as RunStore).latest('acme/widgets', 12)?.status === 'done');
     expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(1);
   });
 
@@ -77,8 +78,8 @@ describe('proofpr serve - HTTP server and restarts', () => {
     db.close();
     const s = await start();
     expect(gh.commentBody(777)).toMatch(/aborted[\s\S]*the server stopped while this run was in progress/);
-    expect(s.app.runs.get('r-dead')).toMatchObject({ status: 'done', verdict: 'aborted' });
-    expect(s.app.runs.active('acme/widgets', 12)).toBeUndefined();
+    expect((s.app.runs as RunStore).get('r-dead')).toMatchObject({ status: 'done', verdict: 'aborted' });
+    expect((s.app.runs as RunStore).active('acme/widgets', 12)).toBeUndefined();
   });
 
   it('serve env - errors name the variable and the fix', () => {
