@@ -23,6 +23,8 @@ export function makePolicyRepo(): { root: string; outside: string } {
     'tracked.log': 'kept on purpose\n',
     'secrets/key.txt': 'KEY=1\n',
     'lib/.hidden/deny-me.ts': 'x\n',
+    'node_modules/dep/token.txt': 'KEY=npm\n',
+    'private.log': 'KEY=log\n',
     'lib/util.ts': 'x\n',
   };
   for (const [p, c] of Object.entries(files)) {

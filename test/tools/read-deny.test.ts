@@ -1,4 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { makeRepo, git, type TestRepo } from './helpers/context.js';
 import { createGrepTool } from '../../src/tools/grep.js';
 import { createRegistry } from '../../src/tools/registry.js';
@@ -65,6 +67,21 @@ describe('ToolContext.readDeny', () => {
     expect(r.forModel).toBe("Reading .env is refused by the repository's permissions.deny rules; leave that file alone.");
     expect((await call('Read', { file_path: `${repo.root}/secrets/nested/deep.txt` })).errorKind).toBe('denied');
     expect((await call('Read', { file_path: 'src/.env' })).isError).toBe(false);
+  });
+
+  it('grep - no backend follows a symlinked file out of the worktree or onto a denied file', async () => {
+    writeFileSync(join(repo.root, '..', 'outside.txt'), 'SECRET=outside\n');
+    symlinkSync('../outside.txt', join(repo.root, 'out-link.txt'));
+    symlinkSync('.env', join(repo.root, 'env-link'));
+    try {
+      for (const b of backends) {
+        const r = await call(`Grep_${b}`, { pattern: 'SECRET', output_mode: 'content' });
+        expect({ b, out: r.forModel }).not.toEqual({ b, out: expect.stringMatching(/outside|hunter2/) });
+      }
+    } finally {
+      rmSync(join(repo.root, 'out-link.txt'));
+      rmSync(join(repo.root, 'env-link'));
+    }
   });
 
   it('tools - without readDeny nothing is filtered', async () => {

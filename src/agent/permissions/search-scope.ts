@@ -65,12 +65,29 @@ function rgSearchesHidden(args: readonly string[]): boolean {
   return u >= 2;
 }
 
-/** git grep without --untracked reads tracked files only. */
-function firstDeniedTracked(root: string, rules: readonly PermissionRule[], rel: string): { path: string; rule: PermissionRule } | null {
-  const r = spawnSync('git', ['-C', root, '-c', 'core.quotepath=false', 'ls-files', '-z', '--', rel === '' ? '.' : rel], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: gitEnv() });
-  if (r.status !== 0) return null;
+/** rg honours .gitignore unless -u, --unrestricted or a --no-ignore option says otherwise. */
+function rgHonoursIgnore(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') break;
+    if (a === '--unrestricted' || a.startsWith('--no-ignore') || (/^-[A-Za-z.]+$/.test(a) && a.includes('u'))) return false;
+  }
+  return true;
+}
+
+type Hit = { path: string; rule: PermissionRule } | null;
+
+/**
+ * The first denied file among those git lists under `rel`: tracked only (git grep), or tracked plus
+ * untracked-not-ignored (what rg searches by default). undefined when git cannot list them.
+ */
+function firstDeniedListed(root: string, rules: readonly PermissionRule[], rel: string, untracked: boolean, skipHidden: boolean): Hit | undefined {
+  const args = ['-C', root, '-c', 'core.quotepath=false', 'ls-files', '-z', ...(untracked ? ['-co', '--exclude-standard'] : []), '--', rel === '' ? '.' : rel];
+  const r = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: gitEnv() });
+  if (r.status !== 0) return undefined;
   for (const f of r.stdout.split('\0')) {
-    const rule = f === '' ? undefined : readDeniedBy(rules, f);
+    const below = rel === '' ? f : f.slice(rel.length + 1);
+    if (f === '' || (skipHidden && below.split('/').some((seg) => seg.startsWith('.')))) continue;
+    const rule = readDeniedBy(rules, f);
     if (rule) return { path: f, rule };
   }
   return null;
@@ -95,8 +112,12 @@ export function checkSearchScope(base: string, args: readonly string[], ctx: Pat
   if (folders.length === 0) folders.push('');
   const shown = base === 'git' ? 'git grep' : base;
   const skipHidden = base === 'rg' && !rgSearchesHidden(args);
+  const listed = (base === 'git' && !args.includes('--untracked')) || (base === 'rg' && rgHonoursIgnore(args));
   for (const f of new Set(folders)) {
-    const hit = base === 'git' && !args.includes('--untracked') ? firstDeniedTracked(ctx.root, ctx.deny, f) : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
+    // rg searches a folder named on its command line even when git ignores it: then walk it all.
+    const gitLists = listed && (base === 'git' || (ctx.ignored !== undefined && !ctx.ignored.isIgnored(f)));
+    const fromGit = gitLists ? firstDeniedListed(ctx.root, ctx.deny, f, base === 'rg', skipHidden) : undefined;
+    const hit = fromGit !== undefined ? fromGit : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
     if (hit === 'too-many') {
       return { rule: 'builtin-deny:search-scope', reason: `${shown} would search ${f || 'the whole worktree'}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder` };
     }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { walkFiles } from '../lib/list-files.js';
 import { splitLines } from '../lib/number-lines.js';
@@ -33,7 +33,7 @@ function searchLines(lines: string[], re: RegExp, q: GrepQuery): { hits: LineHit
   return { hits, count: matchIdx.length };
 }
 
-/** Pure JS: walks with the .gitignore rules, skips binary files (NUL in the first 8000 bytes). */
+/** Pure JS: walks with the .gitignore rules, skips symlinks and binary files (NUL in the first 8000 bytes). */
 export const jsBackend: GrepBackend = async (q, root, _signal) => {
   let re: RegExp;
   try {
@@ -53,6 +53,8 @@ export const jsBackend: GrepBackend = async (q, root, _signal) => {
       const f = files[next++] as string;
       let buf: Buffer;
       try {
+        // Like rg (no --follow): a symlink met while walking is not searched; it could point anywhere.
+        if (!q.targetIsFile && (await lstat(join(base, f))).isSymbolicLink()) continue;
         buf = await readFile(f === '' ? base : join(base, f));
       } catch {
         continue;
