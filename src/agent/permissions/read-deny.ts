@@ -1,3 +1,11 @@
+/*
+ * Where Read(...) deny rules hold: Read; Grep/Glob `path`; Grep/Glob results (ToolContext.readDeny);
+ * path arguments of Bash read commands (cat, head, grep, wc, sort, ... and unquoted globs); `<`
+ * redirects; folders that grep -r, rg and git grep would walk; `git show REV:path` and pathspecs after
+ * `--`. Where they do not: listings that only show names (ls, find, du, Glob of a parent without
+ * readDeny); git commands without a pathspec that print tracked contents (git diff, git log -p); and
+ * anything an allowed program reads by itself (the test command, scripts, interpreters) — inherent.
+ */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileRuleMatches, parseRules, type PermissionRule } from './rules.js';
