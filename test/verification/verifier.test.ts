@@ -29,7 +29,7 @@ describe('createVerifier', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  const setup = async (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }, sandbox: SandboxSetting = 'off', extra: Partial<VerifierOptions> = {}) => {
+  const setup = async (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }, sandbox: SandboxSetting = 'off', extra: (root: string) => Partial<VerifierOptions> = () => ({})) => {
     const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n.ran\n', ...files });
     const runDir = mkdtempSync(join(tmpdir(), 'proofpr-rundir-'));
     dirs.push(root, runDir);
@@ -38,7 +38,7 @@ describe('createVerifier', () => {
     disposers.push(dispose);
     const events: RunEventInput[] = [];
     const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger }) : noHooks;
-    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp, ...extra });
+    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp, ...extra(root) });
     return { root, runDir, verifier, events, exec };
   };
 
@@ -99,7 +99,9 @@ describe('createVerifier', () => {
   it('verifier - the final run is the evidence: it fails when the tree is broken whatever the agent ran', async () => {
     const { root, verifier, exec } = await setup('test:\n  command: node --test\n');
     await bash(verifier, exec, root, 'node --test');
-    write(root, 'src/math.mjs', 'export const add = (a, b) => a - b;\n');
+    // A different size from the base file: a same-size rewrite within the second of the last index
+    // write is invisible to the seeded temporary index (racy git; see the workspace tree hash).
+    write(root, 'src/math.mjs', 'export const add = (a, b) => a - b - 0;\n');
     const final = await verifier.finalCheck();
     expect(failed(final.gates)).toEqual(['tests-passed']);
   });
@@ -156,7 +158,7 @@ describe('createVerifier', () => {
     expect(v.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: true, detail: expect.stringContaining('failed on the base commit') });
     expect(v.ok).toBe(true);
 
-    const weak = await setup(yaml, base, 'auto');
+    const weak = await setup(yaml, base, 'auto', (root) => ({ gitDir: join(root, '.git') }));
     write(weak.root, 'src/math.mjs', SRC);
     write(weak.root, 'test/math.test.mjs', `${base['test/math.test.mjs']}test('adds zero', () => { assert.strictEqual(add(0, 0), 0); });\n`);
     await bash(weak.verifier, weak.exec, weak.root, 'touch .ran && node --test');
@@ -255,7 +257,7 @@ describe('createVerifier', () => {
   });
 
   it('verifier - baselineExecuted raises the bar for tests-ran', async () => {
-    const { verifier } = await setup('test:\n  command: node --test\n', files, 'off', { baselineExecuted: 3 });
+    const { verifier } = await setup('test:\n  command: node --test\n', files, 'off', () => ({ baselineExecuted: 3 }));
     const final = await verifier.finalCheck();
     expect(failed(final.gates)).toEqual(['tests-ran']);
     expect(final.message).toContain('fewer than the 3 `node --test` executed on the base commit');

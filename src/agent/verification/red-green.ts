@@ -38,9 +38,12 @@ export async function redGreen(opts: {
   deletedTestFiles?: readonly string[];
   /** Where the temporary worktree goes; must be writable inside the sandbox (the exec's tmp). */
   scratchDir?: string;
+  /** The worktree's git dir as createWorktree recorded it: the worktree commands go to it explicitly. */
+  gitDir?: string;
   logger?: Logger;
 }): Promise<RedGreenResult> {
   const log = opts.logger ?? silentLogger;
+  const g = { cwd: opts.root, ...(opts.gitDir ? { env: { GIT_DIR: opts.gitDir } } : {}) };
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
   if (command === undefined) return { passed: false, detail: '`test.command` is missing in .github/proofpr.yml (needed by gate red-green)', testFiles, failedBefore: false };
@@ -48,7 +51,7 @@ export async function redGreen(opts: {
   const tmp = await mkdtemp(join(opts.scratchDir ?? tmpdir(), 'proofpr-redgreen-'));
   const wt = join(tmp, 'base');
   try {
-    await git(['worktree', 'add', '--detach', wt, opts.baseSha], { cwd: opts.root });
+    await git(['worktree', 'add', '--detach', wt, opts.baseSha], g);
     for (const f of testFiles) {
       await mkdir(dirname(join(wt, f)), { recursive: true });
       await cp(join(opts.root, f), join(wt, f));
@@ -73,8 +76,8 @@ export async function redGreen(opts: {
   } catch (e) {
     return { passed: false, detail: `could not run the tests on the base commit: ${(e as Error).message}`, testFiles, failedBefore: false };
   } finally {
-    await git(['worktree', 'remove', '--force', wt], { cwd: opts.root }).catch((e: Error) => log.warn({ err: e.message }, 'red-green: worktree remove failed'));
+    await git(['worktree', 'remove', '--force', wt], g).catch((e: Error) => log.warn({ err: e.message }, 'red-green: worktree remove failed'));
     await rm(tmp, { recursive: true, force: true });
-    await git(['worktree', 'prune'], { cwd: opts.root }).catch(() => undefined);
+    await git(['worktree', 'prune'], g).catch(() => undefined);
   }
 }

@@ -138,7 +138,7 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     if (config.gates.red_green && diff) {
       if (current.tree === undefined || redGreenCache?.tree !== current.tree) {
         const { assertions } = diff;
-        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...(opts.scratchDir ? { scratchDir: opts.scratchDir } : {}), logger: log });
+        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...(opts.scratchDir ? { scratchDir: opts.scratchDir } : {}), ...gitDir, logger: log });
         redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };
         rg = result;
       } else rg = redGreenCache.result;
