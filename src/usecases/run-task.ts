@@ -10,6 +10,7 @@ import { loadSkills } from '../agent/context/skills.js';
 import { skillTool } from '../agent/context/skill-tool.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { createPolicy } from '../agent/permissions/evaluate.js';
+import { readDenyPredicate } from '../agent/permissions/read-deny.js';
 import { createHookRunner } from '../agent/hooks/runner.js';
 import { createVerifier } from '../agent/verification/verifier.js';
 import { Ledger, createTranscriptWriter } from '../agent/evidence/ledger.js';
@@ -142,7 +143,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
         hooks,
         ...(verifier ? { verifier } : {}),
         context,
-        toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log, extraReadRoots: [join(runDir, 'tool-output')] },
+        toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log, readDeny: readDenyPredicate(wt.path, config.permissions.deny) },
         budget: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
         costOf: (u) => costUsd(input.modelId, u),
         maxStopBlocks: config.gates.max_stop_blocks,
