@@ -22,7 +22,7 @@ export function metricsHandler(metrics: Metrics, health: HealthCheck = async () 
       return true;
     }
     void metrics.render().then(
-      (body) => res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(body),
+      (body) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body),
       (e: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${e.message}\n`),
     );
     return true;

@@ -2,33 +2,54 @@
  * proofpr's metrics, the same on the webhook server and on every worker: queue depth by state, runs by
  * verdict, run duration, tokens and cost. Fed from queue progress events (`attachQueue`), where the worker
  * reports `{ phase: 'done', verdict }` and, when it has them, `tokens` and `costUsd` totals for the run.
+ * Built on prom-client, with a Registry of its own per `createMetrics()` call (never the global one), so
+ * several instances in one process (tests, server + worker) do not share or clash.
  */
-import { Counter, Gauge, Histogram, Registry } from './registry.js';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobProgress } from '../jobs/queue.js';
 
 export interface Metrics {
   registry: Registry;
   /** Feed one progress event of a run (also what `attachQueue` does). */
   observeProgress(runId: string, p: JobProgress): void;
-  /** Follow a queue's progress events; with `counts`, report its depth at each scrape. */
+  /** Follow a queue's progress events; with `counts`, report its depth at each scrape. The result detaches both. */
   attachQueue(queue: {
     onProgress(l: (runId: string, p: JobProgress) => void): () => void;
     counts?: () => Promise<Record<string, number>>;
   }): () => void;
+  /** Prometheus text exposition (format 0.0.4); reads the queue depth first. */
   render(): Promise<string>;
 }
 
 const TOKEN_KINDS = ['input', 'output', 'cache_read', 'cache_write'] as const;
+const DURATION_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
 
 export function createMetrics(now: () => number = Date.now): Metrics {
   const registry = new Registry();
-  const depth = registry.register(new Gauge('proofpr_queue_jobs', 'Jobs in the queue by state (waiting, active, delayed, failed, completed).'));
-  const runs = registry.register(new Counter('proofpr_runs_total', 'Finished runs by verdict.'));
-  const duration = registry.register(new Histogram('proofpr_run_duration_seconds', 'Wall time of a run from its first progress event to its verdict.', [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600]));
-  const tokens = registry.register(new Counter('proofpr_tokens_total', 'Model tokens by kind (input, output, cache_read, cache_write).'));
-  const cost = registry.register(new Counter('proofpr_cost_usd_total', 'Model spend in US dollars.'));
-  const up = registry.register(new Gauge('proofpr_process_start_time_seconds', 'Start time of this process (unix seconds).'));
-  up.set({}, Math.floor(now() / 1000));
+  const registers = [registry];
+  const depthSources: (() => Promise<Record<string, number>>)[] = [];
+  new Gauge({
+    name: 'proofpr_queue_jobs',
+    help: 'Jobs in the queue by state (waiting, active, delayed, failed, completed).',
+    labelNames: ['state'],
+    registers,
+    // Read at scrape time; a queue that cannot answer leaves its last values rather than failing the scrape.
+    async collect() {
+      const all = await Promise.all(depthSources.map((counts) => counts().catch(() => undefined)));
+      for (const counts of all) for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
+    },
+  });
+  const runs = new Counter({ name: 'proofpr_runs_total', help: 'Finished runs by verdict.', labelNames: ['verdict'], registers });
+  const duration = new Histogram({
+    name: 'proofpr_run_duration_seconds',
+    help: 'Wall time of a run from its first progress event to its verdict.',
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const tokens = new Counter({ name: 'proofpr_tokens_total', help: 'Model tokens by kind (input, output, cache_read, cache_write).', labelNames: ['kind'], registers });
+  const cost = new Counter({ name: 'proofpr_cost_usd_total', help: 'Model spend in US dollars.', registers });
+  new Gauge({ name: 'proofpr_process_start_time_seconds', help: 'Start time of this process (unix seconds).', registers }).set(Math.floor(now() / 1000));
+
   const started = new Map<string, number>();
   const seen = new Map<string, { tokens: Record<string, number>; cost: number }>();
 
@@ -39,6 +60,7 @@ export function createMetrics(now: () => number = Date.now): Metrics {
     if (t && typeof t === 'object') {
       for (const kind of TOKEN_KINDS) {
         const v = t[kind];
+        // Progress carries running totals: count only the growth since the last event of this run.
         if (typeof v === 'number' && v > (prev.tokens[kind] ?? 0)) {
           tokens.inc({ kind }, v - (prev.tokens[kind] ?? 0));
           prev.tokens[kind] = v;
@@ -46,14 +68,13 @@ export function createMetrics(now: () => number = Date.now): Metrics {
       }
     }
     if (typeof p.costUsd === 'number' && p.costUsd > prev.cost) {
-      cost.inc({}, p.costUsd - prev.cost);
+      cost.inc(p.costUsd - prev.cost);
       prev.cost = p.costUsd;
     }
     seen.set(runId, prev);
     if (p.phase === 'done' || typeof p.verdict === 'string') {
-      const verdict = typeof p.verdict === 'string' ? p.verdict : 'unknown';
-      runs.inc({ verdict });
-      duration.observe({}, (now() - (started.get(runId) ?? now())) / 1000);
+      runs.inc({ verdict: typeof p.verdict === 'string' ? p.verdict : 'unknown' });
+      duration.observe((now() - (started.get(runId) ?? now())) / 1000);
       started.delete(runId);
       seen.delete(runId);
     }
@@ -65,13 +86,12 @@ export function createMetrics(now: () => number = Date.now): Metrics {
     attachQueue(queue) {
       const off = queue.onProgress(observeProgress);
       const counts = queue.counts;
-      if (counts) {
-        registry.collect(async () => {
-          for (const [state, n] of Object.entries(await counts())) depth.set({ state }, n);
-        });
-      }
-      return off;
+      if (counts) depthSources.push(counts);
+      return () => {
+        off();
+        if (counts && depthSources.includes(counts)) depthSources.splice(depthSources.indexOf(counts), 1);
+      };
     },
-    render: () => registry.render(),
+    render: () => registry.metrics(),
   };
 }

@@ -52,4 +52,35 @@ describe('metrics - Prometheus text and health', () => {
     expect((await fetch(`http://127.0.0.1:${s.port}/healthz`)).status).toBe(503);
     expect((await fetch(`http://127.0.0.1:${s.port}/other`)).status).toBe(404);
   });
+
+  it('metrics - each createMetrics() has its own registry, so two instances neither share values nor clash on names', async () => {
+    const a = createMetrics();
+    const b = createMetrics();
+    expect(a.registry).not.toBe(b.registry);
+    a.observeProgress('r1', { phase: 'done', verdict: 'verified' });
+    expect(await a.render()).toContain('proofpr_runs_total{verdict="verified"} 1');
+    expect(await b.render()).not.toContain('proofpr_runs_total{verdict="verified"}');
+  });
+
+  it('metrics - a queue that cannot answer keeps its last depth and does not fail the scrape; detaching stops reading it', async () => {
+    const m = createMetrics(() => 1_700_000_000_000);
+    let calls = 0;
+    let down = false;
+    const detach = m.attachQueue({
+      onProgress: () => () => undefined,
+      counts: async () => {
+        calls += 1;
+        if (down) throw new Error('redis down');
+        return { waiting: 5 };
+      },
+    });
+    expect(await m.render()).toContain('proofpr_queue_jobs{state="waiting"} 5');
+    down = true;
+    const text = await m.render();
+    expect(text).toContain('proofpr_queue_jobs{state="waiting"} 5');
+    expect(text).toContain('proofpr_process_start_time_seconds 1700000000');
+    detach();
+    await m.render();
+    expect(calls).toBe(2);
+  });
 });
