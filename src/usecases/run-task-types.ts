@@ -49,6 +49,8 @@ export interface RunTaskInput {
   instructionsRef?: string;
   signal?: AbortSignal;
   onEvent?: (ev: RunEvent) => void;
+  /** Tests the base branch executed (a sweep's baseline): the final run must execute at least as many. */
+  baselineExecuted?: number;
   /** Token for the git server (a blob-less mirror fetches file contents on checkout). Never logged. */
   gitToken?: string;
   /** Reuse warm worktrees between runs (default: on for bare mirrors, off for a caller's checkout). */

@@ -116,7 +116,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     });
     const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
     const events = new EventQueue();
-    const verifier = plan ? undefined : createVerifier({ root: wt.path, runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log, scratchDir: join(runTmp, 'tmp'), ...(input.signal ? { signal: input.signal } : {}) });
+    const verifier = plan ? undefined : createVerifier({ root: wt.path, gitDir: wt.gitDir, ...(input.baselineExecuted !== undefined ? { baselineExecuted: input.baselineExecuted } : {}), runDir, config, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log, scratchDir: join(runTmp, 'tmp'), ...(input.signal ? { signal: input.signal } : {}) });
     const instructionsRoot = input.instructionsRef ? await instructionsFromRef(wt.path, input.instructionsRef, join(runTmp, 'instructions')) : wt.path;
     const skills = await loadSkills(instructionsRoot, log);
     const toolbox = createRegistry(skills.length ? [...defaultTools(), skillTool as ToolDefinition] : defaultTools());

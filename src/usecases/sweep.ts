@@ -162,10 +162,12 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
     }
   }
 
+  const counted = baseline?.run.counts;
   const res = await deps.runTask({
     repoDir: input.repoDir,
     baseRef: input.baseRef,
     branch,
+    ...(counted ? { baselineExecuted: counted.passed + counted.failed } : {}),
     task,
     config,
     model: deps.model,

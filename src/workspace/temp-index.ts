@@ -1,4 +1,4 @@
-import { mkdtemp, rm, copyFile, realpath } from 'node:fs/promises';
+import { mkdtemp, rm, copyFile, realpath, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { git } from './git.js';
@@ -22,7 +22,13 @@ export async function withTempIndex<T>(root: string, fn: (env: Record<string, st
   const tmp = await mkdtemp(join(tmpdir(), 'proofpr-idx-'));
   const index = join(tmp, 'index');
   try {
-    await copyFile(join(dir, 'index'), index).catch(() => undefined);
+    const real = join(dir, 'index');
+    await copyFile(real, index).catch(() => undefined);
+    // Keep the real index's mtime: git trusts a cached stat only for files older than the index
+    // ("racy git"), so a fresh mtime on the copy would hide a same-size edit made in the same second.
+    await stat(real)
+      .then((st) => utimes(index, st.atime, st.mtime))
+      .catch(() => undefined);
     return await fn({ ...worktreeGitEnv(realRoot, dir), GIT_INDEX_FILE: index });
   } finally {
     await rm(tmp, { recursive: true, force: true });
