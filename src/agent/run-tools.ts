@@ -107,6 +107,7 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   } catch (e) {
     result = errorResult(`${call.name} failed inside the harness: ${(e as Error).message}`, 'internal');
   }
+  policy.executed?.(call.name, input);
   if (handle && command !== undefined) {
     const meta = result.meta ?? {};
     await verifier!.afterBash(handle, {

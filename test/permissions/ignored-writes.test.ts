@@ -87,10 +87,12 @@ describe('writes into git-ignored paths', () => {
     expect((await policy.check('Write', { file_path: 'gen/a.ts', content: 'x' })).behavior).toBe('allow');
     expect((await policy.check('Write', { file_path: '.gitignore', content: 'x' })).behavior).toBe('allow');
     appendFileSync(join(root, '.gitignore'), 'gen/\n');
+    policy.executed?.('Write', { file_path: '.gitignore', content: 'x' });
     expect((await policy.check('Write', { file_path: 'gen/a.ts', content: 'x' })).rule).toBe('builtin-deny:ignored-path');
     expect((await policy.check('Write', { file_path: 'gen2/a.ts', content: 'x' })).behavior).toBe('allow');
     expect((await bash('git status')).behavior).toBe('allow');
     appendFileSync(join(root, '.gitignore'), 'gen2/\n');
+    policy.executed?.('Bash', { command: 'git status' });
     expect((await policy.check('Write', { file_path: 'gen2/a.ts', content: 'x' })).rule).toBe('builtin-deny:ignored-path');
   });
 

@@ -107,11 +107,13 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
       } catch (e) {
         d = { behavior: 'deny', rule: 'internal-error', reason: `the permission check failed (${(e as Error).message}); the call was refused` };
       }
-      if (d.behavior === 'allow' && (tool === 'Bash' || ((tool === 'Write' || tool === 'Edit') && /(^|[/\\])\.gitignore$/.test(String((input as { file_path?: unknown }).file_path))))) {
-        ignoreRulesMayHaveChanged = true;
-      }
       log.debug({ tool, behavior: d.behavior, rule: d.rule }, 'permission decision');
       return d;
+    },
+    executed(tool: string, input: unknown): void {
+      if (tool === 'Bash' || ((tool === 'Write' || tool === 'Edit') && /(^|[/\\])\.gitignore$/.test(String((input as { file_path?: unknown }).file_path)))) {
+        ignoreRulesMayHaveChanged = true;
+      }
     },
   };
 }

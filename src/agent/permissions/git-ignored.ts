@@ -4,7 +4,12 @@ import { spawnSync } from 'node:child_process';
 export interface IgnoredPaths {
   /** `rel` is worktree-relative; it need not exist. */
   isIgnored(rel: string): boolean;
-  /** Forget cached answers (after anything that may have changed a .gitignore). */
+  /**
+   * `git ls-files -z` under `rel` (tracked only, or plus untracked-not-ignored), cached like isIgnored;
+   * undefined when git cannot list them.
+   */
+  listFiles(rel: string, untracked: boolean): string[] | undefined;
+  /** Forget cached answers (after anything that may have changed a .gitignore or the file set). */
   invalidate(): void;
 }
 
@@ -23,6 +28,7 @@ export function gitEnv(): NodeJS.ProcessEnv {
  */
 export function createIgnoredPaths(root: string): IgnoredPaths {
   const cache = new Map<string, boolean>();
+  const listings = new Map<string, string[] | undefined>();
   const env = gitEnv();
   return {
     isIgnored(rel) {
@@ -34,8 +40,18 @@ export function createIgnoredPaths(root: string): IgnoredPaths {
       cache.set(rel, ignored);
       return ignored;
     },
+    listFiles(rel, untracked) {
+      const key = `${untracked ? 'u' : 't'}:${rel}`;
+      if (listings.has(key)) return listings.get(key);
+      const args = ['-C', root, '-c', 'core.quotepath=false', 'ls-files', '-z', ...(untracked ? ['-co', '--exclude-standard'] : []), '--', rel === '' ? '.' : rel];
+      const r = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env });
+      const files = r.status === 0 ? r.stdout.split('\0').filter((f) => f !== '') : undefined;
+      listings.set(key, files);
+      return files;
+    },
     invalidate() {
       cache.clear();
+      listings.clear();
     },
   };
 }

@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolveInside } from './path-jail.js';
 import type { PathContext, PathRefusal } from './path-args.js';
 import { firstDeniedUnder, isReadPathRule, readDeniedBy } from './read-deny.js';
 import type { PermissionRule } from './rules.js';
-import { gitEnv } from './git-ignored.js';
+import type { IgnoredPaths } from './git-ignored.js';
 
 const GREP_RECURSE = /^(--recursive|--dereference-recursive|--directories=recurse|-d\s*recurse)$/;
 const PATTERN_OPT = /^(-e|-f|--regexp|--file)(=|$)/;
@@ -80,11 +79,10 @@ type Hit = { path: string; rule: PermissionRule } | null;
  * The first denied file among those git lists under `rel`: tracked only (git grep), or tracked plus
  * untracked-not-ignored (what rg searches by default). undefined when git cannot list them.
  */
-function firstDeniedListed(root: string, rules: readonly PermissionRule[], rel: string, untracked: boolean, skipHidden: boolean): Hit | undefined {
-  const args = ['-C', root, '-c', 'core.quotepath=false', 'ls-files', '-z', ...(untracked ? ['-co', '--exclude-standard'] : []), '--', rel === '' ? '.' : rel];
-  const r = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: gitEnv() });
-  if (r.status !== 0) return undefined;
-  for (const f of r.stdout.split('\0')) {
+function firstDeniedListed(git: IgnoredPaths, rules: readonly PermissionRule[], rel: string, untracked: boolean, skipHidden: boolean): Hit | undefined {
+  const files = git.listFiles(rel, untracked);
+  if (files === undefined) return undefined;
+  for (const f of files) {
     const below = rel === '' ? f : f.slice(rel.length + 1);
     if (f === '' || (skipHidden && below.split('/').some((seg) => seg.startsWith('.')))) continue;
     const rule = readDeniedBy(rules, f);
@@ -116,7 +114,7 @@ export function checkSearchScope(base: string, args: readonly string[], ctx: Pat
   for (const f of new Set(folders)) {
     // rg searches a folder named on its command line even when git ignores it: then walk it all.
     const gitLists = listed && (base === 'git' || (ctx.ignored !== undefined && !ctx.ignored.isIgnored(f)));
-    const fromGit = gitLists ? firstDeniedListed(ctx.root, ctx.deny, f, base === 'rg', skipHidden) : undefined;
+    const fromGit = gitLists && ctx.ignored ? firstDeniedListed(ctx.ignored, ctx.deny, f, base === 'rg', skipHidden) : undefined;
     const hit = fromGit !== undefined ? fromGit : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
     if (hit === 'too-many') {
       return { rule: 'builtin-deny:search-scope', reason: `${shown} would search ${f || 'the whole worktree'}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder` };

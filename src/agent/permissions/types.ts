@@ -10,6 +10,8 @@ export interface PermissionDecision {
 export interface PermissionPolicy {
   /** `input` is the tool's validated input object. Never throws: an internal failure is a deny. */
   check(tool: string, input: unknown): Promise<PermissionDecision>;
+  /** Told after an allowed call ran (a command may have changed what git ignores, for example). */
+  executed?(tool: string, input: unknown): void;
 }
 
 /** A policy that allows everything (only for tests that are not about permissions). */
