@@ -3,7 +3,8 @@
  * sanitized and quoted. Only comments by authorized humans written before the trigger comment are kept;
  * a comment edited after the trigger is left out (its pre-trigger text is unknown) and counted in a note.
  */
-import type { IssueComment } from '../usecases/ports.js';
+import type { GitHubPort, IssueComment } from '../usecases/ports.js';
+import { authorize } from './authorize.js';
 import { quoteUntrusted } from './sanitize.js';
 import { isBot } from './event.js';
 
@@ -43,4 +44,21 @@ export function buildIssueContext(inp: IssueContextInput): { body: string; inclu
   }
   if (editedAfter > 0) parts.push(`(${editedAfter} comment(s) edited after the request were left out.)`);
   return { body: parts.join('\n\n'), included, excluded: { editedAfter, unauthorized } };
+}
+
+/**
+ * Read the issue's comments, ask the permission API once per distinct commenter, and build the context
+ * from the authorized ones (fixes and PR follow-ups both start here).
+ */
+export async function loadIssueContext(
+  github: Pick<GitHubPort, 'listComments' | 'permission'>,
+  t: { number: number; title: string; body: string; commentCreatedAt: string; commentId?: number },
+  allowed: readonly string[],
+): Promise<ReturnType<typeof buildIssueContext>> {
+  const comments = await github.listComments(t.number);
+  const authorizedLogins = new Set<string>();
+  for (const login of new Set(comments.map((c) => c.user))) {
+    if ((await authorize(github, login, allowed)).ok) authorizedLogins.add(login);
+  }
+  return buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}), authorized: authorizedLogins });
 }

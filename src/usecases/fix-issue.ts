@@ -8,8 +8,7 @@ import type { RunEvent } from '../agent/events.js';
 import type { RunTaskResult } from './run-task-types.js';
 import type { UsecaseDeps } from './ports.js';
 import type { Trigger } from '../github/trigger.js';
-import { authorize } from '../github/authorize.js';
-import { buildIssueContext } from '../github/issue-context.js';
+import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { issueBranch } from './branch-name.js';
 import { createStatusReporter } from '../github/status-reporter.js';
@@ -65,12 +64,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
   await runs.update(inp.runId, { status: 'running' });
   try {
     await status.set({ phase });
-    const comments = await github.listComments(t.number);
-    const authorized = new Set<string>();
-    for (const login of new Set(comments.map((c) => c.user))) {
-      if ((await authorize(github, login, cfg.authorized)).ok) authorized.add(login);
-    }
-    const ctx = buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}), authorized });
+    const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const base = t.defaultBranch ?? (await github.getDefaultBranch());

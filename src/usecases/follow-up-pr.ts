@@ -9,8 +9,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { UsecaseDeps } from './ports.js';
 import type { Trigger } from '../github/trigger.js';
 import { BRANCH_PREFIX } from '../github/trigger.js';
-import { authorize } from '../github/authorize.js';
-import { buildIssueContext } from '../github/issue-context.js';
+import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { createStatusReporter } from '../github/status-reporter.js';
 import { checkRunFor } from '../github/check-run.js';
@@ -43,12 +42,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const pr = await github.getPullRequest(t.number);
     if (!pr || !pr.headRef.startsWith(BRANCH_PREFIX)) throw new Error(`PR #${t.number} is not a proofpr branch`);
     branch = pr.headRef;
-    const comments = await github.listComments(t.number);
-    const authorized = new Set<string>();
-    for (const login of new Set(comments.map((c) => c.user))) {
-      if ((await authorize(github, login, cfg.authorized)).ok) authorized.add(login);
-    }
-    const ctx = buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}), authorized });
+    const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);
