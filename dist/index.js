@@ -3767,11 +3767,11 @@ var require_errors = __commonJS({
         if (end?.line === line && end.col > col) {
           count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count3);
+        const pointer2 = " ".repeat(ci) + "^".repeat(count3);
         error62.message += `:
 
 ${lineStr}
-${pointer}
+${pointer2}
 `;
       }
     };
@@ -4011,10 +4011,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key, sep: sep5, value } = collItem;
+        const { start: start2, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4028,7 +4028,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4052,7 +4052,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4068,7 +4068,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4159,7 +4159,7 @@ var require_resolve_end = __commonJS({
       let comment2 = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4173,13 +4173,13 @@ var require_resolve_end = __commonJS({
               if (!comment2)
                 comment2 = cb;
               else
-                comment2 += sep5 + cb;
-              sep5 = "";
+                comment2 += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment2)
-                sep5 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -4222,18 +4222,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i3 = 0; i3 < fc.items.length; ++i3) {
         const collItem = fc.items[i3];
-        const { start: start2, key, sep: sep5, value } = collItem;
+        const { start: start2, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i3 === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i3 < fc.items.length - 1)
@@ -4287,8 +4287,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4300,7 +4300,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4311,8 +4311,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep10)
+                for (const st of sep10) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4329,7 +4329,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4509,7 +4509,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i3 + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i3 = 0; i3 < contentStart; ++i3)
         value += lines[i3][0].slice(trimIndent) + "\n";
@@ -4526,24 +4526,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4726,25 +4726,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep10 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep5 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5554,14 +5554,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key, sep: sep5, value }) {
+    function stringifyItem({ start: start2, key, sep: sep10, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep5)
-        for (const st of sep5)
+      if (sep10)
+        for (const st of sep10)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6362,15 +6362,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i3 = 0; i3 < list.length; ++i3)
-        if (list[i3].type === type)
+    function includesToken(list2, type) {
+      for (let i3 = 0; i3 < list2.length; ++i3)
+        if (list2[i3].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i3 = 0; i3 < list.length; ++i3) {
-        switch (list[i3].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i3 = 0; i3 < list2.length; ++i3) {
+        switch (list2[i3].type) {
           case "space":
           case "comment":
           case "newline":
@@ -6728,18 +6728,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep10;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep5 }]
+            items: [{ start: start2, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6892,15 +6892,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep10 = it.sep;
+                  sep10.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key, sep: sep5 }]
+                    items: [{ start: start3, key, sep: sep10 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -7094,13 +7094,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep5 }]
+              items: [{ start: start2, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7401,15 +7401,15 @@ var require_windows = __commonJS({
       }
       return false;
     }
-    function checkStat(stat7, path9, options) {
-      if (!stat7.isSymbolicLink() && !stat7.isFile()) {
+    function checkStat(stat10, path9, options) {
+      if (!stat10.isSymbolicLink() && !stat10.isFile()) {
         return false;
       }
       return checkPathExt(path9, options);
     }
     function isexe(path9, options, cb) {
-      fs6.stat(path9, function(er, stat7) {
-        cb(er, er ? false : checkStat(stat7, path9, options));
+      fs6.stat(path9, function(er, stat10) {
+        cb(er, er ? false : checkStat(stat10, path9, options));
       });
     }
     function sync(path9, options) {
@@ -7425,20 +7425,20 @@ var require_mode = __commonJS({
     isexe.sync = sync;
     var fs6 = __require("fs");
     function isexe(path9, options, cb) {
-      fs6.stat(path9, function(er, stat7) {
-        cb(er, er ? false : checkStat(stat7, options));
+      fs6.stat(path9, function(er, stat10) {
+        cb(er, er ? false : checkStat(stat10, options));
       });
     }
     function sync(path9, options) {
       return checkStat(fs6.statSync(path9), options);
     }
-    function checkStat(stat7, options) {
-      return stat7.isFile() && checkMode(stat7, options);
+    function checkStat(stat10, options) {
+      return stat10.isFile() && checkMode(stat10, options);
     }
-    function checkMode(stat7, options) {
-      var mod = stat7.mode;
-      var uid = stat7.uid;
-      var gid = stat7.gid;
+    function checkMode(stat10, options) {
+      var mod = stat10.mode;
+      var uid = stat10.uid;
+      var gid = stat10.gid;
       var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
       var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
       var u2 = parseInt("100", 8);
@@ -7861,7 +7861,7 @@ var require_cross_spawn = __commonJS({
       enoent.hookChildProcess(spawned, parsed);
       return spawned;
     }
-    function spawnSync3(command, args2, options) {
+    function spawnSync4(command, args2, options) {
       const parsed = parse5(command, args2, options);
       const result = cp3.spawnSync(parsed.command, parsed.args, parsed.options);
       result.error = result.error || enoent.verifyENOENTSync(result.status, parsed);
@@ -7869,7 +7869,7 @@ var require_cross_spawn = __commonJS({
     }
     module2.exports = spawn5;
     module2.exports.spawn = spawn5;
-    module2.exports.sync = spawnSync3;
+    module2.exports.sync = spawnSync4;
     module2.exports._parse = parse5;
     module2.exports._enoent = enoent;
   }
@@ -8588,7 +8588,7 @@ var require_redact = __commonJS({
       if (!pathStructure) {
         return obj;
       }
-      function cloneSelectively(source, pathMap, depth = 0) {
+      function cloneSelectively(source, pathMap, depth2 = 0) {
         if (!pathMap || pathMap.size === 0) {
           return source;
         }
@@ -9134,7 +9134,7 @@ var require_sonic_boom = __commonJS({
       if (!(this instanceof SonicBoom)) {
         return new SonicBoom(opts);
       }
-      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append = true, mkdir: mkdir9, retryEAGAIN, fsync, contentMode, mode } = opts || {};
+      let { fd, dest, minLength, maxLength, maxWrite, periodicFlush, sync, append = true, mkdir: mkdir10, retryEAGAIN, fsync, contentMode, mode } = opts || {};
       fd = fd || dest;
       this._len = 0;
       this.fd = -1;
@@ -9159,7 +9159,7 @@ var require_sonic_boom = __commonJS({
       this.append = append || false;
       this.mode = mode;
       this.retryEAGAIN = retryEAGAIN || (() => true);
-      this.mkdir = mkdir9 || false;
+      this.mkdir = mkdir10 || false;
       let fsWriteSync;
       let fsWrite;
       if (contentMode === kContentModeBuffer) {
@@ -9887,7 +9887,7 @@ var require_thread_stream = __commonJS({
     var { version: version2 } = require_package();
     var { EventEmitter: EventEmitter2 } = __require("events");
     var { Worker: Worker2 } = __require("worker_threads");
-    var { join: join36 } = __require("path");
+    var { join: join45 } = __require("path");
     var { pathToFileURL } = __require("url");
     var { wait } = require_wait();
     var {
@@ -9939,7 +9939,7 @@ var require_thread_stream = __commonJS({
     function createWorker(stream2, opts) {
       const { filename, workerData } = opts;
       const bundlerOverrides = "__bundlerPathsOverrides" in globalThis ? globalThis.__bundlerPathsOverrides : {};
-      const toExecute = bundlerOverrides["thread-stream-worker"] || join36(__dirname, "lib", "worker.js");
+      const toExecute = bundlerOverrides["thread-stream-worker"] || join45(__dirname, "lib", "worker.js");
       const worker = new Worker2(toExecute, {
         ...opts.workerOpts,
         name: opts.workerOpts?.name || "thread-stream",
@@ -10450,9 +10450,9 @@ var require_transport = __commonJS({
   "node_modules/pino/lib/transport.js"(exports, module2) {
     "use strict";
     var { createRequire: createRequire2 } = __require("module");
-    var { existsSync: existsSync8 } = __require("node:fs");
+    var { existsSync: existsSync9 } = __require("node:fs");
     var getCallers = require_caller();
-    var { join: join36, isAbsolute: isAbsolute15, sep: sep5 } = __require("node:path");
+    var { join: join45, isAbsolute: isAbsolute18, sep: sep10 } = __require("node:path");
     var { fileURLToPath: fileURLToPath4 } = __require("node:url");
     var sleep3 = require_atomic_sleep();
     var onExit2 = require_on_exit_leak_free();
@@ -10525,7 +10525,7 @@ var require_transport = __commonJS({
           return false;
         }
       }
-      return isAbsolute15(path9) && !existsSync8(path9);
+      return isAbsolute18(path9) && !existsSync9(path9);
     }
     function stripQuotes(value) {
       const first = value[0];
@@ -10607,7 +10607,7 @@ var require_transport = __commonJS({
         throw new Error("only one of target or targets can be specified");
       }
       if (targets) {
-        target = bundlerOverrides["pino-worker"] || join36(__dirname, "worker.js");
+        target = bundlerOverrides["pino-worker"] || join45(__dirname, "worker.js");
         options.targets = targets.filter((dest) => dest.target).map((dest) => {
           return {
             ...dest,
@@ -10628,7 +10628,7 @@ var require_transport = __commonJS({
         const pipelinesHaveLevel = options.pipelines.some((p) => p.some((t) => t.level != null));
         usesMultistream = options.targets.length + options.pipelines.length > 1 || targetsHaveLevel || pipelinesHaveLevel;
       } else if (pipeline) {
-        target = bundlerOverrides["pino-worker"] || join36(__dirname, "worker.js");
+        target = bundlerOverrides["pino-worker"] || join45(__dirname, "worker.js");
         options.pipelines = [pipeline.map((dest) => {
           return {
             ...dest,
@@ -10651,16 +10651,16 @@ var require_transport = __commonJS({
       return stream2;
       function fixTarget(origin) {
         origin = bundlerOverrides[origin] || origin;
-        if (isAbsolute15(origin) || origin.indexOf("file://") === 0) {
+        if (isAbsolute18(origin) || origin.indexOf("file://") === 0) {
           return origin;
         }
         if (origin === "pino/file") {
-          return join36(__dirname, "..", "file.js");
+          return join45(__dirname, "..", "file.js");
         }
         let fixTarget2;
         for (const filePath of callers) {
           try {
-            const context2 = filePath === "node:repl" ? process.cwd() + sep5 : filePath;
+            const context2 = filePath === "node:repl" ? process.cwd() + sep10 : filePath;
             fixTarget2 = createRequire2(context2).resolve(origin);
             break;
           } catch (err2) {
@@ -11635,7 +11635,7 @@ var require_safe_stable_stringify = __commonJS({
               return circularValue;
             }
             let res = "";
-            let join36 = ",";
+            let join45 = ",";
             const originalIndentation = indentation;
             if (Array.isArray(value)) {
               if (value.length === 0) {
@@ -11649,7 +11649,7 @@ var require_safe_stable_stringify = __commonJS({
                 indentation += spacer;
                 res += `
 ${indentation}`;
-                join36 = `,
+                join45 = `,
 ${indentation}`;
               }
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
@@ -11657,13 +11657,13 @@ ${indentation}`;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyFnReplacer(String(i3), value, stack, replacer, spacer, indentation);
                 res += tmp2 !== void 0 ? tmp2 : "null";
-                res += join36;
+                res += join45;
               }
               const tmp = stringifyFnReplacer(String(i3), value, stack, replacer, spacer, indentation);
               res += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res += `${join36}"... ${getItemCount(removedKeys)} not stringified"`;
+                res += `${join45}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               if (spacer !== "") {
                 res += `
@@ -11684,7 +11684,7 @@ ${originalIndentation}`;
             let separator = "";
             if (spacer !== "") {
               indentation += spacer;
-              join36 = `,
+              join45 = `,
 ${indentation}`;
               whitespace = " ";
             }
@@ -11698,13 +11698,13 @@ ${indentation}`;
               const tmp = stringifyFnReplacer(key2, value, stack, replacer, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}:${whitespace}${tmp}`;
-                separator = join36;
+                separator = join45;
               }
             }
             if (keyLength > maximumBreadth) {
               const removedKeys = keyLength - maximumBreadth;
               res += `${separator}"...":${whitespace}"${getItemCount(removedKeys)} not stringified"`;
-              separator = join36;
+              separator = join45;
             }
             if (spacer !== "" && separator.length > 1) {
               res = `
@@ -11745,7 +11745,7 @@ ${originalIndentation}`;
             }
             const originalIndentation = indentation;
             let res = "";
-            let join36 = ",";
+            let join45 = ",";
             if (Array.isArray(value)) {
               if (value.length === 0) {
                 return "[]";
@@ -11758,7 +11758,7 @@ ${originalIndentation}`;
                 indentation += spacer;
                 res += `
 ${indentation}`;
-                join36 = `,
+                join45 = `,
 ${indentation}`;
               }
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
@@ -11766,13 +11766,13 @@ ${indentation}`;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyArrayReplacer(String(i3), value[i3], stack, replacer, spacer, indentation);
                 res += tmp2 !== void 0 ? tmp2 : "null";
-                res += join36;
+                res += join45;
               }
               const tmp = stringifyArrayReplacer(String(i3), value[i3], stack, replacer, spacer, indentation);
               res += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res += `${join36}"... ${getItemCount(removedKeys)} not stringified"`;
+                res += `${join45}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               if (spacer !== "") {
                 res += `
@@ -11785,7 +11785,7 @@ ${originalIndentation}`;
             let whitespace = "";
             if (spacer !== "") {
               indentation += spacer;
-              join36 = `,
+              join45 = `,
 ${indentation}`;
               whitespace = " ";
             }
@@ -11794,7 +11794,7 @@ ${indentation}`;
               const tmp = stringifyArrayReplacer(key2, value[key2], stack, replacer, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}:${whitespace}${tmp}`;
-                separator = join36;
+                separator = join45;
               }
             }
             if (spacer !== "" && separator.length > 1) {
@@ -11852,20 +11852,20 @@ ${originalIndentation}`;
               indentation += spacer;
               let res2 = `
 ${indentation}`;
-              const join37 = `,
+              const join46 = `,
 ${indentation}`;
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
               let i3 = 0;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyIndent(String(i3), value[i3], stack, spacer, indentation);
                 res2 += tmp2 !== void 0 ? tmp2 : "null";
-                res2 += join37;
+                res2 += join46;
               }
               const tmp = stringifyIndent(String(i3), value[i3], stack, spacer, indentation);
               res2 += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res2 += `${join37}"... ${getItemCount(removedKeys)} not stringified"`;
+                res2 += `${join46}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               res2 += `
 ${originalIndentation}`;
@@ -11881,16 +11881,16 @@ ${originalIndentation}`;
               return '"[Object]"';
             }
             indentation += spacer;
-            const join36 = `,
+            const join45 = `,
 ${indentation}`;
             let res = "";
             let separator = "";
             let maximumPropertiesToStringify = Math.min(keyLength, maximumBreadth);
             if (isTypedArrayWithEntries(value)) {
-              res += stringifyTypedArray(value, join36, maximumBreadth);
+              res += stringifyTypedArray(value, join45, maximumBreadth);
               keys = keys.slice(value.length);
               maximumPropertiesToStringify -= value.length;
-              separator = join36;
+              separator = join45;
             }
             if (deterministic) {
               keys = sort(keys, comparator);
@@ -11901,13 +11901,13 @@ ${indentation}`;
               const tmp = stringifyIndent(key2, value[key2], stack, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}: ${tmp}`;
-                separator = join36;
+                separator = join45;
               }
             }
             if (keyLength > maximumBreadth) {
               const removedKeys = keyLength - maximumBreadth;
               res += `${separator}"...": "${getItemCount(removedKeys)} not stringified"`;
-              separator = join36;
+              separator = join45;
             }
             if (separator !== "") {
               res = `
@@ -16467,10 +16467,10 @@ function startToolRunnerSpan(client, params, conversationId) {
     }
   });
 }
-async function withToolUseSpan(client, tool, toolUse, options, run3) {
+async function withToolUseSpan(client, tool, toolUse, options, run4) {
   const tracer = client._tracer;
   if (!tracer)
-    return run3();
+    return run4();
   const { signal, conversationId, sessionID, parentContext = context.active() } = options;
   const description = "description" in tool ? tool.description : void 0;
   const attributes = {
@@ -16490,10 +16490,10 @@ async function withToolUseSpan(client, tool, toolUse, options, run3) {
   const operation = toolUse.type === "agent.tool_use" ? "anthropic.tool_use" : wasCreatedByStainlessHelper(tool) && tool[SDK_HELPER_SYMBOL] === "mcpTool" ? "anthropic.mcp_tool_use" : "anthropic.custom_tool_use";
   const span = guardTracing(client, () => tracer.startSpan(`${operation} ${toolUse.name}`, { kind: SpanKind.INTERNAL, attributes }, parentContext));
   if (!span)
-    return run3();
+    return run4();
   let result;
   try {
-    result = await context.with(trace.setSpan(parentContext, span), run3);
+    result = await context.with(trace.setSpan(parentContext, span), run4);
     return result;
   } finally {
     const succeeded = result !== void 0 && !result.isError;
@@ -20556,7 +20556,7 @@ var init_utils3 = __esm({
 
 // node_modules/@anthropic-ai/sdk/helpers/beta/json-schema.mjs
 function betaTool(options) {
-  const { name: name2, inputSchema, description, run: run3, ...extraProps } = options;
+  const { name: name2, inputSchema, description, run: run4, ...extraProps } = options;
   if (inputSchema.type !== "object") {
     throw new Error(`JSON schema for tool "${name2}" must be an object, but got ${inputSchema.type}`);
   }
@@ -20566,7 +20566,7 @@ function betaTool(options) {
     name: name2,
     input_schema: inputSchema,
     description,
-    run: run3,
+    run: run4,
     parse: (content) => content
   };
 }
@@ -20817,10 +20817,10 @@ async function setupSkills(ctx) {
   for (const skill of session.agent.skills) {
     try {
       const version2 = await client.beta.skills.versions.retrieve(skill.version, { skill_id: skill.skill_id });
-      let dirname11 = path7.basename(version2.name.trim());
-      if (dirname11 === "" || dirname11 === "." || dirname11 === "..")
-        dirname11 = skill.skill_id;
-      const dest = path7.resolve(skillsRoot, dirname11);
+      let dirname15 = path7.basename(version2.name.trim());
+      if (dirname15 === "" || dirname15 === "." || dirname15 === "..")
+        dirname15 = skill.skill_id;
+      const dest = path7.resolve(skillsRoot, dirname15);
       if (dest !== skillsRoot && !dest.startsWith(skillsRoot + path7.sep)) {
         log5.warn("skill name escapes the skills dir; skipping", {
           component: "agent-tool-context",
@@ -21179,7 +21179,7 @@ async function filenamesInDir(root2, under, base2) {
   return out2;
 }
 async function symlinksInDir(root2, under, base2) {
-  const relOf = (full) => path7.relative(root2, full).split(path7.sep).join("/");
+  const relOf2 = (full) => path7.relative(root2, full).split(path7.sep).join("/");
   let st;
   try {
     st = await fsp.lstat(base2, { bigint: true });
@@ -21190,13 +21190,13 @@ async function symlinksInDir(root2, under, base2) {
     throw e;
   }
   if (st.isSymbolicLink())
-    return /* @__PURE__ */ new Set([relOf(base2)]);
+    return /* @__PURE__ */ new Set([relOf2(base2)]);
   if (!st.isDirectory())
     throw new FileStoreError(FileStoreError.NOT_A_DIRECTORY, under);
   const out2 = /* @__PURE__ */ new Set();
   await walk(base2, (full, entry) => {
     if (entry.isSymbolicLink())
-      out2.add(relOf(full));
+      out2.add(relOf2(full));
   });
   return out2;
 }
@@ -21439,9 +21439,9 @@ var init_file_store = __esm({
           }
         }
         resolveUnderRoot(relPath) {
-          const norm2 = relPath.replace(/\\/g, "/").replace(/^\/+/, "");
-          const parts2 = norm2.split("/").filter((p) => p !== "" && p !== ".");
-          if (path7.posix.isAbsolute(norm2) || parts2.includes("..")) {
+          const norm3 = relPath.replace(/\\/g, "/").replace(/^\/+/, "");
+          const parts2 = norm3.split("/").filter((p) => p !== "" && p !== ".");
+          if (path7.posix.isAbsolute(norm3) || parts2.includes("..")) {
             throw new FileStoreError(FileStoreError.ESCAPES_ROOT, relPath);
           }
           return parts2.length === 0 ? this.rootPath : path7.join(this.rootPath, ...parts2);
@@ -22059,10 +22059,10 @@ ${store.memoryStoreId}`);
       async function _SessionMemoryStores_pullAll2(store, pulls) {
         if (pulls.length === 0)
           return;
-        const pullOne = async (rel, listed) => {
+        const pullOne = async (rel, listed2) => {
           let item;
           try {
-            item = await __classPrivateFieldGet(this, _SessionMemoryStores_client, "f").beta.memoryStores.memories.retrieve(listed.id, {
+            item = await __classPrivateFieldGet(this, _SessionMemoryStores_client, "f").beta.memoryStores.memories.retrieve(listed2.id, {
               memory_store_id: store.memoryStoreId,
               view: "full"
             });
@@ -22082,8 +22082,8 @@ ${store.memoryStoreId}`);
         };
         const queue = pulls[Symbol.iterator]();
         const worker = async () => {
-          for (const [rel, listed] of queue)
-            await pullOne(rel, listed);
+          for (const [rel, listed2] of queue)
+            await pullOne(rel, listed2);
         };
         await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, pulls.length) }, worker));
       }, _SessionMemoryStores_uploadAll = /**
@@ -22670,13 +22670,13 @@ async function runWalkGrep(pattern, root2, signal) {
     return true;
   };
   const stop2 = new AbortController();
-  const unlink2 = linkAbort(signal, stop2);
+  const unlink3 = linkAbort(signal, stop2);
   const timer = setTimeout(() => stop2.abort(), GREP_TIMEOUT_MS);
   const match = lineMatcher(re2, stop2.signal);
   const grepPath = (rel) => grepFile(path8.join(root2, rel), match, push, stop2.signal);
   const search = async () => {
-    const stat7 = await fs5.stat(root2).catch(() => null);
-    return stat7?.isFile() ? grepPath("") : walk2(root2, "", grepPath, stop2.signal);
+    const stat10 = await fs5.stat(root2).catch(() => null);
+    return stat10?.isFile() ? grepPath("") : walk2(root2, "", grepPath, stop2.signal);
   };
   try {
     await Promise.race([search(), once9(stop2.signal, "abort")]);
@@ -22689,7 +22689,7 @@ async function runWalkGrep(pattern, root2, signal) {
     }
   } finally {
     clearTimeout(timer);
-    unlink2();
+    unlink3();
     stop2.abort();
     grepSlots.push();
   }
@@ -22799,8 +22799,8 @@ function lineMatcher(re2, signal) {
 }
 async function walk2(root2, rel, fn, signal) {
   let remaining = WALK_MAX_ENTRIES;
-  async function inner(rel2, depth) {
-    if (depth > WALK_MAX_DEPTH)
+  async function inner(rel2, depth2) {
+    if (depth2 > WALK_MAX_DEPTH)
       return true;
     if (signal?.aborted)
       return false;
@@ -22819,7 +22819,7 @@ async function walk2(root2, rel, fn, signal) {
         return false;
       const childRel = rel2 ? path8.join(rel2, e.name) : e.name;
       if (e.isDirectory()) {
-        if (!await inner(childRel, depth + 1))
+        if (!await inner(childRel, depth2 + 1))
           return false;
       } else if (e.isFile()) {
         if (await fn(childRel) === false)
@@ -36790,15 +36790,15 @@ async function generateToolResponse(params, runnable, available2, lastMessage, r
       const sequence = sequences.get(family) ?? { tail: Promise.resolve(), failed: false };
       sequences.set(family, sequence);
       const registered = params.tools.some((t) => isRunnableToolset(t) && toolsetFamily(t) === family);
-      const run3 = started ?? sequence.tail.then(() => sequence.failed ? toolsetResultBlock(toolUse, notExecutedText(family), true) : runToolsetCall(params, family, toolUse, requestOptions, client, toolOtelContext));
-      sequence.tail = run3.then(({ is_error }) => {
+      const run4 = started ?? sequence.tail.then(() => sequence.failed ? toolsetResultBlock(toolUse, notExecutedText(family), true) : runToolsetCall(params, family, toolUse, requestOptions, client, toolOtelContext));
+      sequence.tail = run4.then(({ is_error }) => {
         if (is_error && registered)
           sequence.failed = true;
       }, () => {
         sequence.failed = true;
       });
-      calls?.set(toolUse.id, { status: "started", result: run3 });
-      return run3;
+      calls?.set(toolUse.id, { status: "started", result: run4 });
+      return run4;
     }
     if (started) {
       return started;
@@ -44521,8 +44521,8 @@ var init_client = __esm({
           const given = { apiKey, authToken, ...opts };
           const passed = CREDENTIAL_OPTIONS.filter((name2) => given[name2] != null);
           if (passed.length > 1) {
-            const list = (names) => names.map((name2) => `\`${name2}\``).join(", ");
-            throw new TypeError(`Pass at most one of ${list(CREDENTIAL_OPTIONS)}. Received ${list(passed)}.`);
+            const list2 = (names) => names.map((name2) => `\`${name2}\``).join(", ");
+            throw new TypeError(`Pass at most one of ${list2(CREDENTIAL_OPTIONS)}. Received ${list2(passed)}.`);
           }
           const [passedName] = passed;
           const env = passedName != null ? null : {
@@ -45618,7 +45618,7 @@ var require_ignore = __commonJS({
         //   ever starts again inside it -- `(\\+?) ` did, which made a long run
         //   quadratic.
         /(\\+)( ?)/g,
-        (_, run3, space) => space ? run3.slice(0, run3.length - run3.length % 2) + SPACE : run3,
+        (_, run4, space) => space ? run4.slice(0, run4.length - run4.length % 2) + SPACE : run4,
         ESCAPE + SPACE
       ],
       // git's wildmatch() reads a run of two or more asterisks as one globstar
@@ -45803,10 +45803,10 @@ var require_ignore = __commonJS({
     };
     var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
     var replaceTrailingDoublestar = () => "[\\s\\S]";
-    var separatorAfter = (run3, at) => {
+    var separatorAfter = (run4, at) => {
       let separator = EMPTY2;
-      for (let index = at + 1; index < run3.length && !run3[index].wildcard; index++) {
-        separator += run3[index].single;
+      for (let index = at + 1; index < run4.length && !run4[index].wildcard; index++) {
+        separator += run4[index].single;
       }
       return separator;
     };
@@ -45840,18 +45840,18 @@ var require_ignore = __commonJS({
           tokens.push({ single: source.slice(index, index + 2) });
           index += 2;
         } else if (char === "(") {
-          let depth = 0;
+          let depth2 = 0;
           let end = index;
           do {
             if (source[end] === ESCAPE) {
               end++;
             } else if (source[end] === "(") {
-              depth++;
+              depth2++;
             } else if (source[end] === ")") {
-              depth--;
+              depth2--;
             }
             end++;
-          } while (end < length && depth > 0);
+          } while (end < length && depth2 > 0);
           if ("*+?".indexOf(source[end]) >= 0) {
             end++;
           }
@@ -45866,26 +45866,26 @@ var require_ignore = __commonJS({
         }
       }
       let out2 = EMPTY2;
-      let run3 = [];
+      let run4 = [];
       const flush = () => {
         let lastWildcard;
-        run3.forEach((token, at) => {
+        run4.forEach((token, at) => {
           if (token.wildcard) {
             lastWildcard = at;
           }
         });
-        run3.forEach((token, at) => {
+        run4.forEach((token, at) => {
           if (!token.wildcard) {
             out2 += token.single;
             return;
           }
-          out2 += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run3, at)})[^\\/])*`;
+          out2 += at === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run4, at)})[^\\/])*`;
         });
-        run3 = [];
+        run4 = [];
       };
       tokens.forEach((token) => {
         if (token.boundary === void 0) {
-          run3.push(token);
+          run4.push(token);
           return;
         }
         flush();
@@ -46134,11 +46134,11 @@ var require_ignore = __commonJS({
         const rules = this._rules;
         const { length } = rules;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename6 = shortcut ? basenameOf(path9) : path9;
+        const basename10 = shortcut ? basenameOf(path9) : path9;
         for (let index = length - 1; index >= 0; index--) {
           const rule = rules[index];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename6 : path9
+            shortcut && rule._basenameOnly ? basename10 : path9
           )) {
             const { negative } = rule;
             const ret = {
@@ -46538,16 +46538,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list) {
-            return list.forEachShift(fn);
+          return this._lists.forEach(function(list2) {
+            return list2.forEachShift(fn);
           });
         }
         getFirst(arr = this._lists) {
-          var j, len, list;
+          var j, len, list2;
           for (j = 0, len = arr.length; j < len; j++) {
-            list = arr[j];
-            if (list.length > 0) {
-              return list;
+            list2 = arr[j];
+            if (list2.length > 0) {
+              return list2;
             }
           }
           return [];
@@ -46635,7 +46635,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run3, free) {
+        async doExecute(chained, clearGlobalState, run4, free) {
           var error62, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -46655,10 +46655,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error62 = error1;
-            return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
+            return this._onFailure(error62, eventInfo, clearGlobalState, run4, free);
           }
         }
-        doExpire(clearGlobalState, run3, free) {
+        doExpire(clearGlobalState, run4, free) {
           var error62, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -46666,9 +46666,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error62 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
+          return this._onFailure(error62, eventInfo, clearGlobalState, run4, free);
         }
-        async _onFailure(error62, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error62, eventInfo, clearGlobalState, run4, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error62, eventInfo);
@@ -46676,7 +46676,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run3(retryAfter);
+              return run4(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -47314,17 +47314,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait) {
-            var clearGlobalState, free, run3;
+            var clearGlobalState, free, run4;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run3 = this._run.bind(this, index, job);
+            run4 = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run3, free);
+                return job.doExecute(this._limiter, clearGlobalState, run4, free);
               }, wait),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run3, free);
+                return job.doExpire(clearGlobalState, run4, free);
               }, wait + job.options.expiration) : void 0,
               job
             };
@@ -47615,8 +47615,8 @@ var require_light = __commonJS({
 });
 
 // src/hosts/action/runner.ts
-import { existsSync as existsSync7 } from "node:fs";
-import { dirname as dirname10, join as join35 } from "node:path";
+import { existsSync as existsSync8 } from "node:fs";
+import { dirname as dirname14, join as join44 } from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 import { execFileSync as execFileSync2 } from "node:child_process";
 
@@ -52916,10 +52916,10 @@ var memo = {
           return payload;
         }
         handoff = bucket;
-        const depth = open.length;
+        const depth2 = open.length;
         const result = base2(payload, ctx);
         handoff = void 0;
-        const entry = open.length > depth ? open.pop() : void 0;
+        const entry = open.length > depth2 ? open.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
             if (entry)
@@ -63083,13 +63083,13 @@ function _promise(Class2, innerType) {
 }
 // @__NO_SIDE_EFFECTS__
 function _custom(Class2, fn, _params) {
-  const norm2 = normalizeParams(_params);
-  norm2.abort ?? (norm2.abort = true);
+  const norm3 = normalizeParams(_params);
+  norm3.abort ?? (norm3.abort = true);
   const schema5 = new Class2({
     type: "custom",
     check: "custom",
     fn,
-    ...norm2
+    ...norm3
   });
   return schema5;
 }
@@ -63825,8 +63825,8 @@ var contributors = {
 function aggregateChecks(schema5) {
   const agg = {};
   const def = schema5._zod.def;
-  const list = schema5._zod.traits.has("$ZodCheck") ? [schema5, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list)
+  const list2 = schema5._zod.traits.has("$ZodCheck") ? [schema5, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list2)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema5._zod.bag;
   if (bag.minimum !== void 0)
@@ -67123,7 +67123,7 @@ function visit(schema5, fnOrHandlers) {
     return h2 ? h2(node2, rewritten) : node2;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run3(s) {
+  function run4(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -67149,21 +67149,21 @@ function visit(schema5, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run3(oldShape[k]);
+          const mapped = run4(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run3(def.catchall);
+          newCatchall = run4(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run3(def.element);
+        const mapped = run4(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -67171,14 +67171,14 @@ function visit(schema5, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run3(item);
+          const mapped = run4(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run3(def.rest);
+          newRest = run4(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -67186,12 +67186,12 @@ function visit(schema5, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run3(def.keyType);
-        const newVal = run3(def.valueType);
+        const newKey = run4(def.keyType);
+        const newVal = run4(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run3(def.valueType);
+        const newVal = run4(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -67199,7 +67199,7 @@ function visit(schema5, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run3(opt);
+          const mapped = run4(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -67207,8 +67207,8 @@ function visit(schema5, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run3(def.left);
-        const newRight = run3(def.right);
+        const newLeft = run4(def.left);
+        const newRight = run4(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -67220,23 +67220,23 @@ function visit(schema5, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run3(def.innerType);
+        const newInner = run4(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run3(def.in);
-        const newOut = run3(def.out);
+        const newIn = run4(def.in);
+        const newOut = run4(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run3(def.input);
-        const newOutput = run3(def.output);
+        const newInput = run4(def.input);
+        const newOutput = run4(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run3(original()) });
+        return clone(s, { ...rest, getter: () => run4(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -67267,7 +67267,7 @@ function visit(schema5, fnOrHandlers) {
       }
     }
   }
-  return run3(schema5);
+  return run4(schema5);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -67420,6 +67420,10 @@ var repoConfigSchema = external_exports.object({
     min_tests: external_exports.number().int().min(0).default(1).describe("tests that must execute (passed + failed) for gate tests-ran"),
     timeout_min: external_exports.number().positive().max(60).default(10).describe("limit for one harness test run in minutes")
   }).strict().default({ min_tests: 1, timeout_min: 10 }),
+  setup: external_exports.object({
+    command: external_exports.string().min(1).optional().describe("run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only"),
+    timeout_min: external_exports.number().positive().max(60).default(15).describe("limit for the setup command in minutes")
+  }).strict().default({ timeout_min: 15 }),
   permissions: external_exports.object({
     allow: external_exports.array(external_exports.string()).default([]).describe("extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`"),
     deny: external_exports.array(external_exports.string()).default([]).describe("deny rules, same syntax; deny always wins"),
@@ -71472,8 +71476,8 @@ function loadBashParser() {
 }
 
 // src/usecases/sweep.ts
-import { mkdir as mkdir3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { mkdir as mkdir3, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 
 // src/agent/evidence/evidence.ts
 import { randomBytes } from "node:crypto";
@@ -71971,8 +71975,8 @@ function renderGates(gates, sentBack) {
   const failed = gates.filter((g) => !g.passed);
   const final = gates.some((g) => g.final);
   const title = failed.length > 0 ? `${final ? "Final gates" : "Stop gates"}: ${failed.length} failed${sentBack ? ", model sent back" : ""}` : `${final ? "Final gates" : "Stop gates"}: all passed`;
-  const list = gates.map((g) => `<li>${g.passed ? "\u2713" : "\u2717"} <b>${esc2(g.name)}</b> <span>${esc2(truncate(g.detail, 400))}</span></li>`).join("");
-  return `<li class="ev ${failed.length > 0 ? "bad" : "good"}" data-kind="gate"><div class="row"><b>${esc2(title)}</b></div><ul class="plain">${list}</ul></li>`;
+  const list2 = gates.map((g) => `<li>${g.passed ? "\u2713" : "\u2717"} <b>${esc2(g.name)}</b> <span>${esc2(truncate(g.detail, 400))}</span></li>`).join("");
+  return `<li class="ev ${failed.length > 0 ? "bad" : "good"}" data-kind="gate"><div class="row"><b>${esc2(title)}</b></div><ul class="plain">${list2}</ul></li>`;
 }
 function simpleItem(ev) {
   switch (ev.type) {
@@ -71997,8 +72001,8 @@ function simpleItem(ev) {
       return row("", "file", `<span class="muted">changed</span> <code>${esc2(ev.path)}</code>`);
     case "todo": {
       const done = ev.todos.filter((t) => t.status === "completed").length;
-      const list = ev.todos.map((t) => `<li>[${t.status === "completed" ? "x" : t.status === "in_progress" ? "~" : " "}] ${esc2(truncate(t.content, 200))}</li>`).join("");
-      return { html: `<li class="ev" data-kind="todo"><details><summary>Plan: ${done}/${ev.todos.length} done</summary><ul class="plain">${list}</ul></details></li>` };
+      const list2 = ev.todos.map((t) => `<li>[${t.status === "completed" ? "x" : t.status === "in_progress" ? "~" : " "}] ${esc2(truncate(t.content, 200))}</li>`).join("");
+      return { html: `<li class="ev" data-kind="todo"><details><summary>Plan: ${done}/${ev.todos.length} done</summary><ul class="plain">${list2}</ul></details></li>` };
     }
     case "hook":
       if (ev.outcome === "continue") return void 0;
@@ -72108,14 +72112,14 @@ function gatesSection(ev) {
   const items = ev.gates.map(
     (g) => `<li class="gate ${g.passed ? "pass" : "fail"}" data-gate="${esc2(g.name)}"><span class="mark">${g.passed ? "\u2713" : "\u2717"}</span><span class="name">${esc2(g.name)}</span><span class="detail">${esc2(g.detail)}</span></li>`
   ).join("");
-  const list = items ? `<ul class="plain">${items}</ul>` : '<p class="muted">No gate evaluation was recorded: nothing was checked.</p>';
+  const list2 = items ? `<ul class="plain">${items}</ul>` : '<p class="muted">No gate evaluation was recorded: nothing was checked.</p>';
   const extra = [];
   if (ev.finalTreeHash) extra.push(`accepted tree <code>${esc2(shortHash(ev.finalTreeHash))}</code>`);
   if (ev.lastEditAt) extra.push(`last edit ${esc2(ev.lastEditAt)}`);
   if (ev.redGreen) extra.push(`red\u2192green: ${esc2(ev.redGreen.detail)}`);
   for (const h2 of ev.hookErrors ?? []) extra.push(`hook error: ${esc2(truncate(h2, 300))}`);
   const note = extra.length > 0 ? `<p class="muted">${extra.join(" \xB7 ")}</p>` : "";
-  return `<section id="gates" data-testid="gates"><h2>Gates</h2>${list}${note}</section>`;
+  return `<section id="gates" data-testid="gates"><h2>Gates</h2>${list2}${note}</section>`;
 }
 function testsSection(ev) {
   if (ev.testRuns.length === 0) return '<section id="tests" data-testid="tests"><h2>Test runs</h2><p class="muted">No test run was recorded.</p></section>';
@@ -72149,8 +72153,8 @@ function deniedSection(ev) {
 }
 function filesSection(ev, diff) {
   const files = ev.filesChanged.map((f) => `<li><code>${esc2(f.path)}</code> <span class="tag ok">+${f.added}</span> <span class="tag err">\u2212${f.removed}</span></li>`).join("");
-  const list = files ? `<ul class="plain">${files}</ul>` : '<p class="muted">No file changed.</p>';
-  return `<section id="diff" data-testid="diff"><h2>Changes (${ev.filesChanged.length} files)</h2>${list}${renderDiff(diff)}</section>`;
+  const list2 = files ? `<ul class="plain">${files}</ul>` : '<p class="muted">No file changed.</p>';
+  return `<section id="diff" data-testid="diff"><h2>Changes (${ev.filesChanged.length} files)</h2>${list2}${renderDiff(diff)}</section>`;
 }
 function usageSection(ev, events) {
   const u2 = ev.usage;
@@ -72223,7 +72227,7 @@ function newRunId(now = /* @__PURE__ */ new Date()) {
 // src/usecases/sweep-baseline.ts
 import { mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join6 } from "node:path";
+import { join as join9 } from "node:path";
 
 // src/agent/verification/run-test-command.ts
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
@@ -72346,10 +72350,13 @@ function fromAttrs(a2) {
 
 // src/agent/verification/parse-report.ts
 var CLOCK_SLACK_MS = 50;
-function parseReport(path9, startedAtMs) {
+var FUTURE_SLACK_MS = 1e3;
+function parseReport(path9, startedAtMs, endedAtMs) {
   let text2;
   try {
-    if (statSync(path9).mtimeMs < startedAtMs - CLOCK_SLACK_MS) return void 0;
+    const { mtimeMs } = statSync(path9);
+    if (mtimeMs < startedAtMs - CLOCK_SLACK_MS) return void 0;
+    if (endedAtMs !== void 0 && mtimeMs > endedAtMs + FUTURE_SLACK_MS) return void 0;
     text2 = readFileSync(path9, "utf8");
   } catch {
     return void 0;
@@ -72583,7 +72590,7 @@ function parseTestOutput(output2) {
 function readCounts(opts) {
   if (opts.report) {
     const path9 = isAbsolute(opts.report) ? opts.report : join3(opts.root, opts.report);
-    const r = parseReport(path9, opts.startedAtMs);
+    const r = parseReport(path9, opts.startedAtMs, opts.endedAtMs);
     if (r) return { counts: r.counts, source: r.source, reportPath: opts.report };
   }
   const s = parseTestOutput(opts.output);
@@ -72606,15 +72613,16 @@ async function runTestCommand(opts) {
   } catch (e) {
     output2 = `[proofpr: could not run the test command: ${e.message}]`;
   }
-  const endedAt = (/* @__PURE__ */ new Date()).toISOString();
-  const c3 = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, output: output2 });
+  const endedAtMs = Date.now();
+  const endedAt = new Date(endedAtMs).toISOString();
+  const c3 = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, endedAtMs, output: output2 });
   let outputPath;
   if (opts.outputFile) {
     await mkdir2(dirname(opts.outputFile), { recursive: true });
     await writeFile2(opts.outputFile, output2);
     outputPath = opts.outputFile;
   }
-  const run3 = {
+  const run4 = {
     command: opts.command,
     exitCode,
     startedAt,
@@ -72627,12 +72635,12 @@ async function runTestCommand(opts) {
     by: "harness",
     ...outputPath ? { outputPath } : {}
   };
-  return { run: run3, output: output2 };
+  return { run: run4, output: output2 };
 }
 
 // src/workspace/exec.ts
 import { mkdirSync, realpathSync } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join7 } from "node:path";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value) {
@@ -77900,15 +77908,15 @@ var Emitter = class {
     this.listeners[ev].push(fn);
   }
   removeListener(ev, fn) {
-    const list = this.listeners[ev];
-    const i3 = list.indexOf(fn);
+    const list2 = this.listeners[ev];
+    const i3 = list2.indexOf(fn);
     if (i3 === -1) {
       return;
     }
-    if (i3 === 0 && list.length === 1) {
-      list.length = 0;
+    if (i3 === 0 && list2.length === 1) {
+      list2.length = 0;
     } else {
-      list.splice(i3, 1);
+      list2.splice(i3, 1);
     }
   }
   emit(ev, code, signal) {
@@ -79537,7 +79545,20 @@ async function resolveSandbox(setting) {
   if (setting === "required") throw new SandboxUnavailableError();
   return "none";
 }
+var depth = (p) => p.split("/").filter(Boolean).length;
 function sandboxArgv(opts) {
+  const mounts = [
+    ...(opts.hide ?? []).map((d) => ({ dest: d, rank: 0, argv: ["--tmpfs", d] })),
+    ...[opts.root, opts.tmp, opts.home].map((d) => ({ dest: d, rank: 1, argv: ["--bind", d, d] })),
+    { dest: `${opts.root}/.git`, rank: 2, argv: ["--ro-bind-try", `${opts.root}/.git`, `${opts.root}/.git`] },
+    ...(opts.readOnly ?? []).map((d) => ({ dest: d, rank: 2, argv: ["--ro-bind", d, d] })),
+    ...(opts.overlays ?? []).map(([src, dest]) => ({ dest, rank: 3, argv: ["--ro-bind", src, dest] }))
+  ];
+  const seen = /* @__PURE__ */ new Set();
+  const ordered = mounts.map((m, i3) => ({ ...m, i: i3 })).sort((a2, b) => depth(a2.dest) - depth(b.dest) || a2.rank - b.rank || a2.i - b.i).filter((m) => {
+    const key = m.argv.join("\0");
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
   return [
     "--ro-bind",
     "/",
@@ -79548,16 +79569,8 @@ function sandboxArgv(opts) {
     "/proc",
     "--tmpfs",
     "/tmp",
-    "--bind",
-    opts.root,
-    opts.root,
-    "--bind",
-    opts.tmp,
-    opts.tmp,
-    "--bind",
-    opts.home,
-    opts.home,
-    "--unshare-net",
+    ...ordered.flatMap((m) => m.argv),
+    ...opts.network ? [] : ["--unshare-net"],
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
@@ -79567,110 +79580,9 @@ function sandboxArgv(opts) {
   ];
 }
 
-// src/workspace/exec.ts
-function killGroup(pid, signal) {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-  }
-}
-async function createExec(opts) {
-  const sandbox = await resolveSandbox(opts.sandbox);
-  const root2 = realpathSync(opts.root);
-  const home = join4(opts.runTmp, "home");
-  const tmp = join4(opts.runTmp, "tmp");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(tmp, { recursive: true });
-  const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
-  const max = opts.maxOutputBytes ?? 1024 * 1024;
-  const limit2 = opts.maxConcurrent ?? 4;
-  const grace = opts.killGraceMs ?? 2e3;
-  const log5 = opts.logger ?? silentLogger;
-  const live = /* @__PURE__ */ new Map();
-  const waiting = [];
-  let running = 0;
-  let disposed = false;
-  const acquire = () => running < limit2 ? (running++, Promise.resolve()) : new Promise((r) => waiting.push(() => (running++, r())));
-  const release = () => {
-    running--;
-    waiting.shift()?.();
-  };
-  async function run3(req) {
-    const started = Date.now();
-    const env = { ...baseEnv, ...req.extraEnv ?? {} };
-    const [file2, args2] = sandbox === "bwrap" ? ["bwrap", [...sandboxArgv({ root: root2, tmp, home, network: false, cwd: req.cwd }), "--", "bash", "-c", req.command]] : ["bash", ["-c", req.command]];
-    const child = execa(file2, args2, {
-      cwd: req.cwd,
-      env,
-      extendEnv: false,
-      detached: true,
-      buffer: false,
-      reject: false,
-      stripFinalNewline: false,
-      ...req.stdin !== void 0 ? { input: req.stdin } : { stdin: "ignore" }
-    });
-    const pid = child.pid;
-    if (pid) live.set(pid, child);
-    const out2 = new OutputCap(max);
-    const so = new OutputCap(max);
-    const se = new OutputCap(max);
-    child.stdout?.on("data", (b) => (out2.push(b), so.push(b)));
-    child.stderr?.on("data", (b) => (out2.push(b), se.push(b)));
-    let timedOut = false;
-    let cancelled2 = false;
-    let killTimer;
-    const stop2 = () => {
-      killGroup(pid, "SIGTERM");
-      killTimer ??= setTimeout(() => killGroup(pid, "SIGKILL"), grace);
-    };
-    const timer = setTimeout(() => (timedOut = true, stop2()), req.timeoutMs);
-    const onAbort = () => (cancelled2 = true, stop2());
-    if (req.signal?.aborted) onAbort();
-    else req.signal?.addEventListener("abort", onAbort, { once: true });
-    child.once("exit", () => killGroup(pid, "SIGKILL"));
-    const res = await child;
-    clearTimeout(timer);
-    if (killTimer) clearTimeout(killTimer);
-    req.signal?.removeEventListener("abort", onAbort);
-    if (pid) live.delete(pid);
-    const exitCode = typeof res.exitCode === "number" ? res.exitCode : null;
-    log5.debug({ exitCode, timedOut, cancelled: cancelled2, ms: Date.now() - started }, "exec finished");
-    return {
-      exitCode,
-      output: out2.text(),
-      stdout: so.text(),
-      stderr: se.text(),
-      timedOut,
-      cancelled: cancelled2,
-      durationMs: Date.now() - started,
-      truncated: out2.truncated || so.truncated || se.truncated,
-      sandbox
-    };
-  }
-  const exec = async (req) => {
-    if (disposed) throw new Error("exec used after the run ended (dispose() was called)");
-    await acquire();
-    try {
-      return await run3(req);
-    } finally {
-      release();
-    }
-  };
-  return {
-    exec,
-    sandbox,
-    async dispose() {
-      disposed = true;
-      const all = [...live.entries()];
-      for (const [pid] of all) killGroup(pid, "SIGKILL");
-      await Promise.allSettled(all.map(([, c3]) => c3));
-    }
-  };
-}
-
-// src/workspace/git.ts
-import { spawn as spawn2 } from "node:child_process";
+// src/workspace/sandbox-mounts.ts
+import { realpath as realpath3, stat as stat3, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname3, join as join6, relative as relative2, sep as sep2 } from "node:path";
 
 // src/workspace/errors.ts
 var WorkspaceError = class extends Error {
@@ -79694,6 +79606,9 @@ var TreeMismatchError = class extends WorkspaceError {
     this.actual = actual;
   }
 };
+
+// src/workspace/git.ts
+import { spawn as spawn2 } from "node:child_process";
 
 // src/workspace/git-env.ts
 var HARNESS_CONFIG = [
@@ -79807,40 +79722,299 @@ async function resolveCommit(cwd, rev) {
   return r.code === 0 && sha ? sha : void 0;
 }
 
-// src/workspace/temp-index.ts
-import { mkdtemp, rm, copyFile, readFile, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname as dirname2, isAbsolute as isAbsolute2, join as join5, resolve } from "node:path";
-async function gitDirOf(root2) {
-  const dotGit = join5(root2, ".git");
-  const st = await stat(dotGit).catch(() => void 0);
-  if (st?.isDirectory()) return dotGit;
-  if (st?.isFile()) {
-    const m = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, "utf8"));
-    if (m?.[1]) return isAbsolute2(m[1].trim()) ? m[1].trim() : resolve(dirname2(dotGit), m[1].trim());
+// src/workspace/linked-dirs.ts
+import { lstat, readFile, realpath, stat, symlink, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+var LINKED_FILE = "proofpr-linked.json";
+var SIMPLE = /^[A-Za-z0-9._-]+$/;
+async function linkDependencyDirs(repoDir, worktree, gitDir, names) {
+  const linked = [];
+  const top = names.length ? await git(["rev-parse", "--show-toplevel"], { cwd: repoDir, okCodes: [0, 128] }) : void 0;
+  const source = top?.code === 0 ? top.stdout.trim() : "";
+  for (const name2 of source ? names : []) {
+    if (!SIMPLE.test(name2) || name2 === "." || name2 === ".." || name2.toLowerCase() === ".git") continue;
+    const from = join4(source, name2);
+    if (!(await stat(from).catch(() => void 0))?.isDirectory()) continue;
+    const ignored2 = await git(["check-ignore", "-q", "--", `${name2}/`], { cwd: source, okCodes: [0, 1, 128] });
+    if (ignored2.code !== 0) continue;
+    const at = join4(worktree, name2);
+    if (await lstat(at).catch(() => void 0)) continue;
+    const target = await realpath(from);
+    await symlink(target, at, "dir");
+    linked.push({ name: name2, target });
   }
-  const r = await git(["rev-parse", "--absolute-git-dir"], { cwd: root2 });
-  return r.stdout.trim();
+  await writeFile3(join4(gitDir, LINKED_FILE), JSON.stringify(linked));
+  return linked;
 }
-async function withTempIndex(root2, fn) {
-  const dir = await mkdtemp(join5(tmpdir(), "proofpr-idx-"));
-  const index = join5(dir, "index");
+async function readLinkedDirs(gitDir) {
   try {
-    await copyFile(join5(await gitDirOf(root2), "index"), index).catch(() => void 0);
-    return await fn({ GIT_INDEX_FILE: index });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    const list2 = JSON.parse(await readFile(join4(gitDir, LINKED_FILE), "utf8"));
+    if (!Array.isArray(list2)) return [];
+    return list2.flatMap(
+      (l) => typeof l.name === "string" && typeof l.target === "string" ? [{ name: l.name, target: l.target }] : []
+    );
+  } catch {
+    return [];
   }
 }
-async function stageAllAndWriteTree(root2, env) {
-  await git(["add", "-A", "--", "."], { cwd: root2, env });
-  const { stdout } = await git(["write-tree"], { cwd: root2, env });
+
+// src/workspace/worktree-git-dir.ts
+import { lstat as lstat2, readFile as readFile2, realpath as realpath2, stat as stat2 } from "node:fs/promises";
+import { basename, dirname as dirname2, isAbsolute as isAbsolute2, join as join5, relative, resolve, sep } from "node:path";
+function worktreeGitEnv(root2, gitDir) {
+  return { GIT_DIR: gitDir, GIT_WORK_TREE: root2 };
+}
+var inside = (p, dir) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+async function pointer(file2, from) {
+  const text2 = await readFile2(file2, "utf8").catch(() => void 0);
+  const line = text2?.split("\n")[0]?.replace(/^gitdir:\s*/, "").trim();
+  if (!line) return void 0;
+  return realpath2(isAbsolute2(line) ? line : resolve(from, line)).catch(() => void 0);
+}
+async function commonDirOf(gitDir) {
+  return await pointer(join5(gitDir, "commondir"), gitDir) ?? gitDir;
+}
+function refuse(root2, why) {
+  return new WorkspaceError(
+    "tampered",
+    `refusing to run git in ${root2}: its .git ${why}; code run in the worktree may have rewritten it, so the run's git dir is not trusted any more (remove the worktree and start a new run)`
+  );
+}
+async function readWorktreeGitDirs(root2) {
+  const realRoot = await realpath2(root2);
+  const dotGit = join5(realRoot, ".git");
+  const st = await lstat2(dotGit).catch(() => void 0);
+  if (!st) return void 0;
+  if (st.isDirectory()) return { gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
+  if (!st.isFile()) throw refuse(realRoot, "is neither a file nor a directory");
+  const gitDir = await pointer(dotGit, realRoot);
+  if (!gitDir) throw refuse(realRoot, "file does not name an existing git dir");
+  if (inside(gitDir, realRoot)) throw refuse(realRoot, `points inside the worktree (${relative(realRoot, gitDir) || "."})`);
+  const commonDir = dirname2(dirname2(gitDir));
+  if (basename(dirname2(gitDir)) !== "worktrees") throw refuse(realRoot, `points at ${gitDir}, which is not under a repository's worktrees/ folder`);
+  if (await commonDirOf(gitDir) !== commonDir) throw refuse(realRoot, `points at ${gitDir}, whose commondir is not ${commonDir}`);
+  const back = await pointer(join5(gitDir, "gitdir"), gitDir);
+  if (!back || dirname2(back) !== realRoot) throw refuse(realRoot, `points at ${gitDir}, which belongs to another worktree`);
+  for (const must of ["HEAD", "objects"]) {
+    if (!await stat2(join5(commonDir, must)).catch(() => void 0)) throw refuse(realRoot, `points at ${gitDir}, whose common dir has no ${must}`);
+  }
+  return { gitDir, commonDir };
+}
+async function resolveWorktreeGitDir(root2) {
+  const dirs = await readWorktreeGitDirs(root2);
+  if (!dirs) throw new WorkspaceError("bad-input", `${root2} is not a git worktree (it has no .git); pass the worktree root`);
+  return dirs;
+}
+
+// src/workspace/sandbox-mounts.ts
+var inside2 = (p, dir) => p === dir || p.startsWith(dir === sep2 ? dir : dir + sep2);
+var SAFE_CONFIG = "^(core\\.(repositoryformatversion|bare|filemode|symlinks|ignorecase|precomposeunicode|logallrefupdates)|extensions\\..+)$";
+async function sanitizedConfig(commonDir, out2, excludesFile) {
+  const r = await git(["config", "--file", join6(commonDir, "config"), "--get-regexp", SAFE_CONFIG], { cwd: commonDir, okCodes: [0, 1] });
+  const sections = /* @__PURE__ */ new Map();
+  for (const line of r.stdout.split("\n")) {
+    const m = /^(core|extensions)\.([a-z0-9]+) ([A-Za-z0-9._-]*)$/.exec(line.trim());
+    if (!m?.[1] || !m[2]) continue;
+    sections.set(m[1], [...sections.get(m[1]) ?? [], `	${m[2]} = ${m[3] ?? ""}`]);
+  }
+  if (excludesFile) sections.set("core", [...sections.get("core") ?? [], `	excludesFile = "${excludesFile.replace(/["\\]/g, "\\$&")}"`]);
+  const text2 = [...sections].map(([name2, lines]) => `[${name2}]
+${lines.join("\n")}
+`).join("");
+  await writeFile4(out2, text2, { mode: 420 });
+}
+async function sandboxMounts(input9) {
+  const hide2 = [];
+  const overlays = [];
+  const readOnly = [];
+  for (const raw of input9.hidePaths ?? []) {
+    if (!raw.startsWith("/")) throw new WorkspaceError("bad-input", `hidePaths entry '${raw}' must be an absolute path`);
+    const p = await realpath3(raw).catch(() => void 0);
+    if (!p || p === "/") continue;
+    if ((await stat3(p)).isDirectory()) hide2.push(p);
+    else overlays.push(["/dev/null", p]);
+  }
+  const dirs = input9.gitDir ? { gitDir: await realpath3(input9.gitDir), commonDir: await commonDirOf(await realpath3(input9.gitDir)) } : await readWorktreeGitDirs(input9.root);
+  if (dirs) {
+    readOnly.push(dirs.commonDir, dirs.gitDir);
+    const linked = await readLinkedDirs(dirs.gitDir);
+    for (const l of linked) if (await stat3(l.target).catch(() => void 0)) readOnly.push(l.target);
+    if (await stat3(join6(dirs.commonDir, "config")).catch(() => void 0)) {
+      const excludes = linked.length ? join6(input9.runTmp, "git-exclude") : void 0;
+      if (excludes) {
+        await writeFile4(excludes, linked.map((l) => `/${l.name}
+`).join(""), { mode: 420 });
+        readOnly.push(excludes);
+      }
+      const clean2 = join6(input9.runTmp, "git-config");
+      await sanitizedConfig(dirs.commonDir, clean2, excludes);
+      overlays.push([clean2, join6(dirs.commonDir, "config")]);
+    }
+  }
+  for (const entry of (input9.pathEnv ?? "").split(":")) {
+    if (!entry.startsWith("/")) continue;
+    const p = await realpath3(entry).catch(() => void 0);
+    const under = p ? hide2.find((h2) => inside2(p, h2)) : void 0;
+    if (!p || !under) continue;
+    readOnly.push(p);
+    const prefix = dirname3(p);
+    if (basename2(p) === "bin" && relative2(under, prefix).split(sep2).length >= 2) readOnly.push(prefix);
+  }
+  return { hide: hide2, readOnly, overlays };
+}
+
+// src/workspace/exec.ts
+function killGroup(pid, signal) {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+  }
+}
+async function createExec(opts) {
+  const sandbox = await resolveSandbox(opts.sandbox);
+  const root2 = realpathSync(opts.root);
+  mkdirSync(join7(opts.runTmp, "home"), { recursive: true });
+  mkdirSync(join7(opts.runTmp, "tmp"), { recursive: true });
+  const runTmp = realpathSync(opts.runTmp);
+  const home = join7(runTmp, "home");
+  const tmp = join7(runTmp, "tmp");
+  const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
+  const box = sandbox === "bwrap" ? { root: root2, tmp, home, network: opts.network === true, ...await sandboxMounts({ root: root2, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH }) } : void 0;
+  const max = opts.maxOutputBytes ?? 1024 * 1024;
+  const limit2 = opts.maxConcurrent ?? 4;
+  const grace = opts.killGraceMs ?? 2e3;
+  const log5 = opts.logger ?? silentLogger;
+  if (box) log5.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, "sandbox mounts");
+  const live = /* @__PURE__ */ new Map();
+  const waiting = [];
+  let running = 0;
+  let disposed = false;
+  const acquire = () => running < limit2 ? (running++, Promise.resolve()) : new Promise((r) => waiting.push(() => (running++, r())));
+  const release = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  async function run4(req) {
+    const started = Date.now();
+    const env = { ...baseEnv, ...req.extraEnv ?? {} };
+    const [file2, args2] = box ? ["bwrap", [...sandboxArgv({ ...box, cwd: req.cwd }), "--", "bash", "-c", req.command]] : ["bash", ["-c", req.command]];
+    const child = execa(file2, args2, {
+      cwd: req.cwd,
+      env,
+      extendEnv: false,
+      detached: true,
+      buffer: false,
+      reject: false,
+      stripFinalNewline: false,
+      ...req.stdin !== void 0 ? { input: req.stdin } : { stdin: "ignore" }
+    });
+    const pid = child.pid;
+    if (pid) live.set(pid, child);
+    const out2 = new OutputCap(max);
+    const so = new OutputCap(max);
+    const se = new OutputCap(max);
+    child.stdout?.on("data", (b) => (out2.push(b), so.push(b)));
+    child.stderr?.on("data", (b) => (out2.push(b), se.push(b)));
+    let timedOut = false;
+    let cancelled2 = false;
+    let killTimer;
+    const stop2 = () => {
+      killGroup(pid, "SIGTERM");
+      killTimer ??= setTimeout(() => killGroup(pid, "SIGKILL"), grace);
+    };
+    const timer = setTimeout(() => (timedOut = true, stop2()), req.timeoutMs);
+    const onAbort = () => (cancelled2 = true, stop2());
+    if (req.signal?.aborted) onAbort();
+    else req.signal?.addEventListener("abort", onAbort, { once: true });
+    child.once("exit", () => killGroup(pid, "SIGKILL"));
+    const res = await child;
+    clearTimeout(timer);
+    if (killTimer) clearTimeout(killTimer);
+    req.signal?.removeEventListener("abort", onAbort);
+    if (pid) live.delete(pid);
+    const exitCode = typeof res.exitCode === "number" ? res.exitCode : null;
+    log5.debug({ exitCode, timedOut, cancelled: cancelled2, ms: Date.now() - started }, "exec finished");
+    return {
+      exitCode,
+      output: out2.text(),
+      stdout: so.text(),
+      stderr: se.text(),
+      timedOut,
+      cancelled: cancelled2,
+      durationMs: Date.now() - started,
+      truncated: out2.truncated || so.truncated || se.truncated,
+      sandbox
+    };
+  }
+  const exec = async (req) => {
+    if (disposed) throw new Error("exec used after the run ended (dispose() was called)");
+    await acquire();
+    try {
+      return await run4(req);
+    } finally {
+      release();
+    }
+  };
+  return {
+    exec,
+    sandbox,
+    async dispose() {
+      disposed = true;
+      const all = [...live.entries()];
+      for (const [pid] of all) killGroup(pid, "SIGKILL");
+      await Promise.allSettled(all.map(([, c3]) => c3));
+    }
+  };
+}
+
+// src/workspace/temp-index.ts
+import { mkdtemp, rm, copyFile, realpath as realpath4, stat as stat4, utimes } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute as isAbsolute3, join as join8, relative as relative3 } from "node:path";
+async function gitDirOf(root2) {
+  return (await resolveWorktreeGitDir(root2)).gitDir;
+}
+async function withTempIndex(root2, fn, gitDir) {
+  const realRoot = await realpath4(root2);
+  const dir = gitDir ?? await gitDirOf(realRoot);
+  const tmp = await mkdtemp(join8(tmpdir(), "proofpr-idx-"));
+  const index = join8(tmp, "index");
+  try {
+    const real2 = join8(dir, "index");
+    await copyFile(real2, index).catch(() => void 0);
+    await stat4(real2).then((st) => utimes(index, st.atime, st.mtime)).catch(() => void 0);
+    return await fn({ ...worktreeGitEnv(realRoot, dir), GIT_INDEX_FILE: index });
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+function literalPathspecs(root2, exclude) {
+  const out2 = [];
+  for (const raw of exclude) {
+    let p = isAbsolute3(raw) ? relative3(root2, raw) : raw;
+    p = p.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    if (!p || p === "." || p.split("/").includes("..")) continue;
+    out2.push(`:(literal)${p}`);
+  }
+  return out2;
+}
+async function stageAll(root2, env, exclude = []) {
+  const realRoot = env.GIT_WORK_TREE ?? await realpath4(root2);
+  const names = env.GIT_DIR ? (await readLinkedDirs(env.GIT_DIR)).map((l) => l.name) : [];
+  await git(["add", "-A", "--", "."], { cwd: realRoot, env });
+  const out2 = literalPathspecs(realRoot, [...exclude, ...names]);
+  if (out2.length) await git(["reset", "-q", "--", ...out2], { cwd: realRoot, env });
+}
+async function stageAllAndWriteTree(root2, env, exclude = []) {
+  await stageAll(root2, env, exclude);
+  const { stdout } = await git(["write-tree"], { cwd: env.GIT_WORK_TREE ?? root2, env });
   return stdout.trim();
 }
 
 // src/workspace/tree-hash.ts
-async function treeHash(root2) {
-  return withTempIndex(root2, (env) => stageAllAndWriteTree(root2, env));
+async function treeHash(root2, opts = {}) {
+  return withTempIndex(root2, (env) => stageAllAndWriteTree(root2, env, opts.exclude), opts.gitDir);
 }
 
 // src/usecases/sweep-baseline.ts
@@ -79850,23 +80024,23 @@ var runBaseline = async (opts) => {
   if (!command) throw new Error("test.command is missing in .github/proofpr.yml (needed for the sweep baseline)");
   const baseSha = await resolveCommit(opts.repoDir, opts.baseRef) ?? await resolveCommit(opts.repoDir, `refs/remotes/origin/${opts.baseRef}`);
   if (!baseSha) throw new Error(`the base '${opts.baseRef}' does not exist in ${opts.repoDir}`);
-  const tmp = await mkdtemp2(join6(tmpdir2(), "proofpr-baseline-"));
-  const wt = join6(tmp, "base");
+  const tmp = await mkdtemp2(join9(tmpdir2(), "proofpr-baseline-"));
+  const wt = join9(tmp, "base");
   let dispose;
   try {
     await git(["worktree", "add", "--quiet", "--detach", wt, baseSha], { cwd: opts.repoDir });
-    const handle2 = await createExec({ root: wt, runTmp: join6(tmp, "run"), sandbox: opts.config.sandbox, extraEnvNames: opts.config.env, logger: log });
+    const handle2 = await createExec({ root: wt, runTmp: join9(tmp, "run"), sandbox: opts.config.sandbox, extraEnvNames: opts.config.env, logger: log });
     dispose = handle2.dispose;
-    const { run: run3 } = await runTestCommand({
+    const { run: run4 } = await runTestCommand({
       cwd: wt,
       command,
       config: opts.config,
       exec: handle2.exec,
       treeHash: await treeHash(wt),
-      outputFile: join6(opts.runDir, "tool-output", "baseline.txt"),
+      outputFile: join9(opts.runDir, "tool-output", "baseline.txt"),
       ...opts.signal ? { signal: opts.signal } : {}
     });
-    return { run: run3, baseSha };
+    return { run: run4, baseSha };
   } finally {
     await dispose?.().catch(() => void 0);
     await git(["worktree", "remove", "--force", wt], { cwd: opts.repoDir }).catch((e) => log.warn({ err: e.message }, "baseline worktree removal failed"));
@@ -79874,8 +80048,8 @@ var runBaseline = async (opts) => {
     await git(["worktree", "prune"], { cwd: opts.repoDir }).catch(() => void 0);
   }
 };
-function baselineFailed(run3) {
-  return run3.exitCode !== 0 || run3.counts !== null && run3.counts.failed > 0;
+function baselineFailed(run4) {
+  return run4.exitCode !== 0 || run4.counts !== null && run4.counts.failed > 0;
 }
 function describeBaseline(b) {
   const c3 = b.run.counts;
@@ -79920,7 +80094,7 @@ ${describeBaseline(baseline)} (before any change)
 ` : "";
   const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...s.schedule ? { schedule: s.schedule } : {} } }) + base2;
   const evidencePath = await writeEvidence(runDir, evidence);
-  await writeFile3(join7(runDir, "summary.md"), summaryMd);
+  await writeFile5(join10(runDir, "summary.md"), summaryMd);
   return { summaryMd, evidencePath };
 }
 async function runSweeps(input9, deps) {
@@ -79936,7 +80110,7 @@ async function runOneSweep(s, input9, deps) {
   const github = deps.github;
   const now = deps.now ?? (() => /* @__PURE__ */ new Date());
   const runId = newRunId(now());
-  const runDir = join7(input9.home, "runs", runId);
+  const runDir = join10(input9.home, "runs", runId);
   const task = { kind: "sweep", sweep: s.name, title: titleOf(s), body: s.prompt };
   const common2 = { name: s.name, runId, runDir };
   if (s.max_open_prs === 0) {
@@ -79965,16 +80139,18 @@ async function runOneSweep(s, input9, deps) {
         baseline: baseline.run,
         model: input9.modelId
       });
-      await writeFile3(join7(runDir, "transcript.jsonl"), "");
-      await writeFile3(join7(runDir, "report.html"), renderReportHtml(evidence2, []));
+      await writeFile5(join10(runDir, "transcript.jsonl"), "");
+      await writeFile5(join10(runDir, "report.html"), renderReportHtml(evidence2, []));
       const f2 = await finish(runDir, evidence2, s, baseline);
       return { ...common2, ...f2, verdict: "unverified", reason: reason2, exitCode: exitCodeFor("unverified"), branch };
     }
   }
+  const counted = baseline?.run.counts;
   const res = await deps.runTask({
     repoDir: input9.repoDir,
     baseRef: input9.baseRef,
     branch,
+    ...counted ? { baselineExecuted: counted.passed + counted.failed } : {},
     task,
     config: config2,
     model: deps.model,
@@ -79982,7 +80158,7 @@ async function runOneSweep(s, input9, deps) {
     mode: "fix",
     runId,
     runDir,
-    worktreesDir: join7(input9.home, "worktrees"),
+    worktreesDir: join10(input9.home, "worktrees"),
     ...input9.repoFullName ? { repoFullName: input9.repoFullName } : {},
     ...input9.signal ? { signal: input9.signal } : {},
     ...input9.onEvent ? { onEvent: (ev) => input9.onEvent?.(s.name, ev) } : {}
@@ -80000,7 +80176,7 @@ async function runOneSweep(s, input9, deps) {
   } else {
     const access = await github.gitAccess();
     const remoteSha = await github.getBranchSha(branch);
-    await deps.workspace.pushBranch({ repoDir: input9.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
+    await deps.workspace.pushBranch({ repoDir: input9.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
     const body2 = (await finish(runDir, evidence, s, baseline)).summaryMd;
     const labels = [.../* @__PURE__ */ new Set([...config2.pr.labels, ...s.labels])];
     if (existing) {
@@ -80075,7 +80251,7 @@ function knownSecrets(env = process.env, extra = []) {
 
 // src/hosts/action/context.ts
 import { existsSync, readFileSync as readFileSync4 } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join8, resolve as resolve2 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join11, resolve as resolve2 } from "node:path";
 function required2(env, name2) {
   const v = env[name2];
   if (!v) throw new ActionInputError(name2, `is not set: proofpr's Action runs inside a GitHub Actions job (the runner sets ${name2})`);
@@ -80087,7 +80263,7 @@ function readActionContext(env) {
   const [owner, repo, ...rest] = full.split("/");
   if (!owner || !repo || rest.length > 0) throw new ActionInputError("GITHUB_REPOSITORY", `${JSON.stringify(full)} is not owner/name`);
   const workspace = resolve2(required2(env, "GITHUB_WORKSPACE"));
-  if (!existsSync(join8(workspace, ".git"))) {
+  if (!existsSync(join11(workspace, ".git"))) {
     throw new ActionInputError("GITHUB_WORKSPACE", `${workspace} is not a git checkout: add \`- uses: actions/checkout@v4\` (with persist-credentials: false) before this step`);
   }
   let payload = {};
@@ -80101,7 +80277,7 @@ function readActionContext(env) {
     }
   }
   const ref2 = env.GITHUB_REF ?? "";
-  const home = env.PROOFPR_HOME ? isAbsolute3(env.PROOFPR_HOME) ? env.PROOFPR_HOME : join8(workspace, env.PROOFPR_HOME) : env.RUNNER_TEMP ? join8(env.RUNNER_TEMP, "proofpr") : join8(workspace, ".proofpr");
+  const home = env.PROOFPR_HOME ? isAbsolute4(env.PROOFPR_HOME) ? env.PROOFPR_HOME : join11(workspace, env.PROOFPR_HOME) : env.RUNNER_TEMP ? join11(env.RUNNER_TEMP, "proofpr") : join11(workspace, ".proofpr");
   return {
     eventName,
     payload,
@@ -80120,7 +80296,7 @@ function readActionContext(env) {
 }
 
 // src/hosts/action/main.ts
-import { isAbsolute as isAbsolute14, relative as relative8 } from "node:path";
+import { isAbsolute as isAbsolute17, relative as relative13 } from "node:path";
 
 // src/model/model-client.ts
 var ModelError = class extends Error {
@@ -80375,10 +80551,10 @@ function createAnthropicClient(opts) {
 }
 
 // src/usecases/run-task.ts
-import { mkdir as mkdir8, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir9 } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
-import { join as join29 } from "node:path";
-import { tmpdir as tmpdir4 } from "node:os";
+import { dirname as dirname13, join as join38 } from "node:path";
+import { homedir, tmpdir as tmpdir4 } from "node:os";
 import { mkdtemp as mkdtemp4, rm as rm7 } from "node:fs/promises";
 
 // src/agent/budget.ts
@@ -80525,6 +80701,7 @@ async function gateAndExecute(call, d) {
   } catch (e) {
     result = errorResult(`${call.name} failed inside the harness: ${e.message}`, "internal");
   }
+  policy.executed?.(call.name, input9);
   if (handle2 && command !== void 0) {
     const meta3 = result.meta ?? {};
     await verifier.afterBash(handle2, {
@@ -80907,19 +81084,19 @@ function buildSystemPrompt(opts) {
 }
 
 // src/agent/context/instructions.ts
-import { readFile as readFile3, realpath as realpath2, stat as stat3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join10, relative, sep } from "node:path";
+import { readFile as readFile4, realpath as realpath6, stat as stat6 } from "node:fs/promises";
+import { isAbsolute as isAbsolute6, join as join13, relative as relative4, sep as sep3 } from "node:path";
 var INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"];
 var DEFAULT_INSTRUCTIONS_MAX_BYTES = 24e3;
-function inside(root2, p) {
-  const rel = relative(root2, p);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute5(rel);
+function inside3(root2, p) {
+  const rel = relative4(root2, p);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute6(rel);
 }
 function chain(root2, dir) {
-  const abs = isAbsolute5(dir) ? dir : join10(root2, dir);
-  if (!inside(root2, abs)) return void 0;
-  const rel = relative(root2, abs);
-  const parts2 = rel === "" ? [] : rel.split(sep).filter((p) => p !== "" && p !== ".");
+  const abs = isAbsolute6(dir) ? dir : join13(root2, dir);
+  if (!inside3(root2, abs)) return void 0;
+  const rel = relative4(root2, abs);
+  const parts2 = rel === "" ? [] : rel.split(sep3).filter((p) => p !== "" && p !== ".");
   const out2 = [""];
   for (let i3 = 1; i3 <= parts2.length; i3++) out2.push(parts2.slice(0, i3).join("/"));
   return out2;
@@ -80938,17 +81115,17 @@ function cutBytes(text2, bytes) {
 }
 async function readInside(root2, abs) {
   try {
-    const real2 = await realpath2(abs);
-    if (!inside(root2, real2)) return void 0;
-    if (!(await stat3(real2)).isFile()) return void 0;
-    return await readFile3(real2, "utf8");
+    const real2 = await realpath6(abs);
+    if (!inside3(root2, real2)) return void 0;
+    if (!(await stat6(real2)).isFile()) return void 0;
+    return await readFile4(real2, "utf8");
   } catch {
     return void 0;
   }
 }
 async function loadInstructions(root2, touchedDirs, opts = {}) {
   const maxBytes = opts.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
-  const realRoot = await realpath2(root2);
+  const realRoot = await realpath6(root2);
   const dirs = /* @__PURE__ */ new Set([""]);
   for (const d of touchedDirs) for (const c3 of chain(realRoot, d) ?? []) dirs.add(c3);
   const files = [];
@@ -80956,7 +81133,7 @@ async function loadInstructions(root2, touchedDirs, opts = {}) {
   for (const dir of [...dirs].sort(byDepthThenName)) {
     for (const name2 of INSTRUCTION_FILE_NAMES) {
       const path9 = dir === "" ? name2 : `${dir}/${name2}`;
-      const text2 = await readInside(realRoot, join10(realRoot, ...path9.split("/")));
+      const text2 = await readInside(realRoot, join13(realRoot, ...path9.split("/")));
       if (text2 === void 0 || text2.trim() === "") continue;
       const bytes = Buffer.byteLength(text2, "utf8");
       const room = maxBytes - used;
@@ -80974,8 +81151,8 @@ async function loadInstructions(root2, touchedDirs, opts = {}) {
 
 // src/agent/context/skills.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-import { readdir as readdir2, readFile as readFile4, realpath as realpath3 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join11, relative as relative2 } from "node:path";
+import { readdir as readdir2, readFile as readFile5, realpath as realpath7 } from "node:fs/promises";
+import { isAbsolute as isAbsolute7, join as join14, relative as relative5 } from "node:path";
 var SKILLS_DIR = ".proofpr/skills";
 var MAX_SKILLS = 50;
 var MAX_DESCRIPTION = 400;
@@ -81004,8 +81181,8 @@ function splitFrontMatter(text2) {
   return { meta: meta3, body: text2.slice(m[0].length) };
 }
 async function loadSkillBodies(root2, logger2 = silentLogger) {
-  const realRoot = await realpath3(root2);
-  const dir = join11(realRoot, ...SKILLS_DIR.split("/"));
+  const realRoot = await realpath7(root2);
+  const dir = join14(realRoot, ...SKILLS_DIR.split("/"));
   let entries2;
   try {
     entries2 = (await readdir2(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
@@ -81017,10 +81194,10 @@ async function loadSkillBodies(root2, logger2 = silentLogger) {
     const rel = `${SKILLS_DIR}/${entry}/SKILL.md`;
     let text2;
     try {
-      const real2 = await realpath3(join11(dir, entry, "SKILL.md"));
-      const r = relative2(realRoot, real2);
-      if (r.startsWith("..") || isAbsolute6(r)) continue;
-      text2 = await readFile4(real2, "utf8");
+      const real2 = await realpath7(join14(dir, entry, "SKILL.md"));
+      const r = relative5(realRoot, real2);
+      if (r.startsWith("..") || isAbsolute7(r)) continue;
+      text2 = await readFile5(real2, "utf8");
     } catch {
       continue;
     }
@@ -81415,8 +81592,8 @@ async function createContextManager(opts) {
   const protectRecent = opts.protectRecent ?? 6;
   const microTarget = microAt * 0.7;
   const model = opts.model ?? DEFAULT_MODEL;
-  const instructions = await loadInstructions(opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== void 0 ? { maxBytes: opts.instructionsMaxBytes } : {});
-  const skills = await loadSkills(opts.root, log5);
+  const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== void 0 ? { maxBytes: opts.instructionsMaxBytes } : {});
+  const skills = await loadSkills(opts.instructionsRoot ?? opts.root, log5);
   const toolNames = skills.length > 0 && !opts.toolNames.includes("Skill") ? [...opts.toolNames, "Skill"] : opts.toolNames;
   const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...opts.testCommand ? { testCommand: opts.testCommand } : {} });
   const systemTokens = estimateSystem(system);
@@ -81520,7 +81697,7 @@ ${body2}
 
 // src/agent/permissions/evaluate.ts
 import { readFileSync as readFileSync5, realpathSync as realpathSync3 } from "node:fs";
-import { dirname as dirname4, isAbsolute as isAbsolute8, join as join14 } from "node:path";
+import { dirname as dirname5, isAbsolute as isAbsolute10, join as join18 } from "node:path";
 
 // src/agent/permissions/words.ts
 function unescapeBare(s) {
@@ -81771,15 +81948,16 @@ var PUBLISH_SUBCOMMANDS = /* @__PURE__ */ new Set([
 ]);
 var PM_DANGEROUS_LONG = ["--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell", "--call"];
 function dangerousEnvName(name2) {
-  return /^(IFS|PATH|ENV|BASH_ENV|BASHOPTS|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|TMPDIR|SHELL|EDITOR|VISUAL|BROWSER|HISTFILE|NODE_OPTIONS|NODE_PATH|CLASSPATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|LESSOPEN|LESSCLOSE|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE)$/.test(name2) || /^(LD_|DYLD_|GIT_|BASH_FUNC_|NPM_CONFIG_|npm_config_|YARN_|PNPM_|SSH_|GCONV_)/i.test(name2) || /PAGER$/i.test(name2);
+  return /^(IFS|PATH|ENV|BASH_ENV|BASHOPTS|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|TMPDIR|SHELL|EDITOR|VISUAL|BROWSER|HISTFILE|NODE_OPTIONS|NODE_PATH|CLASSPATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|LESSOPEN|LESSCLOSE|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|RIPGREP_CONFIG_PATH|GREP_OPTIONS)$/.test(name2) || /^(LD_|DYLD_|GIT_|BASH_FUNC_|NPM_CONFIG_|npm_config_|YARN_|PNPM_|SSH_|GCONV_)/i.test(name2) || /PAGER$/i.test(name2);
 }
 
 // src/agent/permissions/command-checks.ts
-import { basename } from "node:path";
+import { statSync as statSync4 } from "node:fs";
+import { basename as basename4 } from "node:path";
 
 // src/agent/permissions/arg-checks.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join15 } from "node:path";
 function abbreviates(arg, long, exact = []) {
   if (!arg.startsWith("--") || arg.length < 3) return null;
   const name2 = arg.split("=")[0];
@@ -81897,7 +82075,7 @@ function checkLocalPackage(launcher, args2, root2) {
     if (a2 === "-p" || a2.startsWith("--package") || a2 === "-c" || a2.startsWith("--call")) return `${launcher} ${a2} can fetch and run arbitrary code; not allowed`;
     if (a2.startsWith("-")) continue;
     const name2 = a2.startsWith("@") ? a2.replace(/^(@[^/]+\/[^@]+)@.*$/, "$1") : a2.split("@")[0];
-    const local = name2.startsWith("@") ? join12(root2, "node_modules", name2) : join12(root2, "node_modules", ".bin", name2);
+    const local = name2.startsWith("@") ? join15(root2, "node_modules", name2) : join15(root2, "node_modules", ".bin", name2);
     if (/^[@\w./-]+$/.test(name2) && !name2.includes("..") && existsSync2(local)) return null;
     return `${launcher} ${a2}: the package is not installed in this worktree (${launcher} would download it); add it to devDependencies or run an installed tool`;
   }
@@ -81916,13 +82094,78 @@ var checkPackageManager = (pm, args2, root2) => {
   }
   return null;
 };
+function clusterHas(arg, letter, valueLetters = "") {
+  if (!/^-[A-Za-z]/.test(arg) || arg.startsWith("--")) return false;
+  for (const ch of arg.slice(1)) {
+    if (ch === letter) return true;
+    if (valueLetters.includes(ch) || !/[A-Za-z]/.test(ch)) return false;
+  }
+  return false;
+}
+function optionArgs(args2, valueLetters) {
+  const out2 = [];
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const a2 = args2[i3];
+    if (a2 === "--") break;
+    out2.push(a2);
+    if (/^-[A-Za-z]+$/.test(a2)) {
+      const first = [...a2.slice(1)].findIndex((c3) => valueLetters.includes(c3));
+      if (first === a2.length - 2) i3++;
+    }
+  }
+  return out2;
+}
+var has2 = (opts, long, letter, valueLetters = "") => opts.some((a2) => long.includes(a2.split("=")[0]) || clusterHas(a2, letter, valueLetters));
+var VALUE_LETTERS = {
+  grep: "efmABCdD",
+  egrep: "efmABCdD",
+  fgrep: "efmABCdD",
+  rg: "ABCefgjmMtTErd",
+  ls: "IwTp",
+  du: "BdtX",
+  tree: "LIPoH",
+  cp: "StT",
+  tar: "fCbgKLNTVX",
+  zip: "bnstxi",
+  diff: "CUFIDSLxXW"
+};
+function checkFollowLinks(base2, args2) {
+  const o2 = optionArgs(args2, VALUE_LETTERS[base2] ?? "");
+  const refuse2 = (flag, instead) => `${base2} ${flag} follows symlinks while it walks folders, which can lead out of the worktree; ${instead}`;
+  switch (base2) {
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return has2(o2, ["--dereference-recursive"], "R", "efmABCdD") ? refuse2("-R", "use grep -r (it does not follow symlinks) or the Grep tool") : null;
+    case "rg":
+      return has2(o2, ["--follow"], "L", "ABCefgjmMtTErd") ? refuse2("-L/--follow", "search without it, or use the Grep tool") : null;
+    case "find":
+      return args2.some((a2) => a2 === "-L" || a2 === "-follow") ? refuse2("-L/-follow", "list files without following links, or use the Glob tool") : null;
+    case "ls":
+      return has2(o2, ["--dereference"], "L", "IwTp") && has2(o2, ["--recursive"], "R", "IwTp") ? refuse2("-LR", "use ls -R without -L, or the Glob tool") : null;
+    case "du":
+      return has2(o2, ["--dereference"], "L", "BdtX") ? refuse2("-L", "use du without -L") : null;
+    case "tree":
+      return has2(o2, ["--follow"], "l", "LIPoH") ? refuse2("-l", "use tree without -l, or the Glob tool") : null;
+    case "cp":
+      return has2(o2, ["--dereference"], "L", "StT") ? refuse2("-L", "copy without -L (links are copied as links)") : null;
+    case "tar":
+      return has2(o2, ["--dereference"], "h", "fCbgKLNTVX") || o2[0] !== void 0 && !o2[0].startsWith("-") && o2[0].includes("h") ? refuse2("-h/--dereference", "archive without it (links are stored as links)") : null;
+    case "zip":
+      return has2(o2, ["--recurse-paths"], "r", "bnstxi") || has2(o2, [], "R", "bnstxi") ? has2(o2, ["--symlinks"], "y", "bnstxi") ? null : refuse2("-r without -y", "add -y (--symlinks) so links are stored as links") : null;
+    case "diff":
+      return has2(o2, ["--recursive"], "r", "CUFIDSLxXW") && !o2.includes("--no-dereference") ? refuse2("-r", "add --no-dereference, or compare files one by one") : null;
+    default:
+      return null;
+  }
+}
 
 // src/agent/permissions/path-args.ts
-import { readdirSync } from "node:fs";
+import { readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
 
 // src/agent/permissions/path-jail.ts
 import { realpathSync as realpathSync2 } from "node:fs";
-import { isAbsolute as isAbsolute7, join as join13, relative as relative3, sep as sep2 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join16, relative as relative6, sep as sep4 } from "node:path";
 function realOrNull(p) {
   try {
     return realpathSync2.native(p);
@@ -81940,27 +82183,27 @@ function physical(abs) {
     if (real2 === null) continue;
     const rest = parts2.slice(i3).filter((s) => s !== "" && s !== ".");
     if (rest.includes("..")) return null;
-    return join13(real2, ...rest);
+    return join16(real2, ...rest);
   }
   return null;
 }
 function within(base2, p) {
-  const rel = relative3(base2, p);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute7(rel);
+  const rel = relative6(base2, p);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute8(rel);
 }
 function resolveInside(root2, p, opts = {}) {
   if (p.includes("\0")) return { ok: false, reason: `path "${p}" contains a NUL byte` };
   if (p.startsWith("~")) return { ok: false, reason: `path "${p}" is in a home directory, outside the worktree` };
   const base2 = opts.cwd ?? root2;
-  const abs = isAbsolute7(p) ? p : `${base2}/${p}`;
+  const abs = isAbsolute8(p) ? p : `${base2}/${p}`;
   const real2 = physical(abs);
   if (real2 === null) return { ok: false, reason: `path "${p}" climbs with ".." out of a directory that does not exist` };
   if (!within(root2, real2)) return { ok: false, reason: `path "${p}" resolves to ${real2}, outside the worktree (symlinks and ".." are followed)` };
   for (const g of opts.gitDirs ?? []) {
     if (within(g, real2)) return { ok: false, reason: `path "${p}" is inside git's own directory; inspect git only through allowed git commands (git status, git diff, git log)` };
   }
-  const rel = relative3(root2, real2);
-  const segs = rel === "" ? [] : rel.split(sep2);
+  const rel = relative6(root2, real2);
+  const segs = rel === "" ? [] : rel.split(sep4);
   if (segs.includes(".git")) {
     return { ok: false, reason: `path "${p}" is inside .git, which no tool may read or write; use git status / git diff / git log instead` };
   }
@@ -81970,7 +82213,161 @@ function resolveInside(root2, p, opts = {}) {
   return { ok: true, abs: real2, rel: segs.join("/") };
 }
 
+// src/agent/permissions/read-deny.ts
+import { readdirSync } from "node:fs";
+import { isAbsolute as isAbsolute9, join as join17, relative as relative7, sep as sep5 } from "node:path";
+
+// src/agent/permissions/rules.ts
+var import_ignore = __toESM(require_ignore(), 1);
+var RULE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"];
+function fail(where, text2, msg) {
+  throw new ConfigError(`${where} ${JSON.stringify(text2)}: ${msg}`, [`${where}: ${msg}`]);
+}
+function parseRule(text2, where) {
+  const t = text2.trim();
+  const open4 = t.indexOf("(");
+  const name2 = open4 === -1 ? t : t.slice(0, open4);
+  if (name2 === "") fail(where, text2, 'missing tool name (write e.g. "Bash(npm test:*)" or "Read(./src/**)")');
+  if (!RULE_TOOLS.includes(name2)) {
+    fail(where, text2, `unknown tool "${name2}" (one of ${RULE_TOOLS.join(", ")})`);
+  }
+  const tool = name2;
+  if (open4 === -1) return { text: t, tool };
+  const close = t.lastIndexOf(")");
+  if (close === -1 || close < open4) fail(where, text2, `missing closing parenthesis (opened at position ${open4 + 1})`);
+  if (close !== t.length - 1) fail(where, text2, `unexpected text after the closing parenthesis at position ${close + 2}`);
+  const spec = t.slice(open4 + 1, close).trim();
+  if (spec === "") fail(where, text2, `empty specifier at position ${open4 + 2} (write "${tool}" alone to mean every use)`);
+  if (tool === "Bash") {
+    const prefix = spec.endsWith(":*");
+    const body2 = prefix ? spec.slice(0, -2).trim() : spec;
+    if (body2 === "") fail(where, text2, 'empty command prefix before ":*"');
+    if (body2.includes(":*")) fail(where, text2, `":*" may only end the specifier (position ${open4 + 2 + spec.indexOf(":*")})`);
+    if (/[;&|`$<>\n]/.test(body2)) fail(where, text2, "a Bash rule names one simple command; shell operators (; & | ` $ < >) are not allowed in it");
+    return { text: t, tool, bash: { words: body2.split(/\s+/), prefix } };
+  }
+  if (tool === "TodoWrite") fail(where, text2, "TodoWrite takes no specifier");
+  if (spec.startsWith("~") || spec.startsWith("//")) {
+    fail(where, text2, "file rules match paths inside the worktree; use ./relative/** patterns");
+  }
+  if (spec.split("/").includes("..")) fail(where, text2, '".." is not allowed in a file rule');
+  const pattern = spec.startsWith("./") ? spec.slice(1) : spec;
+  return { text: t, tool, paths: (0, import_ignore.default)().add(pattern) };
+}
+function parseRules(list2, listName) {
+  return list2.map((r, i3) => parseRule(r, `permissions.${listName}[${i3}]`));
+}
+var compiled = /* @__PURE__ */ new Map();
+function wordMatches(pattern, word) {
+  if (!pattern.includes("*")) return pattern === word;
+  let re2 = compiled.get(pattern);
+  if (!re2) compiled.set(pattern, re2 = wordRegex(pattern));
+  return re2.test(word);
+}
+function wordRegex(pattern) {
+  return new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+}
+function bashRuleMatches(rule, words) {
+  if (rule.tool !== "Bash") return false;
+  if (!rule.bash) return true;
+  const { words: pat, prefix } = rule.bash;
+  if (words.length < pat.length || !prefix && words.length !== pat.length) return false;
+  for (let i3 = 0; i3 < pat.length; i3++) {
+    const w = words[i3];
+    if (w === null || w === void 0 || !wordMatches(pat[i3], w)) return false;
+  }
+  return true;
+}
+var READ_FAMILY = /* @__PURE__ */ new Set(["Read", "Glob", "Grep"]);
+var EDIT_FAMILY = /* @__PURE__ */ new Set(["Edit", "Write"]);
+function fileRuleMatches(rule, tool, rel, isDir2 = false) {
+  const family = READ_FAMILY.has(rule.tool) ? READ_FAMILY : EDIT_FAMILY.has(rule.tool) ? EDIT_FAMILY : null;
+  if (family === null || !family.has(tool)) return false;
+  if (!rule.paths) return true;
+  if (rel === "") return false;
+  return rule.paths.ignores(rel) || isDir2 && rule.paths.ignores(`${rel}/`);
+}
+
+// src/agent/permissions/read-deny.ts
+function relOf(root2, p) {
+  let rel = isAbsolute9(p) ? relative7(root2, p) : p;
+  rel = rel.split(sep5).join("/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  if (rel === "." || rel === "") return "";
+  if (rel === ".." || rel.startsWith("../") || isAbsolute9(rel)) return null;
+  return rel;
+}
+function readDeniedBy(rules, rel, isDir2 = false) {
+  if (rel === "") return void 0;
+  return rules.find((r) => r.paths !== void 0 && fileRuleMatches(r, "Read", rel, isDir2));
+}
+function editDeniedBy(rules, rel) {
+  if (rel === "") return void 0;
+  return rules.find((r) => r.paths !== void 0 && fileRuleMatches(r, "Edit", rel));
+}
+function isReadPathRule(r) {
+  return r.paths !== void 0 && (r.tool === "Read" || r.tool === "Glob" || r.tool === "Grep");
+}
+var PROBE = "__proofpr_probe__";
+function folderDeniedBy(rules, rel) {
+  if (rel === "") return void 0;
+  return readDeniedBy(rules, rel, true) ?? readDeniedBy(rules, `${rel}/${PROBE}`);
+}
+function firstDeniedUnder(root2, rules, rel, opts = {}) {
+  const cap = opts.cap ?? 2e4;
+  if (!rules.some(isReadPathRule)) return null;
+  const self2 = rel === "" ? void 0 : folderDeniedBy(rules, rel);
+  if (self2) return { path: rel, rule: self2 };
+  let seen = 0;
+  const stack = [rel];
+  while (stack.length > 0) {
+    const dir = stack.pop();
+    let entries2;
+    try {
+      entries2 = readdirSync(join17(root2, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries2) {
+      if (++seen > cap) return "too-many";
+      if (e.name === ".git" || opts.skipHidden && e.name.startsWith(".")) continue;
+      const child = dir === "" ? e.name : `${dir}/${e.name}`;
+      const isDir2 = e.isDirectory();
+      const rule = readDeniedBy(rules, child, isDir2);
+      if (rule) return { path: child, rule };
+      if (isDir2) stack.push(child);
+    }
+  }
+  return null;
+}
+function readDenyPredicate(root2, denyRules) {
+  const rules = parseRules(denyRules, "deny").filter(isReadPathRule);
+  if (rules.length === 0) return () => false;
+  return (relPath) => {
+    const rel = relOf(root2, relPath);
+    if (rel === null || rel === "") return false;
+    try {
+      return readDeniedBy(rules, rel) !== void 0;
+    } catch {
+      return true;
+    }
+  };
+}
+
 // src/agent/permissions/path-args.ts
+var jailed = (reason) => ({ rule: "builtin-deny:path", reason });
+function configDenied(rel, isDir2, access, ctx, shown) {
+  if (!ctx.deny || ctx.deny.length === 0) return null;
+  const rule = access === "read" ? readDeniedBy(ctx.deny, rel, isDir2) ?? (isDir2 ? folderDeniedBy(ctx.deny, rel) : void 0) : editDeniedBy(ctx.deny, rel);
+  if (!rule) return null;
+  return { rule: `config-deny:${rule.text}`, reason: `${shown} is refused by permissions.deny "${rule.text}" in ${ctx.configFile ?? ".github/proofpr.yml"}; leave that path alone` };
+}
+function isDirectory(abs) {
+  try {
+    return statSync3(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
 var DEVICES = /^\/dev\/(null|zero|stdin|stdout|stderr|u?random|fd\/\d+|tty)$/;
 var PATH_LIKE = /^(\/|~|\.\.?(\/|$))|(^|\/)\.\.(\/|$)/;
 var GLOB = /(^|[^\\])[*?[]/;
@@ -81995,19 +82392,21 @@ function checkPathArg(v, glob2, access, ctx, always) {
   for (const cwd of ctx.cwds) {
     if (!glob2 || !GLOB.test(v)) {
       const r2 = resolveInside(ctx.root, v, { ...opts, cwd });
-      if (!r2.ok) return r2.reason;
+      if (!r2.ok) return jailed(r2.reason);
+      const denied = configDenied(r2.rel, isDirectory(r2.abs), access, ctx, `path "${v}"`);
+      if (denied) return denied;
       continue;
     }
     const parts2 = v.split("/");
     const at = parts2.findIndex((p) => GLOB.test(p));
-    if (at !== parts2.length - 1) return `the glob ${v} has a wildcard in a directory part; name the directories literally (or use find/rg with a quoted pattern)`;
+    if (at !== parts2.length - 1) return jailed(`the glob ${v} has a wildcard in a directory part; name the directories literally (or use find/rg with a quoted pattern)`);
     const dir = parts2.slice(0, at).join("/") || (v.startsWith("/") ? "/" : ".");
     const r = resolveInside(ctx.root, dir, { ...opts, cwd });
-    if (!r.ok) return r.reason;
+    if (!r.ok) return jailed(r.reason);
     const re2 = globRegex(parts2[at]);
     let entries2 = [];
     try {
-      entries2 = readdirSync(r.abs, { withFileTypes: true });
+      entries2 = readdirSync2(r.abs, { withFileTypes: true });
     } catch {
       continue;
     }
@@ -82015,11 +82414,207 @@ function checkPathArg(v, glob2, access, ctx, always) {
       if (!re2.test(e.name)) continue;
       if (e.isSymbolicLink() || e.name === ".git") {
         const inner = resolveInside(ctx.root, `${r.abs}/${e.name}`, opts);
-        if (!inner.ok) return `the glob ${v} matches ${e.name}: ${inner.reason}`;
+        if (!inner.ok) return jailed(`the glob ${v} matches ${e.name}: ${inner.reason}`);
       }
+      const rel = r.rel === "" ? e.name : `${r.rel}/${e.name}`;
+      const denied = configDenied(rel, e.isDirectory(), access, ctx, `the glob ${v} matches ${rel}, which`);
+      if (denied) return denied;
     }
   }
   return null;
+}
+
+// src/agent/permissions/git-ignored.ts
+import { spawnSync as spawnSync2 } from "node:child_process";
+function gitEnv2() {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^GIT_/i.test(k)) env[k] = v;
+  return env;
+}
+function createIgnoredPaths(root2) {
+  const cache = /* @__PURE__ */ new Map();
+  const listings = /* @__PURE__ */ new Map();
+  const env = gitEnv2();
+  return {
+    isIgnored(rel) {
+      if (rel === "" || rel === ".") return false;
+      const hit = cache.get(rel);
+      if (hit !== void 0) return hit;
+      const r = spawnSync2("git", ["-C", root2, "check-ignore", "-q", "--", rel], { stdio: "ignore", timeout: 1e4, env });
+      const ignored2 = r.status === 0;
+      cache.set(rel, ignored2);
+      return ignored2;
+    },
+    listFiles(rel, untracked) {
+      const key = `${untracked ? "u" : "t"}:${rel}`;
+      if (listings.has(key)) return listings.get(key);
+      const args2 = ["-C", root2, "-c", "core.quotepath=false", "ls-files", "-z", ...untracked ? ["-co", "--exclude-standard"] : [], "--", rel === "" ? "." : rel];
+      const r = spawnSync2("git", args2, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env });
+      const files = r.status === 0 ? r.stdout.split("\0").filter((f) => f !== "") : void 0;
+      listings.set(key, files);
+      return files;
+    },
+    invalidate() {
+      cache.clear();
+      listings.clear();
+    }
+  };
+}
+function ignoredReason(shown) {
+  return `${shown} is ignored by git, so a change there would not be part of the commit; change tracked files instead`;
+}
+
+// src/agent/permissions/search-scope.ts
+import { existsSync as existsSync3 } from "node:fs";
+var GREP_RECURSE = /^(--recursive|--dereference-recursive|--directories=recurse|-d\s*recurse)$/;
+var PATTERN_OPT = /^(-e|-f|--regexp|--file)(=|$)/;
+function grepRecurses(args2) {
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const a2 = args2[i3];
+    if (a2 === "--") break;
+    if (GREP_RECURSE.test(a2) || a2 === "-d" && args2[i3 + 1] === "recurse") return true;
+    if (/^-[A-Za-z]+$/.test(a2) && /[rR]/.test(a2)) return true;
+  }
+  return false;
+}
+function pathOperands(args2) {
+  const out2 = [];
+  let patternPending = !args2.some((a2) => PATTERN_OPT.test(a2));
+  let options = true;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const a2 = args2[i3];
+    if (options && a2 === "--") {
+      options = false;
+      continue;
+    }
+    if (options && a2.startsWith("-") && a2 !== "-") {
+      if (/^(-e|-f|--regexp|--file)$/.test(a2)) i3++;
+      continue;
+    }
+    if (patternPending) {
+      patternPending = false;
+      continue;
+    }
+    out2.push(a2);
+  }
+  return out2;
+}
+function searchOperands(base2, args2) {
+  if (base2 === "rg") return args2.includes("--files") || args2.includes("--type-list") ? null : pathOperands(args2);
+  if ((base2 === "grep" || base2 === "egrep" || base2 === "fgrep") && grepRecurses(args2)) return pathOperands(args2);
+  if (base2 === "git") {
+    const at = args2.indexOf("grep");
+    if (at === -1 || args2.slice(0, at).some((a2) => !a2.startsWith("-"))) return null;
+    const rest = args2.slice(at + 1);
+    const dd = rest.indexOf("--");
+    return dd === -1 ? [] : rest.slice(dd + 1);
+  }
+  return null;
+}
+function rgSearchesHidden(args2) {
+  let u2 = 0;
+  for (const a2 of args2) {
+    if (a2 === "--") break;
+    if (a2 === "--hidden" || a2 === "--unrestricted") u2 += a2 === "--hidden" ? 2 : 1;
+    else if (/^-[A-Za-z.]+$/.test(a2)) {
+      if (a2.includes(".")) u2 += 2;
+      u2 += [...a2].filter((c3) => c3 === "u").length;
+    }
+  }
+  return u2 >= 2;
+}
+function rgHonoursIgnore(args2) {
+  for (const a2 of args2) {
+    if (a2 === "--") break;
+    if (a2 === "--unrestricted" || a2.startsWith("--no-ignore") || /^-[A-Za-z.]+$/.test(a2) && a2.includes("u")) return false;
+  }
+  return true;
+}
+function firstDeniedListed(git2, rules, rel, untracked, skipHidden) {
+  const files = git2.listFiles(rel, untracked);
+  if (files === void 0) return void 0;
+  for (const f of files) {
+    const below = rel === "" ? f : f.slice(rel.length + 1);
+    if (f === "" || skipHidden && below.split("/").some((seg) => seg.startsWith("."))) continue;
+    const rule = readDeniedBy(rules, f);
+    if (rule) return { path: f, rule };
+  }
+  return null;
+}
+function checkSearchScope(base2, args2, ctx) {
+  if (!ctx.deny?.some(isReadPathRule)) return null;
+  const operands = searchOperands(base2, args2);
+  if (operands === null) return null;
+  const folders = [];
+  for (const cwd of ctx.cwds) {
+    for (const o2 of operands) {
+      const r = resolveInside(ctx.root, o2, { gitDirs: ctx.gitDirs, cwd });
+      if (r.ok && existsSync3(r.abs)) folders.push(r.rel);
+    }
+  }
+  if (folders.length === 0) folders.push("");
+  const shown = base2 === "git" ? "git grep" : base2;
+  const skipHidden = base2 === "rg" && !rgSearchesHidden(args2);
+  const listed2 = base2 === "git" && !args2.includes("--untracked") || base2 === "rg" && rgHonoursIgnore(args2);
+  for (const f of new Set(folders)) {
+    const gitLists = listed2 && (base2 === "git" || ctx.ignored !== void 0 && !ctx.ignored.isIgnored(f));
+    const fromGit = gitLists && ctx.ignored ? firstDeniedListed(ctx.ignored, ctx.deny, f, base2 === "rg", skipHidden) : void 0;
+    const hit = fromGit !== void 0 ? fromGit : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
+    if (hit === "too-many") {
+      return { rule: "builtin-deny:search-scope", reason: `${shown} would search ${f || "the whole worktree"}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder` };
+    }
+    if (hit) {
+      return { rule: `config-deny:${hit.rule.text}`, reason: `${shown} would read ${hit.path}, which permissions.deny "${hit.rule.text}" in ${ctx.configFile ?? ".github/proofpr.yml"} covers; use the Grep tool (it leaves denied files out) or search a folder without denied files` };
+    }
+  }
+  return null;
+}
+
+// src/agent/permissions/write-targets.ts
+import { basename as basename3 } from "node:path";
+var VALUE_OPTS = {
+  cp: /^(-t|-S|--target-directory|--suffix)$/,
+  mv: /^(-t|-S|--target-directory|--suffix)$/,
+  install: /^(-t|-S|-m|-o|-g|--target-directory|--suffix|--mode|--owner|--group)$/,
+  ln: /^(-t|-S|--target-directory|--suffix)$/,
+  truncate: /^(-s|-r|--size|--reference)$/,
+  touch: /^(-d|-r|-t|--date|--reference)$/,
+  sed: /^(-e|-f|-l|-s|--expression|--file|--line-length)$/,
+  chmod: /^(--reference)$/
+};
+function writeTargets(name2, args2, sedInPlace) {
+  const base2 = basename3(name2);
+  if (base2 === "sed" && !sedInPlace) return [];
+  if (!["cp", "mv", "install", "ln", "tee", "touch", "truncate", "sed", "chmod"].includes(base2)) return [];
+  const valueOpt = VALUE_OPTS[base2];
+  const plain = [];
+  let targetDir = null;
+  let scriptGiven = false;
+  let options = true;
+  for (let i3 = 0; i3 < args2.length; i3++) {
+    const a2 = args2[i3];
+    if (options && a2 === "--") {
+      options = false;
+      continue;
+    }
+    if (options && a2.startsWith("-") && a2 !== "-") {
+      if (base2 === "sed" && /^(-e|-f|--expression|--file)/.test(a2)) scriptGiven = true;
+      if (/^--target-directory=/.test(a2)) targetDir = a2.slice(a2.indexOf("=") + 1);
+      if (valueOpt?.test(a2)) {
+        if (a2 === "-t" || a2 === "--target-directory") targetDir = args2[i3 + 1] ?? null;
+        i3++;
+      }
+      continue;
+    }
+    plain.push(a2);
+  }
+  if (base2 === "sed") return (scriptGiven ? plain : plain.slice(1)).map((path9) => ({ path: path9 }));
+  if (base2 === "chmod") return plain.slice(1).map((path9) => ({ path: path9 }));
+  if (base2 === "tee" || base2 === "touch" || base2 === "truncate") return plain.map((path9) => ({ path: path9 }));
+  if (targetDir !== null) return plain.map((src) => ({ path: targetDir, intoName: basename3(src), folder: true }));
+  const dest = plain[plain.length - 1];
+  if (dest === void 0 || plain.length < 2) return [];
+  return plain.slice(0, -1).map((src) => ({ path: dest, intoName: basename3(src), folder: dest.endsWith("/") || plain.length > 2 }));
 }
 
 // src/agent/permissions/safe-list.ts
@@ -82128,7 +82723,7 @@ function unwrap(words) {
   for (let guard = 0; guard < 8; guard++) {
     const name2 = w[0]?.value;
     if (name2 === void 0 || name2 === null) break;
-    const b = basename(name2);
+    const b = basename4(name2);
     let i3 = 1;
     const at = (k) => w[k]?.value;
     if (b === "command" && at(1) !== "-v" && at(1) !== "-V") {
@@ -82175,7 +82770,7 @@ function checkCommand(cmd, ctx) {
   if (!NAME_OK.test(name2)) {
     return deny("builtin-deny:command-name", `command name ${JSON.stringify(name2)} has characters outside plain ASCII letters, digits and ./_-+ (look-alike letters are refused); retype it`, words);
   }
-  const base2 = basename(name2);
+  const base2 = basename4(name2);
   const denied = DENIED_COMMANDS[base2];
   if (denied) return deny(`builtin-deny:${base2}`, `${base2}: ${denied}`, words);
   const args2 = words.slice(1);
@@ -82184,7 +82779,8 @@ function checkCommand(cmd, ctx) {
     return deny(`builtin-deny:${base2}-args`, `${base2} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
   }
   const sargs = args2;
-  let why = null;
+  let why = checkFollowLinks(base2, args2.filter((a2) => a2 !== null));
+  if (why) return deny(`builtin-deny:${base2}-follow-links`, why, words);
   if (base2 === "git") why = checkGit(sargs, ctx.root);
   else if (base2 === "find") why = checkFind(sargs, ctx.root);
   else if (base2 === "rg") why = checkRg(sargs, ctx.root);
@@ -82199,24 +82795,64 @@ function checkCommand(cmd, ctx) {
   }
   const sedInPlace = base2 === "sed" && sargs.some((a2) => a2 === "--in-place" || a2.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(a2));
   const writes = WRITE_PATHS.has(base2) || sedInPlace || base2 === "sort" && sargs.some((a2) => a2 === "-o" || a2.startsWith("--output"));
-  const pathReason = checkArgs(base2, inner.slice(1), ctx, sedInPlace);
-  if (pathReason) return deny("builtin-deny:path", pathReason, words);
+  const refusal = checkArgs(base2, inner.slice(1), ctx, sedInPlace) ?? checkSearchScope(base2, sargs.filter((a2) => a2 !== null), ctx) ?? (base2 === "git" ? checkGitPaths(sargs, ctx) : null) ?? checkIgnoredTargets(base2, sargs, sedInPlace, ctx);
+  if (refusal) return deny(refusal.rule, refusal.reason, words);
   const literal2 = ECHO_LIKE.has(base2) ? words.map((w) => w ?? "$") : words;
   const safe = !xargs && literal2.every((w) => w !== null) ? safeListLabel(literal2) : null;
   return { deny: null, words, safe, writes };
+}
+function checkIgnoredTargets(base2, args2, sedInPlace, ctx) {
+  if (!ctx.ignored || args2.some((a2) => a2 === null)) return null;
+  for (const t of writeTargets(base2, args2, sedInPlace)) {
+    for (const cwd of ctx.cwds) {
+      const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
+      if (!r.ok) continue;
+      const into = t.intoName !== void 0 && (t.folder === true || isDir(r.abs)) ? `${r.rel === "" ? "" : `${r.rel}/`}${t.intoName}` : null;
+      if (ctx.ignored.isIgnored(r.rel) || into !== null && ctx.ignored.isIgnored(into)) {
+        return { rule: "builtin-deny:ignored-path", reason: `${base2}: ${ignoredReason(into ?? t.path)}` };
+      }
+    }
+  }
+  return null;
+}
+function checkGitPaths(args2, ctx) {
+  if (!ctx.deny || ctx.deny.length === 0) return null;
+  let afterDashes = false;
+  for (const a2 of args2) {
+    if (a2 === "--") {
+      afterDashes = true;
+      continue;
+    }
+    const m = /^(?::[0-3]:|[^:-][^:]*:|:)(.+)$/.exec(a2);
+    const p = afterDashes ? a2 : m?.[1];
+    if (p === void 0) continue;
+    const rel = relOf(ctx.root, p);
+    if (rel === null || rel === "") continue;
+    const refusal = configDenied(rel, false, "read", ctx, a2);
+    if (refusal) return refusal;
+  }
+  return null;
+}
+function isDir(abs) {
+  try {
+    return statSync4(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 function checkArgs(base2, args2, ctx, sedInPlace) {
   if (NO_PATHS.has(base2)) return null;
   const allPaths = READ_PATHS.has(base2) || WRITE_PATHS.has(base2);
   const access = WRITE_PATHS.has(base2) || sedInPlace ? "write" : "read";
-  if (base2 === "cd" && (args2.length === 0 || args2[0]?.value === "-")) return "cd to the home or previous directory leaves the worktree; cd to a worktree path";
+  const jailed2 = (reason) => ({ rule: "builtin-deny:path", reason });
+  if (base2 === "cd" && (args2.length === 0 || args2[0]?.value === "-")) return jailed2("cd to the home or previous directory leaves the worktree; cd to a worktree path");
   let patternPending = PATTERN_FIRST.has(base2) && !args2.some((a2) => a2.value !== null && /^(-e|-f|--regexp|--file|--expression)(=|$)/.test(a2.value));
   let options = true;
   for (let i3 = 0; i3 < args2.length; i3++) {
     const w = args2[i3];
     const v = w.value;
     if (v === null) {
-      if (allPaths) return `${base2} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`;
+      if (allPaths) return jailed2(`${base2} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`);
       continue;
     }
     if (options && v === "--") {
@@ -82242,77 +82878,6 @@ function checkArgs(base2, args2, ctx, sedInPlace) {
   return null;
 }
 
-// src/agent/permissions/rules.ts
-var import_ignore = __toESM(require_ignore(), 1);
-var RULE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"];
-function fail(where, text2, msg) {
-  throw new ConfigError(`${where} ${JSON.stringify(text2)}: ${msg}`, [`${where}: ${msg}`]);
-}
-function parseRule(text2, where) {
-  const t = text2.trim();
-  const open4 = t.indexOf("(");
-  const name2 = open4 === -1 ? t : t.slice(0, open4);
-  if (name2 === "") fail(where, text2, 'missing tool name (write e.g. "Bash(npm test:*)" or "Read(./src/**)")');
-  if (!RULE_TOOLS.includes(name2)) {
-    fail(where, text2, `unknown tool "${name2}" (one of ${RULE_TOOLS.join(", ")})`);
-  }
-  const tool = name2;
-  if (open4 === -1) return { text: t, tool };
-  const close = t.lastIndexOf(")");
-  if (close === -1 || close < open4) fail(where, text2, `missing closing parenthesis (opened at position ${open4 + 1})`);
-  if (close !== t.length - 1) fail(where, text2, `unexpected text after the closing parenthesis at position ${close + 2}`);
-  const spec = t.slice(open4 + 1, close).trim();
-  if (spec === "") fail(where, text2, `empty specifier at position ${open4 + 2} (write "${tool}" alone to mean every use)`);
-  if (tool === "Bash") {
-    const prefix = spec.endsWith(":*");
-    const body2 = prefix ? spec.slice(0, -2).trim() : spec;
-    if (body2 === "") fail(where, text2, 'empty command prefix before ":*"');
-    if (body2.includes(":*")) fail(where, text2, `":*" may only end the specifier (position ${open4 + 2 + spec.indexOf(":*")})`);
-    if (/[;&|`$<>\n]/.test(body2)) fail(where, text2, "a Bash rule names one simple command; shell operators (; & | ` $ < >) are not allowed in it");
-    return { text: t, tool, bash: { words: body2.split(/\s+/), prefix } };
-  }
-  if (tool === "TodoWrite") fail(where, text2, "TodoWrite takes no specifier");
-  if (spec.startsWith("~") || spec.startsWith("//")) {
-    fail(where, text2, "file rules match paths inside the worktree; use ./relative/** patterns");
-  }
-  if (spec.split("/").includes("..")) fail(where, text2, '".." is not allowed in a file rule');
-  const pattern = spec.startsWith("./") ? spec.slice(1) : spec;
-  return { text: t, tool, paths: (0, import_ignore.default)().add(pattern) };
-}
-function parseRules(list, listName) {
-  return list.map((r, i3) => parseRule(r, `permissions.${listName}[${i3}]`));
-}
-var compiled = /* @__PURE__ */ new Map();
-function wordMatches(pattern, word) {
-  if (!pattern.includes("*")) return pattern === word;
-  let re2 = compiled.get(pattern);
-  if (!re2) compiled.set(pattern, re2 = wordRegex(pattern));
-  return re2.test(word);
-}
-function wordRegex(pattern) {
-  return new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
-}
-function bashRuleMatches(rule, words) {
-  if (rule.tool !== "Bash") return false;
-  if (!rule.bash) return true;
-  const { words: pat, prefix } = rule.bash;
-  if (words.length < pat.length || !prefix && words.length !== pat.length) return false;
-  for (let i3 = 0; i3 < pat.length; i3++) {
-    const w = words[i3];
-    if (w === null || w === void 0 || !wordMatches(pat[i3], w)) return false;
-  }
-  return true;
-}
-var READ_FAMILY = /* @__PURE__ */ new Set(["Read", "Glob", "Grep"]);
-var EDIT_FAMILY = /* @__PURE__ */ new Set(["Edit", "Write"]);
-function fileRuleMatches(rule, tool, rel, isDir = false) {
-  const family = READ_FAMILY.has(rule.tool) ? READ_FAMILY : EDIT_FAMILY.has(rule.tool) ? EDIT_FAMILY : null;
-  if (family === null || !family.has(tool)) return false;
-  if (!rule.paths) return true;
-  if (rel === "") return false;
-  return rule.paths.ignores(rel) || isDir && rule.paths.ignores(`${rel}/`);
-}
-
 // src/agent/permissions/bash-decision.ts
 var INVISIBLE2 = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
 var MULTI = /* @__PURE__ */ new Set(["npm", "yarn", "pnpm", "bun", "git", "cargo", "go", "deno", "dotnet", "poetry", "uv", "npx"]);
@@ -82322,6 +82887,14 @@ function suggestRule(words) {
   let n3 = 1;
   if (MULTI.has(w[0] ?? "") && w[1] !== void 0) n3 = w[0] !== "npx" && w[1] === "run" && w[2] !== void 0 ? 3 : 2;
   return `Bash(${w.slice(0, n3).join(" ")}:*)`;
+}
+function ignoredRedirect(p, cwds, target, runsTests) {
+  if (!p.ignored) return false;
+  for (const cwd of cwds) {
+    const r = resolveInside(p.root, target, { gitDirs: p.gitDirs, cwd });
+    if (r.ok && !(runsTests && p.testRedirects?.has(r.rel)) && p.ignored.isIgnored(r.rel)) return true;
+  }
+  return false;
 }
 function decideBash(p, command) {
   if (command.trim() === "") return no("builtin-deny:empty", "the command is empty");
@@ -82333,7 +82906,15 @@ function decideBash(p, command) {
   for (const v of a2.variables) {
     if (dangerousEnvName(v.name)) return no(`builtin-deny:env:${v.name}`, `setting ${v.name} changes what later commands load or run; not allowed`);
   }
-  const ctx = { root: p.root, gitDirs: p.gitDirs, writableWorkflows: p.writableWorkflows, cwds: [p.root] };
+  const ctx = {
+    root: p.root,
+    gitDirs: p.gitDirs,
+    writableWorkflows: p.writableWorkflows,
+    cwds: [p.root],
+    deny: p.deny,
+    configFile: p.configFile,
+    ...p.ignored ? { ignored: p.ignored } : {}
+  };
   for (const c3 of a2.commands) {
     const [n3, t] = c3.words;
     if (n3?.value === "cd" && t?.value) {
@@ -82342,13 +82923,18 @@ function decideBash(p, command) {
     }
   }
   let writesByRedirect = false;
+  const runsTests = a2.commands.some((c3) => p.testRules.some((r) => bashRuleMatches(r, c3.words.map((w) => w.value))));
   for (const r of a2.redirects) {
     if (r.target === null) continue;
     if (r.target.value === null) return no("builtin-deny:redirect", `the redirect ${r.text} has a variable target; write the file name literally`);
     const reading = r.op === "<";
     const why = checkPathArg(r.target.value, r.target.glob, reading ? "read" : "write", ctx, true);
-    if (why) return no("builtin-deny:redirect", `redirect ${r.text}: ${why}`);
-    if (!reading && !/^\/dev\//.test(r.target.value)) writesByRedirect = true;
+    if (why) return no(why.rule === "builtin-deny:path" ? "builtin-deny:redirect" : why.rule, `redirect ${r.text}: ${why.reason}`);
+    if (!reading && !/^\/dev\//.test(r.target.value)) {
+      writesByRedirect = true;
+      const target = r.target.value;
+      if (ignoredRedirect(p, ctx.cwds, target, runsTests)) return no("builtin-deny:ignored-path", `redirect ${r.text}: ${ignoredReason(target)}`);
+    }
   }
   const checks = a2.commands.map((c3) => checkCommand(c3, ctx));
   for (const c3 of checks) if (c3.deny) return no(c3.deny.rule, c3.deny.reason);
@@ -82403,11 +82989,12 @@ function decideFileTool(p, tool, input9) {
   const target = raw ?? ".";
   const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? "write" : "read", writableWorkflows: p.writableWorkflows });
   if (!jail.ok) return no2("builtin-deny:path", `${tool} refused: ${jail.reason}`);
-  const isDir = key === "path";
-  const denied = p.deny.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir));
+  const isDir2 = key === "path";
+  const denied = p.deny.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir2)) ?? (isDir2 && (tool === "Grep" || tool === "Glob") ? folderDeniedBy(p.deny, jail.rel) : void 0);
   if (denied) return no2(`config-deny:${denied.text}`, `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`);
   if (writing && p.mode === "plan") return no2("mode:plan", `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
-  const allowed = p.allow.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir));
+  if (writing && p.ignored?.isIgnored(jail.rel)) return no2("builtin-deny:ignored-path", `${tool} refused: ${ignoredReason(target)}`);
+  const allowed = p.allow.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir2));
   if (allowed) return { behavior: "allow", rule: `config-allow:${allowed.text}`, reason: "" };
   return { behavior: "allow", rule: writing ? `builtin-allow:${tool} inside worktree` : `builtin-allow:${tool} read-only`, reason: "" };
 }
@@ -82423,15 +83010,15 @@ function real(p) {
 }
 function detectGitDirs(root2) {
   try {
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync5(join14(root2, ".git"), "utf8"));
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync5(join18(root2, ".git"), "utf8"));
     if (!m) return [];
-    const gitdir = real(isAbsolute8(m[1]) ? m[1] : join14(root2, m[1]));
+    const gitdir = real(isAbsolute10(m[1]) ? m[1] : join18(root2, m[1]));
     const out2 = [gitdir];
     try {
-      const common2 = readFileSync5(join14(gitdir, "commondir"), "utf8").trim();
-      out2.push(real(isAbsolute8(common2) ? common2 : join14(gitdir, common2)));
+      const common2 = readFileSync5(join18(gitdir, "commondir"), "utf8").trim();
+      out2.push(real(isAbsolute10(common2) ? common2 : join18(gitdir, common2)));
     } catch {
-      out2.push(dirname4(dirname4(gitdir)));
+      out2.push(dirname5(dirname5(gitdir)));
     }
     return out2;
   } catch {
@@ -82447,19 +83034,29 @@ async function createPolicy(opts) {
   const log5 = opts.logger ?? silentLogger;
   const parser = await loadBashParser();
   const testRules = [];
+  const testRedirects = /* @__PURE__ */ new Set();
   if (opts.testCommand) {
     const a2 = analyzeBash(parser, opts.testCommand);
     if (a2.ok) {
+      for (const r of a2.redirects) {
+        const t = r.target?.value;
+        const j = t ? resolveInside(root2, t, { gitDirs }) : null;
+        if (j?.ok) testRedirects.add(j.rel);
+      }
       for (const c3 of a2.commands) {
         const words = c3.words.map((w) => w.value);
         if (words.every((w) => w !== null)) testRules.push({ text: `test.command:${words.join(" ")}`, tool: "Bash", bash: { words, prefix: true } });
       }
     }
   }
-  const base2 = { root: root2, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny: deny2, configFile };
-  const bash = { ...base2, parser, testRules };
+  const ignored2 = createIgnoredPaths(root2);
+  const base2 = { root: root2, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny: deny2, configFile, ignored: ignored2 };
+  const bash = { ...base2, parser, testRules, testRedirects };
+  let ignoreRulesMayHaveChanged = false;
   return {
     async check(tool, input9) {
+      if (ignoreRulesMayHaveChanged) ignored2.invalidate();
+      ignoreRulesMayHaveChanged = false;
       let d;
       try {
         if (tool === "Bash") {
@@ -82475,19 +83072,24 @@ async function createPolicy(opts) {
       }
       log5.debug({ tool, behavior: d.behavior, rule: d.rule }, "permission decision");
       return d;
+    },
+    executed(tool, input9) {
+      if (tool === "Bash" || (tool === "Write" || tool === "Edit") && /(^|[/\\])\.gitignore$/.test(String(input9.file_path))) {
+        ignoreRulesMayHaveChanged = true;
+      }
     }
   };
 }
 
 // src/agent/hooks/command-hook.ts
-import { isAbsolute as isAbsolute9, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute11, resolve as resolve4 } from "node:path";
 var TEXT_CONTEXT = /* @__PURE__ */ new Set(["SessionStart", "UserPromptSubmit"]);
 async function runCommandHook(hook2, event, payload, opts) {
   const name2 = hook2.command;
   const body2 = { ...payload, hook_event_name: event, cwd: payload.cwd || opts.root };
   const extraEnv = {};
   const file2 = filePathOf(payload.tool_input);
-  if (file2 !== void 0) extraEnv.PROOFPR_FILE = isAbsolute9(file2) ? file2 : resolve4(opts.root, file2);
+  if (file2 !== void 0) extraEnv.PROOFPR_FILE = isAbsolute11(file2) ? file2 : resolve4(opts.root, file2);
   let r;
   try {
     r = await opts.exec({ command: hook2.command, cwd: opts.root, timeoutMs: hook2.timeout_sec * 1e3, stdin: JSON.stringify(body2), extraEnv });
@@ -82561,8 +83163,12 @@ function createHookRunner(opts) {
 }
 
 // src/agent/verification/verifier.ts
-import { readFile as readFile5, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute10, join as join16 } from "node:path";
+import { readFile as readFile8, stat as stat7 } from "node:fs/promises";
+import { isAbsolute as isAbsolute13, join as join23 } from "node:path";
+
+// src/agent/verification/assertions.ts
+import { readFile as readFile7 } from "node:fs/promises";
+import { join as join20, posix as posix3 } from "node:path";
 
 // src/agent/verification/assertion-patterns.ts
 var ASSERTION = [
@@ -82630,6 +83236,115 @@ function isSkipLine(line) {
   return !isComment(line) && SKIP.some((r) => r.test(line));
 }
 
+// src/agent/verification/early-return.ts
+var BARE_RETURN = /^\s*return\s*;?\s*(?:(?:\/\/|#).*)?$/;
+var TEST_OPENER = [
+  /\b(?:it|test|specify)(?:\.\w+)*\s*\(.*(?:=>|\bfunction\b[^{]*)\s*\{\s*$/,
+  /^\s*(?:async\s+)?def\s+test\w*\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*$/,
+  /^\s*func\s+Test\w*\s*\(.*\)\s*\{\s*$/
+];
+function isEarlyReturn(lines, line) {
+  if (!BARE_RETURN.test(lines[line - 1] ?? "")) return false;
+  for (let i3 = line - 2; i3 >= 0; i3--) {
+    const prev = lines[i3] ?? "";
+    if (prev.trim() === "") continue;
+    return TEST_OPENER.some((r) => r.test(prev));
+  }
+  return false;
+}
+
+// src/agent/verification/gate-diff.ts
+import { posix as posix2 } from "node:path";
+
+// src/agent/verification/test-config.ts
+import { readFile as readFile6 } from "node:fs/promises";
+import { join as join19, posix } from "node:path";
+var CONFIG_FILE = /^(?:(?:jest|vitest|ava|karma|playwright)\.config\.(?:[cm]?[jt]s|json)|vitest\.workspace\.(?:[cm]?[jt]s|json)|\.mocharc(?:\.(?:js|cjs|json|jsonc|ya?ml))?|pytest\.ini|phpunit\.xml(?:\.dist)?|\.rspec)$/;
+var SECTIONS = {
+  "pyproject.toml": /^\s*\[tool\.pytest\b/,
+  "setup.cfg": /^\s*\[tool:pytest\]/,
+  "tox.ini": /^\s*\[pytest\]/
+};
+var PACKAGE_CONFIG_KEYS = ["jest", "mocha", "ava"];
+function isTestConfigPath(path9) {
+  if (/(?:^|\/)node_modules\//.test(path9)) return false;
+  const name2 = posix.basename(path9);
+  return CONFIG_FILE.test(name2) || name2 === "package.json" || name2 in SECTIONS;
+}
+function testScripts(testCommand) {
+  const names = /* @__PURE__ */ new Set(["test"]);
+  for (const m of (testCommand ?? "").matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)/g)) {
+    const n3 = m[1] ?? "";
+    if (!["run", "run-script", "exec", "x", "dlx", "install", "ci", "--"].includes(n3) && !n3.startsWith("-")) names.add(n3 === "t" ? "test" : n3);
+  }
+  return [...names].flatMap((n3) => [`pre${n3}`, n3, `post${n3}`]);
+}
+async function testConfigKept(root2, baseSha, diffs, testCommand, gitDir) {
+  const problems = [];
+  const changed = [];
+  let checked = 0;
+  for (const f of diffs) {
+    const paths = [.../* @__PURE__ */ new Set([f.oldPath ?? f.path, f.path])].filter(isTestConfigPath);
+    if (paths.length === 0) continue;
+    checked++;
+    const path9 = paths[paths.length - 1] ?? f.path;
+    const name2 = posix.basename(path9);
+    try {
+      const what = await changedSetting(root2, baseSha, f, name2, testCommand, gitDir);
+      if (what) {
+        changed.push(path9);
+        problems.push(`${path9}: ${what}`);
+      }
+    } catch (e) {
+      changed.push(path9);
+      problems.push(`${path9}: could not compare it with the base commit: ${e.message}`);
+    }
+  }
+  const detail = problems.length ? `${problems.join("\n")}
+Revert these changes: the run is judged with the repository's own test scripts and test runner config, which this task must not change.` : checked ? `${checked} config file(s) changed; no test script or test runner setting changed` : "no test script or test runner config changed";
+  return { passed: problems.length === 0, detail, changed };
+}
+async function changedSetting(root2, baseSha, f, name2, testCommand, gitDir) {
+  if (CONFIG_FILE.test(name2)) return f.status === "added" ? "test runner config added" : f.status === "deleted" ? "test runner config deleted" : "test runner config changed";
+  const before = f.status === "added" ? "" : await baseText(root2, baseSha, f.oldPath ?? f.path, gitDir);
+  const after = f.status === "deleted" ? "" : await readFile6(join19(root2, f.path), "utf8");
+  const section = SECTIONS[name2];
+  if (section) return sectionOf(before, section) === sectionOf(after, section) ? void 0 : "the pytest section changed";
+  const a2 = packageSettings(before, testCommand);
+  const b = packageSettings(after, testCommand);
+  const diff = [.../* @__PURE__ */ new Set([...Object.keys(a2), ...Object.keys(b)])].filter((k) => a2[k] !== b[k]).sort();
+  return diff.length ? `${diff.join(", ")} changed` : void 0;
+}
+async function baseText(root2, baseSha, path9, gitDir) {
+  const r = await git(["show", `${baseSha}:${path9}`], { cwd: root2, okCodes: [0, 128], ...gitDir ? { env: { GIT_DIR: gitDir } } : {} });
+  return r.code === 0 ? r.stdout : "";
+}
+function sectionOf(text2, header) {
+  const out2 = [];
+  let inside4 = false;
+  for (const line of text2.split(/\r?\n/)) {
+    if (/^\s*\[/.test(line)) inside4 = header.test(line);
+    if (inside4 && line.trim() !== "" && !/^\s*[#;]/.test(line)) out2.push(line.trim());
+  }
+  return out2.join("\n");
+}
+function packageSettings(text2, testCommand) {
+  if (text2.trim() === "") return {};
+  let pkg;
+  try {
+    pkg = JSON.parse(text2);
+  } catch {
+    return { "package.json (not valid JSON)": text2 };
+  }
+  if (!pkg || typeof pkg !== "object") return {};
+  const o2 = pkg;
+  const scripts = o2.scripts && typeof o2.scripts === "object" ? o2.scripts : {};
+  const out2 = {};
+  for (const s of testScripts(testCommand)) if (scripts[s] !== void 0) out2[`scripts.${s}`] = JSON.stringify(scripts[s]);
+  for (const k of PACKAGE_CONFIG_KEYS) if (o2[k] !== void 0) out2[k] = JSON.stringify(o2[k]);
+  return out2;
+}
+
 // src/agent/verification/test-files.ts
 var CODE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|kts|scala|rb|cs|php|swift|exs?|c|cc|cpp|h|hpp|m|dart|lua|clj|hs|ml|sh|bats)$/i;
 var TEST_DIR = /(?:^|\/)(?:test|tests|__tests__|spec|specs|e2e)\//i;
@@ -82653,16 +83368,20 @@ function isTestFile(path9) {
 }
 
 // src/agent/verification/worktree-diff.ts
-async function worktreeDiff(root2, baseSha, paths = () => true) {
-  const patch = await withTempIndex(root2, async (env) => {
-    const tree = await stageAllAndWriteTree(root2, env);
-    const r = await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--unified=0", baseSha, tree], {
-      cwd: root2,
-      env,
-      config: { "core.quotePath": "false", "diff.noprefix": "false" }
-    });
-    return r.stdout;
-  });
+async function worktreeDiff(root2, baseSha, paths = () => true, gitDir) {
+  const patch = await withTempIndex(
+    root2,
+    async (env) => {
+      const tree = await stageAllAndWriteTree(root2, env);
+      const r = await git(["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--text", "-M", "--unified=0", baseSha, tree], {
+        cwd: env.GIT_WORK_TREE ?? root2,
+        env,
+        config: { "core.quotePath": "false", "diff.noprefix": "false" }
+      });
+      return r.stdout;
+    },
+    gitDir
+  );
   return parsePatch(patch).filter((f) => paths(f.path) || f.oldPath !== void 0 && paths(f.oldPath));
 }
 function parsePatch(patch) {
@@ -82700,25 +83419,42 @@ function parsePatch(patch) {
   return files;
 }
 
+// src/agent/verification/gate-diff.ts
+function isGateDiffPath(path9) {
+  return isTestFile(path9) || isTestConfigPath(path9) || posix2.basename(path9) === ".gitattributes";
+}
+function gateDiff(root2, baseSha, gitDir) {
+  return worktreeDiff(root2, baseSha, isGateDiffPath, gitDir);
+}
+
 // src/agent/verification/assertions.ts
 var clip3 = (s) => {
   const t = s.trim();
   return t.length > 100 ? `${t.slice(0, 97)}...` : t;
 };
-async function assertionsKept(root2, baseSha) {
-  let diffs;
+var MAX_LISTED = 5;
+async function assertionsKept(root2, baseSha, diffs) {
+  let all;
   try {
-    diffs = await worktreeDiff(root2, baseSha, isTestFile);
+    all = diffs ?? await gateDiff(root2, baseSha);
   } catch (e) {
     const msg = e.message;
     return { passed: false, detail: `could not diff the test files against ${baseSha.slice(0, 12)}: ${msg}`, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] };
   }
   const removed = [];
   const skipsAdded = [];
+  const earlyReturns = [];
   const deletedTestFiles = [];
   const changedTestFiles = [];
+  const attributesChanged = [];
   const problems = [];
-  for (const f of diffs) {
+  for (const f of all) {
+    if ([f.path, f.oldPath].some((p) => p !== void 0 && posix3.basename(p) === ".gitattributes")) {
+      attributesChanged.push(f.path);
+      problems.push(`${f.path}: .gitattributes ${f.status === "added" ? "added" : f.status === "deleted" ? "deleted" : "changed"}: it decides how git compares and stages files, so the test diff can't be trusted; revert it`);
+      continue;
+    }
+    if (!isTestFile(f.path) && !(f.oldPath !== void 0 && isTestFile(f.oldPath))) continue;
     if (f.status === "deleted" || !isTestFile(f.path)) {
       const gone = f.oldPath ?? f.path;
       deletedTestFiles.push(gone);
@@ -82726,33 +83462,68 @@ async function assertionsKept(root2, baseSha) {
       continue;
     }
     changedTestFiles.push(f.path);
-    const lost = f.removed.filter((l) => isAssertionLine(l.text));
-    const gained = f.added.filter((l) => isAssertionLine(l.text));
-    if (lost.length > gained.length) {
-      const refs = lost.map((l) => ref(f.oldPath ?? f.path, l));
-      removed.push(...refs);
-      const where = refs.slice(0, 3).map((r) => `line ${r.line}: \`${r.text}\``).join("; ");
-      problems.push(`${f.path}: ${lost.length - gained.length} assertion(s) removed (${lost.length} removed, ${gained.length} added; ${where})`);
+    if (f.status !== "added") {
+      const lost = unmatched(f.removed.filter((l) => isAssertionLine(l.text)), f.added).map((l) => ref(f.oldPath ?? f.path, l));
+      if (lost.length) {
+        removed.push(...lost);
+        problems.push(`${f.path}: ${lost.length} assertion(s) removed or changed (an existing assertion must stay exactly as it was; only new ones may be added): ${listed(lost)}`);
+      }
     }
-    const skipsNow = f.added.filter((l) => isSkipLine(l.text));
-    const skipsBefore = f.removed.filter((l) => isSkipLine(l.text)).length;
-    if (skipsNow.length > skipsBefore) {
-      const refs = skipsNow.map((l) => ref(f.path, l));
-      skipsAdded.push(...refs);
-      problems.push(...refs.map((r) => `${r.file}:${r.line}: skip/only marker added: \`${r.text}\``));
-    }
+    const skips = unmatched(f.added.filter((l) => isSkipLine(l.text)), f.removed).map((l) => ref(f.path, l));
+    skipsAdded.push(...skips);
+    problems.push(...skips.map((r) => `${r.file}:${r.line}: skip/only marker added: \`${r.text}\``));
+    const returns = await earlyReturnsIn(root2, f);
+    earlyReturns.push(...returns);
+    problems.push(...returns.map((r) => `${r.file}:${r.line}: \`${r.text}\` added first in a test body: the test's assertions never run`));
   }
-  const detail = problems.length ? problems.join("\n") : changedTestFiles.length ? `${changedTestFiles.length} test file(s) changed; no assertion removed, no skip added` : "no test file changed";
-  return { passed: problems.length === 0, detail, removed, skipsAdded, deletedTestFiles, changedTestFiles };
+  const detail = problems.length ? problems.join("\n") : changedTestFiles.length ? `${changedTestFiles.length} test file(s) changed; no assertion removed or changed, no skip added` : "no test file changed";
+  return { passed: problems.length === 0, detail, removed, skipsAdded, earlyReturns, deletedTestFiles, changedTestFiles, attributesChanged };
+}
+function unmatched(lines, others) {
+  const pool = /* @__PURE__ */ new Map();
+  for (const o2 of others) pool.set(o2.text.trim(), (pool.get(o2.text.trim()) ?? 0) + 1);
+  return lines.filter((l) => {
+    const n3 = pool.get(l.text.trim()) ?? 0;
+    if (n3 > 0) pool.set(l.text.trim(), n3 - 1);
+    return n3 === 0;
+  });
+}
+async function earlyReturnsIn(root2, f) {
+  const candidates = f.added.filter((l) => /^\s*return\b/.test(l.text));
+  if (candidates.length === 0) return [];
+  const text2 = await readFile7(join20(root2, f.path), "utf8").catch(() => "");
+  const lines = text2.split(/\r?\n/);
+  return candidates.filter((l) => isEarlyReturn(lines, l.line)).map((l) => ref(f.path, l));
+}
+function listed(refs) {
+  const shown = refs.slice(0, MAX_LISTED).map((r) => `${r.file}:${r.line}: \`${r.text}\``);
+  return shown.join("; ") + (refs.length > MAX_LISTED ? `; and ${refs.length - MAX_LISTED} more` : "");
 }
 function ref(file2, l) {
   return { file: file2, line: l.line, text: clip3(l.text) };
+}
+
+// src/agent/verification/changed-files.ts
+async function changedFiles(root2, fromTree, toTree, gitDir) {
+  try {
+    const r = await git(["diff-tree", "-r", "--name-only", "--no-renames", fromTree, toTree], { cwd: root2, config: { "core.quotePath": "false" }, ...gitDir ? { env: { GIT_DIR: gitDir } } : {} });
+    return r.stdout.split("\n").filter((l) => l.trim() !== "");
+  } catch {
+    return [];
+  }
 }
 
 // src/agent/verification/gates.ts
 function runThatCounts(runs) {
   const harness = runs.filter((r) => r.by === "harness");
   return harness[harness.length - 1] ?? runs[runs.length - 1];
+}
+var norm = (s) => s.trim().replace(/\s+/g, " ");
+var executedBy = (r) => r.counts ? r.counts.passed + r.counts.failed : 0;
+var list = (files) => files.length > 8 ? `${files.slice(0, 8).join(", ")} and ${files.length - 8} more` : files.join(", ");
+function earlierMax(runs, r, command) {
+  const at = runs.indexOf(r);
+  return runs.slice(0, at < 0 ? runs.length : at).reduce((m, x) => norm(x.command) === norm(command) ? Math.max(m, executedBy(x)) : m, 0);
 }
 var describe3 = (r) => {
   const c3 = r.counts;
@@ -82761,22 +83532,28 @@ var describe3 = (r) => {
 function evaluateGates(facts) {
   const { gates, test } = facts.config;
   const cmd = test.command;
-  const run3 = runThatCounts(facts.testRuns);
+  const run4 = runThatCounts(facts.testRuns);
   const out2 = [];
   const gate = (name2, passed, detail) => out2.push({ name: name2, passed, detail });
   const missing = (name2) => `\`test.command\` is missing in .github/proofpr.yml (needed by gate ${name2})`;
   const testGate = (name2, judge, noRun) => {
     if (cmd === void 0) return gate(name2, false, missing(name2));
-    if (run3 === void 0) return gate(name2, false, `no test run: ${noRun}`);
-    const r = judge(run3, cmd);
+    if (run4 === void 0) return gate(name2, false, `no test run: ${noRun}`);
+    const r = judge(run4, cmd);
     if (r) out2.push(r);
   };
   if (gates.tests_ran) {
-    testGate("tests-ran", (r) => {
+    testGate("tests-ran", (r, c3) => {
       if (!r.counts) return { name: "tests-ran", passed: false, detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted` };
-      const executed2 = r.counts.passed + r.counts.failed;
-      if (executed2 >= test.min_tests) return { name: "tests-ran", passed: true, detail: `${executed2} test(s) executed by \`${r.command}\` (${describe3(r)})` };
-      return { name: "tests-ran", passed: false, detail: `${executed2} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe3(r)}): run the tests without a filter that leaves them out` };
+      const executed2 = executedBy(r);
+      const fail7 = (detail) => ({ name: "tests-ran", passed: false, detail });
+      if (executed2 < test.min_tests) return fail7(`${executed2} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe3(r)}): run the tests without a filter that leaves them out`);
+      const before = earlierMax(facts.testRuns, r, c3);
+      const leftOut = "tests were left out of the run: restore the test files, test scripts or runner config that select them, then run";
+      if (executed2 < before) return fail7(`${executed2} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c3}\` run executed (${describe3(r)}): ${leftOut} \`${c3}\` again`);
+      const base2 = facts.baselineExecuted;
+      if (base2 !== void 0 && executed2 < base2) return fail7(`${executed2} test(s) executed by \`${r.command}\`, fewer than the ${base2} \`${c3}\` executed on the base commit (${describe3(r)}): ${leftOut} \`${c3}\` again`);
+      return { name: "tests-ran", passed: true, detail: `${executed2} test(s) executed by \`${r.command}\` (${describe3(r)})` };
     }, `run \`${cmd ?? ""}\` before finishing`);
   }
   if (gates.tests_passed) {
@@ -82787,10 +83564,17 @@ function evaluateGates(facts) {
       return { name: "tests-passed", passed: false, detail: `\`${r.command}\` ${how} (${describe3(r)}): fix the failures and run \`${c3}\` again` };
     }, `run \`${cmd ?? ""}\` and make it pass`);
   }
-  if (gates.tests_fresh) {
+  if (gates.tests_fresh && facts.hashError !== void 0) {
+    gate("tests-fresh", false, `could not hash the worktree: ${facts.hashError}; remove nested git repositories (folders with their own .git) or add them to .gitignore, then run \`${cmd ?? "the tests"}\` again`);
+  } else if (gates.tests_fresh) {
     testGate("tests-fresh", (r, c3) => {
+      const fail7 = (detail) => ({ name: "tests-fresh", passed: false, detail });
       if (r.treeHash === facts.currentTreeHash) return { name: "tests-fresh", passed: true, detail: `the last test run saw the current files (tree ${r.treeHash.slice(0, 12)})` };
-      return { name: "tests-fresh", passed: false, detail: `files changed after the last test run: run the tests again (\`${c3}\`)` };
+      const byRun = facts.changedByTestRun ?? [];
+      if (byRun.length) return fail7(`the test command itself changed files: ${list(byRun)}; add them to .gitignore or test.report`);
+      const hooks = facts.changedByStopHooks;
+      if (hooks) return fail7(`the repository's Stop hook (${hooks.hooks.map((h2) => `\`${h2}\``).join(", ")}) changed files after the last test run (${list(hooks.files)}): run the tests again (\`${c3}\`) on the changed files`);
+      return fail7(`files changed after the last test run: run the tests again (\`${c3}\`)`);
     }, `run \`${cmd ?? ""}\` on the final files`);
   }
   if (gates.assertions_kept) {
@@ -82799,6 +83583,9 @@ function evaluateGates(facts) {
     else if (a2.passed) gate("assertions-kept", true, a2.detail);
     else gate("assertions-kept", false, `${a2.detail}
 Restore the removed assertions, skip markers and test files: change the code under test, not the tests that judge it.`);
+    const t = facts.testConfig;
+    if (!t) gate("test-config-kept", false, "the test scripts and test runner config were not checked");
+    else gate("test-config-kept", t.passed, t.detail);
   }
   if (gates.red_green) {
     const rg = facts.redGreen;
@@ -82815,43 +83602,71 @@ Restore the removed assertions, skip markers and test files: change the code und
 }
 
 // src/agent/verification/red-green.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { cp as cp2, mkdir as mkdir5, mkdtemp as mkdtemp3, rm as rm3, symlink } from "node:fs/promises";
+import { existsSync as existsSync4 } from "node:fs";
+import { cp as cp2, mkdir as mkdir5, mkdtemp as mkdtemp3, rm as rm3, symlink as symlink2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename2, dirname as dirname5, join as join15 } from "node:path";
+import { basename as basename5, dirname as dirname6, join as join21 } from "node:path";
 var SHARED_DIRS = ["node_modules", ".venv", "venv"];
 async function redGreen(opts) {
   const log5 = opts.logger ?? silentLogger;
+  const g = { cwd: opts.root, ...opts.gitDir ? { env: { GIT_DIR: opts.gitDir } } : {} };
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
   if (command === void 0) return { passed: false, detail: "`test.command` is missing in .github/proofpr.yml (needed by gate red-green)", testFiles, failedBefore: false };
   if (testFiles.length === 0) return { passed: true, detail: "no test was added or changed: nothing to show failing before the change", testFiles, failedBefore: false };
-  const tmp = await mkdtemp3(join15(opts.scratchDir ?? tmpdir3(), "proofpr-redgreen-"));
-  const wt = join15(tmp, "base");
+  const tmp = await mkdtemp3(join21(opts.scratchDir ?? tmpdir3(), "proofpr-redgreen-"));
+  const wt = join21(tmp, "base");
   try {
-    await git(["worktree", "add", "--detach", wt, opts.baseSha], { cwd: opts.root });
+    await git(["worktree", "add", "--detach", wt, opts.baseSha], g);
     for (const f of testFiles) {
-      await mkdir5(dirname5(join15(wt, f)), { recursive: true });
-      await cp2(join15(opts.root, f), join15(wt, f));
+      await mkdir5(dirname6(join21(wt, f)), { recursive: true });
+      await cp2(join21(opts.root, f), join21(wt, f));
     }
-    for (const f of opts.deletedTestFiles ?? []) await rm3(join15(wt, f), { force: true });
+    for (const f of opts.deletedTestFiles ?? []) await rm3(join21(wt, f), { force: true });
     for (const d of SHARED_DIRS) {
-      if (existsSync3(join15(opts.root, d)) && !existsSync3(join15(wt, d))) await symlink(join15(opts.root, d), join15(wt, d));
+      if (existsSync4(join21(opts.root, d)) && !existsSync4(join21(wt, d))) await symlink2(join21(opts.root, d), join21(wt, d));
     }
-    const { run: run3, output: output2 } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: "" });
-    const c3 = run3.counts;
-    const named = testFiles.some((f) => output2.includes(f) || output2.includes(basename2(f)));
-    const failedBefore = (c3?.failed ?? 0) > 0 || run3.exitCode !== null && run3.exitCode !== 0 && named;
-    const seen = `exit ${run3.exitCode ?? "none (timed out)"}; ${c3 ? `${c3.passed} passed, ${c3.failed} failed` : "counts unknown"}`;
+    const { run: run4, output: output2 } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: "" });
+    const c3 = run4.counts;
+    const named = testFiles.some((f) => output2.includes(f) || output2.includes(basename5(f)));
+    const failedBefore = (c3?.failed ?? 0) > 0 || run4.exitCode !== null && run4.exitCode !== 0 && named;
+    const seen = `exit ${run4.exitCode ?? "none (timed out)"}; ${c3 ? `${c3.passed} passed, ${c3.failed} failed` : "counts unknown"}`;
     const files = testFiles.join(", ");
     const detail = failedBefore ? `the changed tests (${files}) failed on the base commit ${opts.baseSha.slice(0, 12)} (${seen}): they catch what the change fixes` : `the changed tests (${files}) pass on the base commit ${opts.baseSha.slice(0, 12)} too (${seen}): add a test that fails without the fix`;
-    return { passed: failedBefore, detail, testFiles, failedBefore, exitCode: run3.exitCode, counts: c3 };
+    return { passed: failedBefore, detail, testFiles, failedBefore, exitCode: run4.exitCode, counts: c3 };
   } catch (e) {
     return { passed: false, detail: `could not run the tests on the base commit: ${e.message}`, testFiles, failedBefore: false };
   } finally {
-    await git(["worktree", "remove", "--force", wt], { cwd: opts.root }).catch((e) => log5.warn({ err: e.message }, "red-green: worktree remove failed"));
+    await git(["worktree", "remove", "--force", wt], g).catch((e) => log5.warn({ err: e.message }, "red-green: worktree remove failed"));
     await rm3(tmp, { recursive: true, force: true });
-    await git(["worktree", "prune"], { cwd: opts.root }).catch(() => void 0);
+    await git(["worktree", "prune"], g).catch(() => void 0);
+  }
+}
+
+// src/agent/verification/report-exclude.ts
+async function reportExclude(root2, report, gitDir) {
+  if (report === void 0) return [];
+  const r = await git(["check-ignore", "-q", "--", report], { cwd: root2, okCodes: [0, 1, 128], ...gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root2 } } : {} }).catch(() => void 0);
+  return r?.code === 0 ? [] : [report];
+}
+
+// src/agent/verification/report-file.ts
+import { lstat as lstat3, realpath as realpath8, unlink } from "node:fs/promises";
+import { basename as basename6, dirname as dirname7, isAbsolute as isAbsolute12, join as join22, relative as relative8 } from "node:path";
+async function removeReport(root2, report) {
+  const path9 = isAbsolute12(report) ? report : join22(root2, report);
+  try {
+    const realRoot = await realpath8(root2);
+    const dir = await realpath8(dirname7(path9)).catch(() => void 0);
+    if (dir === void 0) return "absent";
+    const rel = relative8(realRoot, dir);
+    if (rel.startsWith("..") || isAbsolute12(rel)) return "outside";
+    const target = join22(dir, basename6(path9));
+    if (!await lstat3(target).catch(() => void 0)) return "absent";
+    await unlink(target);
+    return "removed";
+  } catch {
+    return "failed";
   }
 }
 
@@ -82869,12 +83684,12 @@ function stopMessage(gates, testCommand) {
 }
 
 // src/agent/verification/test-runs.ts
-var norm = (s) => s.trim().replace(/\s+/g, " ");
+var norm2 = (s) => s.trim().replace(/\s+/g, " ");
 function isTestCommand(command, testCommand) {
   if (testCommand === void 0) return false;
-  const t = norm(testCommand);
+  const t = norm2(testCommand);
   if (t === "") return false;
-  const c3 = norm(command);
+  const c3 = norm2(command);
   if (!c3.startsWith(t)) return false;
   const next = c3.charAt(t.length);
   return next === "" || /[\s;|&<>]/.test(next);
@@ -82884,26 +83699,36 @@ function isTestCommand(command, testCommand) {
 function createVerifier(opts) {
   const { root: root2, config: config2, onEvent } = opts;
   const log5 = opts.logger ?? logger("verification");
-  const hashOf = opts.treeHash ?? treeHash;
+  const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
+  const hashOf = opts.treeHash ?? (async (r) => treeHash(r, { exclude: await reportExclude(r, config2.test.report, opts.gitDir), ...gitDir }));
   const runs = [];
   const reportBefore = /* @__PURE__ */ new WeakMap();
+  const treeAfter = /* @__PURE__ */ new WeakMap();
   let redGreenCache;
   let stopBlocks = 0;
   let finalRuns = 0;
+  const hash2 = async () => {
+    try {
+      return { tree: await hashOf(root2) };
+    } catch (e) {
+      return { error: e.message.trim() };
+    }
+  };
   const reportPath = () => {
     const r = config2.test.report;
-    return r === void 0 ? void 0 : isAbsolute10(r) ? r : join16(root2, r);
+    return r === void 0 ? void 0 : isAbsolute13(r) ? r : join23(root2, r);
   };
   const statReport = async () => {
     const p = reportPath();
     if (!p) return void 0;
-    const s = await stat4(p).catch(() => void 0);
+    const s = await stat7(p).catch(() => void 0);
     return s && { mtimeMs: s.mtimeMs, size: s.size };
   };
-  const record2 = (run3) => {
-    runs.push(run3);
-    onEvent({ type: "test_run", run: run3 });
-    return run3;
+  const record2 = (run4, before, after) => {
+    runs.push(run4);
+    if (after.tree !== void 0 && before !== "" && after.tree !== before) treeAfter.set(run4, after.tree);
+    onEvent({ type: "test_run", run: run4 });
+    return run4;
   };
   const emitHooks = (outcomes) => {
     for (const o2 of outcomes) {
@@ -82912,28 +83737,52 @@ function createVerifier(opts) {
       else if (o2.kind === "context") onEvent({ type: "hook", event: "Stop", name: o2.hook, outcome: "context", message: o2.text });
     }
   };
-  const evaluateAt = async (final) => {
-    const current = await hashOf(root2);
-    const needDiff = config2.gates.assertions_kept || config2.gates.red_green;
-    const assertions = needDiff ? await assertionsKept(root2, opts.baseSha) : void 0;
-    let rg;
-    if (config2.gates.red_green && assertions) {
-      if (redGreenCache?.tree !== current) {
-        const result = await redGreen({ root: root2, baseSha: opts.baseSha, config: config2, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...opts.scratchDir ? { scratchDir: opts.scratchDir } : {}, logger: log5 });
-        redGreenCache = { tree: current, result };
-      }
-      rg = redGreenCache.result;
+  const diffGates = async () => {
+    let diffs;
+    try {
+      diffs = await gateDiff(root2, opts.baseSha, opts.gitDir);
+    } catch (e) {
+      const detail = `could not diff the worktree against ${opts.baseSha.slice(0, 12)}: ${e.message.trim()}; remove nested git repositories (folders with their own .git) or add them to .gitignore`;
+      return { assertions: { passed: false, detail, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] }, testConfig: { passed: false, detail, changed: [] } };
     }
+    return { assertions: await assertionsKept(root2, opts.baseSha, diffs), testConfig: await testConfigKept(root2, opts.baseSha, diffs, config2.test.command, opts.gitDir) };
+  };
+  const evaluateAt = async (final) => {
+    const counting = runThatCounts(runs);
     let stopHooks;
+    let current;
+    let changedByStopHooks;
     if (config2.hooks.Stop.length > 0) {
+      const before = await hash2();
       stopHooks = await opts.hooks.run("Stop", { hook_event_name: "Stop", cwd: root2, stop_blocks: stopBlocks });
       emitHooks(stopHooks);
+      current = await hash2();
+      if (before.tree !== void 0 && current.tree !== void 0 && before.tree !== current.tree && counting?.treeHash === before.tree) {
+        changedByStopHooks = { hooks: config2.hooks.Stop.map((h2) => h2.command), files: await changedFiles(root2, before.tree, current.tree, opts.gitDir) };
+      }
+    } else current = await hash2();
+    const after = counting && treeAfter.get(counting);
+    const changedByTestRun = counting && after !== void 0 && after === current.tree ? await changedFiles(root2, counting.treeHash, after, opts.gitDir) : void 0;
+    const needDiff = config2.gates.assertions_kept || config2.gates.red_green;
+    const diff = needDiff ? await diffGates() : void 0;
+    let rg;
+    if (config2.gates.red_green && diff) {
+      if (current.tree === void 0 || redGreenCache?.tree !== current.tree) {
+        const { assertions } = diff;
+        const result = await redGreen({ root: root2, baseSha: opts.baseSha, config: config2, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...opts.scratchDir ? { scratchDir: opts.scratchDir } : {}, ...gitDir, logger: log5 });
+        redGreenCache = current.tree === void 0 ? void 0 : { tree: current.tree, result };
+        rg = result;
+      } else rg = redGreenCache.result;
     }
     const gates = evaluateGates({
       config: config2,
       testRuns: runs,
-      currentTreeHash: current,
-      ...config2.gates.assertions_kept && assertions ? { assertions } : {},
+      currentTreeHash: current.tree ?? "",
+      ...current.error !== void 0 ? { hashError: current.error } : {},
+      ...changedByTestRun?.length ? { changedByTestRun } : {},
+      ...changedByStopHooks ? { changedByStopHooks } : {},
+      ...opts.baselineExecuted !== void 0 ? { baselineExecuted: opts.baselineExecuted } : {},
+      ...config2.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {},
       ...rg ? { redGreen: rg } : {},
       ...stopHooks ? { stopHooks } : {}
     });
@@ -82946,18 +83795,23 @@ function createVerifier(opts) {
   return {
     async beforeBash(command) {
       if (!isTestCommand(command, config2.test.command)) return void 0;
-      const handle2 = { command, treeHash: await hashOf(root2), startedAt: (/* @__PURE__ */ new Date()).toISOString() };
+      const h2 = await hash2();
+      if (h2.tree === void 0) {
+        onEvent({ type: "notice", message: `this test run is not counted: could not hash the worktree (${h2.error}); remove nested git repositories (folders with their own .git) or add them to .gitignore` });
+        return void 0;
+      }
+      const handle2 = { command, treeHash: h2.tree, startedAt: (/* @__PURE__ */ new Date()).toISOString() };
       reportBefore.set(handle2, await statReport());
       return handle2;
     },
     async afterBash(handle2, outcome) {
       let output2 = outcome.output;
-      if (outcome.outputPath) output2 = await readFile5(outcome.outputPath, "utf8").catch(() => outcome.output);
+      if (outcome.outputPath) output2 = await readFile8(outcome.outputPath, "utf8").catch(() => outcome.output);
       const before = reportBefore.get(handle2);
       const after = await statReport();
       const rewritten = !(before && after && before.mtimeMs === after.mtimeMs && before.size === after.size);
-      const c3 = readCounts({ root: root2, report: rewritten ? config2.test.report : void 0, startedAtMs: Date.parse(handle2.startedAt), output: output2 });
-      return record2({
+      const c3 = readCounts({ root: root2, report: rewritten ? config2.test.report : void 0, startedAtMs: Date.parse(handle2.startedAt), endedAtMs: Date.parse(outcome.endedAt), output: output2 });
+      const run4 = {
         command: outcome.command || handle2.command,
         exitCode: outcome.exitCode,
         startedAt: handle2.startedAt,
@@ -82969,17 +83823,22 @@ function createVerifier(opts) {
         ...c3.runner ? { runner: c3.runner } : {},
         by: "agent",
         ...outcome.outputPath ? { outputPath: outcome.outputPath } : {}
-      });
+      };
+      return record2(run4, handle2.treeHash, await hash2());
     },
     evaluate: () => evaluateAt(false),
     async finalCheck() {
       const command = config2.test.command;
       if (config2.gates.final_run && command !== void 0) {
-        const tree = await hashOf(root2);
+        if (config2.test.report !== void 0) {
+          const removed = await removeReport(root2, config2.test.report);
+          log5.debug({ report: config2.test.report, removed }, "final run: old test report");
+        }
+        const before = await hash2();
         finalRuns++;
-        const outputFile = join16(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
-        const { run: run3 } = await runTestCommand({ cwd: root2, command, config: config2, exec: opts.exec, treeHash: tree, outputFile, ...opts.signal ? { signal: opts.signal } : {} });
-        record2(run3);
+        const outputFile = join23(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
+        const { run: run4 } = await runTestCommand({ cwd: root2, command, config: config2, exec: opts.exec, treeHash: before.tree ?? "", outputFile, ...opts.signal ? { signal: opts.signal } : {} });
+        record2(run4, before.tree ?? "", await hash2());
       }
       return evaluateAt(true);
     }
@@ -82988,7 +83847,7 @@ function createVerifier(opts) {
 
 // src/agent/evidence/ledger.ts
 import { closeSync, mkdirSync as mkdirSync2, openSync, writeSync } from "node:fs";
-import { dirname as dirname6 } from "node:path";
+import { dirname as dirname8 } from "node:path";
 
 // src/agent/evidence/redact.ts
 var REDACTED = "[REDACTED]";
@@ -83046,7 +83905,7 @@ function transcriptLine(ev, secrets) {
   return JSON.stringify(redactValue(ev, secrets));
 }
 function createTranscriptWriter(path9, secrets = []) {
-  mkdirSync2(dirname6(path9), { recursive: true });
+  mkdirSync2(dirname8(path9), { recursive: true });
   let fd = openSync(path9, "a");
   return {
     write(ev) {
@@ -83065,9 +83924,23 @@ function createTranscriptWriter(path9, secrets = []) {
   };
 }
 
+// src/usecases/run-folder.ts
+import { writeFile as writeFile6 } from "node:fs/promises";
+import { join as join24 } from "node:path";
+async function writeRunFolder(runDir, evidence, events, diff, secrets) {
+  const safe = redactValue(evidence, secrets);
+  await writeEvidence(runDir, safe);
+  const summaryMd = renderSummaryMd(safe);
+  await writeFile6(join24(runDir, "summary.md"), summaryMd);
+  const safeDiff = diff ? redactSecrets2(diff, secrets) : "";
+  if (safeDiff) await writeFile6(join24(runDir, "changes.diff"), safeDiff);
+  await writeFile6(join24(runDir, "report.html"), renderReportHtml(safe, redactValue(events, secrets), { diff: safeDiff }));
+  return { evidence: safe, summaryMd };
+}
+
 // src/tools/output-budget.ts
 import { mkdirSync as mkdirSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join25 } from "node:path";
 var DEFAULT_OUTPUT_LIMIT = 3e4;
 function headBytes(text2, bytes) {
   let cut2 = Buffer.from(text2, "utf8").subarray(0, bytes).toString("utf8").replace(/\uFFFD$/, "");
@@ -83086,8 +83959,8 @@ function budgetOutput(text2, opts) {
   const limit2 = opts.limitBytes ?? DEFAULT_OUTPUT_LIMIT;
   const size2 = Buffer.byteLength(text2, "utf8");
   if (size2 <= limit2) return { text: text2 };
-  const dir = join17(opts.runDir, "tool-output");
-  const outputPath = join17(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
+  const dir = join25(opts.runDir, "tool-output");
+  const outputPath = join25(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
   let saved = true;
   try {
     mkdirSync3(dir, { recursive: true });
@@ -83247,13 +84120,14 @@ Fix ${lines.length > 1 ? "these fields" : "this field"} and call ${name2} again.
 }
 
 // src/tools/read.ts
-import { readFileSync as readFileSync7, statSync as statSync4 } from "node:fs";
+import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
+import { sep as sep7 } from "node:path";
 
 // src/tools/descriptions.ts
 var descriptions = {
   Read: "Reads a text file from the repository and returns its lines numbered like `cat -n` (line number, a tab, the text).\n\n- `file_path` is relative to the repository root, or absolute inside it.\n- By default up to 2000 lines from the start are returned; lines longer than 2000 characters are cut. When more lines remain, the result says so and gives the next `offset`.\n- `offset` (1-based line number) and `limit` read a part of a large file. A partial read counts as partial: Edit and Write need the whole file read in one call first.\n- The line-number prefix is not part of the file: never copy it into Edit's `old_string`.\n- Read files before you change them, and read several related files in one turn when you can.\n\nRefusals: files outside the repository or inside `.git`; folders (use Glob); binary files; files over 256 KB without `offset`/`limit` (read a part, or Grep for what you need). A missing file is answered with similar names from the same folder. Large tool outputs saved under the run's `tool-output/` folder can be read too.",
-  Write: "Writes a file with the complete `content` given, creating missing parent folders.\n\n- Use it to create new files, or to replace a file completely. For a targeted change to an existing file, prefer Edit: it sends less text and is safer.\n- An existing file must have been read in full with Read first, and not changed on disk since; otherwise the write is refused and you are told to read it (again).\n- A file that uses CRLF line endings keeps them.\n- The write is atomic: readers never see a half-written file.\n\nRefusals: paths outside the repository or inside `.git`; folders; overwriting a file you have not fully read, or that changed since you read it.",
-  Edit: "Replaces exact text in an existing file: `old_string` becomes `new_string`.\n\n- Read the whole file first (Read without `offset`/`limit`). The edit is refused if you have not, or if the file changed on disk since you read it: read it again and retry.\n- `old_string` must match the file exactly, including indentation and whitespace, and must not include Read's line-number prefix.\n- It must match exactly one place. If it matches several, add surrounding lines to make it unique, or set `replace_all: true` to change every occurrence (useful for renames).\n- `old_string` and `new_string` must differ. To create a file, use Write.\n- The file's line endings (LF or CRLF) are kept; send `\\n` line breaks.\n- The result shows the changed region with line numbers.\n\nRefusals: missing files, no match (the closest region of the file is shown so you can copy the exact text), several matches without `replace_all` (with their line numbers), identical strings, unread or stale files, paths outside the repository or inside `.git`.",
+  Write: "Writes a file with the complete `content` given, creating missing parent folders.\n\n- Use it to create new files, or to replace a file completely. For a targeted change to an existing file, prefer Edit: it sends less text and is safer.\n- An existing file must have been read in full with Read first, and not changed on disk since; otherwise the write is refused and you are told to read it (again).\n- A file that uses CRLF line endings keeps them.\n- The write is atomic: readers never see a half-written file.\n\nRefusals: paths outside the repository or inside `.git`; files git ignores (node_modules/, build output: a change there would not be committed); folders; overwriting a file you have not fully read, or that changed since you read it.",
+  Edit: "Replaces exact text in an existing file: `old_string` becomes `new_string`.\n\n- Read the whole file first (Read without `offset`/`limit`). The edit is refused if you have not, or if the file changed on disk since you read it: read it again and retry.\n- `old_string` must match the file exactly, including indentation and whitespace, and must not include Read's line-number prefix.\n- It must match exactly one place. If it matches several, add surrounding lines to make it unique, or set `replace_all: true` to change every occurrence (useful for renames).\n- `old_string` and `new_string` must differ. To create a file, use Write.\n- The file's line endings (LF or CRLF) are kept; send `\\n` line breaks.\n- The result shows the changed region with line numbers.\n\nRefusals: missing files, no match (the closest region of the file is shown so you can copy the exact text), several matches without `replace_all` (with their line numbers), identical strings, unread or stale files, paths outside the repository or inside `.git`, files git ignores (a change there would not be committed).",
   Glob: "Finds files by name pattern and returns their paths (relative to the repository root), most recently modified first.\n\n- Patterns: `**` any folders, `*` any characters in a name, `?` one character, `[abc]`, `{ts,tsx}`. Example: `**/*.test.ts`, `src/**/*.{js,jsx}`. A pattern without `**` matches only at the top of the searched folder.\n- `path` limits the search to a folder (default: the repository root); the pattern is relative to it.\n- Files ignored by .gitignore are not listed, and `.git` never is.\n- At most 100 paths are returned; the result says how many more matched. Narrow the pattern or path when that happens.\n- To search file contents, use Grep.",
   Grep: 'Searches file contents with a regular expression (ripgrep syntax) across the repository, honouring .gitignore.\n\n- `pattern` is a regular expression: escape special characters to match them literally (`\\(`, `\\.`, `\\{`). An invalid pattern is reported as an error, never as "no matches".\n- `output_mode`: `files_with_matches` (default) lists matching files; `content` shows matching lines as `path:line:text` (context lines as `path-line-text`, groups separated by `--`); `count` shows matching lines per file.\n- `path`: a file or folder to search (default: the repository root). `glob`: only files matching it, e.g. `*.ts` (any depth) or `src/**/*.{ts,tsx}`.\n- `-i` case-insensitive; `-n` line numbers in content mode (default on); `-C` lines of context around each match (content mode).\n- `head_limit` keeps only the first N lines / files / counts.\n- Paths in results are relative to the repository root. Results are sorted by path.\n- Use Grep instead of running grep or rg through Bash.',
   Bash: "Runs a bash command in the repository root and returns its output (stdout and stderr interleaved) and exit code.\n\n- Use it for tests, builds, linters and git inspection (`git status`, `git diff`, `git log`). Use Read, Edit, Write, Glob and Grep instead of cat, sed, echo >, find and grep.\n- Every command is checked by the repository's permission policy first; a denied command comes back as an error that says why. Commands run with a scrubbed environment and no credentials.\n- `timeout` is in milliseconds: default 120000 (2 minutes), at most 600000 (10 minutes). On timeout the whole process group is killed.\n- A non-zero exit code is reported as an error together with the full output.\n- Each call is a fresh shell: `cd` and variables do not carry over. Chain dependent steps with `&&`.\n- Long outputs are cut to their head and tail; the full text is saved to a file whose path is given, which you can Read or Grep.\n- `description`: a few words saying what the command does, for the progress display.",
@@ -83261,33 +84135,33 @@ var descriptions = {
 };
 
 // src/tools/resolve-path.ts
-import { existsSync as existsSync4, readFileSync as readFileSync6, realpathSync as realpathSync4, statSync as statSync3 } from "node:fs";
-import { basename as basename3, dirname as dirname7, isAbsolute as isAbsolute11, join as join18, relative as relative4, resolve as resolve5, sep as sep3 } from "node:path";
+import { existsSync as existsSync5, readFileSync as readFileSync6, realpathSync as realpathSync4, statSync as statSync5 } from "node:fs";
+import { basename as basename7, dirname as dirname9, isAbsolute as isAbsolute14, join as join26, relative as relative9, resolve as resolve5, sep as sep6 } from "node:path";
 function realpathLoose(abs) {
   const tail = [];
   let cur = abs;
   for (; ; ) {
     try {
-      return join18(realpathSync4(cur), ...tail.reverse());
+      return join26(realpathSync4(cur), ...tail.reverse());
     } catch {
-      const parent = dirname7(cur);
+      const parent = dirname9(cur);
       if (parent === cur) return abs;
-      tail.push(basename3(cur));
+      tail.push(basename7(cur));
       cur = parent;
     }
   }
 }
 function isInside(child, parent) {
-  const rel = relative4(parent, child);
-  return rel === "" || !rel.startsWith(".." + sep3) && rel !== ".." && !isAbsolute11(rel);
+  const rel = relative9(parent, child);
+  return rel === "" || !rel.startsWith(".." + sep6) && rel !== ".." && !isAbsolute14(rel);
 }
 var gitDirCache = /* @__PURE__ */ new Map();
 function linkedGitDir(root2) {
   if (gitDirCache.has(root2)) return gitDirCache.get(root2);
   let found;
-  const dotGit = join18(root2, ".git");
+  const dotGit = join26(root2, ".git");
   try {
-    if (existsSync4(dotGit) && statSync3(dotGit).isFile()) {
+    if (existsSync5(dotGit) && statSync5(dotGit).isFile()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
       if (m?.[1]) found = realpathLoose(resolve5(root2, m[1].trim()));
     }
@@ -83303,14 +84177,14 @@ function resolvePath2(input9, opts) {
   const abs = realpathLoose(resolve5(root2, input9));
   const gitDir = linkedGitDir(root2);
   const inRoot = isInside(abs, root2);
-  const inGit = inRoot && relative4(root2, abs).split(sep3).includes(".git") || gitDir !== void 0 && isInside(abs, gitDir);
+  const inGit = inRoot && relative9(root2, abs).split(sep6).includes(".git") || gitDir !== void 0 && isInside(abs, gitDir);
   if (inGit) {
     return {
       ok: false,
       message: `Access to "${input9}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
     };
   }
-  if (inRoot) return { ok: true, abs, rel: relative4(root2, abs) || ".", inRoot: true };
+  if (inRoot) return { ok: true, abs, rel: relative9(root2, abs) || ".", inRoot: true };
   for (const extra of opts.readRoots ?? []) {
     const real2 = realpathLoose(resolve5(extra));
     if (isInside(abs, real2)) return { ok: true, abs, rel: abs, inRoot: false };
@@ -83321,12 +84195,12 @@ function resolvePath2(input9, opts) {
   };
 }
 function readRootsOf(ctx) {
-  return [join18(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
+  return [join26(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
 }
 
 // src/tools/lib/near-names.ts
-import { readdirSync as readdirSync2 } from "node:fs";
-import { basename as basename4, dirname as dirname8, extname, join as join19, relative as relative5 } from "node:path";
+import { readdirSync as readdirSync3 } from "node:fs";
+import { basename as basename8, dirname as dirname10, extname, join as join27, relative as relative10 } from "node:path";
 function distance(a2, b) {
   if (a2 === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, i3) => i3);
@@ -83340,23 +84214,23 @@ function distance(a2, b) {
   return prev[b.length] ?? 0;
 }
 function nearNames(abs, root2, max = 5) {
-  const dir = dirname8(abs);
+  const dir = dirname10(abs);
   let entries2;
   try {
-    entries2 = readdirSync2(dir);
+    entries2 = readdirSync3(dir);
   } catch {
-    return { suggestions: [], missingDir: relative5(root2, dir) || "." };
+    return { suggestions: [], missingDir: relative10(root2, dir) || "." };
   }
-  const want = basename4(abs).toLowerCase();
-  const stem = basename4(want, extname(want));
+  const want = basename8(abs).toLowerCase();
+  const stem = basename8(want, extname(want));
   const scored = entries2.map((name2) => {
     const low = name2.toLowerCase();
     let score = distance(low, want);
-    if (basename4(low, extname(low)) === stem) score = Math.min(score, 1);
+    if (basename8(low, extname(low)) === stem) score = Math.min(score, 1);
     if (low.includes(want) || want.includes(low)) score = Math.min(score, 2);
     return { name: name2, score };
   }).filter((e) => e.score <= Math.max(2, Math.floor(want.length / 3))).sort((a2, b) => a2.score - b.score || a2.name.localeCompare(b.name));
-  return { suggestions: scored.slice(0, max).map((e) => relative5(root2, join19(dir, e.name))) };
+  return { suggestions: scored.slice(0, max).map((e) => relative10(root2, join27(dir, e.name))) };
 }
 
 // src/tools/lib/number-lines.ts
@@ -83394,9 +84268,12 @@ var readTool = defineTool({
   async execute({ file_path, offset, limit: limit2 }, ctx) {
     const r = resolvePath2(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
     if (!r.ok) return fail2("denied", r.message);
+    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep7).join("/"))) {
+      return fail2("denied", `Reading ${file_path} is refused by the repository's permissions.deny rules; leave that file alone.`);
+    }
     let st;
     try {
-      st = statSync4(r.abs);
+      st = statSync6(r.abs);
     } catch {
       const near = nearNames(r.abs, ctx.root);
       const hint2 = near.suggestions.length > 0 ? ` Did you mean: ${near.suggestions.join(", ")}?` : near.missingDir ? ` The folder ${near.missingDir} does not exist either.` : "";
@@ -83438,22 +84315,22 @@ var readTool = defineTool({
 });
 
 // src/tools/write.ts
-import { readFileSync as readFileSync8, statSync as statSync6 } from "node:fs";
+import { readFileSync as readFileSync8, statSync as statSync8 } from "node:fs";
 
 // src/tools/lib/atomic-write.ts
-import { mkdirSync as mkdirSync4, renameSync, statSync as statSync5, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename5, dirname as dirname9, join as join20 } from "node:path";
+import { mkdirSync as mkdirSync4, renameSync, statSync as statSync7, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename9, dirname as dirname11, join as join28 } from "node:path";
 import { randomBytes as randomBytes3 } from "node:crypto";
 function atomicWrite(absPath, content) {
-  const dir = dirname9(absPath);
+  const dir = dirname11(absPath);
   mkdirSync4(dir, { recursive: true });
   let mode;
   try {
-    mode = statSync5(absPath).mode & 4095;
+    mode = statSync7(absPath).mode & 4095;
   } catch {
     mode = void 0;
   }
-  const tmp = join20(dir, `.${basename5(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+  const tmp = join28(dir, `.${basename9(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
   try {
     writeFileSync3(tmp, content, mode === void 0 ? void 0 : { mode });
     renameSync(tmp, absPath);
@@ -83505,7 +84382,7 @@ var writeTool = defineTool({
     if (!r.ok) return fail3("denied", r.message);
     let exists = false;
     try {
-      const st = statSync6(r.abs);
+      const st = statSync8(r.abs);
       if (st.isDirectory()) return fail3("is_directory", `${file_path} is a directory; Write needs a file path.`);
       exists = true;
     } catch {
@@ -83535,7 +84412,7 @@ var writeTool = defineTool({
 });
 
 // src/tools/edit.ts
-import { readFileSync as readFileSync9, statSync as statSync7 } from "node:fs";
+import { readFileSync as readFileSync9, statSync as statSync9 } from "node:fs";
 
 // src/tools/lib/closest-region.ts
 function bigrams(s) {
@@ -83613,14 +84490,14 @@ var editTool = defineTool({
   async execute({ file_path, old_string, new_string, replace_all }, ctx) {
     const r = resolvePath2(file_path, { root: ctx.root });
     if (!r.ok) return fail4("denied", r.message);
-    let isDir;
+    let isDir2;
     try {
-      isDir = statSync7(r.abs).isDirectory();
+      isDir2 = statSync9(r.abs).isDirectory();
     } catch {
       const near = nearNames(r.abs, ctx.root).suggestions;
       return fail4("not_found", `File does not exist: ${file_path}.${near.length ? ` Did you mean: ${near.join(", ")}?` : ""} Edit changes existing files; to create a new file use Write.`);
     }
-    if (isDir) return fail4("is_directory", `${file_path} is a directory; Edit changes files.`);
+    if (isDir2) return fail4("is_directory", `${file_path} is a directory; Edit changes files.`);
     if (old_string === "") return fail4("invalid_input", "old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.");
     if (old_string === new_string) return fail4("no_op", "old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.");
     const guard = editGuard(ctx.fileState, r.abs, file_path, "edit");
@@ -83674,8 +84551,8 @@ ${snippet}`,
 });
 
 // src/tools/glob.ts
-import { isAbsolute as isAbsolute12, join as join22, relative as relative7 } from "node:path";
-import { statSync as statSync8 } from "node:fs";
+import { isAbsolute as isAbsolute15, join as join30, relative as relative12 } from "node:path";
+import { statSync as statSync10 } from "node:fs";
 import { setImmediate as tick } from "node:timers/promises";
 
 // src/tools/lib/glob-to-regex.ts
@@ -83683,7 +84560,7 @@ var SPECIAL = /[.+^$()|\\]/;
 function translate(p) {
   let out2 = "";
   let i3 = 0;
-  let depth = 0;
+  let depth2 = 0;
   while (i3 < p.length) {
     const c3 = p[i3];
     if (c3 === "\\" && i3 + 1 < p.length) {
@@ -83721,13 +84598,13 @@ function translate(p) {
       }
     } else if (c3 === "{") {
       out2 += "(?:";
-      depth += 1;
+      depth2 += 1;
       i3 += 1;
-    } else if (c3 === "}" && depth > 0) {
+    } else if (c3 === "}" && depth2 > 0) {
       out2 += ")";
-      depth -= 1;
+      depth2 -= 1;
       i3 += 1;
-    } else if (c3 === "," && depth > 0) {
+    } else if (c3 === "," && depth2 > 0) {
       out2 += "|";
       i3 += 1;
     } else {
@@ -83735,7 +84612,7 @@ function translate(p) {
       i3 += 1;
     }
   }
-  return out2 + ")".repeat(depth);
+  return out2 + ")".repeat(depth2);
 }
 function globToRegex(pattern, opts = {}) {
   let p = pattern.replace(/^\.\//, "");
@@ -83746,8 +84623,8 @@ function globToRegex(pattern, opts = {}) {
 // src/tools/lib/list-files.ts
 var import_ignore2 = __toESM(require_ignore(), 1);
 import { spawn as spawn4 } from "node:child_process";
-import { readFile as readFile6, readdir as readdir3 } from "node:fs/promises";
-import { join as join21, relative as relative6 } from "node:path";
+import { readFile as readFile9, readdir as readdir3 } from "node:fs/promises";
+import { join as join29, relative as relative11 } from "node:path";
 function run2(cmd, args2, cwd, signal) {
   return new Promise((resolve7) => {
     const child = spawn4(cmd, args2, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
@@ -83771,16 +84648,16 @@ async function gitListFiles(root2, sub, signal) {
 }
 async function loadRules(dir, root2) {
   try {
-    const text2 = await readFile6(join21(dir, ".gitignore"), "utf8");
-    return { base: relative6(root2, dir), ig: (0, import_ignore2.default)().add(text2) };
+    const text2 = await readFile9(join29(dir, ".gitignore"), "utf8");
+    return { base: relative11(root2, dir), ig: (0, import_ignore2.default)().add(text2) };
   } catch {
     return void 0;
   }
 }
-function ignored(rel, isDir, rules) {
+function ignored(rel, isDir2, rules) {
   for (const r of rules) {
     const p = r.base === "" ? rel : rel.slice(r.base.length + 1);
-    if (r.ig.ignores(isDir ? `${p}/` : p)) return true;
+    if (r.ig.ignores(isDir2 ? `${p}/` : p)) return true;
   }
   return false;
 }
@@ -83792,12 +84669,12 @@ async function walkFiles(root2, sub) {
     let cur = "";
     for (const part2 of sub.split("/").slice(0, -1)) {
       cur = cur ? `${cur}/${part2}` : part2;
-      const r = await loadRules(join21(root2, cur), root2);
+      const r = await loadRules(join29(root2, cur), root2);
       if (r) start2.push(r);
     }
   }
   async function visit3(rel, rules) {
-    const abs = rel === "" ? root2 : join21(root2, rel);
+    const abs = rel === "" ? root2 : join29(root2, rel);
     let entries2;
     try {
       entries2 = await readdir3(abs, { withFileTypes: true });
@@ -83810,9 +84687,9 @@ async function walkFiles(root2, sub) {
     for (const e of entries2) {
       if (e.name === ".git") continue;
       const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
-      const isDir = e.isDirectory();
-      if (active.length > 0 && ignored(childRel, isDir, active)) continue;
-      if (isDir) subdirs.push(visit3(childRel, active));
+      const isDir2 = e.isDirectory();
+      if (active.length > 0 && ignored(childRel, isDir2, active)) continue;
+      if (isDir2) subdirs.push(visit3(childRel, active));
       else if (e.isFile() || e.isSymbolicLink()) out2.push(childRel);
     }
     await Promise.all(subdirs);
@@ -83843,7 +84720,7 @@ async function statAll(root2, rels) {
   const out2 = [];
   for (let i3 = 0; i3 < rels.length; i3++) {
     const f = rels[i3];
-    const st = statSync8(join22(root2, f), { throwIfNoEntry: false });
+    const st = statSync10(join30(root2, f), { throwIfNoEntry: false });
     if (st?.isFile()) out2.push({ f, m: st.mtimeMs });
     if (i3 % 512 === 511) await tick();
   }
@@ -83858,23 +84735,24 @@ var globTool = defineTool({
   async execute({ pattern, path: path9 }, ctx) {
     const r = resolvePath2(path9 ?? ".", { root: ctx.root });
     if (!r.ok) return fail5("denied", r.message);
-    let isDir = false;
+    let isDir2 = false;
     try {
-      isDir = statSync8(r.abs).isDirectory();
+      isDir2 = statSync10(r.abs).isDirectory();
     } catch {
       return fail5("not_found", `Folder does not exist: ${path9}. Use a folder inside the repository, or leave path out to search from the root.`);
     }
-    if (!isDir) return fail5("invalid_input", `path must be a folder, and ${path9} is a file. Leave path out or give its folder.`);
+    if (!isDir2) return fail5("invalid_input", `path must be a folder, and ${path9} is a file. Leave path out or give its folder.`);
     let pat = pattern;
-    if (isAbsolute12(pat)) {
-      const rel = relative7(r.abs, pat);
+    if (isAbsolute15(pat)) {
+      const rel = relative12(r.abs, pat);
       if (rel.startsWith("..")) return fail5("invalid_input", `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`);
       pat = rel;
     }
     const match = compileMatcher(pat);
     const prefix = r.rel === "." ? "" : `${r.rel}/`;
     const files = await listFiles(ctx.root, r.rel, ctx.signal);
-    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)));
+    const denied = ctx.readDeny;
+    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)) && !denied?.(f));
     const stats = await statAll(ctx.root, matched);
     const found = stats.sort((a2, b) => b.m - a2.m || (a2.f < b.f ? -1 : 1));
     if (found.length === 0) {
@@ -83889,8 +84767,9 @@ var globTool = defineTool({
 });
 
 // src/tools/grep.ts
-import { statSync as statSync9 } from "node:fs";
-import { spawnSync as spawnSync2 } from "node:child_process";
+import { statSync as statSync11 } from "node:fs";
+import { sep as sep8 } from "node:path";
+import { spawnSync as spawnSync3 } from "node:child_process";
 
 // src/tools/grep/types.ts
 function emptyHits() {
@@ -83938,8 +84817,8 @@ var rgBackend = async (q, root2, signal) => {
 };
 
 // src/tools/grep/js-grep.ts
-import { readFile as readFile7 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { lstat as lstat4, readFile as readFile10 } from "node:fs/promises";
+import { join as join31 } from "node:path";
 function compilePattern(pattern, ignoreCase) {
   let p = pattern;
   let flags2 = ignoreCase ? "i" : "";
@@ -83978,14 +84857,15 @@ var jsBackend = async (q, root2, _signal) => {
   if (q.targetIsFile) files = [q.inRoot ? q.target : ""];
   else files = await walkFiles(base2, q.inRoot ? q.target : ".");
   const hits = emptyHits();
-  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join23(q.target, f);
+  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join31(q.target, f);
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const f = files[next++];
       let buf;
       try {
-        buf = await readFile7(f === "" ? base2 : join23(base2, f));
+        if (!q.targetIsFile && (await lstat4(join31(base2, f))).isSymbolicLink()) continue;
+        buf = await readFile10(f === "" ? base2 : join31(base2, f));
       } catch {
         continue;
       }
@@ -84075,8 +84955,8 @@ function renderHits(hits, mode, lineNumbers, headLimit) {
       for (const h2 of fileLines) {
         if (h2.line === prev) continue;
         if (lines.length > 0 && h2.line !== prev + 1) lines.push("--");
-        const sep5 = h2.match ? ":" : "-";
-        lines.push(lineNumbers ? `${p}${sep5}${h2.line}${sep5}${cut(h2.text)}` : `${p}${sep5}${cut(h2.text)}`);
+        const sep10 = h2.match ? ":" : "-";
+        lines.push(lineNumbers ? `${p}${sep10}${h2.line}${sep10}${cut(h2.text)}` : `${p}${sep10}${cut(h2.text)}`);
         prev = h2.line;
       }
     }
@@ -84108,7 +84988,7 @@ var input6 = external_exports.strictObject({
 var fail6 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
 var onPath = /* @__PURE__ */ new Map();
 function available(cmd) {
-  if (!onPath.has(cmd)) onPath.set(cmd, spawnSync2(cmd, ["--version"], { stdio: "ignore" }).status === 0);
+  if (!onPath.has(cmd)) onPath.set(cmd, spawnSync3(cmd, ["--version"], { stdio: "ignore" }).status === 0);
   return onPath.get(cmd) === true;
 }
 function pickBackend(forced, inRoot) {
@@ -84122,6 +85002,9 @@ function filterGlob(hits, glob2) {
   const re2 = globToRegex(glob2, { matchBase: true });
   for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (!re2.test(p)) map2.delete(p);
 }
+function dropDenied(hits, denied) {
+  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (denied(p.split(sep8).join("/"))) map2.delete(p);
+}
 function createGrepTool(opts = {}) {
   return defineTool({
     name: "Grep",
@@ -84133,7 +85016,7 @@ function createGrepTool(opts = {}) {
       if (!r.ok) return fail6("denied", r.message);
       let isFile;
       try {
-        isFile = statSync9(r.abs).isFile();
+        isFile = statSync11(r.abs).isFile();
       } catch {
         return fail6("not_found", `Path does not exist: ${args2.path}. Use Glob to find the right file or folder, or leave path out to search the whole repository.`);
       }
@@ -84156,6 +85039,7 @@ function createGrepTool(opts = {}) {
 Grep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`);
       }
       if (args2.glob && backend !== "rg") filterGlob(hits, args2.glob);
+      if (ctx.readDeny && r.inRoot) dropDenied(hits, ctx.readDeny);
       const { text: text2, entries: entries2 } = renderHits(hits, mode, args2["-n"] !== false, args2.head_limit);
       return { forModel: text2, forHuman: `Grep ${args2.pattern}: ${entries2} ${mode === "content" ? "lines" : "entries"}`, isError: false, meta: { backend, mode, entries: entries2 } };
     }
@@ -84261,12 +85145,12 @@ function defaultTools() {
 }
 
 // src/tools/file-state.ts
-import { statSync as statSync10 } from "node:fs";
+import { statSync as statSync12 } from "node:fs";
 var FileState = class {
   files = /* @__PURE__ */ new Map();
   /** Record a read (or our own write, with full = true) of an absolute path, from its current stat. */
   record(absPath, full) {
-    const st = statSync10(absPath);
+    const st = statSync12(absPath);
     const prev = this.files.get(absPath);
     this.files.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, full: full || prev?.full === true && prev.mtimeMs === st.mtimeMs && prev.size === st.size });
   }
@@ -84284,19 +85168,19 @@ var FileState = class {
   checkEditable(absPath) {
     const snap = this.files.get(absPath);
     if (!snap || !snap.full) return "not_read";
-    const st = statSync10(absPath);
+    const st = statSync12(absPath);
     if (st.mtimeMs !== snap.mtimeMs || st.size !== snap.size) return "stale";
     return void 0;
   }
 };
 
 // src/workspace/worktree.ts
-import { mkdir as mkdir7, realpath as realpath4, stat as stat6 } from "node:fs/promises";
-import { join as join28, resolve as resolve6 } from "node:path";
+import { mkdir as mkdir7, realpath as realpath9, stat as stat9 } from "node:fs/promises";
+import { join as join36, resolve as resolve6 } from "node:path";
 
 // src/workspace/lock.ts
 import { hostname as hostname3 } from "node:os";
-import { link, open as open2, readFile as readFile8, rename as rename2, stat as stat5, unlink } from "node:fs/promises";
+import { link, open as open2, readFile as readFile11, rename as rename2, stat as stat8, unlink as unlink2 } from "node:fs/promises";
 function pidAlive(pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
@@ -84308,7 +85192,7 @@ function pidAlive(pid) {
 }
 async function readOwner(path9) {
   try {
-    const o2 = JSON.parse(await readFile8(path9, "utf8"));
+    const o2 = JSON.parse(await readFile11(path9, "utf8"));
     return typeof o2.pid === "number" ? { pid: o2.pid, host: String(o2.host ?? ""), at: String(o2.at ?? "") } : void 0;
   } catch {
     return void 0;
@@ -84318,7 +85202,7 @@ function isStale(o2) {
   return o2 !== void 0 && o2.host === hostname3() && !pidAlive(o2.pid);
 }
 async function unreadableForLong(path9) {
-  const st = await stat5(path9).catch(() => void 0);
+  const st = await stat8(path9).catch(() => void 0);
   return st !== void 0 && Date.now() - st.mtimeMs > 5e3;
 }
 async function breakStale(path9, stale) {
@@ -84330,7 +85214,7 @@ async function breakStale(path9, stale) {
   }
   const moved = await readOwner(aside);
   if (moved && (moved.pid !== stale?.pid || moved.at !== stale?.at)) await link(aside, path9).catch(() => void 0);
-  await unlink(aside).catch(() => void 0);
+  await unlink2(aside).catch(() => void 0);
 }
 async function acquireLock(path9, opts = {}) {
   const timeoutMs = opts.timeoutMs ?? 10 * 6e4;
@@ -84350,7 +85234,7 @@ async function acquireLock(path9, opts = {}) {
         if (released) return;
         released = true;
         const cur = await readOwner(path9);
-        if (cur && cur.pid === me.pid && cur.at === me.at) await unlink(path9).catch(() => void 0);
+        if (cur && cur.pid === me.pid && cur.at === me.at) await unlink2(path9).catch(() => void 0);
       };
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
@@ -84382,13 +85266,13 @@ async function withLock(path9, fn, opts) {
 // src/workspace/worktree-pool.ts
 import { createHash as createHash2 } from "node:crypto";
 import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { join as join33 } from "node:path";
 
 // src/workspace/worktree-remove.ts
 import { rm as rm4 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { join as join32 } from "node:path";
 function repoLockPath(commonDir) {
-  return join24(commonDir, "proofpr.lock");
+  return join32(commonDir, "proofpr.lock");
 }
 async function removeWorktreeUnlocked(commonDir, path9) {
   await git(["worktree", "remove", "--force", "--force", path9], { cwd: commonDir, okCodes: [0, 128] });
@@ -84398,7 +85282,7 @@ async function removeWorktreeUnlocked(commonDir, path9) {
 
 // src/workspace/worktree-pool.ts
 function poolDir(worktreesDir, commonDir) {
-  return join25(worktreesDir, ".pool", createHash2("sha1").update(commonDir).digest("hex").slice(0, 12));
+  return join33(worktreesDir, ".pool", createHash2("sha1").update(commonDir).digest("hex").slice(0, 12));
 }
 async function listPool(dir) {
   return (await readdir4(dir).catch(() => [])).filter((n3) => !n3.startsWith(".")).sort();
@@ -84406,35 +85290,36 @@ async function listPool(dir) {
 async function claimPooled(worktreesDir, commonDir, path9) {
   const dir = poolDir(worktreesDir, commonDir);
   for (const name2 of await listPool(dir)) {
-    const from = join25(dir, name2);
+    const from = join33(dir, name2);
     const moved = await git(["worktree", "move", from, path9], { cwd: commonDir, okCodes: [0, 128] });
     if (moved.code === 0) return true;
     await removeWorktreeUnlocked(commonDir, from);
   }
   return false;
 }
-async function releaseToPool(worktreesDir, commonDir, path9, max) {
+async function releaseToPool(worktreesDir, commonDir, path9, max, gitDir) {
   const dir = poolDir(worktreesDir, commonDir);
   if ((await listPool(dir)).length >= max) return false;
   await mkdir6(dir, { recursive: true });
-  const detached = await git(["checkout", "--quiet", "--detach"], { cwd: path9, okCodes: [0, 1, 128] });
+  if (!gitDir) return false;
+  const detached = await git(["checkout", "--quiet", "--detach"], { cwd: path9, env: worktreeGitEnv(path9, gitDir), okCodes: [0, 1, 128] });
   if (detached.code !== 0) return false;
-  const to = join25(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
+  const to = join33(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
   const moved = await git(["worktree", "move", path9, to], { cwd: commonDir, okCodes: [0, 128] });
   return moved.code === 0;
 }
 
 // src/workspace/worktree-marker.ts
 import { hostname as hostname4 } from "node:os";
-import { readFile as readFile9, rm as rm5, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { readFile as readFile12, rm as rm5, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join34 } from "node:path";
 var MARKER_SUFFIX = ".owner.json";
 function markerPath(worktreesDir, runId) {
-  return join26(worktreesDir, `${runId}${MARKER_SUFFIX}`);
+  return join34(worktreesDir, `${runId}${MARKER_SUFFIX}`);
 }
 async function writeMarker(worktreesDir, m) {
   const full = { ...m, pid: process.pid, host: hostname4(), createdAt: (/* @__PURE__ */ new Date()).toISOString() };
-  await writeFile4(markerPath(worktreesDir, m.runId), JSON.stringify(full, null, 2), { flag: "wx" });
+  await writeFile7(markerPath(worktreesDir, m.runId), JSON.stringify(full, null, 2), { flag: "wx" });
 }
 async function removeMarker(worktreesDir, runId) {
   await rm5(markerPath(worktreesDir, runId), { force: true });
@@ -84442,56 +85327,66 @@ async function removeMarker(worktreesDir, runId) {
 
 // src/workspace/publish.ts
 import { copyFile as copyFile2, open as open3, rename as rename3, rm as rm6 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { join as join35 } from "node:path";
 var oneLine3 = (what) => external_exports.string().min(1, `${what} must not be empty`).regex(/^[^\r\n<>]+$/, `${what} must be one line without < or >`);
 var schema2 = external_exports.object({
   worktree: external_exports.string().min(1, "worktree must be the worktree path"),
   message: external_exports.string().trim().min(1, "message must not be empty"),
   identity: external_exports.object({ name: oneLine3("identity.name"), email: oneLine3("identity.email") }),
   coAuthor: external_exports.string().regex(/^[^\r\n<>]+ <[^\r\n<>]+>$/, 'coAuthor must be "Name <email>" on one line').optional(),
-  expectedTreeHash: external_exports.string().regex(/^[0-9a-f]{40,64}$/, "expectedTreeHash must be a tree id (hex)").optional()
+  expectedTreeHash: external_exports.string().regex(/^[0-9a-f]{40,64}$/, "expectedTreeHash must be a tree id (hex)").optional(),
+  gitDir: external_exports.string().min(1, "gitDir must be the worktree git dir (Worktree.gitDir)").optional(),
+  exclude: external_exports.array(external_exports.string()).optional()
 });
 async function commitWork(opts) {
   const o2 = schema2.parse(opts);
-  const cwd = o2.worktree;
-  return withTempIndex(cwd, async (env) => {
-    const tree = await stageAllAndWriteTree(cwd, env);
-    if (o2.expectedTreeHash && tree !== o2.expectedTreeHash) throw new TreeMismatchError(o2.expectedTreeHash, tree);
-    const parent = await resolveCommit(cwd, "HEAD");
-    const parentTree = parent ? (await git(["rev-parse", `${parent}^{tree}`], { cwd })).stdout.trim() : void 0;
-    if (tree === parentTree) return { nothing: true };
-    const message = o2.coAuthor ? `${o2.message.trimEnd()}
+  return withTempIndex(
+    o2.worktree,
+    async (env) => {
+      const cwd = env.GIT_WORK_TREE ?? o2.worktree;
+      const repoEnv = { ...env };
+      delete repoEnv.GIT_INDEX_FILE;
+      const tree = await stageAllAndWriteTree(cwd, env, o2.exclude);
+      if (o2.expectedTreeHash && tree !== o2.expectedTreeHash) throw new TreeMismatchError(o2.expectedTreeHash, tree);
+      const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd, env: repoEnv, okCodes: [0, 1, 128] });
+      const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : void 0;
+      const parentTree = parent ? (await git(["rev-parse", `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : void 0;
+      if (tree === parentTree) return { nothing: true };
+      const message = o2.coAuthor ? `${o2.message.trimEnd()}
 
 Co-authored-by: ${o2.coAuthor}
 ` : `${o2.message.trimEnd()}
 `;
-    const ident = {
-      GIT_AUTHOR_NAME: o2.identity.name,
-      GIT_AUTHOR_EMAIL: o2.identity.email,
-      GIT_COMMITTER_NAME: o2.identity.name,
-      GIT_COMMITTER_EMAIL: o2.identity.email
-    };
-    const { stdout } = await git(["commit-tree", "--no-gpg-sign", tree, ...parent ? ["-p", parent] : [], "-F", "-"], {
-      cwd,
-      env: ident,
-      input: message
-    });
-    const sha = stdout.trim();
-    await git(["update-ref", "-m", `commit: ${o2.message.split("\n")[0] ?? ""}`, "HEAD", sha, parent ?? ""], { cwd, env: ident });
-    await installIndex(cwd, env.GIT_INDEX_FILE ?? "");
-    return { sha, tree };
-  });
+      const ident = {
+        ...repoEnv,
+        GIT_AUTHOR_NAME: o2.identity.name,
+        GIT_AUTHOR_EMAIL: o2.identity.email,
+        GIT_COMMITTER_NAME: o2.identity.name,
+        GIT_COMMITTER_EMAIL: o2.identity.email
+      };
+      const { stdout } = await git(["commit-tree", "--no-gpg-sign", tree, ...parent ? ["-p", parent] : [], "-F", "-"], {
+        cwd,
+        env: ident,
+        input: message
+      });
+      const sha = stdout.trim();
+      await git(["update-ref", "-m", `commit: ${o2.message.split("\n")[0] ?? ""}`, "HEAD", sha, parent ?? ""], { cwd, env: ident });
+      await installIndex(cwd, repoEnv, env.GIT_INDEX_FILE ?? "");
+      return { sha, tree };
+    },
+    o2.gitDir
+  );
 }
 async function wipCommit(opts) {
   return commitWork({ ...opts, message: `WIP (unverified): ${opts.message}`, expectedTreeHash: void 0 });
 }
-async function installIndex(cwd, from) {
-  const index = join27(await gitDirOf(cwd), "index");
+async function installIndex(cwd, env, from) {
+  const index = join35(env.GIT_DIR ?? join35(cwd, ".git"), "index");
   const lock = `${index}.lock`;
   try {
     await (await open3(lock, "wx")).close();
   } catch {
-    await git(["reset", "--quiet"], { cwd, okCodes: [0, 128] });
+    await git(["reset", "--quiet"], { cwd, env, okCodes: [0, 128] });
     return;
   }
   try {
@@ -84508,8 +85403,16 @@ var schema3 = external_exports.object({
   baseRef: external_exports.string().min(1, "baseRef must name a commit (branch, tag or sha)"),
   branch: external_exports.string().min(1, "branch must be a branch name such as proofpr/12-fix-parser"),
   worktreesDir: external_exports.string().min(1, "worktreesDir must be a folder for worktrees"),
-  runId: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'runId must be letters, digits, ".", "_" or "-"')
+  runId: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'runId must be letters, digits, ".", "_" or "-"'),
+  linkDirs: external_exports.array(external_exports.string().regex(/^[A-Za-z0-9._-]+$/, "linkDirs entries must be top-level folder names such as node_modules")).optional()
 });
+async function ownGitDir(path9, commonDir) {
+  const dirs = await readWorktreeGitDirs(path9);
+  if (!dirs || dirs.commonDir !== await realpath9(commonDir)) {
+    throw new WorkspaceError("tampered", `the worktree at ${path9} does not belong to ${commonDir}; remove it and retry`);
+  }
+  return dirs.gitDir;
+}
 var busyBranch = /already checked out at|already used by worktree at|is already checked out/i;
 function mapAddError(e, branch) {
   if (e instanceof GitError && busyBranch.test(e.stderr)) {
@@ -84542,12 +85445,12 @@ async function createWorktree(opts) {
   const log5 = (opts.logger ?? logger("workspace")).child({ op: "worktree", runId: o2.runId });
   const check2 = await git(["check-ref-format", "--branch", o2.branch], { cwd: resolve6(o2.repoDir), okCodes: [0, 1, 128] });
   if (check2.code !== 0) throw new WorkspaceError("bad-input", `branch '${o2.branch}' is not a valid branch name`);
-  const repoDir = await realpath4(o2.repoDir);
+  const repoDir = await realpath9(o2.repoDir);
   const commonDir = (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repoDir })).stdout.trim();
   await mkdir7(o2.worktreesDir, { recursive: true });
-  const worktreesDir = await realpath4(o2.worktreesDir);
-  const path9 = join28(worktreesDir, o2.runId);
-  if (await stat6(path9).catch(() => void 0)) throw new WorkspaceError("bad-input", `a worktree for run ${o2.runId} already exists at ${path9}; use a new runId`);
+  const worktreesDir = await realpath9(o2.worktreesDir);
+  const path9 = join36(worktreesDir, o2.runId);
+  if (await stat9(path9).catch(() => void 0)) throw new WorkspaceError("bad-input", `a worktree for run ${o2.runId} already exists at ${path9}; use a new runId`);
   const poolMax = opts.pool === true ? 2 : opts.pool ? opts.pool.max ?? 2 : 0;
   await writeMarker(worktreesDir, { runId: o2.runId, path: path9, commonDir, branch: o2.branch });
   const started = Date.now();
@@ -84567,29 +85470,31 @@ async function createWorktree(opts) {
       }
       return { tip, base: base2 };
     });
+    const env = worktreeGitEnv(await realpath9(path9), await ownGitDir(path9, commonDir));
     if (reused) {
       const args2 = target.tip ? [o2.branch] : ["-B", o2.branch, target.base];
-      await git(["checkout", "--quiet", "-f", ...args2], { cwd: path9, token: opts.token }).catch((e) => {
+      await git(["checkout", "--quiet", "-f", ...args2], { cwd: path9, env, token: opts.token }).catch((e) => {
         throw mapAddError(e, o2.branch);
       });
-      await git(["clean", "-ffdxq"], { cwd: path9 });
+      await git(["clean", "-ffdxq"], { cwd: path9, env });
     } else {
-      await git(["reset", "--quiet", "--hard"], { cwd: path9, token: opts.token });
+      await git(["reset", "--quiet", "--hard"], { cwd: path9, env, token: opts.token });
     }
   } catch (e) {
     await withLock(repoLockPath(commonDir), () => removeWorktreeUnlocked(commonDir, path9)).catch(() => void 0);
     await removeMarker(worktreesDir, o2.runId);
     throw e;
   }
-  const real2 = await realpath4(path9);
-  const gitDir = (await git(["rev-parse", "--absolute-git-dir"], { cwd: real2 })).stdout.trim();
-  log5.info({ path: real2, branch: o2.branch, baseSha, reused, ms: Date.now() - started }, "worktree ready");
+  const real2 = await realpath9(path9);
+  const gitDir = await ownGitDir(real2, commonDir);
+  const linked = await linkDependencyDirs(repoDir, real2, gitDir, o2.linkDirs ?? []);
+  log5.info({ path: real2, branch: o2.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, "worktree ready");
   let removal;
   const remove = () => {
     removal ??= (async () => {
       const t = Date.now();
       await withLock(repoLockPath(commonDir), async () => {
-        const parked = poolMax > 0 && await releaseToPool(worktreesDir, commonDir, real2, poolMax).catch(() => false);
+        const parked = poolMax > 0 && await releaseToPool(worktreesDir, commonDir, real2, poolMax, gitDir).catch(() => false);
         if (!parked) await removeWorktreeUnlocked(commonDir, real2);
       });
       await removeMarker(worktreesDir, o2.runId);
@@ -84600,37 +85505,45 @@ async function createWorktree(opts) {
     });
     return removal;
   };
-  return { path: real2, baseSha, branch: o2.branch, gitDir, reused, remove };
+  return { path: real2, baseSha, branch: o2.branch, gitDir, commonDir: await realpath9(commonDir), linked, reused, remove };
 }
 
 // src/workspace/diff-stat.ts
 var DIFF = ["diff", "--cached", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color"];
-async function filesChanged(worktree, baseSha) {
-  return withTempIndex(worktree, async (env) => {
-    await git(["add", "-A", "--", "."], { cwd: worktree, env });
-    const { stdout } = await git([...DIFF, "--numstat", "-z", baseSha, "--"], { cwd: worktree, env });
-    const out2 = [];
-    for (const rec of stdout.split("\0")) {
-      const m = /^(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(rec);
-      if (!m?.[3]) continue;
-      const binary2 = m[1] === "-";
-      out2.push({ path: m[3], added: binary2 ? 0 : Number(m[1]), removed: binary2 ? 0 : Number(m[2]), ...binary2 ? { binary: binary2 } : {} });
-    }
-    return out2;
-  });
+async function filesChanged(worktree, baseSha, opts = {}) {
+  return withTempIndex(
+    worktree,
+    async (env) => {
+      await stageAll(worktree, env, opts.exclude);
+      const { stdout } = await git([...DIFF, "--numstat", "-z", baseSha, "--"], { cwd: env.GIT_WORK_TREE ?? worktree, env });
+      const out2 = [];
+      for (const rec of stdout.split("\0")) {
+        const m = /^(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(rec);
+        if (!m?.[3]) continue;
+        const binary2 = m[1] === "-";
+        out2.push({ path: m[3], added: binary2 ? 0 : Number(m[1]), removed: binary2 ? 0 : Number(m[2]), ...binary2 ? { binary: binary2 } : {} });
+      }
+      return out2;
+    },
+    opts.gitDir
+  );
 }
-async function diffText(worktree, baseSha, maxBytes) {
-  return withTempIndex(worktree, async (env) => {
-    await git(["add", "-A", "--", "."], { cwd: worktree, env });
-    const { stdout } = await git([...DIFF, baseSha, "--"], { cwd: worktree, env });
-    const buf = Buffer.from(stdout, "utf8");
-    if (buf.length <= maxBytes) return stdout;
-    let cut2 = buf.subarray(0, Math.max(0, maxBytes)).toString("utf8");
-    if (cut2.endsWith("\uFFFD")) cut2 = cut2.slice(0, -1);
-    return `${cut2}
+async function diffText(worktree, baseSha, maxBytes, opts = {}) {
+  return withTempIndex(
+    worktree,
+    async (env) => {
+      await stageAll(worktree, env, opts.exclude);
+      const { stdout } = await git([...DIFF, baseSha, "--"], { cwd: env.GIT_WORK_TREE ?? worktree, env });
+      const buf = Buffer.from(stdout, "utf8");
+      if (buf.length <= maxBytes) return stdout;
+      let cut2 = buf.subarray(0, Math.max(0, maxBytes)).toString("utf8");
+      if (cut2.endsWith("\uFFFD")) cut2 = cut2.slice(0, -1);
+      return `${cut2}
 [diff truncated: ${maxBytes} of ${buf.length} bytes shown]
 `;
-  });
+    },
+    opts.gitDir
+  );
 }
 
 // src/model/pricing.ts
@@ -84659,18 +85572,36 @@ function costUsd(model, usage) {
   return micro / 1e6;
 }
 
+// src/usecases/instructions-from-ref.ts
+import { execFile as execFile2 } from "node:child_process";
+import { mkdir as mkdir8, writeFile as writeFile8 } from "node:fs/promises";
+import { dirname as dirname12, join as join37 } from "node:path";
+import { promisify as promisify3 } from "node:util";
+var run3 = promisify3(execFile2);
+var WANTED = /(^|\/)(AGENTS|CLAUDE)\.md$|^\.proofpr\/skills\/[^/]+\/SKILL\.md$/;
+async function instructionsFromRef(repoDir, ref2, dest) {
+  const opts = { cwd: repoDir, env: gitEnv(), maxBuffer: 64 * 1024 * 1024 };
+  const { stdout } = await run3("git", ["ls-tree", "-r", "--name-only", "-z", ref2], opts);
+  await mkdir8(dest, { recursive: true });
+  for (const path9 of stdout.split("\0").filter((p) => WANTED.test(p))) {
+    const { stdout: body2 } = await run3("git", ["show", `${ref2}:${path9}`], { ...opts, maxBuffer: 4 * 1024 * 1024 });
+    await mkdir8(dirname12(join37(dest, path9)), { recursive: true });
+    await writeFile8(join37(dest, path9), body2);
+  }
+  return dest;
+}
+
 // src/usecases/run-task.ts
 var log2 = logger("run-task");
 var FIRST_MESSAGE = "Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.";
-function verdictOf(r, mode) {
-  if (r.status === "completed") return mode === "plan" ? "verified" : "verified";
-  return r.status;
+function verdictOf(r) {
+  return r.status === "completed" ? "verified" : r.status;
 }
 async function runTask(input9) {
   const { config: config2, runDir } = input9;
-  await mkdir8(runDir, { recursive: true });
+  await mkdir9(runDir, { recursive: true });
   const secrets = knownSecrets(process.env, input9.gitToken ? [input9.gitToken] : []);
-  const transcript = createTranscriptWriter(join29(runDir, "transcript.jsonl"), secrets);
+  const transcript = createTranscriptWriter(join38(runDir, "transcript.jsonl"), secrets);
   const ledger = new Ledger();
   const record2 = (ev) => {
     ledger.append(ev);
@@ -84692,7 +85623,10 @@ async function runTask(input9) {
   let sandbox;
   let changes = [];
   let diff = "";
+  let keep = false;
+  const coAuthor = input9.coAuthor ? { coAuthor: input9.coAuthor } : {};
   try {
+    const bare = isBareRepo(input9.repoDir);
     wt = await createWorktree({
       repoDir: input9.repoDir,
       baseRef: input9.baseRef ?? "HEAD",
@@ -84701,11 +85635,17 @@ async function runTask(input9) {
       runId: input9.runId,
       ...input9.continueBranch ? { continueBranch: true } : {},
       ...input9.gitToken ? { token: input9.gitToken } : {},
-      pool: input9.pool ?? (!input9.keepWorktree && isBareRepo(input9.repoDir)),
+      pool: input9.pool ?? (!input9.keepWorktree && bare),
+      // A checkout's installed dependencies (npm ci before an Action step) reach the agent's test runs.
+      ...bare ? {} : { linkDirs: DEPENDENCY_DIRS },
       logger: log2
     });
-    runTmp = await mkdtemp4(join29(tmpdir4(), `proofpr-${input9.runId}-`));
-    const execHandle = await createExec({ root: wt.path, runTmp, sandbox: config2.sandbox, extraEnvNames: config2.env, logger: log2 });
+    const git2 = { gitDir: wt.gitDir, exclude: config2.test.report ? [config2.test.report] : [] };
+    runTmp = await mkdtemp4(join38(tmpdir4(), `proofpr-${input9.runId}-`));
+    const hidePaths = [dirname13(input9.worktreesDir), dirname13(runDir), homedir(), ...bare ? [] : [gitCommonDir(input9.repoDir)]];
+    const execBase = { root: wt.path, runTmp, sandbox: config2.sandbox, extraEnvNames: config2.env, gitDir: wt.gitDir, hidePaths, logger: log2 };
+    if (config2.setup.command && input9.mode === "fix") await runSetup(config2.setup.command, config2.setup.timeout_min, execBase);
+    const execHandle = await createExec(execBase);
     dispose = execHandle.dispose;
     sandbox = execHandle.sandbox;
     const exec = execHandle.exec;
@@ -84723,8 +85663,9 @@ async function runTask(input9) {
     });
     const hooks = createHookRunner({ config: config2.hooks, exec, root: wt.path, logger: log2 });
     const events = new EventQueue();
-    const verifier = plan ? void 0 : createVerifier({ root: wt.path, runDir, config: config2, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log2, scratchDir: join29(runTmp, "tmp"), ...input9.signal ? { signal: input9.signal } : {} });
-    const skills = await loadSkills(wt.path, log2);
+    const verifier = plan ? void 0 : createVerifier({ root: wt.path, gitDir: wt.gitDir, ...input9.baselineExecuted !== void 0 ? { baselineExecuted: input9.baselineExecuted } : {}, runDir, config: config2, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log2, scratchDir: join38(runTmp, "tmp"), ...input9.signal ? { signal: input9.signal } : {} });
+    const instructionsRoot = input9.instructionsRef ? await instructionsFromRef(wt.path, input9.instructionsRef, join38(runTmp, "instructions")) : wt.path;
+    const skills = await loadSkills(instructionsRoot, log2);
     const toolbox = createRegistry(skills.length ? [...defaultTools(), skillTool] : defaultTools());
     const gatesEnabled = Object.entries(config2.gates).flatMap(([k, v]) => v === true ? [k] : []);
     const context2 = await createContextManager({
@@ -84735,6 +85676,7 @@ async function runTask(input9) {
       mode: input9.mode,
       gatesEnabled,
       model: input9.modelId,
+      instructionsRoot,
       logger: log2
     });
     const gen = runAgent(
@@ -84747,7 +85689,7 @@ async function runTask(input9) {
         hooks,
         ...verifier ? { verifier } : {},
         context: context2,
-        toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log2, extraReadRoots: [join29(runDir, "tool-output")] },
+        toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log2, readDeny: readDenyPredicate(wt.path, config2.permissions.deny) },
         budget: { maxTurns: config2.max_turns, maxCostUsd: config2.max_cost_usd, timeoutMs: config2.timeout_min * 6e4 },
         costOf: (u2) => costUsd(input9.modelId, u2),
         maxStopBlocks: config2.gates.max_stop_blocks,
@@ -84765,41 +85707,53 @@ async function runTask(input9) {
       }
       record2(n3.value);
     }
-    verdict = verdictOf(result, input9.mode);
+    verdict = verdictOf(result);
     reason = result.reason;
-    if (plan) reason = "plan written (read-only run: nothing was changed or verified)";
-    changes = await filesChanged(wt.path, wt.baseSha);
-    diff = await diffText(wt.path, wt.baseSha, 2e5);
-    if (!plan) {
-      if (changes.length === 0) {
-        reason = `no changes: ${reason}`;
-      } else if (verdict === "verified") {
-        const tested = buildEvidence(ledger.events(), facts()).finalTreeHash;
-        const c3 = await commitWork({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit, ...input9.coAuthor ? { coAuthor: input9.coAuthor } : {}, ...tested ? { expectedTreeHash: tested } : {} });
+    const endTree = await treeHash(wt.path, git2).catch(() => void 0);
+    changes = await filesChanged(wt.path, wt.baseSha, git2);
+    diff = await diffText(wt.path, wt.baseSha, 2e5, git2);
+    if (plan) {
+      verdict = "unverified";
+      reason = `plan only (read-only run): nothing was changed, so nothing was verified`;
+    } else if (changes.length === 0) {
+      if (input9.task.kind !== "sweep" && verdict === "verified") verdict = "unverified";
+      reason = `no changes: ${reason}`;
+    } else if (verdict === "verified") {
+      const tested = buildEvidence(ledger.events(), facts()).finalTreeHash ?? endTree;
+      try {
+        const c3 = await commitWork({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit, ...coAuthor, ...git2, ...tested ? { expectedTreeHash: tested } : {} });
         if ("sha" in c3) headSha = c3.sha;
-      } else if (config2.pr.wip_commit) {
-        const c3 = await wipCommit({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit, ...input9.coAuthor ? { coAuthor: input9.coAuthor } : {} });
-        if ("sha" in c3) {
-          headSha = c3.sha;
-          wip = true;
-        }
+      } catch (e) {
+        if (!(e instanceof TreeMismatchError)) throw e;
+        verdict = "unverified";
+        reason = `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})`;
       }
     }
+    if (!plan && !headSha && changes.length > 0) await saveWip();
   } catch (e) {
     const err2 = e;
-    verdict = "error";
-    reason = `internal error: ${err2.message}`;
+    verdict = e instanceof SetupError ? "aborted" : "error";
+    reason = e instanceof SetupError ? err2.message : `internal error: ${err2.message}`;
     log2.error({ err: err2.message }, "run failed");
     record2(stamp({ type: "error", kind: "internal", message: err2.message }));
-    if (wt && config2.pr.wip_commit && input9.mode === "fix") {
-      try {
-        const c3 = await wipCommit({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit });
-        if ("sha" in c3) {
-          headSha = c3.sha;
-          wip = true;
-        }
-      } catch {
+    if (wt && input9.mode === "fix") await saveWip();
+  }
+  async function saveWip() {
+    if (!wt) return;
+    if (!config2.pr.wip_commit) {
+      keep = true;
+      reason = `${reason} (work left in the worktree ${wt.path}: pr.wip_commit is off)`;
+      return;
+    }
+    try {
+      const c3 = await wipCommit({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit, ...coAuthor, gitDir: wt.gitDir });
+      if ("sha" in c3) {
+        headSha = c3.sha;
+        wip = true;
       }
+    } catch (e) {
+      keep = true;
+      reason = `${reason} (the WIP commit failed: ${e.message}; the work is kept in ${wt.path})`;
     }
   }
   function facts() {
@@ -84817,17 +85771,38 @@ async function runTask(input9) {
     };
   }
   record2(stamp({ type: "run_end", verdict, reason }));
-  const evidence = buildEvidence(ledger.events(), facts());
-  const summaryMd = renderSummaryMd(evidence);
-  await writeEvidence(runDir, evidence);
-  await writeFile5(join29(runDir, "summary.md"), summaryMd);
-  if (diff) await writeFile5(join29(runDir, "changes.diff"), diff);
-  await writeFile5(join29(runDir, "report.html"), renderReportHtml(evidence, ledger.events(), { diff }));
-  await transcript.close();
-  await dispose?.().catch(() => void 0);
-  if (runTmp) await rm7(runTmp, { recursive: true, force: true }).catch(() => void 0);
-  if (wt && !input9.keepWorktree) await wt.remove().catch((e) => log2.warn({ err: e.message }, "worktree removal failed"));
-  return { evidence, exitCode: exitCodeFor(verdict), runDir, branch: input9.branch, ...headSha ? { headSha } : {}, wip, summaryMd };
+  try {
+    const written = await writeRunFolder(runDir, buildEvidence(ledger.events(), facts()), ledger.events(), diff, secrets);
+    return { evidence: written.evidence, exitCode: exitCodeFor(verdict), runDir, branch: input9.branch, ...headSha ? { headSha } : {}, wip, summaryMd: written.summaryMd };
+  } finally {
+    await transcript.close().catch(() => void 0);
+    await dispose?.().catch(() => void 0);
+    if (runTmp) await rm7(runTmp, { recursive: true, force: true }).catch(() => void 0);
+    if (wt && !input9.keepWorktree && !keep) await wt.remove().catch((e) => log2.warn({ err: e.message }, "worktree removal failed"));
+  }
+}
+var DEPENDENCY_DIRS = ["node_modules", ".venv", "venv", "vendor"];
+async function runSetup(command, timeoutMin, base2) {
+  const h2 = await createExec({ ...base2, network: true });
+  try {
+    const r = await h2.exec({ command, cwd: base2.root, timeoutMs: timeoutMin * 6e4 });
+    if (r.exitCode !== 0) {
+      const tail = r.output.slice(-1500);
+      throw new SetupError(`setup.command \`${command}\` ${r.timedOut ? `timed out after ${timeoutMin} min` : `exited ${r.exitCode}`}; fix it in .github/proofpr.yml. Last output:
+${tail}`);
+    }
+  } finally {
+    await h2.dispose();
+  }
+}
+var SetupError = class extends Error {
+};
+function gitCommonDir(dir) {
+  try {
+    return execFileSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: dir, encoding: "utf8" }).trim();
+  } catch {
+    return join38(dir, ".git");
+  }
 }
 function isBareRepo(dir) {
   try {
@@ -84845,12 +85820,12 @@ Made by proofpr; the run's evidence is in the pull request body.`;
 }
 
 // src/hosts/action/load-config.ts
-import { existsSync as existsSync5, readFileSync as readFileSync10 } from "node:fs";
-import { isAbsolute as isAbsolute13, join as join30 } from "node:path";
+import { existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
+import { isAbsolute as isAbsolute16, join as join39 } from "node:path";
 var DEFAULT_CONFIG_PATH = ".github/proofpr.yml";
 function loadActionConfig(workspace, inputs) {
-  const path9 = isAbsolute13(inputs.config) ? inputs.config : join30(workspace, inputs.config);
-  const exists = existsSync5(path9);
+  const path9 = isAbsolute16(inputs.config) ? inputs.config : join39(workspace, inputs.config);
+  const exists = existsSync6(path9);
   if (!exists && inputs.config !== DEFAULT_CONFIG_PATH) throw new ActionInputError("config", `${inputs.config}: no such file in the checkout`);
   const config2 = parseRepoConfig(exists ? readFileSync10(path9, "utf8") : void 0, inputs.config);
   return {
@@ -86146,8 +87121,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep4 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
+var sep9 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep9}${b64url}${sep9}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -89305,16 +90280,16 @@ function createOctokitPort(opts) {
     async addLabels(issue3, labels) {
       if (labels.length > 0) await octokit.issues.addLabels({ ...r, issue_number: issue3, labels });
     },
-    async createCheckRun(run3) {
+    async createCheckRun(run4) {
       try {
         await octokit.checks.create({
           ...r,
-          head_sha: run3.headSha,
-          name: run3.name,
+          head_sha: run4.headSha,
+          name: run4.name,
           status: "completed",
-          conclusion: run3.conclusion,
-          output: { title: run3.title, summary: run3.summary },
-          ...run3.detailsUrl ? { details_url: run3.detailsUrl } : {}
+          conclusion: run4.conclusion,
+          output: { title: run4.title, summary: run4.summary },
+          ...run4.detailsUrl ? { details_url: run4.detailsUrl } : {}
         });
       } catch (e) {
         if (status(e) !== 403) throw e;
@@ -89385,7 +90360,8 @@ var schema4 = external_exports.object({
   remoteUrl: external_exports.string().min(1, "remoteUrl must be the repository URL"),
   branch: external_exports.string(),
   expectedRemoteSha: external_exports.string().regex(/^[0-9a-f]{40,64}$/, "expectedRemoteSha must be a full commit sha or null").nullable().optional(),
-  ownBranch: external_exports.boolean()
+  ownBranch: external_exports.boolean(),
+  sha: external_exports.string().regex(/^[0-9a-f]{40,64}$/, "sha must be the full commit sha to push (the one commitWork returned)").optional()
 });
 var MOVED = "the branch moved on the remote since proofpr last pushed it; re-run /agent fix to start from the new tip";
 function checkUrl(url2) {
@@ -89415,10 +90391,15 @@ async function pushBranch(opts) {
     throw new WorkspaceError("refused-ref", `refusing to push '${o2.branch}': proofpr pushes only its own proofpr/* branches`);
   }
   checkUrl(o2.remoteUrl);
-  const sha = await resolveCommit(o2.repoDir, ref2);
-  if (!sha) throw new WorkspaceError("bad-input", `branch ${o2.branch} does not exist in ${o2.repoDir}; commit the work first`);
+  const sha = o2.sha ? await resolveCommit(o2.repoDir, o2.sha) : await resolveCommit(o2.repoDir, ref2);
+  if (!sha) {
+    throw new WorkspaceError(
+      "bad-input",
+      o2.sha ? `commit ${o2.sha} does not exist in ${o2.repoDir}; pass the repository the work was committed in` : `branch ${o2.branch} does not exist in ${o2.repoDir}; commit the work first`
+    );
+  }
   const lease = o2.ownBranch && o2.expectedRemoteSha !== void 0 ? [`--force-with-lease=${ref2}:${o2.expectedRemoteSha ?? ""}`] : [];
-  const args2 = ["push", "--porcelain", "--no-verify", ...lease, "--", o2.remoteUrl, `${ref2}:${ref2}`];
+  const args2 = ["push", "--porcelain", "--no-verify", ...lease, "--", o2.remoteUrl, `${o2.sha ? sha : ref2}:${ref2}`];
   const started = Date.now();
   const res = await git(args2, { cwd: o2.repoDir, token: opts.token, okCodes: [0, 1] }).catch((e) => {
     throw remoteError(e, `pushing ${o2.branch}`, "contents: write");
@@ -89454,8 +90435,8 @@ function actionWorkspace(checkout, opts = {}) {
 }
 
 // src/hosts/action/issue-flow.ts
-import { existsSync as existsSync6, readFileSync as readFileSync11 } from "node:fs";
-import { join as join33 } from "node:path";
+import { existsSync as existsSync7, readFileSync as readFileSync11 } from "node:fs";
+import { join as join42 } from "node:path";
 
 // src/github/event.ts
 var user = external_exports.object({ login: external_exports.string(), id: external_exports.number().optional(), type: external_exports.string().optional() });
@@ -89610,7 +90591,8 @@ function usageLine2(s) {
 }
 function renderStatusComment(s) {
   const title = s.mode === "plan" ? "plan" : s.mode === "follow-up" ? "follow-up" : "fix";
-  const out2 = [statusMarker(s.runId), `${ICON[s.phase]} **proofpr ${title}** \u2014 ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`];
+  const warn = s.phase === "done" && s.verdict !== void 0 && s.verdict !== "verified" && s.verdict !== "plan posted";
+  const out2 = [statusMarker(s.runId), `${warn ? "\u26A0\uFE0F" : ICON[s.phase]} **proofpr ${title}** \u2014 ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`];
   const usage = usageLine2(s);
   if (usage) out2.push("", usage);
   if (s.todos && s.todos.length > 0) out2.push("", ...s.todos.map((t) => `- ${TODO_MARK3[t.status]} ${t.content.replace(/\n/g, " ")}`));
@@ -89623,7 +90605,7 @@ function renderStatusComment(s) {
 }
 
 // src/usecases/fix-issue.ts
-import { join as join31 } from "node:path";
+import { join as join40 } from "node:path";
 
 // src/github/issue-context.ts
 function buildIssueContext(inp) {
@@ -89649,6 +90631,14 @@ function buildIssueContext(inp) {
   }
   if (editedAfter > 0) parts2.push(`(${editedAfter} comment(s) edited after the request were left out.)`);
   return { body: parts2.join("\n\n"), included, excluded: { editedAfter, unauthorized } };
+}
+async function loadIssueContext(github, t, allowed) {
+  const comments = await github.listComments(t.number);
+  const authorizedLogins = /* @__PURE__ */ new Set();
+  for (const login of new Set(comments.map((c3) => c3.user))) {
+    if ((await authorize(github, login, allowed)).ok) authorizedLogins.add(login);
+  }
+  return buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...t.commentId !== void 0 ? { triggerCommentId: t.commentId } : {}, authorized: authorizedLogins });
 }
 
 // src/github/status-reporter.ts
@@ -89777,15 +90767,10 @@ async function fixIssue(inp, deps) {
     { ...deps.progressIntervalMs !== void 0 ? { intervalMs: deps.progressIntervalMs } : {}, ...deps.now ? { now: deps.now } : {} }
   );
   let phase = "preparing";
-  runs.update(inp.runId, { status: "running" });
+  await runs.update(inp.runId, { status: "running" });
   try {
     await status2.set({ phase });
-    const comments = await github.listComments(t.number);
-    const authorized = /* @__PURE__ */ new Set();
-    for (const login of new Set(comments.map((c3) => c3.user))) {
-      if ((await authorize(github, login, cfg.authorized)).ok) authorized.add(login);
-    }
-    const ctx = buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...t.commentId !== void 0 ? { triggerCommentId: t.commentId } : {}, authorized });
+    const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const base2 = t.defaultBranch ?? await github.getDefaultBranch();
@@ -89795,6 +90780,7 @@ async function fixIssue(inp, deps) {
     const events = [];
     const result = await deps.runTask({
       repoDir: mirror.dir,
+      gitToken: access.token,
       baseRef: base2,
       branch: inp.mode === "plan" ? `${branch}-plan` : branch,
       task: { kind: "issue", issue: t.number, title: sanitizeText(t.title), body: ctx.body, ...t.instructions ? { instructions: sanitizeText(t.instructions) } : {} },
@@ -89803,8 +90789,8 @@ async function fixIssue(inp, deps) {
       modelId,
       mode: inp.mode,
       runId: inp.runId,
-      runDir: join31(deps.home, "runs", inp.runId),
-      worktreesDir: join31(deps.home, "worktrees"),
+      runDir: join40(deps.home, "runs", inp.runId),
+      worktreesDir: join40(deps.home, "worktrees"),
       coAuthor: coAuthorOf(t),
       repoFullName: `${github.owner}/${github.repo}`,
       ...inp.signal ? { signal: inp.signal } : {},
@@ -89825,7 +90811,7 @@ ${plan}
 
 _Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
       await status2.set({ phase: "done", ...final, verdict: "plan posted", reason: posted.url }, true);
-      runs.update(inp.runId, { status: "done", verdict: "plan" });
+      await runs.update(inp.runId, { status: "done", verdict: "plan" });
       return { verdict: "plan", branch, planCommentUrl: posted.url };
     }
     const verified = ev.verdict === "verified" && result.headSha !== void 0 && !result.wip;
@@ -89834,7 +90820,8 @@ _Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
     let pushed = false;
     if (result.headSha && (verified || cfg.pr.wip_commit)) {
       const remoteSha = await github.getBranchSha(branch);
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true });
+      const pushAccess = await github.gitAccess();
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...result.headSha ? { sha: result.headSha } : {} });
       pushed = true;
     }
     if (pushed && (verified || cfg.pr.on_unverified === "draft_pr")) {
@@ -89863,18 +90850,18 @@ ${result.summaryMd}`;
       },
       true
     );
-    runs.update(inp.runId, { status: "done", verdict: ev.verdict, ...prUrl ? { prUrl } : {} });
+    await runs.update(inp.runId, { status: "done", verdict: ev.verdict, ...prUrl ? { prUrl } : {} });
     return { verdict: ev.verdict, branch, ...prUrl ? { prUrl } : {} };
   } catch (e) {
     const message = redactSecrets(e.message ?? String(e)).split("\n")[0]?.slice(0, 300) ?? "unknown error";
     await status2.set({ phase: "failed", failedPhase: phase, error: message, verdict: "error" }, true);
-    runs.update(inp.runId, { status: "done", verdict: "error" });
+    await runs.update(inp.runId, { status: "done", verdict: "error" });
     return { verdict: "error", branch };
   }
 }
 
 // src/usecases/follow-up-pr.ts
-import { join as join32 } from "node:path";
+import { join as join41 } from "node:path";
 async function followUpPr(inp, deps) {
   const { github, runs } = deps;
   const t = inp.trigger;
@@ -89887,18 +90874,13 @@ async function followUpPr(inp, deps) {
   );
   let phase = "preparing";
   let branch = t.headRef ?? "";
-  runs.update(inp.runId, { status: "running" });
+  await runs.update(inp.runId, { status: "running" });
   try {
     await status2.set({ phase });
     const pr = await github.getPullRequest(t.number);
     if (!pr || !pr.headRef.startsWith(BRANCH_PREFIX)) throw new Error(`PR #${t.number} is not a proofpr branch`);
     branch = pr.headRef;
-    const comments = await github.listComments(t.number);
-    const authorized = /* @__PURE__ */ new Set();
-    for (const login of new Set(comments.map((c3) => c3.user))) {
-      if ((await authorize(github, login, cfg.authorized)).ok) authorized.add(login);
-    }
-    const ctx = buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...t.commentId !== void 0 ? { triggerCommentId: t.commentId } : {}, authorized });
+    const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);
@@ -89907,6 +90889,7 @@ async function followUpPr(inp, deps) {
     await status2.set({ phase });
     const result = await deps.runTask({
       repoDir: mirror.dir,
+      gitToken: access.token,
       baseRef: pr.baseRef,
       branch,
       continueBranch: true,
@@ -89916,10 +90899,11 @@ async function followUpPr(inp, deps) {
       modelId,
       mode: "fix",
       runId: inp.runId,
-      runDir: join32(deps.home, "runs", inp.runId),
-      worktreesDir: join32(deps.home, "worktrees"),
+      runDir: join41(deps.home, "runs", inp.runId),
+      worktreesDir: join41(deps.home, "worktrees"),
       coAuthor: coAuthorOf(t),
       repoFullName: `${github.owner}/${github.repo}`,
+      instructionsRef: pr.baseRef,
       ...inp.signal ? { signal: inp.signal } : {},
       onEvent: (ev2) => status2.onEvent(ev2)
     });
@@ -89930,7 +90914,8 @@ async function followUpPr(inp, deps) {
     const failedGates = ev.gates.filter((g) => !g.passed);
     let pushedTo;
     if (result.headSha && verified) {
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: startSha ?? null, ownBranch: true });
+      const pushAccess = await github.gitAccess();
+      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true, ...result.headSha ? { sha: result.headSha } : {} });
       pushedTo = branch;
       await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
       await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
@@ -89951,12 +90936,12 @@ async function followUpPr(inp, deps) {
       },
       true
     );
-    runs.update(inp.runId, { status: "done", verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
+    await runs.update(inp.runId, { status: "done", verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
     return { verdict: ev.verdict, branch, ...pushedTo ? { pushedTo } : {} };
   } catch (e) {
     const message = redactSecrets(e.message ?? String(e)).split("\n")[0]?.slice(0, 300) ?? "unknown error";
     await status2.set({ phase: "failed", failedPhase: phase, error: message, verdict: "error" }, true);
-    runs.update(inp.runId, { status: "done", verdict: "error" });
+    await runs.update(inp.runId, { status: "done", verdict: "error" });
     return { verdict: "error", branch };
   }
 }
@@ -89999,10 +90984,10 @@ async function issueFlow(ctx, config2, deps) {
   };
   const input9 = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? await github.getDefaultBranch() }, config: config2, statusCommentId: status2.id };
   const outcome = t.target === "pr" ? await followUpPr(input9, usecaseDeps) : await fixIssue({ ...input9, mode: t.kind === "plan" ? "plan" : "fix" }, usecaseDeps);
-  const runDir = join33(ctx.home, "runs", runId);
-  const evidenceFile = join33(runDir, "evidence.json");
-  const summaryFile = join33(runDir, "summary.md");
-  const summaryMd = existsSync6(summaryFile) ? readFileSync11(summaryFile, "utf8") : `proofpr ${outcome.verdict}: see the status comment ${status2.url}
+  const runDir = join42(ctx.home, "runs", runId);
+  const evidenceFile = join42(runDir, "evidence.json");
+  const summaryFile = join42(runDir, "summary.md");
+  const summaryMd = existsSync7(summaryFile) ? readFileSync11(summaryFile, "utf8") : `proofpr ${outcome.verdict}: see the status comment ${status2.url}
 `;
   const verdict = last?.evidence.verdict ?? (outcome.verdict === "plan" ? "verified" : "error");
   const exitCode = outcome.verdict === "plan" ? 0 : outcome.verdict === "error" && !last ? 1 : exitCodeFor(verdict);
@@ -90013,7 +90998,7 @@ async function issueFlow(ctx, config2, deps) {
       branch: last?.headSha ? outcome.branch : "",
       pr_number: t.target === "pr" ? String(t.number) : prNumberOf(outcome.prUrl),
       pr_url: outcome.prUrl ?? (t.target === "pr" ? github.htmlUrl(t.number).replace(/\/issues\/(\d+)$/, "/pull/$1") : ""),
-      evidence_path: existsSync6(evidenceFile) ? deps.evidencePath(evidenceFile) : ""
+      evidence_path: existsSync7(evidenceFile) ? deps.evidencePath(evidenceFile) : ""
     },
     summaryMd,
     message: `${t.target} #${t.number}: ${verdict}${outcome.prUrl ? ` \u2192 ${outcome.prUrl}` : ""}`
@@ -90021,7 +91006,7 @@ async function issueFlow(ctx, config2, deps) {
 }
 
 // src/hosts/action/prompt-flow.ts
-import { join as join34 } from "node:path";
+import { join as join43 } from "node:path";
 async function promptFlow(ctx, config2, prompt, deps) {
   const { github } = deps;
   const runId = newRunId();
@@ -90038,8 +91023,8 @@ async function promptFlow(ctx, config2, prompt, deps) {
     modelId: deps.modelId,
     mode: "fix",
     runId,
-    runDir: join34(ctx.home, "runs", runId),
-    worktreesDir: join34(ctx.home, "worktrees"),
+    runDir: join43(ctx.home, "runs", runId),
+    worktreesDir: join43(ctx.home, "worktrees"),
     repoFullName: `${github.owner}/${github.repo}`
   });
   const ev = res.evidence;
@@ -90049,7 +91034,7 @@ async function promptFlow(ctx, config2, prompt, deps) {
   let pushed = false;
   if (res.headSha && (verified || config2.pr.wip_commit)) {
     const access = await github.gitAccess();
-    await deps.workspace.pushBranch({ repoDir: ctx.workspace, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: null, ownBranch: true });
+    await deps.workspace.pushBranch({ repoDir: ctx.workspace, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: null, ownBranch: true, sha: res.headSha });
     pushed = true;
   }
   if (pushed && (verified || config2.pr.on_unverified === "draft_pr")) {
@@ -90067,7 +91052,7 @@ async function promptFlow(ctx, config2, prompt, deps) {
   }
   return {
     exitCode: res.exitCode,
-    outputs: { verdict: ev.verdict, branch: pushed ? branch : "", pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join34(res.runDir, "evidence.json")) },
+    outputs: { verdict: ev.verdict, branch: pushed ? branch : "", pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join43(res.runDir, "evidence.json")) },
     summaryMd: res.summaryMd,
     message: `prompt task: ${ev.verdict} (${ev.reason})${prUrl ? ` \u2192 ${prUrl}` : pushed ? ` \u2192 branch ${branch}` : ""}`
   };
@@ -90107,8 +91092,8 @@ async function sweepFlow(ctx, config2, deps) {
 
 // src/hosts/action/main.ts
 function workspacePath(workspace, file2) {
-  const rel = relative8(workspace, file2);
-  return rel && !rel.startsWith("..") && !isAbsolute14(rel) ? rel : file2;
+  const rel = relative13(workspace, file2);
+  return rel && !rel.startsWith("..") && !isAbsolute17(rel) ? rel : file2;
 }
 async function runActionMain(ctx, inputs, deps = {}) {
   const config2 = loadActionConfig(ctx.workspace, inputs);
@@ -90162,8 +91147,8 @@ function oneLine4(s) {
   return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 function useBundledWasm() {
-  const here = dirname10(fileURLToPath3(import.meta.url));
-  if (existsSync7(join35(here, "tree-sitter-bash.wasm"))) setBashWasmDir(here);
+  const here = dirname14(fileURLToPath3(import.meta.url));
+  if (existsSync8(join44(here, "tree-sitter-bash.wasm"))) setBashWasmDir(here);
 }
 function warnPersistedToken(workspace, io) {
   try {
