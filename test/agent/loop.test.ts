@@ -111,6 +111,35 @@ describe('agent loop', () => {
     expect(result.reason).toMatch(/too long/);
   });
 
+  it('loop - three failed compactions in a row end the run aborted (thrash breaker)', async () => {
+    const again = { content: [toolUse('Echo', { say: 'again' })] };
+    const failing = plainContext({
+      maybeCompact: async (m) => ({ messages: m, kind: 'summary', beforeTokens: 9000, afterTokens: 9000, ok: false, detail: 'the summary request failed' }),
+    });
+    const { d } = deps([again, again, again, again], echo, { context: failing });
+    const { events, result } = await collect(runAgent({ prompt: 'go' }, d));
+    expect(result.status).toBe('aborted');
+    expect(result.reason).toMatch(/compaction failed 3 times in a row/);
+    expect(events.filter((e) => e.type === 'compaction' && !e.ok)).toHaveLength(3);
+  });
+
+  it('loop - a successful compaction replaces the history and the next request is smaller', async () => {
+    let calls = 0;
+    const shrinking = plainContext({
+      maybeCompact: async (m) => {
+        calls++;
+        if (calls !== 3) return undefined;
+        const kept = [m[0]!];
+        return { messages: kept, kind: 'summary', beforeTokens: 500, afterTokens: 10, ok: true };
+      },
+    });
+    const again = { content: [toolUse('Echo', { say: 'x'.repeat(400) })] };
+    const { d, model } = deps([again, again, { content: [text('done')] }], echo, { context: shrinking });
+    const { result } = await collect(runAgent({ prompt: 'go' }, d));
+    expect(result).toMatchObject({ status: 'completed', compactions: 1 });
+    expect(JSON.stringify(model.requests[2]!.messages).length).toBeLessThan(JSON.stringify(model.requests[1]!.messages).length);
+  });
+
   it('loop - a broken stream is retried as a whole turn', async () => {
     const { d } = deps([{ error: 'stream_broken', message: 'socket closed' }, { content: [text('ok')] }], echo);
     const { events, result } = await collect(runAgent({ prompt: 'go' }, d));
