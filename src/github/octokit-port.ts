@@ -2,6 +2,7 @@
  * GitHubPort on an installation-authenticated Octokit (Probot's), bound to one repository.
  * Works against github.com and GitHub Enterprise alike: the REST base is the Octokit's; web and git URLs
  * come from `webUrl` (https://github.com, or `${GHE_PROTOCOL}://${GHE_HOST}`).
+ * Also lists open pull requests (for sweeps, which reuse their own PR).
  */
 import type { ProbotOctokit } from 'probot';
 import type { CheckConclusion, GitHubPort, IssueComment, PullRequestInfo } from '../usecases/ports.js';
@@ -13,7 +14,7 @@ export const CONFIG_PATH = '.github/proofpr.yml';
 interface PullLike {
   number: number;
   html_url: string;
-  head: { ref: string; sha: string };
+  head: { ref: string; sha: string; repo?: { full_name: string } | null };
   base: { ref: string };
   draft?: boolean;
   state: string;
@@ -31,7 +32,10 @@ const toPr = (p: PullLike): PullRequestInfo => ({
 
 const status = (e: unknown): number | undefined => (e as { status?: number }).status;
 
-export function createOctokitPort(octokit: Octokit, repoRef: { owner: string; repo: string; webUrl: string }): GitHubPort {
+/** A GitHubPort that can also list the repository's open pull requests (same-repository heads only). */
+export type ListingGitHubPort = GitHubPort & { listOpenPullRequests(): Promise<PullRequestInfo[]> };
+
+export function createOctokitPort(octokit: Octokit, repoRef: { owner: string; repo: string; webUrl: string }): ListingGitHubPort {
   const { owner, repo } = repoRef;
   const web = repoRef.webUrl.replace(/\/+$/, '');
   const r = { owner, repo };
@@ -126,6 +130,11 @@ export function createOctokitPort(octokit: Octokit, repoRef: { owner: string; re
       const auth = (await octokit.auth({ type: 'installation' })) as { token?: string };
       if (!auth.token) throw new Error('no installation token: the App must be installed on the repository');
       return { url: `${web}/${owner}/${repo}.git`, token: auth.token };
+    },
+    async listOpenPullRequests() {
+      const all = await octokit.paginate(octokit.rest.pulls.list, { ...r, state: 'open', per_page: 100 });
+      const full = `${owner}/${repo}`.toLowerCase();
+      return (all as PullLike[]).filter((p) => !p.head.repo || p.head.repo.full_name.toLowerCase() === full).map(toPr);
     },
     htmlUrl: (number) => `${web}/${owner}/${repo}/issues/${number}`,
     branchUrl: (branch) => `${web}/${owner}/${repo}/tree/${branch}`,

@@ -1,31 +1,73 @@
 /**
  * The job handler every worker runs: bind GitHub to the job's installation and repository, then hand the
- * job to its usecase. A crash anywhere still leaves the run `done` in the store.
+ * job to its usecase. A crash anywhere still leaves the run `done` in the store. Sweep jobs (fired by
+ * `serve`'s scheduler) read the config again, refresh the mirror and run that one sweep on the default branch.
  */
 import type { GitHubPort, UsecaseDeps } from '../usecases/ports.js';
 import type { Trigger } from '../github/trigger.js';
-import type { FixJob } from './fix-job.js';
-import type { JobHandler } from './queue.js';
+import { isSweepJob, type FixJob, type ProofprJob, type SweepJob } from './fix-job.js';
+import type { JobContext, JobHandler, QueuedJob } from './queue.js';
 import { fixIssue } from '../usecases/fix-issue.js';
 import { followUpPr } from '../usecases/follow-up-pr.js';
+import { runSweeps, type SweepGitHub } from '../usecases/sweep.js';
+import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 
 const log = logger('worker');
 
 export interface WorkerDeps extends Omit<UsecaseDeps, 'github'> {
-  githubFor(trigger: Trigger): Promise<GitHubPort>;
+  githubFor(target: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort>;
 }
 
-export function createJobHandler(deps: WorkerDeps): JobHandler<FixJob> {
+const canListPulls = (g: GitHubPort): g is GitHubPort & SweepGitHub => typeof (g as Partial<SweepGitHub>).listOpenPullRequests === 'function';
+
+async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
+  const { trigger, config, statusCommentId, mode } = job.data;
+  const github = await deps.githubFor(trigger);
+  const usecaseDeps: UsecaseDeps = { ...deps, github };
+  const base = { runId: job.runId, trigger, config, statusCommentId, signal: ctx.signal };
+  log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode }, 'job start');
+  ctx.progress({ phase: 'preparing' });
+  const out = mode === 'follow-up' ? await followUpPr(base, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
+  ctx.progress({ phase: 'done', verdict: out.verdict });
+  log.info({ runId: job.runId, verdict: out.verdict }, 'job end');
+}
+
+async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
+  const { owner, repo, installationId, sweep } = job.data;
+  const repoFullName = `${owner}/${repo}`;
+  log.info({ runId: job.runId, repo: repoFullName, sweep }, 'sweep job start');
+  ctx.progress({ phase: 'preparing' });
+  const github = await deps.githubFor({ owner, repo, installationId });
+  if (!canListPulls(github)) throw new Error(`sweep ${sweep} on ${repoFullName}: the GitHub port cannot list open pull requests (use createOctokitPort)`);
+  const defaultBranch = await github.getDefaultBranch();
+  const loaded = await loadRepoConfig(github, defaultBranch);
+  if (!loaded.ok) {
+    log.warn({ runId: job.runId, repo: repoFullName, sweep, problems: loaded.problems }, 'sweep not run: .github/proofpr.yml is invalid');
+    ctx.progress({ phase: 'done', verdict: 'error' });
+    return;
+  }
+  if (!loaded.config.sweeps.some((s) => s.name === sweep)) {
+    log.warn({ runId: job.runId, repo: repoFullName, sweep }, 'sweep not run: it is no longer in .github/proofpr.yml');
+    ctx.progress({ phase: 'done', verdict: 'skipped' });
+    return;
+  }
+  const access = await github.gitAccess();
+  const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
+  const modelId = deps.modelOverride ?? loaded.config.model;
+  const outcomes = await runSweeps(
+    { repoDir: mirror.dir, baseRef: defaultBranch, prBase: defaultBranch, config: loaded.config, names: [sweep], modelId, home: deps.home, repoFullName, signal: ctx.signal },
+    { runTask: deps.runTask, model: deps.modelFactory({ modelId }), github, workspace: deps.workspace },
+  );
+  const out = outcomes[0];
+  ctx.progress({ phase: 'done', verdict: out?.verdict ?? 'skipped' });
+  log.info({ runId: job.runId, sweep, sweepRunId: out?.runId, verdict: out?.verdict, pr: out?.pr?.url, reason: out?.reason }, 'sweep job end');
+}
+
+export function createJobHandler(deps: WorkerDeps): JobHandler<ProofprJob> {
   return async (job, ctx) => {
-    const { trigger, config, statusCommentId, mode } = job.data;
-    const github = await deps.githubFor(trigger);
-    const usecaseDeps: UsecaseDeps = { ...deps, github };
-    const base = { runId: job.runId, trigger, config, statusCommentId, signal: ctx.signal };
-    log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode }, 'job start');
-    ctx.progress({ phase: 'preparing' });
-    const out = mode === 'follow-up' ? await followUpPr(base, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
-    ctx.progress({ phase: 'done', verdict: out.verdict });
-    log.info({ runId: job.runId, verdict: out.verdict }, 'job end');
+    const data = job.data;
+    if (isSweepJob(data)) await runSweepJob({ ...job, data }, ctx, deps);
+    else await runFixJob({ ...job, data }, ctx, deps);
   };
 }

@@ -1,6 +1,8 @@
 /**
  * The App assembled: Probot (webhooks), the run store and the embedded SQLite queue with its workers, in
  * one process. Runs that were in progress when a previous process died are reported as aborted at start.
+ * The sweep scheduler enqueues the configured sweeps on their cron schedule (PROOFPR_SWEEP_SCHEDULER=off
+ * turns it off); with REDIS_URL, every server may run it: the slot's dedupe key keeps one job per slot.
  * `startServer` puts it behind HTTP; tests drive `probot.receive` directly.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,7 +18,9 @@ import { RUNS_QUEUE } from '../cli/worker-command.js';
 import { createSqliteQueue } from '../../jobs/sqlite-queue.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
-import type { FixJob } from '../../jobs/fix-job.js';
+import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';
+import type { QueuedJob } from '../../jobs/queue.js';
+import { startSweepScheduler } from './scheduler.js';
 import type { Queue } from '../../jobs/queue.js';
 import { createOctokitPort } from '../../github/octokit-port.js';
 import type { Trigger } from '../../github/trigger.js';
@@ -50,7 +54,9 @@ export interface StartServerOptions {
   progressIntervalMs?: number;
   onIntake?: ProofprAppOptions['onIntake'];
   /** A queue to use instead of the embedded SQLite one (e.g. BullMQ when REDIS_URL is set). */
-  queue?: Queue<FixJob>;
+  queue?: Queue<ProofprJob>;
+  /** Time between sweep-scheduler ticks (default 60 s). */
+  sweepIntervalMs?: number;
   /** Probot's logger (default: the pino child logger 'probot'). */
   probotLog?: Logger;
 }
@@ -59,7 +65,9 @@ export interface Proofpr {
   probot: Probot;
   env: ServerEnv;
   runs: SharedRunStore;
-  queue: Queue<FixJob>;
+  queue: Queue<ProofprJob>;
+  /** Enqueues the configured sweeps on their schedule; absent when PROOFPR_SWEEP_SCHEDULER=off. */
+  scheduler?: ReturnType<typeof startSweepScheduler>;
   /** Webhook middleware (signature check, then the app); calls `next` for other paths. */
   middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): unknown;
   /** Stop taking jobs, abort running ones (their WIP is kept), close the database. */
@@ -86,12 +94,12 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   });
   // With REDIS_URL, this process only receives webhooks and enqueues on BullMQ; `proofpr worker` processes
   // run the jobs, and runs/leases/deliveries live in Redis where every worker sees them.
-  const bull = !opts.queue && env.redisUrl ? createBullmqQueue<FixJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
+  const bull = !opts.queue && env.redisUrl ? createBullmqQueue<ProofprJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
   const db = bull ? undefined : openDatabase(env.home);
   const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
-  const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<FixJob>(db!);
-  const queue: Queue<FixJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<FixJob>);
-  const githubFor = async (t: Trigger): Promise<GitHubPort> => {
+  const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<ProofprJob>(db!);
+  const queue: Queue<ProofprJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<ProofprJob>);
+  const githubFor = async (t: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort> => {
     if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
     const octokit = await probot.auth(t.installationId);
     return createOctokitPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
@@ -99,7 +107,11 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
 
   // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.
   for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
-    await reportInterrupted(job, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
+    if (isSweepJob(job.data)) {
+      log.warn({ runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep }, 'a sweep was interrupted by the previous process; it runs again at its next scheduled time');
+      continue;
+    }
+    await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
   }
   if (!bull) queue.consume(
     createJobHandler({
@@ -115,17 +127,25 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     { concurrency: opts.concurrency ?? 1 },
   );
 
+  // Webhooks only ever enqueue fix jobs (and cancel by run id) on the shared queue.
+  const fixQueue = queue as unknown as Queue<FixJob>;
   const middleware = await createNodeMiddleware(
-    proofprApp({ runs, queue, newRunId: () => newRunId(), webUrl: env.webUrl, ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
+    proofprApp({ runs, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
     { probot, webhooksPath: env.webhookPath },
   );
+  const schedulerOff = (opts.env ?? process.env).PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';
+  const scheduler = schedulerOff
+    ? undefined
+    : startSweepScheduler({ probot, queue, webUrl: env.webUrl, ...(opts.sweepIntervalMs !== undefined ? { intervalMs: opts.sweepIntervalMs } : {}) });
   return {
     probot,
     env,
     runs,
     queue,
+    ...(scheduler ? { scheduler } : {}),
     middleware,
     async close() {
+      scheduler?.stop();
       await queue.close({ abort: true });
       db?.close();
     },
