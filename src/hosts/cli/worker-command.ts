@@ -13,8 +13,8 @@ import { createRedisRunStore } from '../../jobs/redis-run-store.js';
 import { issueOfJob, repoOfJob } from '../../jobs/queue-from-env.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
-import type { FixJob } from '../../jobs/fix-job.js';
-import type { JobHandler } from '../../jobs/queue.js';
+import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';
+import type { JobHandler, QueuedJob } from '../../jobs/queue.js';
 import { createOctokitPort } from '../../github/octokit-port.js';
 import type { Trigger } from '../../github/trigger.js';
 import type { GitHubPort } from '../../usecases/ports.js';
@@ -86,10 +86,15 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     home: env.home,
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
   });
-  const handler: JobHandler<FixJob> = async (job, ctx) => {
+  const handler: JobHandler<ProofprJob> = async (job, ctx) => {
+    if (job.attempt > 1 && isSweepJob(job.data)) {
+      // A sweep slot is not worth a second attempt: it runs again at its next scheduled time.
+      log.warn({ runId: job.runId, attempt: job.attempt }, 'sweep job handed over from a worker that stopped: skipped until its next slot');
+      return;
+    }
     if (job.attempt > 1) {
       log.warn({ runId: job.runId, attempt: job.attempt }, 'job handed over from a worker that stopped: reporting it as interrupted');
-      await reportInterrupted(job, { githubFor, runs });
+      await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs });
       ctx.progress({ phase: 'done', verdict: 'aborted' });
       return;
     }
