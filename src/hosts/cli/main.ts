@@ -17,10 +17,12 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('run')
-    .description('run the agent on a task in a fresh worktree of --repo and commit the result on a new branch')
+    .description('run the agent on a task in a fresh worktree of --repo and commit the result on a new branch (or, with --github-repo, fix an issue and open the PR)')
     .option('--repo <dir>', 'git repository to work on', '.')
     .option('--prompt <text>', 'the task, as text')
     .option('--issue-file <file>', 'the task, as JSON { "number", "title", "body" }')
+    .option('--github-repo <owner/name>', 'work on this GitHub repository (with --issue; token from GITHUB_TOKEN): clone, run, push, open the PR')
+    .option('--issue <n>', 'the issue of --github-repo to fix')
     .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
     .option('--model <id>', 'model id (overrides PROOFPR_MODEL and the config)')
     .option('--max-turns <n>', 'maximum model requests')

@@ -6,6 +6,8 @@ import { runTask } from '../../usecases/run-task.js';
 import { sweepWorktrees } from '../../workspace/worktree.js';
 import { issueBranch, promptBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
+import type { WorkspacePort } from '../../usecases/ports.js';
+import { githubRun } from './github-run.js';
 import { createProgressPrinter } from './progress.js';
 import { resolveRunOptions, type RawRunFlags } from './run-options.js';
 import { UsageError } from './usage-error.js';
@@ -17,9 +19,11 @@ export interface RunCommandDeps {
   stdout?: (s: string) => void;
   stderr?: (s: string) => void;
   signal?: AbortSignal;
+  /** Replaces the mirror + push of a --github-repo run. */
+  workspace?: WorkspacePort;
 }
 
-/** `proofpr run`: returns the exit code (CONTRACT §3). */
+/** `proofpr run`: returns the exit code (CONTRACT §3). With --github-repo/--issue it runs as the App does (githubRun). */
 export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
   const out = deps.stdout ?? ((s) => process.stdout.write(s));
@@ -30,6 +34,9 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
     const apiKey = env.ANTHROPIC_API_KEY;
     if (!apiKey) throw new UsageError('ANTHROPIC_API_KEY is not set: export your Anthropic API key (or point ANTHROPIC_BASE_URL at a compatible server and set any key)');
     model = createAnthropicClient({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
+  }
+  if (opts.github) {
+    return githubRun({ ...opts, github: opts.github }, { env, model, stdout: out, stderr: err, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.workspace ? { workspace: deps.workspace } : {}) });
   }
   const home = proofprHome(env);
   const runId = newRunId();

@@ -13,8 +13,8 @@ import type { ModelClient } from '../../model/model-client.js';
 import { runTask } from '../../usecases/run-task.js';
 import type { RunTask } from '../../usecases/run-task-types.js';
 import { runSweeps, sweepExitCode, SweepSelectionError, type SweepDeps } from '../../usecases/sweep.js';
-import { createOctokitPort } from '../action/octokit-port.js';
 import { actionWorkspace } from '../action/workspace-port.js';
+import { githubTarget } from './github-target.js';
 import { UsageError } from './usage-error.js';
 
 export interface RawSweepFlags {
@@ -67,12 +67,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   }
   const target = flags.githubRepo ?? env.GITHUB_REPOSITORY;
   let github = deps.github;
-  if (!github && target) {
-    const [owner, repo, ...rest] = target.split('/');
-    if (!owner || !repo || rest.length > 0) throw new UsageError(`--github-repo ${target}: expected OWNER/NAME`);
-    if (!env.GITHUB_TOKEN) throw new UsageError('GITHUB_TOKEN is not set: a GitHub target needs a token with contents: write and pull-requests: write');
-    github = createOctokitPort({ token: env.GITHUB_TOKEN, owner, repo, ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}), ...(env.GITHUB_SERVER_URL ? { serverUrl: env.GITHUB_SERVER_URL } : {}) });
-  }
+  if (!github && target) github = githubTarget(target, env).port;
   const names = flags.name === undefined ? undefined : Array.isArray(flags.name) ? flags.name : [flags.name];
   const prBase = gitOut(repoDir, ['symbolic-ref', '--short', 'HEAD']) ?? 'main';
   try {
