@@ -57,7 +57,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
   const status = createStatusReporter(
     github,
     inp.statusCommentId,
-    { runId: inp.runId, phase: 'queued', requester: t.commenter, mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
+    { runId: inp.runId, phase: 'queued', requester: t.commenter || 'proofpr', mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
     { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
   );
   let phase: Phase = 'preparing';
@@ -86,7 +86,8 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       runId: inp.runId,
       runDir: join(deps.home, 'runs', inp.runId),
       worktreesDir: join(deps.home, 'worktrees'),
-      coAuthor: coAuthorOf(t),
+      // No Co-authored-by trailer when nobody in particular asked (a token whose user is unknown).
+      ...(t.commenter ? { coAuthor: coAuthorOf(t) } : {}),
       repoFullName: `${github.owner}/${github.repo}`,
       ...(inp.signal ? { signal: inp.signal } : {}),
       onEvent: (ev) => {

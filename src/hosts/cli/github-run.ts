@@ -70,10 +70,10 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   const defaultBranch = await github.getDefaultBranch();
   const runId = newRunId();
   const home = proofprHome(env);
-  const requester = me?.login ?? 'proofpr';
+  const requester = me?.login ?? '';
   const modelId = opts.modelOverride ?? config.model;
   err(`proofpr run ${runId} on ${target.owner}/${target.repo}#${n} (model ${modelId})\n`);
-  const status = await github.createComment(n, renderStatusComment({ runId, phase: 'queued', requester, mode: 'fix', maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }));
+  const status = await github.createComment(n, renderStatusComment({ runId, phase: 'queued', requester: requester || 'proofpr', mode: 'fix', maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }));
   const trigger: Trigger = {
     kind: 'fix',
     target: 'issue',
