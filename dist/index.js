@@ -90763,7 +90763,7 @@ async function fixIssue(inp, deps) {
   const status2 = createStatusReporter(
     github,
     inp.statusCommentId,
-    { runId: inp.runId, phase: "queued", requester: t.commenter, mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
+    { runId: inp.runId, phase: "queued", requester: t.commenter || "proofpr", mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
     { ...deps.progressIntervalMs !== void 0 ? { intervalMs: deps.progressIntervalMs } : {}, ...deps.now ? { now: deps.now } : {} }
   );
   let phase = "preparing";
@@ -90791,7 +90791,8 @@ async function fixIssue(inp, deps) {
       runId: inp.runId,
       runDir: join40(deps.home, "runs", inp.runId),
       worktreesDir: join40(deps.home, "worktrees"),
-      coAuthor: coAuthorOf(t),
+      // No Co-authored-by trailer when nobody in particular asked (a token whose user is unknown).
+      ...t.commenter ? { coAuthor: coAuthorOf(t) } : {},
       repoFullName: `${github.owner}/${github.repo}`,
       ...inp.signal ? { signal: inp.signal } : {},
       onEvent: (ev2) => {
