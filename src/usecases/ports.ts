@@ -4,6 +4,8 @@
  */
 import type { ModelClient } from '../model/model-client.js';
 import type { RunTask } from './run-task-types.js';
+import type { EnsureMirrorOptions } from '../workspace/mirror.js';
+import type { PushBranchOptions } from '../workspace/push.js';
 
 export interface IssueComment {
   id: number;
@@ -59,19 +61,9 @@ export interface GitHubPort {
 
 /** The workspace side: a bare mirror per repository, and pushing a branch from it. */
 export interface WorkspacePort {
-  ensureMirror(opts: { home: string; url: string; token?: string }): Promise<{ dir: string }>;
-  pushBranch(opts: {
-    repoDir: string;
-    remoteUrl: string;
-    branch: string;
-    token?: string;
-    /** With ownBranch: force-with-lease against this remote tip; null = the branch must not exist yet. */
-    expectedRemoteSha?: string | null;
-    /** True only for branches proofpr created (CONTRACT §1: never force-push another branch). */
-    ownBranch: boolean;
-    /** Push exactly this commit (the one the run made), not whatever the branch points to by then. */
-    sha?: string;
-  }): Promise<{ pushed: boolean; sha: string }>;
+  ensureMirror(opts: Omit<EnsureMirrorOptions, 'logger'>): Promise<{ dir: string }>;
+  /** Only proofpr/* branches; force-with-lease only with ownBranch (CONTRACT §1). */
+  pushBranch(opts: Omit<PushBranchOptions, 'logger'>): Promise<{ pushed: boolean; sha: string }>;
 }
 
 export type ModelFactory = (opts: { modelId: string }) => ModelClient;

@@ -2,11 +2,7 @@
 export function knownSecrets(env: NodeJS.ProcessEnv = process.env, extra: string[] = []): string[] {
   const out = new Set<string>();
   for (const [k, v] of Object.entries(env)) {
-    if (!v || v.length < 8) continue;
-    if (/token|key|secret|password|passwd|credential|auth|private/i.test(k) || k.startsWith('INPUT_')) {
-      if (k.startsWith('INPUT_') && !/token|key|secret|password/i.test(k)) continue;
-      out.add(v);
-    }
+    if (v && v.length >= 8 && /token|key|secret|password|passwd|credential|auth|private/i.test(k)) out.add(v);
   }
   for (const s of extra) if (s && s.length >= 8) out.add(s);
   return [...out];

@@ -4,23 +4,16 @@ import { analyzeBash } from './bash-analysis.js';
 import { dangerousEnvName } from './builtin-deny.js';
 import { checkCommand, type CommandCheck } from './command-checks.js';
 import { checkPathArg, type PathContext } from './path-args.js';
-import { ignoredReason, type IgnoredPaths } from './git-ignored.js';
+import { ignoredReason } from './git-ignored.js';
+import type { FilePolicy } from './file-decision.js';
 import { resolveInside } from './path-jail.js';
 import { bashRuleMatches, type PermissionRule } from './rules.js';
 
-export interface BashPolicy {
+/** The file policy plus what Bash needs on top: the parser and the implicit `test.command` rules. */
+export interface BashPolicy extends FilePolicy {
   parser: Parser;
-  root: string;
-  gitDirs: string[];
-  writableWorkflows: boolean;
-  mode: 'plan' | 'default';
-  allow: PermissionRule[];
-  deny: PermissionRule[];
   /** Implicit prefix rules from `test.command`. */
   testRules: PermissionRule[];
-  configFile: string;
-  /** Git's ignore rules (content writes into ignored paths are refused). */
-  ignored?: IgnoredPaths;
   /** Worktree-relative redirect targets of `test.command` itself: writable even when ignored, by a line that runs the tests. */
   testRedirects?: ReadonlySet<string>;
 }
