@@ -80239,11 +80239,7 @@ ${lines.map((l) => `> ${l}`).join("\n")}`;
 function knownSecrets(env = process.env, extra = []) {
   const out2 = /* @__PURE__ */ new Set();
   for (const [k, v] of Object.entries(env)) {
-    if (!v || v.length < 8) continue;
-    if (/token|key|secret|password|passwd|credential|auth|private/i.test(k) || k.startsWith("INPUT_")) {
-      if (k.startsWith("INPUT_") && !/token|key|secret|password/i.test(k)) continue;
-      out2.add(v);
-    }
+    if (v && v.length >= 8 && /token|key|secret|password|passwd|credential|auth|private/i.test(k)) out2.add(v);
   }
   for (const s of extra) if (s && s.length >= 8) out2.add(s);
   return [...out2];
