@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadBashParser } from '../../src/agent/permissions/bash-parser.js';
-import { createPolicy } from '../../src/agent/permissions/evaluate.js';
+import { createPolicy } from '../../src/agent/permissions/create-policy.js';
 import { makePolicyRepo } from '../../test/permissions/fixture-repo.js';
 
 interface Case { tool: string; input: Record<string, unknown> }

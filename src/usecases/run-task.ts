@@ -9,7 +9,7 @@ import { createContextManager } from '../agent/context/index.js';
 import { loadSkills } from '../agent/context/skills.js';
 import { skillTool } from '../agent/context/skill-tool.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
-import { createPolicy } from '../agent/permissions/evaluate.js';
+import { createPolicy } from '../agent/permissions/create-policy.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
 import { createHookRunner } from '../agent/hooks/runner.js';
 import { createVerifier } from '../agent/verification/verifier.js';

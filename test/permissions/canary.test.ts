@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPolicy } from '../../src/agent/permissions/evaluate.js';
+import { createPolicy } from '../../src/agent/permissions/create-policy.js';
 import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { makePolicyRepo } from './fixture-repo.js';

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { readFileSync, rmSync } from 'node:fs';
-import { createPolicy } from '../../src/agent/permissions/evaluate.js';
+import { createPolicy } from '../../src/agent/permissions/create-policy.js';
 import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
 import { makePolicyRepo } from './fixture-repo.js';
 

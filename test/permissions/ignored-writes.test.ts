@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createPolicy } from '../../src/agent/permissions/evaluate.js';
+import { createPolicy } from '../../src/agent/permissions/create-policy.js';
 import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
 
 let base: string;
