@@ -36,7 +36,7 @@ export const repoConfigSchema = z
     trigger_label: z.string().optional().describe('an issue label that starts a fix like `/agent fix`'),
     test: z
       .object({
-        command: z.string().min(1).optional().describe('what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end'),
+        command: z.string().min(1).optional().describe('what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)'),
         report: z.string().optional().describe("report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines"),
         min_tests: z.number().int().min(0).default(1).describe('tests that must execute (passed + failed) for gate tests-ran'),
         timeout_min: z.number().positive().max(60).default(10).describe('limit for one harness test run in minutes'),
@@ -45,7 +45,7 @@ export const repoConfigSchema = z
       .default({ min_tests: 1, timeout_min: 10 }),
     setup: z
       .object({
-        command: z.string().min(1).optional().describe('run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only'),
+        command: z.string().min(1).optional().describe('run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only; when absent, detected from the lock file (npm ci, pnpm install --frozen-lockfile, yarn install --frozen-lockfile / --immutable, go mod download, cargo fetch)'),
         timeout_min: z.number().positive().max(60).default(15).describe('limit for the setup command in minutes'),
       })
       .strict()

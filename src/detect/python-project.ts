@@ -1,0 +1,60 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exists, readText } from './read-text.js';
+import type { DetectedCommands } from './types.js';
+
+/** Where each file keeps pytest's settings. */
+const PYTEST_CONFIG: Array<[string, RegExp, string]> = [
+  ['pytest.ini', /^\s*\[pytest\]/m, 'pytest.ini'],
+  ['pyproject.toml', /^\s*\[tool\.pytest\.ini_options\]/m, 'pyproject.toml [tool.pytest.ini_options]'],
+  ['tox.ini', /^\s*\[pytest\]/m, 'tox.ini [pytest]'],
+  ['setup.cfg', /^\s*\[tool:pytest\]/m, 'setup.cfg [tool:pytest]'],
+];
+
+const TEST_FILE = /^(test_.*|.*_test)\.py$/;
+
+async function list(dir: string): Promise<string[]> {
+  return (await readdir(dir, { withFileTypes: true }).catch(() => [])).map((d) => (d.isDirectory() ? `${d.name}/` : d.name));
+}
+
+/** Test files at the top level and in tests/ or test/ (one level down: enough to tell the style). */
+async function testFiles(root: string): Promise<{ files: string[]; dir?: string; dirIsPackage: boolean }> {
+  const top = (await list(root)).filter((f) => TEST_FILE.test(f));
+  for (const dir of ['tests', 'test']) {
+    const inside = await list(join(root, dir));
+    const files = inside.filter((f) => TEST_FILE.test(f) || /^test.*\.py$/.test(f));
+    if (files.length) return { files: [...top, ...files.map((f) => `${dir}/${f}`)], dir, dirIsPackage: inside.includes('__init__.py') };
+  }
+  return { files: top, dirIsPackage: false };
+}
+
+async function usesPytest(root: string, files: readonly string[]): Promise<string | undefined> {
+  for (const f of files.slice(0, 50)) {
+    const text = (await readText(root, f)) ?? '';
+    if (/^\s*(import pytest|from pytest\b)/m.test(text) || /^\s*@pytest\./m.test(text)) return `${f} imports pytest`;
+  }
+  if (await exists(root, 'conftest.py')) return 'conftest.py is there';
+  return undefined;
+}
+
+/**
+ * A Python project (pyproject.toml, setup.py, setup.cfg, tox.ini, pytest.ini, or test_*.py files):
+ * pytest when it is configured or the tests use it, else unittest's discovery.
+ */
+export async function detectPython(root: string): Promise<DetectedCommands | undefined> {
+  for (const [file, re, where] of PYTEST_CONFIG) {
+    const text = await readText(root, file);
+    if (text !== undefined && re.test(text)) return { test: { command: 'python3 -m pytest', runner: 'pytest', why: `pytest is configured in ${where}` }, notes: [] };
+  }
+  const markers = [];
+  for (const f of ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini']) if (await exists(root, f)) markers.push(f);
+  const t = await testFiles(root);
+  if (!markers.length && !t.files.length) return undefined;
+  const what = markers.length ? markers.join(', ') : 'Python test files';
+  if (!t.files.length) return { notes: [`${what} found but no test_*.py or *_test.py files at the top or in tests/`] };
+  const pytest = await usesPytest(root, t.files);
+  if (pytest) return { test: { command: 'python3 -m pytest', runner: 'pytest', why: `${what}: ${pytest}` }, notes: [] };
+  // unittest discovery only walks packages: a tests/ folder without __init__.py is given as the start folder.
+  const command = t.dir && !t.dirIsPackage ? `python3 -m unittest discover -s ${t.dir}` : 'python3 -m unittest discover';
+  return { test: { command, runner: 'unittest', why: `${what}: ${t.files.length} test file(s) (${t.files[0]}…) and none imports pytest, so unittest` }, notes: [] };
+}
