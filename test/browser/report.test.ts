@@ -5,7 +5,7 @@
  * The verified page is the real `proofpr demo` run's report; the unverified one a fixture run.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,11 @@ interface PlaywrightCore {
   chromium: { launch(opts: { executablePath: string; headless?: boolean; args?: string[] }): Promise<Browser> };
 }
 
-const CHROMIUM = '/usr/bin/chromium';
+/** CHROMIUM_PATH, else the first Chromium/Chrome found (Debian's chromium, Ubuntu's, a hosted runner's Chrome). */
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].find((p) => existsSync(p)) ??
+  '/usr/bin/chromium';
 const OUT = join(process.cwd(), 'test-output', 'browser');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 740 } } as const;
 

@@ -6,14 +6,16 @@ import { serveCommand } from './serve.js';
 import { workerCommand } from './worker-command.js';
 import { sweepCommand } from './sweep-command.js';
 import { UsageError } from './usage-error.js';
+import { packageVersion } from './package-version.js';
 
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
   const program = new Command('proofpr')
     .description('A coding-agent harness that opens a pull request only when its own checks prove the work.')
+    .version(packageVersion(), '-V, --version', 'print the version of proofpr')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
   program
     .command('run')

@@ -4,13 +4,14 @@
  */
 import { startServer, type StartServerOptions } from '../probot/server.js';
 import { ServerEnvError } from '../probot/server-env.js';
+import { SqliteUnavailableError } from '../../jobs/db.js';
 
 export async function serveCommand(opts: StartServerOptions = {}): Promise<number> {
   let server;
   try {
     server = await startServer(opts);
   } catch (e) {
-    if (e instanceof ServerEnvError) {
+    if (e instanceof ServerEnvError || e instanceof SqliteUnavailableError) {
       process.stderr.write(`proofpr serve: ${e.message}\n`);
       return 2;
     }
