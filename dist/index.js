@@ -67415,13 +67415,13 @@ var repoConfigSchema = external_exports.object({
   authorized: external_exports.array(external_exports.enum(["read", "triage", "write", "maintain", "admin"])).default(["write", "maintain", "admin"]).describe("repository permissions allowed to trigger a run (asked through the API)"),
   trigger_label: external_exports.string().optional().describe("an issue label that starts a fix like `/agent fix`"),
   test: external_exports.object({
-    command: external_exports.string().min(1).optional().describe("what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end"),
+    command: external_exports.string().min(1).optional().describe("what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)"),
     report: external_exports.string().optional().describe("report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines"),
     min_tests: external_exports.number().int().min(0).default(1).describe("tests that must execute (passed + failed) for gate tests-ran"),
     timeout_min: external_exports.number().positive().max(60).default(10).describe("limit for one harness test run in minutes")
   }).strict().default({ min_tests: 1, timeout_min: 10 }),
   setup: external_exports.object({
-    command: external_exports.string().min(1).optional().describe("run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only"),
+    command: external_exports.string().min(1).optional().describe("run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only; when absent, detected from the lock file (npm ci, pnpm install --frozen-lockfile, yarn install --frozen-lockfile / --immutable, go mod download, cargo fetch)"),
     timeout_min: external_exports.number().positive().max(60).default(15).describe("limit for the setup command in minutes")
   }).strict().default({ timeout_min: 15 }),
   permissions: external_exports.object({
@@ -80260,7 +80260,7 @@ function readActionContext(env) {
   if (!owner || !repo || rest.length > 0) throw new ActionInputError("GITHUB_REPOSITORY", `${JSON.stringify(full)} is not owner/name`);
   const workspace = resolve2(required2(env, "GITHUB_WORKSPACE"));
   if (!existsSync(join11(workspace, ".git"))) {
-    throw new ActionInputError("GITHUB_WORKSPACE", `${workspace} is not a git checkout: add \`- uses: actions/checkout@v4\` (with persist-credentials: false) before this step`);
+    throw new ActionInputError("GITHUB_WORKSPACE", `${workspace} is not a git checkout: add \`- uses: actions/checkout@v6\` (with persist-credentials: false) before this step`);
   }
   let payload = {};
   const eventPath = env.GITHUB_EVENT_PATH;
@@ -81691,7 +81691,7 @@ ${body2}
   }
 });
 
-// src/agent/permissions/evaluate.ts
+// src/agent/permissions/create-policy.ts
 import { readFileSync as readFileSync5, realpathSync as realpathSync3 } from "node:fs";
 import { dirname as dirname5, isAbsolute as isAbsolute10, join as join18 } from "node:path";
 
@@ -82995,7 +82995,7 @@ function decideFileTool(p, tool, input9) {
   return { behavior: "allow", rule: writing ? `builtin-allow:${tool} inside worktree` : `builtin-allow:${tool} read-only`, reason: "" };
 }
 
-// src/agent/permissions/evaluate.ts
+// src/agent/permissions/create-policy.ts
 var FILE_TOOLS = /* @__PURE__ */ new Set(["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"]);
 function real(p) {
   try {
