@@ -52,6 +52,8 @@ export interface RunResult {
   usage: Usage;
   costUsd: number;
   compactions: number;
+  /** When completed (and not a read-only run): the worktree tree the verifier accepted; only that tree may be committed. */
+  acceptedTree?: string;
 }
 
 function addUsage(a: Usage, b: Usage): Usage {
@@ -96,8 +98,8 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
     if (over) return over;
     return signal.aborted ? `time budget exhausted (${Math.round(deps.budget.timeoutMs / 60000)} min)` : undefined;
   };
-  const end = (status: LoopStatus, reason: string): RunResult => ({
-    status, reason, gates: state.gates, finalText, turns, usage, costUsd, compactions,
+  const end = (status: LoopStatus, reason: string, acceptedTree?: string): RunResult => ({
+    status, reason, gates: state.gates, finalText, turns, usage, costUsd, compactions, ...(acceptedTree !== undefined ? { acceptedTree } : {}),
   });
 
   let messages: Message[] = [{ role: 'user', content: task.prompt }];
@@ -245,7 +247,7 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
     state.gates = final.gates;
     yield* events.drain();
     if (signal.aborted) return end('aborted', stopReason() ?? 'cancelled');
-    return final.ok ? end('completed', 'every gate passed on the final tree') : end('unverified', `the final check failed: ${failedNames(final.gates)}`);
+    return final.ok ? end('completed', 'every gate passed on the final tree', final.acceptedTree) : end('unverified', `the final check failed: ${failedNames(final.gates)}`);
   } finally {
     dispose();
   }

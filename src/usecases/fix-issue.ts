@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { RunEvent } from '../agent/events.js';
-import type { RunTaskResult } from './run-task-types.js';
+import type { RunTaskResult } from '../run/run-task-types.js';
 import type { UsecaseDeps } from './ports.js';
 import type { Trigger } from '../github/trigger.js';
 import { loadIssueContext } from '../github/issue-context.js';

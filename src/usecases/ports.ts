@@ -3,7 +3,7 @@
  * hosts bind them to Octokit, git and the model SDK; tests bind them to fakes.
  */
 import type { ModelClient } from '../model/model-client.js';
-import type { RunTask } from './run-task-types.js';
+import type { RunTask } from '../run/run-task-types.js';
 import type { EnsureMirrorOptions } from '../workspace/mirror.js';
 import type { PushBranchOptions } from '../workspace/push.js';
 

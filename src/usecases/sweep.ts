@@ -14,7 +14,7 @@ import { renderSummaryMd } from '../agent/evidence/summary-md.js';
 import { renderReportHtml } from '../agent/evidence/report-html.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
 import type { GitHubPort, PullRequestInfo, WorkspacePort } from './ports.js';
-import type { RunTask } from './run-task-types.js';
+import type { RunTask } from '../run/run-task-types.js';
 import { slugify, sweepBranch } from './branch-name.js';
 import { newRunId } from './run-id.js';
 import { baselineFailed, describeBaseline, runBaseline, type BaselineResult, type BaselineRunner } from './sweep-baseline.js';

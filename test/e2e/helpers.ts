@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
 import { createScriptedModel, type ScriptStep } from '../../src/model/scripted.js';
-import { runTask } from '../../src/usecases/run-task.js';
-import type { RunTaskResult } from '../../src/usecases/run-task-types.js';
+import { runTask } from '../../src/run/run-task.js';
+import type { RunTaskResult } from '../../src/run/run-task-types.js';
 import type { RunEvent } from '../../src/agent/events.js';
 
 export const DEMO_REPO = resolve('examples/demo/repo');

@@ -6,7 +6,7 @@ import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import type { TestRun, Verdict } from '../../src/agent/events.js';
 import type { PullRequestInfo } from '../../src/usecases/ports.js';
-import type { RunTaskInput, RunTaskResult } from '../../src/usecases/run-task-types.js';
+import type { RunTaskInput, RunTaskResult } from '../../src/run/run-task-types.js';
 import { runSweeps, selectSweeps, sweepExitCode, type SweepGitHub, type SweepOutcome } from '../../src/usecases/sweep.js';
 import type { BaselineRunner } from '../../src/usecases/sweep-baseline.js';
 import { createScriptedModel } from '../../src/model/scripted.js';

@@ -35,6 +35,8 @@ export interface ContextManagerOptions {
   protectRecent?: number;
   /** Where AGENTS.md / CLAUDE.md and skills are read from (default root): PR follow-ups use the base branch's. */
   instructionsRoot?: string;
+  /** The skills index, when the caller loaded it already (it registers the Skill tool over the same load); else read from instructionsRoot. */
+  skills?: SkillInfo[];
   /** Folders the task touches, relative to root: their AGENTS.md / CLAUDE.md chain is loaded. */
   touchedDirs?: string[];
   logger?: Logger;
@@ -71,7 +73,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   const model = opts.model ?? DEFAULT_MODEL;
 
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
-  const skills = await loadSkills(opts.instructionsRoot ?? opts.root, log);
+  const skills = opts.skills ?? (await loadSkills(opts.instructionsRoot ?? opts.root, log));
   const toolNames = skills.length > 0 && !opts.toolNames.includes('Skill') ? [...opts.toolNames, 'Skill'] : opts.toolNames;
   const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
   const systemTokens = estimateSystem(system);

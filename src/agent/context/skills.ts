@@ -1,6 +1,6 @@
 /**
  * Skills index: `.proofpr/skills/<name>/SKILL.md`, YAML front matter with `name` and `description`.
- * Only the index goes in the prompt; the Skill tool (skill-tool.ts) loads a body on demand.
+ * Only the index goes in the prompt; the Skill tool (src/tools/skill.ts) loads a body on demand.
  */
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';

@@ -23,6 +23,8 @@ export interface StopVerdict {
   gates: GateResult[];
   /** For the model when !ok: names each failing gate and what to do. */
   message: string;
+  /** When ok: the tree the gates accepted (the counting test run's, else the tree evaluated). */
+  acceptedTree?: string;
 }
 
 /**

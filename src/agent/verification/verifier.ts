@@ -159,7 +159,8 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     const ok = gates.every((g) => g.passed);
     if (!ok && !final) stopBlocks++;
     log.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, 'gates evaluated');
-    return { ok, gates, message: stopMessage(gates, config.test.command) };
+    const acceptedTree = ok ? (counting?.treeHash ?? current.tree) : undefined;
+    return { ok, gates, message: stopMessage(gates, config.test.command), ...(acceptedTree ? { acceptedTree } : {}) };
   };
 
   return {

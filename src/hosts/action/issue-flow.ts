@@ -14,7 +14,7 @@ import { fixIssue } from '../../usecases/fix-issue.js';
 import { followUpPr } from '../../usecases/follow-up-pr.js';
 import { newRunId } from '../../usecases/run-id.js';
 import type { GitHubPort, UsecaseDeps } from '../../usecases/ports.js';
-import type { RunTask, RunTaskResult } from '../../usecases/run-task-types.js';
+import type { RunTask, RunTaskResult } from '../../run/run-task-types.js';
 import { exitCodeFor } from '../../agent/evidence/types.js';
 import type { ActionContext } from './context.js';
 import { actionWorkspace } from './workspace-port.js';

@@ -8,8 +8,8 @@ import { ActionInputError, type ActionInputs } from '../../config/action-inputs.
 import { createAnthropicClient } from '../../model/anthropic.js';
 import type { ModelClient } from '../../model/model-client.js';
 import type { WorkspacePort } from '../../usecases/ports.js';
-import type { RunTask } from '../../usecases/run-task-types.js';
-import { runTask as realRunTask } from '../../usecases/run-task.js';
+import type { RunTask } from '../../run/run-task-types.js';
+import { runTask as realRunTask } from '../../run/run-task.js';
 import type { BaselineRunner } from '../../usecases/sweep-baseline.js';
 import type { ActionContext } from './context.js';
 import { loadActionConfig } from './load-config.js';

@@ -10,7 +10,7 @@ import { upsertPullRequest } from '../../github/pull-request.js';
 import { promptBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
 import type { GitHubPort, WorkspacePort } from '../../usecases/ports.js';
-import type { RunTask } from '../../usecases/run-task-types.js';
+import type { RunTask } from '../../run/run-task-types.js';
 import type { ActionContext } from './context.js';
 import type { ActionResult } from './result.js';
 

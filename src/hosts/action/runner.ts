@@ -11,7 +11,7 @@ import { ConfigError } from '../../config/repo-config.js';
 import { setBashWasmDir } from '../../agent/permissions/bash-parser.js';
 import { SweepSelectionError } from '../../usecases/sweep.js';
 import { redactSecrets } from '../../github/sanitize.js';
-import { knownSecrets } from '../../usecases/secrets.js';
+import { knownSecrets } from '../../run/known-secrets.js';
 import { readActionContext } from './context.js';
 import { runActionMain, type ActionDeps } from './main.js';
 import { writeOutputs } from './outputs.js';

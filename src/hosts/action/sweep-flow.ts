@@ -2,7 +2,7 @@
 import type { RepoConfig } from '../../config/repo-config.js';
 import type { ModelClient } from '../../model/model-client.js';
 import type { WorkspacePort } from '../../usecases/ports.js';
-import type { RunTask } from '../../usecases/run-task-types.js';
+import type { RunTask } from '../../run/run-task-types.js';
 import { runSweeps, sweepExitCode, type SweepGitHub } from '../../usecases/sweep.js';
 import type { BaselineRunner } from '../../usecases/sweep-baseline.js';
 import type { ActionContext } from './context.js';

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRepoConfig } from '../../config/repo-config.js';
 import { createReplayModel } from '../../model/replay.js';
-import { runTask } from '../../usecases/run-task.js';
+import { runTask } from '../../run/run-task.js';
 import { issueBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { sanitizeText } from '../../github/sanitize.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { proofprHome } from '../../config/home.js';
 import { createAnthropicClient } from '../../model/anthropic.js';
 import type { ModelClient } from '../../model/model-client.js';
-import { runTask } from '../../usecases/run-task.js';
+import { runTask } from '../../run/run-task.js';
 import { sweepWorktrees } from '../../workspace/worktree.js';
 import { issueBranch, promptBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';

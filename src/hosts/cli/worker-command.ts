@@ -18,7 +18,7 @@ import type { JobHandler, QueuedJob } from '../../jobs/queue.js';
 import { createOctokitPort } from '../../github/octokit-port.js';
 import type { Trigger } from '../../github/trigger.js';
 import type { GitHubPort } from '../../usecases/ports.js';
-import { runTask } from '../../usecases/run-task.js';
+import { runTask } from '../../run/run-task.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
 import { createAnthropicClient } from '../../model/anthropic.js';

@@ -8,7 +8,7 @@ import { silentLogger } from '../../../src/log.js';
 import { createProofpr, type Proofpr } from '../../../src/hosts/probot/create-proofpr.js';
 import type { Evidence } from '../../../src/agent/evidence/types.js';
 import type { RunEvent } from '../../../src/agent/events.js';
-import type { RunTask, RunTaskInput, RunTaskResult } from '../../../src/usecases/run-task-types.js';
+import type { RunTask, RunTaskInput, RunTaskResult } from '../../../src/run/run-task-types.js';
 import type { ModelClient } from '../../../src/model/model-client.js';
 import type { WorkspacePort } from '../../../src/usecases/ports.js';
 

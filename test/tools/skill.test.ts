@@ -1,8 +1,9 @@
 import { describe, it, expect } from '@jest/globals';
-import { skillTool } from '../../src/agent/context/skill-tool.js';
+import { skillTool } from '../../src/tools/skill.js';
+import { loadSkillBodies } from '../../src/agent/context/skills.js';
 import type { ToolContext } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/log.js';
-import { fixtureRepo } from './helpers.js';
+import { fixtureRepo } from '../context/helpers.js';
 
 function ctxFor(root: string): ToolContext {
   return { root, runDir: root, callId: 'c1', fileState: {} as ToolContext['fileState'], exec: {} as ToolContext['exec'], signal: new AbortController().signal, logger: silentLogger };
@@ -12,11 +13,12 @@ describe('Skill tool', () => {
   it('Skill - returns the SKILL.md body without its front matter', async () => {
     const repo = fixtureRepo();
     try {
-      const res = await skillTool.execute(skillTool.input.parse({ name: 'release' }), ctxFor(repo.root));
+      const tool = skillTool(await loadSkillBodies(repo.root));
+      const res = await tool.execute(tool.input.parse({ name: 'release' }), ctxFor(repo.root));
       expect(res.isError).toBe(false);
       expect(res.forModel).toContain('# Release procedure');
       expect(res.forModel).not.toContain('description:');
-      expect(skillTool.readOnly).toBe(true);
+      expect(tool.readOnly).toBe(true);
     } finally {
       repo.cleanup();
     }
@@ -25,7 +27,8 @@ describe('Skill tool', () => {
   it('Skill - an unknown name is an error listing the available skills', async () => {
     const repo = fixtureRepo();
     try {
-      const res = await skillTool.execute({ name: 'deploy' }, ctxFor(repo.root));
+      const tool = skillTool(await loadSkillBodies(repo.root));
+      const res = await tool.execute({ name: 'deploy' }, ctxFor(repo.root));
       expect(res.isError).toBe(true);
       expect(res.errorKind).toBe('not_found');
       expect(res.forModel).toContain('db-migration, release');
@@ -34,7 +37,13 @@ describe('Skill tool', () => {
     }
   });
 
+  it('Skill - answers from the skills it was given, not from the worktree the model can change', async () => {
+    const tool = skillTool([{ name: 'release', path: '.proofpr/skills/release/SKILL.md', body: '# From the base branch' }]);
+    const res = await tool.execute({ name: 'release' }, ctxFor('/nonexistent'));
+    expect(res.forModel).toContain('# From the base branch');
+  });
+
   it('Skill - input must name a skill', () => {
-    expect(skillTool.input.safeParse({}).success).toBe(false);
+    expect(skillTool([]).input.safeParse({}).success).toBe(false);
   });
 });

@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import type { AgentDeps, AgentTask } from '../agent/loop.js';
+import { EventQueue } from '../agent/events.js';
+import { createContextManager } from '../agent/context/index.js';
+import { loadSkillBodies } from '../agent/context/skills.js';
+import { createPolicy } from '../agent/permissions/create-policy.js';
+import { readDenyPredicate } from '../agent/permissions/read-deny.js';
+import { createHookRunner } from '../agent/hooks/runner.js';
+import { createVerifier } from '../agent/verification/verifier.js';
+import type { ToolDefinition } from '../tools/define-tool.js';
+import { createRegistry } from '../tools/registry.js';
+import { defaultTools } from '../tools/index.js';
+import { skillTool } from '../tools/skill.js';
+import { FileState } from '../tools/file-state.js';
+import type { ExecPort } from '../workspace/exec-port.js';
+import { costUsd } from '../model/pricing.js';
+import { logger } from '../log.js';
+import { instructionsFromRef } from './instructions-from-ref.js';
+import type { Workspace } from './prepare-workspace.js';
+import type { RunTaskInput } from './run-task-types.js';
+
+const log = logger('run-task');
+
+const FIX_PROMPT =
+  'Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, ' +
+  'then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.';
+const PLAN_PROMPT =
+  'Read the code and write a plan for the task in the system prompt: what is wrong, which files change and how, and how to test it. Do not edit files.';
+
+/** Everything runAgent needs for this run. */
+export interface AssembledAgent {
+  task: AgentTask;
+  deps: AgentDeps;
+}
+
+/**
+ * Step 3: the agent for this task: the permission policy, the hooks, the verifier (not in plan mode),
+ * the toolbox (with the Skill tool when the repository has skills) and the context manager. The
+ * instructions and skills are read once, from `instructionsRef` when given, else from the worktree.
+ */
+export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: ExecPort): Promise<AssembledAgent> {
+  const { config, runDir } = input;
+  const { wt } = ws;
+  const plan = input.mode === 'plan';
+  const testCommand = config.test.command;
+  const withTestCommand = testCommand ? { testCommand } : {};
+  const withSignal = input.signal ? { signal: input.signal } : {};
+  const policy = await createPolicy({
+    root: wt.path,
+    mode: plan ? 'plan' : 'default',
+    allow: config.permissions.allow,
+    deny: config.permissions.deny,
+    ...withTestCommand,
+    writableWorkflows: config.permissions.writable_workflows,
+    gitDirs: [wt.gitDir],
+  });
+  const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
+  const events = new EventQueue();
+  const verifier = plan
+    ? undefined
+    : createVerifier({
+        root: wt.path,
+        gitDir: wt.gitDir,
+        ...(input.baselineExecuted !== undefined ? { baselineExecuted: input.baselineExecuted } : {}),
+        runDir,
+        config,
+        exec,
+        baseSha: wt.baseSha,
+        hooks,
+        onEvent: events.push,
+        logger: log,
+        scratchDir: join(ws.runTmp, 'tmp'),
+        ...withSignal,
+      });
+  const instructionsRoot = input.instructionsRef ? await instructionsFromRef(wt.path, input.instructionsRef, join(ws.runTmp, 'instructions')) : wt.path;
+  const skills = await loadSkillBodies(instructionsRoot, log);
+  const tools = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
+  const toolbox = createRegistry(tools);
+  const context = await createContextManager({
+    root: wt.path,
+    toolNames: toolbox.names(),
+    task: input.task,
+    ...withTestCommand,
+    mode: input.mode,
+    gatesEnabled: Object.entries(config.gates).flatMap(([k, v]) => (v === true ? [k] : [])),
+    model: input.modelId,
+    instructionsRoot,
+    skills: skills.map(({ name, description, path }) => ({ name, description, path })),
+    logger: log,
+  });
+  const deps: AgentDeps = {
+    model: input.model,
+    modelId: input.modelId,
+    toolbox,
+    policy,
+    hooks,
+    ...(verifier ? { verifier } : {}),
+    context,
+    toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log, readDeny: readDenyPredicate(wt.path, config.permissions.deny) },
+    budget: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
+    costOf: (u) => costUsd(input.modelId, u),
+    maxStopBlocks: config.gates.max_stop_blocks,
+    branch: input.branch,
+    events,
+    ...withSignal,
+  };
+  return { task: { prompt: plan ? PLAN_PROMPT : FIX_PROMPT }, deps };
+}

@@ -1,0 +1,46 @@
+import { logger } from '../log.js';
+import { createExec, type ExecHandle, type ExecOptions } from '../workspace/exec.js';
+import type { Workspace } from './prepare-workspace.js';
+import type { RunTaskInput } from './run-task-types.js';
+
+const log = logger('run-task');
+
+/** setup.command failed: the run is aborted (not an internal error), with the command's output tail. */
+export class SetupError extends Error {}
+
+/**
+ * Step 2: runs `setup.command` (fix mode), then opens the exec every tool, hook and test run goes through:
+ * bubblewrap when available, scrubbed environment, no network.
+ */
+export async function openSandbox(input: RunTaskInput, ws: Workspace): Promise<ExecHandle> {
+  const { config } = input;
+  const base: ExecOptions = {
+    root: ws.wt.path,
+    runTmp: ws.runTmp,
+    sandbox: config.sandbox,
+    extraEnvNames: config.env,
+    gitDir: ws.wt.gitDir,
+    hidePaths: ws.hidePaths,
+    logger: log,
+  };
+  if (config.setup.command && input.mode === 'fix') await runSetup(config.setup.command, config.setup.timeout_min, base);
+  return createExec(base);
+}
+
+/**
+ * `setup.command` (e.g. `npm ci`): run by the harness before the agent, in the worktree at the base commit,
+ * with network but otherwise the same sandbox and scrubbed environment.
+ */
+async function runSetup(command: string, timeoutMin: number, base: ExecOptions): Promise<void> {
+  const h = await createExec({ ...base, network: true });
+  try {
+    const r = await h.exec({ command, cwd: base.root, timeoutMs: timeoutMin * 60_000 });
+    if (r.exitCode !== 0) {
+      const tail = r.output.slice(-1500);
+      const how = r.timedOut ? `timed out after ${timeoutMin} min` : `exited ${r.exitCode}`;
+      throw new SetupError(`setup.command \`${command}\` ${how}; fix it in .github/proofpr.yml. Last output:\n${tail}`);
+    }
+  } finally {
+    await h.dispose();
+  }
+}

@@ -1,0 +1,54 @@
+import type { RunResult } from '../agent/loop.js';
+import type { Verdict } from '../agent/events.js';
+import { TreeMismatchError } from '../workspace/errors.js';
+import { commitWork } from '../workspace/publish.js';
+import { diffText, filesChanged } from '../workspace/diff-stat.js';
+import { commitMessage } from './commit-message.js';
+import type { Workspace } from './prepare-workspace.js';
+import type { RunOutcome } from './run-outcome.js';
+import type { RunTaskInput } from './run-task-types.js';
+import { saveWip } from './save-wip.js';
+
+const MAX_DIFF_BYTES = 200_000;
+
+/**
+ * Step 5: what the run produced. Verified work is committed only as the exact tree the verifier accepted;
+ * anything else that changed files becomes a WIP commit (or stays in the kept worktree). A plan run and a
+ * run that changed nothing commit nothing.
+ */
+export async function publishResult(input: RunTaskInput, ws: Workspace, result: RunResult): Promise<RunOutcome> {
+  const changed = await filesChanged(ws.wt.path, ws.wt.baseSha, ws.git);
+  const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
+  let outcome: RunOutcome = { ...judge(input, result, changed.length), wip: false, keepWorktree: false, filesChanged: changed, diff };
+  if (input.mode === 'plan' || changed.length === 0) return outcome;
+  if (outcome.verdict === 'verified') outcome = await commitAccepted(input, ws, outcome, result.acceptedTree);
+  return outcome.headSha ? outcome : saveWip(input, ws, outcome);
+}
+
+/** The verdict and reason from how the loop ended, the mode and whether anything changed. */
+function judge(input: RunTaskInput, result: RunResult, changes: number): { verdict: Verdict; reason: string } {
+  if (input.mode === 'plan') return { verdict: 'unverified', reason: 'plan only (read-only run): nothing was changed, so nothing was verified' };
+  const verdict: Verdict = result.status === 'completed' ? 'verified' : result.status;
+  if (changes > 0) return { verdict, reason: result.reason };
+  // A sweep with nothing to change succeeded; a fix that changed nothing did not fix anything.
+  return { verdict: input.task.kind !== 'sweep' && verdict === 'verified' ? 'unverified' : verdict, reason: `no changes: ${result.reason}` };
+}
+
+/** Commits the worktree only when its tree is the one the verifier accepted. */
+async function commitAccepted(input: RunTaskInput, ws: Workspace, outcome: RunOutcome, acceptedTree: string | undefined): Promise<RunOutcome> {
+  if (acceptedTree === undefined) return { ...outcome, verdict: 'unverified', reason: 'the verifier accepted no tree (the worktree could not be hashed), so nothing was committed as verified' };
+  try {
+    const c = await commitWork({
+      worktree: ws.wt.path,
+      message: commitMessage(input.task),
+      identity: input.config.commit,
+      ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}),
+      ...ws.git,
+      expectedTreeHash: acceptedTree,
+    });
+    return 'sha' in c ? { ...outcome, headSha: c.sha } : outcome;
+  } catch (e) {
+    if (!(e instanceof TreeMismatchError)) throw e;
+    return { ...outcome, verdict: 'unverified', reason: `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})` };
+  }
+}
