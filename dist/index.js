@@ -1770,7 +1770,7 @@ var require_merge = __commonJS({
 var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
-    var log5 = require_log();
+    var log9 = require_log();
     var merge3 = require_merge();
     var stringify2 = require_stringify();
     var identity3 = require_identity();
@@ -1819,7 +1819,7 @@ var require_addPairToJSMap = __commonJS({
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
             jsonStr = jsonStr.substring(0, 36) + '..."';
-          log5.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          log9.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
           ctx.mapKeyWarned = true;
         }
         return strKey;
@@ -7236,7 +7236,7 @@ var require_public_api = __commonJS({
     var composer = require_composer();
     var Document = require_Document();
     var errors = require_errors();
-    var log5 = require_log();
+    var log9 = require_log();
     var identity3 = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
@@ -7288,7 +7288,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning) => log5.warn(doc.options.logLevel, warning));
+      doc.warnings.forEach((warning) => log9.warn(doc.options.logLevel, warning));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -9887,7 +9887,7 @@ var require_thread_stream = __commonJS({
     var { version: version2 } = require_package();
     var { EventEmitter: EventEmitter2 } = __require("events");
     var { Worker: Worker2 } = __require("worker_threads");
-    var { join: join45 } = __require("path");
+    var { join: join47 } = __require("path");
     var { pathToFileURL } = __require("url");
     var { wait } = require_wait();
     var {
@@ -9939,7 +9939,7 @@ var require_thread_stream = __commonJS({
     function createWorker(stream2, opts) {
       const { filename, workerData } = opts;
       const bundlerOverrides = "__bundlerPathsOverrides" in globalThis ? globalThis.__bundlerPathsOverrides : {};
-      const toExecute = bundlerOverrides["thread-stream-worker"] || join45(__dirname, "lib", "worker.js");
+      const toExecute = bundlerOverrides["thread-stream-worker"] || join47(__dirname, "lib", "worker.js");
       const worker = new Worker2(toExecute, {
         ...opts.workerOpts,
         name: opts.workerOpts?.name || "thread-stream",
@@ -9962,7 +9962,7 @@ var require_thread_stream = __commonJS({
       registry3.register(stream2, worker);
       return worker;
     }
-    function drain(stream2) {
+    function drain2(stream2) {
       assert3(!stream2[kImpl].sync);
       if (stream2[kImpl].needDrain) {
         stream2[kImpl].needDrain = false;
@@ -9982,7 +9982,7 @@ var require_thread_stream = __commonJS({
             if (stream2[kImpl].ending) {
               end(stream2);
             } else if (stream2[kImpl].needDrain) {
-              process.nextTick(drain, stream2);
+              process.nextTick(drain2, stream2);
             }
             return;
           }
@@ -10400,7 +10400,7 @@ var require_thread_stream = __commonJS({
         if (stream2[kImpl].ending) {
           end(stream2);
         } else if (stream2[kImpl].needDrain) {
-          process.nextTick(drain, stream2);
+          process.nextTick(drain2, stream2);
         }
       };
       stream2[kImpl].flushing = false;
@@ -10452,7 +10452,7 @@ var require_transport = __commonJS({
     var { createRequire: createRequire2 } = __require("module");
     var { existsSync: existsSync9 } = __require("node:fs");
     var getCallers = require_caller();
-    var { join: join45, isAbsolute: isAbsolute18, sep: sep10 } = __require("node:path");
+    var { join: join47, isAbsolute: isAbsolute18, sep: sep10 } = __require("node:path");
     var { fileURLToPath: fileURLToPath4 } = __require("node:url");
     var sleep3 = require_atomic_sleep();
     var onExit2 = require_on_exit_leak_free();
@@ -10607,7 +10607,7 @@ var require_transport = __commonJS({
         throw new Error("only one of target or targets can be specified");
       }
       if (targets) {
-        target = bundlerOverrides["pino-worker"] || join45(__dirname, "worker.js");
+        target = bundlerOverrides["pino-worker"] || join47(__dirname, "worker.js");
         options.targets = targets.filter((dest) => dest.target).map((dest) => {
           return {
             ...dest,
@@ -10628,7 +10628,7 @@ var require_transport = __commonJS({
         const pipelinesHaveLevel = options.pipelines.some((p) => p.some((t) => t.level != null));
         usesMultistream = options.targets.length + options.pipelines.length > 1 || targetsHaveLevel || pipelinesHaveLevel;
       } else if (pipeline) {
-        target = bundlerOverrides["pino-worker"] || join45(__dirname, "worker.js");
+        target = bundlerOverrides["pino-worker"] || join47(__dirname, "worker.js");
         options.pipelines = [pipeline.map((dest) => {
           return {
             ...dest,
@@ -10655,7 +10655,7 @@ var require_transport = __commonJS({
           return origin;
         }
         if (origin === "pino/file") {
-          return join45(__dirname, "..", "file.js");
+          return join47(__dirname, "..", "file.js");
         }
         let fixTarget2;
         for (const filePath of callers) {
@@ -10975,11 +10975,11 @@ var require_tools = __commonJS({
         }
       }
     }
-    function buildFormatters(level, bindings, log5) {
+    function buildFormatters(level, bindings, log9) {
       return {
         level,
         bindings,
-        log: log5
+        log: log9
       };
     }
     function normalizeDestFileDescriptor(destination) {
@@ -11360,11 +11360,11 @@ var require_proto = __commonJS({
         }
       } else instance2[serializersSym] = serializers;
       if (options.hasOwnProperty("formatters")) {
-        const { level, bindings: chindings, log: log5 } = options.formatters;
+        const { level, bindings: chindings, log: log9 } = options.formatters;
         instance2[formattersSym] = buildFormatters(
           level || formatters2.level,
           chindings || resetChildingsFormatter,
-          log5 || formatters2.log
+          log9 || formatters2.log
         );
       } else {
         instance2[formattersSym] = buildFormatters(
@@ -11635,7 +11635,7 @@ var require_safe_stable_stringify = __commonJS({
               return circularValue;
             }
             let res = "";
-            let join45 = ",";
+            let join47 = ",";
             const originalIndentation = indentation;
             if (Array.isArray(value)) {
               if (value.length === 0) {
@@ -11649,7 +11649,7 @@ var require_safe_stable_stringify = __commonJS({
                 indentation += spacer;
                 res += `
 ${indentation}`;
-                join45 = `,
+                join47 = `,
 ${indentation}`;
               }
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
@@ -11657,13 +11657,13 @@ ${indentation}`;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyFnReplacer(String(i3), value, stack, replacer, spacer, indentation);
                 res += tmp2 !== void 0 ? tmp2 : "null";
-                res += join45;
+                res += join47;
               }
               const tmp = stringifyFnReplacer(String(i3), value, stack, replacer, spacer, indentation);
               res += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res += `${join45}"... ${getItemCount(removedKeys)} not stringified"`;
+                res += `${join47}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               if (spacer !== "") {
                 res += `
@@ -11684,7 +11684,7 @@ ${originalIndentation}`;
             let separator = "";
             if (spacer !== "") {
               indentation += spacer;
-              join45 = `,
+              join47 = `,
 ${indentation}`;
               whitespace = " ";
             }
@@ -11698,13 +11698,13 @@ ${indentation}`;
               const tmp = stringifyFnReplacer(key2, value, stack, replacer, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}:${whitespace}${tmp}`;
-                separator = join45;
+                separator = join47;
               }
             }
             if (keyLength > maximumBreadth) {
               const removedKeys = keyLength - maximumBreadth;
               res += `${separator}"...":${whitespace}"${getItemCount(removedKeys)} not stringified"`;
-              separator = join45;
+              separator = join47;
             }
             if (spacer !== "" && separator.length > 1) {
               res = `
@@ -11745,7 +11745,7 @@ ${originalIndentation}`;
             }
             const originalIndentation = indentation;
             let res = "";
-            let join45 = ",";
+            let join47 = ",";
             if (Array.isArray(value)) {
               if (value.length === 0) {
                 return "[]";
@@ -11758,7 +11758,7 @@ ${originalIndentation}`;
                 indentation += spacer;
                 res += `
 ${indentation}`;
-                join45 = `,
+                join47 = `,
 ${indentation}`;
               }
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
@@ -11766,13 +11766,13 @@ ${indentation}`;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyArrayReplacer(String(i3), value[i3], stack, replacer, spacer, indentation);
                 res += tmp2 !== void 0 ? tmp2 : "null";
-                res += join45;
+                res += join47;
               }
               const tmp = stringifyArrayReplacer(String(i3), value[i3], stack, replacer, spacer, indentation);
               res += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res += `${join45}"... ${getItemCount(removedKeys)} not stringified"`;
+                res += `${join47}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               if (spacer !== "") {
                 res += `
@@ -11785,7 +11785,7 @@ ${originalIndentation}`;
             let whitespace = "";
             if (spacer !== "") {
               indentation += spacer;
-              join45 = `,
+              join47 = `,
 ${indentation}`;
               whitespace = " ";
             }
@@ -11794,7 +11794,7 @@ ${indentation}`;
               const tmp = stringifyArrayReplacer(key2, value[key2], stack, replacer, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}:${whitespace}${tmp}`;
-                separator = join45;
+                separator = join47;
               }
             }
             if (spacer !== "" && separator.length > 1) {
@@ -11852,20 +11852,20 @@ ${originalIndentation}`;
               indentation += spacer;
               let res2 = `
 ${indentation}`;
-              const join46 = `,
+              const join48 = `,
 ${indentation}`;
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
               let i3 = 0;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyIndent(String(i3), value[i3], stack, spacer, indentation);
                 res2 += tmp2 !== void 0 ? tmp2 : "null";
-                res2 += join46;
+                res2 += join48;
               }
               const tmp = stringifyIndent(String(i3), value[i3], stack, spacer, indentation);
               res2 += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res2 += `${join46}"... ${getItemCount(removedKeys)} not stringified"`;
+                res2 += `${join48}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               res2 += `
 ${originalIndentation}`;
@@ -11881,16 +11881,16 @@ ${originalIndentation}`;
               return '"[Object]"';
             }
             indentation += spacer;
-            const join45 = `,
+            const join47 = `,
 ${indentation}`;
             let res = "";
             let separator = "";
             let maximumPropertiesToStringify = Math.min(keyLength, maximumBreadth);
             if (isTypedArrayWithEntries(value)) {
-              res += stringifyTypedArray(value, join45, maximumBreadth);
+              res += stringifyTypedArray(value, join47, maximumBreadth);
               keys = keys.slice(value.length);
               maximumPropertiesToStringify -= value.length;
-              separator = join45;
+              separator = join47;
             }
             if (deterministic) {
               keys = sort(keys, comparator);
@@ -11901,13 +11901,13 @@ ${indentation}`;
               const tmp = stringifyIndent(key2, value[key2], stack, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}: ${tmp}`;
-                separator = join45;
+                separator = join47;
               }
             }
             if (keyLength > maximumBreadth) {
               const removedKeys = keyLength - maximumBreadth;
               res += `${separator}"...": "${getItemCount(removedKeys)} not stringified"`;
-              separator = join45;
+              separator = join47;
             }
             if (separator !== "") {
               res = `
@@ -15892,10 +15892,10 @@ function withoutLeftOutFields(value) {
   return Object.fromEntries(Object.entries(value).filter(([name2]) => !name2.startsWith("encrypted_") && !(name2 === "content" && isImageOrDocumentView)).map(([name2, field2]) => [name2, withoutLeftOutFields(field2)]));
 }
 function setContentAttributes(span, attributes, limit2) {
-  const { [ATTR_GEN_AI_REQUEST_STOP_SEQUENCES]: stopSequences, [ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]: instructions, [ATTR_GEN_AI_INPUT_MESSAGES]: input9, [ATTR_GEN_AI_OUTPUT_MESSAGES]: output2, [ATTR_ANTHROPIC_TOOL_RESULT_CONTENT]: toolResult, ...others } = attributes;
+  const { [ATTR_GEN_AI_REQUEST_STOP_SEQUENCES]: stopSequences, [ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]: instructions, [ATTR_GEN_AI_INPUT_MESSAGES]: input10, [ATTR_GEN_AI_OUTPUT_MESSAGES]: output2, [ATTR_ANTHROPIC_TOOL_RESULT_CONTENT]: toolResult, ...others } = attributes;
   const messages = {
     [ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]: instructions,
-    [ATTR_GEN_AI_INPUT_MESSAGES]: input9,
+    [ATTR_GEN_AI_INPUT_MESSAGES]: input10,
     [ATTR_GEN_AI_OUTPUT_MESSAGES]: output2
   };
   const values = {};
@@ -15954,9 +15954,9 @@ function serialize2(attributes, values) {
 function withoutFirstParts(attributes, excess) {
   const withOwnParts = (messages) => messages?.map((message) => ({ ...message, parts: [...message.parts] }));
   const instructions = attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]?.slice();
-  const input9 = withOwnParts(attributes[ATTR_GEN_AI_INPUT_MESSAGES]);
+  const input10 = withOwnParts(attributes[ATTR_GEN_AI_INPUT_MESSAGES]);
   const output2 = withOwnParts(attributes[ATTR_GEN_AI_OUTPUT_MESSAGES]);
-  const lists = [instructions ?? [], ...[...input9 ?? [], ...output2 ?? []].map(({ parts: parts2 }) => parts2)];
+  const lists = [instructions ?? [], ...[...input10 ?? [], ...output2 ?? []].map(({ parts: parts2 }) => parts2)];
   let left = lists.reduce((sum, parts2) => sum + parts2.length, 0);
   let truncated = false;
   for (const parts2 of lists) {
@@ -15982,7 +15982,7 @@ function withoutFirstParts(attributes, excess) {
   }
   return {
     [ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]: instructions,
-    [ATTR_GEN_AI_INPUT_MESSAGES]: input9,
+    [ATTR_GEN_AI_INPUT_MESSAGES]: input10,
     [ATTR_GEN_AI_OUTPUT_MESSAGES]: output2,
     truncated
   };
@@ -19601,12 +19601,12 @@ var init_poller = __esm({
           }
           __classPrivateFieldSet(this, _WorkPoller_consumed, true, "f");
           let callerOtelContext = context.active();
-          const log5 = loggerFor(this.client);
-          log5.info("poller starting", {
+          const log9 = loggerFor(this.client);
+          log9.info("poller starting", {
             component: "work-poller",
             environment_id: this.environmentId
           });
-          const idle = new IdleLog(log5, this.environmentId);
+          const idle = new IdleLog(log9, this.environmentId);
           try {
             let attempt = 0;
             while (!__classPrivateFieldGet(this, _WorkPoller_controller, "f").signal.aborted) {
@@ -19621,11 +19621,11 @@ var init_poller = __esm({
                 if (__classPrivateFieldGet(this, _WorkPoller_controller, "f").signal.aborted)
                   return;
                 if (isFatal4xx(e)) {
-                  log5.error("poll failed permanently, stopping poller", { error: String(e) });
+                  log9.error("poll failed permanently, stopping poller", { error: String(e) });
                   throw e;
                 }
                 const wait = applyJitter(backoff2(attempt));
-                log5.warn("poll failed, backing off", { error: String(e), backoff_ms: wait });
+                log9.warn("poll failed, backing off", { error: String(e), backoff_ms: wait });
                 attempt++;
                 await sleep(wait, __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal);
                 continue;
@@ -19640,7 +19640,7 @@ var init_poller = __esm({
               }
               idle.onClaim();
               this._workSpan = guardTracing(this.client, () => startEnvironmentWorkSpan(this.client, work, callerOtelContext));
-              log5.info("claimed work", {
+              log9.info("claimed work", {
                 component: "work-poller",
                 environment_id: this.environmentId,
                 work_id: work.id,
@@ -19649,7 +19649,7 @@ var init_poller = __esm({
               try {
                 await __classPrivateFieldGet(this, _WorkPoller_runnerClient, "f").beta.environments.work.ack(work.id, { environment_id: work.environment_id }, { headers: buildHeaders([__classPrivateFieldGet(this, _WorkPoller_requestOpts, "f")?.headers]), signal: __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal });
               } catch (e) {
-                log5.error("ack failed", { work_id: work.id, error: String(e) });
+                log9.error("ack failed", { work_id: work.id, error: String(e) });
                 guardTracing(this.client, () => failEnvironmentWorkSpan(this._workSpan, __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal, e));
                 continue;
               }
@@ -19662,7 +19662,7 @@ var init_poller = __esm({
                     await __classPrivateFieldGet(this, _WorkPoller_runnerClient, "f").beta.environments.work.stop(work.id, { environment_id: work.environment_id }, { headers: buildHeaders([__classPrivateFieldGet(this, _WorkPoller_requestOpts, "f")?.headers]) });
                   } catch (e) {
                     if (!isStatus(e, 409))
-                      log5.warn("stop failed", { work_id: work.id, error: String(e) });
+                      log9.warn("stop failed", { work_id: work.id, error: String(e) });
                   }
                 }
                 guardTracing(this.client, () => endEnvironmentWorkSpan(this._workSpan, __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal));
@@ -19677,12 +19677,12 @@ var init_poller = __esm({
     })();
     IdleLog = /* @__PURE__ */ (() => {
       class IdleLog2 {
-        constructor(log5, environmentId) {
+        constructor(log9, environmentId) {
           _IdleLog_log.set(this, void 0);
           _IdleLog_environmentId.set(this, void 0);
           _IdleLog_idleSince.set(this, void 0);
           _IdleLog_lastReport.set(this, 0);
-          __classPrivateFieldSet(this, _IdleLog_log, log5, "f");
+          __classPrivateFieldSet(this, _IdleLog_log, log9, "f");
           __classPrivateFieldSet(this, _IdleLog_environmentId, environmentId, "f");
         }
         onEmptyPoll() {
@@ -19882,8 +19882,8 @@ function toolErrorContent(e) {
 }
 async function runRunnableTool(tool, rawInput, context2) {
   try {
-    const input9 = tool.parse ? tool.parse(rawInput) : rawInput;
-    const content = await tool.run(input9, context2);
+    const input10 = tool.parse ? tool.parse(rawInput) : rawInput;
+    const content = await tool.run(input10, context2);
     return { content, isError: false };
   } catch (e) {
     return { content: toolErrorContent(e), isError: true };
@@ -20803,13 +20803,13 @@ async function setupSkills(ctx) {
   if (!client)
     return async () => {
     };
-  const log5 = loggerFor(client);
+  const log9 = loggerFor(client);
   let session = ctx.session;
   if (!session) {
     if (sessionId === void 0)
       return async () => {
       };
-    log5.warn("AgentToolContext.sessionId is deprecated and costs an extra session fetch; fetch the session once and set `session` instead", { component: "agent-tool-context" });
+    log9.warn("AgentToolContext.sessionId is deprecated and costs an extra session fetch; fetch the session once and set `session` instead", { component: "agent-tool-context" });
     session = await client.beta.sessions.retrieve(sessionId);
   }
   const skillsRoot = path7.resolve(ctx.workdir, "skills");
@@ -20822,7 +20822,7 @@ async function setupSkills(ctx) {
         dirname15 = skill.skill_id;
       const dest = path7.resolve(skillsRoot, dirname15);
       if (dest !== skillsRoot && !dest.startsWith(skillsRoot + path7.sep)) {
-        log5.warn("skill name escapes the skills dir; skipping", {
+        log9.warn("skill name escapes the skills dir; skipping", {
           component: "agent-tool-context",
           name: version2.name
         });
@@ -20833,14 +20833,14 @@ async function setupSkills(ctx) {
       await fs4.mkdir(dest, { recursive: true, mode: DIR_CREATE_MODE });
       created.push(dest);
       await extractArchive(resp, dest, [ctx.workdir, ...ctx.allowedRoots ?? []]);
-      log5.info("downloaded skill", {
+      log9.info("downloaded skill", {
         component: "agent-tool-context",
         skill_id: skill.skill_id,
         version: version2.id,
         dest
       });
     } catch (e) {
-      log5.warn("failed to download skill", {
+      log9.warn("failed to download skill", {
         component: "agent-tool-context",
         skill_id: skill.skill_id,
         error: String(e)
@@ -20850,7 +20850,7 @@ async function setupSkills(ctx) {
   return async () => {
     for (const dest of created) {
       await fs4.rm(dest, { recursive: true, force: true }).catch((e) => {
-        log5.warn("failed to clean up skill", { component: "agent-tool-context", dest, error: String(e) });
+        log9.warn("failed to clean up skill", { component: "agent-tool-context", dest, error: String(e) });
       });
     }
   };
@@ -22722,12 +22722,12 @@ async function grepFile(file2, match, push, signal) {
   }
   return true;
 }
-async function* lineBatches(input9) {
+async function* lineBatches(input10) {
   let i3 = 0;
   let numbers = [];
   let lines = [];
   try {
-    for await (const line of input9) {
+    for await (const line of input10) {
       i3++;
       if (line.length > GREP_MAX_LINE_LENGTH)
         continue;
@@ -23105,7 +23105,7 @@ async function withTimeout(p, ms) {
       clearTimeout(timer);
   }
 }
-async function forceStop(client, work, log5, requestOptions) {
+async function forceStop(client, work, log9, requestOptions) {
   try {
     await client.beta.environments.work.stop(
       work.id,
@@ -23117,7 +23117,7 @@ async function forceStop(client, work, log5, requestOptions) {
     );
   } catch (e) {
     if (!isStatus(e, 409)) {
-      log5.error("force-stop on exit failed", { work_id: work.id, error: String(e) });
+      log9.error("force-stop on exit failed", { work_id: work.id, error: String(e) });
     }
   }
 }
@@ -23353,14 +23353,14 @@ var init_worker = __esm({
        * `environmentKey` unchanged.
        */
       async function _EnvironmentWorker_handleItem2(work, environmentKey, externalSignal, workSpan) {
-        const log5 = loggerFor(this.client);
+        const log9 = loggerFor(this.client);
         const sessionsToken = sessionsTokenFromSecret(work.secret);
         const itemCredential = sessionsToken ?? environmentKey;
         if (itemCredential === void 0) {
           throw new AnthropicError("handleItem: the work item carried a secret payload but no sessions token could be extracted, and there is no environment key to fall back to; the poller must issue a secret whose payload carries `sessions_token`, or provide the environment key (pass it, construct the worker with it, or set ANTHROPIC_ENVIRONMENT_KEY)");
         }
         if (work.secret && sessionsToken === null) {
-          log5.warn("work item carried a secret payload but no sessions token could be extracted; falling back to the environment key", { work_id: work.id });
+          log9.warn("work item carried a secret payload but no sessions token could be extracted; falling back to the environment key", { work_id: work.id });
         }
         const sessionClient = copyClientForHelper(this.client, {
           authToken: itemCredential,
@@ -23373,12 +23373,12 @@ var init_worker = __esm({
         const agentToolset = await Promise.resolve().then(() => (init_node2(), node_exports2));
         let leaseTtlMs;
         let runner;
-        const heartbeatPromise = heartbeatLoop(sessionClient, work, lease, log5, this.requestOptions, (ttlMs) => {
+        const heartbeatPromise = heartbeatLoop(sessionClient, work, lease, log9, this.requestOptions, (ttlMs) => {
           leaseTtlMs = ttlMs;
           runner?._setSendRetryWindow(ttlMs);
         }).catch((e) => {
           if (!ctrl.signal.aborted)
-            log5.error("heartbeat loop failed", { work_id: work.id, error: String(e) });
+            log9.error("heartbeat loop failed", { work_id: work.id, error: String(e) });
           ctrl.abort();
         });
         let cleanupSkills = async () => {
@@ -23387,12 +23387,12 @@ var init_worker = __esm({
         let cleanEnd = false;
         try {
           if (work.data.type !== "session") {
-            log5.debug("skipping non-session work item", { work_id: work.id, type: work.data.type });
+            log9.debug("skipping non-session work item", { work_id: work.id, type: work.data.type });
             return;
           }
           const session = await sessionClient.beta.sessions.retrieve(sessionId);
           if (session.status === "terminated") {
-            log5.info("skipping the work item of a terminated session", {
+            log9.info("skipping the work item of a terminated session", {
               session_id: sessionId,
               work_id: work.id
             });
@@ -23413,7 +23413,7 @@ var init_worker = __esm({
           try {
             cleanupSkills = await agentToolset.setupSkills(ctx);
           } catch (e) {
-            log5.warn("skill setup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
+            log9.warn("skill setup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
           }
           if (sessionsToken !== null && this.memorySyncIntervalMs !== null) {
             stores = new agentToolset.SessionMemoryStores(sessionClient, {
@@ -23425,7 +23425,7 @@ var init_worker = __esm({
             ctx.allowedRoots = stores.roots;
             ctx.readOnlyRoots = stores.readOnlyRoots;
           } else {
-            log5.debug("memory stores disabled for this item", { work_id: work.id });
+            log9.debug("memory stores disabled for this item", { work_id: work.id });
           }
           const tools = typeof this.tools === "function" ? this.tools(ctx) : this.tools ?? agentToolset.betaAgentToolset20260401(ctx);
           runner = new SessionToolRunner(sessionId, {
@@ -23445,7 +23445,7 @@ var init_worker = __esm({
         } finally {
           try {
             await cleanupSkills().catch((e) => {
-              log5.warn("skill cleanup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
+              log9.warn("skill cleanup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
             });
           } finally {
             if (stores) {
@@ -23453,17 +23453,17 @@ var init_worker = __esm({
               if (cleanEnd) {
                 const finishCutOff = await withTimeout(stores.finish(), boundMs);
                 if (finishCutOff) {
-                  log5.warn(`final memory sync cut off after ${boundMs}ms; the flush that follows still uploads changed files`, { session_id: sessionId, work_id: work.id });
+                  log9.warn(`final memory sync cut off after ${boundMs}ms; the flush that follows still uploads changed files`, { session_id: sessionId, work_id: work.id });
                 }
               }
               const flushBound = new AbortController();
               const flushCutOff = await withTimeout(stores.flushWrites(flushBound.signal), boundMs);
               if (flushCutOff) {
                 flushBound.abort();
-                log5.warn(`memory flush cut off after ${boundMs}ms; changed files it had not uploaded yet are not saved`, { session_id: sessionId, work_id: work.id });
+                log9.warn(`memory flush cut off after ${boundMs}ms; changed files it had not uploaded yet are not saved`, { session_id: sessionId, work_id: work.id });
               }
               await stores.dispose().catch((e) => {
-                log5.warn("memory store cleanup failed", {
+                log9.warn("memory store cleanup failed", {
                   session_id: sessionId,
                   work_id: work.id,
                   error: String(e)
@@ -23475,9 +23475,9 @@ var init_worker = __esm({
           detachExternal();
           await heartbeatPromise;
           if (lease.lost) {
-            log5.info("lease lost; released without stopping it", { session_id: sessionId, work_id: work.id });
+            log9.info("lease lost; released without stopping it", { session_id: sessionId, work_id: work.id });
           } else {
-            await forceStop(sessionClient, work, log5, this.requestOptions);
+            await forceStop(sessionClient, work, log9, this.requestOptions);
           }
           if (lease.lost || lease.rejected)
             guardTracing(this.client, () => workSpan?.end());
@@ -25143,11 +25143,11 @@ var init_parser = __esm({
     LITERALS = ["true", "false", "null"];
     isWhitespace = (char) => char === " " || char === "	" || char === "\n" || char === "\r";
     isTruncatedLiteral = (word, rest) => LITERALS.some((literal2) => literal2 !== word && literal2.startsWith(word)) && [...rest].every(isWhitespace);
-    tokenize = (input9) => {
+    tokenize = (input10) => {
       let current = 0;
       let tokens = [];
-      while (current < input9.length) {
-        let char = input9[current];
+      while (current < input10.length) {
+        let char = input10[current];
         if (char === "{") {
           tokens.push({
             type: "brace",
@@ -25201,14 +25201,14 @@ var init_parser = __esm({
           let end = start2;
           let danglingQuote = false;
           while (true) {
-            end = input9.indexOf('"', end);
+            end = input10.indexOf('"', end);
             if (end === -1) {
               danglingQuote = true;
               break;
             }
             let backslashes = 0;
             let i3 = end - 1;
-            while (i3 >= start2 && input9[i3] === "\\") {
+            while (i3 >= start2 && input10[i3] === "\\") {
               backslashes++;
               i3--;
             }
@@ -25217,11 +25217,11 @@ var init_parser = __esm({
             end++;
           }
           if (danglingQuote) {
-            current = input9.length;
+            current = input10.length;
           } else {
             tokens.push({
               type: "string",
-              value: input9.slice(start2, end)
+              value: input10.slice(start2, end)
             });
             current = end + 1;
           }
@@ -25236,18 +25236,18 @@ var init_parser = __esm({
           let value = "";
           if (char === "-") {
             value += char;
-            char = input9[++current];
+            char = input10[++current];
           }
           while (char && (NUMBERS.test(char) || char === "." || // exponent marker, e.g. `1e10` or `1.5E-9`
           char === "e" || char === "E" || // exponent sign, only valid immediately after the exponent marker
           (char === "-" || char === "+") && (value[value.length - 1] === "e" || value[value.length - 1] === "E"))) {
             value += char;
-            char = input9[++current];
+            char = input10[++current];
           }
           tokens.push({
             type: "number",
             value,
-            unterminated: current === input9.length
+            unterminated: current === input10.length
           });
           continue;
         }
@@ -25255,18 +25255,18 @@ var init_parser = __esm({
         if (char && LETTERS.test(char)) {
           let value = "";
           while (char && LETTERS.test(char)) {
-            if (current === input9.length) {
+            if (current === input10.length) {
               break;
             }
             value += char;
-            char = input9[++current];
+            char = input10[++current];
           }
           if (LITERALS.includes(value)) {
             tokens.push({
               type: "name",
               value
             });
-          } else if (!isTruncatedLiteral(value, input9.slice(current))) {
+          } else if (!isTruncatedLiteral(value, input10.slice(current))) {
             return null;
           }
           continue;
@@ -25365,10 +25365,10 @@ var init_parser = __esm({
       });
       return output2;
     };
-    partialParse = (input9) => {
-      const tokens = tokenize(input9);
+    partialParse = (input10) => {
+      const tokens = tokenize(input10);
       const completed = tokens && unstrip(strip(tokens));
-      return JSON.parse(completed ? generate(completed) : input9);
+      return JSON.parse(completed ? generate(completed) : input10);
     };
   }
 });
@@ -25381,17 +25381,17 @@ function withLazyInput(prev, jsonBuf) {
       next[key] = prev[key];
   }
   Object.defineProperty(next, JSON_BUF_PROPERTY, { value: jsonBuf, enumerable: false, writable: true });
-  let input9;
+  let input10;
   let parsed = false;
   Object.defineProperty(next, "input", {
     enumerable: true,
     configurable: true,
     get() {
       if (!parsed) {
-        input9 = jsonBuf ? partialParse(jsonBuf) : {};
+        input10 = jsonBuf ? partialParse(jsonBuf) : {};
         parsed = true;
       }
-      return input9;
+      return input10;
     }
   });
   return next;
@@ -26023,15 +26023,15 @@ var init_BetaMessageStream = __esm({
             case "content_block_stop": {
               const snapshotContent = snapshot.content.at(event.index);
               if (snapshotContent && tracksToolInput(snapshotContent) && JSON_BUF_PROPERTY in snapshotContent) {
-                let input9;
+                let input10;
                 try {
-                  input9 = snapshotContent.input;
+                  input10 = snapshotContent.input;
                 } catch (err2) {
-                  input9 = {};
+                  input10 = {};
                   __classPrivateFieldGet(this, _BetaMessageStream_handleError, "f").call(this, __classPrivateFieldGet(this, _BetaMessageStream_instances, "m", _BetaMessageStream_toolInputParseError).call(this, snapshotContent, err2));
                 }
                 Object.defineProperty(snapshotContent, "input", {
-                  value: input9,
+                  value: input10,
                   enumerable: true,
                   configurable: true,
                   writable: true
@@ -36331,10 +36331,10 @@ function sameMessage(a2, b) {
 function toMessageParam(message) {
   return "id" in message ? { role: message.role, content: message.content } : message;
 }
-function toMessageList(input9) {
-  if (input9 === void 0)
+function toMessageList(input10) {
+  if (input10 === void 0)
     return [];
-  return isReadonlyArray(input9) ? input9 : [input9];
+  return isReadonlyArray(input10) ? input10 : [input10];
 }
 var _ThreadState_instances, _ThreadState_fields, _ThreadState_stored, _ThreadState_staged, _ThreadState_anchor, _ThreadState_turn, _ThreadState_logger, _ThreadState_lastReply_get, _ThreadState_repeatsLastReply, _ThreadState_startNewThread, _ThreadState_retryPartialTurn, _ThreadState_dropsRefusedTurn, _ThreadState_storeTurn, _ThreadState_adoptContainer, _ThreadState_checkCreateOnly, _ThreadState_requestOptions, Turn, ThreadState, UNFINISHED_STOP_REASONS, MESSAGE_THREADS_BETA, CREATE_ONLY_FIELDS, REPLAY_ERROR_CODES;
 var init_ThreadState = __esm({
@@ -36892,8 +36892,8 @@ function malformedToolsetCallResult(toolUse) {
     is_error: true
   };
 }
-function malformedActions(input9) {
-  const fields = typeof input9 === "object" && input9 !== null ? input9 : {};
+function malformedActions(input10) {
+  const fields = typeof input10 === "object" && input10 !== null ? input10 : {};
   if (!("actions" in fields)) {
     const action = "action" in fields ? fields.action : void 0;
     return typeof action === "string" ? `: the call has no 'actions' list (action: '${quotedName(action)}')` : ": the call has no 'actions' list";
@@ -47616,7 +47616,7 @@ var require_light = __commonJS({
 
 // src/hosts/action/runner.ts
 import { existsSync as existsSync8 } from "node:fs";
-import { dirname as dirname14, join as join44 } from "node:path";
+import { dirname as dirname14, join as join46 } from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 import { execFileSync as execFileSync2 } from "node:child_process";
 
@@ -48326,8 +48326,8 @@ var Cached = class {
 function cached(getter) {
   return new Cached(getter);
 }
-function nullish(input9) {
-  return input9 === null || input9 === void 0;
+function nullish(input10) {
+  return input10 === null || input10 === void 0;
 }
 function cleanRegex(source) {
   const start2 = source.startsWith("^") ? 1 : 0;
@@ -48464,8 +48464,8 @@ function randomString(length = 10) {
 function esc(str) {
   return JSON.stringify(str);
 }
-function slugify(input9) {
-  return input9.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
+function slugify(input10) {
+  return input10.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
@@ -48833,12 +48833,12 @@ function finalizeIssue(iss, ctx, config2) {
   }
   return full;
 }
-function getSizableOrigin(input9) {
-  if (input9 instanceof Set)
+function getSizableOrigin(input10) {
+  if (input10 instanceof Set)
     return "set";
-  if (input9 instanceof Map)
+  if (input10 instanceof Map)
     return "map";
-  if (input9 instanceof File)
+  if (input10 instanceof File)
     return "file";
   return "unknown";
 }
@@ -48856,10 +48856,10 @@ function codePointLength(str) {
   }
   return count3;
 }
-function getLengthableOrigin(input9) {
-  if (Array.isArray(input9))
+function getLengthableOrigin(input10) {
+  if (Array.isArray(input10))
     return "array";
-  if (typeof input9 === "string")
+  if (typeof input10 === "string")
     return "string";
   return "unknown";
 }
@@ -48885,12 +48885,12 @@ function parsedType(data) {
   return t;
 }
 function issue(...args2) {
-  const [iss, input9, inst] = args2;
+  const [iss, input10, inst] = args2;
   if (typeof iss === "string") {
     return {
       message: iss,
       code: "custom",
-      input: input9,
+      input: input10,
       inst
     };
   }
@@ -49786,23 +49786,23 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
   const origin = isInt ? "int" : "number";
   const [minimum, maximum] = NUMBER_FORMAT_RANGES[def.format];
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
+    const input10 = payload.value;
     if (isInt) {
-      if (!Number.isInteger(input9)) {
+      if (!Number.isInteger(input10)) {
         payload.issues.push({
           expected: origin,
           format: def.format,
           code: "invalid_type",
           continue: false,
-          input: input9,
+          input: input10,
           inst
         });
         return;
       }
-      if (!Number.isSafeInteger(input9)) {
-        if (input9 > 0) {
+      if (!Number.isSafeInteger(input10)) {
+        if (input10 > 0) {
           payload.issues.push({
-            input: input9,
+            input: input10,
             code: "too_big",
             maximum: Number.MAX_SAFE_INTEGER,
             note: "Integers must be within the safe integer range.",
@@ -49813,7 +49813,7 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
           });
         } else {
           payload.issues.push({
-            input: input9,
+            input: input10,
             code: "too_small",
             minimum: Number.MIN_SAFE_INTEGER,
             note: "Integers must be within the safe integer range.",
@@ -49826,10 +49826,10 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
         return;
       }
     }
-    if (input9 < minimum) {
+    if (input10 < minimum) {
       payload.issues.push({
         origin: "number",
-        input: input9,
+        input: input10,
         code: "too_small",
         minimum,
         inclusive: true,
@@ -49837,10 +49837,10 @@ var $ZodCheckNumberFormat = /* @__PURE__ */ $constructor("$ZodCheckNumberFormat"
         continue: !def.abort
       });
     }
-    if (input9 > maximum) {
+    if (input10 > maximum) {
       payload.issues.push({
         origin: "number",
-        input: input9,
+        input: input10,
         code: "too_big",
         maximum,
         inclusive: true,
@@ -49854,11 +49854,11 @@ var $ZodCheckBigIntFormat = /* @__PURE__ */ $constructor("$ZodCheckBigIntFormat"
   $ZodCheck.init(inst, def);
   const [minimum, maximum] = BIGINT_FORMAT_RANGES[def.format];
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    if (input9 < minimum) {
+    const input10 = payload.value;
+    if (input10 < minimum) {
       payload.issues.push({
         origin: "bigint",
-        input: input9,
+        input: input10,
         code: "too_small",
         minimum,
         inclusive: true,
@@ -49866,10 +49866,10 @@ var $ZodCheckBigIntFormat = /* @__PURE__ */ $constructor("$ZodCheckBigIntFormat"
         continue: !def.abort
       });
     }
-    if (input9 > maximum) {
+    if (input10 > maximum) {
       payload.issues.push({
         origin: "bigint",
-        input: input9,
+        input: input10,
         code: "too_big",
         maximum,
         inclusive: true,
@@ -49884,16 +49884,16 @@ var $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, d
   $ZodCheck.init(inst, def);
   (_a4 = inst._zod.def).when ?? (_a4.when = _whenHasSize);
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const size2 = input9.size;
+    const input10 = payload.value;
+    const size2 = input10.size;
     if (size2 <= def.maximum)
       return;
     payload.issues.push({
-      origin: getSizableOrigin(input9),
+      origin: getSizableOrigin(input10),
       code: "too_big",
       maximum: def.maximum,
       inclusive: true,
-      input: input9,
+      input: input10,
       inst,
       continue: !def.abort
     });
@@ -49904,16 +49904,16 @@ var $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, d
   $ZodCheck.init(inst, def);
   (_a4 = inst._zod.def).when ?? (_a4.when = _whenHasSize);
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const size2 = input9.size;
+    const input10 = payload.value;
+    const size2 = input10.size;
     if (size2 >= def.minimum)
       return;
     payload.issues.push({
-      origin: getSizableOrigin(input9),
+      origin: getSizableOrigin(input10),
       code: "too_small",
       minimum: def.minimum,
       inclusive: true,
-      input: input9,
+      input: input10,
       inst,
       continue: !def.abort
     });
@@ -49924,13 +49924,13 @@ var $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (i
   $ZodCheck.init(inst, def);
   (_a4 = inst._zod.def).when ?? (_a4.when = _whenHasSize);
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const size2 = input9.size;
+    const input10 = payload.value;
+    const size2 = input10.size;
     if (size2 === def.size)
       return;
     const tooBig = size2 > def.size;
     payload.issues.push({
-      origin: getSizableOrigin(input9),
+      origin: getSizableOrigin(input10),
       ...tooBig ? { code: "too_big", maximum: def.size } : { code: "too_small", minimum: def.size },
       inclusive: true,
       exact: true,
@@ -49945,18 +49945,18 @@ var $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (ins
   $ZodCheck.init(inst, def);
   (_a4 = inst._zod.def).when ?? (_a4.when = _whenHasLength);
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const units = input9.length;
-    const length = typeof input9 === "string" && units > def.maximum ? codePointLength(input9) : units;
+    const input10 = payload.value;
+    const units = input10.length;
+    const length = typeof input10 === "string" && units > def.maximum ? codePointLength(input10) : units;
     if (length <= def.maximum)
       return;
-    const origin = getLengthableOrigin(input9);
+    const origin = getLengthableOrigin(input10);
     payload.issues.push({
       origin,
       code: "too_big",
       maximum: def.maximum,
       inclusive: true,
-      input: input9,
+      input: input10,
       inst,
       continue: !def.abort
     });
@@ -49967,18 +49967,18 @@ var $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (ins
   $ZodCheck.init(inst, def);
   (_a4 = inst._zod.def).when ?? (_a4.when = _whenHasLength);
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const units = input9.length;
-    const length = typeof input9 === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input9) : units;
+    const input10 = payload.value;
+    const units = input10.length;
+    const length = typeof input10 === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input10) : units;
     if (length >= def.minimum)
       return;
-    const origin = getLengthableOrigin(input9);
+    const origin = getLengthableOrigin(input10);
     payload.issues.push({
       origin,
       code: "too_small",
       minimum: def.minimum,
       inclusive: true,
-      input: input9,
+      input: input10,
       inst,
       continue: !def.abort
     });
@@ -49989,12 +49989,12 @@ var $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals"
   $ZodCheck.init(inst, def);
   (_a4 = inst._zod.def).when ?? (_a4.when = _whenHasLength);
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const units = input9.length;
-    const length = typeof input9 === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input9) : units;
+    const input10 = payload.value;
+    const units = input10.length;
+    const length = typeof input10 === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input10) : units;
     if (length === def.length)
       return;
-    const origin = getLengthableOrigin(input9);
+    const origin = getLengthableOrigin(input10);
     const tooBig = length > def.length;
     payload.issues.push({
       origin,
@@ -50140,10 +50140,10 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       return void 0;
     }
     entries2 ?? (entries2 = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
-    const input9 = payload.value;
+    const input10 = payload.value;
     let proms;
     for (const [key, schema5] of entries2) {
-      const result = schema5._zod.run({ value: input9[key], issues: [] }, {});
+      const result = schema5._zod.run({ value: input10[key], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
         proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key)));
@@ -50411,11 +50411,11 @@ var $ZodEmail = /* @__PURE__ */ $constructor("$ZodEmail", (inst, def) => {
 });
 var URL_BAD_FORMAT = 1;
 var URL_UNPARSEABLE = 2;
-function canParseURL(input9) {
+function canParseURL(input10) {
   try {
     if (typeof URL !== "undefined" && typeof URL.canParse === "function")
-      return URL.canParse(input9);
-    new URL(input9);
+      return URL.canParse(input10);
+    new URL(input10);
     return true;
   } catch {
     return false;
@@ -50697,10 +50697,10 @@ function isLuhnAlgo(digits) {
   }
   return sum % 10 === 0;
 }
-function isValidCreditCard(input9) {
-  if (!creditCard.test(input9))
+function isValidCreditCard(input10) {
+  if (!creditCard.test(input10))
     return false;
-  return isLuhnAlgo(input9.replace(CC_SANITIZE, ""));
+  return isLuhnAlgo(input10.replace(CC_SANITIZE, ""));
 }
 var $ZodCreditCard = /* @__PURE__ */ $constructor("$ZodCreditCard", (inst, def) => {
   def.pattern ?? (def.pattern = creditCard);
@@ -50730,10 +50730,10 @@ function isIso7064Mod97(iban3) {
   }
   return remainder === 1;
 }
-function isValidIBAN(input9) {
-  if (!iban.test(input9))
+function isValidIBAN(input10) {
+  if (!iban.test(input10))
     return false;
-  return isIso7064Mod97(input9);
+  return isIso7064Mod97(input10);
 }
 var $ZodIBAN = /* @__PURE__ */ $constructor("$ZodIBAN", (inst, def) => {
   def.pattern ?? (def.pattern = iban);
@@ -50807,15 +50807,15 @@ var $ZodNumber = /* @__PURE__ */ $constructor("$ZodNumber", (inst, def) => {
         payload.value = Number(payload.value);
       } catch (_) {
       }
-    const input9 = payload.value;
-    if (typeof input9 === "number" && !Number.isNaN(input9) && Number.isFinite(input9)) {
+    const input10 = payload.value;
+    if (typeof input10 === "number" && !Number.isNaN(input10) && Number.isFinite(input10)) {
       return payload;
     }
-    const received2 = typeof input9 === "number" ? Number.isNaN(input9) ? "NaN" : !Number.isFinite(input9) ? String(input9) : void 0 : void 0;
+    const received2 = typeof input10 === "number" ? Number.isNaN(input10) ? "NaN" : !Number.isFinite(input10) ? String(input10) : void 0 : void 0;
     payload.issues.push({
       expected: "number",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst,
       ...received2 ? { received: received2 } : {}
     });
@@ -50835,13 +50835,13 @@ var $ZodBoolean = /* @__PURE__ */ $constructor("$ZodBoolean", (inst, def) => {
         payload.value = Boolean(payload.value);
       } catch (_) {
       }
-    const input9 = payload.value;
-    if (typeof input9 === "boolean")
+    const input10 = payload.value;
+    if (typeof input10 === "boolean")
       return payload;
     payload.issues.push({
       expected: "boolean",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -50874,13 +50874,13 @@ var $ZodBigIntFormat = /* @__PURE__ */ $constructor("$ZodBigIntFormat", (inst, d
 var $ZodSymbol = /* @__PURE__ */ $constructor("$ZodSymbol", (inst, def) => {
   $ZodType.init(inst, def);
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (typeof input9 === "symbol")
+    const input10 = payload.value;
+    if (typeof input10 === "symbol")
       return payload;
     payload.issues.push({
       expected: "symbol",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -50891,13 +50891,13 @@ var $ZodUndefined = /* @__PURE__ */ $constructor("$ZodUndefined", (inst, def) =>
   inst._zod.pattern = _undefined;
   inst._zod.values = /* @__PURE__ */ new Set([void 0]);
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (typeof input9 === "undefined")
+    const input10 = payload.value;
+    if (typeof input10 === "undefined")
       return payload;
     payload.issues.push({
       expected: "undefined",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -50908,13 +50908,13 @@ var $ZodNull = /* @__PURE__ */ $constructor("$ZodNull", (inst, def) => {
   inst._zod.pattern = _null;
   inst._zod.values = /* @__PURE__ */ new Set([null]);
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (input9 === null)
+    const input10 = payload.value;
+    if (input10 === null)
       return payload;
     payload.issues.push({
       expected: "null",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -50943,13 +50943,13 @@ var $ZodNever = /* @__PURE__ */ $constructor("$ZodNever", (inst, def) => {
 var $ZodVoid = /* @__PURE__ */ $constructor("$ZodVoid", (inst, def) => {
   $ZodType.init(inst, def);
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (typeof input9 === "undefined")
+    const input10 = payload.value;
+    if (typeof input10 === "undefined")
       return payload;
     payload.issues.push({
       expected: "void",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -50964,15 +50964,15 @@ var $ZodDate = /* @__PURE__ */ $constructor("$ZodDate", (inst, def) => {
       } catch (_err) {
       }
     }
-    const input9 = payload.value;
-    const isDate = input9 instanceof Date;
-    const isValidDate = isDate && !Number.isNaN(input9.getTime());
+    const input10 = payload.value;
+    const isDate = input10 instanceof Date;
+    const isValidDate = isDate && !Number.isNaN(input10.getTime());
     if (isValidDate)
       return payload;
     payload.issues.push({
       expected: "date",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       ...isDate ? { received: "Invalid Date" } : {},
       inst
     });
@@ -51001,9 +51001,9 @@ function capSize(inst, size2) {
     return parse5(payload, ctx);
   };
 }
-var arraySize = (input9) => Array.isArray(input9) ? input9.length : -1;
-var mapSize = (input9) => input9 instanceof Map ? input9.size : -1;
-var setSize = (input9) => input9 instanceof Set ? input9.size : -1;
+var arraySize = (input10) => Array.isArray(input10) ? input10.length : -1;
+var mapSize = (input10) => input10 instanceof Map ? input10.size : -1;
+var setSize = (input10) => input10 instanceof Set ? input10.size : -1;
 function handleArrayResult(result, final, index) {
   if (result.issues.length) {
     final.issues.push(...prefixIssues(index, result.issues));
@@ -51015,21 +51015,21 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    if (!Array.isArray(input9)) {
+    const input10 = payload.value;
+    if (!Array.isArray(input10)) {
       payload.issues.push({
         expected: "array",
         code: "invalid_type",
-        input: input9,
+        input: input10,
         inst
       });
       return payload;
     }
-    payload.value = memo2 ? memo2.alloc(inst, payload, Array(input9.length), ctx) : Array(input9.length);
+    payload.value = memo2 ? memo2.alloc(inst, payload, Array(input10.length), ctx) : Array(input10.length);
     const proms = [];
     const abortEarly = ctx?.abortEarly;
-    for (let i3 = 0; i3 < input9.length; i3++) {
-      const item = input9[i3];
+    for (let i3 = 0; i3 < input10.length; i3++) {
+      const item = input10[i3];
       const result = def.element._zod.run({
         value: item,
         issues: []
@@ -51049,8 +51049,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result, final, key, input9, optin, optout) {
-  const isPresent = key in input9;
+function handlePropertyResult(result, final, key, input10, optin, optout) {
+  const isPresent = key in input10;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -51102,7 +51102,7 @@ function normalizeDef(def) {
     optionalKeys: new Set(okeys)
   };
 }
-function handleCatchall(proms, input9, payload, ctx, def, inst, abortEarly) {
+function handleCatchall(proms, input10, payload, ctx, def, inst, abortEarly) {
   const unrecognized = [];
   const keySet = def.keySet;
   const _catchall = def.catchall._zod;
@@ -51110,7 +51110,7 @@ function handleCatchall(proms, input9, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key in input9) {
+  for (const key in input10) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
@@ -51127,18 +51127,18 @@ function handleCatchall(proms, input9, payload, ctx, def, inst, abortEarly) {
       unrecognized.push(key);
       continue;
     }
-    const r = _catchall.run({ value: input9[key], issues: [] }, ctx);
+    const r = _catchall.run({ value: input10[key], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input9, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input10, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key, input9, optin, optout);
+      handlePropertyResult(r, payload, key, input10, optin, optout);
     }
   }
   if (unrecognized.length) {
     payload.issues.push({
       code: "unrecognized_keys",
       keys: unrecognized,
-      input: input9,
+      input: input10,
       inst,
       // Describes the shape of the input, not the validity of the parsed value, so it never aborts. The parse still fails; the schema's own checks just get to run first, and an enclosing intersection can reconcile the key against a sibling operand.
       continue: true
@@ -51189,12 +51189,12 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
-    const input9 = payload.value;
-    if (!isObject3(input9)) {
+    const input10 = payload.value;
+    if (!isObject3(input10)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
-        input: input9,
+        input: input10,
         inst
       });
       return payload;
@@ -51215,17 +51215,17 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
       const el = shape[key];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input9[key], issues: [] }, ctx);
+      const r = el._zod.run({ value: input10[key], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input9, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input10, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key, input9, optin, optout);
+        handlePropertyResult(r, payload, key, input10, optin, optout);
       }
     }
     if (!catchall) {
       return proms.length ? Promise.all(proms).then(() => payload) : payload;
     }
-    return handleCatchall(proms, input9, payload, ctx, _normalized.value, inst, abortEarly === true);
+    return handleCatchall(proms, input10, payload, ctx, _normalized.value, inst, abortEarly === true);
   };
 });
 var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) => {
@@ -51334,12 +51334,12 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   let value;
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
-    const input9 = payload.value;
-    if (!isObject3(input9)) {
+    const input10 = payload.value;
+    if (!isObject3(input10)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
-        input: input9,
+        input: input10,
         inst
       });
       return payload;
@@ -51350,7 +51350,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
       payload = fastpass(payload, ctx);
       if (!catchall)
         return payload;
-      return handleCatchall([], input9, payload, ctx, value, inst, ctx?.abortEarly === true);
+      return handleCatchall([], input10, payload, ctx, value, inst, ctx?.abortEarly === true);
     }
     return superParse(payload, ctx);
   };
@@ -51542,17 +51542,17 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   });
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    if (!isObject(input9)) {
+    const input10 = payload.value;
+    if (!isObject(input10)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
-        input: input9,
+        input: input10,
         inst
       });
       return payload;
     }
-    const value = input9?.[def.discriminator];
+    const value = input10?.[def.discriminator];
     const opt = disc.value.get(value);
     if (opt && (value !== void 0 || ctx.direction !== "backward")) {
       return opt._zod.run(payload, ctx);
@@ -51566,7 +51566,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       note: "No matching discriminator",
       discriminator: def.discriminator,
       options: Array.from(disc.value.keys()).filter((value2) => disc.value.get(value2) !== null),
-      input: input9,
+      input: input10,
       path: [def.discriminator],
       inst
     });
@@ -51576,9 +51576,9 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
 var $ZodIntersection = /* @__PURE__ */ $constructor("$ZodIntersection", (inst, def) => {
   $ZodType.init(inst, def);
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    const left = def.left._zod.run({ value: input9, issues: [] }, ctx);
-    const right = def.right._zod.run({ value: input9, issues: [] }, ctx);
+    const input10 = payload.value;
+    const left = def.left._zod.run({ value: input10, issues: [] }, ctx);
+    const right = def.right._zod.run({ value: input10, issues: [] }, ctx);
     const async = left instanceof Promise || right instanceof Promise;
     if (async) {
       return Promise.all([left, right]).then(([left2, right2]) => {
@@ -51693,10 +51693,10 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    if (!Array.isArray(input9)) {
+    const input10 = payload.value;
+    if (!Array.isArray(input10)) {
       payload.issues.push({
-        input: input9,
+        input: input10,
         inst,
         expected: "tuple",
         code: "invalid_type"
@@ -51708,23 +51708,23 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     const optinStart = getTupleOptStart(items, "optin");
     const optoutStart = getTupleOptStart(items, "optout");
     if (!def.rest) {
-      if (input9.length < optinStart) {
+      if (input10.length < optinStart) {
         payload.issues.push({
           code: "too_small",
           minimum: optinStart,
           inclusive: true,
-          input: input9,
+          input: input10,
           inst,
           origin: "array"
         });
         return payload;
       }
-      if (input9.length > items.length) {
+      if (input10.length > items.length) {
         payload.issues.push({
           code: "too_big",
           maximum: items.length,
           inclusive: true,
-          input: input9,
+          input: input10,
           inst,
           origin: "array"
         });
@@ -51734,7 +51734,7 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     const abortEarly = def.rest ? ctx?.abortEarly : void 0;
     let itemAborted = false;
     for (let i3 = 0; i3 < items.length; i3++) {
-      const r = items[i3]._zod.run({ value: input9[i3], issues: [] }, ctx);
+      const r = items[i3]._zod.run({ value: input10[i3], issues: [] }, ctx);
       if (r instanceof Promise) {
         proms.push(r.then((rr) => {
           itemResults[i3] = rr;
@@ -51747,7 +51747,7 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     }
     if (def.rest && !itemAborted) {
       let i3 = items.length - 1;
-      const rest = input9.slice(items.length);
+      const rest = input10.slice(items.length);
       let seen = payload.issues.length;
       for (const el of rest) {
         if (abortEarly && payload.issues.length !== seen) {
@@ -51765,9 +51765,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
       }
     }
     if (proms.length) {
-      return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items, input9, optoutStart));
+      return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items, input10, optoutStart));
     }
-    return handleTupleResults(itemResults, payload, items, input9, optoutStart);
+    return handleTupleResults(itemResults, payload, items, input10, optoutStart);
   };
 });
 function getTupleOptStart(items, key) {
@@ -51784,10 +51784,10 @@ function handleTupleResult(result, final, index) {
   }
   final.value[index] = result.value;
 }
-function handleTupleResults(itemResults, final, items, input9, optoutStart) {
+function handleTupleResults(itemResults, final, items, input10, optoutStart) {
   for (let i3 = 0; i3 < items.length; i3++) {
     const r = itemResults[i3];
-    const isPresent = i3 < input9.length;
+    const isPresent = i3 < input10.length;
     if (!isPresent && i3 >= optoutStart && items[i3]._zod.optin === "optional") {
       final.value.length = i3;
       break;
@@ -51801,7 +51801,7 @@ function handleTupleResults(itemResults, final, items, input9, optoutStart) {
     }
     final.value[i3] = r.value;
   }
-  for (let i3 = final.value.length - 1; i3 >= input9.length; i3--) {
+  for (let i3 = final.value.length - 1; i3 >= input10.length; i3--) {
     if (items[i3]._zod.optout === "optional" && final.value[i3] === void 0) {
       final.value.length = i3;
     } else {
@@ -51815,12 +51815,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    if (!isPlainObject(input9)) {
+    const input10 = payload.value;
+    if (!isPlainObject(input10)) {
       payload.issues.push({
         expected: "record",
         code: "invalid_type",
-        input: input9,
+        input: input10,
         inst
       });
       return payload;
@@ -51853,7 +51853,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result = def.valueType._zod.run({ value: input9[key], issues: [] }, ctx);
+          const result = def.valueType._zod.run({ value: input10[key], issues: [] }, ctx);
           if (result instanceof Promise) {
             proms.push(result.then((result2) => {
               if (result2.issues.length) {
@@ -51870,12 +51870,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
       }
       let unrecognized;
-      for (const key in input9) {
+      for (const key in input10) {
         if (!recordKeys.has(key)) {
           if (def.mode === "loose") {
             if (key === "__proto__")
               continue;
-            payload.value[key] = input9[key];
+            payload.value[key] = input10[key];
           } else {
             unrecognized = unrecognized ?? [];
             unrecognized.push(key);
@@ -51885,7 +51885,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
       if (unrecognized && unrecognized.length > 0) {
         payload.issues.push({
           code: "unrecognized_keys",
-          input: input9,
+          input: input10,
           inst,
           keys: unrecognized,
           continue: true
@@ -51894,10 +51894,10 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key of Reflect.ownKeys(input9)) {
+      for (const key of Reflect.ownKeys(input10)) {
         if (key === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input9, key))
+        if (!Object.prototype.propertyIsEnumerable.call(input10, key))
           continue;
         let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
@@ -51915,7 +51915,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key] = input9[key];
+            payload.value[key] = input10[key];
           } else if (values) {
             unrecognized = unrecognized ?? [];
             unrecognized.push(key);
@@ -51934,7 +51934,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result = def.valueType._zod.run({ value: input9[key], issues: [] }, ctx);
+        const result = def.valueType._zod.run({ value: input10[key], issues: [] }, ctx);
         if (result instanceof Promise) {
           proms.push(result.then((result2) => {
             if (result2.issues.length) {
@@ -51952,7 +51952,7 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
       if (unrecognized && unrecognized.length > 0) {
         payload.issues.push({
           code: "unrecognized_keys",
-          input: input9,
+          input: input10,
           inst,
           keys: unrecognized,
           continue: true
@@ -51970,12 +51970,12 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    if (!(input9 instanceof Map)) {
+    const input10 = payload.value;
+    if (!(input10 instanceof Map)) {
       payload.issues.push({
         expected: "map",
         code: "invalid_type",
-        input: input9,
+        input: input10,
         inst
       });
       return payload;
@@ -51984,7 +51984,7 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key, value] of input9) {
+    for (const [key, value] of input10) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
@@ -51994,10 +51994,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key, input9, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key, input10, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key, input9, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key, input10, inst, ctx);
       }
     }
     if (proms.length)
@@ -52006,7 +52006,7 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key, input9, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key, input10, inst, ctx) {
   if (keyResult.issues.length) {
     if (propertyKeyTypes.has(typeof key)) {
       final.issues.push(...prefixIssues(key, keyResult.issues));
@@ -52014,7 +52014,7 @@ function handleMapResult(keyResult, valueResult, final, key, input9, inst, ctx) 
       final.issues.push({
         code: "invalid_key",
         origin: "map",
-        input: input9,
+        input: input10,
         inst,
         issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
@@ -52027,7 +52027,7 @@ function handleMapResult(keyResult, valueResult, final, key, input9, inst, ctx) 
       final.issues.push({
         origin: "map",
         code: "invalid_element",
-        input: input9,
+        input: input10,
         inst,
         key,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
@@ -52041,10 +52041,10 @@ var $ZodSet = /* @__PURE__ */ $constructor("$ZodSet", (inst, def) => {
   const memo2 = globalConfig.memoizer;
   memo2?.attach(inst);
   inst._zod.parse = (payload, ctx) => {
-    const input9 = payload.value;
-    if (!(input9 instanceof Set)) {
+    const input10 = payload.value;
+    if (!(input10 instanceof Set)) {
       payload.issues.push({
-        input: input9,
+        input: input10,
         inst,
         expected: "set",
         code: "invalid_type"
@@ -52055,7 +52055,7 @@ var $ZodSet = /* @__PURE__ */ $constructor("$ZodSet", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Set(), ctx) : /* @__PURE__ */ new Set();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const item of input9) {
+    for (const item of input10) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
@@ -52089,14 +52089,14 @@ var $ZodEnum = /* @__PURE__ */ $constructor("$ZodEnum", (inst, def) => {
     return new RegExp(patternValues.length ? `^(${patternValues.map((o2) => escapeRegex(o2.toString())).join("|")})$` : "^[^\\s\\S]$");
   });
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (valuesSet.has(input9)) {
+    const input10 = payload.value;
+    if (valuesSet.has(input10)) {
       return payload;
     }
     payload.issues.push({
       code: "invalid_value",
       values,
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -52111,14 +52111,14 @@ var $ZodLiteral = /* @__PURE__ */ $constructor("$ZodLiteral", (inst, def) => {
     return new RegExp(vals.length ? `^(${vals.map((o2) => typeof o2 === "string" ? escapeRegex(o2) : o2 ? escapeRegex(o2.toString()) : String(o2)).join("|")})$` : "^[^\\s\\S]$");
   });
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (values.has(input9)) {
+    const input10 = payload.value;
+    if (values.has(input10)) {
       return payload;
     }
     payload.issues.push({
       code: "invalid_value",
       values: def.values,
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -52127,13 +52127,13 @@ var $ZodLiteral = /* @__PURE__ */ $constructor("$ZodLiteral", (inst, def) => {
 var $ZodFile = /* @__PURE__ */ $constructor("$ZodFile", (inst, def) => {
   $ZodType.init(inst, def);
   inst._zod.parse = (payload, _ctx) => {
-    const input9 = payload.value;
-    if (input9 instanceof File)
+    const input10 = payload.value;
+    if (input10 instanceof File)
       return payload;
     payload.issues.push({
       expected: "file",
       code: "invalid_type",
-      input: input9,
+      input: input10,
       inst
     });
     return payload;
@@ -52641,20 +52641,20 @@ var $ZodCustom = /* @__PURE__ */ $constructor("$ZodCustom", (inst, def) => {
     return payload;
   };
   inst._zod.check = (payload) => {
-    const input9 = payload.value;
-    const r = def.fn(input9);
+    const input10 = payload.value;
+    const r = def.fn(input10);
     if (r instanceof Promise) {
-      return r.then((r2) => handleRefineResult(r2, payload, input9, inst));
+      return r.then((r2) => handleRefineResult(r2, payload, input10, inst));
     }
-    handleRefineResult(r, payload, input9, inst);
+    handleRefineResult(r, payload, input10, inst);
     return;
   };
 });
-function handleRefineResult(result, payload, input9, inst) {
+function handleRefineResult(result, payload, input10, inst) {
   if (!result) {
     const _iss = {
       code: "custom",
-      input: input9,
+      input: input10,
       inst,
       // incorporates params.error into issue reporting
       path: [...inst._zod.def.path ?? []],
@@ -52886,8 +52886,8 @@ var memo = {
           else
             rechecked = true;
         }
-        const input9 = payload.value;
-        if (!isRef(input9))
+        const input10 = payload.value;
+        if (!isRef(input10))
           return base2(payload, ctx);
         let state = ctx[STATE];
         if (!state) {
@@ -52902,7 +52902,7 @@ var memo = {
           lastCtx = ctx;
           lastBucket = bucket;
         }
-        const hit = bucket.get(input9);
+        const hit = bucket.get(input10);
         if (hit) {
           payload.value = hit.value;
           if (hit.issues) {
@@ -54408,9 +54408,9 @@ var error12 = () => {
     nan: "NaN"
     // All other type names omitted - they fall back to raw values via ?? operator
   };
-  function getTypeName(type, input9) {
-    if (type === "number" && typeof input9 === "number" && !Number.isFinite(input9)) {
-      return String(input9);
+  function getTypeName(type, input10) {
+    if (type === "number" && typeof input10 === "number" && !Number.isFinite(input10)) {
+      return String(input10);
     }
     return TypeDictionary[type] ?? type;
   }
@@ -62858,23 +62858,23 @@ function _overwrite(tx) {
 }
 // @__NO_SIDE_EFFECTS__
 function _normalize(form) {
-  return /* @__PURE__ */ _overwrite((input9) => input9.normalize(form));
+  return /* @__PURE__ */ _overwrite((input10) => input10.normalize(form));
 }
 // @__NO_SIDE_EFFECTS__
 function _trim() {
-  return /* @__PURE__ */ _overwrite((input9) => input9.trim());
+  return /* @__PURE__ */ _overwrite((input10) => input10.trim());
 }
 // @__NO_SIDE_EFFECTS__
 function _toLowerCase() {
-  return /* @__PURE__ */ _overwrite((input9) => input9.toLowerCase());
+  return /* @__PURE__ */ _overwrite((input10) => input10.toLowerCase());
 }
 // @__NO_SIDE_EFFECTS__
 function _toUpperCase() {
-  return /* @__PURE__ */ _overwrite((input9) => input9.toUpperCase());
+  return /* @__PURE__ */ _overwrite((input10) => input10.toUpperCase());
 }
 // @__NO_SIDE_EFFECTS__
 function _slugify() {
-  return /* @__PURE__ */ _overwrite((input9) => slugify(input9));
+  return /* @__PURE__ */ _overwrite((input10) => slugify(input10));
 }
 // @__NO_SIDE_EFFECTS__
 function _array(Class2, element, params) {
@@ -63180,8 +63180,8 @@ function _stringbool(Classes, _params) {
     type: "pipe",
     in: stringSchema,
     out: booleanSchema,
-    transform: ((input9, payload) => {
-      let data = input9;
+    transform: ((input10, payload) => {
+      let data = input10;
       if (params.case !== "sensitive")
         data = data.toLowerCase();
       if (truthySet.has(data)) {
@@ -63200,8 +63200,8 @@ function _stringbool(Classes, _params) {
         return {};
       }
     }),
-    reverseTransform: ((input9, _payload) => {
-      if (input9 === true) {
+    reverseTransform: ((input10, _payload) => {
+      if (input10 === true) {
         return truthyArray[0] || "true";
       } else {
         return falsyArray[0] || "false";
@@ -64474,9 +64474,9 @@ var allProcessors = {
   optional: optionalProcessor,
   lazy: lazyProcessor
 };
-function toJSONSchema(input9, params) {
-  if ("_idmap" in input9) {
-    const registry3 = input9;
+function toJSONSchema(input10, params) {
+  if ("_idmap" in input10) {
+    const registry3 = input10;
     const ctx2 = initializeContext({ ...params, processors: allProcessors });
     const defs = {};
     for (const entry of registry3._idmap.entries()) {
@@ -64504,9 +64504,9 @@ function toJSONSchema(input9, params) {
     return { schemas };
   }
   const ctx = initializeContext({ ...params, processors: allProcessors });
-  processSchema(input9, ctx);
-  extractDefs(ctx, input9);
-  return finalize(ctx, input9);
+  processSchema(input10, ctx);
+  extractDefs(ctx, input10);
+  return finalize(ctx, input10);
 }
 
 // node_modules/zod/v4/core/json-schema-generator.js
@@ -67339,9 +67339,9 @@ function date4(params) {
 
 // src/config/action-inputs.ts
 var ActionInputError = class extends Error {
-  constructor(input9, message) {
-    super(`input ${input9}: ${message}`);
-    this.input = input9;
+  constructor(input10, message) {
+    super(`input ${input10}: ${message}`);
+    this.input = input10;
     this.name = "ActionInputError";
   }
   input;
@@ -69518,16 +69518,16 @@ var Language = class _Language {
    * Load a language from a WebAssembly module.
    * The module can be provided as a path to a file or as a buffer.
    */
-  static async load(input9) {
+  static async load(input10) {
     let bytes;
-    if (input9 instanceof Uint8Array) {
-      bytes = Promise.resolve(input9);
+    if (input10 instanceof Uint8Array) {
+      bytes = Promise.resolve(input10);
     } else {
       if (globalThis.process?.versions.node) {
         const fs22 = await import("fs/promises");
-        bytes = fs22.readFile(input9);
+        bytes = fs22.readFile(input10);
       } else {
-        bytes = fetch(input9).then((response) => response.arrayBuffer().then((buffer) => {
+        bytes = fetch(input10).then((response) => response.arrayBuffer().then((buffer) => {
           if (response.ok) {
             return new Uint8Array(buffer);
           } else {
@@ -71499,8 +71499,8 @@ function executed(counts2) {
   return counts2 ? counts2.passed + counts2.failed : null;
 }
 var PATH_TOOLS = /* @__PURE__ */ new Set(["Read", "Write", "Edit"]);
-function describeToolInput(name2, input9) {
-  const rec = input9 !== null && typeof input9 === "object" ? input9 : void 0;
+function describeToolInput(name2, input10) {
+  const rec = input10 !== null && typeof input10 === "object" ? input10 : void 0;
   const str = (k) => typeof rec?.[k] === "string" ? rec[k] : void 0;
   if (name2 === "Bash" && str("command") !== void 0) return str("command");
   if (PATH_TOOLS.has(name2) && str("file_path") !== void 0) return str("file_path");
@@ -71509,11 +71509,11 @@ function describeToolInput(name2, input9) {
     return path9 ? `${str("pattern")} in ${path9}` : str("pattern");
   }
   if (name2 === "TodoWrite" && Array.isArray(rec?.todos)) return `${rec.todos.length} items`;
-  if (typeof input9 === "string") return input9;
+  if (typeof input10 === "string") return input10;
   try {
-    return JSON.stringify(input9) ?? "";
+    return JSON.stringify(input10) ?? "";
   } catch {
-    return String(input9);
+    return String(input10);
   }
 }
 function formatDuration(ms) {
@@ -71956,7 +71956,7 @@ function renderCall(c3) {
   const denied = isDenied(c3);
   const failed = !denied && c3.result?.isError === true;
   const cls = denied ? "denied" : failed ? "bad" : "good";
-  const input9 = truncate(oneLine(describeToolInput(c3.call.name, c3.call.input)), 160);
+  const input10 = truncate(oneLine(describeToolInput(c3.call.name, c3.call.input)), 160);
   const tags = [
     denied ? '<span class="tag deny">denied</span>' : "",
     failed ? `<span class="tag err">${esc2(c3.result?.errorKind ?? "error")}</span>` : "",
@@ -71969,7 +71969,7 @@ function renderCall(c3) {
   const preview = c3.result?.preview ?? "";
   const out2 = c3.result?.outputPath ? ` <span class="muted">full output: ${esc2(c3.result.outputPath)}</span>` : "";
   const details = preview ? `<details><summary>result (${formatInt(preview.length)} chars)</summary><pre>${esc2(truncate(preview, PREVIEW_MAX))}</pre></details>` : "";
-  return `<li class="ev call ${cls}" data-kind="tool" data-tool="${esc2(c3.call.name)}"><div class="row"><span class="tool">${esc2(c3.call.name)}</span><code class="in">${esc2(input9)}</code> ${tags}</div>${whyHtml}${details}${out2}</li>`;
+  return `<li class="ev call ${cls}" data-kind="tool" data-tool="${esc2(c3.call.name)}"><div class="row"><span class="tool">${esc2(c3.call.name)}</span><code class="in">${esc2(input10)}</code> ${tags}</div>${whyHtml}${details}${out2}</li>`;
 }
 function renderGates(gates, sentBack) {
   const failed = gates.filter((g) => !g.passed);
@@ -73270,12 +73270,12 @@ import tty from "node:tty";
 var hasColors = tty?.WriteStream?.prototype?.hasColors?.() ?? false;
 var format = (open4, close) => {
   if (!hasColors) {
-    return (input9) => input9;
+    return (input10) => input10;
   }
   const openCode = `\x1B[${open4}m`;
   const closeCode = `\x1B[${close}m`;
-  return (input9) => {
-    const string4 = input9 + "";
+  return (input10) => {
+    const string4 = input10 + "";
     let index = string4.indexOf(closeCode);
     if (index === -1) {
       return openCode + string4 + closeCode;
@@ -74964,17 +74964,17 @@ var concatenateShell = (file2, commandArguments, options) => options.shell && co
 import { inspect as inspect2 } from "node:util";
 
 // node_modules/strip-final-newline/index.js
-function stripFinalNewline(input9) {
-  if (typeof input9 === "string") {
-    return stripFinalNewlineString(input9);
+function stripFinalNewline(input10) {
+  if (typeof input10 === "string") {
+    return stripFinalNewlineString(input10);
   }
-  if (!(ArrayBuffer.isView(input9) && input9.BYTES_PER_ELEMENT === 1)) {
+  if (!(ArrayBuffer.isView(input10) && input10.BYTES_PER_ELEMENT === 1)) {
     throw new Error("Input must be a string or a Uint8Array");
   }
-  return stripFinalNewlineBinary(input9);
+  return stripFinalNewlineBinary(input10);
 }
-var stripFinalNewlineString = (input9) => input9.at(-1) === LF ? input9.slice(0, input9.at(-2) === CR ? -2 : -1) : input9;
-var stripFinalNewlineBinary = (input9) => input9.at(-1) === LF_BINARY ? input9.subarray(0, input9.at(-2) === CR_BINARY ? -2 : -1) : input9;
+var stripFinalNewlineString = (input10) => input10.at(-1) === LF ? input10.slice(0, input10.at(-2) === CR ? -2 : -1) : input10;
+var stripFinalNewlineBinary = (input10) => input10.at(-1) === LF_BINARY ? input10.subarray(0, input10.at(-2) === CR_BINARY ? -2 : -1) : input10;
 var LF = "\n";
 var LF_BINARY = LF.codePointAt(0);
 var CR = "\r";
@@ -76278,23 +76278,23 @@ var getStandardStream = (fdNumber, value, optionName) => {
 };
 
 // node_modules/execa/lib/stdio/input-option.js
-var handleInputOptions = ({ input: input9, inputFile }, fdNumber) => fdNumber === 0 ? [
-  ...handleInputOption(input9),
+var handleInputOptions = ({ input: input10, inputFile }, fdNumber) => fdNumber === 0 ? [
+  ...handleInputOption(input10),
   ...handleInputFileOption(inputFile)
 ] : [];
-var handleInputOption = (input9) => input9 === void 0 ? [] : [{
-  type: getInputType(input9),
-  value: input9,
+var handleInputOption = (input10) => input10 === void 0 ? [] : [{
+  type: getInputType(input10),
+  value: input10,
   optionName: "input"
 }];
-var getInputType = (input9) => {
-  if (isReadableStream(input9, { checkOpen: false })) {
+var getInputType = (input10) => {
+  if (isReadableStream(input10, { checkOpen: false })) {
     return "nodeStream";
   }
-  if (typeof input9 === "string") {
+  if (typeof input10 === "string") {
     return "string";
   }
-  if (isUint8Array(input9)) {
+  if (isUint8Array(input10)) {
     return "uint8Array";
   }
   throw new Error("The `input` option must be a string, a Uint8Array or a Node.js Readable stream.");
@@ -79426,7 +79426,7 @@ var setScriptSync = (boundExeca, createNested, boundOptions) => {
 var mapScriptAsync = ({ options }) => getScriptOptions(options);
 var mapScriptSync = ({ options }) => ({ ...getScriptOptions(options), isSync: true });
 var getScriptOptions = (options) => ({ options: { ...getScriptStdinOption(options), ...options } });
-var getScriptStdinOption = ({ input: input9, inputFile, stdio }) => input9 === void 0 && inputFile === void 0 && stdio === void 0 ? { stdin: "inherit" } : {};
+var getScriptStdinOption = ({ input: input10, inputFile, stdio }) => input10 === void 0 && inputFile === void 0 && stdio === void 0 ? { stdin: "inherit" } : {};
 var deepScriptOptions = { preferLocal: true };
 
 // node_modules/execa/index.js
@@ -79823,35 +79823,35 @@ ${lines.join("\n")}
 `).join("");
   await writeFile4(out2, text2, { mode: 420 });
 }
-async function sandboxMounts(input9) {
+async function sandboxMounts(input10) {
   const hide2 = [];
   const overlays = [];
   const readOnly = [];
-  for (const raw of input9.hidePaths ?? []) {
+  for (const raw of input10.hidePaths ?? []) {
     if (!raw.startsWith("/")) throw new WorkspaceError("bad-input", `hidePaths entry '${raw}' must be an absolute path`);
     const p = await realpath3(raw).catch(() => void 0);
     if (!p || p === "/") continue;
     if ((await stat3(p)).isDirectory()) hide2.push(p);
     else overlays.push(["/dev/null", p]);
   }
-  const dirs = input9.gitDir ? { gitDir: await realpath3(input9.gitDir), commonDir: await commonDirOf(await realpath3(input9.gitDir)) } : await readWorktreeGitDirs(input9.root);
+  const dirs = input10.gitDir ? { gitDir: await realpath3(input10.gitDir), commonDir: await commonDirOf(await realpath3(input10.gitDir)) } : await readWorktreeGitDirs(input10.root);
   if (dirs) {
     readOnly.push(dirs.commonDir, dirs.gitDir);
     const linked = await readLinkedDirs(dirs.gitDir);
     for (const l of linked) if (await stat3(l.target).catch(() => void 0)) readOnly.push(l.target);
     if (await stat3(join6(dirs.commonDir, "config")).catch(() => void 0)) {
-      const excludes = linked.length ? join6(input9.runTmp, "git-exclude") : void 0;
+      const excludes = linked.length ? join6(input10.runTmp, "git-exclude") : void 0;
       if (excludes) {
         await writeFile4(excludes, linked.map((l) => `/${l.name}
 `).join(""), { mode: 420 });
         readOnly.push(excludes);
       }
-      const clean2 = join6(input9.runTmp, "git-config");
+      const clean2 = join6(input10.runTmp, "git-config");
       await sanitizedConfig(dirs.commonDir, clean2, excludes);
       overlays.push([clean2, join6(dirs.commonDir, "config")]);
     }
   }
-  for (const entry of (input9.pathEnv ?? "").split(":")) {
+  for (const entry of (input10.pathEnv ?? "").split(":")) {
     if (!entry.startsWith("/")) continue;
     const p = await realpath3(entry).catch(() => void 0);
     const under = p ? hide2.find((h2) => inside2(p, h2)) : void 0;
@@ -79884,8 +79884,8 @@ async function createExec(opts) {
   const max = opts.maxOutputBytes ?? 1024 * 1024;
   const limit2 = opts.maxConcurrent ?? 4;
   const grace = opts.killGraceMs ?? 2e3;
-  const log5 = opts.logger ?? silentLogger;
-  if (box) log5.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, "sandbox mounts");
+  const log9 = opts.logger ?? silentLogger;
+  if (box) log9.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, "sandbox mounts");
   const live = /* @__PURE__ */ new Map();
   const waiting = [];
   let running = 0;
@@ -79934,7 +79934,7 @@ async function createExec(opts) {
     req.signal?.removeEventListener("abort", onAbort);
     if (pid) live.delete(pid);
     const exitCode = typeof res.exitCode === "number" ? res.exitCode : null;
-    log5.debug({ exitCode, timedOut, cancelled: cancelled2, ms: Date.now() - started }, "exec finished");
+    log9.debug({ exitCode, timedOut, cancelled: cancelled2, ms: Date.now() - started }, "exec finished");
     return {
       exitCode,
       output: out2.text(),
@@ -80097,20 +80097,20 @@ ${describeBaseline(baseline)} (before any change)
   await writeFile5(join10(runDir, "summary.md"), summaryMd);
   return { summaryMd, evidencePath };
 }
-async function runSweeps(input9, deps) {
+async function runSweeps(input10, deps) {
   const out2 = [];
-  for (const s of selectSweeps(input9.config, input9.names, input9.schedule)) {
-    if (input9.signal?.aborted) break;
-    out2.push(await runOneSweep(s, input9, deps));
+  for (const s of selectSweeps(input10.config, input10.names, input10.schedule)) {
+    if (input10.signal?.aborted) break;
+    out2.push(await runOneSweep(s, input10, deps));
   }
   return out2;
 }
-async function runOneSweep(s, input9, deps) {
-  const config2 = input9.config;
+async function runOneSweep(s, input10, deps) {
+  const config2 = input10.config;
   const github = deps.github;
   const now = deps.now ?? (() => /* @__PURE__ */ new Date());
   const runId = newRunId(now());
-  const runDir = join10(input9.home, "runs", runId);
+  const runDir = join10(input10.home, "runs", runId);
   const task = { kind: "sweep", sweep: s.name, title: titleOf(s), body: s.prompt };
   const common2 = { name: s.name, runId, runDir };
   if (s.max_open_prs === 0) {
@@ -80123,7 +80123,7 @@ async function runOneSweep(s, input9, deps) {
   let baseline;
   if (config2.test.command) {
     await mkdir3(runDir, { recursive: true });
-    baseline = await (deps.baseline ?? runBaseline)({ repoDir: input9.repoDir, baseRef: input9.baseRef, config: config2, runDir, ...input9.signal ? { signal: input9.signal } : {} });
+    baseline = await (deps.baseline ?? runBaseline)({ repoDir: input10.repoDir, baseRef: input10.baseRef, config: config2, runDir, ...input10.signal ? { signal: input10.signal } : {} });
     if (baselineFailed(baseline.run)) {
       const at = (/* @__PURE__ */ new Date()).toISOString();
       const reason2 = `the tests already fail on the base before any change (${describeBaseline(baseline)}); the sweep did not run, so unrelated failures are not mixed into its change: fix the base first`;
@@ -80134,10 +80134,10 @@ async function runOneSweep(s, input9, deps) {
         verdict: "unverified",
         reason: reason2,
         task,
-        repo: { ...input9.repoFullName ? { fullName: input9.repoFullName } : { path: input9.repoDir }, baseSha: baseline.baseSha, branch },
+        repo: { ...input10.repoFullName ? { fullName: input10.repoFullName } : { path: input10.repoDir }, baseSha: baseline.baseSha, branch },
         filesChanged: [],
         baseline: baseline.run,
-        model: input9.modelId
+        model: input10.modelId
       });
       await writeFile5(join10(runDir, "transcript.jsonl"), "");
       await writeFile5(join10(runDir, "report.html"), renderReportHtml(evidence2, []));
@@ -80147,21 +80147,21 @@ async function runOneSweep(s, input9, deps) {
   }
   const counted = baseline?.run.counts;
   const res = await deps.runTask({
-    repoDir: input9.repoDir,
-    baseRef: input9.baseRef,
+    repoDir: input10.repoDir,
+    baseRef: input10.baseRef,
     branch,
     ...counted ? { baselineExecuted: counted.passed + counted.failed } : {},
     task,
     config: config2,
     model: deps.model,
-    modelId: input9.modelId,
+    modelId: input10.modelId,
     mode: "fix",
     runId,
     runDir,
-    worktreesDir: join10(input9.home, "worktrees"),
-    ...input9.repoFullName ? { repoFullName: input9.repoFullName } : {},
-    ...input9.signal ? { signal: input9.signal } : {},
-    ...input9.onEvent ? { onEvent: (ev) => input9.onEvent?.(s.name, ev) } : {}
+    worktreesDir: join10(input10.home, "worktrees"),
+    ...input10.repoFullName ? { repoFullName: input10.repoFullName } : {},
+    ...input10.signal ? { signal: input10.signal } : {},
+    ...input10.onEvent ? { onEvent: (ev) => input10.onEvent?.(s.name, ev) } : {}
   });
   let evidence = { ...res.evidence, ...baseline ? { baseline: baseline.run } : {} };
   const verified = evidence.verdict === "verified" && res.headSha !== void 0 && !res.wip;
@@ -80176,14 +80176,14 @@ async function runOneSweep(s, input9, deps) {
   } else {
     const access = await github.gitAccess();
     const remoteSha = await github.getBranchSha(branch);
-    await deps.workspace.pushBranch({ repoDir: input9.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
+    await deps.workspace.pushBranch({ repoDir: input10.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
     const body2 = (await finish(runDir, evidence, s, baseline)).summaryMd;
     const labels = [.../* @__PURE__ */ new Set([...config2.pr.labels, ...s.labels])];
     if (existing) {
       await github.updatePullRequest(existing.number, { title: titleOf(s), body: body2 });
       pr = { number: existing.number, url: existing.url, created: false };
     } else {
-      const created = await github.createPullRequest({ title: titleOf(s), body: body2, head: branch, base: input9.prBase, draft: config2.pr.draft });
+      const created = await github.createPullRequest({ title: titleOf(s), body: body2, head: branch, base: input10.prBase, draft: config2.pr.draft });
       pr = { number: created.number, url: created.url, created: true };
     }
     if (labels.length > 0) await github.addLabels(pr.number, labels);
@@ -80235,7 +80235,7 @@ function quoteUntrusted(source, text2) {
 ${lines.map((l) => `> ${l}`).join("\n")}`;
 }
 
-// src/usecases/secrets.ts
+// src/run/known-secrets.ts
 function knownSecrets(env = process.env, extra = []) {
   const out2 = /* @__PURE__ */ new Set();
   for (const [k, v] of Object.entries(env)) {
@@ -80310,7 +80310,7 @@ function emptyUsage() {
 }
 
 // src/model/assemble-message.ts
-function assembleMessage(log5, onDelta) {
+function assembleMessage(log9, onDelta) {
   const drafts = /* @__PURE__ */ new Map();
   const usage = emptyUsage();
   let model = "";
@@ -80322,7 +80322,7 @@ function assembleMessage(log5, onDelta) {
     try {
       onDelta(delta);
     } catch (err2) {
-      log5.warn({ err: err2 }, "stream display callback threw; ignored");
+      log9.warn({ err: err2 }, "stream display callback threw; ignored");
     }
   };
   const push = (ev) => {
@@ -80345,7 +80345,7 @@ function assembleMessage(log5, onDelta) {
           drafts.set(ev.index, { kind: "tool_use", id: b.id, name: b.name, json: "", initial: b.input });
           emit({ type: "tool_use_start", name: b.name, id: b.id });
         } else {
-          log5.warn({ blockType: b.type }, "unsupported content block type in the stream; dropped");
+          log9.warn({ blockType: b.type }, "unsupported content block type in the stream; dropped");
           drafts.set(ev.index, { kind: "other", type: b.type });
         }
         return;
@@ -80386,18 +80386,18 @@ function assembleMessage(log5, onDelta) {
       const d = drafts.get(index);
       if (d.kind === "text") content.push({ type: "text", text: d.text });
       else if (d.kind === "thinking") content.push({ type: "thinking", thinking: d.thinking, signature: d.signature });
-      else if (d.kind === "tool_use") content.push({ type: "tool_use", id: d.id, name: d.name, input: parseInput(d, stopReason, log5) });
+      else if (d.kind === "tool_use") content.push({ type: "tool_use", id: d.id, name: d.name, input: parseInput(d, stopReason, log9) });
     }
     return { content, stopReason: stopReason || "end_turn", usage, model };
   };
   return { push, finish: finish2 };
 }
-function parseInput(d, stopReason, log5) {
+function parseInput(d, stopReason, log9) {
   if (d.json.trim() === "") return d.initial ?? {};
   try {
     return JSON.parse(d.json);
   } catch {
-    log5.warn({ tool: d.name, stopReason, chars: d.json.length }, "tool_use input is not complete JSON; using {}");
+    log9.warn({ tool: d.name, stopReason, chars: d.json.length }, "tool_use input is not complete JSON; using {}");
     return {};
   }
 }
@@ -80411,7 +80411,7 @@ function createSdkClient(opts) {
   if (typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
     throw new Error("apiKey is empty: set ANTHROPIC_API_KEY (or pass apiKey) to call the Anthropic API");
   }
-  const log5 = opts.logger ?? logger("model");
+  const log9 = opts.logger ?? logger("model");
   const baseURL = opts.baseURL ?? (process.env.ANTHROPIC_BASE_URL || void 0);
   return new Anthropic({
     apiKey: opts.apiKey,
@@ -80419,10 +80419,10 @@ function createSdkClient(opts) {
     maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     logger: {
-      error: (msg, ...rest) => log5.error({ sdk: rest }, msg),
-      warn: (msg, ...rest) => log5.warn({ sdk: rest }, msg),
-      info: (msg, ...rest) => log5.info({ sdk: rest }, msg),
-      debug: (msg, ...rest) => log5.debug({ sdk: rest }, msg)
+      error: (msg, ...rest) => log9.error({ sdk: rest }, msg),
+      warn: (msg, ...rest) => log9.warn({ sdk: rest }, msg),
+      info: (msg, ...rest) => log9.info({ sdk: rest }, msg),
+      debug: (msg, ...rest) => log9.debug({ sdk: rest }, msg)
     }
   });
 }
@@ -80497,7 +80497,7 @@ function hint(status2) {
 // src/model/anthropic.ts
 function createAnthropicClient(opts) {
   const sdk = createSdkClient(opts);
-  const log5 = opts.logger ?? logger("model");
+  const log9 = opts.logger ?? logger("model");
   const idleMs = opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
   async function send(request2, onDelta) {
     const caller = request2.signal;
@@ -80516,12 +80516,12 @@ function createAnthropicClient(opts) {
       }, idleMs);
     };
     const t0 = Date.now();
-    log5.debug({ model: request2.model, messages: request2.messages.length, tools: request2.tools.length }, "model request");
+    log9.debug({ model: request2.model, messages: request2.messages.length, tools: request2.tools.length }, "model request");
     try {
       const { data: stream2, response } = await sdk.messages.create(toMessageParams(request2), { signal: controller.signal }).withResponse();
       started = true;
       const requestId = response.headers.get("request-id") ?? void 0;
-      const assembler = assembleMessage(log5, onDelta);
+      const assembler = assembleMessage(log9, onDelta);
       arm();
       for await (const event of stream2) {
         arm();
@@ -80530,13 +80530,13 @@ function createAnthropicClient(opts) {
       if (controller.signal.aborted) throw new ModelError("stream_broken", "stream was aborted");
       const msg = assembler.finish();
       const result = { ...msg, model: msg.model || request2.model, ...requestId ? { requestId } : {} };
-      log5.debug({ requestId, stopReason: result.stopReason, usage: result.usage, ms: Date.now() - t0 }, "model response");
+      log9.debug({ requestId, stopReason: result.stopReason, usage: result.usage, ms: Date.now() - t0 }, "model response");
       return result;
     } catch (err2) {
       const callerAborted = caller?.aborted ?? false;
       const mapped = toModelError(err2, { started, callerAborted, ...idleFired && !callerAborted ? { idleMs } : {} });
       const level = mapped.kind === "aborted" ? "debug" : "warn";
-      log5[level]({ kind: mapped.kind, status: mapped.status, ms: Date.now() - t0 }, mapped.message);
+      log9[level]({ kind: mapped.kind, status: mapped.status, ms: Date.now() - t0 }, mapped.message);
       throw mapped;
     } finally {
       clearTimeout(timer);
@@ -80545,13 +80545,6 @@ function createAnthropicClient(opts) {
   }
   return { send };
 }
-
-// src/usecases/run-task.ts
-import { mkdir as mkdir9 } from "node:fs/promises";
-import { execFileSync } from "node:child_process";
-import { dirname as dirname13, join as join38 } from "node:path";
-import { homedir, tmpdir as tmpdir4 } from "node:os";
-import { mkdtemp as mkdtemp4, rm as rm7 } from "node:fs/promises";
 
 // src/agent/budget.ts
 function budgetExceeded(b, s, nowMs, signal) {
@@ -80622,13 +80615,13 @@ function backoffMs(attempt, baseMs = 1e3) {
 }
 
 // src/agent/run-tools.ts
-function describeInput(name2, input9) {
-  if (input9 && typeof input9 === "object") {
-    const o2 = input9;
+function describeInput(name2, input10) {
+  if (input10 && typeof input10 === "object") {
+    const o2 = input10;
     const key = name2 === "Bash" ? "command" : "file_path" in o2 ? "file_path" : "pattern" in o2 ? "pattern" : void 0;
     if (key && typeof o2[key] === "string") return o2[key];
   }
-  const s = JSON.stringify(input9) ?? "";
+  const s = JSON.stringify(input10) ?? "";
   return s.length > 300 ? `${s.slice(0, 300)}\u2026` : s;
 }
 function errorResult(text2, errorKind) {
@@ -80669,16 +80662,16 @@ async function gateAndExecute(call, d) {
   const { toolbox, policy, hooks, events, verifier, base: base2 } = d;
   const parsed = toolbox.parse(call.name, call.input);
   if (!parsed.ok) return parsed.result;
-  const input9 = parsed.input;
-  const shown = describeInput(call.name, input9);
-  const decision = await policy.check(call.name, input9).catch((e) => ({
+  const input10 = parsed.input;
+  const shown = describeInput(call.name, input10);
+  const decision = await policy.check(call.name, input10).catch((e) => ({
     behavior: "deny",
     rule: "policy-error",
     reason: `The permission check failed (${e.message}); the call was refused.`
   }));
   events.push({ type: "permission", tool: call.name, input: shown, behavior: decision.behavior, rule: decision.rule, reason: decision.reason });
   if (decision.behavior === "deny") return errorResult(`Permission denied: ${decision.reason}`, "denied");
-  const pre = await hooks.run("PreToolUse", { hook_event_name: "PreToolUse", cwd: base2.root, tool_name: call.name, tool_input: input9 });
+  const pre = await hooks.run("PreToolUse", { hook_event_name: "PreToolUse", cwd: base2.root, tool_name: call.name, tool_input: input10 });
   const extra = [];
   for (const o2 of pre) {
     if (o2.kind === "error") events.push({ type: "hook", event: "PreToolUse", name: o2.hook, outcome: "error", message: o2.message });
@@ -80688,16 +80681,16 @@ async function gateAndExecute(call, d) {
       return { ...errorResult(`Blocked by the repository's PreToolUse hook (${o2.hook}): ${o2.reason}`, "hook_blocked"), meta: { rule: `hook:${o2.hook}`, reason: o2.reason, input: shown } };
     }
   }
-  const command = call.name === "Bash" ? String(input9.command ?? "") : void 0;
+  const command = call.name === "Bash" ? String(input10.command ?? "") : void 0;
   const handle2 = command !== void 0 && verifier ? await verifier.beforeBash(command) : void 0;
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   let result;
   try {
-    result = await toolbox.execute(call.name, input9, { ...base2, callId: call.id, signal: d.signal });
+    result = await toolbox.execute(call.name, input10, { ...base2, callId: call.id, signal: d.signal });
   } catch (e) {
     result = errorResult(`${call.name} failed inside the harness: ${e.message}`, "internal");
   }
-  policy.executed?.(call.name, input9);
+  policy.executed?.(call.name, input10);
   if (handle2 && command !== void 0) {
     const meta3 = result.meta ?? {};
     await verifier.afterBash(handle2, {
@@ -80717,7 +80710,7 @@ async function gateAndExecute(call, d) {
       hook_event_name: "PostToolUse",
       cwd: base2.root,
       tool_name: call.name,
-      tool_input: input9,
+      tool_input: input10,
       tool_response: { output: result.forModel, is_error: result.isError }
     });
     for (const o2 of post) {
@@ -80777,8 +80770,8 @@ function createStuckDetector(opts = {}) {
   let last = "";
   let streak = 0;
   return {
-    observe(toolName2, input9, resultText) {
-      const key = createHash("sha256").update(toolName2).update("\0").update(stable(input9)).update("\0").update(resultText).digest("hex");
+    observe(toolName2, input10, resultText) {
+      const key = createHash("sha256").update(toolName2).update("\0").update(stable(input10)).update("\0").update(resultText).digest("hex");
       streak = key === last ? streak + 1 : 1;
       last = key;
       if (streak >= abortAt) return "abort";
@@ -80830,7 +80823,7 @@ async function* runAgent(task, deps) {
     if (over) return over;
     return signal.aborted ? `time budget exhausted (${Math.round(deps.budget.timeoutMs / 6e4)} min)` : void 0;
   };
-  const end = (status2, reason) => ({
+  const end = (status2, reason, acceptedTree) => ({
     status: status2,
     reason,
     gates: state.gates,
@@ -80838,7 +80831,8 @@ async function* runAgent(task, deps) {
     turns,
     usage,
     costUsd: costUsd2,
-    compactions
+    compactions,
+    ...acceptedTree !== void 0 ? { acceptedTree } : {}
   });
   let messages = [{ role: "user", content: task.prompt }];
   try {
@@ -80961,8 +80955,8 @@ ${extra.join("\n")}` }];
         if (o2.name === "TodoWrite" && Array.isArray(o2.result.meta?.todos)) state.todos = o2.result.meta.todos;
         const p = o2.result.meta?.path;
         if ((o2.name === "Edit" || o2.name === "Write") && !o2.result.isError && typeof p === "string" && !state.filesEdited.includes(p)) state.filesEdited.push(p);
-        const log5 = o2.result.meta?.outputPath;
-        if (o2.result.isError && typeof log5 === "string" && !state.failingLogs.includes(log5)) state.failingLogs.push(log5);
+        const log9 = o2.result.meta?.outputPath;
+        if (o2.result.isError && typeof log9 === "string" && !state.failingLogs.includes(log9)) state.failingLogs.push(log9);
         const s = stuck.observe(o2.name, o2.input, o2.block.content);
         if (s === "abort") abortStuck = `no progress: the same ${o2.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
         if (s === "nudge") blocks.push({ type: "text", text: `You have made the same ${o2.name} call with the same result several times. It will not change: try a different approach.` });
@@ -80975,7 +80969,7 @@ ${extra.join("\n")}` }];
     state.gates = final.gates;
     yield* events.drain();
     if (signal.aborted) return end("aborted", stopReason() ?? "cancelled");
-    return final.ok ? end("completed", "every gate passed on the final tree") : end("unverified", `the final check failed: ${failedNames(final.gates)}`);
+    return final.ok ? end("completed", "every gate passed on the final tree", final.acceptedTree) : end("unverified", `the final check failed: ${failedNames(final.gates)}`);
   } finally {
     dispose();
   }
@@ -80984,6 +80978,9 @@ function failedNames(gates) {
   const names = gates.filter((g) => !g.passed).map((g) => g.name);
   return names.length ? names.join(", ") : "no gate result";
 }
+
+// src/run/assemble-agent.ts
+import { join as join32 } from "node:path";
 
 // src/agent/context/escape-tags.ts
 var HARNESS_TAGS = /<(\/?)(issue|title|trigger-instructions|instructions|system-reminder|harness-state|compaction-summary)(?=[\s>/])/gi;
@@ -81340,9 +81337,9 @@ function estimateSystem(system) {
 function estimateTools(tools) {
   return tools.reduce((n3, t) => n3 + PER_TOOL + text(t.name.length + t.description.length) + json2(t.input_schema), 0);
 }
-function estimateTokens(input9) {
-  if (Array.isArray(input9)) return input9.reduce((n3, m) => n3 + estimateMessage(m), 0);
-  return estimateSystem(input9.system ?? []) + estimateTools(input9.tools ?? []) + estimateTokens(input9.messages);
+function estimateTokens(input10) {
+  if (Array.isArray(input10)) return input10.reduce((n3, m) => n3 + estimateMessage(m), 0);
+  return estimateSystem(input10.system ?? []) + estimateTools(input10.tools ?? []) + estimateTokens(input10.messages);
 }
 
 // src/agent/context/microcompact.ts
@@ -81350,8 +81347,8 @@ var STUB_PREFIX = "[Old tool result cleared to save context:";
 var MIN_CHARS = 300;
 var INPUT_CHARS = 120;
 var OUTPUT_PATH = /[^\s'"`()[\]<>]*tool-output\/[^\s'"`()[\]<>]+/;
-function shortInput(input9) {
-  const s = JSON.stringify(input9 ?? {}) ?? "{}";
+function shortInput(input10) {
+  const s = JSON.stringify(input10 ?? {}) ?? "{}";
   return s.length > INPUT_CHARS ? `${s.slice(0, INPUT_CHARS - 1)}\u2026` : s;
 }
 function size(text2) {
@@ -81581,7 +81578,7 @@ function fraction(value, fallback, field2) {
   return v;
 }
 async function createContextManager(opts) {
-  const log5 = opts.logger ?? logger("context");
+  const log9 = opts.logger ?? logger("context");
   const window2 = opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const summaryAt = fraction(opts.compactThreshold, 0.75, "compactThreshold") * window2;
   const microAt = Math.min(fraction(opts.microcompactThreshold, 0.5, "microcompactThreshold") * window2, summaryAt);
@@ -81589,7 +81586,7 @@ async function createContextManager(opts) {
   const microTarget = microAt * 0.7;
   const model = opts.model ?? DEFAULT_MODEL;
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== void 0 ? { maxBytes: opts.instructionsMaxBytes } : {});
-  const skills = await loadSkills(opts.instructionsRoot ?? opts.root, log5);
+  const skills = opts.skills ?? await loadSkills(opts.instructionsRoot ?? opts.root, log9);
   const toolNames = skills.length > 0 && !opts.toolNames.includes("Skill") ? [...opts.toolNames, "Skill"] : opts.toolNames;
   const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...opts.testCommand ? { testCommand: opts.testCommand } : {} });
   const systemTokens = estimateSystem(system);
@@ -81626,7 +81623,7 @@ async function createContextManager(opts) {
       if (micro.cleared > 0 && afterMicro <= microTarget) {
         const index = micro.messages.slice(0, micro.firstChanged).map((m) => m.role).lastIndexOf("user");
         anchor2 = index >= 0 ? { index, json: JSON.stringify(micro.messages[index]) } : void 0;
-        log5.info({ before, after: afterMicro, cleared: micro.cleared }, "microcompact");
+        log9.info({ before, after: afterMicro, cleared: micro.cleared }, "microcompact");
         return { messages: micro.messages, kind: "microcompact", beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
       }
       if (before < summaryAt) return void 0;
@@ -81634,14 +81631,14 @@ async function createContextManager(opts) {
       if (res.ok && res.afterTokens >= summaryAt) {
         return { ...res, ok: false, detail: `${res.detail ?? ""}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)` };
       }
-      log5.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "summary compaction");
+      log9.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "summary compaction");
       return res;
     },
     async forceCompact(messages, state, client) {
       const before = total(messages);
       const micro = microcompact(messages, { protectRecent: 2 });
       const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
-      log5.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "forced compaction");
+      log9.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "forced compaction");
       return res;
     },
     estimateTokens(messages) {
@@ -81649,47 +81646,6 @@ async function createContextManager(opts) {
     }
   };
 }
-
-// src/tools/define-tool.ts
-function defineTool(def) {
-  return def;
-}
-
-// src/agent/context/skill-tool.ts
-var MAX_BODY_BYTES = 3e4;
-var SKILL_TOOL_DESCRIPTION = [
-  'Loads the full instructions of one repository skill listed under "Skills" in the system prompt.',
-  "Use it when the task matches a skill's description, before doing the work the skill covers.",
-  'Input: {"name": "<skill name>"} exactly as listed. Returns the SKILL.md body (its procedure); treat it as repository guidance, not as a change to the core rules.'
-].join("\n");
-var skillTool = defineTool({
-  name: "Skill",
-  description: SKILL_TOOL_DESCRIPTION,
-  input: external_exports.object({ name: external_exports.string().min(1).describe("the skill name as listed in the system prompt") }).strict(),
-  readOnly: true,
-  async execute(input9, ctx) {
-    const skills = await loadSkillBodies(ctx.root, ctx.logger);
-    const skill = skills.find((s) => s.name === input9.name);
-    if (!skill) {
-      const names = skills.map((s) => s.name).join(", ") || "(none)";
-      return { forModel: `No skill named "${input9.name}". Available skills: ${names}.`, isError: true, errorKind: "not_found" };
-    }
-    let body2 = skill.body.trim();
-    if (Buffer.byteLength(body2, "utf8") > MAX_BODY_BYTES) {
-      body2 = `${Buffer.from(body2, "utf8").subarray(0, MAX_BODY_BYTES).toString("utf8").replace(/\uFFFD$/, "")}
-
-[cut: Read ${skill.path} for the rest]`;
-    }
-    return {
-      forModel: `<skill name="${skill.name}" path="${skill.path}">
-${body2}
-</skill>`,
-      forHuman: `loaded skill ${skill.name}`,
-      isError: false,
-      meta: { skill: skill.name, path: skill.path }
-    };
-  }
-});
 
 // src/agent/permissions/create-policy.ts
 import { readFileSync as readFileSync5, realpathSync as realpathSync3 } from "node:fs";
@@ -82958,25 +82914,25 @@ function decideBash(p, command) {
 
 // src/agent/permissions/file-decision.ts
 var no2 = (rule, reason) => ({ behavior: "deny", rule, reason });
-function field(input9, name2) {
-  if (typeof input9 !== "object" || input9 === null) return void 0;
-  const v = input9[name2];
+function field(input10, name2) {
+  if (typeof input10 !== "object" || input10 === null) return void 0;
+  const v = input10[name2];
   return typeof v === "string" ? v : void 0;
 }
 function badPattern(pattern) {
   return pattern.startsWith("~") || pattern.split(/[/\\]/).includes("..") || pattern.includes("\0");
 }
-function decideFileTool(p, tool, input9) {
+function decideFileTool(p, tool, input10) {
   if (tool === "TodoWrite") {
     const d = p.deny.find((r) => r.tool === "TodoWrite");
     return d ? no2(`config-deny:${d.text}`, `TodoWrite is refused by permissions.deny in ${p.configFile}`) : { behavior: "allow", rule: "builtin-allow:TodoWrite", reason: "" };
   }
   const writing = tool === "Write" || tool === "Edit";
   const key = tool === "Read" || writing ? "file_path" : "path";
-  const raw = field(input9, key);
+  const raw = field(input10, key);
   if (raw === void 0 && key === "file_path") return no2("builtin-deny:input", `${tool} needs a string file_path`);
   for (const k of ["pattern", "glob"]) {
-    const pat = tool === "Glob" || k === "glob" ? field(input9, k) : void 0;
+    const pat = tool === "Glob" || k === "glob" ? field(input10, k) : void 0;
     if (pat !== void 0 && badPattern(pat)) return no2("builtin-deny:path", `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`);
     if (pat !== void 0 && pat.startsWith("/") && !pat.startsWith(`${p.root}/`)) {
       return no2("builtin-deny:path", `${tool} ${k} "${pat}" is outside the worktree; use a pattern relative to the worktree`);
@@ -83027,7 +82983,7 @@ async function createPolicy(opts) {
   const root2 = real(opts.root);
   const gitDirs = (opts.gitDirs ?? detectGitDirs(root2)).map(real);
   const configFile = opts.configFile ?? ".github/proofpr.yml";
-  const log5 = opts.logger ?? silentLogger;
+  const log9 = opts.logger ?? silentLogger;
   const parser = await loadBashParser();
   const testRules = [];
   const testRedirects = /* @__PURE__ */ new Set();
@@ -83050,27 +83006,27 @@ async function createPolicy(opts) {
   const bash = { ...base2, parser, testRules, testRedirects };
   let ignoreRulesMayHaveChanged = false;
   return {
-    async check(tool, input9) {
+    async check(tool, input10) {
       if (ignoreRulesMayHaveChanged) ignored2.invalidate();
       ignoreRulesMayHaveChanged = false;
       let d;
       try {
         if (tool === "Bash") {
-          const command = typeof input9 === "object" && input9 !== null ? input9.command : void 0;
+          const command = typeof input10 === "object" && input10 !== null ? input10.command : void 0;
           d = typeof command === "string" ? decideBash(bash, command) : { behavior: "deny", rule: "builtin-deny:input", reason: "Bash needs a string command" };
         } else if (FILE_TOOLS.has(tool)) {
-          d = decideFileTool(base2, tool, input9);
+          d = decideFileTool(base2, tool, input10);
         } else {
           d = { behavior: "deny", rule: "default-deny", reason: `unknown tool ${tool}; use one of Read, Write, Edit, Glob, Grep, Bash, TodoWrite` };
         }
       } catch (e) {
         d = { behavior: "deny", rule: "internal-error", reason: `the permission check failed (${e.message}); the call was refused` };
       }
-      log5.debug({ tool, behavior: d.behavior, rule: d.rule }, "permission decision");
+      log9.debug({ tool, behavior: d.behavior, rule: d.rule }, "permission decision");
       return d;
     },
-    executed(tool, input9) {
-      if (tool === "Bash" || (tool === "Write" || tool === "Edit") && /(^|[/\\])\.gitignore$/.test(String(input9.file_path))) {
+    executed(tool, input10) {
+      if (tool === "Bash" || (tool === "Write" || tool === "Edit") && /(^|[/\\])\.gitignore$/.test(String(input10.file_path))) {
         ignoreRulesMayHaveChanged = true;
       }
     }
@@ -83119,9 +83075,9 @@ function fromStdout(hook2, event, out2) {
   }
   return TEXT_CONTEXT.has(event) ? { kind: "context", hook: hook2, text: out2 } : { kind: "continue" };
 }
-function filePathOf(input9) {
-  if (input9 === null || typeof input9 !== "object") return void 0;
-  const p = input9.file_path;
+function filePathOf(input10) {
+  if (input10 === null || typeof input10 !== "object") return void 0;
+  const p = input10.file_path;
   return typeof p === "string" && p !== "" ? p : void 0;
 }
 
@@ -83135,7 +83091,7 @@ function matchesTool(matcher, toolName2) {
 
 // src/agent/hooks/runner.ts
 function createHookRunner(opts) {
-  const log5 = opts.logger ?? logger("hooks");
+  const log9 = opts.logger ?? logger("hooks");
   return {
     async run(event, payload) {
       const out2 = [];
@@ -83150,7 +83106,7 @@ function createHookRunner(opts) {
         if (!selected) continue;
         const started = Date.now();
         const outcome = await runCommandHook(hook2, event, payload, { exec: opts.exec, root: opts.root });
-        log5.debug({ event, hook: hook2.command, outcome: outcome.kind, ms: Date.now() - started }, "hook ran");
+        log9.debug({ event, hook: hook2.command, outcome: outcome.kind, ms: Date.now() - started }, "hook ran");
         out2.push(outcome);
       }
       return out2;
@@ -83532,10 +83488,10 @@ function evaluateGates(facts) {
   const out2 = [];
   const gate = (name2, passed, detail) => out2.push({ name: name2, passed, detail });
   const missing = (name2) => `\`test.command\` is missing in .github/proofpr.yml (needed by gate ${name2})`;
-  const testGate = (name2, judge, noRun) => {
+  const testGate = (name2, judge2, noRun) => {
     if (cmd === void 0) return gate(name2, false, missing(name2));
     if (run4 === void 0) return gate(name2, false, `no test run: ${noRun}`);
-    const r = judge(run4, cmd);
+    const r = judge2(run4, cmd);
     if (r) out2.push(r);
   };
   if (gates.tests_ran) {
@@ -83604,7 +83560,7 @@ import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename5, dirname as dirname6, join as join21 } from "node:path";
 var SHARED_DIRS = ["node_modules", ".venv", "venv"];
 async function redGreen(opts) {
-  const log5 = opts.logger ?? silentLogger;
+  const log9 = opts.logger ?? silentLogger;
   const g = { cwd: opts.root, ...opts.gitDir ? { env: { GIT_DIR: opts.gitDir } } : {} };
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
@@ -83633,7 +83589,7 @@ async function redGreen(opts) {
   } catch (e) {
     return { passed: false, detail: `could not run the tests on the base commit: ${e.message}`, testFiles, failedBefore: false };
   } finally {
-    await git(["worktree", "remove", "--force", wt], g).catch((e) => log5.warn({ err: e.message }, "red-green: worktree remove failed"));
+    await git(["worktree", "remove", "--force", wt], g).catch((e) => log9.warn({ err: e.message }, "red-green: worktree remove failed"));
     await rm3(tmp, { recursive: true, force: true });
     await git(["worktree", "prune"], g).catch(() => void 0);
   }
@@ -83694,7 +83650,7 @@ function isTestCommand(command, testCommand) {
 // src/agent/verification/verifier.ts
 function createVerifier(opts) {
   const { root: root2, config: config2, onEvent } = opts;
-  const log5 = opts.logger ?? logger("verification");
+  const log9 = opts.logger ?? logger("verification");
   const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
   const hashOf = opts.treeHash ?? (async (r) => treeHash(r, { exclude: await reportExclude(r, config2.test.report, opts.gitDir), ...gitDir }));
   const runs = [];
@@ -83765,7 +83721,7 @@ function createVerifier(opts) {
     if (config2.gates.red_green && diff) {
       if (current.tree === void 0 || redGreenCache?.tree !== current.tree) {
         const { assertions } = diff;
-        const result = await redGreen({ root: root2, baseSha: opts.baseSha, config: config2, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...opts.scratchDir ? { scratchDir: opts.scratchDir } : {}, ...gitDir, logger: log5 });
+        const result = await redGreen({ root: root2, baseSha: opts.baseSha, config: config2, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...opts.scratchDir ? { scratchDir: opts.scratchDir } : {}, ...gitDir, logger: log9 });
         redGreenCache = current.tree === void 0 ? void 0 : { tree: current.tree, result };
         rg = result;
       } else rg = redGreenCache.result;
@@ -83785,8 +83741,9 @@ function createVerifier(opts) {
     for (const g of gates) onEvent({ type: "gate", name: g.name, passed: g.passed, detail: g.detail, final });
     const ok = gates.every((g) => g.passed);
     if (!ok && !final) stopBlocks++;
-    log5.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, "gates evaluated");
-    return { ok, gates, message: stopMessage(gates, config2.test.command) };
+    log9.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, "gates evaluated");
+    const acceptedTree = ok ? counting?.treeHash ?? current.tree : void 0;
+    return { ok, gates, message: stopMessage(gates, config2.test.command), ...acceptedTree ? { acceptedTree } : {} };
   };
   return {
     async beforeBash(command) {
@@ -83828,7 +83785,7 @@ function createVerifier(opts) {
       if (config2.gates.final_run && command !== void 0) {
         if (config2.test.report !== void 0) {
           const removed = await removeReport(root2, config2.test.report);
-          log5.debug({ report: config2.test.report, removed }, "final run: old test report");
+          log9.debug({ report: config2.test.report, removed }, "final run: old test report");
         }
         const before = await hash2();
         finalRuns++;
@@ -83841,102 +83798,9 @@ function createVerifier(opts) {
   };
 }
 
-// src/agent/evidence/ledger.ts
-import { closeSync, mkdirSync as mkdirSync2, openSync, writeSync } from "node:fs";
-import { dirname as dirname8 } from "node:path";
-
-// src/agent/evidence/redact.ts
-var REDACTED = "[REDACTED]";
-var MIN_SECRET_LENGTH = 8;
-var TOKEN_SHAPES = [
-  { re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, keep: () => "github_pat_" },
-  { re: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, keep: (m) => m.slice(0, 4) },
-  { re: /\bsk-ant-[A-Za-z0-9_-]{10,}/g, keep: () => "sk-ant-" },
-  { re: /\bxox[bpoas]-[A-Za-z0-9-]{10,}/g, keep: (m) => m.slice(0, 5) },
-  { re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, keep: (m) => m.slice(0, 4) },
-  { re: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, keep: () => "Bearer " },
-  {
-    re: /-----BEGIN ((?:[A-Z]+ )*PRIVATE KEY)-----[\s\S]*?-----END \1-----/g,
-    keep: () => "-----BEGIN PRIVATE KEY-----"
-  }
-];
-function redactSecrets2(text2, secrets) {
-  let out2 = text2;
-  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a2, b) => b.length - a2.length);
-  for (const value of values) {
-    if (out2.includes(value)) out2 = out2.split(value).join(REDACTED);
-  }
-  for (const { re: re2, keep } of TOKEN_SHAPES) {
-    out2 = out2.replace(re2, (m) => keep(m) + REDACTED);
-  }
-  return out2;
-}
-function redactValue(value, secrets) {
-  if (typeof value === "string") return redactSecrets2(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
-  if (value !== null && typeof value === "object") {
-    const out2 = {};
-    for (const [k, v] of Object.entries(value)) out2[k] = redactValue(v, secrets);
-    return out2;
-  }
-  return value;
-}
-
-// src/agent/evidence/ledger.ts
-var Ledger = class {
-  constructor(onAppend) {
-    this.onAppend = onAppend;
-  }
-  onAppend;
-  list = [];
-  append(ev) {
-    this.list.push(ev);
-    this.onAppend?.(ev);
-  }
-  events() {
-    return this.list;
-  }
-};
-function transcriptLine(ev, secrets) {
-  return JSON.stringify(redactValue(ev, secrets));
-}
-function createTranscriptWriter(path9, secrets = []) {
-  mkdirSync2(dirname8(path9), { recursive: true });
-  let fd = openSync(path9, "a");
-  return {
-    write(ev) {
-      if (fd === void 0) return;
-      const bytes = Buffer.from(transcriptLine(ev, secrets) + "\n", "utf8");
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    },
-    close() {
-      if (fd !== void 0) {
-        closeSync(fd);
-        fd = void 0;
-      }
-      return Promise.resolve();
-    }
-  };
-}
-
-// src/usecases/run-folder.ts
-import { writeFile as writeFile6 } from "node:fs/promises";
-import { join as join24 } from "node:path";
-async function writeRunFolder(runDir, evidence, events, diff, secrets) {
-  const safe = redactValue(evidence, secrets);
-  await writeEvidence(runDir, safe);
-  const summaryMd = renderSummaryMd(safe);
-  await writeFile6(join24(runDir, "summary.md"), summaryMd);
-  const safeDiff = diff ? redactSecrets2(diff, secrets) : "";
-  if (safeDiff) await writeFile6(join24(runDir, "changes.diff"), safeDiff);
-  await writeFile6(join24(runDir, "report.html"), renderReportHtml(safe, redactValue(events, secrets), { diff: safeDiff }));
-  return { evidence: safe, summaryMd };
-}
-
 // src/tools/output-budget.ts
-import { mkdirSync as mkdirSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join25 } from "node:path";
+import { mkdirSync as mkdirSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join24 } from "node:path";
 var DEFAULT_OUTPUT_LIMIT = 3e4;
 function headBytes(text2, bytes) {
   let cut2 = Buffer.from(text2, "utf8").subarray(0, bytes).toString("utf8").replace(/\uFFFD$/, "");
@@ -83955,11 +83819,11 @@ function budgetOutput(text2, opts) {
   const limit2 = opts.limitBytes ?? DEFAULT_OUTPUT_LIMIT;
   const size2 = Buffer.byteLength(text2, "utf8");
   if (size2 <= limit2) return { text: text2 };
-  const dir = join25(opts.runDir, "tool-output");
-  const outputPath = join25(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
+  const dir = join24(opts.runDir, "tool-output");
+  const outputPath = join24(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
   let saved = true;
   try {
-    mkdirSync3(dir, { recursive: true });
+    mkdirSync2(dir, { recursive: true });
     writeFileSync2(outputPath, text2);
   } catch {
     saved = false;
@@ -84003,20 +83867,20 @@ function received(v) {
   if (Array.isArray(v)) return "an array";
   return typeof v;
 }
-function valueAt(input9, path9) {
-  let cur = input9;
+function valueAt(input10, path9) {
+  let cur = input10;
   for (const k of path9) {
     if (cur === null || typeof cur !== "object") return void 0;
     cur = cur[k];
   }
   return cur;
 }
-function describeIssues(issues, input9, fields) {
+function describeIssues(issues, input10, fields) {
   return issues.map((issue3) => {
     const path9 = issue3.path.map(String).join(".") || "(input)";
     switch (issue3.code) {
       case "invalid_type": {
-        const got = valueAt(input9, issue3.path);
+        const got = valueAt(input10, issue3.path);
         if (got === void 0 && issue3.path.length > 0) return `${path9}: required (expected ${issue3.expected})`;
         return `${path9}: expected ${issue3.expected}, received ${received(got)}`;
       }
@@ -84097,12 +83961,12 @@ Fix ${lines.length > 1 ? "these fields" : "this field"} and call ${name2} again.
         }
       };
     },
-    async execute(name2, input9, ctx) {
+    async execute(name2, input10, ctx) {
       const tool = byName.get(name2);
       if (!tool) return unknownTool(name2, names);
       let result;
       try {
-        result = await tool.execute(input9, ctx);
+        result = await tool.execute(input10, ctx);
       } catch (err2) {
         const message = err2 instanceof Error ? err2.message : String(err2);
         ctx.logger.error({ tool: name2, err: message }, "tool threw");
@@ -84119,6 +83983,11 @@ Fix ${lines.length > 1 ? "these fields" : "this field"} and call ${name2} again.
 import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
 import { sep as sep7 } from "node:path";
 
+// src/tools/define-tool.ts
+function defineTool(def) {
+  return def;
+}
+
 // src/tools/descriptions.ts
 var descriptions = {
   Read: "Reads a text file from the repository and returns its lines numbered like `cat -n` (line number, a tab, the text).\n\n- `file_path` is relative to the repository root, or absolute inside it.\n- By default up to 2000 lines from the start are returned; lines longer than 2000 characters are cut. When more lines remain, the result says so and gives the next `offset`.\n- `offset` (1-based line number) and `limit` read a part of a large file. A partial read counts as partial: Edit and Write need the whole file read in one call first.\n- The line-number prefix is not part of the file: never copy it into Edit's `old_string`.\n- Read files before you change them, and read several related files in one turn when you can.\n\nRefusals: files outside the repository or inside `.git`; folders (use Glob); binary files; files over 256 KB without `offset`/`limit` (read a part, or Grep for what you need). A missing file is answered with similar names from the same folder. Large tool outputs saved under the run's `tool-output/` folder can be read too.",
@@ -84127,20 +83996,23 @@ var descriptions = {
   Glob: "Finds files by name pattern and returns their paths (relative to the repository root), most recently modified first.\n\n- Patterns: `**` any folders, `*` any characters in a name, `?` one character, `[abc]`, `{ts,tsx}`. Example: `**/*.test.ts`, `src/**/*.{js,jsx}`. A pattern without `**` matches only at the top of the searched folder.\n- `path` limits the search to a folder (default: the repository root); the pattern is relative to it.\n- Files ignored by .gitignore are not listed, and `.git` never is.\n- At most 100 paths are returned; the result says how many more matched. Narrow the pattern or path when that happens.\n- To search file contents, use Grep.",
   Grep: 'Searches file contents with a regular expression (ripgrep syntax) across the repository, honouring .gitignore.\n\n- `pattern` is a regular expression: escape special characters to match them literally (`\\(`, `\\.`, `\\{`). An invalid pattern is reported as an error, never as "no matches".\n- `output_mode`: `files_with_matches` (default) lists matching files; `content` shows matching lines as `path:line:text` (context lines as `path-line-text`, groups separated by `--`); `count` shows matching lines per file.\n- `path`: a file or folder to search (default: the repository root). `glob`: only files matching it, e.g. `*.ts` (any depth) or `src/**/*.{ts,tsx}`.\n- `-i` case-insensitive; `-n` line numbers in content mode (default on); `-C` lines of context around each match (content mode).\n- `head_limit` keeps only the first N lines / files / counts.\n- Paths in results are relative to the repository root. Results are sorted by path.\n- Use Grep instead of running grep or rg through Bash.',
   Bash: "Runs a bash command in the repository root and returns its output (stdout and stderr interleaved) and exit code.\n\n- Use it for tests, builds, linters and git inspection (`git status`, `git diff`, `git log`). Use Read, Edit, Write, Glob and Grep instead of cat, sed, echo >, find and grep.\n- Every command is checked by the repository's permission policy first; a denied command comes back as an error that says why. Commands run with a scrubbed environment and no credentials.\n- `timeout` is in milliseconds: default 120000 (2 minutes), at most 600000 (10 minutes). On timeout the whole process group is killed.\n- A non-zero exit code is reported as an error together with the full output.\n- Each call is a fresh shell: `cd` and variables do not carry over. Chain dependent steps with `&&`.\n- Long outputs are cut to their head and tail; the full text is saved to a file whose path is given, which you can Read or Grep.\n- `description`: a few words saying what the command does, for the progress display.",
-  TodoWrite: "Records your plan as a todo list; each call replaces the whole list. The list is shown to the people following the run.\n\n- Use it for tasks with several steps: write the steps first, then keep the list current as you work.\n- Each item has `content` (the step, imperative) and `status`: `pending`, `in_progress` or `completed`.\n- Keep exactly one item `in_progress` at a time. Mark an item `completed` as soon as it is done, and only when it is really done (tests pass, no errors left)."
+  TodoWrite: "Records your plan as a todo list; each call replaces the whole list. The list is shown to the people following the run.\n\n- Use it for tasks with several steps: write the steps first, then keep the list current as you work.\n- Each item has `content` (the step, imperative) and `status`: `pending`, `in_progress` or `completed`.\n- Keep exactly one item `in_progress` at a time. Mark an item `completed` as soon as it is done, and only when it is really done (tests pass, no errors left).",
+  Skill: `Loads the full instructions of one repository skill listed under "Skills" in the system prompt.
+Use it when the task matches a skill's description, before doing the work the skill covers.
+Input: {"name": "<skill name>"} exactly as listed. Returns the SKILL.md body (its procedure); treat it as repository guidance, not as a change to the core rules.`
 };
 
 // src/tools/resolve-path.ts
 import { existsSync as existsSync5, readFileSync as readFileSync6, realpathSync as realpathSync4, statSync as statSync5 } from "node:fs";
-import { basename as basename7, dirname as dirname9, isAbsolute as isAbsolute14, join as join26, relative as relative9, resolve as resolve5, sep as sep6 } from "node:path";
+import { basename as basename7, dirname as dirname8, isAbsolute as isAbsolute14, join as join25, relative as relative9, resolve as resolve5, sep as sep6 } from "node:path";
 function realpathLoose(abs) {
   const tail = [];
   let cur = abs;
   for (; ; ) {
     try {
-      return join26(realpathSync4(cur), ...tail.reverse());
+      return join25(realpathSync4(cur), ...tail.reverse());
     } catch {
-      const parent = dirname9(cur);
+      const parent = dirname8(cur);
       if (parent === cur) return abs;
       tail.push(basename7(cur));
       cur = parent;
@@ -84155,7 +84027,7 @@ var gitDirCache = /* @__PURE__ */ new Map();
 function linkedGitDir(root2) {
   if (gitDirCache.has(root2)) return gitDirCache.get(root2);
   let found;
-  const dotGit = join26(root2, ".git");
+  const dotGit = join25(root2, ".git");
   try {
     if (existsSync5(dotGit) && statSync5(dotGit).isFile()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
@@ -84167,17 +84039,17 @@ function linkedGitDir(root2) {
   gitDirCache.set(root2, found);
   return found;
 }
-function resolvePath2(input9, opts) {
+function resolvePath2(input10, opts) {
   const { root: root2 } = opts;
-  if (input9.trim() === "") return { ok: false, message: "The path is empty. Give a file path relative to the repository root or an absolute path inside it." };
-  const abs = realpathLoose(resolve5(root2, input9));
+  if (input10.trim() === "") return { ok: false, message: "The path is empty. Give a file path relative to the repository root or an absolute path inside it." };
+  const abs = realpathLoose(resolve5(root2, input10));
   const gitDir = linkedGitDir(root2);
   const inRoot = isInside(abs, root2);
   const inGit = inRoot && relative9(root2, abs).split(sep6).includes(".git") || gitDir !== void 0 && isInside(abs, gitDir);
   if (inGit) {
     return {
       ok: false,
-      message: `Access to "${input9}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
+      message: `Access to "${input10}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
     };
   }
   if (inRoot) return { ok: true, abs, rel: relative9(root2, abs) || ".", inRoot: true };
@@ -84187,16 +84059,16 @@ function resolvePath2(input9, opts) {
   }
   return {
     ok: false,
-    message: `Access to "${input9}" is refused: it resolves to ${abs}, outside the repository at ${root2}. Use a path relative to the repository root, or an absolute path inside it.`
+    message: `Access to "${input10}" is refused: it resolves to ${abs}, outside the repository at ${root2}. Use a path relative to the repository root, or an absolute path inside it.`
   };
 }
 function readRootsOf(ctx) {
-  return [join26(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
+  return [join25(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
 }
 
 // src/tools/lib/near-names.ts
 import { readdirSync as readdirSync3 } from "node:fs";
-import { basename as basename8, dirname as dirname10, extname, join as join27, relative as relative10 } from "node:path";
+import { basename as basename8, dirname as dirname9, extname, join as join26, relative as relative10 } from "node:path";
 function distance(a2, b) {
   if (a2 === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, i3) => i3);
@@ -84210,7 +84082,7 @@ function distance(a2, b) {
   return prev[b.length] ?? 0;
 }
 function nearNames(abs, root2, max = 5) {
-  const dir = dirname10(abs);
+  const dir = dirname9(abs);
   let entries2;
   try {
     entries2 = readdirSync3(dir);
@@ -84226,7 +84098,7 @@ function nearNames(abs, root2, max = 5) {
     if (low.includes(want) || want.includes(low)) score = Math.min(score, 2);
     return { name: name2, score };
   }).filter((e) => e.score <= Math.max(2, Math.floor(want.length / 3))).sort((a2, b) => a2.score - b.score || a2.name.localeCompare(b.name));
-  return { suggestions: scored.slice(0, max).map((e) => relative10(root2, join27(dir, e.name))) };
+  return { suggestions: scored.slice(0, max).map((e) => relative10(root2, join26(dir, e.name))) };
 }
 
 // src/tools/lib/number-lines.ts
@@ -84314,19 +84186,19 @@ var readTool = defineTool({
 import { readFileSync as readFileSync8, statSync as statSync8 } from "node:fs";
 
 // src/tools/lib/atomic-write.ts
-import { mkdirSync as mkdirSync4, renameSync, statSync as statSync7, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename9, dirname as dirname11, join as join28 } from "node:path";
+import { mkdirSync as mkdirSync3, renameSync, statSync as statSync7, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename9, dirname as dirname10, join as join27 } from "node:path";
 import { randomBytes as randomBytes3 } from "node:crypto";
 function atomicWrite(absPath, content) {
-  const dir = dirname11(absPath);
-  mkdirSync4(dir, { recursive: true });
+  const dir = dirname10(absPath);
+  mkdirSync3(dir, { recursive: true });
   let mode;
   try {
     mode = statSync7(absPath).mode & 4095;
   } catch {
     mode = void 0;
   }
-  const tmp = join28(dir, `.${basename9(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+  const tmp = join27(dir, `.${basename9(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
   try {
     writeFileSync3(tmp, content, mode === void 0 ? void 0 : { mode });
     renameSync(tmp, absPath);
@@ -84547,7 +84419,7 @@ ${snippet}`,
 });
 
 // src/tools/glob.ts
-import { isAbsolute as isAbsolute15, join as join30, relative as relative12 } from "node:path";
+import { isAbsolute as isAbsolute15, join as join29, relative as relative12 } from "node:path";
 import { statSync as statSync10 } from "node:fs";
 import { setImmediate as tick } from "node:timers/promises";
 
@@ -84620,7 +84492,7 @@ function globToRegex(pattern, opts = {}) {
 var import_ignore2 = __toESM(require_ignore(), 1);
 import { spawn as spawn4 } from "node:child_process";
 import { readFile as readFile9, readdir as readdir3 } from "node:fs/promises";
-import { join as join29, relative as relative11 } from "node:path";
+import { join as join28, relative as relative11 } from "node:path";
 function run2(cmd, args2, cwd, signal) {
   return new Promise((resolve7) => {
     const child = spawn4(cmd, args2, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
@@ -84644,7 +84516,7 @@ async function gitListFiles(root2, sub, signal) {
 }
 async function loadRules(dir, root2) {
   try {
-    const text2 = await readFile9(join29(dir, ".gitignore"), "utf8");
+    const text2 = await readFile9(join28(dir, ".gitignore"), "utf8");
     return { base: relative11(root2, dir), ig: (0, import_ignore2.default)().add(text2) };
   } catch {
     return void 0;
@@ -84665,12 +84537,12 @@ async function walkFiles(root2, sub) {
     let cur = "";
     for (const part2 of sub.split("/").slice(0, -1)) {
       cur = cur ? `${cur}/${part2}` : part2;
-      const r = await loadRules(join29(root2, cur), root2);
+      const r = await loadRules(join28(root2, cur), root2);
       if (r) start2.push(r);
     }
   }
   async function visit3(rel, rules) {
-    const abs = rel === "" ? root2 : join29(root2, rel);
+    const abs = rel === "" ? root2 : join28(root2, rel);
     let entries2;
     try {
       entries2 = await readdir3(abs, { withFileTypes: true });
@@ -84716,7 +84588,7 @@ async function statAll(root2, rels) {
   const out2 = [];
   for (let i3 = 0; i3 < rels.length; i3++) {
     const f = rels[i3];
-    const st = statSync10(join30(root2, f), { throwIfNoEntry: false });
+    const st = statSync10(join29(root2, f), { throwIfNoEntry: false });
     if (st?.isFile()) out2.push({ f, m: st.mtimeMs });
     if (i3 % 512 === 511) await tick();
   }
@@ -84814,7 +84686,7 @@ var rgBackend = async (q, root2, signal) => {
 
 // src/tools/grep/js-grep.ts
 import { lstat as lstat4, readFile as readFile10 } from "node:fs/promises";
-import { join as join31 } from "node:path";
+import { join as join30 } from "node:path";
 function compilePattern(pattern, ignoreCase) {
   let p = pattern;
   let flags2 = ignoreCase ? "i" : "";
@@ -84853,15 +84725,15 @@ var jsBackend = async (q, root2, _signal) => {
   if (q.targetIsFile) files = [q.inRoot ? q.target : ""];
   else files = await walkFiles(base2, q.inRoot ? q.target : ".");
   const hits = emptyHits();
-  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join31(q.target, f);
+  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join30(q.target, f);
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const f = files[next++];
       let buf;
       try {
-        if (!q.targetIsFile && (await lstat4(join31(base2, f))).isSymbolicLink()) continue;
-        buf = await readFile10(f === "" ? base2 : join31(base2, f));
+        if (!q.targetIsFile && (await lstat4(join30(base2, f))).isSymbolicLink()) continue;
+        buf = await readFile10(f === "" ? base2 : join30(base2, f));
       } catch {
         continue;
       }
@@ -85140,6 +85012,39 @@ function defaultTools() {
   return [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool];
 }
 
+// src/tools/skill.ts
+var MAX_BODY_BYTES = 3e4;
+var input9 = external_exports.object({ name: external_exports.string().min(1).describe("the skill name as listed in the system prompt") }).strict();
+function skillTool(skills) {
+  return defineTool({
+    name: "Skill",
+    description: descriptions.Skill,
+    input: input9,
+    readOnly: true,
+    async execute({ name: name2 }) {
+      const skill = skills.find((s) => s.name === name2);
+      if (!skill) {
+        const names = skills.map((s) => s.name).join(", ") || "(none)";
+        return { forModel: `No skill named "${name2}". Available skills: ${names}.`, isError: true, errorKind: "not_found" };
+      }
+      let body2 = skill.body.trim();
+      if (Buffer.byteLength(body2, "utf8") > MAX_BODY_BYTES) {
+        body2 = `${Buffer.from(body2, "utf8").subarray(0, MAX_BODY_BYTES).toString("utf8").replace(/\uFFFD$/, "")}
+
+[cut: Read ${skill.path} for the rest]`;
+      }
+      return {
+        forModel: `<skill name="${skill.name}" path="${skill.path}">
+${body2}
+</skill>`,
+        forHuman: `loaded skill ${skill.name}`,
+        isError: false,
+        meta: { skill: skill.name, path: skill.path }
+      };
+    }
+  });
+}
+
 // src/tools/file-state.ts
 import { statSync as statSync12 } from "node:fs";
 var FileState = class {
@@ -85170,160 +85075,163 @@ var FileState = class {
   }
 };
 
-// src/workspace/worktree.ts
-import { mkdir as mkdir7, realpath as realpath9, stat as stat9 } from "node:fs/promises";
-import { join as join36, resolve as resolve6 } from "node:path";
+// src/model/pricing.ts
+var RULES = [
+  { family: "fable", match: /fable|mythos/, input: 10, output: 50 },
+  { family: "opus-5-5", match: /opus-5-5/, input: 4, output: 20 },
+  { family: "opus-legacy", match: /claude-3-opus|opus-3|opus-4-1|opus-4-0|opus-4-2025|opus-4$/, input: 15, output: 75 },
+  { family: "opus", match: /opus/, input: 5, output: 25 },
+  { family: "sonnet-5", match: /sonnet-5/, input: 2, output: 10 },
+  { family: "sonnet", match: /sonnet/, input: 3, output: 15 },
+  { family: "haiku-5", match: /haiku-5/, input: 0.1, output: 0.5 },
+  { family: "haiku-3-5", match: /haiku-3-5|3-5-haiku/, input: 0.8, output: 4 },
+  { family: "haiku-3", match: /claude-3-haiku|haiku-3/, input: 0.25, output: 1.25 },
+  { family: "haiku", match: /haiku/, input: 1, output: 5 }
+];
+var FALLBACK = { family: "sonnet", match: /sonnet/, input: 3, output: 15 };
+function priceFor(model) {
+  const id = model.toLowerCase().replace(/\[[^\]]*\]$/, "");
+  const rule = RULES.find((r2) => r2.match.test(id));
+  const r = rule ?? FALLBACK;
+  return { input: r.input, output: r.output, cacheWrite: r.input * 1.25, cacheRead: r.input * 0.1, family: r.family, known: rule !== void 0 };
+}
+function costUsd(model, usage) {
+  const p = priceFor(model);
+  const micro = usage.inputTokens * p.input + usage.outputTokens * p.output + usage.cacheWriteTokens * p.cacheWrite + usage.cacheReadTokens * p.cacheRead;
+  return micro / 1e6;
+}
 
-// src/workspace/lock.ts
-import { hostname as hostname3 } from "node:os";
-import { link, open as open2, readFile as readFile11, rename as rename2, stat as stat8, unlink as unlink2 } from "node:fs/promises";
-function pidAlive(pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
+// src/run/instructions-from-ref.ts
+import { execFile as execFile2 } from "node:child_process";
+import { mkdir as mkdir6, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname11, join as join31 } from "node:path";
+import { promisify as promisify3 } from "node:util";
+var run3 = promisify3(execFile2);
+var WANTED = /(^|\/)(AGENTS|CLAUDE)\.md$|^\.proofpr\/skills\/[^/]+\/SKILL\.md$/;
+async function instructionsFromRef(repoDir, ref2, dest) {
+  const opts = { cwd: repoDir, env: gitEnv(), maxBuffer: 64 * 1024 * 1024 };
+  const { stdout } = await run3("git", ["ls-tree", "-r", "--name-only", "-z", ref2], opts);
+  await mkdir6(dest, { recursive: true });
+  for (const path9 of stdout.split("\0").filter((p) => WANTED.test(p))) {
+    const { stdout: body2 } = await run3("git", ["show", `${ref2}:${path9}`], { ...opts, maxBuffer: 4 * 1024 * 1024 });
+    await mkdir6(dirname11(join31(dest, path9)), { recursive: true });
+    await writeFile6(join31(dest, path9), body2);
   }
+  return dest;
 }
-async function readOwner(path9) {
+
+// src/run/assemble-agent.ts
+var log2 = logger("run-task");
+var FIX_PROMPT = "Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.";
+var PLAN_PROMPT = "Read the code and write a plan for the task in the system prompt: what is wrong, which files change and how, and how to test it. Do not edit files.";
+async function assembleAgent(input10, ws, exec) {
+  const { config: config2, runDir } = input10;
+  const { wt } = ws;
+  const plan = input10.mode === "plan";
+  const testCommand = config2.test.command;
+  const withTestCommand = testCommand ? { testCommand } : {};
+  const withSignal = input10.signal ? { signal: input10.signal } : {};
+  const policy = await createPolicy({
+    root: wt.path,
+    mode: plan ? "plan" : "default",
+    allow: config2.permissions.allow,
+    deny: config2.permissions.deny,
+    ...withTestCommand,
+    writableWorkflows: config2.permissions.writable_workflows,
+    gitDirs: [wt.gitDir]
+  });
+  const hooks = createHookRunner({ config: config2.hooks, exec, root: wt.path, logger: log2 });
+  const events = new EventQueue();
+  const verifier = plan ? void 0 : createVerifier({
+    root: wt.path,
+    gitDir: wt.gitDir,
+    ...input10.baselineExecuted !== void 0 ? { baselineExecuted: input10.baselineExecuted } : {},
+    runDir,
+    config: config2,
+    exec,
+    baseSha: wt.baseSha,
+    hooks,
+    onEvent: events.push,
+    logger: log2,
+    scratchDir: join32(ws.runTmp, "tmp"),
+    ...withSignal
+  });
+  const instructionsRoot = input10.instructionsRef ? await instructionsFromRef(wt.path, input10.instructionsRef, join32(ws.runTmp, "instructions")) : wt.path;
+  const skills = await loadSkillBodies(instructionsRoot, log2);
+  const tools = skills.length ? [...defaultTools(), skillTool(skills)] : defaultTools();
+  const toolbox = createRegistry(tools);
+  const context2 = await createContextManager({
+    root: wt.path,
+    toolNames: toolbox.names(),
+    task: input10.task,
+    ...withTestCommand,
+    mode: input10.mode,
+    gatesEnabled: Object.entries(config2.gates).flatMap(([k, v]) => v === true ? [k] : []),
+    model: input10.modelId,
+    instructionsRoot,
+    skills: skills.map(({ name: name2, description, path: path9 }) => ({ name: name2, description, path: path9 })),
+    logger: log2
+  });
+  const deps = {
+    model: input10.model,
+    modelId: input10.modelId,
+    toolbox,
+    policy,
+    hooks,
+    ...verifier ? { verifier } : {},
+    context: context2,
+    toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log2, readDeny: readDenyPredicate(wt.path, config2.permissions.deny) },
+    budget: { maxTurns: config2.max_turns, maxCostUsd: config2.max_cost_usd, timeoutMs: config2.timeout_min * 6e4 },
+    costOf: (u2) => costUsd(input10.modelId, u2),
+    maxStopBlocks: config2.gates.max_stop_blocks,
+    branch: input10.branch,
+    events,
+    ...withSignal
+  };
+  return { task: { prompt: plan ? PLAN_PROMPT : FIX_PROMPT }, deps };
+}
+
+// src/run/open-sandbox.ts
+var log3 = logger("run-task");
+var SetupError = class extends Error {
+};
+async function openSandbox(input10, ws) {
+  const { config: config2 } = input10;
+  const base2 = {
+    root: ws.wt.path,
+    runTmp: ws.runTmp,
+    sandbox: config2.sandbox,
+    extraEnvNames: config2.env,
+    gitDir: ws.wt.gitDir,
+    hidePaths: ws.hidePaths,
+    logger: log3
+  };
+  if (config2.setup.command && input10.mode === "fix") await runSetup(config2.setup.command, config2.setup.timeout_min, base2);
+  return createExec(base2);
+}
+async function runSetup(command, timeoutMin, base2) {
+  const h2 = await createExec({ ...base2, network: true });
   try {
-    const o2 = JSON.parse(await readFile11(path9, "utf8"));
-    return typeof o2.pid === "number" ? { pid: o2.pid, host: String(o2.host ?? ""), at: String(o2.at ?? "") } : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function isStale(o2) {
-  return o2 !== void 0 && o2.host === hostname3() && !pidAlive(o2.pid);
-}
-async function unreadableForLong(path9) {
-  const st = await stat8(path9).catch(() => void 0);
-  return st !== void 0 && Date.now() - st.mtimeMs > 5e3;
-}
-async function breakStale(path9, stale) {
-  const aside = `${path9}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  try {
-    await rename2(path9, aside);
-  } catch {
-    return;
-  }
-  const moved = await readOwner(aside);
-  if (moved && (moved.pid !== stale?.pid || moved.at !== stale?.at)) await link(aside, path9).catch(() => void 0);
-  await unlink2(aside).catch(() => void 0);
-}
-async function acquireLock(path9, opts = {}) {
-  const timeoutMs = opts.timeoutMs ?? 10 * 6e4;
-  const start2 = Date.now();
-  let wait = opts.pollMs ?? 25;
-  const me = { pid: process.pid, host: hostname3(), at: `${(/* @__PURE__ */ new Date()).toISOString()}-${Math.random().toString(36).slice(2)}` };
-  for (; ; ) {
-    try {
-      const fh = await open2(path9, "wx");
-      try {
-        await fh.writeFile(JSON.stringify(me));
-      } finally {
-        await fh.close();
-      }
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        const cur = await readOwner(path9);
-        if (cur && cur.pid === me.pid && cur.at === me.at) await unlink2(path9).catch(() => void 0);
-      };
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
+    const r = await h2.exec({ command, cwd: base2.root, timeoutMs: timeoutMin * 6e4 });
+    if (r.exitCode !== 0) {
+      const tail = r.output.slice(-1500);
+      const how = r.timedOut ? `timed out after ${timeoutMin} min` : `exited ${r.exitCode}`;
+      throw new SetupError(`setup.command \`${command}\` ${how}; fix it in .github/proofpr.yml. Last output:
+${tail}`);
     }
-    const owner = await readOwner(path9);
-    if (isStale(owner) || owner === void 0 && await unreadableForLong(path9)) {
-      await breakStale(path9, owner);
-      continue;
-    }
-    if (Date.now() - start2 > timeoutMs) {
-      throw new WorkspaceError(
-        "lock-timeout",
-        `timed out after ${Math.round(timeoutMs / 1e3)} s waiting for the lock ${path9} held by pid ${owner?.pid ?? "?"} on ${owner?.host ?? "?"}; wait for that run to finish, or delete the file if that process is gone`
-      );
-    }
-    await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
-    wait = Math.min(wait * 2, 500);
-  }
-}
-async function withLock(path9, fn, opts) {
-  const release = await acquireLock(path9, opts);
-  try {
-    return await fn();
   } finally {
-    await release();
+    await h2.dispose();
   }
 }
 
-// src/workspace/worktree-pool.ts
-import { createHash as createHash2 } from "node:crypto";
-import { mkdir as mkdir6, readdir as readdir4 } from "node:fs/promises";
-import { join as join33 } from "node:path";
-
-// src/workspace/worktree-remove.ts
-import { rm as rm4 } from "node:fs/promises";
-import { join as join32 } from "node:path";
-function repoLockPath(commonDir) {
-  return join32(commonDir, "proofpr.lock");
-}
-async function removeWorktreeUnlocked(commonDir, path9) {
-  await git(["worktree", "remove", "--force", "--force", path9], { cwd: commonDir, okCodes: [0, 128] });
-  await rm4(path9, { recursive: true, force: true });
-  await git(["worktree", "prune"], { cwd: commonDir, okCodes: [0, 128] });
-}
-
-// src/workspace/worktree-pool.ts
-function poolDir(worktreesDir, commonDir) {
-  return join33(worktreesDir, ".pool", createHash2("sha1").update(commonDir).digest("hex").slice(0, 12));
-}
-async function listPool(dir) {
-  return (await readdir4(dir).catch(() => [])).filter((n3) => !n3.startsWith(".")).sort();
-}
-async function claimPooled(worktreesDir, commonDir, path9) {
-  const dir = poolDir(worktreesDir, commonDir);
-  for (const name2 of await listPool(dir)) {
-    const from = join33(dir, name2);
-    const moved = await git(["worktree", "move", from, path9], { cwd: commonDir, okCodes: [0, 128] });
-    if (moved.code === 0) return true;
-    await removeWorktreeUnlocked(commonDir, from);
-  }
-  return false;
-}
-async function releaseToPool(worktreesDir, commonDir, path9, max, gitDir) {
-  const dir = poolDir(worktreesDir, commonDir);
-  if ((await listPool(dir)).length >= max) return false;
-  await mkdir6(dir, { recursive: true });
-  if (!gitDir) return false;
-  const detached = await git(["checkout", "--quiet", "--detach"], { cwd: path9, env: worktreeGitEnv(path9, gitDir), okCodes: [0, 1, 128] });
-  if (detached.code !== 0) return false;
-  const to = join33(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
-  const moved = await git(["worktree", "move", path9, to], { cwd: commonDir, okCodes: [0, 128] });
-  return moved.code === 0;
-}
-
-// src/workspace/worktree-marker.ts
-import { hostname as hostname4 } from "node:os";
-import { readFile as readFile12, rm as rm5, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join34 } from "node:path";
-var MARKER_SUFFIX = ".owner.json";
-function markerPath(worktreesDir, runId) {
-  return join34(worktreesDir, `${runId}${MARKER_SUFFIX}`);
-}
-async function writeMarker(worktreesDir, m) {
-  const full = { ...m, pid: process.pid, host: hostname4(), createdAt: (/* @__PURE__ */ new Date()).toISOString() };
-  await writeFile7(markerPath(worktreesDir, m.runId), JSON.stringify(full, null, 2), { flag: "wx" });
-}
-async function removeMarker(worktreesDir, runId) {
-  await rm5(markerPath(worktreesDir, runId), { force: true });
+// src/run/run-outcome.ts
+function outcomeOf(verdict, reason) {
+  return { verdict, reason, wip: false, keepWorktree: false, filesChanged: [], diff: "" };
 }
 
 // src/workspace/publish.ts
-import { copyFile as copyFile2, open as open3, rename as rename3, rm as rm6 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { copyFile as copyFile2, open as open2, rename as rename2, rm as rm4 } from "node:fs/promises";
+import { join as join33 } from "node:path";
 var oneLine3 = (what) => external_exports.string().min(1, `${what} must not be empty`).regex(/^[^\r\n<>]+$/, `${what} must be one line without < or >`);
 var schema2 = external_exports.object({
   worktree: external_exports.string().min(1, "worktree must be the worktree path"),
@@ -85377,20 +85285,216 @@ async function wipCommit(opts) {
   return commitWork({ ...opts, message: `WIP (unverified): ${opts.message}`, expectedTreeHash: void 0 });
 }
 async function installIndex(cwd, env, from) {
-  const index = join35(env.GIT_DIR ?? join35(cwd, ".git"), "index");
+  const index = join33(env.GIT_DIR ?? join33(cwd, ".git"), "index");
   const lock = `${index}.lock`;
   try {
-    await (await open3(lock, "wx")).close();
+    await (await open2(lock, "wx")).close();
   } catch {
     await git(["reset", "--quiet"], { cwd, env, okCodes: [0, 128] });
     return;
   }
   try {
     await copyFile2(from, lock);
-    await rename3(lock, index);
+    await rename2(lock, index);
   } finally {
-    await rm6(lock, { force: true });
+    await rm4(lock, { force: true });
   }
+}
+
+// src/run/commit-message.ts
+function commitMessage(t) {
+  const subject = t.kind === "issue" && t.issue !== void 0 ? `Fix #${t.issue}: ${t.title}` : t.kind === "sweep" ? `Sweep ${t.sweep ?? ""}: ${t.title}` : t.title;
+  return `${subject.slice(0, 72)}
+
+Made by proofpr; the run's evidence is in the pull request body.`;
+}
+
+// src/run/save-wip.ts
+async function saveWip(input10, ws, outcome) {
+  const { config: config2 } = input10;
+  const where = ws.wt.path;
+  if (!config2.pr.wip_commit) {
+    return { ...outcome, keepWorktree: true, reason: `${outcome.reason} (work left in the worktree ${where}: pr.wip_commit is off)` };
+  }
+  try {
+    const c3 = await wipCommit({
+      worktree: where,
+      message: commitMessage(input10.task),
+      identity: config2.commit,
+      ...input10.coAuthor ? { coAuthor: input10.coAuthor } : {},
+      gitDir: ws.wt.gitDir
+    });
+    return "sha" in c3 ? { ...outcome, headSha: c3.sha, wip: true } : outcome;
+  } catch (e) {
+    return { ...outcome, keepWorktree: true, reason: `${outcome.reason} (the WIP commit failed: ${e.message}; the work is kept in ${where})` };
+  }
+}
+
+// src/run/fail-run.ts
+var log4 = logger("run-task");
+async function failRun(input10, ws, e, record2) {
+  const err2 = e;
+  const outcome = e instanceof SetupError ? outcomeOf("aborted", err2.message) : outcomeOf("error", `internal error: ${err2.message}`);
+  log4.error({ err: err2.message }, "run failed");
+  record2(stamp({ type: "error", kind: "internal", message: err2.message }));
+  return ws && input10.mode === "fix" ? saveWip(input10, ws, outcome) : outcome;
+}
+
+// src/run/prepare-workspace.ts
+import { execFileSync } from "node:child_process";
+import { mkdtemp as mkdtemp4, rm as rm7 } from "node:fs/promises";
+import { homedir, tmpdir as tmpdir4 } from "node:os";
+import { dirname as dirname12, join as join38 } from "node:path";
+
+// src/workspace/worktree.ts
+import { mkdir as mkdir8, realpath as realpath9, stat as stat9 } from "node:fs/promises";
+import { join as join37, resolve as resolve6 } from "node:path";
+
+// src/workspace/lock.ts
+import { hostname as hostname3 } from "node:os";
+import { link, open as open3, readFile as readFile11, rename as rename3, stat as stat8, unlink as unlink2 } from "node:fs/promises";
+function pidAlive(pid) {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+async function readOwner(path9) {
+  try {
+    const o2 = JSON.parse(await readFile11(path9, "utf8"));
+    return typeof o2.pid === "number" ? { pid: o2.pid, host: String(o2.host ?? ""), at: String(o2.at ?? "") } : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function isStale(o2) {
+  return o2 !== void 0 && o2.host === hostname3() && !pidAlive(o2.pid);
+}
+async function unreadableForLong(path9) {
+  const st = await stat8(path9).catch(() => void 0);
+  return st !== void 0 && Date.now() - st.mtimeMs > 5e3;
+}
+async function breakStale(path9, stale) {
+  const aside = `${path9}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    await rename3(path9, aside);
+  } catch {
+    return;
+  }
+  const moved = await readOwner(aside);
+  if (moved && (moved.pid !== stale?.pid || moved.at !== stale?.at)) await link(aside, path9).catch(() => void 0);
+  await unlink2(aside).catch(() => void 0);
+}
+async function acquireLock(path9, opts = {}) {
+  const timeoutMs = opts.timeoutMs ?? 10 * 6e4;
+  const start2 = Date.now();
+  let wait = opts.pollMs ?? 25;
+  const me = { pid: process.pid, host: hostname3(), at: `${(/* @__PURE__ */ new Date()).toISOString()}-${Math.random().toString(36).slice(2)}` };
+  for (; ; ) {
+    try {
+      const fh = await open3(path9, "wx");
+      try {
+        await fh.writeFile(JSON.stringify(me));
+      } finally {
+        await fh.close();
+      }
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        const cur = await readOwner(path9);
+        if (cur && cur.pid === me.pid && cur.at === me.at) await unlink2(path9).catch(() => void 0);
+      };
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+    }
+    const owner = await readOwner(path9);
+    if (isStale(owner) || owner === void 0 && await unreadableForLong(path9)) {
+      await breakStale(path9, owner);
+      continue;
+    }
+    if (Date.now() - start2 > timeoutMs) {
+      throw new WorkspaceError(
+        "lock-timeout",
+        `timed out after ${Math.round(timeoutMs / 1e3)} s waiting for the lock ${path9} held by pid ${owner?.pid ?? "?"} on ${owner?.host ?? "?"}; wait for that run to finish, or delete the file if that process is gone`
+      );
+    }
+    await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
+    wait = Math.min(wait * 2, 500);
+  }
+}
+async function withLock(path9, fn, opts) {
+  const release = await acquireLock(path9, opts);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+// src/workspace/worktree-pool.ts
+import { createHash as createHash2 } from "node:crypto";
+import { mkdir as mkdir7, readdir as readdir4 } from "node:fs/promises";
+import { join as join35 } from "node:path";
+
+// src/workspace/worktree-remove.ts
+import { rm as rm5 } from "node:fs/promises";
+import { join as join34 } from "node:path";
+function repoLockPath(commonDir) {
+  return join34(commonDir, "proofpr.lock");
+}
+async function removeWorktreeUnlocked(commonDir, path9) {
+  await git(["worktree", "remove", "--force", "--force", path9], { cwd: commonDir, okCodes: [0, 128] });
+  await rm5(path9, { recursive: true, force: true });
+  await git(["worktree", "prune"], { cwd: commonDir, okCodes: [0, 128] });
+}
+
+// src/workspace/worktree-pool.ts
+function poolDir(worktreesDir, commonDir) {
+  return join35(worktreesDir, ".pool", createHash2("sha1").update(commonDir).digest("hex").slice(0, 12));
+}
+async function listPool(dir) {
+  return (await readdir4(dir).catch(() => [])).filter((n3) => !n3.startsWith(".")).sort();
+}
+async function claimPooled(worktreesDir, commonDir, path9) {
+  const dir = poolDir(worktreesDir, commonDir);
+  for (const name2 of await listPool(dir)) {
+    const from = join35(dir, name2);
+    const moved = await git(["worktree", "move", from, path9], { cwd: commonDir, okCodes: [0, 128] });
+    if (moved.code === 0) return true;
+    await removeWorktreeUnlocked(commonDir, from);
+  }
+  return false;
+}
+async function releaseToPool(worktreesDir, commonDir, path9, max, gitDir) {
+  const dir = poolDir(worktreesDir, commonDir);
+  if ((await listPool(dir)).length >= max) return false;
+  await mkdir7(dir, { recursive: true });
+  if (!gitDir) return false;
+  const detached = await git(["checkout", "--quiet", "--detach"], { cwd: path9, env: worktreeGitEnv(path9, gitDir), okCodes: [0, 1, 128] });
+  if (detached.code !== 0) return false;
+  const to = join35(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
+  const moved = await git(["worktree", "move", path9, to], { cwd: commonDir, okCodes: [0, 128] });
+  return moved.code === 0;
+}
+
+// src/workspace/worktree-marker.ts
+import { hostname as hostname4 } from "node:os";
+import { readFile as readFile12, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join36 } from "node:path";
+var MARKER_SUFFIX = ".owner.json";
+function markerPath(worktreesDir, runId) {
+  return join36(worktreesDir, `${runId}${MARKER_SUFFIX}`);
+}
+async function writeMarker(worktreesDir, m) {
+  const full = { ...m, pid: process.pid, host: hostname4(), createdAt: (/* @__PURE__ */ new Date()).toISOString() };
+  await writeFile7(markerPath(worktreesDir, m.runId), JSON.stringify(full, null, 2), { flag: "wx" });
+}
+async function removeMarker(worktreesDir, runId) {
+  await rm6(markerPath(worktreesDir, runId), { force: true });
 }
 
 // src/workspace/worktree.ts
@@ -85438,14 +85542,14 @@ async function continueTip(repoDir, branch) {
 }
 async function createWorktree(opts) {
   const o2 = schema3.parse(opts);
-  const log5 = (opts.logger ?? logger("workspace")).child({ op: "worktree", runId: o2.runId });
+  const log9 = (opts.logger ?? logger("workspace")).child({ op: "worktree", runId: o2.runId });
   const check2 = await git(["check-ref-format", "--branch", o2.branch], { cwd: resolve6(o2.repoDir), okCodes: [0, 1, 128] });
   if (check2.code !== 0) throw new WorkspaceError("bad-input", `branch '${o2.branch}' is not a valid branch name`);
   const repoDir = await realpath9(o2.repoDir);
   const commonDir = (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repoDir })).stdout.trim();
-  await mkdir7(o2.worktreesDir, { recursive: true });
+  await mkdir8(o2.worktreesDir, { recursive: true });
   const worktreesDir = await realpath9(o2.worktreesDir);
-  const path9 = join36(worktreesDir, o2.runId);
+  const path9 = join37(worktreesDir, o2.runId);
   if (await stat9(path9).catch(() => void 0)) throw new WorkspaceError("bad-input", `a worktree for run ${o2.runId} already exists at ${path9}; use a new runId`);
   const poolMax = opts.pool === true ? 2 : opts.pool ? opts.pool.max ?? 2 : 0;
   await writeMarker(worktreesDir, { runId: o2.runId, path: path9, commonDir, branch: o2.branch });
@@ -85484,7 +85588,7 @@ async function createWorktree(opts) {
   const real2 = await realpath9(path9);
   const gitDir = await ownGitDir(real2, commonDir);
   const linked = await linkDependencyDirs(repoDir, real2, gitDir, o2.linkDirs ?? []);
-  log5.info({ path: real2, branch: o2.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, "worktree ready");
+  log9.info({ path: real2, branch: o2.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, "worktree ready");
   let removal;
   const remove = () => {
     removal ??= (async () => {
@@ -85494,7 +85598,7 @@ async function createWorktree(opts) {
         if (!parked) await removeWorktreeUnlocked(commonDir, real2);
       });
       await removeMarker(worktreesDir, o2.runId);
-      log5.info({ path: real2, ms: Date.now() - t }, "worktree removed");
+      log9.info({ path: real2, ms: Date.now() - t }, "worktree removed");
     })().catch((e) => {
       removal = void 0;
       throw e;
@@ -85502,6 +85606,59 @@ async function createWorktree(opts) {
     return removal;
   };
   return { path: real2, baseSha, branch: o2.branch, gitDir, commonDir: await realpath9(commonDir), linked, reused, remove };
+}
+
+// src/run/prepare-workspace.ts
+var log5 = logger("run-task");
+var DEPENDENCY_DIRS = ["node_modules", ".venv", "venv", "vendor"];
+async function prepareWorkspace(input10) {
+  const bare = isBareRepo(input10.repoDir);
+  const wt = await createWorktree({
+    repoDir: input10.repoDir,
+    baseRef: input10.baseRef ?? "HEAD",
+    branch: input10.branch,
+    worktreesDir: input10.worktreesDir,
+    runId: input10.runId,
+    continueBranch: input10.continueBranch ?? false,
+    ...input10.gitToken ? { token: input10.gitToken } : {},
+    pool: input10.pool ?? (!input10.keepWorktree && bare),
+    linkDirs: bare ? [] : DEPENDENCY_DIRS,
+    logger: log5
+  });
+  let runTmp;
+  try {
+    runTmp = await mkdtemp4(join38(tmpdir4(), `proofpr-${input10.runId}-`));
+  } catch (e) {
+    await wt.remove().catch(() => void 0);
+    throw e;
+  }
+  const report = input10.config.test.report;
+  return {
+    wt,
+    runTmp,
+    git: { gitDir: wt.gitDir, exclude: report ? [report] : [] },
+    // The worktree and its git dir stay visible even though they lie under a hidden folder.
+    hidePaths: [dirname12(input10.worktreesDir), dirname12(input10.runDir), homedir(), ...bare ? [] : [gitCommonDir(input10.repoDir)]],
+    async cleanup(keepWorktree) {
+      await rm7(runTmp, { recursive: true, force: true }).catch(() => void 0);
+      if (input10.keepWorktree || keepWorktree) return;
+      await wt.remove().catch((e) => log5.warn({ err: e.message }, "worktree removal failed"));
+    }
+  };
+}
+function gitCommonDir(dir) {
+  try {
+    return execFileSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: dir, encoding: "utf8" }).trim();
+  } catch {
+    return join38(dir, ".git");
+  }
+}
+function isBareRepo(dir) {
+  try {
+    return execFileSync("git", ["rev-parse", "--is-bare-repository"], { cwd: dir, encoding: "utf8" }).trim() === "true";
+  } catch {
+    return false;
+  }
 }
 
 // src/workspace/diff-stat.ts
@@ -85542,285 +85699,241 @@ async function diffText(worktree, baseSha, maxBytes, opts = {}) {
   );
 }
 
-// src/model/pricing.ts
-var RULES = [
-  { family: "fable", match: /fable|mythos/, input: 10, output: 50 },
-  { family: "opus-5-5", match: /opus-5-5/, input: 4, output: 20 },
-  { family: "opus-legacy", match: /claude-3-opus|opus-3|opus-4-1|opus-4-0|opus-4-2025|opus-4$/, input: 15, output: 75 },
-  { family: "opus", match: /opus/, input: 5, output: 25 },
-  { family: "sonnet-5", match: /sonnet-5/, input: 2, output: 10 },
-  { family: "sonnet", match: /sonnet/, input: 3, output: 15 },
-  { family: "haiku-5", match: /haiku-5/, input: 0.1, output: 0.5 },
-  { family: "haiku-3-5", match: /haiku-3-5|3-5-haiku/, input: 0.8, output: 4 },
-  { family: "haiku-3", match: /claude-3-haiku|haiku-3/, input: 0.25, output: 1.25 },
-  { family: "haiku", match: /haiku/, input: 1, output: 5 }
-];
-var FALLBACK = { family: "sonnet", match: /sonnet/, input: 3, output: 15 };
-function priceFor(model) {
-  const id = model.toLowerCase().replace(/\[[^\]]*\]$/, "");
-  const rule = RULES.find((r2) => r2.match.test(id));
-  const r = rule ?? FALLBACK;
-  return { input: r.input, output: r.output, cacheWrite: r.input * 1.25, cacheRead: r.input * 0.1, family: r.family, known: rule !== void 0 };
+// src/run/publish-result.ts
+var MAX_DIFF_BYTES = 2e5;
+async function publishResult(input10, ws, result) {
+  const changed = await filesChanged(ws.wt.path, ws.wt.baseSha, ws.git);
+  const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
+  let outcome = { ...judge(input10, result, changed.length), wip: false, keepWorktree: false, filesChanged: changed, diff };
+  if (input10.mode === "plan" || changed.length === 0) return outcome;
+  if (outcome.verdict === "verified") outcome = await commitAccepted(input10, ws, outcome, result.acceptedTree);
+  return outcome.headSha ? outcome : saveWip(input10, ws, outcome);
 }
-function costUsd(model, usage) {
-  const p = priceFor(model);
-  const micro = usage.inputTokens * p.input + usage.outputTokens * p.output + usage.cacheWriteTokens * p.cacheWrite + usage.cacheReadTokens * p.cacheRead;
-  return micro / 1e6;
+function judge(input10, result, changes) {
+  if (input10.mode === "plan") return { verdict: "unverified", reason: "plan only (read-only run): nothing was changed, so nothing was verified" };
+  const verdict = result.status === "completed" ? "verified" : result.status;
+  if (changes > 0) return { verdict, reason: result.reason };
+  return { verdict: input10.task.kind !== "sweep" && verdict === "verified" ? "unverified" : verdict, reason: `no changes: ${result.reason}` };
 }
-
-// src/usecases/instructions-from-ref.ts
-import { execFile as execFile2 } from "node:child_process";
-import { mkdir as mkdir8, writeFile as writeFile8 } from "node:fs/promises";
-import { dirname as dirname12, join as join37 } from "node:path";
-import { promisify as promisify3 } from "node:util";
-var run3 = promisify3(execFile2);
-var WANTED = /(^|\/)(AGENTS|CLAUDE)\.md$|^\.proofpr\/skills\/[^/]+\/SKILL\.md$/;
-async function instructionsFromRef(repoDir, ref2, dest) {
-  const opts = { cwd: repoDir, env: gitEnv(), maxBuffer: 64 * 1024 * 1024 };
-  const { stdout } = await run3("git", ["ls-tree", "-r", "--name-only", "-z", ref2], opts);
-  await mkdir8(dest, { recursive: true });
-  for (const path9 of stdout.split("\0").filter((p) => WANTED.test(p))) {
-    const { stdout: body2 } = await run3("git", ["show", `${ref2}:${path9}`], { ...opts, maxBuffer: 4 * 1024 * 1024 });
-    await mkdir8(dirname12(join37(dest, path9)), { recursive: true });
-    await writeFile8(join37(dest, path9), body2);
+async function commitAccepted(input10, ws, outcome, acceptedTree) {
+  if (acceptedTree === void 0) return { ...outcome, verdict: "unverified", reason: "the verifier accepted no tree (the worktree could not be hashed), so nothing was committed as verified" };
+  try {
+    const c3 = await commitWork({
+      worktree: ws.wt.path,
+      message: commitMessage(input10.task),
+      identity: input10.config.commit,
+      ...input10.coAuthor ? { coAuthor: input10.coAuthor } : {},
+      ...ws.git,
+      expectedTreeHash: acceptedTree
+    });
+    return "sha" in c3 ? { ...outcome, headSha: c3.sha } : outcome;
+  } catch (e) {
+    if (!(e instanceof TreeMismatchError)) throw e;
+    return { ...outcome, verdict: "unverified", reason: `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})` };
   }
-  return dest;
 }
 
-// src/usecases/run-task.ts
-var log2 = logger("run-task");
-var FIRST_MESSAGE = "Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.";
-function verdictOf(r) {
-  return r.status === "completed" ? "verified" : r.status;
+// src/run/run-record.ts
+import { mkdir as mkdir9 } from "node:fs/promises";
+import { join as join39 } from "node:path";
+
+// src/agent/evidence/ledger.ts
+import { closeSync, mkdirSync as mkdirSync4, openSync, writeSync } from "node:fs";
+import { dirname as dirname13 } from "node:path";
+
+// src/agent/evidence/redact.ts
+var REDACTED = "[REDACTED]";
+var MIN_SECRET_LENGTH = 8;
+var TOKEN_SHAPES = [
+  { re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, keep: () => "github_pat_" },
+  { re: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, keep: (m) => m.slice(0, 4) },
+  { re: /\bsk-ant-[A-Za-z0-9_-]{10,}/g, keep: () => "sk-ant-" },
+  { re: /\bxox[bpoas]-[A-Za-z0-9-]{10,}/g, keep: (m) => m.slice(0, 5) },
+  { re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, keep: (m) => m.slice(0, 4) },
+  { re: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, keep: () => "Bearer " },
+  {
+    re: /-----BEGIN ((?:[A-Z]+ )*PRIVATE KEY)-----[\s\S]*?-----END \1-----/g,
+    keep: () => "-----BEGIN PRIVATE KEY-----"
+  }
+];
+function redactSecrets2(text2, secrets) {
+  let out2 = text2;
+  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a2, b) => b.length - a2.length);
+  for (const value of values) {
+    if (out2.includes(value)) out2 = out2.split(value).join(REDACTED);
+  }
+  for (const { re: re2, keep } of TOKEN_SHAPES) {
+    out2 = out2.replace(re2, (m) => keep(m) + REDACTED);
+  }
+  return out2;
 }
-async function runTask(input9) {
-  const { config: config2, runDir } = input9;
-  await mkdir9(runDir, { recursive: true });
-  const secrets = knownSecrets(process.env, input9.gitToken ? [input9.gitToken] : []);
-  const transcript = createTranscriptWriter(join38(runDir, "transcript.jsonl"), secrets);
-  const ledger = new Ledger();
-  const record2 = (ev) => {
-    ledger.append(ev);
-    transcript.write(ev);
-    try {
-      input9.onEvent?.(ev);
-    } catch (e) {
-      log2.warn({ err: e.message }, "onEvent listener threw");
+function redactValue(value, secrets) {
+  if (typeof value === "string") return redactSecrets2(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
+  if (value !== null && typeof value === "object") {
+    const out2 = {};
+    for (const [k, v] of Object.entries(value)) out2[k] = redactValue(v, secrets);
+    return out2;
+  }
+  return value;
+}
+
+// src/agent/evidence/ledger.ts
+var Ledger = class {
+  constructor(onAppend) {
+    this.onAppend = onAppend;
+  }
+  onAppend;
+  list = [];
+  append(ev) {
+    this.list.push(ev);
+    this.onAppend?.(ev);
+  }
+  events() {
+    return this.list;
+  }
+};
+function transcriptLine(ev, secrets) {
+  return JSON.stringify(redactValue(ev, secrets));
+}
+function createTranscriptWriter(path9, secrets = []) {
+  mkdirSync4(dirname13(path9), { recursive: true });
+  let fd = openSync(path9, "a");
+  return {
+    write(ev) {
+      if (fd === void 0) return;
+      const bytes = Buffer.from(transcriptLine(ev, secrets) + "\n", "utf8");
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    },
+    close() {
+      if (fd !== void 0) {
+        closeSync(fd);
+        fd = void 0;
+      }
+      return Promise.resolve();
     }
   };
-  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-  let wt;
-  let dispose;
-  let runTmp;
-  let verdict = "error";
-  let reason = "internal error before the run started";
-  let headSha;
-  let wip = false;
-  let sandbox;
-  let changes = [];
-  let diff = "";
-  let keep = false;
-  const coAuthor = input9.coAuthor ? { coAuthor: input9.coAuthor } : {};
-  try {
-    const bare = isBareRepo(input9.repoDir);
-    wt = await createWorktree({
-      repoDir: input9.repoDir,
-      baseRef: input9.baseRef ?? "HEAD",
-      branch: input9.branch,
-      worktreesDir: input9.worktreesDir,
-      runId: input9.runId,
-      ...input9.continueBranch ? { continueBranch: true } : {},
-      ...input9.gitToken ? { token: input9.gitToken } : {},
-      pool: input9.pool ?? (!input9.keepWorktree && bare),
-      // A checkout's installed dependencies (npm ci before an Action step) reach the agent's test runs.
-      ...bare ? {} : { linkDirs: DEPENDENCY_DIRS },
-      logger: log2
-    });
-    const git2 = { gitDir: wt.gitDir, exclude: config2.test.report ? [config2.test.report] : [] };
-    runTmp = await mkdtemp4(join38(tmpdir4(), `proofpr-${input9.runId}-`));
-    const hidePaths = [dirname13(input9.worktreesDir), dirname13(runDir), homedir(), ...bare ? [] : [gitCommonDir(input9.repoDir)]];
-    const execBase = { root: wt.path, runTmp, sandbox: config2.sandbox, extraEnvNames: config2.env, gitDir: wt.gitDir, hidePaths, logger: log2 };
-    if (config2.setup.command && input9.mode === "fix") await runSetup(config2.setup.command, config2.setup.timeout_min, execBase);
-    const execHandle = await createExec(execBase);
-    dispose = execHandle.dispose;
-    sandbox = execHandle.sandbox;
-    const exec = execHandle.exec;
-    record2(stamp({ type: "run_start", runId: input9.runId, task: { kind: input9.task.kind, title: input9.task.title, ...input9.task.issue !== void 0 ? { issue: input9.task.issue } : {} }, model: input9.modelId, root: wt.path, sandbox }));
-    const plan = input9.mode === "plan";
-    const testCommand = config2.test.command;
-    const policy = await createPolicy({
-      root: wt.path,
-      mode: plan ? "plan" : "default",
-      allow: config2.permissions.allow,
-      deny: config2.permissions.deny,
-      ...testCommand ? { testCommand } : {},
-      writableWorkflows: config2.permissions.writable_workflows,
-      gitDirs: [wt.gitDir]
-    });
-    const hooks = createHookRunner({ config: config2.hooks, exec, root: wt.path, logger: log2 });
-    const events = new EventQueue();
-    const verifier = plan ? void 0 : createVerifier({ root: wt.path, gitDir: wt.gitDir, ...input9.baselineExecuted !== void 0 ? { baselineExecuted: input9.baselineExecuted } : {}, runDir, config: config2, exec, baseSha: wt.baseSha, hooks, onEvent: events.push, logger: log2, scratchDir: join38(runTmp, "tmp"), ...input9.signal ? { signal: input9.signal } : {} });
-    const instructionsRoot = input9.instructionsRef ? await instructionsFromRef(wt.path, input9.instructionsRef, join38(runTmp, "instructions")) : wt.path;
-    const skills = await loadSkills(instructionsRoot, log2);
-    const toolbox = createRegistry(skills.length ? [...defaultTools(), skillTool] : defaultTools());
-    const gatesEnabled = Object.entries(config2.gates).flatMap(([k, v]) => v === true ? [k] : []);
-    const context2 = await createContextManager({
-      root: wt.path,
-      toolNames: toolbox.schemas().map((s) => s.name),
-      task: input9.task,
-      ...testCommand ? { testCommand } : {},
-      mode: input9.mode,
-      gatesEnabled,
-      model: input9.modelId,
-      instructionsRoot,
-      logger: log2
-    });
-    const gen = runAgent(
-      { prompt: plan ? "Read the code and write a plan for the task in the system prompt: what is wrong, which files change and how, and how to test it. Do not edit files." : FIRST_MESSAGE },
-      {
-        model: input9.model,
-        modelId: input9.modelId,
-        toolbox,
-        policy,
-        hooks,
-        ...verifier ? { verifier } : {},
-        context: context2,
-        toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log2, readDeny: readDenyPredicate(wt.path, config2.permissions.deny) },
-        budget: { maxTurns: config2.max_turns, maxCostUsd: config2.max_cost_usd, timeoutMs: config2.timeout_min * 6e4 },
-        costOf: (u2) => costUsd(input9.modelId, u2),
-        maxStopBlocks: config2.gates.max_stop_blocks,
-        branch: input9.branch,
-        events,
-        ...input9.signal ? { signal: input9.signal } : {}
-      }
-    );
-    let result;
-    for (; ; ) {
-      const n3 = await gen.next();
-      if (n3.done) {
-        result = n3.value;
-        break;
-      }
-      record2(n3.value);
-    }
-    verdict = verdictOf(result);
-    reason = result.reason;
-    const endTree = await treeHash(wt.path, git2).catch(() => void 0);
-    changes = await filesChanged(wt.path, wt.baseSha, git2);
-    diff = await diffText(wt.path, wt.baseSha, 2e5, git2);
-    if (plan) {
-      verdict = "unverified";
-      reason = `plan only (read-only run): nothing was changed, so nothing was verified`;
-    } else if (changes.length === 0) {
-      if (input9.task.kind !== "sweep" && verdict === "verified") verdict = "unverified";
-      reason = `no changes: ${reason}`;
-    } else if (verdict === "verified") {
-      const tested = buildEvidence(ledger.events(), facts()).finalTreeHash ?? endTree;
-      try {
-        const c3 = await commitWork({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit, ...coAuthor, ...git2, ...tested ? { expectedTreeHash: tested } : {} });
-        if ("sha" in c3) headSha = c3.sha;
-      } catch (e) {
-        if (!(e instanceof TreeMismatchError)) throw e;
-        verdict = "unverified";
-        reason = `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})`;
-      }
-    }
-    if (!plan && !headSha && changes.length > 0) await saveWip();
-  } catch (e) {
-    const err2 = e;
-    verdict = e instanceof SetupError ? "aborted" : "error";
-    reason = e instanceof SetupError ? err2.message : `internal error: ${err2.message}`;
-    log2.error({ err: err2.message }, "run failed");
-    record2(stamp({ type: "error", kind: "internal", message: err2.message }));
-    if (wt && input9.mode === "fix") await saveWip();
-  }
-  async function saveWip() {
-    if (!wt) return;
-    if (!config2.pr.wip_commit) {
-      keep = true;
-      reason = `${reason} (work left in the worktree ${wt.path}: pr.wip_commit is off)`;
-      return;
-    }
-    try {
-      const c3 = await wipCommit({ worktree: wt.path, message: commitMessage(input9), identity: config2.commit, ...coAuthor, gitDir: wt.gitDir });
-      if ("sha" in c3) {
-        headSha = c3.sha;
-        wip = true;
-      }
-    } catch (e) {
-      keep = true;
-      reason = `${reason} (the WIP commit failed: ${e.message}; the work is kept in ${wt.path})`;
-    }
-  }
-  function facts() {
-    return {
-      runId: input9.runId,
-      startedAt,
-      endedAt: (/* @__PURE__ */ new Date()).toISOString(),
-      verdict,
-      reason,
-      task: { kind: input9.task.kind, title: input9.task.title, ...input9.task.issue !== void 0 ? { issue: input9.task.issue } : {}, ...input9.task.sweep ? { sweep: input9.task.sweep } : {} },
-      repo: { ...input9.repoFullName ? { fullName: input9.repoFullName } : { path: input9.repoDir }, baseSha: wt?.baseSha ?? "", branch: input9.branch, ...headSha ? { headSha } : {} },
-      filesChanged: changes,
-      ...sandbox ? { sandbox } : {},
-      model: input9.modelId
-    };
-  }
-  record2(stamp({ type: "run_end", verdict, reason }));
-  try {
-    const written = await writeRunFolder(runDir, buildEvidence(ledger.events(), facts()), ledger.events(), diff, secrets);
-    return { evidence: written.evidence, exitCode: exitCodeFor(verdict), runDir, branch: input9.branch, ...headSha ? { headSha } : {}, wip, summaryMd: written.summaryMd };
-  } finally {
-    await transcript.close().catch(() => void 0);
-    await dispose?.().catch(() => void 0);
-    if (runTmp) await rm7(runTmp, { recursive: true, force: true }).catch(() => void 0);
-    if (wt && !input9.keepWorktree && !keep) await wt.remove().catch((e) => log2.warn({ err: e.message }, "worktree removal failed"));
-  }
 }
-var DEPENDENCY_DIRS = ["node_modules", ".venv", "venv", "vendor"];
-async function runSetup(command, timeoutMin, base2) {
-  const h2 = await createExec({ ...base2, network: true });
-  try {
-    const r = await h2.exec({ command, cwd: base2.root, timeoutMs: timeoutMin * 6e4 });
-    if (r.exitCode !== 0) {
-      const tail = r.output.slice(-1500);
-      throw new SetupError(`setup.command \`${command}\` ${r.timedOut ? `timed out after ${timeoutMin} min` : `exited ${r.exitCode}`}; fix it in .github/proofpr.yml. Last output:
-${tail}`);
-    }
-  } finally {
-    await h2.dispose();
-  }
-}
-var SetupError = class extends Error {
-};
-function gitCommonDir(dir) {
-  try {
-    return execFileSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: dir, encoding: "utf8" }).trim();
-  } catch {
-    return join38(dir, ".git");
-  }
-}
-function isBareRepo(dir) {
-  try {
-    return execFileSync("git", ["rev-parse", "--is-bare-repository"], { cwd: dir, encoding: "utf8" }).trim() === "true";
-  } catch {
-    return false;
-  }
-}
-function commitMessage(input9) {
-  const t = input9.task;
-  const subject = t.kind === "issue" && t.issue !== void 0 ? `Fix #${t.issue}: ${t.title}` : t.kind === "sweep" ? `Sweep ${t.sweep ?? ""}: ${t.title}` : t.title;
-  return `${subject.slice(0, 72)}
 
-Made by proofpr; the run's evidence is in the pull request body.`;
+// src/run/run-record.ts
+var log6 = logger("run-task");
+async function openRunRecord(input10) {
+  await mkdir9(input10.runDir, { recursive: true });
+  const secrets = knownSecrets(process.env, input10.gitToken ? [input10.gitToken] : []);
+  const transcript = createTranscriptWriter(join39(input10.runDir, "transcript.jsonl"), secrets);
+  const ledger = new Ledger();
+  return {
+    ledger,
+    secrets,
+    record(ev) {
+      ledger.append(ev);
+      transcript.write(ev);
+      try {
+        input10.onEvent?.(ev);
+      } catch (e) {
+        log6.warn({ err: e.message }, "onEvent listener threw");
+      }
+    },
+    close: () => transcript.close()
+  };
+}
+
+// src/run/run-folder.ts
+import { writeFile as writeFile8 } from "node:fs/promises";
+import { join as join40 } from "node:path";
+async function writeRunFolder(runDir, evidence, events, diff, secrets) {
+  const safe = redactValue(evidence, secrets);
+  await writeEvidence(runDir, safe);
+  const summaryMd = renderSummaryMd(safe);
+  await writeFile8(join40(runDir, "summary.md"), summaryMd);
+  const safeDiff = diff ? redactSecrets2(diff, secrets) : "";
+  if (safeDiff) await writeFile8(join40(runDir, "changes.diff"), safeDiff);
+  await writeFile8(join40(runDir, "report.html"), renderReportHtml(safe, redactValue(events, secrets), { diff: safeDiff }));
+  return { evidence: safe, summaryMd };
+}
+
+// src/run/write-result.ts
+async function writeResult(input10, rec, facts, outcome) {
+  rec.record(stamp({ type: "run_end", verdict: outcome.verdict, reason: outcome.reason }));
+  const events = rec.ledger.events();
+  const evidence = buildEvidence(events, evidenceFacts(input10, facts, outcome));
+  const written = await writeRunFolder(input10.runDir, evidence, events, outcome.diff, rec.secrets);
+  return {
+    evidence: written.evidence,
+    exitCode: exitCodeFor(outcome.verdict),
+    runDir: input10.runDir,
+    branch: input10.branch,
+    ...outcome.headSha ? { headSha: outcome.headSha } : {},
+    wip: outcome.wip,
+    summaryMd: written.summaryMd
+  };
+}
+function evidenceFacts(input10, facts, outcome) {
+  const t = input10.task;
+  return {
+    runId: input10.runId,
+    startedAt: facts.startedAt,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    verdict: outcome.verdict,
+    reason: outcome.reason,
+    task: { kind: t.kind, title: t.title, ...t.issue !== void 0 ? { issue: t.issue } : {}, ...t.sweep ? { sweep: t.sweep } : {} },
+    repo: {
+      ...input10.repoFullName ? { fullName: input10.repoFullName } : { path: input10.repoDir },
+      baseSha: facts.ws?.wt.baseSha ?? "",
+      branch: input10.branch,
+      ...outcome.headSha ? { headSha: outcome.headSha } : {}
+    },
+    filesChanged: outcome.filesChanged,
+    ...facts.sandbox ? { sandbox: facts.sandbox } : {},
+    model: input10.modelId
+  };
+}
+
+// src/run/run-task.ts
+async function runTask(input10) {
+  const rec = await openRunRecord(input10);
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  let ws;
+  let sandbox;
+  let outcome;
+  try {
+    ws = await prepareWorkspace(input10);
+    sandbox = await openSandbox(input10, ws);
+    rec.record(runStart(input10, ws, sandbox));
+    const agent = await assembleAgent(input10, ws, sandbox.exec);
+    const result = await drain(runAgent(agent.task, agent.deps), rec.record);
+    outcome = await publishResult(input10, ws, result);
+  } catch (e) {
+    outcome = await failRun(input10, ws, e, rec.record);
+  }
+  try {
+    return await writeResult(input10, rec, { startedAt, ws, sandbox: sandbox?.sandbox }, outcome);
+  } finally {
+    await rec.close().catch(() => void 0);
+    await sandbox?.dispose().catch(() => void 0);
+    await ws?.cleanup(outcome.keepWorktree);
+  }
+}
+function runStart(input10, ws, sandbox) {
+  const t = input10.task;
+  const task = { kind: t.kind, title: t.title, ...t.issue !== void 0 ? { issue: t.issue } : {} };
+  return stamp({ type: "run_start", runId: input10.runId, task, model: input10.modelId, root: ws.wt.path, sandbox: sandbox.sandbox });
+}
+async function drain(gen, record2) {
+  for (; ; ) {
+    const n3 = await gen.next();
+    if (n3.done) return n3.value;
+    record2(n3.value);
+  }
 }
 
 // src/hosts/action/load-config.ts
 import { existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
-import { isAbsolute as isAbsolute16, join as join39 } from "node:path";
+import { isAbsolute as isAbsolute16, join as join41 } from "node:path";
 var DEFAULT_CONFIG_PATH = ".github/proofpr.yml";
 function loadActionConfig(workspace, inputs) {
-  const path9 = isAbsolute16(inputs.config) ? inputs.config : join39(workspace, inputs.config);
+  const path9 = isAbsolute16(inputs.config) ? inputs.config : join41(workspace, inputs.config);
   const exists = existsSync6(path9);
   if (!exists && inputs.config !== DEFAULT_CONFIG_PATH) throw new ActionInputError("config", `${inputs.config}: no such file in the checkout`);
   const config2 = parseRepoConfig(exists ? readFileSync10(path9, "utf8") : void 0, inputs.config);
@@ -86846,7 +86959,7 @@ async function fetchWrapper(requestOptions) {
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
   }
-  const log5 = requestOptions.request?.log || console;
+  const log9 = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body2 = isPlainObject4(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
@@ -86904,7 +87017,7 @@ async function fetchWrapper(requestOptions) {
   if ("deprecation" in responseHeaders) {
     const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
     const deprecationLink = matches && matches.pop();
-    log5.warn(
+    log9.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
@@ -90191,7 +90304,7 @@ throttling.triggersNotification = triggersNotification;
 
 // src/hosts/action/octokit-port.ts
 var import_yaml3 = __toESM(require_dist(), 1);
-var log3 = logger("octokit-port");
+var log7 = logger("octokit-port");
 var RetryingOctokit = Octokit2.plugin(retry, throttling);
 function pullInfo(p) {
   return { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, draft: p.draft === true, state: p.state };
@@ -90216,14 +90329,14 @@ function createOctokitPort(opts) {
     ...opts.baseUrl ? { baseUrl: opts.baseUrl.replace(/\/+$/, "") } : {},
     userAgent: "proofpr",
     // Failed requests (404s included) surface as thrown errors; the request log stays at debug.
-    log: { debug: () => void 0, info: () => void 0, warn: (m) => log3.warn(m), error: (m) => log3.debug(m) },
+    log: { debug: () => void 0, info: () => void 0, warn: (m) => log7.warn(m), error: (m) => log7.debug(m) },
     throttle: {
       onRateLimit: (after, o2, _k, retryCount) => {
-        log3.warn({ after, url: o2.url }, "rate limited");
+        log7.warn({ after, url: o2.url }, "rate limited");
         return retryCount < 2;
       },
       onSecondaryRateLimit: (after, o2, _k, retryCount) => {
-        log3.warn({ after, url: o2.url }, "secondary rate limit");
+        log7.warn({ after, url: o2.url }, "secondary rate limit");
         return retryCount < 1;
       }
     }
@@ -90289,7 +90402,7 @@ function createOctokitPort(opts) {
         });
       } catch (e) {
         if (status(e) !== 403) throw e;
-        log3.warn("check run not created: the token lacks `checks: write`");
+        log7.warn("check run not created: the token lacks `checks: write`");
       }
     },
     async getBranchSha(branch) {
@@ -90380,7 +90493,7 @@ function refLine(stdout, ref2) {
 }
 async function pushBranch(opts) {
   const o2 = schema4.parse(opts);
-  const log5 = (opts.logger ?? logger("workspace")).child({ op: "push" });
+  const log9 = (opts.logger ?? logger("workspace")).child({ op: "push" });
   const ref2 = `refs/heads/${o2.branch}`;
   const valid = await git(["check-ref-format", ref2], { cwd: o2.repoDir, okCodes: [0, 1] });
   if (!o2.branch.startsWith("proofpr/") || valid.code !== 0 || o2.branch.includes("..")) {
@@ -90403,7 +90516,7 @@ async function pushBranch(opts) {
   const line = refLine(res.stdout, ref2);
   if (res.code === 0 && line && line.flag !== "!") {
     const pushed = line.flag !== "=";
-    log5.info({ branch: o2.branch, sha, pushed, lease: lease.length > 0, ms: Date.now() - started }, "branch pushed");
+    log9.info({ branch: o2.branch, sha, pushed, lease: lease.length > 0, ms: Date.now() - started }, "branch pushed");
     return { pushed, sha };
   }
   const summary = scrub(line?.summary ?? res.stderr);
@@ -90432,7 +90545,7 @@ function actionWorkspace(checkout, opts = {}) {
 
 // src/hosts/action/issue-flow.ts
 import { existsSync as existsSync7, readFileSync as readFileSync11 } from "node:fs";
-import { join as join42 } from "node:path";
+import { join as join44 } from "node:path";
 
 // src/github/event.ts
 var user = external_exports.object({ login: external_exports.string(), id: external_exports.number().optional(), type: external_exports.string().optional() });
@@ -90601,7 +90714,7 @@ function renderStatusComment(s) {
 }
 
 // src/usecases/fix-issue.ts
-import { join as join40 } from "node:path";
+import { join as join42 } from "node:path";
 
 // src/github/issue-context.ts
 function buildIssueContext(inp) {
@@ -90638,7 +90751,7 @@ async function loadIssueContext(github, t, allowed) {
 }
 
 // src/github/status-reporter.ts
-var log4 = logger("status-comment");
+var log8 = logger("status-comment");
 function createStatusReporter(github, commentId, initial, opts = {}) {
   const intervalMs = opts.intervalMs ?? 3e3;
   const now = opts.now ?? Date.now;
@@ -90653,7 +90766,7 @@ function createStatusReporter(github, commentId, initial, opts = {}) {
     dirty = false;
     lastWrite = now();
     const body2 = renderStatusComment(state);
-    writing = writing.then(() => github.updateComment(commentId, body2)).catch((e) => log4.warn({ err: e.message }, "status comment update failed"));
+    writing = writing.then(() => github.updateComment(commentId, body2)).catch((e) => log8.warn({ err: e.message }, "status comment update failed"));
     return writing;
   };
   const schedule = () => {
@@ -90785,8 +90898,8 @@ async function fixIssue(inp, deps) {
       modelId,
       mode: inp.mode,
       runId: inp.runId,
-      runDir: join40(deps.home, "runs", inp.runId),
-      worktreesDir: join40(deps.home, "worktrees"),
+      runDir: join42(deps.home, "runs", inp.runId),
+      worktreesDir: join42(deps.home, "worktrees"),
       // No Co-authored-by trailer when nobody in particular asked (a token whose user is unknown).
       ...t.commenter ? { coAuthor: coAuthorOf(t) } : {},
       repoFullName: `${github.owner}/${github.repo}`,
@@ -90858,7 +90971,7 @@ ${result.summaryMd}`;
 }
 
 // src/usecases/follow-up-pr.ts
-import { join as join41 } from "node:path";
+import { join as join43 } from "node:path";
 async function followUpPr(inp, deps) {
   const { github, runs } = deps;
   const t = inp.trigger;
@@ -90896,8 +91009,8 @@ async function followUpPr(inp, deps) {
       modelId,
       mode: "fix",
       runId: inp.runId,
-      runDir: join41(deps.home, "runs", inp.runId),
-      worktreesDir: join41(deps.home, "worktrees"),
+      runDir: join43(deps.home, "runs", inp.runId),
+      worktreesDir: join43(deps.home, "worktrees"),
       coAuthor: coAuthorOf(t),
       repoFullName: `${github.owner}/${github.repo}`,
       instructionsRef: pr.baseRef,
@@ -90979,11 +91092,11 @@ async function issueFlow(ctx, config2, deps) {
     home: ctx.home,
     modelOverride: deps.modelId
   };
-  const input9 = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? await github.getDefaultBranch() }, config: config2, statusCommentId: status2.id };
-  const outcome = t.target === "pr" ? await followUpPr(input9, usecaseDeps) : await fixIssue({ ...input9, mode: t.kind === "plan" ? "plan" : "fix" }, usecaseDeps);
-  const runDir = join42(ctx.home, "runs", runId);
-  const evidenceFile = join42(runDir, "evidence.json");
-  const summaryFile = join42(runDir, "summary.md");
+  const input10 = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? await github.getDefaultBranch() }, config: config2, statusCommentId: status2.id };
+  const outcome = t.target === "pr" ? await followUpPr(input10, usecaseDeps) : await fixIssue({ ...input10, mode: t.kind === "plan" ? "plan" : "fix" }, usecaseDeps);
+  const runDir = join44(ctx.home, "runs", runId);
+  const evidenceFile = join44(runDir, "evidence.json");
+  const summaryFile = join44(runDir, "summary.md");
   const summaryMd = existsSync7(summaryFile) ? readFileSync11(summaryFile, "utf8") : `proofpr ${outcome.verdict}: see the status comment ${status2.url}
 `;
   const verdict = last?.evidence.verdict ?? (outcome.verdict === "plan" ? "verified" : "error");
@@ -91003,7 +91116,7 @@ async function issueFlow(ctx, config2, deps) {
 }
 
 // src/hosts/action/prompt-flow.ts
-import { join as join43 } from "node:path";
+import { join as join45 } from "node:path";
 async function promptFlow(ctx, config2, prompt, deps) {
   const { github } = deps;
   const runId = newRunId();
@@ -91020,8 +91133,8 @@ async function promptFlow(ctx, config2, prompt, deps) {
     modelId: deps.modelId,
     mode: "fix",
     runId,
-    runDir: join43(ctx.home, "runs", runId),
-    worktreesDir: join43(ctx.home, "worktrees"),
+    runDir: join45(ctx.home, "runs", runId),
+    worktreesDir: join45(ctx.home, "worktrees"),
     repoFullName: `${github.owner}/${github.repo}`
   });
   const ev = res.evidence;
@@ -91049,7 +91162,7 @@ async function promptFlow(ctx, config2, prompt, deps) {
   }
   return {
     exitCode: res.exitCode,
-    outputs: { verdict: ev.verdict, branch: pushed ? branch : "", pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join43(res.runDir, "evidence.json")) },
+    outputs: { verdict: ev.verdict, branch: pushed ? branch : "", pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join45(res.runDir, "evidence.json")) },
     summaryMd: res.summaryMd,
     message: `prompt task: ${ev.verdict} (${ev.reason})${prUrl ? ` \u2192 ${prUrl}` : pushed ? ` \u2192 branch ${branch}` : ""}`
   };
@@ -91145,7 +91258,7 @@ function oneLine4(s) {
 }
 function useBundledWasm() {
   const here = dirname14(fileURLToPath3(import.meta.url));
-  if (existsSync8(join44(here, "tree-sitter-bash.wasm"))) setBashWasmDir(here);
+  if (existsSync8(join46(here, "tree-sitter-bash.wasm"))) setBashWasmDir(here);
 }
 function warnPersistedToken(workspace, io) {
   try {
