@@ -54,10 +54,14 @@ export const repoConfigSchema = z
       .object({
         allow: z.array(z.string()).default([]).describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
         deny: z.array(z.string()).default([]).describe('deny rules, same syntax; deny always wins'),
-        writable_workflows: z.boolean().default(false).describe('allow edits under .github/workflows/'),
+        writable_workflows: z.boolean().default(false).describe('allow edits under .github/workflows/ (same as listing `.github/workflows/**` in writable)'),
+        writable: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise'),
       })
       .strict()
-      .default({ allow: [], deny: [], writable_workflows: false }),
+      .default({ allow: [], deny: [], writable_workflows: false, writable: [] }),
     env: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
       .default([])

@@ -52,6 +52,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     deny: config.permissions.deny,
     ...withTestCommand,
     writableWorkflows: config.permissions.writable_workflows,
+    writable: config.permissions.writable,
     gitDirs: [wt.gitDir],
   });
   const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
+import { isWithin, resolveInRoot } from '../workspace/resolve-in-root.js';
+import { readWorktreeGitDirsSync } from '../workspace/worktree-git-dir.js';
 
 export type ResolvedPath =
   | { ok: true; abs: string; rel: string; inRoot: boolean }
@@ -11,74 +12,59 @@ export interface ResolvePathOptions {
   readRoots?: string[];
 }
 
-/** realpath of the nearest existing ancestor, with the missing tail appended (symlinks in the tail can't exist yet). */
-export function realpathLoose(abs: string): string {
-  const tail: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      return join(realpathSync(cur), ...tail.reverse());
-    } catch {
-      const parent = dirname(cur);
-      if (parent === cur) return abs;
-      tail.push(basename(cur));
-      cur = parent;
-    }
-  }
-}
+const gitDirCache = new Map<string, string[]>();
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
-}
-
-const gitDirCache = new Map<string, string | undefined>();
-
-/** The git dir a worktree's `.git` file points to (`gitdir: …`), realpath'd; undefined when `.git` is a folder or absent. */
-export function linkedGitDir(root: string): string | undefined {
-  if (gitDirCache.has(root)) return gitDirCache.get(root);
-  let found: string | undefined;
-  const dotGit = join(root, '.git');
+/** The worktree's git dir and common dir (the one tamper-checked reader), cached per root; none when unreadable. */
+function gitDirsOf(root: string): string[] {
+  const hit = gitDirCache.get(root);
+  if (hit) return hit;
+  let dirs: string[] = [];
   try {
-    if (existsSync(dotGit) && statSync(dotGit).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-      if (m?.[1]) found = realpathLoose(resolve(root, m[1].trim()));
-    }
+    const d = readWorktreeGitDirsSync(root);
+    if (d && d.gitDir !== join(root, '.git')) dirs = [d.gitDir, d.commonDir];
   } catch {
-    found = undefined;
+    dirs = [];
   }
-  gitDirCache.set(root, found);
-  return found;
+  gitDirCache.set(root, dirs);
+  return dirs;
 }
 
 /**
- * Resolve a tool's path argument (absolute inside the root, or relative to it) with realpath, and refuse
- * anything outside the root (unless inside one of `readRoots`) or inside `.git` / a worktree's git dir.
- * The messages are what the model sees.
+ * Resolve a tool's path argument (absolute inside the root, or relative to it) with the same resolver
+ * the permission policy uses (symlinks followed, dangling ones included; `~`, NUL and `..` after a
+ * missing folder refused), and refuse anything outside the root (unless inside one of `readRoots`) or
+ * inside `.git` / a worktree's git dir. The messages are what the model sees.
  */
 export function resolvePath(input: string, opts: ResolvePathOptions): ResolvedPath {
   const { root } = opts;
-  if (input.trim() === '') return { ok: false, message: 'The path is empty. Give a file path relative to the repository root or an absolute path inside it.' };
-  const abs = realpathLoose(resolve(root, input));
-  const gitDir = linkedGitDir(root);
-  const inRoot = isInside(abs, root);
-  const inGit =
-    (inRoot && relative(root, abs).split(sep).includes('.git')) || (gitDir !== undefined && isInside(abs, gitDir));
-  if (inGit) {
-    return {
-      ok: false,
-      message: `Access to "${input}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`,
-    };
+  const r = resolveInRoot(root, input, { gitDirs: gitDirsOf(root) });
+  if (r.ok) return { ok: true, abs: r.abs, rel: r.rel || '.', inRoot: true };
+  switch (r.why) {
+    case 'empty':
+      return { ok: false, message: 'The path is empty. Give a file path relative to the repository root or an absolute path inside it.' };
+    case 'git':
+      return {
+        ok: false,
+        message: `Access to "${input}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`,
+      };
+    case 'outside':
+      for (const extra of opts.readRoots ?? []) {
+        const real = resolveInRoot('/', resolve(extra));
+        if (real.ok && isWithin(real.abs, r.abs)) return { ok: true, abs: r.abs, rel: r.abs, inRoot: false };
+      }
+      return {
+        ok: false,
+        message: `Access to "${input}" is refused: it resolves to ${r.abs}, outside the repository at ${root}. Use a path relative to the repository root, or an absolute path inside it.`,
+      };
+    case 'home':
+      return { ok: false, message: `Access to "${input}" is refused: "~" is a home directory, outside the repository at ${root}. Use a path relative to the repository root.` };
+    case 'nul':
+      return { ok: false, message: `Access to ${JSON.stringify(input)} is refused: the path contains a NUL byte.` };
+    case 'climb':
+      return { ok: false, message: `Access to "${input}" is refused: it climbs with ".." out of a folder that does not exist. Name the path without "..".` };
+    case 'loop':
+      return { ok: false, message: `Access to "${input}" is refused: it goes through too many symlinks.` };
   }
-  if (inRoot) return { ok: true, abs, rel: relative(root, abs) || '.', inRoot: true };
-  for (const extra of opts.readRoots ?? []) {
-    const real = realpathLoose(resolve(extra));
-    if (isInside(abs, real)) return { ok: true, abs, rel: abs, inRoot: false };
-  }
-  return {
-    ok: false,
-    message: `Access to "${input}" is refused: it resolves to ${abs}, outside the repository at ${root}. Use a path relative to the repository root, or an absolute path inside it.`,
-  };
 }
 
 /** The roots Read and Grep may read besides ctx.root: the run's tool-output folder and ctx.extraReadRoots. */

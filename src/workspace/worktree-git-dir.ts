@@ -1,4 +1,5 @@
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
 
@@ -19,16 +20,30 @@ export function worktreeGitEnv(root: string, gitDir: string): Record<string, str
 
 const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
-async function pointer(file: string, from: string): Promise<string | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  const line = text?.split('\n')[0]?.replace(/^gitdir:\s*/, '').trim();
+function pointerSync(file: string, from: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const line = text.split('\n')[0]?.replace(/^gitdir:\s*/, '').trim();
   if (!line) return undefined;
-  return realpath(isAbsolute(line) ? line : resolve(from, line)).catch(() => undefined);
+  try {
+    return realpathSync(isAbsolute(line) ? line : resolve(from, line));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The common dir a git dir declares (its `commondir` file), or the git dir itself. */
+export function commonDirOfSync(gitDir: string): string {
+  return pointerSync(join(gitDir, 'commondir'), gitDir) ?? gitDir;
 }
 
 /** The common dir a git dir declares (its `commondir` file), or the git dir itself. */
 export async function commonDirOf(gitDir: string): Promise<string> {
-  return (await pointer(join(gitDir, 'commondir'), gitDir)) ?? gitDir;
+  return commonDirOfSync(gitDir);
 }
 
 function refuse(root: string, why: string): WorkspaceError {
@@ -40,30 +55,42 @@ function refuse(root: string, why: string): WorkspaceError {
 }
 
 /**
- * Reads and checks `<root>/.git`: undefined when there is none. A `.git` file must lead to a git dir
- * outside the worktree, under `<common>/worktrees/`, whose `commondir` is that common dir, whose
- * `gitdir` points back at this worktree, and whose common dir holds HEAD and objects; anything else throws
- * WorkspaceError 'tampered'. A `.git` directory (a main checkout) is taken as it is.
+ * The one reader of a worktree's git dirs (the harness's git calls, the sandbox mounts and the
+ * permission policy all use it). Reads and checks `<root>/.git`: undefined when there is none. A `.git`
+ * file must lead to a git dir outside the worktree, under `<common>/worktrees/`, whose `commondir` is
+ * that common dir, whose `gitdir` points back at this worktree, and whose common dir holds HEAD and
+ * objects; anything else throws WorkspaceError 'tampered'. A `.git` directory (a main checkout) is
+ * taken as it is. Synchronous: a handful of small reads.
  */
-export async function readWorktreeGitDirs(root: string): Promise<WorktreeGitDirs | undefined> {
-  const realRoot = await realpath(root);
+export function readWorktreeGitDirsSync(root: string): WorktreeGitDirs | undefined {
+  const realRoot = realpathSync(root);
   const dotGit = join(realRoot, '.git');
-  const st = await lstat(dotGit).catch(() => undefined);
-  if (!st) return undefined;
-  if (st.isDirectory()) return { gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
+  let st;
+  try {
+    st = lstatSync(dotGit);
+  } catch {
+    return undefined;
+  }
+  if (st.isDirectory()) return { gitDir: dotGit, commonDir: commonDirOfSync(dotGit) };
   if (!st.isFile()) throw refuse(realRoot, 'is neither a file nor a directory');
-  const gitDir = await pointer(dotGit, realRoot);
+  const gitDir = pointerSync(dotGit, realRoot);
   if (!gitDir) throw refuse(realRoot, 'file does not name an existing git dir');
   if (inside(gitDir, realRoot)) throw refuse(realRoot, `points inside the worktree (${relative(realRoot, gitDir) || '.'})`);
   const commonDir = dirname(dirname(gitDir));
   if (basename(dirname(gitDir)) !== 'worktrees') throw refuse(realRoot, `points at ${gitDir}, which is not under a repository's worktrees/ folder`);
-  if ((await commonDirOf(gitDir)) !== commonDir) throw refuse(realRoot, `points at ${gitDir}, whose commondir is not ${commonDir}`);
-  const back = await pointer(join(gitDir, 'gitdir'), gitDir);
+  if (commonDirOfSync(gitDir) !== commonDir) throw refuse(realRoot, `points at ${gitDir}, whose commondir is not ${commonDir}`);
+  const back = pointerSync(join(gitDir, 'gitdir'), gitDir);
   if (!back || dirname(back) !== realRoot) throw refuse(realRoot, `points at ${gitDir}, which belongs to another worktree`);
   for (const must of ['HEAD', 'objects']) {
-    if (!(await stat(join(commonDir, must)).catch(() => undefined))) throw refuse(realRoot, `points at ${gitDir}, whose common dir has no ${must}`);
+    if (!existsSync(join(commonDir, must))) throw refuse(realRoot, `points at ${gitDir}, whose common dir has no ${must}`);
   }
   return { gitDir, commonDir };
+}
+
+/** readWorktreeGitDirsSync for async callers (same checks, same errors). */
+export async function readWorktreeGitDirs(root: string): Promise<WorktreeGitDirs | undefined> {
+  await realpath(root); // a missing root rejects as before
+  return readWorktreeGitDirsSync(root);
 }
 
 /** readWorktreeGitDirs, throwing when `root` has no `.git` at all. */

@@ -55,7 +55,8 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   const ctx: PathContext = {
     root: p.root,
     gitDirs: p.gitDirs,
-    writableWorkflows: p.writableWorkflows,
+    isWritable: p.isWritable,
+    secretExempt: p.secretExempt,
     cwds: [p.root],
     deny: p.deny,
     configFile: p.configFile,

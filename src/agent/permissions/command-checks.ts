@@ -9,6 +9,7 @@ import { ignoredReason } from './git-ignored.js';
 import { checkSearchScope } from './search-scope.js';
 import { writeTargets } from './write-targets.js';
 import { relOf } from './read-deny.js';
+import { isSecretName } from '../../workspace/protected-paths.js';
 import { safeListLabel } from './safe-list.js';
 import type { Word } from './words.js';
 
@@ -148,6 +149,7 @@ function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal |
     if (p === undefined) continue;
     const rel = relOf(ctx.root, p);
     if (rel === null || rel === '') continue;
+    if (isSecretName(rel)) return { rule: 'builtin-deny:path', reason: `${a} names a secret file (keys, tokens, .env); no tool reads it` };
     const refusal = configDenied(rel, false, 'read', ctx, a);
     if (refusal) return refusal;
   }

@@ -1,5 +1,4 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { silentLogger } from '../../log.js';
 import type { PermissionDecision, PermissionPolicy } from './types.js';
@@ -10,6 +9,9 @@ import { decideFileTool } from './file-decision.js';
 import { parseRules, type PermissionRule } from './rules.js';
 import { createIgnoredPaths } from './git-ignored.js';
 import { resolveInside } from './path-jail.js';
+import { readWorktreeGitDirsSync } from '../../workspace/worktree-git-dir.js';
+import { writableMatcher } from '../../workspace/protected-paths.js';
+import { fileRuleMatches } from './rules.js';
 
 export interface PolicyOptions {
   /** The worktree root (realpath'd here). */
@@ -20,6 +22,8 @@ export interface PolicyOptions {
   /** `test.command`: allowed as a Bash prefix without a rule (CONTRACT §9). */
   testCommand?: string;
   writableWorkflows?: boolean;
+  /** `permissions.writable`: protected paths (control files, secrets) the agent may change. */
+  writable?: string[];
   /** Git directories to keep out of reach; default: what `<root>/.git` points to (gitdir + commondir). */
   gitDirs?: string[];
   /** Config file named in messages (default `.github/proofpr.yml`). */
@@ -37,20 +41,11 @@ function real(p: string): string {
   }
 }
 
-/** A worktree's `.git` file names its gitdir; that dir's `commondir` names the shared repository. */
+/** The worktree's git dir and common dir, from the one tamper-checked reader; none when `.git` is absent or tampered. */
 function detectGitDirs(root: string): string[] {
   try {
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(join(root, '.git'), 'utf8'));
-    if (!m) return [];
-    const gitdir = real(isAbsolute(m[1] as string) ? (m[1] as string) : join(root, m[1] as string));
-    const out = [gitdir];
-    try {
-      const common = readFileSync(join(gitdir, 'commondir'), 'utf8').trim();
-      out.push(real(isAbsolute(common) ? common : join(gitdir, common)));
-    } catch {
-      out.push(dirname(dirname(gitdir)));
-    }
-    return out;
+    const dirs = readWorktreeGitDirsSync(root);
+    return dirs ? [dirs.gitDir, dirs.commonDir] : [];
   } catch {
     return [];
   }
@@ -86,7 +81,10 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
     }
   }
   const ignored = createIgnoredPaths(root);
-  const base = { root, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny, configFile, ignored };
+  const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
+  const readRules = allow.filter((r) => r.paths !== undefined && (r.tool === 'Read' || r.tool === 'Grep' || r.tool === 'Glob'));
+  const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'Read', rel));
+  const base = { root, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny, configFile, ignored };
   const bash = { ...base, parser, testRules, testRedirects };
   // A Bash command or a .gitignore edit may change what git ignores: re-ask git after either ran.
   let ignoreRulesMayHaveChanged = false;

@@ -7,7 +7,10 @@ import { folderDeniedBy } from './read-deny.js';
 export interface FilePolicy {
   root: string;
   gitDirs: string[];
-  writableWorkflows: boolean;
+  /** `permissions.writable` (+ `writable_workflows`): protected paths the maintainer opened for writing. */
+  isWritable: (rel: string) => boolean;
+  /** Secret files a `Read(...)` allow rule names: readable (test fixture keys). */
+  secretExempt: (rel: string) => boolean;
   mode: 'plan' | 'default';
   allow: PermissionRule[];
   deny: PermissionRule[];
@@ -46,7 +49,7 @@ export function decideFileTool(p: FilePolicy, tool: string, input: unknown): Per
     }
   }
   const target = raw ?? '.';
-  const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? 'write' : 'read', writableWorkflows: p.writableWorkflows });
+  const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? 'write' : 'read', isWritable: p.isWritable, secretExempt: p.secretExempt });
   if (!jail.ok) return no('builtin-deny:path', `${tool} refused: ${jail.reason}`);
   const isDir = key === 'path';
   const denied =

@@ -7,7 +7,8 @@ import { editDeniedBy, folderDeniedBy, readDeniedBy } from './read-deny.js';
 export interface PathContext {
   root: string;
   gitDirs: string[];
-  writableWorkflows: boolean;
+  isWritable: (rel: string) => boolean;
+  secretExempt: (rel: string) => boolean;
   /** Directories a path may be relative to: the root plus every `cd` target in the same command line. */
   cwds: string[];
   /** Config deny rules: Read(...) rules hold for read arguments, Edit(...)/Write(...) rules for write arguments. */
@@ -69,7 +70,7 @@ function globRegex(component: string): RegExp {
 export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write', ctx: PathContext, always: boolean): PathRefusal | null {
   if (DEVICES.test(v)) return null;
   if (!always && !PATH_LIKE.test(v)) return null;
-  const opts = { gitDirs: ctx.gitDirs, access, writableWorkflows: ctx.writableWorkflows };
+  const opts = { gitDirs: ctx.gitDirs, access, isWritable: ctx.isWritable, secretExempt: ctx.secretExempt };
   for (const cwd of ctx.cwds) {
     if (!glob || !GLOB.test(v)) {
       const r = resolveInside(ctx.root, v, { ...opts, cwd });

@@ -1,12 +1,18 @@
-import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { resolveInRoot, type RootRefusal } from '../../workspace/resolve-in-root.js';
+import { hasToken, isSecretName, isTokenFileName, protectedWriteReason, writableMatcher } from '../../workspace/protected-paths.js';
 
 export interface JailOptions {
   /** Git directories outside the worktree (a worktree's gitdir and common dir): never readable or writable. */
-  gitDirs?: string[];
-  /** 'write' additionally refuses `.github/workflows/` unless `writableWorkflows`. */
+  gitDirs?: readonly string[];
+  /** 'read' refuses secret files; 'write' refuses secret and control files unless opted in. Absent: only the jail. */
   access?: 'read' | 'write';
+  /** `permissions.writable_workflows` (kept for older configs; `permissions.writable` is the general form). */
   writableWorkflows?: boolean;
+  /** The opt-in of `permissions.writable` (see writableMatcher); wins over writableWorkflows when given. */
+  isWritable?: (rel: string) => boolean;
+  /** Secret files a maintainer declared readable (a `Read(...)` allow rule names them, e.g. test fixture keys). */
+  secretExempt?: (rel: string) => boolean;
   /** Directory relative paths are resolved against (default: root). */
   cwd?: string;
 }
@@ -15,59 +21,47 @@ export type JailResult =
   | { ok: true; abs: string; rel: string }
   | { ok: false; reason: string };
 
-function realOrNull(p: string): string | null {
+const workflowsOnly = writableMatcher([], true);
+const nothing = writableMatcher([], false);
+
+function refusal(p: string, r: RootRefusal): string {
+  switch (r.why) {
+    case 'empty': return 'the path is empty';
+    case 'nul': return `path "${p}" contains a NUL byte`;
+    case 'home': return `path "${p}" is in a home directory, outside the worktree`;
+    case 'climb': return `path "${p}" climbs with ".." out of a directory that does not exist`;
+    case 'loop': return `path "${p}" goes through too many symlinks`;
+    case 'git': return `path "${p}" is inside .git or git's own directory, which no tool may read or write; inspect git only through allowed git commands (git status, git diff, git log)`;
+    case 'outside': return `path "${p}" resolves to ${r.abs}, outside the worktree (symlinks, dangling ones included, and ".." are followed)`;
+  }
+}
+
+/** A token file (`.npmrc`, `.pypirc`, `credentials*`) counts as a secret only when it carries a token. */
+export function isSecretFile(rel: string, abs: string): boolean {
+  if (isSecretName(rel)) return true;
+  if (!isTokenFileName(rel)) return false;
   try {
-    return realpathSync.native(p);
+    if (statSync(abs).size > 256 * 1024) return true;
+    return hasToken(readFileSync(abs, 'utf8'));
   } catch {
-    return null;
+    return false;
   }
-}
-
-/** Physical resolution: realpath of the longest existing prefix, then the rest (no `..` allowed after a missing part). */
-function physical(abs: string): string | null {
-  const whole = realOrNull(abs);
-  if (whole !== null) return whole;
-  const parts = abs.split('/');
-  for (let i = parts.length - 1; i > 0; i--) {
-    const head = parts.slice(0, i).join('/') || '/';
-    const real = realOrNull(head);
-    if (real === null) continue;
-    const rest = parts.slice(i).filter((s) => s !== '' && s !== '.');
-    if (rest.includes('..')) return null;
-    return join(real, ...rest);
-  }
-  return null;
-}
-
-function within(base: string, p: string): boolean {
-  const rel = relative(base, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /**
- * Resolve `p` (absolute, or relative to cwd/root) and require it to stay inside `root` after following
- * symlinks (for a file that does not exist yet, via its nearest existing parent). `.git` internals are
- * refused for reading and writing; `.github/workflows/` is refused for writing unless configured.
+ * Resolve `p` (absolute, or relative to cwd/root) with the one resolver the file tools use too, and
+ * require it to stay inside `root` (symlinks followed, dangling ones included). `.git` internals are
+ * refused for reading and writing; secret files for both; control files for writing unless opted in.
  * `root` must already be a realpath.
  */
 export function resolveInside(root: string, p: string, opts: JailOptions = {}): JailResult {
-  if (p.includes('\0')) return { ok: false, reason: `path "${p}" contains a NUL byte` };
-  if (p.startsWith('~')) return { ok: false, reason: `path "${p}" is in a home directory, outside the worktree` };
-  const base = opts.cwd ?? root;
-  const abs = isAbsolute(p) ? p : `${base}/${p}`;
-  const real = physical(abs);
-  if (real === null) return { ok: false, reason: `path "${p}" climbs with ".." out of a directory that does not exist` };
-  if (!within(root, real)) return { ok: false, reason: `path "${p}" resolves to ${real}, outside the worktree (symlinks and ".." are followed)` };
-  for (const g of opts.gitDirs ?? []) {
-    if (within(g, real)) return { ok: false, reason: `path "${p}" is inside git's own directory; inspect git only through allowed git commands (git status, git diff, git log)` };
+  const r = resolveInRoot(root, p, { ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.gitDirs ? { gitDirs: opts.gitDirs } : {}) });
+  if (!r.ok) return { ok: false, reason: refusal(p, r) };
+  if (opts.access === 'write') {
+    const why = protectedWriteReason(r.rel, opts.isWritable ?? (opts.writableWorkflows ? workflowsOnly : nothing));
+    if (why) return { ok: false, reason: `path "${p}": ${why}` };
+  } else if (opts.access === 'read' && r.rel !== '' && isSecretFile(r.rel, r.abs) && !(opts.secretExempt?.(r.rel) ?? false)) {
+    return { ok: false, reason: `path "${p}" is a secret file (keys, tokens, .env): no tool reads it, and inside the sandbox it is empty; work with .env.example, or a maintainer can name it in a Read(...) rule of permissions.allow in .github/proofpr.yml` };
   }
-  const rel = relative(root, real);
-  const segs = rel === '' ? [] : rel.split(sep);
-  if (segs.includes('.git')) {
-    return { ok: false, reason: `path "${p}" is inside .git, which no tool may read or write; use git status / git diff / git log instead` };
-  }
-  if (opts.access === 'write' && !opts.writableWorkflows && segs[0] === '.github' && segs[1] === 'workflows') {
-    return { ok: false, reason: `path "${p}" is under .github/workflows/, which is not writable (set permissions.writable_workflows: true in .github/proofpr.yml to allow it)` };
-  }
-  return { ok: true, abs: real, rel: segs.join('/') };
+  return r;
 }
