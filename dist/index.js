@@ -3767,11 +3767,11 @@ var require_errors = __commonJS({
         if (end?.line === line && end.col > col) {
           count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer2 = " ".repeat(ci) + "^".repeat(count3);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error62.message += `:
 
 ${lineStr}
-${pointer2}
+${pointer}
 `;
       }
     };
@@ -4011,10 +4011,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key, sep: sep10, value } = collItem;
+        const { start: start2, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4028,7 +4028,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep10) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -4052,7 +4052,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4068,7 +4068,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4159,7 +4159,7 @@ var require_resolve_end = __commonJS({
       let comment2 = "";
       if (end) {
         let hasSpace = false;
-        let sep10 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4173,13 +4173,13 @@ var require_resolve_end = __commonJS({
               if (!comment2)
                 comment2 = cb;
               else
-                comment2 += sep10 + cb;
-              sep10 = "";
+                comment2 += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment2)
-                sep10 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -4222,18 +4222,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i3 = 0; i3 < fc.items.length; ++i3) {
         const collItem = fc.items[i3];
-        const { start: start2, key, sep: sep10, value } = collItem;
+        const { start: start2, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep10 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i3 === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i3 < fc.items.length - 1)
@@ -4287,8 +4287,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep10 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
+        if (!isMap && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4300,7 +4300,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4311,8 +4311,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep10)
-                for (const st of sep10) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4329,7 +4329,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4509,7 +4509,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i3 + 1;
       }
       let value = "";
-      let sep10 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i3 = 0; i3 < contentStart; ++i3)
         value += lines[i3][0].slice(trimIndent) + "\n";
@@ -4526,24 +4526,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep10 === " ")
-            sep10 = "\n";
-          else if (!prevMoreIndented && sep10 === "\n")
-            sep10 = "\n\n";
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep10 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep10 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep10 + content;
-          sep10 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4726,25 +4726,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep10 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep10 === "\n")
-            res += sep10;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep10 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep10 + lm;
-          sep10 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep10 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5554,14 +5554,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key, sep: sep10, value }) {
+    function stringifyItem({ start: start2, key, sep: sep9, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep10)
-        for (const st of sep10)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6728,18 +6728,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep10;
+          let sep9;
           if (scalar.end) {
-            sep10 = scalar.end;
-            sep10.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep10 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep10 }]
+            items: [{ start: start2, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -6892,15 +6892,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep10 = it.sep;
-                  sep10.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key, sep: sep10 }]
+                    items: [{ start: start3, key, sep: sep9 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -7094,13 +7094,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep10 = fc.end.splice(1, fc.end.length);
-            sep10.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep10 }]
+              items: [{ start: start2, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -7401,15 +7401,15 @@ var require_windows = __commonJS({
       }
       return false;
     }
-    function checkStat(stat10, path9, options) {
-      if (!stat10.isSymbolicLink() && !stat10.isFile()) {
+    function checkStat(stat9, path9, options) {
+      if (!stat9.isSymbolicLink() && !stat9.isFile()) {
         return false;
       }
       return checkPathExt(path9, options);
     }
     function isexe(path9, options, cb) {
-      fs6.stat(path9, function(er, stat10) {
-        cb(er, er ? false : checkStat(stat10, path9, options));
+      fs6.stat(path9, function(er, stat9) {
+        cb(er, er ? false : checkStat(stat9, path9, options));
       });
     }
     function sync(path9, options) {
@@ -7425,20 +7425,20 @@ var require_mode = __commonJS({
     isexe.sync = sync;
     var fs6 = __require("fs");
     function isexe(path9, options, cb) {
-      fs6.stat(path9, function(er, stat10) {
-        cb(er, er ? false : checkStat(stat10, options));
+      fs6.stat(path9, function(er, stat9) {
+        cb(er, er ? false : checkStat(stat9, options));
       });
     }
     function sync(path9, options) {
       return checkStat(fs6.statSync(path9), options);
     }
-    function checkStat(stat10, options) {
-      return stat10.isFile() && checkMode(stat10, options);
+    function checkStat(stat9, options) {
+      return stat9.isFile() && checkMode(stat9, options);
     }
-    function checkMode(stat10, options) {
-      var mod = stat10.mode;
-      var uid = stat10.uid;
-      var gid = stat10.gid;
+    function checkMode(stat9, options) {
+      var mod = stat9.mode;
+      var uid = stat9.uid;
+      var gid = stat9.gid;
       var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
       var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
       var u2 = parseInt("100", 8);
@@ -9887,7 +9887,7 @@ var require_thread_stream = __commonJS({
     var { version: version2 } = require_package();
     var { EventEmitter: EventEmitter2 } = __require("events");
     var { Worker: Worker2 } = __require("worker_threads");
-    var { join: join47 } = __require("path");
+    var { join: join45 } = __require("path");
     var { pathToFileURL } = __require("url");
     var { wait } = require_wait();
     var {
@@ -9939,7 +9939,7 @@ var require_thread_stream = __commonJS({
     function createWorker(stream2, opts) {
       const { filename, workerData } = opts;
       const bundlerOverrides = "__bundlerPathsOverrides" in globalThis ? globalThis.__bundlerPathsOverrides : {};
-      const toExecute = bundlerOverrides["thread-stream-worker"] || join47(__dirname, "lib", "worker.js");
+      const toExecute = bundlerOverrides["thread-stream-worker"] || join45(__dirname, "lib", "worker.js");
       const worker = new Worker2(toExecute, {
         ...opts.workerOpts,
         name: opts.workerOpts?.name || "thread-stream",
@@ -10452,7 +10452,7 @@ var require_transport = __commonJS({
     var { createRequire: createRequire2 } = __require("module");
     var { existsSync: existsSync9 } = __require("node:fs");
     var getCallers = require_caller();
-    var { join: join47, isAbsolute: isAbsolute18, sep: sep10 } = __require("node:path");
+    var { join: join45, isAbsolute: isAbsolute16, sep: sep9 } = __require("node:path");
     var { fileURLToPath: fileURLToPath4 } = __require("node:url");
     var sleep3 = require_atomic_sleep();
     var onExit2 = require_on_exit_leak_free();
@@ -10525,7 +10525,7 @@ var require_transport = __commonJS({
           return false;
         }
       }
-      return isAbsolute18(path9) && !existsSync9(path9);
+      return isAbsolute16(path9) && !existsSync9(path9);
     }
     function stripQuotes(value) {
       const first = value[0];
@@ -10607,7 +10607,7 @@ var require_transport = __commonJS({
         throw new Error("only one of target or targets can be specified");
       }
       if (targets) {
-        target = bundlerOverrides["pino-worker"] || join47(__dirname, "worker.js");
+        target = bundlerOverrides["pino-worker"] || join45(__dirname, "worker.js");
         options.targets = targets.filter((dest) => dest.target).map((dest) => {
           return {
             ...dest,
@@ -10628,7 +10628,7 @@ var require_transport = __commonJS({
         const pipelinesHaveLevel = options.pipelines.some((p) => p.some((t) => t.level != null));
         usesMultistream = options.targets.length + options.pipelines.length > 1 || targetsHaveLevel || pipelinesHaveLevel;
       } else if (pipeline) {
-        target = bundlerOverrides["pino-worker"] || join47(__dirname, "worker.js");
+        target = bundlerOverrides["pino-worker"] || join45(__dirname, "worker.js");
         options.pipelines = [pipeline.map((dest) => {
           return {
             ...dest,
@@ -10651,16 +10651,16 @@ var require_transport = __commonJS({
       return stream2;
       function fixTarget(origin) {
         origin = bundlerOverrides[origin] || origin;
-        if (isAbsolute18(origin) || origin.indexOf("file://") === 0) {
+        if (isAbsolute16(origin) || origin.indexOf("file://") === 0) {
           return origin;
         }
         if (origin === "pino/file") {
-          return join47(__dirname, "..", "file.js");
+          return join45(__dirname, "..", "file.js");
         }
         let fixTarget2;
         for (const filePath of callers) {
           try {
-            const context2 = filePath === "node:repl" ? process.cwd() + sep10 : filePath;
+            const context2 = filePath === "node:repl" ? process.cwd() + sep9 : filePath;
             fixTarget2 = createRequire2(context2).resolve(origin);
             break;
           } catch (err2) {
@@ -11635,7 +11635,7 @@ var require_safe_stable_stringify = __commonJS({
               return circularValue;
             }
             let res = "";
-            let join47 = ",";
+            let join45 = ",";
             const originalIndentation = indentation;
             if (Array.isArray(value)) {
               if (value.length === 0) {
@@ -11649,7 +11649,7 @@ var require_safe_stable_stringify = __commonJS({
                 indentation += spacer;
                 res += `
 ${indentation}`;
-                join47 = `,
+                join45 = `,
 ${indentation}`;
               }
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
@@ -11657,13 +11657,13 @@ ${indentation}`;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyFnReplacer(String(i3), value, stack, replacer, spacer, indentation);
                 res += tmp2 !== void 0 ? tmp2 : "null";
-                res += join47;
+                res += join45;
               }
               const tmp = stringifyFnReplacer(String(i3), value, stack, replacer, spacer, indentation);
               res += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res += `${join47}"... ${getItemCount(removedKeys)} not stringified"`;
+                res += `${join45}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               if (spacer !== "") {
                 res += `
@@ -11684,7 +11684,7 @@ ${originalIndentation}`;
             let separator = "";
             if (spacer !== "") {
               indentation += spacer;
-              join47 = `,
+              join45 = `,
 ${indentation}`;
               whitespace = " ";
             }
@@ -11698,13 +11698,13 @@ ${indentation}`;
               const tmp = stringifyFnReplacer(key2, value, stack, replacer, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}:${whitespace}${tmp}`;
-                separator = join47;
+                separator = join45;
               }
             }
             if (keyLength > maximumBreadth) {
               const removedKeys = keyLength - maximumBreadth;
               res += `${separator}"...":${whitespace}"${getItemCount(removedKeys)} not stringified"`;
-              separator = join47;
+              separator = join45;
             }
             if (spacer !== "" && separator.length > 1) {
               res = `
@@ -11745,7 +11745,7 @@ ${originalIndentation}`;
             }
             const originalIndentation = indentation;
             let res = "";
-            let join47 = ",";
+            let join45 = ",";
             if (Array.isArray(value)) {
               if (value.length === 0) {
                 return "[]";
@@ -11758,7 +11758,7 @@ ${originalIndentation}`;
                 indentation += spacer;
                 res += `
 ${indentation}`;
-                join47 = `,
+                join45 = `,
 ${indentation}`;
               }
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
@@ -11766,13 +11766,13 @@ ${indentation}`;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyArrayReplacer(String(i3), value[i3], stack, replacer, spacer, indentation);
                 res += tmp2 !== void 0 ? tmp2 : "null";
-                res += join47;
+                res += join45;
               }
               const tmp = stringifyArrayReplacer(String(i3), value[i3], stack, replacer, spacer, indentation);
               res += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res += `${join47}"... ${getItemCount(removedKeys)} not stringified"`;
+                res += `${join45}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               if (spacer !== "") {
                 res += `
@@ -11785,7 +11785,7 @@ ${originalIndentation}`;
             let whitespace = "";
             if (spacer !== "") {
               indentation += spacer;
-              join47 = `,
+              join45 = `,
 ${indentation}`;
               whitespace = " ";
             }
@@ -11794,7 +11794,7 @@ ${indentation}`;
               const tmp = stringifyArrayReplacer(key2, value[key2], stack, replacer, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}:${whitespace}${tmp}`;
-                separator = join47;
+                separator = join45;
               }
             }
             if (spacer !== "" && separator.length > 1) {
@@ -11852,20 +11852,20 @@ ${originalIndentation}`;
               indentation += spacer;
               let res2 = `
 ${indentation}`;
-              const join48 = `,
+              const join46 = `,
 ${indentation}`;
               const maximumValuesToStringify = Math.min(value.length, maximumBreadth);
               let i3 = 0;
               for (; i3 < maximumValuesToStringify - 1; i3++) {
                 const tmp2 = stringifyIndent(String(i3), value[i3], stack, spacer, indentation);
                 res2 += tmp2 !== void 0 ? tmp2 : "null";
-                res2 += join48;
+                res2 += join46;
               }
               const tmp = stringifyIndent(String(i3), value[i3], stack, spacer, indentation);
               res2 += tmp !== void 0 ? tmp : "null";
               if (value.length - 1 > maximumBreadth) {
                 const removedKeys = value.length - maximumBreadth - 1;
-                res2 += `${join48}"... ${getItemCount(removedKeys)} not stringified"`;
+                res2 += `${join46}"... ${getItemCount(removedKeys)} not stringified"`;
               }
               res2 += `
 ${originalIndentation}`;
@@ -11881,16 +11881,16 @@ ${originalIndentation}`;
               return '"[Object]"';
             }
             indentation += spacer;
-            const join47 = `,
+            const join45 = `,
 ${indentation}`;
             let res = "";
             let separator = "";
             let maximumPropertiesToStringify = Math.min(keyLength, maximumBreadth);
             if (isTypedArrayWithEntries(value)) {
-              res += stringifyTypedArray(value, join47, maximumBreadth);
+              res += stringifyTypedArray(value, join45, maximumBreadth);
               keys = keys.slice(value.length);
               maximumPropertiesToStringify -= value.length;
-              separator = join47;
+              separator = join45;
             }
             if (deterministic) {
               keys = sort(keys, comparator);
@@ -11901,13 +11901,13 @@ ${indentation}`;
               const tmp = stringifyIndent(key2, value[key2], stack, spacer, indentation);
               if (tmp !== void 0) {
                 res += `${separator}${strEscape(key2)}: ${tmp}`;
-                separator = join47;
+                separator = join45;
               }
             }
             if (keyLength > maximumBreadth) {
               const removedKeys = keyLength - maximumBreadth;
               res += `${separator}"...": "${getItemCount(removedKeys)} not stringified"`;
-              separator = join47;
+              separator = join45;
             }
             if (separator !== "") {
               res = `
@@ -12325,7 +12325,7 @@ var require_pino = __commonJS({
         messageKey,
         errorKey,
         nestedKey,
-        base: base2,
+        base: base3,
         name: name2,
         level,
         customLevels,
@@ -12364,11 +12364,11 @@ var require_pino = __commonJS({
         [formattersSym]: allFormatters
       });
       let chindings = "";
-      if (base2 !== null) {
+      if (base3 !== null) {
         if (name2 === void 0) {
-          chindings = coreChindings(base2);
+          chindings = coreChindings(base3);
         } else {
-          chindings = coreChindings(Object.assign({}, base2, { name: name2 }));
+          chindings = coreChindings(Object.assign({}, base3, { name: name2 }));
         }
       }
       const time4 = timestamp instanceof Function ? timestamp : timestamp ? epochTime : nullTime;
@@ -20754,18 +20754,18 @@ async function findExecutable(name2, notInside = [], searchPath = readEnv("PATH"
 }
 async function searchPathOutside(notInside, helpers) {
   const resolve7 = (p) => fs3.realpath(p).catch(() => void 0);
-  const isInside2 = async (real2) => await containingRoot(notInside, real2, isWithinFolded) !== void 0;
+  const isInside = async (real2) => await containingRoot(notInside, real2, isWithinFolded) !== void 0;
   let outside = null;
   nextEntry: for (const dir of absolutePathEntries(readEnv("PATH") ?? "")) {
     const real2 = await resolve7(dir);
-    if (await isInside2(real2 ?? await canonicalize(dir).catch(() => dir)))
+    if (await isInside(real2 ?? await canonicalize(dir).catch(() => dir)))
       continue;
     outside ?? (outside = []);
     if (real2 === void 0 || real2.includes(path7.delimiter))
       continue;
     for (const name2 of helpers) {
       const helper = await resolve7(path7.join(real2, name2));
-      if (helper !== void 0 && await isInside2(helper))
+      if (helper !== void 0 && await isInside(helper))
         continue nextEntry;
     }
     outside.push(real2);
@@ -20817,10 +20817,10 @@ async function setupSkills(ctx) {
   for (const skill of session.agent.skills) {
     try {
       const version2 = await client.beta.skills.versions.retrieve(skill.version, { skill_id: skill.skill_id });
-      let dirname15 = path7.basename(version2.name.trim());
-      if (dirname15 === "" || dirname15 === "." || dirname15 === "..")
-        dirname15 = skill.skill_id;
-      const dest = path7.resolve(skillsRoot, dirname15);
+      let dirname13 = path7.basename(version2.name.trim());
+      if (dirname13 === "" || dirname13 === "." || dirname13 === "..")
+        dirname13 = skill.skill_id;
+      const dest = path7.resolve(skillsRoot, dirname13);
       if (dest !== skillsRoot && !dest.startsWith(skillsRoot + path7.sep)) {
         log9.warn("skill name escapes the skills dir; skipping", {
           component: "agent-tool-context",
@@ -21167,22 +21167,22 @@ async function hashFile(full) {
   }
   return digest.digest("hex");
 }
-async function filenamesInDir(root2, under, base2) {
-  if (!await requireDir(under, base2))
+async function filenamesInDir(root2, under, base3) {
+  if (!await requireDir(under, base3))
     return [];
   const out2 = [];
-  await walk(base2, (full, entry) => {
+  await walk(base3, (full, entry) => {
     if (entry.isFile())
       out2.push([path7.relative(root2, full).split(path7.sep).join("/"), full]);
   });
   out2.sort();
   return out2;
 }
-async function symlinksInDir(root2, under, base2) {
+async function symlinksInDir(root2, under, base3) {
   const relOf2 = (full) => path7.relative(root2, full).split(path7.sep).join("/");
   let st;
   try {
-    st = await fsp.lstat(base2, { bigint: true });
+    st = await fsp.lstat(base3, { bigint: true });
   } catch (e) {
     const code = e.code;
     if (code === "ENOENT" || code === "ENOTDIR")
@@ -21190,20 +21190,20 @@ async function symlinksInDir(root2, under, base2) {
     throw e;
   }
   if (st.isSymbolicLink())
-    return /* @__PURE__ */ new Set([relOf2(base2)]);
+    return /* @__PURE__ */ new Set([relOf2(base3)]);
   if (!st.isDirectory())
     throw new FileStoreError(FileStoreError.NOT_A_DIRECTORY, under);
   const out2 = /* @__PURE__ */ new Set();
-  await walk(base2, (full, entry) => {
+  await walk(base3, (full, entry) => {
     if (entry.isSymbolicLink())
       out2.add(relOf2(full));
   });
   return out2;
 }
-async function requireDir(under, base2) {
+async function requireDir(under, base3) {
   let st;
   try {
-    st = await fsp.lstat(base2, { bigint: true });
+    st = await fsp.lstat(base3, { bigint: true });
   } catch (e) {
     const code = e.code;
     if (code === "ENOENT" || code === "ENOTDIR")
@@ -21214,8 +21214,8 @@ async function requireDir(under, base2) {
     throw new FileStoreError(FileStoreError.NOT_A_DIRECTORY, under);
   return true;
 }
-async function walk(base2, visit3) {
-  const stack = [base2];
+async function walk(base3, visit3) {
+  const stack = [base3];
   while (stack.length) {
     const dir = stack.pop();
     let entries2;
@@ -21353,16 +21353,16 @@ var init_file_store = __esm({
         }
         /** The relative path of every file under the directory `under`. */
         async ls(under = "/") {
-          const base2 = this.resolveUnderRoot(under);
-          return new Set((await filenamesInDir(this.rootPath, under, base2)).map(([rel]) => rel));
+          const base3 = this.resolveUnderRoot(under);
+          return new Set((await filenamesInDir(this.rootPath, under, base3)).map(([rel]) => rel));
         }
         /**
          * Every symlink under `under` — listings skip them and reads refuse them,
          * so a caller that must know they exist asks here.
          */
         async findSymlinks(under = "/") {
-          const base2 = this.resolveUnderRoot(under);
-          return symlinksInDir(this.rootPath, under, base2);
+          const base3 = this.resolveUnderRoot(under);
+          return symlinksInDir(this.rootPath, under, base3);
         }
         /**
          * `{relPath: sha256Hex}` of every file under the directory `under`.
@@ -21371,10 +21371,10 @@ var init_file_store = __esm({
          * reuse their recorded hash instead of being re-read.
          */
         async hashtree(under = "/") {
-          const base2 = this.resolveUnderRoot(under);
+          const base3 = this.resolveUnderRoot(under);
           const walkStartNs = _internals.nowNs();
           const out2 = /* @__PURE__ */ Object.create(null);
-          for (const [rel, full] of await filenamesInDir(this.rootPath, under, base2)) {
+          for (const [rel, full] of await filenamesInDir(this.rootPath, under, base3)) {
             const sha = await this.hashViaCache(rel, full, walkStartNs);
             if (sha !== null)
               out2[rel] = sha;
@@ -22675,8 +22675,8 @@ async function runWalkGrep(pattern, root2, signal) {
   const match = lineMatcher(re2, stop2.signal);
   const grepPath = (rel) => grepFile(path8.join(root2, rel), match, push, stop2.signal);
   const search = async () => {
-    const stat10 = await fs5.stat(root2).catch(() => null);
-    return stat10?.isFile() ? grepPath("") : walk2(root2, "", grepPath, stop2.signal);
+    const stat9 = await fs5.stat(root2).catch(() => null);
+    return stat9?.isFile() ? grepPath("") : walk2(root2, "", grepPath, stop2.signal);
   };
   try {
     await Promise.race([search(), once9(stop2.signal, "abort")]);
@@ -46134,11 +46134,11 @@ var require_ignore = __commonJS({
         const rules = this._rules;
         const { length } = rules;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename10 = shortcut ? basenameOf(path9) : path9;
+        const basename9 = shortcut ? basenameOf(path9) : path9;
         for (let index = length - 1; index >= 0; index--) {
           const rule = rules[index];
           if (rule[mode].test(
-            shortcut && rule._basenameOnly ? basename10 : path9
+            shortcut && rule._basenameOnly ? basename9 : path9
           )) {
             const { negative } = rule;
             const ret = {
@@ -46434,9 +46434,9 @@ var require_light = __commonJS({
           };
         }
         _addListener(name2, status2, cb) {
-          var base2;
-          if ((base2 = this._events)[name2] == null) {
-            base2[name2] = [];
+          var base3;
+          if ((base3 = this._events)[name2] == null) {
+            base3[name2] = [];
           }
           this._events[name2].push({ cb, status: status2 });
           return this.instance;
@@ -46710,9 +46710,9 @@ var require_light = __commonJS({
           this._startHeartbeat();
         }
         _startHeartbeat() {
-          var base2;
+          var base3;
           if (this.heartbeat == null && (this.storeOptions.reservoirRefreshInterval != null && this.storeOptions.reservoirRefreshAmount != null || this.storeOptions.reservoirIncreaseInterval != null && this.storeOptions.reservoirIncreaseAmount != null)) {
-            return typeof (base2 = this.heartbeat = setInterval(() => {
+            return typeof (base3 = this.heartbeat = setInterval(() => {
               var amount, incr, maximum, now, reservoir;
               now = Date.now();
               if (this.storeOptions.reservoirRefreshInterval != null && now >= this._lastReservoirRefresh + this.storeOptions.reservoirRefreshInterval) {
@@ -46733,7 +46733,7 @@ var require_light = __commonJS({
                   return this.instance._drainAll(this.computeCapacity());
                 }
               }
-            }, this.heartbeatInterval)).unref === "function" ? base2.unref() : void 0;
+            }, this.heartbeatInterval)).unref === "function" ? base3.unref() : void 0;
           } else {
             return clearInterval(this.heartbeat);
           }
@@ -47092,9 +47092,9 @@ var require_light = __commonJS({
             return keys;
           }
           _startAutoCleanup() {
-            var base2;
+            var base3;
             clearInterval(this.interval);
-            return typeof (base2 = this.interval = setInterval(async () => {
+            return typeof (base3 = this.interval = setInterval(async () => {
               var e, k, ref2, results, time3, v;
               time3 = Date.now();
               ref2 = this.instances;
@@ -47113,7 +47113,7 @@ var require_light = __commonJS({
                 }
               }
               return results;
-            }, this.timeout / 2)).unref === "function" ? base2.unref() : void 0;
+            }, this.timeout / 2)).unref === "function" ? base3.unref() : void 0;
           }
           updateSettings(options = {}) {
             parser$3.overwrite(options, this.defaults, this);
@@ -47616,7 +47616,7 @@ var require_light = __commonJS({
 
 // src/hosts/action/runner.ts
 import { existsSync as existsSync8 } from "node:fs";
-import { dirname as dirname14, join as join46 } from "node:path";
+import { dirname as dirname12, join as join44 } from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 import { execFileSync as execFileSync2 } from "node:child_process";
 
@@ -52852,14 +52852,14 @@ var memo = {
     var _a4;
     (_a4 = inst._zod).deferred ?? (_a4.deferred = []);
     inst._zod.deferred.push(() => {
-      const base2 = inst._zod.parse;
+      const base3 = inst._zod.parse;
       const wrapped = (payload, ctx) => {
         if (ctx.direction !== "backward" && isBackEdge(ctx, payload.value))
           throw new $ZodCyclicError();
-        return base2(payload, ctx);
+        return base3(payload, ctx);
       };
       inst._zod.parse = wrapped;
-      if (inst._zod.run === base2)
+      if (inst._zod.run === base3)
         inst._zod.run = wrapped;
     });
   },
@@ -52871,15 +52871,15 @@ var memo = {
     let lastBucket;
     (_a4 = inst._zod).deferred ?? (_a4.deferred = []);
     inst._zod.deferred.push(() => {
-      const base2 = inst._zod.parse;
+      const base3 = inst._zod.parse;
       const wrapped = (payload, ctx) => {
         if (isRecursiveInst === void 0) {
           const walked = isRecursive(inst, /* @__PURE__ */ new Set(), false);
           if (walked === NONE) {
-            inst._zod.parse = base2;
+            inst._zod.parse = base3;
             if (inst._zod.run === wrapped)
-              inst._zod.run = base2;
-            return base2(payload, ctx);
+              inst._zod.run = base3;
+            return base3(payload, ctx);
           }
           if (walked === PROVEN || rechecked)
             isRecursiveInst = true;
@@ -52888,7 +52888,7 @@ var memo = {
         }
         const input10 = payload.value;
         if (!isRef(input10))
-          return base2(payload, ctx);
+          return base3(payload, ctx);
         let state = ctx[STATE];
         if (!state) {
           state = { buckets: /* @__PURE__ */ new WeakMap(), backEdges: void 0 };
@@ -52917,7 +52917,7 @@ var memo = {
         }
         handoff = bucket;
         const depth2 = open.length;
-        const result = base2(payload, ctx);
+        const result = base3(payload, ctx);
         handoff = void 0;
         const entry = open.length > depth2 ? open.pop() : void 0;
         if (result instanceof Promise) {
@@ -52932,7 +52932,7 @@ var memo = {
         return result;
       };
       inst._zod.parse = wrapped;
-      if (inst._zod.run === base2)
+      if (inst._zod.run === base3)
         inst._zod.run = wrapped;
     });
   }
@@ -67427,8 +67427,9 @@ var repoConfigSchema = external_exports.object({
   permissions: external_exports.object({
     allow: external_exports.array(external_exports.string()).default([]).describe("extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`"),
     deny: external_exports.array(external_exports.string()).default([]).describe("deny rules, same syntax; deny always wins"),
-    writable_workflows: external_exports.boolean().default(false).describe("allow edits under .github/workflows/")
-  }).strict().default({ allow: [], deny: [], writable_workflows: false }),
+    writable_workflows: external_exports.boolean().default(false).describe("allow edits under .github/workflows/ (same as listing `.github/workflows/**` in writable)"),
+    writable: external_exports.array(external_exports.string().min(1)).default([]).describe("protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise")
+  }).strict().default({ allow: [], deny: [], writable_workflows: false, writable: [] }),
   env: external_exports.array(external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]).describe("extra environment variable names passed to Bash, hooks and tests (never secrets)"),
   sandbox: external_exports.enum(["auto", "required", "off"]).default("auto").describe("run Bash, hooks and tests in bubblewrap (no network, read-only outside the worktree): auto = when available"),
   hooks: external_exports.object({
@@ -67479,8 +67480,8 @@ function validateRepoConfig(raw, source = ".github/proofpr.yml") {
   const issues = res.error.issues.map((i3) => {
     if (i3.code === "unrecognized_keys") {
       const keys = i3.keys;
-      const base2 = issuePath(i3.path);
-      return keys.map((k) => `${base2 === "(root)" ? k : `${base2}.${k}`}: unknown key (remove it or check the spelling)`).join("\n");
+      const base3 = issuePath(i3.path);
+      return keys.map((k) => `${base3 === "(root)" ? k : `${base3}.${k}`}: unknown key (remove it or check the spelling)`).join("\n");
     }
     return `${issuePath(i3.path)}: ${i3.message}`;
   });
@@ -72639,7 +72640,7 @@ async function runTestCommand(opts) {
 }
 
 // src/workspace/exec.ts
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, realpathSync as realpathSync2 } from "node:fs";
 import { join as join7 } from "node:path";
 
 // node_modules/is-plain-obj/index.js
@@ -79581,7 +79582,7 @@ function sandboxArgv(opts) {
 }
 
 // src/workspace/sandbox-mounts.ts
-import { realpath as realpath3, stat as stat3, writeFile as writeFile4 } from "node:fs/promises";
+import { realpath as realpath3, stat as stat2, writeFile as writeFile4 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname3, join as join6, relative as relative2, sep as sep2 } from "node:path";
 
 // src/workspace/errors.ts
@@ -79759,20 +79760,33 @@ async function readLinkedDirs(gitDir) {
 }
 
 // src/workspace/worktree-git-dir.ts
-import { lstat as lstat2, readFile as readFile2, realpath as realpath2, stat as stat2 } from "node:fs/promises";
+import { existsSync, lstatSync, readFileSync as readFileSync4, realpathSync } from "node:fs";
+import { realpath as realpath2 } from "node:fs/promises";
 import { basename, dirname as dirname2, isAbsolute as isAbsolute2, join as join5, relative, resolve, sep } from "node:path";
 function worktreeGitEnv(root2, gitDir) {
   return { GIT_DIR: gitDir, GIT_WORK_TREE: root2 };
 }
 var inside = (p, dir) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-async function pointer(file2, from) {
-  const text2 = await readFile2(file2, "utf8").catch(() => void 0);
-  const line = text2?.split("\n")[0]?.replace(/^gitdir:\s*/, "").trim();
+function pointerSync(file2, from) {
+  let text2;
+  try {
+    text2 = readFileSync4(file2, "utf8");
+  } catch {
+    return void 0;
+  }
+  const line = text2.split("\n")[0]?.replace(/^gitdir:\s*/, "").trim();
   if (!line) return void 0;
-  return realpath2(isAbsolute2(line) ? line : resolve(from, line)).catch(() => void 0);
+  try {
+    return realpathSync(isAbsolute2(line) ? line : resolve(from, line));
+  } catch {
+    return void 0;
+  }
+}
+function commonDirOfSync(gitDir) {
+  return pointerSync(join5(gitDir, "commondir"), gitDir) ?? gitDir;
 }
 async function commonDirOf(gitDir) {
-  return await pointer(join5(gitDir, "commondir"), gitDir) ?? gitDir;
+  return commonDirOfSync(gitDir);
 }
 function refuse(root2, why) {
   return new WorkspaceError(
@@ -79780,25 +79794,33 @@ function refuse(root2, why) {
     `refusing to run git in ${root2}: its .git ${why}; code run in the worktree may have rewritten it, so the run's git dir is not trusted any more (remove the worktree and start a new run)`
   );
 }
-async function readWorktreeGitDirs(root2) {
-  const realRoot = await realpath2(root2);
+function readWorktreeGitDirsSync(root2) {
+  const realRoot = realpathSync(root2);
   const dotGit = join5(realRoot, ".git");
-  const st = await lstat2(dotGit).catch(() => void 0);
-  if (!st) return void 0;
-  if (st.isDirectory()) return { gitDir: dotGit, commonDir: await commonDirOf(dotGit) };
+  let st;
+  try {
+    st = lstatSync(dotGit);
+  } catch {
+    return void 0;
+  }
+  if (st.isDirectory()) return { gitDir: dotGit, commonDir: commonDirOfSync(dotGit) };
   if (!st.isFile()) throw refuse(realRoot, "is neither a file nor a directory");
-  const gitDir = await pointer(dotGit, realRoot);
+  const gitDir = pointerSync(dotGit, realRoot);
   if (!gitDir) throw refuse(realRoot, "file does not name an existing git dir");
   if (inside(gitDir, realRoot)) throw refuse(realRoot, `points inside the worktree (${relative(realRoot, gitDir) || "."})`);
   const commonDir = dirname2(dirname2(gitDir));
   if (basename(dirname2(gitDir)) !== "worktrees") throw refuse(realRoot, `points at ${gitDir}, which is not under a repository's worktrees/ folder`);
-  if (await commonDirOf(gitDir) !== commonDir) throw refuse(realRoot, `points at ${gitDir}, whose commondir is not ${commonDir}`);
-  const back = await pointer(join5(gitDir, "gitdir"), gitDir);
+  if (commonDirOfSync(gitDir) !== commonDir) throw refuse(realRoot, `points at ${gitDir}, whose commondir is not ${commonDir}`);
+  const back = pointerSync(join5(gitDir, "gitdir"), gitDir);
   if (!back || dirname2(back) !== realRoot) throw refuse(realRoot, `points at ${gitDir}, which belongs to another worktree`);
   for (const must of ["HEAD", "objects"]) {
-    if (!await stat2(join5(commonDir, must)).catch(() => void 0)) throw refuse(realRoot, `points at ${gitDir}, whose common dir has no ${must}`);
+    if (!existsSync(join5(commonDir, must))) throw refuse(realRoot, `points at ${gitDir}, whose common dir has no ${must}`);
   }
   return { gitDir, commonDir };
+}
+async function readWorktreeGitDirs(root2) {
+  await realpath2(root2);
+  return readWorktreeGitDirsSync(root2);
 }
 async function resolveWorktreeGitDir(root2) {
   const dirs = await readWorktreeGitDirs(root2);
@@ -79831,15 +79853,15 @@ async function sandboxMounts(input10) {
     if (!raw.startsWith("/")) throw new WorkspaceError("bad-input", `hidePaths entry '${raw}' must be an absolute path`);
     const p = await realpath3(raw).catch(() => void 0);
     if (!p || p === "/") continue;
-    if ((await stat3(p)).isDirectory()) hide2.push(p);
+    if ((await stat2(p)).isDirectory()) hide2.push(p);
     else overlays.push(["/dev/null", p]);
   }
   const dirs = input10.gitDir ? { gitDir: await realpath3(input10.gitDir), commonDir: await commonDirOf(await realpath3(input10.gitDir)) } : await readWorktreeGitDirs(input10.root);
   if (dirs) {
     readOnly.push(dirs.commonDir, dirs.gitDir);
     const linked = await readLinkedDirs(dirs.gitDir);
-    for (const l of linked) if (await stat3(l.target).catch(() => void 0)) readOnly.push(l.target);
-    if (await stat3(join6(dirs.commonDir, "config")).catch(() => void 0)) {
+    for (const l of linked) if (await stat2(l.target).catch(() => void 0)) readOnly.push(l.target);
+    if (await stat2(join6(dirs.commonDir, "config")).catch(() => void 0)) {
       const excludes = linked.length ? join6(input10.runTmp, "git-exclude") : void 0;
       if (excludes) {
         await writeFile4(excludes, linked.map((l) => `/${l.name}
@@ -79873,10 +79895,10 @@ function killGroup(pid, signal) {
 }
 async function createExec(opts) {
   const sandbox = await resolveSandbox(opts.sandbox);
-  const root2 = realpathSync(opts.root);
+  const root2 = realpathSync2(opts.root);
   mkdirSync(join7(opts.runTmp, "home"), { recursive: true });
   mkdirSync(join7(opts.runTmp, "tmp"), { recursive: true });
-  const runTmp = realpathSync(opts.runTmp);
+  const runTmp = realpathSync2(opts.runTmp);
   const home = join7(runTmp, "home");
   const tmp = join7(runTmp, "tmp");
   const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
@@ -79969,7 +79991,7 @@ async function createExec(opts) {
 }
 
 // src/workspace/temp-index.ts
-import { mkdtemp, rm, copyFile, realpath as realpath4, stat as stat4, utimes } from "node:fs/promises";
+import { mkdtemp, rm, copyFile, realpath as realpath4, stat as stat3, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute as isAbsolute3, join as join8, relative as relative3 } from "node:path";
 async function gitDirOf(root2) {
@@ -79983,7 +80005,7 @@ async function withTempIndex(root2, fn, gitDir) {
   try {
     const real2 = join8(dir, "index");
     await copyFile(real2, index).catch(() => void 0);
-    await stat4(real2).then((st) => utimes(index, st.atime, st.mtime)).catch(() => void 0);
+    await stat3(real2).then((st) => utimes(index, st.atime, st.mtime)).catch(() => void 0);
     return await fn({ ...worktreeGitEnv(realRoot, dir), GIT_INDEX_FILE: index });
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -80087,12 +80109,12 @@ function titleOf(s) {
   return `proofpr sweep ${s.name}: ${first.length > 60 ? `${first.slice(0, 59)}\u2026` : first}`;
 }
 async function finish(runDir, evidence, s, baseline) {
-  const base2 = baseline ? `
+  const base3 = baseline ? `
 ### Baseline
 
 ${describeBaseline(baseline)} (before any change)
 ` : "";
-  const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...s.schedule ? { schedule: s.schedule } : {} } }) + base2;
+  const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...s.schedule ? { schedule: s.schedule } : {} } }) + base3;
   const evidencePath = await writeEvidence(runDir, evidence);
   await writeFile5(join10(runDir, "summary.md"), summaryMd);
   return { summaryMd, evidencePath };
@@ -80246,7 +80268,7 @@ function knownSecrets(env = process.env, extra = []) {
 }
 
 // src/hosts/action/context.ts
-import { existsSync, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync2, readFileSync as readFileSync5 } from "node:fs";
 import { isAbsolute as isAbsolute4, join as join11, resolve as resolve2 } from "node:path";
 function required2(env, name2) {
   const v = env[name2];
@@ -80259,14 +80281,14 @@ function readActionContext(env) {
   const [owner, repo, ...rest] = full.split("/");
   if (!owner || !repo || rest.length > 0) throw new ActionInputError("GITHUB_REPOSITORY", `${JSON.stringify(full)} is not owner/name`);
   const workspace = resolve2(required2(env, "GITHUB_WORKSPACE"));
-  if (!existsSync(join11(workspace, ".git"))) {
+  if (!existsSync2(join11(workspace, ".git"))) {
     throw new ActionInputError("GITHUB_WORKSPACE", `${workspace} is not a git checkout: add \`- uses: actions/checkout@v6\` (with persist-credentials: false) before this step`);
   }
   let payload = {};
   const eventPath = env.GITHUB_EVENT_PATH;
-  if (eventPath && existsSync(eventPath)) {
+  if (eventPath && existsSync2(eventPath)) {
     try {
-      const parsed = JSON.parse(readFileSync4(eventPath, "utf8"));
+      const parsed = JSON.parse(readFileSync5(eventPath, "utf8"));
       if (parsed && typeof parsed === "object") payload = parsed;
     } catch (e) {
       throw new ActionInputError("GITHUB_EVENT_PATH", `the event file is not JSON: ${e.message}`);
@@ -80292,7 +80314,7 @@ function readActionContext(env) {
 }
 
 // src/hosts/action/main.ts
-import { isAbsolute as isAbsolute17, relative as relative13 } from "node:path";
+import { isAbsolute as isAbsolute15, relative as relative12 } from "node:path";
 
 // src/model/model-client.ts
 var ModelError = class extends Error {
@@ -80659,7 +80681,7 @@ function slimMeta(meta3) {
   return out2;
 }
 async function gateAndExecute(call, d) {
-  const { toolbox, policy, hooks, events, verifier, base: base2 } = d;
+  const { toolbox, policy, hooks, events, verifier, base: base3 } = d;
   const parsed = toolbox.parse(call.name, call.input);
   if (!parsed.ok) return parsed.result;
   const input10 = parsed.input;
@@ -80671,7 +80693,7 @@ async function gateAndExecute(call, d) {
   }));
   events.push({ type: "permission", tool: call.name, input: shown, behavior: decision.behavior, rule: decision.rule, reason: decision.reason });
   if (decision.behavior === "deny") return errorResult(`Permission denied: ${decision.reason}`, "denied");
-  const pre = await hooks.run("PreToolUse", { hook_event_name: "PreToolUse", cwd: base2.root, tool_name: call.name, tool_input: input10 });
+  const pre = await hooks.run("PreToolUse", { hook_event_name: "PreToolUse", cwd: base3.root, tool_name: call.name, tool_input: input10 });
   const extra = [];
   for (const o2 of pre) {
     if (o2.kind === "error") events.push({ type: "hook", event: "PreToolUse", name: o2.hook, outcome: "error", message: o2.message });
@@ -80686,7 +80708,7 @@ async function gateAndExecute(call, d) {
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   let result;
   try {
-    result = await toolbox.execute(call.name, input10, { ...base2, callId: call.id, signal: d.signal });
+    result = await toolbox.execute(call.name, input10, { ...base3, callId: call.id, signal: d.signal });
   } catch (e) {
     result = errorResult(`${call.name} failed inside the harness: ${e.message}`, "internal");
   }
@@ -80708,7 +80730,7 @@ async function gateAndExecute(call, d) {
     if (call.name === "TodoWrite" && Array.isArray(result.meta?.todos)) events.push({ type: "todo", todos: result.meta.todos });
     const post = await hooks.run("PostToolUse", {
       hook_event_name: "PostToolUse",
-      cwd: base2.root,
+      cwd: base3.root,
       tool_name: call.name,
       tool_input: input10,
       tool_response: { output: result.forModel, is_error: result.isError }
@@ -80980,7 +81002,7 @@ function failedNames(gates) {
 }
 
 // src/run/assemble-agent.ts
-import { join as join32 } from "node:path";
+import { join as join30 } from "node:path";
 
 // src/agent/context/escape-tags.ts
 var HARNESS_TAGS = /<(\/?)(issue|title|trigger-instructions|instructions|system-reminder|harness-state|compaction-summary)(?=[\s>/])/gi;
@@ -81077,7 +81099,7 @@ function buildSystemPrompt(opts) {
 }
 
 // src/agent/context/instructions.ts
-import { readFile as readFile4, realpath as realpath6, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile3, realpath as realpath6, stat as stat5 } from "node:fs/promises";
 import { isAbsolute as isAbsolute6, join as join13, relative as relative4, sep as sep3 } from "node:path";
 var INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"];
 var DEFAULT_INSTRUCTIONS_MAX_BYTES = 24e3;
@@ -81110,8 +81132,8 @@ async function readInside(root2, abs) {
   try {
     const real2 = await realpath6(abs);
     if (!inside3(root2, real2)) return void 0;
-    if (!(await stat6(real2)).isFile()) return void 0;
-    return await readFile4(real2, "utf8");
+    if (!(await stat5(real2)).isFile()) return void 0;
+    return await readFile3(real2, "utf8");
   } catch {
     return void 0;
   }
@@ -81144,7 +81166,7 @@ async function loadInstructions(root2, touchedDirs, opts = {}) {
 
 // src/agent/context/skills.ts
 var import_yaml2 = __toESM(require_dist(), 1);
-import { readdir as readdir2, readFile as readFile5, realpath as realpath7 } from "node:fs/promises";
+import { readdir as readdir2, readFile as readFile4, realpath as realpath7 } from "node:fs/promises";
 import { isAbsolute as isAbsolute7, join as join14, relative as relative5 } from "node:path";
 var SKILLS_DIR = ".proofpr/skills";
 var MAX_SKILLS = 50;
@@ -81190,7 +81212,7 @@ async function loadSkillBodies(root2, logger2 = silentLogger) {
       const real2 = await realpath7(join14(dir, entry, "SKILL.md"));
       const r = relative5(realRoot, real2);
       if (r.startsWith("..") || isAbsolute7(r)) continue;
-      text2 = await readFile5(real2, "utf8");
+      text2 = await readFile4(real2, "utf8");
     } catch {
       continue;
     }
@@ -81648,8 +81670,7 @@ async function createContextManager(opts) {
 }
 
 // src/agent/permissions/create-policy.ts
-import { readFileSync as readFileSync5, realpathSync as realpathSync3 } from "node:fs";
-import { dirname as dirname5, isAbsolute as isAbsolute10, join as join18 } from "node:path";
+import { realpathSync as realpathSync4 } from "node:fs";
 
 // src/agent/permissions/words.ts
 function unescapeBare(s) {
@@ -81904,11 +81925,11 @@ function dangerousEnvName(name2) {
 }
 
 // src/agent/permissions/command-checks.ts
-import { statSync as statSync4 } from "node:fs";
+import { statSync as statSync5 } from "node:fs";
 import { basename as basename4 } from "node:path";
 
 // src/agent/permissions/arg-checks.ts
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync as existsSync3 } from "node:fs";
 import { join as join15 } from "node:path";
 function abbreviates(arg, long, exact = []) {
   if (!arg.startsWith("--") || arg.length < 3) return null;
@@ -82028,7 +82049,7 @@ function checkLocalPackage(launcher, args2, root2) {
     if (a2.startsWith("-")) continue;
     const name2 = a2.startsWith("@") ? a2.replace(/^(@[^/]+\/[^@]+)@.*$/, "$1") : a2.split("@")[0];
     const local = name2.startsWith("@") ? join15(root2, "node_modules", name2) : join15(root2, "node_modules", ".bin", name2);
-    if (/^[@\w./-]+$/.test(name2) && !name2.includes("..") && existsSync2(local)) return null;
+    if (/^[@\w./-]+$/.test(name2) && !name2.includes("..") && existsSync3(local)) return null;
     return `${launcher} ${a2}: the package is not installed in this worktree (${launcher} would download it); add it to devDependencies or run an installed tool`;
   }
   return `${launcher} without a package name is not allowed`;
@@ -82081,10 +82102,10 @@ var VALUE_LETTERS = {
   zip: "bnstxi",
   diff: "CUFIDSLxXW"
 };
-function checkFollowLinks(base2, args2) {
-  const o2 = optionArgs(args2, VALUE_LETTERS[base2] ?? "");
-  const refuse2 = (flag, instead) => `${base2} ${flag} follows symlinks while it walks folders, which can lead out of the worktree; ${instead}`;
-  switch (base2) {
+function checkFollowLinks(base3, args2) {
+  const o2 = optionArgs(args2, VALUE_LETTERS[base3] ?? "");
+  const refuse2 = (flag, instead) => `${base3} ${flag} follows symlinks while it walks folders, which can lead out of the worktree; ${instead}`;
+  switch (base3) {
     case "grep":
     case "egrep":
     case "fgrep":
@@ -82113,64 +82134,188 @@ function checkFollowLinks(base2, args2) {
 }
 
 // src/agent/permissions/path-args.ts
-import { readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
+import { readdirSync as readdirSync2, statSync as statSync4 } from "node:fs";
 
 // src/agent/permissions/path-jail.ts
-import { realpathSync as realpathSync2 } from "node:fs";
-import { isAbsolute as isAbsolute8, join as join16, relative as relative6, sep as sep4 } from "node:path";
-function realOrNull(p) {
+import { readFileSync as readFileSync6, statSync as statSync3 } from "node:fs";
+
+// src/workspace/resolve-in-root.ts
+import { lstatSync as lstatSync2, readlinkSync, realpathSync as realpathSync3 } from "node:fs";
+import { isAbsolute as isAbsolute8, relative as relative6, sep as sep4 } from "node:path";
+function isWithin2(dir, p) {
+  const rel = relative6(dir, p);
+  return rel === "" || rel !== ".." && !rel.startsWith(`..${sep4}`) && !isAbsolute8(rel);
+}
+var MAX_LINKS = 40;
+function physicalPath(abs) {
+  const todo = abs.split("/").filter((s) => s !== "" && s !== ".");
+  let done = [];
+  let missing = false;
+  let hops = 0;
+  while (todo.length > 0) {
+    const seg = todo.shift();
+    if (seg === "..") {
+      if (missing) return { error: "climb" };
+      done.pop();
+      continue;
+    }
+    const cur = `/${[...done, seg].join("/")}`;
+    if (missing) {
+      done.push(seg);
+      continue;
+    }
+    let st;
+    try {
+      st = lstatSync2(cur);
+    } catch {
+      missing = true;
+      done.push(seg);
+      continue;
+    }
+    if (!st.isSymbolicLink()) {
+      done.push(seg);
+      continue;
+    }
+    if (++hops > MAX_LINKS) return { error: "loop" };
+    const target = readlinkSync(cur);
+    const parts2 = target.split("/").filter((s) => s !== "" && s !== ".");
+    if (isAbsolute8(target)) done = [];
+    todo.unshift(...parts2);
+  }
+  const path9 = `/${done.join("/")}`;
   try {
-    return realpathSync2.native(p);
+    return { path: realpathSync3.native(path9) };
   } catch {
-    return null;
+    return { path: path9 };
   }
 }
-function physical(abs) {
-  const whole = realOrNull(abs);
-  if (whole !== null) return whole;
-  const parts2 = abs.split("/");
-  for (let i3 = parts2.length - 1; i3 > 0; i3--) {
-    const head = parts2.slice(0, i3).join("/") || "/";
-    const real2 = realOrNull(head);
-    if (real2 === null) continue;
-    const rest = parts2.slice(i3).filter((s) => s !== "" && s !== ".");
-    if (rest.includes("..")) return null;
-    return join16(real2, ...rest);
+function resolveInRoot(root2, p, opts = {}) {
+  if (p.trim() === "") return { ok: false, why: "empty" };
+  if (p.includes("\0")) return { ok: false, why: "nul" };
+  if (p.startsWith("~")) return { ok: false, why: "home" };
+  const start2 = isAbsolute8(p) ? p : `${opts.cwd ?? root2}/${p}`;
+  const phys = physicalPath(start2);
+  if ("error" in phys) return { ok: false, why: phys.error };
+  const abs = phys.path;
+  const inRoot = isWithin2(root2, abs);
+  const rel = inRoot ? relative6(root2, abs) : "";
+  const segs = rel === "" ? [] : rel.split(sep4);
+  if (inRoot && segs.includes(".git") || (opts.gitDirs ?? []).some((g) => isWithin2(g, abs))) return { ok: false, why: "git", abs };
+  if (!inRoot) return { ok: false, why: "outside", abs };
+  return { ok: true, abs, rel: segs.join("/") };
+}
+
+// src/workspace/protected-paths.ts
+var import_ignore = __toESM(require_ignore(), 1);
+var SECRET_NAME = [
+  /^\.env(\..+)?$/i,
+  // .env, .env.local, .env.production …
+  /^\.envrc$/,
+  /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/,
+  /\.(p12|pfx|jks|keystore|ppk)$/i,
+  /^\.git-credentials$/,
+  /^\.netrc$/,
+  /^_netrc$/,
+  /^secrets?\.(ya?ml|json|toml)$/i
+];
+var SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults)$/i;
+var TOKEN_FILE = [/^\.npmrc$/, /^\.pypirc$/, /^\.yarnrc(\.yml)?$/, /^credentials(\.(json|ya?ml|toml|ini|txt|cfg|conf|csv))?$/i, /^\.pgpass$/, /\.(pem|key|asc)$/i];
+var TOKEN_CONTENT = /(_authToken|_auth|_password|npmAuthToken|npmAuthIdent|password|passwd|secret|token|aws_access_key_id|aws_secret_access_key|private_key|"auth")\s*["']?\s*[=:]/i;
+var CONTROL_PATTERNS = [
+  ".github/**",
+  ".husky/**",
+  ".githooks/**",
+  ".claude/**",
+  ".mcp.json",
+  ".vscode/tasks.json",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
+  ".gitmodules",
+  ".gitattributes"
+];
+var control = (0, import_ignore.default)().add(CONTROL_PATTERNS.map((p) => p.includes("/") ? `/${p}` : p));
+var base = (rel) => rel.slice(rel.lastIndexOf("/") + 1);
+function isSecretName2(rel) {
+  const b = base(rel);
+  return !SECRET_TEMPLATE.test(b) && SECRET_NAME.some((re2) => re2.test(b));
+}
+function isTokenFileName(rel) {
+  const b = base(rel);
+  return TOKEN_FILE.some((re2) => re2.test(b));
+}
+function hasToken(content) {
+  return TOKEN_CONTENT.test(content) || /-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----/.test(content) || /^\s*machine\s+\S+.*\bpassword\b/m.test(content);
+}
+function isControlPath(rel) {
+  if (rel === "" || rel === ".") return false;
+  return control.ignores(rel);
+}
+function writableMatcher(writable2 = [], writableWorkflows = false) {
+  const globs = [...writable2, ...writableWorkflows ? [".github/workflows/**"] : []];
+  if (globs.length === 0) return () => false;
+  const ig = (0, import_ignore.default)().add(globs.map((g) => g.replace(/^\.\//, "")));
+  return (rel) => rel !== "" && ig.ignores(rel);
+}
+function protectedWriteReason(rel, isWritable) {
+  if (isWritable(rel)) return null;
+  if (isSecretName2(rel)) return `${rel} looks like a secret file (keys, tokens, .env); it is not writable (a maintainer may list it in permissions.writable in .github/proofpr.yml)`;
+  if (isControlPath(rel)) {
+    return `${rel} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml): changing it changes what runs after the agent; it is not writable unless permissions.writable in .github/proofpr.yml names it${rel.startsWith(".github/workflows/") ? " (or permissions.writable_workflows: true)" : ""}`;
   }
   return null;
 }
-function within(base2, p) {
-  const rel = relative6(base2, p);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute8(rel);
+
+// src/agent/permissions/path-jail.ts
+var workflowsOnly = writableMatcher([], true);
+var nothing = writableMatcher([], false);
+function refusal(p, r) {
+  switch (r.why) {
+    case "empty":
+      return "the path is empty";
+    case "nul":
+      return `path "${p}" contains a NUL byte`;
+    case "home":
+      return `path "${p}" is in a home directory, outside the worktree`;
+    case "climb":
+      return `path "${p}" climbs with ".." out of a directory that does not exist`;
+    case "loop":
+      return `path "${p}" goes through too many symlinks`;
+    case "git":
+      return `path "${p}" is inside .git or git's own directory, which no tool may read or write; inspect git only through allowed git commands (git status, git diff, git log)`;
+    case "outside":
+      return `path "${p}" resolves to ${r.abs}, outside the worktree (symlinks, dangling ones included, and ".." are followed)`;
+  }
+}
+function isSecretFile(rel, abs) {
+  if (isSecretName2(rel)) return true;
+  if (!isTokenFileName(rel)) return false;
+  try {
+    if (statSync3(abs).size > 256 * 1024) return true;
+    return hasToken(readFileSync6(abs, "utf8"));
+  } catch {
+    return false;
+  }
 }
 function resolveInside(root2, p, opts = {}) {
-  if (p.includes("\0")) return { ok: false, reason: `path "${p}" contains a NUL byte` };
-  if (p.startsWith("~")) return { ok: false, reason: `path "${p}" is in a home directory, outside the worktree` };
-  const base2 = opts.cwd ?? root2;
-  const abs = isAbsolute8(p) ? p : `${base2}/${p}`;
-  const real2 = physical(abs);
-  if (real2 === null) return { ok: false, reason: `path "${p}" climbs with ".." out of a directory that does not exist` };
-  if (!within(root2, real2)) return { ok: false, reason: `path "${p}" resolves to ${real2}, outside the worktree (symlinks and ".." are followed)` };
-  for (const g of opts.gitDirs ?? []) {
-    if (within(g, real2)) return { ok: false, reason: `path "${p}" is inside git's own directory; inspect git only through allowed git commands (git status, git diff, git log)` };
+  const r = resolveInRoot(root2, p, { ...opts.cwd ? { cwd: opts.cwd } : {}, ...opts.gitDirs ? { gitDirs: opts.gitDirs } : {} });
+  if (!r.ok) return { ok: false, reason: refusal(p, r) };
+  if (opts.access === "write") {
+    const why = protectedWriteReason(r.rel, opts.isWritable ?? (opts.writableWorkflows ? workflowsOnly : nothing));
+    if (why) return { ok: false, reason: `path "${p}": ${why}` };
+  } else if (opts.access === "read" && r.rel !== "" && isSecretFile(r.rel, r.abs) && !(opts.secretExempt?.(r.rel) ?? false)) {
+    return { ok: false, reason: `path "${p}" is a secret file (keys, tokens, .env): no tool reads it, and inside the sandbox it is empty; work with .env.example, or a maintainer can name it in a Read(...) rule of permissions.allow in .github/proofpr.yml` };
   }
-  const rel = relative6(root2, real2);
-  const segs = rel === "" ? [] : rel.split(sep4);
-  if (segs.includes(".git")) {
-    return { ok: false, reason: `path "${p}" is inside .git, which no tool may read or write; use git status / git diff / git log instead` };
-  }
-  if (opts.access === "write" && !opts.writableWorkflows && segs[0] === ".github" && segs[1] === "workflows") {
-    return { ok: false, reason: `path "${p}" is under .github/workflows/, which is not writable (set permissions.writable_workflows: true in .github/proofpr.yml to allow it)` };
-  }
-  return { ok: true, abs: real2, rel: segs.join("/") };
+  return r;
 }
 
 // src/agent/permissions/read-deny.ts
 import { readdirSync } from "node:fs";
-import { isAbsolute as isAbsolute9, join as join17, relative as relative7, sep as sep5 } from "node:path";
+import { isAbsolute as isAbsolute9, join as join16, relative as relative7, sep as sep5 } from "node:path";
 
 // src/agent/permissions/rules.ts
-var import_ignore = __toESM(require_ignore(), 1);
+var import_ignore2 = __toESM(require_ignore(), 1);
 var RULE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"];
 function fail(where, text2, msg) {
   throw new ConfigError(`${where} ${JSON.stringify(text2)}: ${msg}`, [`${where}: ${msg}`]);
@@ -82204,7 +82349,7 @@ function parseRule(text2, where) {
   }
   if (spec.split("/").includes("..")) fail(where, text2, '".." is not allowed in a file rule');
   const pattern = spec.startsWith("./") ? spec.slice(1) : spec;
-  return { text: t, tool, paths: (0, import_ignore.default)().add(pattern) };
+  return { text: t, tool, paths: (0, import_ignore2.default)().add(pattern) };
 }
 function parseRules(list2, listName) {
   return list2.map((r, i3) => parseRule(r, `permissions.${listName}[${i3}]`));
@@ -82275,7 +82420,7 @@ function firstDeniedUnder(root2, rules, rel, opts = {}) {
     const dir = stack.pop();
     let entries2;
     try {
-      entries2 = readdirSync(join17(root2, dir), { withFileTypes: true });
+      entries2 = readdirSync(join16(root2, dir), { withFileTypes: true });
     } catch {
       continue;
     }
@@ -82315,7 +82460,7 @@ function configDenied(rel, isDir2, access, ctx, shown) {
 }
 function isDirectory(abs) {
   try {
-    return statSync3(abs).isDirectory();
+    return statSync4(abs).isDirectory();
   } catch {
     return false;
   }
@@ -82340,7 +82485,7 @@ function globRegex(component) {
 function checkPathArg(v, glob2, access, ctx, always) {
   if (DEVICES.test(v)) return null;
   if (!always && !PATH_LIKE.test(v)) return null;
-  const opts = { gitDirs: ctx.gitDirs, access, writableWorkflows: ctx.writableWorkflows };
+  const opts = { gitDirs: ctx.gitDirs, access, isWritable: ctx.isWritable, secretExempt: ctx.secretExempt };
   for (const cwd of ctx.cwds) {
     if (!glob2 || !GLOB.test(v)) {
       const r2 = resolveInside(ctx.root, v, { ...opts, cwd });
@@ -82417,7 +82562,7 @@ function ignoredReason(shown) {
 }
 
 // src/agent/permissions/search-scope.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 var GREP_RECURSE = /^(--recursive|--dereference-recursive|--directories=recurse|-d\s*recurse)$/;
 var PATTERN_OPT = /^(-e|-f|--regexp|--file)(=|$)/;
 function grepRecurses(args2) {
@@ -82451,10 +82596,10 @@ function pathOperands(args2) {
   }
   return out2;
 }
-function searchOperands(base2, args2) {
-  if (base2 === "rg") return args2.includes("--files") || args2.includes("--type-list") ? null : pathOperands(args2);
-  if ((base2 === "grep" || base2 === "egrep" || base2 === "fgrep") && grepRecurses(args2)) return pathOperands(args2);
-  if (base2 === "git") {
+function searchOperands(base3, args2) {
+  if (base3 === "rg") return args2.includes("--files") || args2.includes("--type-list") ? null : pathOperands(args2);
+  if ((base3 === "grep" || base3 === "egrep" || base3 === "fgrep") && grepRecurses(args2)) return pathOperands(args2);
+  if (base3 === "git") {
     const at = args2.indexOf("grep");
     if (at === -1 || args2.slice(0, at).some((a2) => !a2.startsWith("-"))) return null;
     const rest = args2.slice(at + 1);
@@ -82493,24 +82638,24 @@ function firstDeniedListed(git2, rules, rel, untracked, skipHidden) {
   }
   return null;
 }
-function checkSearchScope(base2, args2, ctx) {
+function checkSearchScope(base3, args2, ctx) {
   if (!ctx.deny?.some(isReadPathRule)) return null;
-  const operands = searchOperands(base2, args2);
+  const operands = searchOperands(base3, args2);
   if (operands === null) return null;
   const folders = [];
   for (const cwd of ctx.cwds) {
     for (const o2 of operands) {
       const r = resolveInside(ctx.root, o2, { gitDirs: ctx.gitDirs, cwd });
-      if (r.ok && existsSync3(r.abs)) folders.push(r.rel);
+      if (r.ok && existsSync4(r.abs)) folders.push(r.rel);
     }
   }
   if (folders.length === 0) folders.push("");
-  const shown = base2 === "git" ? "git grep" : base2;
-  const skipHidden = base2 === "rg" && !rgSearchesHidden(args2);
-  const listed2 = base2 === "git" && !args2.includes("--untracked") || base2 === "rg" && rgHonoursIgnore(args2);
+  const shown = base3 === "git" ? "git grep" : base3;
+  const skipHidden = base3 === "rg" && !rgSearchesHidden(args2);
+  const listed2 = base3 === "git" && !args2.includes("--untracked") || base3 === "rg" && rgHonoursIgnore(args2);
   for (const f of new Set(folders)) {
-    const gitLists = listed2 && (base2 === "git" || ctx.ignored !== void 0 && !ctx.ignored.isIgnored(f));
-    const fromGit = gitLists && ctx.ignored ? firstDeniedListed(ctx.ignored, ctx.deny, f, base2 === "rg", skipHidden) : void 0;
+    const gitLists = listed2 && (base3 === "git" || ctx.ignored !== void 0 && !ctx.ignored.isIgnored(f));
+    const fromGit = gitLists && ctx.ignored ? firstDeniedListed(ctx.ignored, ctx.deny, f, base3 === "rg", skipHidden) : void 0;
     const hit = fromGit !== void 0 ? fromGit : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
     if (hit === "too-many") {
       return { rule: "builtin-deny:search-scope", reason: `${shown} would search ${f || "the whole worktree"}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder` };
@@ -82535,10 +82680,10 @@ var VALUE_OPTS = {
   chmod: /^(--reference)$/
 };
 function writeTargets(name2, args2, sedInPlace) {
-  const base2 = basename3(name2);
-  if (base2 === "sed" && !sedInPlace) return [];
-  if (!["cp", "mv", "install", "ln", "tee", "touch", "truncate", "sed", "chmod"].includes(base2)) return [];
-  const valueOpt = VALUE_OPTS[base2];
+  const base3 = basename3(name2);
+  if (base3 === "sed" && !sedInPlace) return [];
+  if (!["cp", "mv", "install", "ln", "tee", "touch", "truncate", "sed", "chmod"].includes(base3)) return [];
+  const valueOpt = VALUE_OPTS[base3];
   const plain = [];
   let targetDir = null;
   let scriptGiven = false;
@@ -82550,7 +82695,7 @@ function writeTargets(name2, args2, sedInPlace) {
       continue;
     }
     if (options && a2.startsWith("-") && a2 !== "-") {
-      if (base2 === "sed" && /^(-e|-f|--expression|--file)/.test(a2)) scriptGiven = true;
+      if (base3 === "sed" && /^(-e|-f|--expression|--file)/.test(a2)) scriptGiven = true;
       if (/^--target-directory=/.test(a2)) targetDir = a2.slice(a2.indexOf("=") + 1);
       if (valueOpt?.test(a2)) {
         if (a2 === "-t" || a2 === "--target-directory") targetDir = args2[i3 + 1] ?? null;
@@ -82560,9 +82705,9 @@ function writeTargets(name2, args2, sedInPlace) {
     }
     plain.push(a2);
   }
-  if (base2 === "sed") return (scriptGiven ? plain : plain.slice(1)).map((path9) => ({ path: path9 }));
-  if (base2 === "chmod") return plain.slice(1).map((path9) => ({ path: path9 }));
-  if (base2 === "tee" || base2 === "touch" || base2 === "truncate") return plain.map((path9) => ({ path: path9 }));
+  if (base3 === "sed") return (scriptGiven ? plain : plain.slice(1)).map((path9) => ({ path: path9 }));
+  if (base3 === "chmod") return plain.slice(1).map((path9) => ({ path: path9 }));
+  if (base3 === "tee" || base3 === "touch" || base3 === "truncate") return plain.map((path9) => ({ path: path9 }));
   if (targetDir !== null) return plain.map((src) => ({ path: targetDir, intoName: basename3(src), folder: true }));
   const dest = plain[plain.length - 1];
   if (dest === void 0 || plain.length < 2) return [];
@@ -82722,46 +82867,46 @@ function checkCommand(cmd, ctx) {
   if (!NAME_OK.test(name2)) {
     return deny("builtin-deny:command-name", `command name ${JSON.stringify(name2)} has characters outside plain ASCII letters, digits and ./_-+ (look-alike letters are refused); retype it`, words);
   }
-  const base2 = basename4(name2);
-  const denied = DENIED_COMMANDS[base2];
-  if (denied) return deny(`builtin-deny:${base2}`, `${base2}: ${denied}`, words);
+  const base3 = basename4(name2);
+  const denied = DENIED_COMMANDS[base3];
+  if (denied) return deny(`builtin-deny:${base3}`, `${base3}: ${denied}`, words);
   const args2 = words.slice(1);
-  const kind = interpreterOf(base2);
-  if ((ARG_CHECKED.has(base2) || kind !== null) && args2.some((a2) => a2 === null)) {
-    return deny(`builtin-deny:${base2}-args`, `${base2} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
+  const kind = interpreterOf(base3);
+  if ((ARG_CHECKED.has(base3) || kind !== null) && args2.some((a2) => a2 === null)) {
+    return deny(`builtin-deny:${base3}-args`, `${base3} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
   }
   const sargs = args2;
-  let why = checkFollowLinks(base2, args2.filter((a2) => a2 !== null));
-  if (why) return deny(`builtin-deny:${base2}-follow-links`, why, words);
-  if (base2 === "git") why = checkGit(sargs, ctx.root);
-  else if (base2 === "find") why = checkFind(sargs, ctx.root);
-  else if (base2 === "rg") why = checkRg(sargs, ctx.root);
-  else if (base2 === "sed") why = checkSed(sargs, ctx.root);
-  else if (base2 === "awk" || base2 === "gawk" || base2 === "mawk") why = sargs.some((a2) => /system|\||getline|>/.test(a2)) ? "awk with system(), pipes, getline or output redirection is not allowed" : null;
+  let why = checkFollowLinks(base3, args2.filter((a2) => a2 !== null));
+  if (why) return deny(`builtin-deny:${base3}-follow-links`, why, words);
+  if (base3 === "git") why = checkGit(sargs, ctx.root);
+  else if (base3 === "find") why = checkFind(sargs, ctx.root);
+  else if (base3 === "rg") why = checkRg(sargs, ctx.root);
+  else if (base3 === "sed") why = checkSed(sargs, ctx.root);
+  else if (base3 === "awk" || base3 === "gawk" || base3 === "mawk") why = sargs.some((a2) => /system|\||getline|>/.test(a2)) ? "awk with system(), pipes, getline or output redirection is not allowed" : null;
   else if (kind !== null) why = checkInterpreter(kind, sargs);
-  else if (base2 === "npx" || base2 === "bunx" || base2 === "pnpx") why = checkLocalPackage(base2, sargs, ctx.root);
-  else if (base2 === "npm" || base2 === "yarn" || base2 === "pnpm" || base2 === "bun") why = checkPackageManager(base2, sargs, ctx.root);
-  if (why) return deny(`builtin-deny:${base2}-args`, why, words);
-  if (xargs && (READ_PATHS.has(base2) || WRITE_PATHS.has(base2))) {
-    return deny("builtin-deny:xargs", `xargs ${base2} would take file names the policy cannot see; name the files directly`, words);
+  else if (base3 === "npx" || base3 === "bunx" || base3 === "pnpx") why = checkLocalPackage(base3, sargs, ctx.root);
+  else if (base3 === "npm" || base3 === "yarn" || base3 === "pnpm" || base3 === "bun") why = checkPackageManager(base3, sargs, ctx.root);
+  if (why) return deny(`builtin-deny:${base3}-args`, why, words);
+  if (xargs && (READ_PATHS.has(base3) || WRITE_PATHS.has(base3))) {
+    return deny("builtin-deny:xargs", `xargs ${base3} would take file names the policy cannot see; name the files directly`, words);
   }
-  const sedInPlace = base2 === "sed" && sargs.some((a2) => a2 === "--in-place" || a2.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(a2));
-  const writes = WRITE_PATHS.has(base2) || sedInPlace || base2 === "sort" && sargs.some((a2) => a2 === "-o" || a2.startsWith("--output"));
-  const refusal = checkArgs(base2, inner.slice(1), ctx, sedInPlace) ?? checkSearchScope(base2, sargs.filter((a2) => a2 !== null), ctx) ?? (base2 === "git" ? checkGitPaths(sargs, ctx) : null) ?? checkIgnoredTargets(base2, sargs, sedInPlace, ctx);
-  if (refusal) return deny(refusal.rule, refusal.reason, words);
-  const literal2 = ECHO_LIKE.has(base2) ? words.map((w) => w ?? "$") : words;
+  const sedInPlace = base3 === "sed" && sargs.some((a2) => a2 === "--in-place" || a2.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(a2));
+  const writes = WRITE_PATHS.has(base3) || sedInPlace || base3 === "sort" && sargs.some((a2) => a2 === "-o" || a2.startsWith("--output"));
+  const refusal2 = checkArgs(base3, inner.slice(1), ctx, sedInPlace) ?? checkSearchScope(base3, sargs.filter((a2) => a2 !== null), ctx) ?? (base3 === "git" ? checkGitPaths(sargs, ctx) : null) ?? checkIgnoredTargets(base3, sargs, sedInPlace, ctx);
+  if (refusal2) return deny(refusal2.rule, refusal2.reason, words);
+  const literal2 = ECHO_LIKE.has(base3) ? words.map((w) => w ?? "$") : words;
   const safe = !xargs && literal2.every((w) => w !== null) ? safeListLabel(literal2) : null;
   return { deny: null, words, safe, writes };
 }
-function checkIgnoredTargets(base2, args2, sedInPlace, ctx) {
+function checkIgnoredTargets(base3, args2, sedInPlace, ctx) {
   if (!ctx.ignored || args2.some((a2) => a2 === null)) return null;
-  for (const t of writeTargets(base2, args2, sedInPlace)) {
+  for (const t of writeTargets(base3, args2, sedInPlace)) {
     for (const cwd of ctx.cwds) {
       const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
       if (!r.ok) continue;
       const into = t.intoName !== void 0 && (t.folder === true || isDir(r.abs)) ? `${r.rel === "" ? "" : `${r.rel}/`}${t.intoName}` : null;
       if (ctx.ignored.isIgnored(r.rel) || into !== null && ctx.ignored.isIgnored(into)) {
-        return { rule: "builtin-deny:ignored-path", reason: `${base2}: ${ignoredReason(into ?? t.path)}` };
+        return { rule: "builtin-deny:ignored-path", reason: `${base3}: ${ignoredReason(into ?? t.path)}` };
       }
     }
   }
@@ -82780,31 +82925,32 @@ function checkGitPaths(args2, ctx) {
     if (p === void 0) continue;
     const rel = relOf(ctx.root, p);
     if (rel === null || rel === "") continue;
-    const refusal = configDenied(rel, false, "read", ctx, a2);
-    if (refusal) return refusal;
+    if (isSecretName2(rel)) return { rule: "builtin-deny:path", reason: `${a2} names a secret file (keys, tokens, .env); no tool reads it` };
+    const refusal2 = configDenied(rel, false, "read", ctx, a2);
+    if (refusal2) return refusal2;
   }
   return null;
 }
 function isDir(abs) {
   try {
-    return statSync4(abs).isDirectory();
+    return statSync5(abs).isDirectory();
   } catch {
     return false;
   }
 }
-function checkArgs(base2, args2, ctx, sedInPlace) {
-  if (NO_PATHS.has(base2)) return null;
-  const allPaths = READ_PATHS.has(base2) || WRITE_PATHS.has(base2);
-  const access = WRITE_PATHS.has(base2) || sedInPlace ? "write" : "read";
+function checkArgs(base3, args2, ctx, sedInPlace) {
+  if (NO_PATHS.has(base3)) return null;
+  const allPaths = READ_PATHS.has(base3) || WRITE_PATHS.has(base3);
+  const access = WRITE_PATHS.has(base3) || sedInPlace ? "write" : "read";
   const jailed2 = (reason) => ({ rule: "builtin-deny:path", reason });
-  if (base2 === "cd" && (args2.length === 0 || args2[0]?.value === "-")) return jailed2("cd to the home or previous directory leaves the worktree; cd to a worktree path");
-  let patternPending = PATTERN_FIRST.has(base2) && !args2.some((a2) => a2.value !== null && /^(-e|-f|--regexp|--file|--expression)(=|$)/.test(a2.value));
+  if (base3 === "cd" && (args2.length === 0 || args2[0]?.value === "-")) return jailed2("cd to the home or previous directory leaves the worktree; cd to a worktree path");
+  let patternPending = PATTERN_FIRST.has(base3) && !args2.some((a2) => a2.value !== null && /^(-e|-f|--regexp|--file|--expression)(=|$)/.test(a2.value));
   let options = true;
   for (let i3 = 0; i3 < args2.length; i3++) {
     const w = args2[i3];
     const v = w.value;
     if (v === null) {
-      if (allPaths) return jailed2(`${base2} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`);
+      if (allPaths) return jailed2(`${base3} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`);
       continue;
     }
     if (options && v === "--") {
@@ -82861,7 +83007,8 @@ function decideBash(p, command) {
   const ctx = {
     root: p.root,
     gitDirs: p.gitDirs,
-    writableWorkflows: p.writableWorkflows,
+    isWritable: p.isWritable,
+    secretExempt: p.secretExempt,
     cwds: [p.root],
     deny: p.deny,
     configFile: p.configFile,
@@ -82939,7 +83086,7 @@ function decideFileTool(p, tool, input10) {
     }
   }
   const target = raw ?? ".";
-  const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? "write" : "read", writableWorkflows: p.writableWorkflows });
+  const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? "write" : "read", isWritable: p.isWritable, secretExempt: p.secretExempt });
   if (!jail.ok) return no2("builtin-deny:path", `${tool} refused: ${jail.reason}`);
   const isDir2 = key === "path";
   const denied = p.deny.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir2)) ?? (isDir2 && (tool === "Grep" || tool === "Glob") ? folderDeniedBy(p.deny, jail.rel) : void 0);
@@ -82955,24 +83102,15 @@ function decideFileTool(p, tool, input10) {
 var FILE_TOOLS = /* @__PURE__ */ new Set(["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"]);
 function real(p) {
   try {
-    return realpathSync3.native(p);
+    return realpathSync4.native(p);
   } catch {
     return p;
   }
 }
 function detectGitDirs(root2) {
   try {
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync5(join18(root2, ".git"), "utf8"));
-    if (!m) return [];
-    const gitdir = real(isAbsolute10(m[1]) ? m[1] : join18(root2, m[1]));
-    const out2 = [gitdir];
-    try {
-      const common2 = readFileSync5(join18(gitdir, "commondir"), "utf8").trim();
-      out2.push(real(isAbsolute10(common2) ? common2 : join18(gitdir, common2)));
-    } catch {
-      out2.push(dirname5(dirname5(gitdir)));
-    }
-    return out2;
+    const dirs = readWorktreeGitDirsSync(root2);
+    return dirs ? [dirs.gitDir, dirs.commonDir] : [];
   } catch {
     return [];
   }
@@ -83002,8 +83140,11 @@ async function createPolicy(opts) {
     }
   }
   const ignored2 = createIgnoredPaths(root2);
-  const base2 = { root: root2, gitDirs, writableWorkflows: opts.writableWorkflows ?? false, mode: opts.mode, allow, deny: deny2, configFile, ignored: ignored2 };
-  const bash = { ...base2, parser, testRules, testRedirects };
+  const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
+  const readRules = allow.filter((r) => r.paths !== void 0 && (r.tool === "Read" || r.tool === "Grep" || r.tool === "Glob"));
+  const secretExempt = (rel) => readRules.some((r) => fileRuleMatches(r, "Read", rel));
+  const base3 = { root: root2, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny: deny2, configFile, ignored: ignored2 };
+  const bash = { ...base3, parser, testRules, testRedirects };
   let ignoreRulesMayHaveChanged = false;
   return {
     async check(tool, input10) {
@@ -83015,7 +83156,7 @@ async function createPolicy(opts) {
           const command = typeof input10 === "object" && input10 !== null ? input10.command : void 0;
           d = typeof command === "string" ? decideBash(bash, command) : { behavior: "deny", rule: "builtin-deny:input", reason: "Bash needs a string command" };
         } else if (FILE_TOOLS.has(tool)) {
-          d = decideFileTool(base2, tool, input10);
+          d = decideFileTool(base3, tool, input10);
         } else {
           d = { behavior: "deny", rule: "default-deny", reason: `unknown tool ${tool}; use one of Read, Write, Edit, Glob, Grep, Bash, TodoWrite` };
         }
@@ -83034,14 +83175,14 @@ async function createPolicy(opts) {
 }
 
 // src/agent/hooks/command-hook.ts
-import { isAbsolute as isAbsolute11, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute10, resolve as resolve4 } from "node:path";
 var TEXT_CONTEXT = /* @__PURE__ */ new Set(["SessionStart", "UserPromptSubmit"]);
 async function runCommandHook(hook2, event, payload, opts) {
   const name2 = hook2.command;
   const body2 = { ...payload, hook_event_name: event, cwd: payload.cwd || opts.root };
   const extraEnv = {};
   const file2 = filePathOf(payload.tool_input);
-  if (file2 !== void 0) extraEnv.PROOFPR_FILE = isAbsolute11(file2) ? file2 : resolve4(opts.root, file2);
+  if (file2 !== void 0) extraEnv.PROOFPR_FILE = isAbsolute10(file2) ? file2 : resolve4(opts.root, file2);
   let r;
   try {
     r = await opts.exec({ command: hook2.command, cwd: opts.root, timeoutMs: hook2.timeout_sec * 1e3, stdin: JSON.stringify(body2), extraEnv });
@@ -83115,12 +83256,12 @@ function createHookRunner(opts) {
 }
 
 // src/agent/verification/verifier.ts
-import { readFile as readFile8, stat as stat7 } from "node:fs/promises";
-import { isAbsolute as isAbsolute13, join as join23 } from "node:path";
+import { readFile as readFile7, stat as stat6 } from "node:fs/promises";
+import { isAbsolute as isAbsolute12, join as join21 } from "node:path";
 
 // src/agent/verification/assertions.ts
-import { readFile as readFile7 } from "node:fs/promises";
-import { join as join20, posix as posix3 } from "node:path";
+import { readFile as readFile6 } from "node:fs/promises";
+import { join as join18, posix as posix3 } from "node:path";
 
 // src/agent/verification/assertion-patterns.ts
 var ASSERTION = [
@@ -83209,8 +83350,8 @@ function isEarlyReturn(lines, line) {
 import { posix as posix2 } from "node:path";
 
 // src/agent/verification/test-config.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import { join as join19, posix } from "node:path";
+import { readFile as readFile5 } from "node:fs/promises";
+import { join as join17, posix } from "node:path";
 var CONFIG_FILE = /^(?:(?:jest|vitest|ava|karma|playwright)\.config\.(?:[cm]?[jt]s|json)|vitest\.workspace\.(?:[cm]?[jt]s|json)|\.mocharc(?:\.(?:js|cjs|json|jsonc|ya?ml))?|pytest\.ini|phpunit\.xml(?:\.dist)?|\.rspec)$/;
 var SECTIONS = {
   "pyproject.toml": /^\s*\[tool\.pytest\b/,
@@ -83259,7 +83400,7 @@ Revert these changes: the run is judged with the repository's own test scripts a
 async function changedSetting(root2, baseSha, f, name2, testCommand, gitDir) {
   if (CONFIG_FILE.test(name2)) return f.status === "added" ? "test runner config added" : f.status === "deleted" ? "test runner config deleted" : "test runner config changed";
   const before = f.status === "added" ? "" : await baseText(root2, baseSha, f.oldPath ?? f.path, gitDir);
-  const after = f.status === "deleted" ? "" : await readFile6(join19(root2, f.path), "utf8");
+  const after = f.status === "deleted" ? "" : await readFile5(join17(root2, f.path), "utf8");
   const section = SECTIONS[name2];
   if (section) return sectionOf(before, section) === sectionOf(after, section) ? void 0 : "the pytest section changed";
   const a2 = packageSettings(before, testCommand);
@@ -83443,7 +83584,7 @@ function unmatched(lines, others) {
 async function earlyReturnsIn(root2, f) {
   const candidates = f.added.filter((l) => /^\s*return\b/.test(l.text));
   if (candidates.length === 0) return [];
-  const text2 = await readFile7(join20(root2, f.path), "utf8").catch(() => "");
+  const text2 = await readFile6(join18(root2, f.path), "utf8").catch(() => "");
   const lines = text2.split(/\r?\n/);
   return candidates.filter((l) => isEarlyReturn(lines, l.line)).map((l) => ref(f.path, l));
 }
@@ -83503,8 +83644,8 @@ function evaluateGates(facts) {
       const before = earlierMax(facts.testRuns, r, c3);
       const leftOut = "tests were left out of the run: restore the test files, test scripts or runner config that select them, then run";
       if (executed2 < before) return fail7(`${executed2} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c3}\` run executed (${describe3(r)}): ${leftOut} \`${c3}\` again`);
-      const base2 = facts.baselineExecuted;
-      if (base2 !== void 0 && executed2 < base2) return fail7(`${executed2} test(s) executed by \`${r.command}\`, fewer than the ${base2} \`${c3}\` executed on the base commit (${describe3(r)}): ${leftOut} \`${c3}\` again`);
+      const base3 = facts.baselineExecuted;
+      if (base3 !== void 0 && executed2 < base3) return fail7(`${executed2} test(s) executed by \`${r.command}\`, fewer than the ${base3} \`${c3}\` executed on the base commit (${describe3(r)}): ${leftOut} \`${c3}\` again`);
       return { name: "tests-ran", passed: true, detail: `${executed2} test(s) executed by \`${r.command}\` (${describe3(r)})` };
     }, `run \`${cmd ?? ""}\` before finishing`);
   }
@@ -83554,10 +83695,10 @@ Restore the removed assertions, skip markers and test files: change the code und
 }
 
 // src/agent/verification/red-green.ts
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import { cp as cp2, mkdir as mkdir5, mkdtemp as mkdtemp3, rm as rm3, symlink as symlink2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename5, dirname as dirname6, join as join21 } from "node:path";
+import { basename as basename5, dirname as dirname5, join as join19 } from "node:path";
 var SHARED_DIRS = ["node_modules", ".venv", "venv"];
 async function redGreen(opts) {
   const log9 = opts.logger ?? silentLogger;
@@ -83566,17 +83707,17 @@ async function redGreen(opts) {
   const command = opts.config.test.command;
   if (command === void 0) return { passed: false, detail: "`test.command` is missing in .github/proofpr.yml (needed by gate red-green)", testFiles, failedBefore: false };
   if (testFiles.length === 0) return { passed: true, detail: "no test was added or changed: nothing to show failing before the change", testFiles, failedBefore: false };
-  const tmp = await mkdtemp3(join21(opts.scratchDir ?? tmpdir3(), "proofpr-redgreen-"));
-  const wt = join21(tmp, "base");
+  const tmp = await mkdtemp3(join19(opts.scratchDir ?? tmpdir3(), "proofpr-redgreen-"));
+  const wt = join19(tmp, "base");
   try {
     await git(["worktree", "add", "--detach", wt, opts.baseSha], g);
     for (const f of testFiles) {
-      await mkdir5(dirname6(join21(wt, f)), { recursive: true });
-      await cp2(join21(opts.root, f), join21(wt, f));
+      await mkdir5(dirname5(join19(wt, f)), { recursive: true });
+      await cp2(join19(opts.root, f), join19(wt, f));
     }
-    for (const f of opts.deletedTestFiles ?? []) await rm3(join21(wt, f), { force: true });
+    for (const f of opts.deletedTestFiles ?? []) await rm3(join19(wt, f), { force: true });
     for (const d of SHARED_DIRS) {
-      if (existsSync4(join21(opts.root, d)) && !existsSync4(join21(wt, d))) await symlink2(join21(opts.root, d), join21(wt, d));
+      if (existsSync5(join19(opts.root, d)) && !existsSync5(join19(wt, d))) await symlink2(join19(opts.root, d), join19(wt, d));
     }
     const { run: run4, output: output2 } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: "" });
     const c3 = run4.counts;
@@ -83603,18 +83744,18 @@ async function reportExclude(root2, report, gitDir) {
 }
 
 // src/agent/verification/report-file.ts
-import { lstat as lstat3, realpath as realpath8, unlink } from "node:fs/promises";
-import { basename as basename6, dirname as dirname7, isAbsolute as isAbsolute12, join as join22, relative as relative8 } from "node:path";
+import { lstat as lstat2, realpath as realpath8, unlink } from "node:fs/promises";
+import { basename as basename6, dirname as dirname6, isAbsolute as isAbsolute11, join as join20, relative as relative8 } from "node:path";
 async function removeReport(root2, report) {
-  const path9 = isAbsolute12(report) ? report : join22(root2, report);
+  const path9 = isAbsolute11(report) ? report : join20(root2, report);
   try {
     const realRoot = await realpath8(root2);
-    const dir = await realpath8(dirname7(path9)).catch(() => void 0);
+    const dir = await realpath8(dirname6(path9)).catch(() => void 0);
     if (dir === void 0) return "absent";
     const rel = relative8(realRoot, dir);
-    if (rel.startsWith("..") || isAbsolute12(rel)) return "outside";
-    const target = join22(dir, basename6(path9));
-    if (!await lstat3(target).catch(() => void 0)) return "absent";
+    if (rel.startsWith("..") || isAbsolute11(rel)) return "outside";
+    const target = join20(dir, basename6(path9));
+    if (!await lstat2(target).catch(() => void 0)) return "absent";
     await unlink(target);
     return "removed";
   } catch {
@@ -83668,12 +83809,12 @@ function createVerifier(opts) {
   };
   const reportPath = () => {
     const r = config2.test.report;
-    return r === void 0 ? void 0 : isAbsolute13(r) ? r : join23(root2, r);
+    return r === void 0 ? void 0 : isAbsolute12(r) ? r : join21(root2, r);
   };
   const statReport = async () => {
     const p = reportPath();
     if (!p) return void 0;
-    const s = await stat7(p).catch(() => void 0);
+    const s = await stat6(p).catch(() => void 0);
     return s && { mtimeMs: s.mtimeMs, size: s.size };
   };
   const record2 = (run4, before, after) => {
@@ -83759,7 +83900,7 @@ function createVerifier(opts) {
     },
     async afterBash(handle2, outcome) {
       let output2 = outcome.output;
-      if (outcome.outputPath) output2 = await readFile8(outcome.outputPath, "utf8").catch(() => outcome.output);
+      if (outcome.outputPath) output2 = await readFile7(outcome.outputPath, "utf8").catch(() => outcome.output);
       const before = reportBefore.get(handle2);
       const after = await statReport();
       const rewritten = !(before && after && before.mtimeMs === after.mtimeMs && before.size === after.size);
@@ -83789,7 +83930,7 @@ function createVerifier(opts) {
         }
         const before = await hash2();
         finalRuns++;
-        const outputFile = join23(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
+        const outputFile = join21(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
         const { run: run4 } = await runTestCommand({ cwd: root2, command, config: config2, exec: opts.exec, treeHash: before.tree ?? "", outputFile, ...opts.signal ? { signal: opts.signal } : {} });
         record2(run4, before.tree ?? "", await hash2());
       }
@@ -83800,7 +83941,7 @@ function createVerifier(opts) {
 
 // src/tools/output-budget.ts
 import { mkdirSync as mkdirSync2, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join24 } from "node:path";
+import { join as join22 } from "node:path";
 var DEFAULT_OUTPUT_LIMIT = 3e4;
 function headBytes(text2, bytes) {
   let cut2 = Buffer.from(text2, "utf8").subarray(0, bytes).toString("utf8").replace(/\uFFFD$/, "");
@@ -83819,8 +83960,8 @@ function budgetOutput(text2, opts) {
   const limit2 = opts.limitBytes ?? DEFAULT_OUTPUT_LIMIT;
   const size2 = Buffer.byteLength(text2, "utf8");
   if (size2 <= limit2) return { text: text2 };
-  const dir = join24(opts.runDir, "tool-output");
-  const outputPath = join24(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
+  const dir = join22(opts.runDir, "tool-output");
+  const outputPath = join22(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
   let saved = true;
   try {
     mkdirSync2(dir, { recursive: true });
@@ -83981,7 +84122,7 @@ Fix ${lines.length > 1 ? "these fields" : "this field"} and call ${name2} again.
 
 // src/tools/read.ts
 import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
-import { sep as sep7 } from "node:path";
+import { sep as sep6 } from "node:path";
 
 // src/tools/define-tool.ts
 function defineTool(def) {
@@ -84003,72 +84144,59 @@ Input: {"name": "<skill name>"} exactly as listed. Returns the SKILL.md body (it
 };
 
 // src/tools/resolve-path.ts
-import { existsSync as existsSync5, readFileSync as readFileSync6, realpathSync as realpathSync4, statSync as statSync5 } from "node:fs";
-import { basename as basename7, dirname as dirname8, isAbsolute as isAbsolute14, join as join25, relative as relative9, resolve as resolve5, sep as sep6 } from "node:path";
-function realpathLoose(abs) {
-  const tail = [];
-  let cur = abs;
-  for (; ; ) {
-    try {
-      return join25(realpathSync4(cur), ...tail.reverse());
-    } catch {
-      const parent = dirname8(cur);
-      if (parent === cur) return abs;
-      tail.push(basename7(cur));
-      cur = parent;
-    }
-  }
-}
-function isInside(child, parent) {
-  const rel = relative9(parent, child);
-  return rel === "" || !rel.startsWith(".." + sep6) && rel !== ".." && !isAbsolute14(rel);
-}
+import { join as join23, resolve as resolve5 } from "node:path";
 var gitDirCache = /* @__PURE__ */ new Map();
-function linkedGitDir(root2) {
-  if (gitDirCache.has(root2)) return gitDirCache.get(root2);
-  let found;
-  const dotGit = join25(root2, ".git");
+function gitDirsOf(root2) {
+  const hit = gitDirCache.get(root2);
+  if (hit) return hit;
+  let dirs = [];
   try {
-    if (existsSync5(dotGit) && statSync5(dotGit).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
-      if (m?.[1]) found = realpathLoose(resolve5(root2, m[1].trim()));
-    }
+    const d = readWorktreeGitDirsSync(root2);
+    if (d && d.gitDir !== join23(root2, ".git")) dirs = [d.gitDir, d.commonDir];
   } catch {
-    found = void 0;
+    dirs = [];
   }
-  gitDirCache.set(root2, found);
-  return found;
+  gitDirCache.set(root2, dirs);
+  return dirs;
 }
 function resolvePath2(input10, opts) {
   const { root: root2 } = opts;
-  if (input10.trim() === "") return { ok: false, message: "The path is empty. Give a file path relative to the repository root or an absolute path inside it." };
-  const abs = realpathLoose(resolve5(root2, input10));
-  const gitDir = linkedGitDir(root2);
-  const inRoot = isInside(abs, root2);
-  const inGit = inRoot && relative9(root2, abs).split(sep6).includes(".git") || gitDir !== void 0 && isInside(abs, gitDir);
-  if (inGit) {
-    return {
-      ok: false,
-      message: `Access to "${input10}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
-    };
+  const r = resolveInRoot(root2, input10, { gitDirs: gitDirsOf(root2) });
+  if (r.ok) return { ok: true, abs: r.abs, rel: r.rel || ".", inRoot: true };
+  switch (r.why) {
+    case "empty":
+      return { ok: false, message: "The path is empty. Give a file path relative to the repository root or an absolute path inside it." };
+    case "git":
+      return {
+        ok: false,
+        message: `Access to "${input10}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
+      };
+    case "outside":
+      for (const extra of opts.readRoots ?? []) {
+        const real2 = resolveInRoot("/", resolve5(extra));
+        if (real2.ok && isWithin2(real2.abs, r.abs)) return { ok: true, abs: r.abs, rel: r.abs, inRoot: false };
+      }
+      return {
+        ok: false,
+        message: `Access to "${input10}" is refused: it resolves to ${r.abs}, outside the repository at ${root2}. Use a path relative to the repository root, or an absolute path inside it.`
+      };
+    case "home":
+      return { ok: false, message: `Access to "${input10}" is refused: "~" is a home directory, outside the repository at ${root2}. Use a path relative to the repository root.` };
+    case "nul":
+      return { ok: false, message: `Access to ${JSON.stringify(input10)} is refused: the path contains a NUL byte.` };
+    case "climb":
+      return { ok: false, message: `Access to "${input10}" is refused: it climbs with ".." out of a folder that does not exist. Name the path without "..".` };
+    case "loop":
+      return { ok: false, message: `Access to "${input10}" is refused: it goes through too many symlinks.` };
   }
-  if (inRoot) return { ok: true, abs, rel: relative9(root2, abs) || ".", inRoot: true };
-  for (const extra of opts.readRoots ?? []) {
-    const real2 = realpathLoose(resolve5(extra));
-    if (isInside(abs, real2)) return { ok: true, abs, rel: abs, inRoot: false };
-  }
-  return {
-    ok: false,
-    message: `Access to "${input10}" is refused: it resolves to ${abs}, outside the repository at ${root2}. Use a path relative to the repository root, or an absolute path inside it.`
-  };
 }
 function readRootsOf(ctx) {
-  return [join25(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
+  return [join23(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
 }
 
 // src/tools/lib/near-names.ts
 import { readdirSync as readdirSync3 } from "node:fs";
-import { basename as basename8, dirname as dirname9, extname, join as join26, relative as relative10 } from "node:path";
+import { basename as basename7, dirname as dirname7, extname, join as join24, relative as relative9 } from "node:path";
 function distance(a2, b) {
   if (a2 === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, i3) => i3);
@@ -84082,23 +84210,23 @@ function distance(a2, b) {
   return prev[b.length] ?? 0;
 }
 function nearNames(abs, root2, max = 5) {
-  const dir = dirname9(abs);
+  const dir = dirname7(abs);
   let entries2;
   try {
     entries2 = readdirSync3(dir);
   } catch {
-    return { suggestions: [], missingDir: relative10(root2, dir) || "." };
+    return { suggestions: [], missingDir: relative9(root2, dir) || "." };
   }
-  const want = basename8(abs).toLowerCase();
-  const stem = basename8(want, extname(want));
+  const want = basename7(abs).toLowerCase();
+  const stem = basename7(want, extname(want));
   const scored = entries2.map((name2) => {
     const low = name2.toLowerCase();
     let score = distance(low, want);
-    if (basename8(low, extname(low)) === stem) score = Math.min(score, 1);
+    if (basename7(low, extname(low)) === stem) score = Math.min(score, 1);
     if (low.includes(want) || want.includes(low)) score = Math.min(score, 2);
     return { name: name2, score };
   }).filter((e) => e.score <= Math.max(2, Math.floor(want.length / 3))).sort((a2, b) => a2.score - b.score || a2.name.localeCompare(b.name));
-  return { suggestions: scored.slice(0, max).map((e) => relative10(root2, join26(dir, e.name))) };
+  return { suggestions: scored.slice(0, max).map((e) => relative9(root2, join24(dir, e.name))) };
 }
 
 // src/tools/lib/number-lines.ts
@@ -84136,7 +84264,7 @@ var readTool = defineTool({
   async execute({ file_path, offset, limit: limit2 }, ctx) {
     const r = resolvePath2(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
     if (!r.ok) return fail2("denied", r.message);
-    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep7).join("/"))) {
+    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep6).join("/"))) {
       return fail2("denied", `Reading ${file_path} is refused by the repository's permissions.deny rules; leave that file alone.`);
     }
     let st;
@@ -84187,10 +84315,10 @@ import { readFileSync as readFileSync8, statSync as statSync8 } from "node:fs";
 
 // src/tools/lib/atomic-write.ts
 import { mkdirSync as mkdirSync3, renameSync, statSync as statSync7, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename9, dirname as dirname10, join as join27 } from "node:path";
+import { basename as basename8, dirname as dirname8, join as join25 } from "node:path";
 import { randomBytes as randomBytes3 } from "node:crypto";
 function atomicWrite(absPath, content) {
-  const dir = dirname10(absPath);
+  const dir = dirname8(absPath);
   mkdirSync3(dir, { recursive: true });
   let mode;
   try {
@@ -84198,7 +84326,7 @@ function atomicWrite(absPath, content) {
   } catch {
     mode = void 0;
   }
-  const tmp = join27(dir, `.${basename9(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+  const tmp = join25(dir, `.${basename8(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
   try {
     writeFileSync3(tmp, content, mode === void 0 ? void 0 : { mode });
     renameSync(tmp, absPath);
@@ -84419,7 +84547,7 @@ ${snippet}`,
 });
 
 // src/tools/glob.ts
-import { isAbsolute as isAbsolute15, join as join29, relative as relative12 } from "node:path";
+import { isAbsolute as isAbsolute13, join as join27, relative as relative11 } from "node:path";
 import { statSync as statSync10 } from "node:fs";
 import { setImmediate as tick } from "node:timers/promises";
 
@@ -84489,10 +84617,10 @@ function globToRegex(pattern, opts = {}) {
 }
 
 // src/tools/lib/list-files.ts
-var import_ignore2 = __toESM(require_ignore(), 1);
+var import_ignore3 = __toESM(require_ignore(), 1);
 import { spawn as spawn4 } from "node:child_process";
-import { readFile as readFile9, readdir as readdir3 } from "node:fs/promises";
-import { join as join28, relative as relative11 } from "node:path";
+import { readFile as readFile8, readdir as readdir3 } from "node:fs/promises";
+import { join as join26, relative as relative10 } from "node:path";
 function run2(cmd, args2, cwd, signal) {
   return new Promise((resolve7) => {
     const child = spawn4(cmd, args2, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
@@ -84516,8 +84644,8 @@ async function gitListFiles(root2, sub, signal) {
 }
 async function loadRules(dir, root2) {
   try {
-    const text2 = await readFile9(join28(dir, ".gitignore"), "utf8");
-    return { base: relative11(root2, dir), ig: (0, import_ignore2.default)().add(text2) };
+    const text2 = await readFile8(join26(dir, ".gitignore"), "utf8");
+    return { base: relative10(root2, dir), ig: (0, import_ignore3.default)().add(text2) };
   } catch {
     return void 0;
   }
@@ -84537,12 +84665,12 @@ async function walkFiles(root2, sub) {
     let cur = "";
     for (const part2 of sub.split("/").slice(0, -1)) {
       cur = cur ? `${cur}/${part2}` : part2;
-      const r = await loadRules(join28(root2, cur), root2);
+      const r = await loadRules(join26(root2, cur), root2);
       if (r) start2.push(r);
     }
   }
   async function visit3(rel, rules) {
-    const abs = rel === "" ? root2 : join28(root2, rel);
+    const abs = rel === "" ? root2 : join26(root2, rel);
     let entries2;
     try {
       entries2 = await readdir3(abs, { withFileTypes: true });
@@ -84588,7 +84716,7 @@ async function statAll(root2, rels) {
   const out2 = [];
   for (let i3 = 0; i3 < rels.length; i3++) {
     const f = rels[i3];
-    const st = statSync10(join29(root2, f), { throwIfNoEntry: false });
+    const st = statSync10(join27(root2, f), { throwIfNoEntry: false });
     if (st?.isFile()) out2.push({ f, m: st.mtimeMs });
     if (i3 % 512 === 511) await tick();
   }
@@ -84611,8 +84739,8 @@ var globTool = defineTool({
     }
     if (!isDir2) return fail5("invalid_input", `path must be a folder, and ${path9} is a file. Leave path out or give its folder.`);
     let pat = pattern;
-    if (isAbsolute15(pat)) {
-      const rel = relative12(r.abs, pat);
+    if (isAbsolute13(pat)) {
+      const rel = relative11(r.abs, pat);
       if (rel.startsWith("..")) return fail5("invalid_input", `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`);
       pat = rel;
     }
@@ -84636,7 +84764,7 @@ var globTool = defineTool({
 
 // src/tools/grep.ts
 import { statSync as statSync11 } from "node:fs";
-import { sep as sep8 } from "node:path";
+import { sep as sep7 } from "node:path";
 import { spawnSync as spawnSync3 } from "node:child_process";
 
 // src/tools/grep/types.ts
@@ -84685,8 +84813,8 @@ var rgBackend = async (q, root2, signal) => {
 };
 
 // src/tools/grep/js-grep.ts
-import { lstat as lstat4, readFile as readFile10 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { lstat as lstat3, readFile as readFile9 } from "node:fs/promises";
+import { join as join28 } from "node:path";
 function compilePattern(pattern, ignoreCase) {
   let p = pattern;
   let flags2 = ignoreCase ? "i" : "";
@@ -84720,20 +84848,20 @@ var jsBackend = async (q, root2, _signal) => {
   } catch (err2) {
     return { ok: false, error: err2.message };
   }
-  const base2 = q.inRoot ? root2 : q.target;
+  const base3 = q.inRoot ? root2 : q.target;
   let files;
   if (q.targetIsFile) files = [q.inRoot ? q.target : ""];
-  else files = await walkFiles(base2, q.inRoot ? q.target : ".");
+  else files = await walkFiles(base3, q.inRoot ? q.target : ".");
   const hits = emptyHits();
-  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join30(q.target, f);
+  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join28(q.target, f);
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const f = files[next++];
       let buf;
       try {
-        if (!q.targetIsFile && (await lstat4(join30(base2, f))).isSymbolicLink()) continue;
-        buf = await readFile10(f === "" ? base2 : join30(base2, f));
+        if (!q.targetIsFile && (await lstat3(join28(base3, f))).isSymbolicLink()) continue;
+        buf = await readFile9(f === "" ? base3 : join28(base3, f));
       } catch {
         continue;
       }
@@ -84823,8 +84951,8 @@ function renderHits(hits, mode, lineNumbers, headLimit) {
       for (const h2 of fileLines) {
         if (h2.line === prev) continue;
         if (lines.length > 0 && h2.line !== prev + 1) lines.push("--");
-        const sep10 = h2.match ? ":" : "-";
-        lines.push(lineNumbers ? `${p}${sep10}${h2.line}${sep10}${cut(h2.text)}` : `${p}${sep10}${cut(h2.text)}`);
+        const sep9 = h2.match ? ":" : "-";
+        lines.push(lineNumbers ? `${p}${sep9}${h2.line}${sep9}${cut(h2.text)}` : `${p}${sep9}${cut(h2.text)}`);
         prev = h2.line;
       }
     }
@@ -84871,7 +84999,7 @@ function filterGlob(hits, glob2) {
   for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (!re2.test(p)) map2.delete(p);
 }
 function dropDenied(hits, denied) {
-  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (denied(p.split(sep8).join("/"))) map2.delete(p);
+  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (denied(p.split(sep7).join("/"))) map2.delete(p);
 }
 function createGrepTool(opts = {}) {
   return defineTool({
@@ -85104,7 +85232,7 @@ function costUsd(model, usage) {
 // src/run/instructions-from-ref.ts
 import { execFile as execFile2 } from "node:child_process";
 import { mkdir as mkdir6, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname11, join as join31 } from "node:path";
+import { dirname as dirname9, join as join29 } from "node:path";
 import { promisify as promisify3 } from "node:util";
 var run3 = promisify3(execFile2);
 var WANTED = /(^|\/)(AGENTS|CLAUDE)\.md$|^\.proofpr\/skills\/[^/]+\/SKILL\.md$/;
@@ -85114,8 +85242,8 @@ async function instructionsFromRef(repoDir, ref2, dest) {
   await mkdir6(dest, { recursive: true });
   for (const path9 of stdout.split("\0").filter((p) => WANTED.test(p))) {
     const { stdout: body2 } = await run3("git", ["show", `${ref2}:${path9}`], { ...opts, maxBuffer: 4 * 1024 * 1024 });
-    await mkdir6(dirname11(join31(dest, path9)), { recursive: true });
-    await writeFile6(join31(dest, path9), body2);
+    await mkdir6(dirname9(join29(dest, path9)), { recursive: true });
+    await writeFile6(join29(dest, path9), body2);
   }
   return dest;
 }
@@ -85138,6 +85266,7 @@ async function assembleAgent(input10, ws, exec) {
     deny: config2.permissions.deny,
     ...withTestCommand,
     writableWorkflows: config2.permissions.writable_workflows,
+    writable: config2.permissions.writable,
     gitDirs: [wt.gitDir]
   });
   const hooks = createHookRunner({ config: config2.hooks, exec, root: wt.path, logger: log2 });
@@ -85153,10 +85282,10 @@ async function assembleAgent(input10, ws, exec) {
     hooks,
     onEvent: events.push,
     logger: log2,
-    scratchDir: join32(ws.runTmp, "tmp"),
+    scratchDir: join30(ws.runTmp, "tmp"),
     ...withSignal
   });
-  const instructionsRoot = input10.instructionsRef ? await instructionsFromRef(wt.path, input10.instructionsRef, join32(ws.runTmp, "instructions")) : wt.path;
+  const instructionsRoot = input10.instructionsRef ? await instructionsFromRef(wt.path, input10.instructionsRef, join30(ws.runTmp, "instructions")) : wt.path;
   const skills = await loadSkillBodies(instructionsRoot, log2);
   const tools = skills.length ? [...defaultTools(), skillTool(skills)] : defaultTools();
   const toolbox = createRegistry(tools);
@@ -85197,7 +85326,7 @@ var SetupError = class extends Error {
 };
 async function openSandbox(input10, ws) {
   const { config: config2 } = input10;
-  const base2 = {
+  const base3 = {
     root: ws.wt.path,
     runTmp: ws.runTmp,
     sandbox: config2.sandbox,
@@ -85206,13 +85335,13 @@ async function openSandbox(input10, ws) {
     hidePaths: ws.hidePaths,
     logger: log3
   };
-  if (config2.setup.command && input10.mode === "fix") await runSetup(config2.setup.command, config2.setup.timeout_min, base2);
-  return createExec(base2);
+  if (config2.setup.command && input10.mode === "fix") await runSetup(config2.setup.command, config2.setup.timeout_min, base3);
+  return createExec(base3);
 }
-async function runSetup(command, timeoutMin, base2) {
-  const h2 = await createExec({ ...base2, network: true });
+async function runSetup(command, timeoutMin, base3) {
+  const h2 = await createExec({ ...base3, network: true });
   try {
-    const r = await h2.exec({ command, cwd: base2.root, timeoutMs: timeoutMin * 6e4 });
+    const r = await h2.exec({ command, cwd: base3.root, timeoutMs: timeoutMin * 6e4 });
     if (r.exitCode !== 0) {
       const tail = r.output.slice(-1500);
       const how = r.timedOut ? `timed out after ${timeoutMin} min` : `exited ${r.exitCode}`;
@@ -85231,7 +85360,7 @@ function outcomeOf(verdict, reason) {
 
 // src/workspace/publish.ts
 import { copyFile as copyFile2, open as open2, rename as rename2, rm as rm4 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { join as join31 } from "node:path";
 var oneLine3 = (what) => external_exports.string().min(1, `${what} must not be empty`).regex(/^[^\r\n<>]+$/, `${what} must be one line without < or >`);
 var schema2 = external_exports.object({
   worktree: external_exports.string().min(1, "worktree must be the worktree path"),
@@ -85285,7 +85414,7 @@ async function wipCommit(opts) {
   return commitWork({ ...opts, message: `WIP (unverified): ${opts.message}`, expectedTreeHash: void 0 });
 }
 async function installIndex(cwd, env, from) {
-  const index = join33(env.GIT_DIR ?? join33(cwd, ".git"), "index");
+  const index = join31(env.GIT_DIR ?? join31(cwd, ".git"), "index");
   const lock = `${index}.lock`;
   try {
     await (await open2(lock, "wx")).close();
@@ -85344,15 +85473,15 @@ async function failRun(input10, ws, e, record2) {
 import { execFileSync } from "node:child_process";
 import { mkdtemp as mkdtemp4, rm as rm7 } from "node:fs/promises";
 import { homedir, tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname12, join as join38 } from "node:path";
+import { dirname as dirname10, join as join36 } from "node:path";
 
 // src/workspace/worktree.ts
-import { mkdir as mkdir8, realpath as realpath9, stat as stat9 } from "node:fs/promises";
-import { join as join37, resolve as resolve6 } from "node:path";
+import { mkdir as mkdir8, realpath as realpath9, stat as stat8 } from "node:fs/promises";
+import { join as join35, resolve as resolve6 } from "node:path";
 
 // src/workspace/lock.ts
 import { hostname as hostname3 } from "node:os";
-import { link, open as open3, readFile as readFile11, rename as rename3, stat as stat8, unlink as unlink2 } from "node:fs/promises";
+import { link, open as open3, readFile as readFile10, rename as rename3, stat as stat7, unlink as unlink2 } from "node:fs/promises";
 function pidAlive(pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
@@ -85364,7 +85493,7 @@ function pidAlive(pid) {
 }
 async function readOwner(path9) {
   try {
-    const o2 = JSON.parse(await readFile11(path9, "utf8"));
+    const o2 = JSON.parse(await readFile10(path9, "utf8"));
     return typeof o2.pid === "number" ? { pid: o2.pid, host: String(o2.host ?? ""), at: String(o2.at ?? "") } : void 0;
   } catch {
     return void 0;
@@ -85374,7 +85503,7 @@ function isStale(o2) {
   return o2 !== void 0 && o2.host === hostname3() && !pidAlive(o2.pid);
 }
 async function unreadableForLong(path9) {
-  const st = await stat8(path9).catch(() => void 0);
+  const st = await stat7(path9).catch(() => void 0);
   return st !== void 0 && Date.now() - st.mtimeMs > 5e3;
 }
 async function breakStale(path9, stale) {
@@ -85438,13 +85567,13 @@ async function withLock(path9, fn, opts) {
 // src/workspace/worktree-pool.ts
 import { createHash as createHash2 } from "node:crypto";
 import { mkdir as mkdir7, readdir as readdir4 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { join as join33 } from "node:path";
 
 // src/workspace/worktree-remove.ts
 import { rm as rm5 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { join as join32 } from "node:path";
 function repoLockPath(commonDir) {
-  return join34(commonDir, "proofpr.lock");
+  return join32(commonDir, "proofpr.lock");
 }
 async function removeWorktreeUnlocked(commonDir, path9) {
   await git(["worktree", "remove", "--force", "--force", path9], { cwd: commonDir, okCodes: [0, 128] });
@@ -85454,7 +85583,7 @@ async function removeWorktreeUnlocked(commonDir, path9) {
 
 // src/workspace/worktree-pool.ts
 function poolDir(worktreesDir, commonDir) {
-  return join35(worktreesDir, ".pool", createHash2("sha1").update(commonDir).digest("hex").slice(0, 12));
+  return join33(worktreesDir, ".pool", createHash2("sha1").update(commonDir).digest("hex").slice(0, 12));
 }
 async function listPool(dir) {
   return (await readdir4(dir).catch(() => [])).filter((n3) => !n3.startsWith(".")).sort();
@@ -85462,7 +85591,7 @@ async function listPool(dir) {
 async function claimPooled(worktreesDir, commonDir, path9) {
   const dir = poolDir(worktreesDir, commonDir);
   for (const name2 of await listPool(dir)) {
-    const from = join35(dir, name2);
+    const from = join33(dir, name2);
     const moved = await git(["worktree", "move", from, path9], { cwd: commonDir, okCodes: [0, 128] });
     if (moved.code === 0) return true;
     await removeWorktreeUnlocked(commonDir, from);
@@ -85476,18 +85605,18 @@ async function releaseToPool(worktreesDir, commonDir, path9, max, gitDir) {
   if (!gitDir) return false;
   const detached = await git(["checkout", "--quiet", "--detach"], { cwd: path9, env: worktreeGitEnv(path9, gitDir), okCodes: [0, 1, 128] });
   if (detached.code !== 0) return false;
-  const to = join35(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
+  const to = join33(dir, `${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`);
   const moved = await git(["worktree", "move", path9, to], { cwd: commonDir, okCodes: [0, 128] });
   return moved.code === 0;
 }
 
 // src/workspace/worktree-marker.ts
 import { hostname as hostname4 } from "node:os";
-import { readFile as readFile12, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { readFile as readFile11, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join34 } from "node:path";
 var MARKER_SUFFIX = ".owner.json";
 function markerPath(worktreesDir, runId) {
-  return join36(worktreesDir, `${runId}${MARKER_SUFFIX}`);
+  return join34(worktreesDir, `${runId}${MARKER_SUFFIX}`);
 }
 async function writeMarker(worktreesDir, m) {
   const full = { ...m, pid: process.pid, host: hostname4(), createdAt: (/* @__PURE__ */ new Date()).toISOString() };
@@ -85549,8 +85678,8 @@ async function createWorktree(opts) {
   const commonDir = (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repoDir })).stdout.trim();
   await mkdir8(o2.worktreesDir, { recursive: true });
   const worktreesDir = await realpath9(o2.worktreesDir);
-  const path9 = join37(worktreesDir, o2.runId);
-  if (await stat9(path9).catch(() => void 0)) throw new WorkspaceError("bad-input", `a worktree for run ${o2.runId} already exists at ${path9}; use a new runId`);
+  const path9 = join35(worktreesDir, o2.runId);
+  if (await stat8(path9).catch(() => void 0)) throw new WorkspaceError("bad-input", `a worktree for run ${o2.runId} already exists at ${path9}; use a new runId`);
   const poolMax = opts.pool === true ? 2 : opts.pool ? opts.pool.max ?? 2 : 0;
   await writeMarker(worktreesDir, { runId: o2.runId, path: path9, commonDir, branch: o2.branch });
   const started = Date.now();
@@ -85558,17 +85687,17 @@ async function createWorktree(opts) {
   let baseSha = "";
   try {
     const target = await withLock(repoLockPath(commonDir), async () => {
-      const base2 = await resolveBase(repoDir, o2.baseRef);
+      const base3 = await resolveBase(repoDir, o2.baseRef);
       const tip = opts.continueBranch ? await continueTip(repoDir, o2.branch) : void 0;
-      baseSha = tip ? (await git(["merge-base", tip, base2], { cwd: repoDir, okCodes: [0, 1] })).stdout.trim() || base2 : base2;
+      baseSha = tip ? (await git(["merge-base", tip, base3], { cwd: repoDir, okCodes: [0, 1] })).stdout.trim() || base3 : base3;
       reused = poolMax > 0 && await claimPooled(worktreesDir, commonDir, path9);
       if (!reused) {
-        const args2 = tip ? [path9, o2.branch] : ["-B", o2.branch, path9, base2];
+        const args2 = tip ? [path9, o2.branch] : ["-B", o2.branch, path9, base3];
         await git(["worktree", "add", "--quiet", "--no-checkout", ...args2], { cwd: repoDir }).catch((e) => {
           throw mapAddError(e, o2.branch);
         });
       }
-      return { tip, base: base2 };
+      return { tip, base: base3 };
     });
     const env = worktreeGitEnv(await realpath9(path9), await ownGitDir(path9, commonDir));
     if (reused) {
@@ -85627,7 +85756,7 @@ async function prepareWorkspace(input10) {
   });
   let runTmp;
   try {
-    runTmp = await mkdtemp4(join38(tmpdir4(), `proofpr-${input10.runId}-`));
+    runTmp = await mkdtemp4(join36(tmpdir4(), `proofpr-${input10.runId}-`));
   } catch (e) {
     await wt.remove().catch(() => void 0);
     throw e;
@@ -85638,7 +85767,7 @@ async function prepareWorkspace(input10) {
     runTmp,
     git: { gitDir: wt.gitDir, exclude: report ? [report] : [] },
     // The worktree and its git dir stay visible even though they lie under a hidden folder.
-    hidePaths: [dirname12(input10.worktreesDir), dirname12(input10.runDir), homedir(), ...bare ? [] : [gitCommonDir(input10.repoDir)]],
+    hidePaths: [dirname10(input10.worktreesDir), dirname10(input10.runDir), homedir(), ...bare ? [] : [gitCommonDir(input10.repoDir)]],
     async cleanup(keepWorktree) {
       await rm7(runTmp, { recursive: true, force: true }).catch(() => void 0);
       if (input10.keepWorktree || keepWorktree) return;
@@ -85650,7 +85779,7 @@ function gitCommonDir(dir) {
   try {
     return execFileSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: dir, encoding: "utf8" }).trim();
   } catch {
-    return join38(dir, ".git");
+    return join36(dir, ".git");
   }
 }
 function isBareRepo(dir) {
@@ -85735,11 +85864,11 @@ async function commitAccepted(input10, ws, outcome, acceptedTree) {
 
 // src/run/run-record.ts
 import { mkdir as mkdir9 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { join as join37 } from "node:path";
 
 // src/agent/evidence/ledger.ts
 import { closeSync, mkdirSync as mkdirSync4, openSync, writeSync } from "node:fs";
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname11 } from "node:path";
 
 // src/agent/evidence/redact.ts
 var REDACTED = "[REDACTED]";
@@ -85797,7 +85926,7 @@ function transcriptLine(ev, secrets) {
   return JSON.stringify(redactValue(ev, secrets));
 }
 function createTranscriptWriter(path9, secrets = []) {
-  mkdirSync4(dirname13(path9), { recursive: true });
+  mkdirSync4(dirname11(path9), { recursive: true });
   let fd = openSync(path9, "a");
   return {
     write(ev) {
@@ -85821,7 +85950,7 @@ var log6 = logger("run-task");
 async function openRunRecord(input10) {
   await mkdir9(input10.runDir, { recursive: true });
   const secrets = knownSecrets(process.env, input10.gitToken ? [input10.gitToken] : []);
-  const transcript = createTranscriptWriter(join39(input10.runDir, "transcript.jsonl"), secrets);
+  const transcript = createTranscriptWriter(join37(input10.runDir, "transcript.jsonl"), secrets);
   const ledger = new Ledger();
   return {
     ledger,
@@ -85841,15 +85970,15 @@ async function openRunRecord(input10) {
 
 // src/run/run-folder.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join38 } from "node:path";
 async function writeRunFolder(runDir, evidence, events, diff, secrets) {
   const safe = redactValue(evidence, secrets);
   await writeEvidence(runDir, safe);
   const summaryMd = renderSummaryMd(safe);
-  await writeFile8(join40(runDir, "summary.md"), summaryMd);
+  await writeFile8(join38(runDir, "summary.md"), summaryMd);
   const safeDiff = diff ? redactSecrets2(diff, secrets) : "";
-  if (safeDiff) await writeFile8(join40(runDir, "changes.diff"), safeDiff);
-  await writeFile8(join40(runDir, "report.html"), renderReportHtml(safe, redactValue(events, secrets), { diff: safeDiff }));
+  if (safeDiff) await writeFile8(join38(runDir, "changes.diff"), safeDiff);
+  await writeFile8(join38(runDir, "report.html"), renderReportHtml(safe, redactValue(events, secrets), { diff: safeDiff }));
   return { evidence: safe, summaryMd };
 }
 
@@ -85930,10 +86059,10 @@ async function drain(gen, record2) {
 
 // src/hosts/action/load-config.ts
 import { existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
-import { isAbsolute as isAbsolute16, join as join41 } from "node:path";
+import { isAbsolute as isAbsolute14, join as join39 } from "node:path";
 var DEFAULT_CONFIG_PATH = ".github/proofpr.yml";
 function loadActionConfig(workspace, inputs) {
-  const path9 = isAbsolute16(inputs.config) ? inputs.config : join41(workspace, inputs.config);
+  const path9 = isAbsolute14(inputs.config) ? inputs.config : join39(workspace, inputs.config);
   const exists = existsSync6(path9);
   if (!exists && inputs.config !== DEFAULT_CONFIG_PATH) throw new ActionInputError("config", `${inputs.config}: no such file in the checkout`);
   const config2 = parseRepoConfig(exists ? readFileSync10(path9, "utf8") : void 0, inputs.config);
@@ -87230,8 +87359,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep9 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep9}${b64url}${sep9}${b64url}$`);
+var sep8 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep8}${b64url}${sep8}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -90545,7 +90674,7 @@ function actionWorkspace(checkout, opts = {}) {
 
 // src/hosts/action/issue-flow.ts
 import { existsSync as existsSync7, readFileSync as readFileSync11 } from "node:fs";
-import { join as join44 } from "node:path";
+import { join as join42 } from "node:path";
 
 // src/github/event.ts
 var user = external_exports.object({ login: external_exports.string(), id: external_exports.number().optional(), type: external_exports.string().optional() });
@@ -90586,7 +90715,7 @@ function isBot(u2, selfLogin) {
   if (!u2) return true;
   return u2.type === "Bot" || /\[bot\]$/i.test(u2.login) || selfLogin !== void 0 && u2.login.toLowerCase() === selfLogin.toLowerCase();
 }
-function base(p, deliveryId) {
+function base2(p, deliveryId) {
   return {
     owner: p.repository.owner.login,
     repo: p.repository.name,
@@ -90605,7 +90734,7 @@ function parseEvent(name2, deliveryId, payload, opts = {}) {
     if (p.action !== "created") return void 0;
     if (isBot(p.sender, opts.selfLogin) || isBot(p.comment.user, opts.selfLogin)) return void 0;
     const commentUser = p.comment.user ?? p.sender;
-    const common2 = { ...base(p, deliveryId), actor: commentUser.login, ...commentUser.id !== void 0 ? { actorId: commentUser.id } : {} };
+    const common2 = { ...base2(p, deliveryId), actor: commentUser.login, ...commentUser.id !== void 0 ? { actorId: commentUser.id } : {} };
     const c3 = { type: "comment", commentId: p.comment.id, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? "" };
     if ("pull_request" in p && p.pull_request && typeof p.pull_request === "object" && "head" in p.pull_request) {
       const pr = p.pull_request;
@@ -90618,7 +90747,7 @@ function parseEvent(name2, deliveryId, payload, opts = {}) {
     const res = labeled.safeParse(payload);
     if (!res.success || isBot(res.data.sender, opts.selfLogin)) return void 0;
     const p = res.data;
-    return { ...base(p, deliveryId), type: "label", label: p.label.name, at: (/* @__PURE__ */ new Date()).toISOString(), target: "issue", number: p.issue.number, title: p.issue.title, body: p.issue.body ?? "" };
+    return { ...base2(p, deliveryId), type: "label", label: p.label.name, at: (/* @__PURE__ */ new Date()).toISOString(), target: "issue", number: p.issue.number, title: p.issue.title, body: p.issue.body ?? "" };
   }
   return void 0;
 }
@@ -90714,7 +90843,7 @@ function renderStatusComment(s) {
 }
 
 // src/usecases/fix-issue.ts
-import { join as join42 } from "node:path";
+import { join as join40 } from "node:path";
 
 // src/github/issue-context.ts
 function buildIssueContext(inp) {
@@ -90882,7 +91011,7 @@ async function fixIssue(inp, deps) {
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
-    const base2 = t.defaultBranch ?? await github.getDefaultBranch();
+    const base3 = t.defaultBranch ?? await github.getDefaultBranch();
     const modelId = deps.modelOverride ?? cfg.model;
     phase = "working";
     await status2.set({ phase });
@@ -90890,7 +91019,7 @@ async function fixIssue(inp, deps) {
     const result = await deps.runTask({
       repoDir: mirror.dir,
       gitToken: access.token,
-      baseRef: base2,
+      baseRef: base3,
       branch: inp.mode === "plan" ? `${branch}-plan` : branch,
       task: { kind: "issue", issue: t.number, title: sanitizeText(t.title), body: ctx.body, ...t.instructions ? { instructions: sanitizeText(t.instructions) } : {} },
       config: cfg,
@@ -90898,8 +91027,8 @@ async function fixIssue(inp, deps) {
       modelId,
       mode: inp.mode,
       runId: inp.runId,
-      runDir: join42(deps.home, "runs", inp.runId),
-      worktreesDir: join42(deps.home, "worktrees"),
+      runDir: join40(deps.home, "runs", inp.runId),
+      worktreesDir: join40(deps.home, "worktrees"),
       // No Co-authored-by trailer when nobody in particular asked (a token whose user is unknown).
       ...t.commenter ? { coAuthor: coAuthorOf(t) } : {},
       repoFullName: `${github.owner}/${github.repo}`,
@@ -90939,7 +91068,7 @@ _Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
       const body2 = `${verified ? "Fixes" : "Refs"} #${t.number}
 
 ${result.summaryMd}`;
-      const pr = await upsertPullRequest(github, { branch, base: base2, title, body: body2, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
+      const pr = await upsertPullRequest(github, { branch, base: base3, title, body: body2, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
       prUrl = pr.url;
       const check2 = checkRunFor(ev, result.summaryMd);
       await github.createCheckRun({ headSha: result.headSha, ...check2 });
@@ -90971,7 +91100,7 @@ ${result.summaryMd}`;
 }
 
 // src/usecases/follow-up-pr.ts
-import { join as join43 } from "node:path";
+import { join as join41 } from "node:path";
 async function followUpPr(inp, deps) {
   const { github, runs } = deps;
   const t = inp.trigger;
@@ -91009,8 +91138,8 @@ async function followUpPr(inp, deps) {
       modelId,
       mode: "fix",
       runId: inp.runId,
-      runDir: join43(deps.home, "runs", inp.runId),
-      worktreesDir: join43(deps.home, "worktrees"),
+      runDir: join41(deps.home, "runs", inp.runId),
+      worktreesDir: join41(deps.home, "worktrees"),
       coAuthor: coAuthorOf(t),
       repoFullName: `${github.owner}/${github.repo}`,
       instructionsRef: pr.baseRef,
@@ -91094,9 +91223,9 @@ async function issueFlow(ctx, config2, deps) {
   };
   const input10 = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? await github.getDefaultBranch() }, config: config2, statusCommentId: status2.id };
   const outcome = t.target === "pr" ? await followUpPr(input10, usecaseDeps) : await fixIssue({ ...input10, mode: t.kind === "plan" ? "plan" : "fix" }, usecaseDeps);
-  const runDir = join44(ctx.home, "runs", runId);
-  const evidenceFile = join44(runDir, "evidence.json");
-  const summaryFile = join44(runDir, "summary.md");
+  const runDir = join42(ctx.home, "runs", runId);
+  const evidenceFile = join42(runDir, "evidence.json");
+  const summaryFile = join42(runDir, "summary.md");
   const summaryMd = existsSync7(summaryFile) ? readFileSync11(summaryFile, "utf8") : `proofpr ${outcome.verdict}: see the status comment ${status2.url}
 `;
   const verdict = last?.evidence.verdict ?? (outcome.verdict === "plan" ? "verified" : "error");
@@ -91116,7 +91245,7 @@ async function issueFlow(ctx, config2, deps) {
 }
 
 // src/hosts/action/prompt-flow.ts
-import { join as join45 } from "node:path";
+import { join as join43 } from "node:path";
 async function promptFlow(ctx, config2, prompt, deps) {
   const { github } = deps;
   const runId = newRunId();
@@ -91133,8 +91262,8 @@ async function promptFlow(ctx, config2, prompt, deps) {
     modelId: deps.modelId,
     mode: "fix",
     runId,
-    runDir: join45(ctx.home, "runs", runId),
-    worktreesDir: join45(ctx.home, "worktrees"),
+    runDir: join43(ctx.home, "runs", runId),
+    worktreesDir: join43(ctx.home, "worktrees"),
     repoFullName: `${github.owner}/${github.repo}`
   });
   const ev = res.evidence;
@@ -91148,10 +91277,10 @@ async function promptFlow(ctx, config2, prompt, deps) {
     pushed = true;
   }
   if (pushed && (verified || config2.pr.on_unverified === "draft_pr")) {
-    const base2 = ctx.refBranch ?? await github.getDefaultBranch();
+    const base3 = ctx.refBranch ?? await github.getDefaultBranch();
     const pr = await upsertPullRequest(github, {
       branch,
-      base: base2,
+      base: base3,
       title: verified ? title : `[unverified] ${title}`,
       body: res.summaryMd,
       draft: verified ? config2.pr.draft : true,
@@ -91162,7 +91291,7 @@ async function promptFlow(ctx, config2, prompt, deps) {
   }
   return {
     exitCode: res.exitCode,
-    outputs: { verdict: ev.verdict, branch: pushed ? branch : "", pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join45(res.runDir, "evidence.json")) },
+    outputs: { verdict: ev.verdict, branch: pushed ? branch : "", pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join43(res.runDir, "evidence.json")) },
     summaryMd: res.summaryMd,
     message: `prompt task: ${ev.verdict} (${ev.reason})${prUrl ? ` \u2192 ${prUrl}` : pushed ? ` \u2192 branch ${branch}` : ""}`
   };
@@ -91202,8 +91331,8 @@ async function sweepFlow(ctx, config2, deps) {
 
 // src/hosts/action/main.ts
 function workspacePath(workspace, file2) {
-  const rel = relative13(workspace, file2);
-  return rel && !rel.startsWith("..") && !isAbsolute17(rel) ? rel : file2;
+  const rel = relative12(workspace, file2);
+  return rel && !rel.startsWith("..") && !isAbsolute15(rel) ? rel : file2;
 }
 async function runActionMain(ctx, inputs, deps = {}) {
   const config2 = loadActionConfig(ctx.workspace, inputs);
@@ -91257,8 +91386,8 @@ function oneLine4(s) {
   return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 function useBundledWasm() {
-  const here = dirname14(fileURLToPath3(import.meta.url));
-  if (existsSync8(join46(here, "tree-sitter-bash.wasm"))) setBashWasmDir(here);
+  const here = dirname12(fileURLToPath3(import.meta.url));
+  if (existsSync8(join44(here, "tree-sitter-bash.wasm"))) setBashWasmDir(here);
 }
 function warnPersistedToken(workspace, io) {
   try {
