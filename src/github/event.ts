@@ -3,6 +3,7 @@
  * narrows on `type`; nothing else digs in the raw payload. Bots and edited comments are dropped here.
  */
 import { z } from 'zod';
+import type { CommentKind } from './reaction-endpoint.js';
 
 const user = z.object({ login: z.string(), id: z.number().optional(), type: z.string().optional() });
 const repository = z.object({ name: z.string(), owner: z.object({ login: z.string() }), default_branch: z.string().optional() });
@@ -25,12 +26,19 @@ const pullRequest = z.object({
   number: z.number(),
   title: z.string(),
   body: z.string().nullable().optional(),
-  head: z.object({ ref: z.string() }),
+  head: z.object({ ref: z.string(), repo: z.object({ full_name: z.string() }).nullable().optional() }),
   base: z.object({ ref: z.string() }),
+});
+const review = z.object({
+  id: z.number(),
+  body: z.string().nullable().optional(),
+  submitted_at: z.string().nullable().optional(),
+  user: user.nullable(),
 });
 
 const issueComment = z.object({ action: z.string(), comment, issue, repository, sender: user, installation });
 const reviewComment = z.object({ action: z.string(), comment, pull_request: pullRequest, repository, sender: user, installation });
+const reviewSubmitted = z.object({ action: z.string(), review, pull_request: pullRequest, repository, sender: user, installation });
 const labeled = z.object({
   action: z.literal('labeled'),
   label: z.object({ name: z.string() }),
@@ -56,10 +64,12 @@ interface Common {
   /** Known for review comments; for issue comments on a PR the host looks the PR up. */
   headRef?: string;
   baseRef?: string;
+  /** Full name of the PR's head repository when the payload carries it ('' when that repository was deleted). */
+  headRepo?: string;
 }
 
 export type WebhookFacts =
-  | (Common & { type: 'comment'; commentId: number; commentCreatedAt: string; commentBody: string })
+  | (Common & { type: 'comment'; commentId: number; commentKind: CommentKind; commentCreatedAt: string; commentBody: string })
   | (Common & { type: 'label'; label: string; at: string });
 
 export interface ParseOptions {
@@ -91,6 +101,11 @@ function base(p: Envelope, deliveryId: string): Omit<Common, 'target' | 'title' 
   };
 }
 
+function prFacts(pr: z.infer<typeof pullRequest>): Pick<Common, 'number' | 'title' | 'body' | 'headRef' | 'baseRef' | 'headRepo'> {
+  const headRepo = pr.head.repo === undefined ? {} : { headRepo: pr.head.repo?.full_name ?? '' };
+  return { number: pr.number, title: pr.title, body: pr.body ?? '', headRef: pr.head.ref, baseRef: pr.base.ref, ...headRepo };
+}
+
 /** Parse a webhook (name, delivery id, payload) into facts, or undefined when it can never trigger. */
 export function parseEvent(name: string, deliveryId: string, payload: unknown, opts: ParseOptions = {}): WebhookFacts | undefined {
   if (name === 'issue_comment' || name === 'pull_request_review_comment') {
@@ -101,13 +116,33 @@ export function parseEvent(name: string, deliveryId: string, payload: unknown, o
     if (isBot(p.sender, opts.selfLogin) || isBot(p.comment.user, opts.selfLogin)) return undefined;
     const commentUser = p.comment.user ?? p.sender;
     const common = { ...base(p, deliveryId), actor: commentUser.login, ...(commentUser.id !== undefined ? { actorId: commentUser.id } : {}) };
-    const c = { type: 'comment' as const, commentId: p.comment.id, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? '' };
+    const kind: CommentKind = name === 'issue_comment' ? 'issue-comment' : 'review-comment';
+    const c = { type: 'comment' as const, commentId: p.comment.id, commentKind: kind, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? '' };
     if ('pull_request' in p && p.pull_request && typeof p.pull_request === 'object' && 'head' in p.pull_request) {
       const pr = (p as z.infer<typeof reviewComment>).pull_request;
-      return { ...common, ...c, target: 'pr', number: pr.number, title: pr.title, body: pr.body ?? '', headRef: pr.head.ref, baseRef: pr.base.ref };
+      return { ...common, ...c, target: 'pr', ...prFacts(pr) };
     }
     const is = (p as z.infer<typeof issueComment>).issue;
     return { ...common, ...c, target: is.pull_request ? 'pr' : 'issue', number: is.number, title: is.title, body: is.body ?? '' };
+  }
+  if (name === 'pull_request_review') {
+    const res = reviewSubmitted.safeParse(payload);
+    if (!res.success) return undefined;
+    const p = res.data;
+    if (p.action !== 'submitted' || isBot(p.sender, opts.selfLogin) || isBot(p.review.user, opts.selfLogin)) return undefined;
+    const reviewer = p.review.user ?? p.sender;
+    return {
+      ...base(p, deliveryId),
+      actor: reviewer.login,
+      ...(reviewer.id !== undefined ? { actorId: reviewer.id } : {}),
+      type: 'comment',
+      commentId: p.review.id,
+      commentKind: 'review',
+      commentCreatedAt: p.review.submitted_at ?? new Date().toISOString(),
+      commentBody: p.review.body ?? '',
+      target: 'pr',
+      ...prFacts(p.pull_request),
+    };
   }
   if (name === 'issues') {
     const res = labeled.safeParse(payload);

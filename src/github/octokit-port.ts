@@ -5,6 +5,7 @@
  * Also lists open pull requests (for sweeps, which reuse their own PR).
  */
 import type { ProbotOctokit } from 'probot';
+import { reactionEndpoint } from './reaction-endpoint.js';
 import type { CheckConclusion, GitHubPort, IssueComment, PullRequestInfo } from '../usecases/ports.js';
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
@@ -25,6 +26,7 @@ const toPr = (p: PullLike): PullRequestInfo => ({
   url: p.html_url,
   headRef: p.head.ref,
   headSha: p.head.sha,
+  ...(p.head.repo !== undefined ? { headRepo: p.head.repo?.full_name ?? '' } : {}),
   baseRef: p.base.ref,
   ...(p.draft !== undefined ? { draft: p.draft } : {}),
   state: p.state,
@@ -43,8 +45,8 @@ export function createOctokitPort(octokit: Octokit, repoRef: { owner: string; re
     owner,
     repo,
     async addReaction(target, content) {
-      if ('commentId' in target) await octokit.rest.reactions.createForIssueComment({ ...r, comment_id: target.commentId, content });
-      else await octokit.rest.reactions.createForIssue({ ...r, issue_number: target.issue, content });
+      const ep = reactionEndpoint(target);
+      await octokit.request(ep.route, { ...r, ...ep.params, content });
     },
     async createComment(issue, body) {
       const { data } = await octokit.rest.issues.createComment({ ...r, issue_number: issue, body });

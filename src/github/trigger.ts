@@ -4,6 +4,7 @@
  * config `trigger`. A configured `trigger_label` on an issue is a fix.
  */
 import type { WebhookFacts } from './event.js';
+import type { CommentKind } from './reaction-endpoint.js';
 
 export type TriggerKind = 'fix' | 'plan' | 'status' | 'cancel';
 
@@ -20,6 +21,8 @@ export interface Trigger {
   commenter: string;
   commenterId?: number;
   commentId?: number;
+  /** Where the command was written (decides the reaction endpoint). */
+  commentKind?: CommentKind;
   /** When the trigger happened: the comment's created_at, or the label event's time. */
   commentCreatedAt: string;
   /** Free text after the verb (untrusted, not yet sanitized). */
@@ -29,6 +32,8 @@ export interface Trigger {
   defaultBranch?: string;
   headRef?: string;
   baseRef?: string;
+  /** Full name of the PR's head repository, when the event carried it. */
+  headRepo?: string;
 }
 
 export interface TriggerSettings {
@@ -66,6 +71,7 @@ export function toTrigger(facts: WebhookFacts, settings: TriggerSettings): Trigg
     ...(facts.defaultBranch ? { defaultBranch: facts.defaultBranch } : {}),
     ...(facts.headRef ? { headRef: facts.headRef } : {}),
     ...(facts.baseRef ? { baseRef: facts.baseRef } : {}),
+    ...(facts.headRepo !== undefined ? { headRepo: facts.headRepo } : {}),
   };
   if (facts.type === 'label') {
     if (!settings.trigger_label || facts.label !== settings.trigger_label) return undefined;
@@ -75,7 +81,7 @@ export function toTrigger(facts: WebhookFacts, settings: TriggerSettings): Trigg
   if (!cmd) return undefined;
   // On a pull request only a follow-up fix (and status/cancel) make sense; plan is for issues.
   if (facts.target === 'pr' && cmd.kind === 'plan') return undefined;
-  return { ...common, kind: cmd.kind, via: 'comment', commentId: facts.commentId, commentCreatedAt: facts.commentCreatedAt, instructions: cmd.instructions };
+  return { ...common, kind: cmd.kind, via: 'comment', commentId: facts.commentId, commentKind: facts.commentKind, commentCreatedAt: facts.commentCreatedAt, instructions: cmd.instructions };
 }
 
 /** Branch prefix of every branch proofpr creates (CONTRACT §1). */

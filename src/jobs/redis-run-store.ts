@@ -28,6 +28,9 @@ export interface RedisRunStore {
   claimPublish(runId: string, owner: string): Promise<boolean>;
   markPublished(runId: string, url: string): Promise<void>;
   published(runId: string): Promise<string | undefined>;
+  /** The branch ledger (pr-ownership.ts): branches proofpr created, kept without expiry. */
+  recordBranch(repo: string, branch: string, runId: string): Promise<void>;
+  ownsBranch(repo: string, branch: string): Promise<boolean>;
 }
 
 // KEYS: run hash, active key, latest key. ARGV: id, repo, issue, kind, ts, ttl seconds.
@@ -114,6 +117,12 @@ export function createRedisRunStore(
         log.error({ runId: id, err: e.message }, 'run update failed');
         throw e;
       }),
+    async recordBranch(repo, branch, runId) {
+      await redis.hsetnx(`${p}branches:${repo.toLowerCase()}`, branch, runId);
+    },
+    async ownsBranch(repo, branch) {
+      return (await redis.hexists(`${p}branches:${repo.toLowerCase()}`, branch)) === 1;
+    },
     async claimPublish(runId, owner) {
       return (await redis.set(`${p}published:${runId}`, `pending:${owner}`, 'EX', ttl, 'NX')) !== null;
     },

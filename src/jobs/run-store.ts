@@ -4,6 +4,7 @@
  */
 import type { Db } from './db.js';
 import type { RunRecorder, RunStatus } from '../usecases/ports.js';
+import type { BranchLedger } from '../usecases/pr-ownership.js';
 
 export interface RunRecord {
   id: string;
@@ -55,7 +56,7 @@ type Awaitable<T> = T | Promise<T>;
  * Where runs, deliveries and per-issue leases live: the embedded SQLite store (sync) or the shared Redis
  * store every worker sees (async). Callers always await.
  */
-export interface SharedRunStore extends RunRecorder {
+export interface SharedRunStore extends RunRecorder, BranchLedger {
   /** Record a webhook delivery id; false when it was seen before (a redelivery starts nothing). */
   recordDelivery(deliveryId: string): Awaitable<boolean>;
   /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
@@ -79,6 +80,8 @@ export interface RunStore extends SharedRunStore {
   active(repo: string, issue: number): RunRecord | undefined;
   latest(repo: string, issue: number): RunRecord | undefined;
   setComment(id: string, commentId: number, commentUrl: string): void;
+  recordBranch(repo: string, branch: string, runId: string): void;
+  ownsBranch(repo: string, branch: string): boolean;
 }
 
 export function createRunStore(db: Db, now: () => Date = () => new Date()): RunStore {
@@ -90,6 +93,7 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     CREATE UNIQUE INDEX IF NOT EXISTS runs_lease ON runs(repo, issue) WHERE status != 'done';
     CREATE INDEX IF NOT EXISTS runs_issue ON runs(repo, issue, created_at);
     CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, received_at TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS branches (repo TEXT NOT NULL, branch TEXT NOT NULL, run_id TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (repo, branch));
   `);
   const stmts = {
     delivery: db.prepare('INSERT OR IGNORE INTO deliveries (id, received_at) VALUES (?, ?)'),
@@ -99,6 +103,8 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     active: db.prepare<[string, number], Row>("SELECT * FROM runs WHERE repo = ? AND issue = ? AND status != 'done'"),
     latest: db.prepare<[string, number], Row>('SELECT * FROM runs WHERE repo = ? AND issue = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
     comment: db.prepare('UPDATE runs SET comment_id = ?, comment_url = ?, updated_at = ? WHERE id = ?'),
+    branch: db.prepare('INSERT OR IGNORE INTO branches (repo, branch, run_id, created_at) VALUES (?, ?, ?, ?)'),
+    owns: db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM branches WHERE repo = ? COLLATE NOCASE AND branch = ?'),
   };
   const tryCreate = db.transaction((run: { id: string; repo: string; issue: number; kind: string }) => {
     const active = stmts.active.get(run.repo, run.issue);
@@ -123,6 +129,8 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
       return r ? toRecord(r) : undefined;
     },
     setComment: (id, commentId, commentUrl) => void stmts.comment.run(commentId, commentUrl, now().toISOString(), id),
+    recordBranch: (repo, branch, runId) => void stmts.branch.run(repo.toLowerCase(), branch, runId, now().toISOString()),
+    ownsBranch: (repo, branch) => (stmts.owns.get(repo.toLowerCase(), branch)?.n ?? 0) > 0,
     update(id, patch) {
       const sets: string[] = ['updated_at = @ts'];
       if (patch.status !== undefined) sets.push('status = @status');

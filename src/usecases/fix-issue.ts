@@ -118,6 +118,8 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       const pushAccess = await github.gitAccess();
       await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
       pushed = true;
+      // The ledger, not the name, is what makes this branch proofpr's own for later follow-ups.
+      await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, inp.runId);
     }
     if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {
       const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;

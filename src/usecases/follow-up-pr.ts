@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { UsecaseDeps } from './ports.js';
 import type { Trigger } from '../github/trigger.js';
-import { BRANCH_PREFIX } from '../github/trigger.js';
+import { prOwnership } from './pr-ownership.js';
 import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { createStatusReporter } from '../github/status-reporter.js';
@@ -40,7 +40,10 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
   try {
     await status.set({ phase });
     const pr = await github.getPullRequest(t.number);
-    if (!pr || !pr.headRef.startsWith(BRANCH_PREFIX)) throw new Error(`PR #${t.number} is not a proofpr branch`);
+    if (!pr) throw new Error(`PR #${t.number} was not found`);
+    // Checked again here (the intake checked first): a job never runs or pushes on a PR that is not proofpr's own.
+    const owner = await prOwnership(pr, `${github.owner}/${github.repo}`, deps.branches);
+    if (owner.kind !== 'own') throw new Error(owner.kind === 'fork' ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code` : `PR #${t.number} is not proofpr's own: ${owner.why}`);
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();

@@ -6,6 +6,8 @@ import type { ModelClient } from '../model/model-client.js';
 import type { RunTask } from '../run/run-task-types.js';
 import type { EnsureMirrorOptions } from '../workspace/mirror.js';
 import type { PushBranchOptions } from '../workspace/push.js';
+import type { ReactionTarget } from '../github/reaction-endpoint.js';
+import type { BranchLedger } from './pr-ownership.js';
 
 export interface IssueComment {
   id: number;
@@ -22,6 +24,8 @@ export interface PullRequestInfo {
   headRef: string;
   baseRef: string;
   headSha?: string;
+  /** Full name ("owner/name") of the head repository; '' when that repository was deleted. A fork when it differs from the base. */
+  headRepo?: string;
   draft?: boolean;
   state: string;
 }
@@ -34,7 +38,8 @@ export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 
 export interface GitHubPort {
   readonly owner: string;
   readonly repo: string;
-  addReaction(target: { commentId: number } | { issue: number }, content: ReactionContent): Promise<void>;
+  /** On an issue/PR, or on a comment of the given kind (each kind has its own endpoint: reaction-endpoint.ts). */
+  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
   createComment(issue: number, body: string): Promise<{ id: number; url: string }>;
   updateComment(commentId: number, body: string): Promise<void>;
   listComments(issue: number): Promise<IssueComment[]>;
@@ -82,6 +87,11 @@ export interface UsecaseDeps {
   runTask: RunTask;
   modelFactory: ModelFactory;
   runs: RunRecorder;
+  /**
+   * The branches proofpr created (the App's run store). Absent in hosts without state (the Action): then
+   * a same-repository proofpr/ branch counts as its own (pr-ownership.ts).
+   */
+  branches?: BranchLedger;
   /** $PROOFPR_HOME: mirrors/, worktrees/, runs/ live under it. */
   home: string;
   /** Model id override (PROOFPR_MODEL); else the repo config's `model`. */

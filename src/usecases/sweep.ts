@@ -14,6 +14,7 @@ import { renderSummaryMd } from '../agent/evidence/summary-md.js';
 import { renderReportHtml } from '../agent/evidence/report-html.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
 import type { GitHubPort, PullRequestInfo, WorkspacePort } from './ports.js';
+import type { BranchLedger } from './pr-ownership.js';
 import type { RunTask } from '../run/run-task-types.js';
 import { slugify, sweepBranch } from './branch-name.js';
 import { newRunId } from './run-id.js';
@@ -54,6 +55,8 @@ export interface SweepDeps {
   workspace?: Pick<WorkspacePort, 'pushBranch'>;
   baseline?: BaselineRunner;
   now?: () => Date;
+  /** Where the branches proofpr created are recorded (its own PRs are the ones it follows up on). */
+  branches?: BranchLedger;
 }
 
 export interface SweepOutcome {
@@ -195,6 +198,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
     const access = await github.gitAccess();
     const remoteSha = await github.getBranchSha(branch);
     await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
+    await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, runId);
     const body = (await finish(runDir, evidence, s, baseline)).summaryMd;
     const labels = [...new Set([...config.pr.labels, ...s.labels])];
     if (existing) {

@@ -16,6 +16,8 @@ export interface FakePull {
   state: 'open' | 'closed';
   draft: boolean;
   labels: string[];
+  /** Full name of the head repository (default: this repository; another one makes it a fork's PR). */
+  headRepo?: string;
 }
 
 export interface FakeGitHub {
@@ -58,7 +60,7 @@ export async function startFakeGitHub(opts: { owner: string; repo: string; bareD
     state: p.state,
     draft: p.draft,
     html_url: `${web()}/pull/${p.number}`,
-    head: { ref: p.head, sha: branchSha(p.head) ?? '0'.repeat(40), repo: { full_name: `${owner}/${repo}` } },
+    head: { ref: p.head, sha: branchSha(p.head) ?? '0'.repeat(40), repo: { full_name: p.headRepo ?? `${owner}/${repo}` } },
     base: { ref: p.base },
     labels: p.labels.map((name) => ({ name })),
   });

@@ -39,6 +39,26 @@ describe('action: issue_comment', () => {
     expect(fx.model.requests).toHaveLength(0);
   });
 
+  it('action - /agent fix on a fork PR named proofpr/… gets one reply and nothing else', async () => {
+    fx.github.pulls.push({ number: 31, title: 'Sneaky', body: 'Fixes #7', head: 'proofpr/7-looks-like-ours', base: 'main', state: 'open', draft: false, labels: [], headRepo: 'mallory/demo' });
+    const before = fx.github.comments.length;
+    const e = event();
+    (e as unknown as { issue: { number: number; pull_request: unknown } }).issue.number = 31;
+    (e as unknown as { issue: { pull_request: unknown } }).issue.pull_request = { url: 'x' };
+    const r = await fx.run('issue_comment', e);
+    expect(r.code).toBe(0);
+    expect(r.outputs.verdict).toBe('skipped');
+    expect(r.stdout).toMatch(/comes from a fork \(mallory\/demo\)/);
+    const replies = fx.github.comments.slice(before);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.body).toMatch(/does not push to forks or run their code/);
+    expect(fx.github.reactions).toHaveLength(0);
+    expect(fx.model.requests).toHaveLength(0);
+    expect(fx.github.log.filter((l) => /^(PATCH|PUT|DELETE)/.test(l) || l.startsWith('POST /repos/acme/demo/pulls') || l.includes('check-runs'))).toEqual([]);
+    expect(git(fx.bare, 'branch', '--list', 'proofpr/*').trim()).toBe('');
+    fx.github.pulls.pop();
+  });
+
   it('action - /agent fix from a writer runs the agent, pushes the branch and opens a verified PR', async () => {
     const r = await fx.run('issue_comment', event());
     expect(r.stderr).not.toContain('internal error');

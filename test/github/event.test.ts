@@ -68,6 +68,22 @@ describe('event - webhook to trigger', () => {
     expect(facts && toTrigger(facts, settings)).toMatchObject({ kind: 'fix', target: 'pr', number: 13, headRef: 'proofpr/12-parser-drops-the-last-line', baseRef: 'main' });
   });
 
+  it('event - a review comment carries its kind and the head repository; a submitted review with a command is a trigger', () => {
+    const facts = parseEvent('pull_request_review_comment', 'd', payload('pull_request_review_comment.created'));
+    expect(facts).toMatchObject({ commentKind: 'review-comment', headRepo: 'acme/widgets' });
+    const review = {
+      action: 'submitted',
+      review: { id: 77, body: '/agent fix the two threads', submitted_at: '2026-11-29T12:00:00Z', user: { login: 'maintainer', id: 1001, type: 'User' } },
+      pull_request: { number: 13, title: 'T', body: '', head: { ref: 'proofpr/12-x', repo: { full_name: 'evil/widgets' } }, base: { ref: 'main' } },
+      repository: { name: 'widgets', owner: { login: 'acme' } },
+      sender: { login: 'maintainer', id: 1001, type: 'User' },
+      installation: { id: 42 },
+    };
+    const f = parseEvent('pull_request_review', 'd', review);
+    expect(f && toTrigger(f, settings)).toMatchObject({ kind: 'fix', target: 'pr', commentId: 77, commentKind: 'review', headRepo: 'evil/widgets', instructions: 'the two threads' });
+    expect(parseEvent('pull_request_review', 'd', { ...review, action: 'edited' })).toBeUndefined();
+  });
+
   it('event - an issue comment on a PR is a PR target; plan is not offered on PRs', () => {
     const p = payload('issue_comment.created', (x) => (x.issue.pull_request = { url: 'x' }));
     expect(parseEvent('issue_comment', 'd', p)?.target).toBe('pr');

@@ -35,6 +35,14 @@ describe('redis run store - shared runs, deliveries and the publish guard', () =
     expect(await s.latest('o/r', 3)).toMatchObject({ id: 'r3', kind: 'plan' });
   });
 
+  it('redis run store - the branch ledger knows which branches proofpr created, per repository', async () => {
+    const s = createRedisRunStore(redis, { prefix: uniquePrefix('branches') });
+    expect(await s.ownsBranch('acme/widgets', 'proofpr/7-x')).toBe(false);
+    await s.recordBranch('Acme/Widgets', 'proofpr/7-x', 'r1');
+    expect(await s.ownsBranch('acme/widgets', 'proofpr/7-x')).toBe(true);
+    expect(await s.ownsBranch('acme/other', 'proofpr/7-x')).toBe(false);
+  });
+
   it('redis run store - the publish guard lets exactly one caller publish per run id', async () => {
     const s = createRedisRunStore(redis, { prefix: uniquePrefix('pub') });
     const wins = await Promise.all([s.claimPublish('r1', 'a'), s.claimPublish('r1', 'b'), s.claimPublish('r1', 'c')]);

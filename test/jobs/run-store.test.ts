@@ -24,6 +24,16 @@ describe('run store - runs, deliveries, leases', () => {
     expect(s.recordDelivery('d-2')).toBe(true);
   });
 
+  it('run store - the branch ledger knows which branches proofpr created, per repository', () => {
+    const s = createRunStore(db);
+    expect(s.ownsBranch('Acme/Widgets', 'proofpr/7-x')).toBe(false);
+    s.recordBranch('Acme/Widgets', 'proofpr/7-x', 'r1');
+    s.recordBranch('acme/widgets', 'proofpr/7-x', 'r2');
+    expect(s.ownsBranch('acme/widgets', 'proofpr/7-x')).toBe(true);
+    expect(s.ownsBranch('acme/other', 'proofpr/7-x')).toBe(false);
+    expect(s.ownsBranch('acme/widgets', 'proofpr/8-y')).toBe(false);
+  });
+
   it('run store - one active run per issue; the lease frees when the run is done', () => {
     const s = createRunStore(db);
     const a = s.tryCreate({ id: 'r1', repo: 'o/r', issue: 1, kind: 'fix' });

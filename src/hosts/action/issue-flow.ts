@@ -9,6 +9,8 @@ import type { ModelClient } from '../../model/model-client.js';
 import { parseEvent } from '../../github/event.js';
 import { toTrigger } from '../../github/trigger.js';
 import { authorize } from '../../github/authorize.js';
+import { reactionTargetOf } from '../../github/reaction-endpoint.js';
+import { FORK_REPLY, prOwnership, pullRequestFacts } from '../../usecases/pr-ownership.js';
 import { renderStatusComment } from '../../github/status-comment.js';
 import { fixIssue } from '../../usecases/fix-issue.js';
 import { followUpPr } from '../../usecases/follow-up-pr.js';
@@ -39,12 +41,22 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
   if (!auth.ok) {
     return skipped(`${t.commenter} may not trigger runs (repository permission ${auth.roleName ?? auth.permission}; needs one of ${config.authorized.join(', ')})`);
   }
-  if (t.commentId !== undefined) await github.addReaction({ commentId: t.commentId }, 'eyes').catch(() => undefined);
+  const pr = t.target === 'pr' ? await pullRequestFacts(github, t) : undefined;
+  if (t.target === 'pr') {
+    // The Action keeps no state: its own PRs are same-repository proofpr/ branches; a fork's never are.
+    const owner = pr ? await prOwnership(pr, `${github.owner}/${github.repo}`) : ({ kind: 'not-ours', why: `PR #${t.number} was not found` } as const);
+    if (owner.kind === 'fork') {
+      await github.createComment(t.number, FORK_REPLY);
+      return skipped(`PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`);
+    }
+    if (owner.kind === 'not-ours') return skipped(`PR #${t.number} is not proofpr's own: ${owner.why}`);
+  }
+  if (t.commentId !== undefined) await github.addReaction(reactionTargetOf(t), 'eyes').catch(() => undefined);
 
   const runId = newRunId();
   const mode = t.target === 'pr' ? 'follow-up' : t.kind === 'plan' ? 'plan' : 'fix';
   const status = await github.createComment(t.number, renderStatusComment({ runId, phase: 'queued', requester: t.commenter, mode, maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }));
-  const fetchBranches = t.target === 'pr' ? [(await github.getPullRequest(t.number))?.headRef].filter((b): b is string => !!b) : [];
+  const fetchBranches = pr ? [pr.headRef] : [];
   let last: RunTaskResult | undefined;
   const usecaseDeps: UsecaseDeps = {
     github,

@@ -9,6 +9,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { parse as parseYaml } from 'yaml';
 import type { GitHubPort, IssueComment, PullRequestInfo } from '../../usecases/ports.js';
 import { logger } from '../../log.js';
+import { reactionEndpoint } from '../../github/reaction-endpoint.js';
 
 const log = logger('octokit-port');
 
@@ -40,7 +41,8 @@ interface RawPull {
 }
 
 function pullInfo(p: RawPull): PullRequestInfo {
-  return { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, draft: p.draft === true, state: p.state };
+  const headRepo = p.head.repo === undefined ? {} : { headRepo: p.head.repo?.full_name ?? '' };
+  return { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, ...headRepo, draft: p.draft === true, state: p.state };
 }
 
 function status(e: unknown): number | undefined {
@@ -84,8 +86,8 @@ export function createOctokitPort(opts: OctokitPortOptions): ListingGitHubPort {
     owner,
     repo,
     async addReaction(target, content) {
-      if ('commentId' in target) await octokit.reactions.createForIssueComment({ ...r, comment_id: target.commentId, content });
-      else await octokit.reactions.createForIssue({ ...r, issue_number: target.issue, content });
+      const ep = reactionEndpoint(target);
+      await octokit.request(ep.route, { ...r, ...ep.params, content });
     },
     async createComment(issue, body) {
       const { data } = await octokit.issues.createComment({ ...r, issue_number: issue, body });

@@ -83,6 +83,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
       return createAnthropicClient({ apiKey: env.anthropicApiKey, ...(env.anthropicBaseUrl ? { baseURL: env.anthropicBaseUrl } : {}) });
     },
     runs,
+    branches: store,
     home: env.home,
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
   });

@@ -13,7 +13,7 @@ export interface ProofprAppOptions extends IntakeDeps {
   onIntake?: (r: { outcome: IntakeOutcome; runId?: string; deliveryId: string }) => void;
 }
 
-export const WATCHED_EVENTS = ['issue_comment.created', 'issues.labeled', 'pull_request_review_comment.created'] as const;
+export const WATCHED_EVENTS = ['issue_comment.created', 'issues.labeled', 'pull_request_review_comment.created', 'pull_request_review.submitted'] as const;
 
 export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
   return (app) => {

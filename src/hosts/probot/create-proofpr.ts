@@ -120,6 +120,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       runTask: opts.runTask ?? realRunTask,
       modelFactory: opts.modelFactory ?? defaultModelFactory(env),
       runs,
+      branches: runs,
       home: env.home,
       ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
       ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),

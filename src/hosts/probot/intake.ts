@@ -11,8 +11,10 @@ import { toTrigger, BRANCH_PREFIX, type Trigger } from '../../github/trigger.js'
 import { loadRepoConfig, invalidConfigComment, type LoadedConfig } from '../../github/repo-config.js';
 import { authorize } from '../../github/authorize.js';
 import { renderStatusComment } from '../../github/status-comment.js';
+import { reactionTargetOf } from '../../github/reaction-endpoint.js';
+import { FORK_REPLY, prOwnership, pullRequestFacts } from '../../usecases/pr-ownership.js';
 
-export type IntakeOutcome = 'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'queued';
+export type IntakeOutcome = 'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'queued' | 'refused';
 
 export interface IntakeDeps {
   runs: SharedRunStore;
@@ -28,20 +30,22 @@ export interface WebhookInput {
   payload: unknown;
 }
 
-const fullName = (t: Pick<Trigger, 'owner' | 'repo'>): string => `${t.owner}/${t.repo}`;
+const fullName = (t: { owner: string; repo: string }): string => `${t.owner}/${t.repo}`;
 
 export async function intake(evt: WebhookInput, github: GitHubPort, deps: IntakeDeps): Promise<{ outcome: IntakeOutcome; runId?: string; trigger?: Trigger }> {
   const facts = parseEvent(evt.name, evt.id, evt.payload, deps.selfLogin ? { selfLogin: deps.selfLogin } : {});
   if (!facts) return { outcome: 'ignored' };
   let configRef: string | undefined;
   if (facts.target === 'pr') {
-    if (!facts.headRef || !facts.baseRef) {
-      const pr = await github.getPullRequest(facts.number);
-      if (!pr) return { outcome: 'ignored' };
-      facts.headRef = pr.headRef;
-      facts.baseRef = pr.baseRef;
-    }
-    if (!facts.headRef.startsWith(BRANCH_PREFIX)) return { outcome: 'ignored' };
+    const pr = await pullRequestFacts(github, facts);
+    if (!pr) return { outcome: 'ignored' };
+    facts.headRef = pr.headRef;
+    facts.baseRef = pr.baseRef;
+    if (pr.headRepo !== undefined) facts.headRepo = pr.headRepo;
+    // A same-repository PR on another branch is somebody's own work: not a command for proofpr. A fork's
+    // PR goes on, whatever its branch is named, to get its one reply (decide → refuseForeignPr).
+    const fork = pr.headRepo === undefined || pr.headRepo.toLowerCase() !== fullName(facts).toLowerCase();
+    if (!fork && !pr.headRef.startsWith(BRANCH_PREFIX)) return { outcome: 'ignored' };
     // A follow-up's config comes from the base branch, never from the PR head.
     configRef = facts.baseRef;
   }
@@ -75,7 +79,14 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort
     return { outcome: 'unauthorized', trigger };
   }
   const repo = fullName(trigger);
-  const target = trigger.commentId !== undefined ? { commentId: trigger.commentId } : { issue: trigger.number };
+  if (trigger.target === 'pr') {
+    const owner = await prOwnership({ headRef: trigger.headRef ?? '', ...(trigger.headRepo !== undefined ? { headRepo: trigger.headRepo } : {}) }, repo, deps.runs);
+    if (owner.kind !== 'own') {
+      await github.createComment(trigger.number, owner.kind === 'fork' ? FORK_REPLY : `proofpr follows up only on pull requests it opened: ${owner.why}, so I did not start.`);
+      return { outcome: 'refused', trigger };
+    }
+  }
+  const target = reactionTargetOf(trigger);
 
   if (trigger.kind === 'status') {
     const run = await deps.runs.latest(repo, trigger.number);

@@ -225,6 +225,8 @@ describe('probot app - /agent on issues and PRs', () => {
     const fake = fakeRunTask();
     const ws = fakeWorkspace();
     h = await startHarness(fake.runTask, ws);
+    // proofpr's own PR: its state records that it created the branch (the name alone is not enough).
+    await h.app.runs.recordBranch(REPO, 'proofpr/12-parser-drops-the-last-line', 'r-earlier');
     await h.app.probot.receive({ id: 'd-14', name: 'pull_request_review_comment', payload: payload('pull_request_review_comment.created') } as never);
     await until(() => (h?.app.runs as RunStore).latest(REPO, 13)?.status === 'done');
     expect(gh.calledWith('GET', /contents\/\.github\/proofpr\.yml\?ref=main$/)).toHaveLength(1);
@@ -233,7 +235,60 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(fake.inputs[0]?.task.instructions).toBe('also handle CRLF');
     expect(ws.pushes[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', expectedRemoteSha: '1'.repeat(40) });
     expect(gh.calledWith('PATCH', /\/pulls\/13$/)).toHaveLength(1);
+    expect(gh.calledWith('POST', /\/pulls\/comments\/7001\/reactions$/)).toHaveLength(1);
     expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app - a fix records its branch in the run store: the PR it opened is its own', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
+    expect(await h.app.runs.ownsBranch(REPO, 'proofpr/12-parser-drops-the-last-line')).toBe(false);
+    await h.app.probot.receive({ id: 'own-1', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await done();
+    expect(await h.app.runs.ownsBranch(REPO, 'proofpr/12-parser-drops-the-last-line')).toBe(true);
+  });
+
+  const forkPr = { number: 13, head: { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } }, base: { ref: 'main' }, state: 'open' };
+  const noEdits = (g: FakeGitHub) => g.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
+
+  it('app - /agent fix on a fork PR named proofpr/… gets one reply and nothing else: no run, no push, no edit', async () => {
+    gh = fakeGitHub({ permissions: maintainer, pulls: [forkPr] });
+    const fake = fakeRunTask();
+    const ws = fakeWorkspace();
+    h = await startHarness(fake.runTask, ws);
+    // Even a ledger entry for that name (proofpr once created it in the base repository) does not make a fork's PR its own.
+    await h.app.runs.recordBranch(REPO, 'proofpr/7-looks-like-ours', 'r-old');
+    await h.app.probot.receive({ id: 'fork-1', name: 'issue_comment', payload: comment('/agent fix', (p) => {
+      p.issue.number = 13;
+      p.issue.pull_request = { url: 'x' };
+    }) } as never);
+    const review = payload('pull_request_review_comment.created', (p) => {
+      p.pull_request.head = forkPr.head;
+      p.comment.id = 7002;
+    });
+    await h.app.probot.receive({ id: 'fork-2', name: 'pull_request_review_comment', payload: review } as never);
+    const edits = noEdits(gh);
+    expect(edits.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /repos/acme/widgets/issues/13/comments', 'POST /repos/acme/widgets/issues/13/comments']);
+    expect((edits[0]?.body as { body: string }).body).toMatch(/does not push to forks or run their code/);
+    expect(fake.inputs).toHaveLength(0);
+    expect(ws.pushes).toHaveLength(0);
+    expect(ws.mirrors).toHaveLength(0);
+    expect((h.app.runs as RunStore).latest(REPO, 13)).toBeUndefined();
+    expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app - a same-repository PR named proofpr/… that proofpr has no record of creating gets one reply and no run', async () => {
+    gh = fakeGitHub({ permissions: maintainer, pulls: [{ ...forkPr, head: { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40) } }] });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'name-1', name: 'issue_comment', payload: comment('/agent fix', (p) => {
+      p.issue.number = 13;
+      p.issue.pull_request = { url: 'x' };
+    }) } as never);
+    const edits = noEdits(gh);
+    expect(edits).toHaveLength(1);
+    expect((edits[0]?.body as { body: string }).body).toMatch(/no record of creating branch proofpr\/7-looks-like-ours/);
+    expect(fake.inputs).toHaveLength(0);
   });
 
   it('app - a comment on a PR proofpr did not open is ignored', async () => {

@@ -20,7 +20,8 @@ export interface FakeGitHubOptions {
   configAt?: Record<string, string>;
   permissions?: Record<string, { permission: string; role_name?: string }>;
   comments?: Array<{ id: number; body: string; user: { login: string; type: string }; created_at: string; updated_at: string }>;
-  pulls?: Array<{ number: number; head: { ref: string; sha: string }; base: { ref: string }; state: string; html_url?: string; draft?: boolean }>;
+  /** head.repo defaults to the base repository; give another full_name for a fork's PR. */
+  pulls?: Array<{ number: number; head: { ref: string; sha: string; repo?: { full_name: string } | null }; base: { ref: string }; state: string; html_url?: string; draft?: boolean }>;
   refs?: Record<string, string>;
   /** The first request whose "METHOD path" matches answers 500 (a GitHub hiccup). */
   failOnce?: RegExp;
@@ -47,7 +48,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}, web = 'https://g
   const calls: Call[] = [];
   const unhandled: Call[] = [];
   const comments = new Map<number, { issue: number; bodies: string[] }>();
-  const pulls: Json[] = (opts.pulls ?? []).map((p) => ({ html_url: `${web}/${OWNER}/${REPO}/pull/${p.number}`, draft: false, ...p }));
+  const pulls: Json[] = (opts.pulls ?? []).map((p) => ({ html_url: `${web}/${OWNER}/${REPO}/pull/${p.number}`, draft: false, ...p, head: { repo: { full_name: `${OWNER}/${REPO}` }, ...p.head } }));
   let nextId = 900000;
   let failOnce = opts.failOnce;
   const repoPath = `/repos/${OWNER}/${REPO}`;
@@ -77,7 +78,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}, web = 'https://g
       const perm = opts.permissions?.[m[1] as string];
       return [200, { permission: perm?.permission ?? 'none', role_name: perm?.role_name ?? perm?.permission ?? 'none', user: { login: m[1] } }];
     }
-    if (method === 'POST' && /^\/issues(\/comments)?\/\d+\/reactions$/.test(p)) return [201, { id: 1, content: (body as Json).content }];
+    if (method === 'POST' && /^\/(issues|issues\/comments|pulls\/comments)\/\d+\/reactions$/.test(p)) return [201, { id: 1, content: (body as Json).content }];
     if (method === 'POST' && (m = /^\/issues\/(\d+)\/comments$/.exec(p))) {
       const id = nextId++;
       comments.set(id, { issue: Number(m[1]), bodies: [(body as Json).body] });
@@ -100,7 +101,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}, web = 'https://g
     }
     if (method === 'POST' && p === '/pulls') {
       const b = body as Json;
-      const pr = { number: 100 + pulls.length, html_url: `${web}/${OWNER}/${REPO}/pull/${100 + pulls.length}`, title: b.title, body: b.body, draft: b.draft, state: 'open', head: { ref: b.head, sha: 'f'.repeat(40) }, base: { ref: b.base } };
+      const pr = { number: 100 + pulls.length, html_url: `${web}/${OWNER}/${REPO}/pull/${100 + pulls.length}`, title: b.title, body: b.body, draft: b.draft, state: 'open', head: { ref: b.head, sha: 'f'.repeat(40), repo: { full_name: `${OWNER}/${REPO}` } }, base: { ref: b.base } };
       pulls.push(pr);
       return [201, pr];
     }
