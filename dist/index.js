@@ -80199,6 +80199,7 @@ async function runOneSweep(s, input10, deps) {
     const access = await github.gitAccess();
     const remoteSha = await github.getBranchSha(branch);
     await deps.workspace.pushBranch({ repoDir: input10.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
+    await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, runId);
     const body2 = (await finish(runDir, evidence, s, baseline)).summaryMd;
     const labels = [.../* @__PURE__ */ new Set([...config2.pr.labels, ...s.labels])];
     if (existing) {
@@ -90433,10 +90434,24 @@ throttling.triggersNotification = triggersNotification;
 
 // src/hosts/action/octokit-port.ts
 var import_yaml3 = __toESM(require_dist(), 1);
+
+// src/github/reaction-endpoint.ts
+function reactionEndpoint(target) {
+  if ("issue" in target) return { route: "POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", params: { issue_number: target.issue } };
+  if (target.kind === "review-comment") return { route: "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", params: { comment_id: target.commentId } };
+  return { route: "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", params: { comment_id: target.commentId } };
+}
+function reactionTargetOf(t) {
+  if (t.commentId === void 0 || t.commentKind === "review") return { issue: t.number };
+  return { commentId: t.commentId, kind: t.commentKind ?? "issue-comment" };
+}
+
+// src/hosts/action/octokit-port.ts
 var log7 = logger("octokit-port");
 var RetryingOctokit = Octokit2.plugin(retry, throttling);
 function pullInfo(p) {
-  return { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, draft: p.draft === true, state: p.state };
+  const headRepo = p.head.repo === void 0 ? {} : { headRepo: p.head.repo?.full_name ?? "" };
+  return { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, ...headRepo, draft: p.draft === true, state: p.state };
 }
 function status(e) {
   return typeof e === "object" && e !== null && "status" in e && typeof e.status === "number" ? e.status : void 0;
@@ -90476,8 +90491,8 @@ function createOctokitPort(opts) {
     owner,
     repo,
     async addReaction(target, content) {
-      if ("commentId" in target) await octokit.reactions.createForIssueComment({ ...r, comment_id: target.commentId, content });
-      else await octokit.reactions.createForIssue({ ...r, issue_number: target.issue, content });
+      const ep = reactionEndpoint(target);
+      await octokit.request(ep.route, { ...r, ...ep.params, content });
     },
     async createComment(issue3, body2) {
       const { data } = await octokit.issues.createComment({ ...r, issue_number: issue3, body: body2 });
@@ -90698,11 +90713,18 @@ var pullRequest = external_exports.object({
   number: external_exports.number(),
   title: external_exports.string(),
   body: external_exports.string().nullable().optional(),
-  head: external_exports.object({ ref: external_exports.string() }),
+  head: external_exports.object({ ref: external_exports.string(), repo: external_exports.object({ full_name: external_exports.string() }).nullable().optional() }),
   base: external_exports.object({ ref: external_exports.string() })
+});
+var review = external_exports.object({
+  id: external_exports.number(),
+  body: external_exports.string().nullable().optional(),
+  submitted_at: external_exports.string().nullable().optional(),
+  user: user.nullable()
 });
 var issueComment = external_exports.object({ action: external_exports.string(), comment, issue: issue2, repository, sender: user, installation });
 var reviewComment = external_exports.object({ action: external_exports.string(), comment, pull_request: pullRequest, repository, sender: user, installation });
+var reviewSubmitted = external_exports.object({ action: external_exports.string(), review, pull_request: pullRequest, repository, sender: user, installation });
 var labeled = external_exports.object({
   action: external_exports.literal("labeled"),
   label: external_exports.object({ name: external_exports.string() }),
@@ -90726,6 +90748,10 @@ function base2(p, deliveryId) {
     ...p.repository.default_branch ? { defaultBranch: p.repository.default_branch } : {}
   };
 }
+function prFacts(pr) {
+  const headRepo = pr.head.repo === void 0 ? {} : { headRepo: pr.head.repo?.full_name ?? "" };
+  return { number: pr.number, title: pr.title, body: pr.body ?? "", headRef: pr.head.ref, baseRef: pr.base.ref, ...headRepo };
+}
 function parseEvent(name2, deliveryId, payload, opts = {}) {
   if (name2 === "issue_comment" || name2 === "pull_request_review_comment") {
     const res = name2 === "issue_comment" ? issueComment.safeParse(payload) : reviewComment.safeParse(payload);
@@ -90735,13 +90761,33 @@ function parseEvent(name2, deliveryId, payload, opts = {}) {
     if (isBot(p.sender, opts.selfLogin) || isBot(p.comment.user, opts.selfLogin)) return void 0;
     const commentUser = p.comment.user ?? p.sender;
     const common2 = { ...base2(p, deliveryId), actor: commentUser.login, ...commentUser.id !== void 0 ? { actorId: commentUser.id } : {} };
-    const c3 = { type: "comment", commentId: p.comment.id, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? "" };
+    const kind = name2 === "issue_comment" ? "issue-comment" : "review-comment";
+    const c3 = { type: "comment", commentId: p.comment.id, commentKind: kind, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? "" };
     if ("pull_request" in p && p.pull_request && typeof p.pull_request === "object" && "head" in p.pull_request) {
       const pr = p.pull_request;
-      return { ...common2, ...c3, target: "pr", number: pr.number, title: pr.title, body: pr.body ?? "", headRef: pr.head.ref, baseRef: pr.base.ref };
+      return { ...common2, ...c3, target: "pr", ...prFacts(pr) };
     }
     const is = p.issue;
     return { ...common2, ...c3, target: is.pull_request ? "pr" : "issue", number: is.number, title: is.title, body: is.body ?? "" };
+  }
+  if (name2 === "pull_request_review") {
+    const res = reviewSubmitted.safeParse(payload);
+    if (!res.success) return void 0;
+    const p = res.data;
+    if (p.action !== "submitted" || isBot(p.sender, opts.selfLogin) || isBot(p.review.user, opts.selfLogin)) return void 0;
+    const reviewer = p.review.user ?? p.sender;
+    return {
+      ...base2(p, deliveryId),
+      actor: reviewer.login,
+      ...reviewer.id !== void 0 ? { actorId: reviewer.id } : {},
+      type: "comment",
+      commentId: p.review.id,
+      commentKind: "review",
+      commentCreatedAt: p.review.submitted_at ?? (/* @__PURE__ */ new Date()).toISOString(),
+      commentBody: p.review.body ?? "",
+      target: "pr",
+      ...prFacts(p.pull_request)
+    };
   }
   if (name2 === "issues") {
     const res = labeled.safeParse(payload);
@@ -90778,7 +90824,8 @@ function toTrigger(facts, settings) {
     deliveryId: facts.deliveryId,
     ...facts.defaultBranch ? { defaultBranch: facts.defaultBranch } : {},
     ...facts.headRef ? { headRef: facts.headRef } : {},
-    ...facts.baseRef ? { baseRef: facts.baseRef } : {}
+    ...facts.baseRef ? { baseRef: facts.baseRef } : {},
+    ...facts.headRepo !== void 0 ? { headRepo: facts.headRepo } : {}
   };
   if (facts.type === "label") {
     if (!settings.trigger_label || facts.label !== settings.trigger_label) return void 0;
@@ -90787,7 +90834,7 @@ function toTrigger(facts, settings) {
   const cmd = parseCommand2(facts.commentBody, settings.trigger);
   if (!cmd) return void 0;
   if (facts.target === "pr" && cmd.kind === "plan") return void 0;
-  return { ...common2, kind: cmd.kind, via: "comment", commentId: facts.commentId, commentCreatedAt: facts.commentCreatedAt, instructions: cmd.instructions };
+  return { ...common2, kind: cmd.kind, via: "comment", commentId: facts.commentId, commentKind: facts.commentKind, commentCreatedAt: facts.commentCreatedAt, instructions: cmd.instructions };
 }
 var BRANCH_PREFIX = "proofpr/";
 
@@ -90801,6 +90848,22 @@ async function authorize(github, user2, allowed) {
   }
   const ok = allowed.includes(res.permission) || res.roleName !== void 0 && allowed.includes(res.roleName);
   return { ok, ...res };
+}
+
+// src/usecases/pr-ownership.ts
+var FORK_REPLY = "proofpr does not work on pull requests from forks: it does not push to forks or run their code. A maintainer can push the change to a branch of this repository and ask there, or open an issue and comment `/agent fix` on it.";
+var same = (a2, b) => a2.toLowerCase() === b.toLowerCase();
+async function prOwnership(pr, repoFullName, ledger) {
+  if (pr.headRepo === void 0 || !same(pr.headRepo, repoFullName)) return { kind: "fork", headRepo: pr.headRepo || "(unknown or deleted repository)" };
+  if (!pr.headRef.startsWith(BRANCH_PREFIX)) return { kind: "not-ours", why: `branch ${pr.headRef} was not created by proofpr` };
+  if (ledger && !await ledger.ownsBranch(repoFullName, pr.headRef)) return { kind: "not-ours", why: `proofpr has no record of creating branch ${pr.headRef}` };
+  return { kind: "own" };
+}
+async function pullRequestFacts(github, t) {
+  if (t.headRef && t.baseRef && t.headRepo !== void 0) return { headRef: t.headRef, baseRef: t.baseRef, headRepo: t.headRepo };
+  const pr = await github.getPullRequest(t.number);
+  if (!pr) return void 0;
+  return { headRef: pr.headRef, baseRef: pr.baseRef, ...pr.headRepo !== void 0 ? { headRepo: pr.headRepo } : {} };
 }
 
 // src/github/status-comment.ts
@@ -91062,6 +91125,7 @@ _Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
       const pushAccess = await github.gitAccess();
       await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...result.headSha ? { sha: result.headSha } : {} });
       pushed = true;
+      await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, inp.runId);
     }
     if (pushed && (verified || cfg.pr.on_unverified === "draft_pr")) {
       const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;
@@ -91117,7 +91181,9 @@ async function followUpPr(inp, deps) {
   try {
     await status2.set({ phase });
     const pr = await github.getPullRequest(t.number);
-    if (!pr || !pr.headRef.startsWith(BRANCH_PREFIX)) throw new Error(`PR #${t.number} is not a proofpr branch`);
+    if (!pr) throw new Error(`PR #${t.number} was not found`);
+    const owner = await prOwnership(pr, `${github.owner}/${github.repo}`, deps.branches);
+    if (owner.kind !== "own") throw new Error(owner.kind === "fork" ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code` : `PR #${t.number} is not proofpr's own: ${owner.why}`);
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
@@ -91206,11 +91272,20 @@ async function issueFlow(ctx, config2, deps) {
   if (!auth2.ok) {
     return skipped(`${t.commenter} may not trigger runs (repository permission ${auth2.roleName ?? auth2.permission}; needs one of ${config2.authorized.join(", ")})`);
   }
-  if (t.commentId !== void 0) await github.addReaction({ commentId: t.commentId }, "eyes").catch(() => void 0);
+  const pr = t.target === "pr" ? await pullRequestFacts(github, t) : void 0;
+  if (t.target === "pr") {
+    const owner = pr ? await prOwnership(pr, `${github.owner}/${github.repo}`) : { kind: "not-ours", why: `PR #${t.number} was not found` };
+    if (owner.kind === "fork") {
+      await github.createComment(t.number, FORK_REPLY);
+      return skipped(`PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`);
+    }
+    if (owner.kind === "not-ours") return skipped(`PR #${t.number} is not proofpr's own: ${owner.why}`);
+  }
+  if (t.commentId !== void 0) await github.addReaction(reactionTargetOf(t), "eyes").catch(() => void 0);
   const runId = newRunId();
   const mode = t.target === "pr" ? "follow-up" : t.kind === "plan" ? "plan" : "fix";
   const status2 = await github.createComment(t.number, renderStatusComment({ runId, phase: "queued", requester: t.commenter, mode, maxTurns: config2.max_turns, budgetUsd: config2.max_cost_usd }));
-  const fetchBranches = t.target === "pr" ? [(await github.getPullRequest(t.number))?.headRef].filter((b) => !!b) : [];
+  const fetchBranches = pr ? [pr.headRef] : [];
   let last;
   const usecaseDeps = {
     github,
