@@ -13,7 +13,18 @@ export interface TestCounts {
   total: number;
 }
 
-export type CountSource = 'junit' | 'jest-json' | 'tap' | 'summary-line' | 'none';
+/** Where counts came from; 'runner-report' is a report proofpr asked the runner for in another format (see `runner`). */
+export type CountSource = 'junit' | 'jest-json' | 'tap' | 'runner-report' | 'summary-line' | 'none';
+
+export type TestOutcome = 'passed' | 'failed' | 'skipped';
+
+/** One test of a run, as the runner's report names it: `id` is "<file> > <full name>" (or the full name when the runner gives no file). */
+export interface TestCase {
+  id: string;
+  outcome: TestOutcome;
+  /** The test file, relative to the run's folder, when the report names it. */
+  file?: string;
+}
 
 export interface TestRun {
   command: string;
@@ -31,6 +42,14 @@ export interface TestRun {
   /** 'agent' when the model ran it through Bash; 'harness' for the final run and baselines. */
   by: 'agent' | 'harness';
   outputPath?: string;
+  /** Per-test identities and outcomes, when the runner's report gives them (harness runs). */
+  tests?: TestCase[];
+  /** The commit the harness ran on, in a clean checkout (final run: the commit that is pushed; baseline: the base). */
+  commit?: string;
+  /** What the harness run was: the final run of the commit, the baseline on the base commit, or red→green's base + test changes. */
+  kind?: 'final' | 'baseline' | 'red-green';
+  /** Why counts are unknown or came from a fallback (e.g. the command is not one call of a known runner). */
+  note?: string;
 }
 
 export interface GateResult {
