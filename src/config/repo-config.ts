@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './config-error.js';
+import { cronSchedule, hookMatcher, permissionRule, repoPath } from './refinements.js';
+
+export { ConfigError } from './config-error.js';
 
 /**
  * `.github/proofpr.yml` (CONTRACT §8), validated strictly: unknown keys are errors naming their path.
@@ -9,7 +13,7 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 const hookEntry = z
   .object({
-    matcher: z.string().optional().describe('regex on the tool name; omitted = every tool'),
+    matcher: hookMatcher.optional().describe('regex on the tool name; omitted = every tool'),
     command: z.string().min(1).describe('bash command; JSON event on stdin; exit 2 blocks'),
     timeout_sec: z.number().int().positive().max(600).default(60).describe('seconds before the hook is killed (an error, not a block)'),
   })
@@ -18,7 +22,7 @@ const hookEntry = z
 const sweep = z
   .object({
     name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes').describe('sweep name (branch proofpr/sweep-<name>-<yyyymmdd>)'),
-    schedule: z.string().optional().describe('cron expression, used by `serve`'),
+    schedule: cronSchedule.optional().describe('cron expression, used by `serve`'),
     prompt: z.string().min(1).describe("the sweep's task"),
     labels: z.array(z.string()).default([]).describe("labels for the sweep's PR"),
     max_open_prs: z.number().int().min(0).default(1).describe('open sweep PRs allowed at once (it updates its own open PR first)'),
@@ -37,7 +41,7 @@ export const repoConfigSchema = z
     test: z
       .object({
         command: z.string().min(1).optional().describe('what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)'),
-        report: z.string().optional().describe("report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines"),
+        report: repoPath.optional().describe("report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines"),
         min_tests: z.number().int().min(0).default(1).describe('tests that must execute (passed + failed) for gate tests-ran'),
         timeout_min: z.number().positive().max(60).default(10).describe('limit for one harness test run in minutes'),
       })
@@ -52,8 +56,8 @@ export const repoConfigSchema = z
       .default({ timeout_min: 15 }),
     permissions: z
       .object({
-        allow: z.array(z.string()).default([]).describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
-        deny: z.array(z.string()).default([]).describe('deny rules, same syntax; deny always wins'),
+        allow: z.array(permissionRule).default([]).describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
+        deny: z.array(permissionRule).default([]).describe('deny rules, same syntax; deny always wins'),
         writable_workflows: z.boolean().default(false).describe('allow edits under .github/workflows/ (same as listing `.github/workflows/**` in writable)'),
         writable: z
           .array(z.string().min(1))
@@ -111,16 +115,6 @@ export const repoConfigSchema = z
   .strict();
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;
-
-export class ConfigError extends Error {
-  constructor(
-    message: string,
-    readonly issues: string[] = [],
-  ) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
 
 /** "permissions.allow[2]" style path for an issue. */
 function issuePath(path: ReadonlyArray<PropertyKey>): string {

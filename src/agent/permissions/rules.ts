@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
-import { ConfigError } from '../../config/repo-config.js';
+import { ConfigError } from '../../config/config-error.js';
 
 /** Tool names a rule may name (CONTRACT §7). */
 export const RULE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite'] as const;

@@ -10,6 +10,7 @@ import { parseEvent } from '../../github/event.js';
 import { toTrigger, BRANCH_PREFIX, type Trigger } from '../../github/trigger.js';
 import { loadRepoConfig, invalidConfigComment, type LoadedConfig } from '../../github/repo-config.js';
 import { authorize } from '../../github/authorize.js';
+import { repoConfigSchema } from '../../config/repo-config.js';
 import { renderStatusComment } from '../../github/status-comment.js';
 import { reactionTargetOf } from '../../github/reaction-endpoint.js';
 import { FORK_REPLY, prOwnership, pullRequestFacts } from '../../usecases/pr-ownership.js';
@@ -29,6 +30,9 @@ export interface WebhookInput {
   id: string;
   payload: unknown;
 }
+
+/** Who may trigger a run when the config cannot say (it is invalid): the schema's default. */
+const DEFAULT_AUTHORIZED: readonly string[] = repoConfigSchema.parse({}).authorized;
 
 const fullName = (t: { owner: string; repo: string }): string => `${t.owner}/${t.repo}`;
 
@@ -66,6 +70,9 @@ type Decision = { outcome: IntakeOutcome; runId?: string; trigger?: Trigger };
 
 async function decide(trigger: Trigger, loaded: LoadedConfig, github: GitHubPort, deps: IntakeDeps): Promise<Decision> {
   if (!loaded.ok) {
+    // The problems describe the repository's own file: only someone who could trigger a run sees them.
+    const auth = await authorize(github, trigger.commenter, DEFAULT_AUTHORIZED);
+    if (!auth.ok) return { outcome: 'unauthorized', trigger };
     await github.createComment(trigger.number, invalidConfigComment(loaded.problems));
     return { outcome: 'invalid-config', trigger };
   }

@@ -157,6 +157,26 @@ describe('probot app - /agent on issues and PRs', () => {
     expect((h.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
   });
 
+  it('app - an invalid config is reported only to users who may trigger a run (a read-only commenter gets nothing)', async () => {
+    gh = fakeGitHub({ permissions: { maintainer: { permission: 'read', role_name: 'read' } }, config: 'permissions:\n  allow: ["Bash(npm test:*"]\n' });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-8r', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    expect(gh.calledWith('POST', /\/issues\/12\/comments$/)).toHaveLength(0);
+    expect(fake.inputs).toHaveLength(0);
+  });
+
+  it('app - a malformed permission rule is an invalid config at intake, naming the rule, before any run', async () => {
+    gh = fakeGitHub({ permissions: maintainer, config: 'permissions:\n  allow: ["Bash(npm test:*"]\n' });
+    const fake = fakeRunTask();
+    h = await startHarness(fake.runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-8m', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    const body = (gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body;
+    expect(body).toContain('- `permissions.allow[0]`:');
+    expect(body).toContain('missing closing parenthesis');
+    expect(fake.inputs).toHaveLength(0);
+  });
+
   it('app - an unverified run comments the failed gates and the pushed WIP branch, and opens no PR', async () => {
     gh = fakeGitHub({ permissions: maintainer });
     const ws = fakeWorkspace();
