@@ -60,7 +60,7 @@ export const repoConfigSchema = z
         deny: z.array(permissionRule).default([]).describe('deny rules, same syntax; deny always wins'),
         writable_workflows: z.boolean().default(false).describe('allow edits under .github/workflows/ (same as listing `.github/workflows/**` in writable)'),
         writable: z
-          .array(z.string().min(1))
+          .array(repoPath)
           .default([])
           .describe('protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise'),
       })
