@@ -123,6 +123,10 @@ function issuePath(path: ReadonlyArray<PropertyKey>): string {
   return out || '(root)';
 }
 
+/** `_extends` reaches this point only when nothing could resolve it: a local run without a GitHub target. */
+const EXTENDS_OFFLINE =
+  "another repository's config is merged only when proofpr reads this file through GitHub (the App, the Action, `run --github-repo` without --config, `sweep` with a GitHub target); inline the settings here";
+
 /** Validate an already-parsed object; throws ConfigError listing every bad key path and its fix. */
 export function validateRepoConfig(raw: unknown, source = '.github/proofpr.yml'): RepoConfig {
   const res = repoConfigSchema.safeParse(raw ?? {});
@@ -131,7 +135,7 @@ export function validateRepoConfig(raw: unknown, source = '.github/proofpr.yml')
     if (i.code === 'unrecognized_keys') {
       const keys = (i as { keys: string[] }).keys;
       const base = issuePath(i.path);
-      return keys.map((k) => `${base === '(root)' ? k : `${base}.${k}`}: unknown key (remove it or check the spelling)`).join('\n');
+      return keys.map((k) => `${base === '(root)' ? k : `${base}.${k}`}: ${base === '(root)' && k === '_extends' ? EXTENDS_OFFLINE : 'unknown key (remove it or check the spelling)'}`).join('\n');
     }
     return `${issuePath(i.path)}: ${i.message}`;
   });
@@ -140,6 +144,11 @@ export function validateRepoConfig(raw: unknown, source = '.github/proofpr.yml')
 
 /** Parse YAML text (empty or missing = defaults) and validate it. */
 export function parseRepoConfig(text: string | undefined, source = '.github/proofpr.yml'): RepoConfig {
+  return validateRepoConfig(parseConfigYaml(text, source), source);
+}
+
+/** YAML text (empty or missing = {}) to the raw mapping, not yet validated (`_extends` still in it). */
+export function parseConfigYaml(text: string | undefined, source = '.github/proofpr.yml'): Record<string, unknown> {
   let raw: unknown = {};
   if (text !== undefined && text.trim() !== '') {
     try {
@@ -151,5 +160,5 @@ export function parseRepoConfig(text: string | undefined, source = '.github/proo
   if (raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw new ConfigError(`invalid ${source}: the top level must be a mapping of keys (trigger:, test:, ...)`);
   }
-  return validateRepoConfig(raw ?? {}, source);
+  return (raw ?? {}) as Record<string, unknown>;
 }

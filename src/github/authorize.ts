@@ -2,7 +2,7 @@
  * Authorization asks GitHub for the user's repository permission (CONTRACT §9): `author_association`
  * in the payload is never trusted (a read-only collaborator also shows as COLLABORATOR).
  */
-import type { GitHubPort } from '../usecases/ports.js';
+import type { GitHubPort } from './port.js';
 
 export interface AuthorizeResult {
   ok: boolean;

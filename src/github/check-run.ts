@@ -1,6 +1,6 @@
 /** The check run on the PR head: conclusion and text from the evidence and summary.md. */
 import type { Evidence } from '../agent/evidence/types.js';
-import type { CheckConclusion } from '../usecases/ports.js';
+import type { CheckConclusion } from './port.js';
 
 export const CHECK_NAME = 'proofpr';
 

@@ -3,7 +3,7 @@
  * sanitized and quoted. Only comments by authorized humans written before the trigger comment are kept;
  * a comment edited after the trigger is left out (its pre-trigger text is unknown) and counted in a note.
  */
-import type { GitHubPort, IssueComment } from '../usecases/ports.js';
+import type { GitHubPort, IssueComment } from './port.js';
 import { authorize } from './authorize.js';
 import { quoteUntrusted } from './sanitize.js';
 import { isBot } from './event.js';

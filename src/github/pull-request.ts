@@ -1,7 +1,7 @@
 /**
  * One PR per branch: a re-run for the same issue updates the PR it opened before instead of opening another.
  */
-import type { GitHubPort, PullRequestInfo } from '../usecases/ports.js';
+import type { GitHubPort, PullRequestInfo } from './port.js';
 
 export interface UpsertPullRequest {
   branch: string;

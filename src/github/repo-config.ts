@@ -3,7 +3,7 @@
  * GitHubPort.readConfig), then validated strictly. An invalid file is reported, never half-applied.
  */
 import { ConfigError, validateRepoConfig, type RepoConfig } from '../config/repo-config.js';
-import type { GitHubPort } from '../usecases/ports.js';
+import type { GitHubPort } from './port.js';
 
 export type LoadedConfig =
   | { ok: true; config: RepoConfig }

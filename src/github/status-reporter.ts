@@ -3,7 +3,7 @@
  * at most every `intervalMs` (phase changes and the final state are written at once).
  */
 import type { RunEvent } from '../agent/events.js';
-import type { GitHubPort } from '../usecases/ports.js';
+import type { GitHubPort } from './port.js';
 import { renderStatusComment, type Phase, type StatusState } from './status-comment.js';
 import { logger } from '../log.js';
 

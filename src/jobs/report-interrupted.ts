@@ -2,7 +2,8 @@
  * A run that was in progress when the process died: its status comment says so, the run is closed as
  * aborted, and whatever it left (worktree, WIP) stays on disk for a re-run to pick up.
  */
-import type { GitHubPort, RunRecorder } from '../usecases/ports.js';
+import type { RunRecorder } from '../usecases/ports.js';
+import type { GitHubPort } from '../github/port.js';
 import type { Trigger } from '../github/trigger.js';
 import type { FixJob } from './fix-job.js';
 import type { QueuedJob } from './queue.js';

@@ -3,13 +3,14 @@
  * job to its usecase. A crash anywhere still leaves the run `done` in the store. Sweep jobs (fired by
  * `serve`'s scheduler) read the config again, refresh the mirror and run that one sweep on the default branch.
  */
-import type { GitHubPort, UsecaseDeps } from '../usecases/ports.js';
+import type { UsecaseDeps } from '../usecases/ports.js';
+import type { GitHubPort } from '../github/port.js';
 import type { Trigger } from '../github/trigger.js';
 import { isSweepJob, type FixJob, type ProofprJob, type SweepJob } from './fix-job.js';
 import type { JobContext, JobHandler, QueuedJob } from './queue.js';
 import { fixIssue } from '../usecases/fix-issue.js';
 import { followUpPr } from '../usecases/follow-up-pr.js';
-import { runSweeps, type SweepGitHub } from '../usecases/sweep.js';
+import { runSweeps } from '../usecases/sweep.js';
 import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 
@@ -18,8 +19,6 @@ const log = logger('worker');
 export interface WorkerDeps extends Omit<UsecaseDeps, 'github'> {
   githubFor(target: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort>;
 }
-
-const canListPulls = (g: GitHubPort): g is GitHubPort & SweepGitHub => typeof (g as Partial<SweepGitHub>).listOpenPullRequests === 'function';
 
 async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
   const { trigger, config, statusCommentId, mode } = job.data;
@@ -39,7 +38,6 @@ async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: Work
   log.info({ runId: job.runId, repo: repoFullName, sweep }, 'sweep job start');
   ctx.progress({ phase: 'preparing' });
   const github = await deps.githubFor({ owner, repo, installationId });
-  if (!canListPulls(github)) throw new Error(`sweep ${sweep} on ${repoFullName}: the GitHub port cannot list open pull requests (use createOctokitPort)`);
   const defaultBranch = await github.getDefaultBranch();
   const loaded = await loadRepoConfig(github, defaultBranch);
   if (!loaded.ok) {

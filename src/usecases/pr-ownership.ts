@@ -5,7 +5,7 @@
  * name a fork's branch `proofpr/7-…`. A fork PR gets one reply and nothing else: proofpr does not push
  * to forks or run their code.
  */
-import type { GitHubPort, PullRequestInfo } from './ports.js';
+import type { GitHubPort, PullRequestInfo } from '../github/port.js';
 import { BRANCH_PREFIX } from '../github/trigger.js';
 
 type Awaitable<T> = T | Promise<T>;

@@ -13,7 +13,8 @@ import { buildEvidence, writeEvidence } from '../agent/evidence/evidence.js';
 import { renderSummaryMd } from '../agent/evidence/summary-md.js';
 import { renderReportHtml } from '../agent/evidence/report-html.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
-import type { GitHubPort, PullRequestInfo, WorkspacePort } from './ports.js';
+import type { GitHubPort } from '../github/port.js';
+import type { WorkspacePort } from './ports.js';
 import type { BranchLedger } from './pr-ownership.js';
 import type { RunTask } from '../run/run-task-types.js';
 import { slugify, sweepBranch } from './branch-name.js';
@@ -22,10 +23,7 @@ import { baselineFailed, describeBaseline, runBaseline, type BaselineResult, typ
 
 export type SweepConfig = RepoConfig['sweeps'][number];
 
-export interface SweepGitHub extends Pick<GitHubPort, 'owner' | 'repo' | 'createPullRequest' | 'updatePullRequest' | 'addLabels' | 'getBranchSha' | 'gitAccess'> {
-  /** Open PRs whose head is a branch of this repository. */
-  listOpenPullRequests(): Promise<PullRequestInfo[]>;
-}
+export type SweepGitHub = Pick<GitHubPort, 'owner' | 'repo' | 'createPullRequest' | 'updatePullRequest' | 'addLabels' | 'getBranchSha' | 'gitAccess' | 'listOpenPullRequests'>;
 
 export interface SweepInput {
   /** The repository to make worktrees from (a checkout or a mirror). */

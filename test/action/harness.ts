@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/model/fake-server.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { startFakeGitHubServer } from '../fakes/github/server.js';
+import type { GitHubState } from '../fakes/github/state.js';
 
 export const TOKEN = 'ghs_fakeActionToken0123456789abcdefXYZ';
 export const API_KEY = 'sk-ant-fake-action-key-0123456789';
@@ -56,7 +57,7 @@ export interface ActionFixture {
   work: string;
   bare: string;
   workspace: string;
-  github: FakeGitHub;
+  github: GitHubState;
   model: FakeMessagesServer;
   gitServer: GitHttpServer;
   setSteps(steps: Block[][]): void;
@@ -95,7 +96,8 @@ export async function actionFixture(mutate?: (dir: string) => void): Promise<Act
   const gitServer = await startGitHttpServer(root, `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
   const serverUrl = gitServer.url('').replace(/\/$/, '');
   git(workspace, 'remote', 'set-url', 'origin', `${serverUrl}/acme/demo.git`);
-  const github = await startFakeGitHub({ owner: 'acme', repo: 'demo', bareDir: bare, serverUrl: () => serverUrl });
+  const server = await startFakeGitHubServer({ owner: 'acme', repo: 'demo', bareDir: bare, webUrl: () => serverUrl, self: 'github-actions[bot]' });
+  const github = server.state;
   let steps: Block[][] = FIX_STEPS;
   const model = await startFakeMessagesServer((body) => {
     const msgs = ((body as { messages?: Array<{ role: string }> }).messages ?? []).filter((m) => m.role === 'assistant').length;
@@ -122,7 +124,7 @@ export async function actionFixture(mutate?: (dir: string) => void): Promise<Act
       GITHUB_EVENT_PATH: eventPath,
       GITHUB_REPOSITORY: 'acme/demo',
       GITHUB_WORKSPACE: workspace,
-      GITHUB_API_URL: github.url,
+      GITHUB_API_URL: server.url,
       GITHUB_SERVER_URL: serverUrl,
       GITHUB_REF: 'refs/heads/main',
       GITHUB_RUN_ID: String(runs),
@@ -163,7 +165,7 @@ export async function actionFixture(mutate?: (dir: string) => void): Promise<Act
       git(workspace, 'pull', '-q', '--ff-only', bare, 'main');
     },
     async close() {
-      await Promise.all([github.close(), model.close(), gitServer.close()]);
+      await Promise.all([server.close(), model.close(), gitServer.close()]);
       rmSync(work, { recursive: true, force: true });
     },
   };

@@ -13,7 +13,8 @@ import { main } from '../../src/hosts/cli/main.js';
 import { runCommand } from '../../src/hosts/cli/run-command.js';
 import type { RawRunFlags } from '../../src/hosts/cli/run-options.js';
 import { UsageError } from '../../src/hosts/cli/usage-error.js';
-import { startFakeGitHub, type FakeGitHub } from '../action/fake-github.js';
+import { startFakeGitHubServer, type FakeGitHubServer } from '../fakes/github/server.js';
+import type { GitHubState } from '../fakes/github/state.js';
 import { git } from '../action/harness.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
 
@@ -32,7 +33,8 @@ describe('proofpr run --github-repo --issue', () => {
   let work: string;
   let bare: string;
   let gitServer: GitHttpServer;
-  let github: FakeGitHub;
+  let server: FakeGitHubServer;
+  let github: GitHubState;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
@@ -50,8 +52,16 @@ describe('proofpr run --github-repo --issue', () => {
     git(seed, 'push', '-q', bare, 'main');
     gitServer = await startGitHttpServer(root, `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
     const serverUrl = gitServer.url('').replace(/\/$/, '');
-    github = await startFakeGitHub({ owner: 'acme', repo: 'demo', bareDir: bare, serverUrl: () => serverUrl });
-    env = { PATH: process.env.PATH, HOME: join(work, 'home'), PROOFPR_HOME: join(work, 'proofpr-home'), GITHUB_TOKEN: TOKEN, GITHUB_API_URL: github.url, GITHUB_SERVER_URL: serverUrl };
+    server = await startFakeGitHubServer({
+      owner: 'acme',
+      repo: 'demo',
+      bareDir: bare,
+      webUrl: () => serverUrl,
+      self: 'octocat',
+      config: readFileSync(resolve('examples/demo/repo/.github/proofpr.yml'), 'utf8'),
+    });
+    github = server.state;
+    env = { PATH: process.env.PATH, HOME: join(work, 'home'), PROOFPR_HOME: join(work, 'proofpr-home'), GITHUB_TOKEN: TOKEN, GITHUB_API_URL: server.url, GITHUB_SERVER_URL: serverUrl };
     nock.disableNetConnect();
     nock.enableNetConnect('127.0.0.1');
   });
@@ -60,19 +70,17 @@ describe('proofpr run --github-repo --issue', () => {
 
   afterAll(async () => {
     nock.enableNetConnect();
-    await github.close();
+    await server.close();
     await gitServer.close();
     rmSync(work, { recursive: true, force: true });
   });
 
   it('run - reads the issue, pushes the branch and opens a PR that fixes it, exit 0', async () => {
-    const api = nock(github.url, { allowUnmocked: true })
+    const api = nock(server.url, { allowUnmocked: true })
       .get('/repos/acme/demo/issues/7')
       .reply(200, { number: 7, title: 'median() is wrong for numbers above 9', body: 'median([1, 10, 2]) should be 2.', state: 'open' })
       .get('/user')
-      .reply(200, { login: 'octocat', id: 583231 })
-      .get(/^\/repos\/acme\/demo\/contents\/\.github(\/|%2F)proofpr\.yml/)
-      .reply(200, { type: 'file', encoding: 'base64', content: readFileSync(resolve('examples/demo/repo/.github/proofpr.yml')).toString('base64') });
+      .reply(200, { login: 'octocat', id: 583231 });
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCommand({ githubRepo: 'acme/demo', issue: '7', json: true }, { env, model: fixModel(), stdout: (s) => out.push(s), stderr: (s) => err.push(s) });
@@ -96,7 +104,7 @@ describe('proofpr run --github-repo --issue', () => {
   });
 
   it('run - refuses a pull request number as --issue (exit 2 naming --issue)', async () => {
-    nock(github.url, { allowUnmocked: true }).get('/repos/acme/demo/issues/8').reply(200, { number: 8, title: 'a PR', body: '', state: 'open', pull_request: { url: 'x' } });
+    nock(server.url, { allowUnmocked: true }).get('/repos/acme/demo/issues/8').reply(200, { number: 8, title: 'a PR', body: '', state: 'open', pull_request: { url: 'x' } });
     await expect(runCommand({ githubRepo: 'acme/demo', issue: '8' }, { env, model: fixModel(), stdout: () => undefined, stderr: () => undefined })).rejects.toThrow(/--issue 8: #8 is a pull request/);
   });
 

@@ -1,7 +1,8 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import nock from 'nock';
 import { reactionEndpoint, reactionTargetOf } from '../../src/github/reaction-endpoint.js';
-import { createOctokitPort as createActionPort } from '../../src/hosts/action/octokit-port.js';
+import { createGitHubPort } from '../../src/github/github-port.js';
+import { createTokenOctokit } from '../../src/github/token-octokit.js';
 import { parseEvent } from '../../src/github/event.js';
 import { toTrigger, type Trigger } from '../../src/github/trigger.js';
 import { payload } from './payloads.js';
@@ -36,7 +37,7 @@ describe('reaction endpoint - one per comment kind', () => {
       .reply(201, { id: 1, content: 'eyes' })
       .post('/repos/acme/widgets/issues/comments/5001/reactions', { content: '+1' })
       .reply(201, { id: 2, content: '+1' });
-    const port = createActionPort({ token: 't', owner: 'acme', repo: 'widgets' });
+    const port = createGitHubPort(createTokenOctokit({ token: 't' }), { owner: 'acme', repo: 'widgets' });
     await port.addReaction({ commentId: 7001, kind: 'review-comment' }, 'eyes');
     await port.addReaction({ commentId: 5001, kind: 'issue-comment' }, '+1');
     expect(api.isDone()).toBe(true);

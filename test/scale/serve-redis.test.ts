@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { createProofpr, type Proofpr } from '../../src/hosts/probot/create-proofpr.js';
 import { silentLogger } from '../../src/log.js';
-import { fakeGitHub } from '../hosts/probot/fake-github.js';
+import { fakeGitHub } from '../fakes/github/nock.js';
 import { fakeModel, fakeRunTask, fakeWorkspace, testPrivateKey, TestOctokit, until } from '../hosts/probot/harness.js';
 import { payload } from '../github/payloads.js';
 import { REDIS_URL, requireRedis } from './helpers.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import type { TestRun, Verdict } from '../../src/agent/events.js';
-import type { PullRequestInfo } from '../../src/usecases/ports.js';
+import type { PullRequestInfo } from '../../src/github/port.js';
 import type { RunTaskInput, RunTaskResult } from '../../src/run/run-task-types.js';
 import { runSweeps, selectSweeps, sweepExitCode, type SweepGitHub, type SweepOutcome } from '../../src/usecases/sweep.js';
 import type { BaselineRunner } from '../../src/usecases/sweep-baseline.js';
@@ -46,7 +46,7 @@ function fakes(opts: { open?: PullRequestInfo[]; verdict?: Verdict; changed?: bo
     listOpenPullRequests: async () => opts.open ?? [],
     createPullRequest: async (pr) => {
       calls.created.push(pr);
-      return { number: 50, url: 'https://example.test/acme/demo/pull/50', headRef: pr.head, baseRef: pr.base, state: 'open' };
+      return { number: 50, url: 'https://example.test/acme/demo/pull/50', headRef: pr.head, baseRef: pr.base, draft: pr.draft, state: 'open' };
     },
     updatePullRequest: async (number, patch) => void calls.updated.push({ number, ...patch }),
     addLabels: async (issue, labels) => void calls.labels.push({ issue, labels }),
@@ -82,7 +82,7 @@ beforeEach(() => {
 });
 const input = (extra: Partial<Parameters<typeof runSweeps>[0]> = {}) => ({ repoDir: '/repo', baseRef: 'HEAD', prBase: 'main', config: config(), modelId: 'm', home, ...extra });
 const model = createScriptedModel([]);
-const pr = (number: number, headRef: string): PullRequestInfo => ({ number, url: `https://example.test/acme/demo/pull/${number}`, headRef, baseRef: 'main', state: 'open' });
+const pr = (number: number, headRef: string): PullRequestInfo => ({ number, url: `https://example.test/acme/demo/pull/${number}`, headRef, baseRef: 'main', draft: false, state: 'open' });
 
 describe('selectSweeps', () => {
   it('sweep - a schedule event runs the sweeps with exactly that cron, and all sweeps when none matches', () => {

@@ -13,7 +13,9 @@ import { runTask as realRunTask } from '../../run/run-task.js';
 import type { BaselineRunner } from '../../usecases/sweep-baseline.js';
 import type { ActionContext } from './context.js';
 import { loadActionConfig } from './load-config.js';
-import { createOctokitPort, type ListingGitHubPort } from './octokit-port.js';
+import { CONFIG_PATH, createGitHubPort } from '../../github/github-port.js';
+import type { GitHubPort } from '../../github/port.js';
+import { createTokenOctokit } from '../../github/token-octokit.js';
 import { actionWorkspace } from './workspace-port.js';
 import { issueFlow } from './issue-flow.js';
 import { promptFlow } from './prompt-flow.js';
@@ -21,7 +23,7 @@ import { sweepFlow } from './sweep-flow.js';
 import type { ActionResult } from './result.js';
 
 export interface ActionDeps {
-  github?: ListingGitHubPort;
+  github?: GitHubPort;
   model?: ModelClient;
   runTask?: RunTask;
   workspace?: WorkspacePort;
@@ -35,9 +37,10 @@ export function workspacePath(workspace: string, file: string): string {
 }
 
 export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, deps: ActionDeps = {}): Promise<ActionResult> {
-  const config = loadActionConfig(ctx.workspace, inputs);
   const github =
-    deps.github ?? createOctokitPort({ token: inputs.githubToken, owner: ctx.owner, repo: ctx.repo, baseUrl: ctx.apiUrl, serverUrl: ctx.serverUrl, configPath: inputs.config });
+    deps.github ??
+    createGitHubPort(createTokenOctokit({ token: inputs.githubToken, baseUrl: ctx.apiUrl }), { owner: ctx.owner, repo: ctx.repo, webUrl: ctx.serverUrl, configPath: isAbsolute(inputs.config) ? CONFIG_PATH : inputs.config });
+  const config = await loadActionConfig(ctx.workspace, inputs, github);
   // The key comes from the input only (CONTRACT §9); ANTHROPIC_BASE_URL is the SDK's own endpoint variable.
   const model = deps.model ?? createAnthropicClient({ apiKey: inputs.anthropicApiKey });
   const common = {

@@ -2,7 +2,9 @@
  * A GitHub target for the CLI (`--github-repo OWNER/NAME`): the token-based GitHubPort, with the token
  * from GITHUB_TOKEN, the REST API from GITHUB_API_URL and the web/git root from GITHUB_SERVER_URL.
  */
-import { createOctokitPort, type ListingGitHubPort } from '../action/octokit-port.js';
+import { createGitHubPort } from '../../github/github-port.js';
+import type { GitHubPort } from '../../github/port.js';
+import { createTokenOctokit } from '../../github/token-octokit.js';
 import { UsageError } from './usage-error.js';
 
 export interface GitHubTarget {
@@ -11,7 +13,7 @@ export interface GitHubTarget {
   token: string;
   /** GITHUB_API_URL, when set (default: the public API). */
   apiUrl?: string;
-  port: ListingGitHubPort;
+  port: GitHubPort;
 }
 
 /** Parse OWNER/NAME and read the GitHub env; usage errors name the flag or the variable. */
@@ -21,6 +23,7 @@ export function githubTarget(target: string, env: NodeJS.ProcessEnv, flag = '--g
   const token = env.GITHUB_TOKEN;
   if (!token) throw new UsageError('GITHUB_TOKEN is not set: a GitHub target needs a token with contents: write and pull-requests: write');
   const apiUrl = env.GITHUB_API_URL || undefined;
-  const port = createOctokitPort({ token, owner, repo, ...(apiUrl ? { baseUrl: apiUrl } : {}), ...(env.GITHUB_SERVER_URL ? { serverUrl: env.GITHUB_SERVER_URL } : {}) });
+  const octokit = createTokenOctokit(apiUrl ? { token, baseUrl: apiUrl } : { token });
+  const port = createGitHubPort(octokit, env.GITHUB_SERVER_URL ? { owner, repo, webUrl: env.GITHUB_SERVER_URL } : { owner, repo });
   return { owner, repo, token, ...(apiUrl ? { apiUrl } : {}), port };
 }

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { proofprHome } from '../../config/home.js';
-import { ConfigError, parseRepoConfig } from '../../config/repo-config.js';
+import { ConfigError, parseConfigYaml, validateRepoConfig } from '../../config/repo-config.js';
 import { createAnthropicClient } from '../../model/anthropic.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { runTask } from '../../run/run-task.js';
@@ -52,9 +52,14 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   if (!gitOut(repoDir, ['rev-parse', '--verify', 'HEAD'])) throw new UsageError(`--repo ${flags.repo ?? '.'}: not a git repository with a commit`);
   const configPath = flags.config ? resolve(flags.config) : join(repoDir, '.github', 'proofpr.yml');
   if (flags.config && !existsSync(configPath)) throw new UsageError(`--config ${flags.config}: no such file`);
+  const target = flags.githubRepo ?? env.GITHUB_REPOSITORY;
+  const port = target && !deps.github ? githubTarget(target, env).port : undefined;
   let config;
   try {
-    config = parseRepoConfig(existsSync(configPath) ? readFileSync(configPath, 'utf8') : undefined, flags.config ?? '.github/proofpr.yml');
+    const source = flags.config ?? '.github/proofpr.yml';
+    const raw = parseConfigYaml(existsSync(configPath) ? readFileSync(configPath, 'utf8') : undefined, source);
+    // With a GitHub target, `_extends` is merged as the App merges it; without one it is refused (named).
+    config = validateRepoConfig(port && raw._extends !== undefined ? await port.extendConfig(raw) : raw, source);
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
@@ -65,9 +70,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
     if (!apiKey) throw new UsageError('ANTHROPIC_API_KEY is not set: export your Anthropic API key (or point ANTHROPIC_BASE_URL at a compatible server and set any key)');
     model = createAnthropicClient({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
   }
-  const target = flags.githubRepo ?? env.GITHUB_REPOSITORY;
-  let github = deps.github;
-  if (!github && target) github = githubTarget(target, env).port;
+  const github = deps.github ?? port;
   const names = flags.name === undefined ? undefined : Array.isArray(flags.name) ? flags.name : [flags.name];
   const prBase = gitOut(repoDir, ['symbolic-ref', '--short', 'HEAD']) ?? 'main';
   try {

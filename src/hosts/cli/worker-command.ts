@@ -15,9 +15,9 @@ import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
 import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';
 import type { JobHandler, QueuedJob } from '../../jobs/queue.js';
-import { createOctokitPort } from '../../github/octokit-port.js';
+import { createGitHubPort } from '../../github/github-port.js';
 import type { Trigger } from '../../github/trigger.js';
-import type { GitHubPort } from '../../usecases/ports.js';
+import type { GitHubPort } from '../../github/port.js';
 import { runTask } from '../../run/run-task.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
@@ -72,7 +72,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   const githubFor = async (t: Trigger): Promise<GitHubPort> => {
     if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
     const octokit = await probot.auth(t.installationId);
-    return createOctokitPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
+    return createGitHubPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
   };
   const run = createJobHandler({
     githubFor,

@@ -3,7 +3,7 @@
  * trigger → dedupe → authorize → lease → enqueue). The run itself happens in a worker, not in the webhook.
  */
 import type { ApplicationFunction } from 'probot';
-import { createOctokitPort } from '../../github/octokit-port.js';
+import { createGitHubPort } from '../../github/github-port.js';
 import { intake, type IntakeDeps, type IntakeOutcome } from './intake.js';
 
 export interface ProofprAppOptions extends IntakeDeps {
@@ -19,7 +19,7 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
   return (app) => {
     app.on([...WATCHED_EVENTS], async (context) => {
       const { owner, repo } = context.repo();
-      const github = createOctokitPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
+      const github = createGitHubPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
       const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, opts);
       context.log.info({ outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` }, 'proofpr intake');
       opts.onIntake?.({ outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), deliveryId: context.id });

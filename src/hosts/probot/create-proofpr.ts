@@ -22,9 +22,10 @@ import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js'
 import type { QueuedJob } from '../../jobs/queue.js';
 import { startSweepScheduler } from './scheduler.js';
 import type { Queue } from '../../jobs/queue.js';
-import { createOctokitPort } from '../../github/octokit-port.js';
+import { createGitHubPort } from '../../github/github-port.js';
 import type { Trigger } from '../../github/trigger.js';
-import type { GitHubPort, ModelFactory, WorkspacePort } from '../../usecases/ports.js';
+import type { ModelFactory, WorkspacePort } from '../../usecases/ports.js';
+import type { GitHubPort } from '../../github/port.js';
 import type { RunTask } from '../../run/run-task-types.js';
 import { runTask as realRunTask } from '../../run/run-task.js';
 import { newRunId } from '../../usecases/run-id.js';
@@ -102,7 +103,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   const githubFor = async (t: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort> => {
     if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
     const octokit = await probot.auth(t.installationId);
-    return createOctokitPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
+    return createGitHubPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
   };
 
   // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.

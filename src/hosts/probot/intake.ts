@@ -2,7 +2,7 @@
  * Webhook → decision, before anything runs: parse once, read the config, recognise the command, drop
  * redeliveries, authorize, then answer status/cancel or take the issue's lease and enqueue the run.
  */
-import type { GitHubPort } from '../../usecases/ports.js';
+import type { GitHubPort } from '../../github/port.js';
 import type { Queue } from '../../jobs/queue.js';
 import type { SharedRunStore } from '../../jobs/run-store.js';
 import type { FixJob } from '../../jobs/fix-job.js';

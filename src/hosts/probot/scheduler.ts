@@ -9,7 +9,7 @@ import type { Probot } from 'probot';
 import type { Logger } from 'pino';
 import type { ProofprJob, SweepJob } from '../../jobs/fix-job.js';
 import type { Queue } from '../../jobs/queue.js';
-import { createOctokitPort } from '../../github/octokit-port.js';
+import { createGitHubPort } from '../../github/github-port.js';
 import { loadRepoConfig } from '../../github/repo-config.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { logger as makeLogger } from '../../log.js';
@@ -59,7 +59,7 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
 
   async function sweepRepo(octokit: Octokit, installationId: number, owner: string, repo: string, from: Date, to: Date): Promise<void> {
     const full = `${owner}/${repo}`;
-    const loaded = await loadRepoConfig(createOctokitPort(octokit, { owner, repo, webUrl }));
+    const loaded = await loadRepoConfig(createGitHubPort(octokit, { owner, repo, webUrl }));
     if (!loaded.ok) {
       log.warn({ repo: full, problems: loaded.problems }, 'sweeps skipped: .github/proofpr.yml is invalid');
       return;

@@ -1,7 +1,7 @@
 import type { RunStore } from '../../../src/jobs/run-store.js';
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import nock from 'nock';
-import { fakeGitHub, type FakeGitHub } from './fake-github.js';
+import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
 import { fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from './harness.js';
 import { payload } from '../../github/payloads.js';
 
@@ -39,8 +39,8 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(gh.calledWith('POST', /\/issues\/comments\/5001\/reactions$/).map((c) => (c.body as { content: string }).content)).toEqual(['eyes']);
     const statusCalls = gh.calledWith('POST', /\/issues\/12\/comments$/);
     expect(statusCalls).toHaveLength(1);
-    const statusId = [...gh.comments.keys()][0] as number;
-    const bodies = gh.comments.get(statusId)?.bodies ?? [];
+    const statusId = gh.comments[0]?.id as number;
+    const bodies = gh.comments.find((c) => c.id === statusId)?.bodies ?? [];
     expect(bodies[0]).toContain('queued');
     expect(bodies.some((b) => b.includes('working') && b.includes('Fix the parser') && b.includes('turns 1/80') && b.includes('$0.02 of $5.00'))).toBe(true);
     const final = gh.commentBody(statusId);
@@ -67,7 +67,7 @@ describe('probot app - /agent on issues and PRs', () => {
     gh = fakeGitHub({
       permissions: maintainer,
       refs: { 'proofpr/12-parser-drops-the-last-line': 'b'.repeat(40) },
-      pulls: [{ number: 100, head: { ref: 'proofpr/12-parser-drops-the-last-line', sha: 'b'.repeat(40) }, base: { ref: 'main' }, state: 'open' }],
+      pulls: [{ number: 100, head: 'proofpr/12-parser-drops-the-last-line', headSha: 'b'.repeat(40), base: 'main', state: 'open' }],
     });
     const ws = fakeWorkspace();
     h = await startHarness(fakeRunTask().runTask, ws);
@@ -135,8 +135,8 @@ describe('probot app - /agent on issues and PRs', () => {
     await h.app.probot.receive({ id: 'd-6', name: 'issue_comment', payload: comment('/agent fix') } as never);
     await fake.started;
     await h.app.probot.receive({ id: 'd-7', name: 'issue_comment', payload: comment('/agent fix again', (p) => (p.comment.id = 5002)) } as never);
-    const statusId = [...gh.comments.keys()][0] as number;
-    const reply = gh.commentBody([...gh.comments.keys()][1] as number);
+    const statusId = gh.comments[0]?.id as number;
+    const reply = gh.commentBody(gh.comments[1]?.id as number);
     expect(reply).toMatch(/A run for #12 is already running/);
     expect(reply).toContain(`#issuecomment-${statusId}`);
     release();
@@ -185,7 +185,7 @@ describe('probot app - /agent on issues and PRs', () => {
     await done();
     expect(ws.pushes).toHaveLength(1);
     expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
-    const posted = [...gh.comments.values()].map((c) => c.bodies.at(-1) ?? '');
+    const posted = gh.comments.map((c) => c.body);
     const report = posted.find((b) => b.startsWith('proofpr could not verify'));
     expect(report).toContain('`tests-ran`: 0 tests executed, need 1');
     expect(report).toContain('https://github.com/acme/widgets/tree/proofpr/12-parser-drops-the-last-line');
@@ -214,7 +214,7 @@ describe('probot app - /agent on issues and PRs', () => {
     await done();
     expect(fake.inputs[0]?.signal?.aborted).toBe(true);
     expect(gh.calledWith('POST', /\/issues\/comments\/5003\/reactions$/)[0]?.body).toEqual({ content: '+1' });
-    const statusId = [...gh.comments.keys()][0] as number;
+    const statusId = gh.comments[0]?.id as number;
     expect(gh.commentBody(statusId)).toContain('cancelled');
     expect((h.app.runs as RunStore).latest(REPO, 12)?.verdict).toBe('aborted');
   });
@@ -229,7 +229,7 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(fake.inputs[0]?.mode).toBe('plan');
     expect(ws.pushes).toEqual([]);
     expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
-    const plan = [...gh.comments.values()].map((c) => c.bodies.at(-1) ?? '').find((b) => b.startsWith('### Plan for #12'));
+    const plan = gh.comments.map((c) => c.body).find((b) => b.startsWith('### Plan for #12'));
     expect(plan).toContain('2. Handle EOF without newline');
     expect(plan).toContain('nothing was committed or pushed');
   });
@@ -240,7 +240,7 @@ describe('probot app - /agent on issues and PRs', () => {
       config: 'max_turns: 80\n',
       configAt: { main: 'max_turns: 7\n' },
       refs: { 'proofpr/12-parser-drops-the-last-line': '1'.repeat(40) },
-      pulls: [{ number: 13, head: { ref: 'proofpr/12-parser-drops-the-last-line', sha: '1'.repeat(40) }, base: { ref: 'main' }, state: 'open' }],
+      pulls: [{ number: 13, head: 'proofpr/12-parser-drops-the-last-line', headSha: '1'.repeat(40), base: 'main', state: 'open' }],
     });
     const fake = fakeRunTask();
     const ws = fakeWorkspace();
@@ -268,7 +268,8 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(await h.app.runs.ownsBranch(REPO, 'proofpr/12-parser-drops-the-last-line')).toBe(true);
   });
 
-  const forkPr = { number: 13, head: { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } }, base: { ref: 'main' }, state: 'open' };
+  const forkHead = { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } };
+  const forkPr = { number: 13, head: forkHead.ref, headSha: forkHead.sha, headRepo: 'mallory/widgets', base: 'main', state: 'open' as const };
   const noEdits = (g: FakeGitHub) => g.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
 
   it('app - /agent fix on a fork PR named proofpr/… gets one reply and nothing else: no run, no push, no edit', async () => {
@@ -283,7 +284,7 @@ describe('probot app - /agent on issues and PRs', () => {
       p.issue.pull_request = { url: 'x' };
     }) } as never);
     const review = payload('pull_request_review_comment.created', (p) => {
-      p.pull_request.head = forkPr.head;
+      p.pull_request.head = forkHead;
       p.comment.id = 7002;
     });
     await h.app.probot.receive({ id: 'fork-2', name: 'pull_request_review_comment', payload: review } as never);
@@ -298,7 +299,7 @@ describe('probot app - /agent on issues and PRs', () => {
   });
 
   it('app - a same-repository PR named proofpr/… that proofpr has no record of creating gets one reply and no run', async () => {
-    gh = fakeGitHub({ permissions: maintainer, pulls: [{ ...forkPr, head: { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40) } }] });
+    gh = fakeGitHub({ permissions: maintainer, pulls: [{ ...forkPr, headRepo: undefined }] });
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'name-1', name: 'issue_comment', payload: comment('/agent fix', (p) => {
@@ -312,7 +313,7 @@ describe('probot app - /agent on issues and PRs', () => {
   });
 
   it('app - a comment on a PR proofpr did not open is ignored', async () => {
-    gh = fakeGitHub({ permissions: maintainer, pulls: [{ number: 12, head: { ref: 'feature/x', sha: '1'.repeat(40) }, base: { ref: 'main' }, state: 'open' }] });
+    gh = fakeGitHub({ permissions: maintainer, pulls: [{ number: 12, head: 'feature/x', headSha: '1'.repeat(40), base: 'main', state: 'open' }] });
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'd-15', name: 'issue_comment', payload: comment('/agent fix', (p) => (p.issue.pull_request = { url: 'x' })) } as never);

@@ -9,7 +9,7 @@ import { startSweepScheduler, fireTimes, type SweepScheduler } from '../../../sr
 import { createJobHandler } from '../../../src/jobs/worker.js';
 import type { ProofprJob, SweepJob } from '../../../src/jobs/fix-job.js';
 import type { Queue } from '../../../src/jobs/queue.js';
-import type { GitHubPort } from '../../../src/usecases/ports.js';
+import type { GitHubPort } from '../../../src/github/port.js';
 import { fakeModel, fakeRunTask, fakeWorkspace, startHarness, testPrivateKey, TestOctokit } from './harness.js';
 import { createProofpr } from '../../../src/hosts/probot/create-proofpr.js';
 

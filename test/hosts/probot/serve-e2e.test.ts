@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../../../src/model/fake-server.js';
-import { startLocalGitHub, type LocalGitHub } from './local-github.js';
+import { startFakeGitHubServer, type FakeGitHubServer } from '../../fakes/github/server.js';
 import { testPrivateKey, until } from './harness.js';
 import { payload } from '../../github/payloads.js';
 import { issueBranch } from '../../../src/usecases/branch-name.js';
@@ -64,7 +64,7 @@ async function bundleServe(): Promise<string> {
 
 describe('proofpr serve - end to end', () => {
   let work: string;
-  let gh: LocalGitHub;
+  let gh: FakeGitHubServer;
   let model: FakeMessagesServer;
   let child: ChildProcess | undefined;
   let stderr = '';
@@ -82,7 +82,10 @@ describe('proofpr serve - end to end', () => {
     git(work, ['clone', '-q', '--bare', seed, join(gitRoot, 'acme', 'widgets.git')]);
     git(join(gitRoot, 'acme', 'widgets.git'), ['config', 'http.receivepack', 'true']);
 
-    gh = await startLocalGitHub(gitRoot, TOKEN, {
+    gh = await startFakeGitHubServer({
+      apiPrefix: '/api/v3',
+      git: { root: gitRoot, token: TOKEN },
+      bareDir: join(gitRoot, 'acme', 'widgets.git'),
       config: readFileSync(join(seed, '.github', 'proofpr.yml'), 'utf8'),
       permissions: { maintainer: { permission: 'write', role_name: 'write' } },
     });
@@ -153,11 +156,11 @@ describe('proofpr serve - end to end', () => {
     });
     expect(res.status).toBe(200);
 
-    const statusDone = (): boolean => [...gh.state.comments.values()].some((c) => /proofpr:run=[\s\S]*(done|failed|aborted)/.test(c.bodies.at(-1) ?? ''));
+    const statusDone = (): boolean => gh.state.comments.some((c) => /proofpr:run=[\s\S]*(done|failed|aborted)/.test(c.body));
     await until(statusDone, 150000).catch(() => {
       throw new Error(`no final status comment. serve stderr:\n${stderr.slice(-4000)}\nGitHub calls:\n${gh.state.calls.map((c) => `${c.method} ${c.path}`).join('\n')}`);
     });
-    const status = [...gh.state.comments.values()].map((c) => c.bodies.at(-1) ?? '').find((b) => b.includes('proofpr:run=')) ?? '';
+    const status = gh.state.comments.map((c) => c.body).find((b) => b.includes('proofpr:run=')) ?? '';
     expect(status).toContain('Verdict: verified');
 
     const bare = join(work, 'git', 'acme', 'widgets.git');

@@ -11,7 +11,7 @@ import { readServerEnv } from '../../../src/hosts/probot/server-env.js';
 import { openDatabase } from '../../../src/jobs/db.js';
 import { createRunStore } from '../../../src/jobs/run-store.js';
 import { createSqliteQueue } from '../../../src/jobs/sqlite-queue.js';
-import { fakeGitHub } from './fake-github.js';
+import { fakeGitHub } from '../../fakes/github/nock.js';
 import { fakeRunTask, fakeWorkspace, fakeModel, testPrivateKey, TestOctokit, until } from './harness.js';
 import { payload } from '../../github/payloads.js';
 
@@ -66,7 +66,7 @@ describe('proofpr serve - HTTP server and restarts', () => {
   });
 
   it('serve - a run that was in progress when the process died is reported aborted at start', async () => {
-    const gh = fakeGitHub();
+    const gh = fakeGitHub({ comments: [{ id: 777, issue: 12, body: 'queued', user: 'proofpr[bot]' }] });
     const db = openDatabase(home);
     const runs = createRunStore(db);
     const q = createSqliteQueue<unknown>(db);

@@ -1,19 +1,31 @@
 /**
- * A local HTTP server that plays a GitHub Enterprise host for the end-to-end test: REST under /api/v3
- * (github-routes.ts) and git smart HTTP through `git http-backend` for /<owner>/<repo>.git. Pushes need
- * the installation token in the Authorization header; every git request's auth is recorded.
+ * The GitHub stand-in (state.ts) behind a real local HTTP server, for tests whose GitHub client runs in
+ * another process (the bundled Action, the CLI) or needs git too: REST at `apiPrefix` ('' like
+ * GITHUB_API_URL, or '/api/v3' like a GitHub Enterprise host), and with `git` also smart HTTP through
+ * `git http-backend` for /<owner>/<repo>.git, which needs the token (every git request's auth recorded).
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGitHubState, type FakeGitHubOptions, type GitHubState } from './github-routes.js';
+import { createGitHubState, type FakeGitHubOptions, type GitHubState } from './state.js';
 
-export interface LocalGitHub {
+export interface FakeGitHubServer {
   host: string;
+  /** http://127.0.0.1:port */
   url: string;
+  /** The REST root: url + apiPrefix. */
+  apiUrl: string;
   state: GitHubState;
   gitRequests: Array<{ path: string; service: string; authorized: boolean }>;
   close(): Promise<void>;
+}
+
+export interface FakeGitHubServerOptions extends Omit<FakeGitHubOptions, 'webUrl'> {
+  apiPrefix?: '' | '/api/v3';
+  /** Serve git for repositories under `root` (bare repos at <root>/<owner>/<repo>.git), behind `token`. */
+  git?: { root: string; token: string };
+  /** Web root for html_url when git is served elsewhere (default: this server). */
+  webUrl?: () => string;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -49,10 +61,9 @@ function gitBackend(root: string, req: IncomingMessage, res: ServerResponse, pat
   child.on('close', () => {
     const all = Buffer.concat(out);
     const sep = all.indexOf('\r\n\r\n');
-    const head = all.subarray(0, sep).toString('latin1');
     let status = 200;
     const headers: Record<string, string> = {};
-    for (const line of head.split('\r\n')) {
+    for (const line of all.subarray(0, sep).toString('latin1').split('\r\n')) {
       const i = line.indexOf(':');
       if (i < 0) continue;
       const k = line.slice(0, i).trim();
@@ -65,50 +76,36 @@ function gitBackend(root: string, req: IncomingMessage, res: ServerResponse, pat
   child.stdin.end(body);
 }
 
-export async function startLocalGitHub(root: string, token: string, opts: Omit<FakeGitHubOptions, 'refOf'> = {}): Promise<LocalGitHub> {
-  const gitRequests: LocalGitHub['gitRequests'] = [];
-  const bare = `${root}/acme/widgets.git`;
-  const refOf = (branch: string): string | undefined => {
-    try {
-      return execFileSync('git', ['rev-parse', '--verify', '-q', `refs/heads/${branch}`], { cwd: bare, encoding: 'utf8' }).trim() || undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const holder: { state?: GitHubState } = {};
-  const expectedAuth = `basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+export async function startFakeGitHubServer(opts: FakeGitHubServerOptions = {}): Promise<FakeGitHubServer> {
+  const prefix = opts.apiPrefix ?? '';
+  const gitRequests: FakeGitHubServer['gitRequests'] = [];
+  const holder: { url?: string } = {};
+  const state = createGitHubState({ ...opts, webUrl: opts.webUrl ?? (() => holder.url ?? '') });
+  const expectedAuth = opts.git ? `basic ${Buffer.from(`x-access-token:${opts.git.token}`).toString('base64')}`.toLowerCase() : '';
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', 'http://local.invalid');
-      if (url.pathname.startsWith('/api/v3/')) {
-        const parsed = body.length > 0 && String(req.headers['content-type'] ?? '').includes('json') ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
-        const [status, data, headers] = (holder.state as GitHubState).route(req.method ?? 'GET', `${url.pathname.slice('/api/v3'.length)}${url.search}`, parsed);
-        const text = typeof data === 'string' ? data : JSON.stringify(data);
-        res.writeHead(status, headers ?? { 'content-type': 'application/json; charset=utf-8' }).end(text);
-        return;
-      }
-      if (/^\/[^/]+\/[^/]+\.git\//.test(url.pathname)) {
+      if (opts.git && /^\/[^/]+\/[^/]+\.git\//.test(url.pathname)) {
         const service = url.searchParams.get('service') ?? url.pathname.split('/').pop() ?? '';
-        const authorized = String(req.headers.authorization ?? '').toLowerCase() === expectedAuth.toLowerCase();
+        const authorized = String(req.headers.authorization ?? '').toLowerCase() === expectedAuth;
         gitRequests.push({ path: url.pathname, service, authorized });
-        if (!authorized) {
-          res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('token required\n');
-          return;
-        }
-        gitBackend(root, req, res, url.pathname, url.search.slice(1), body);
-        return;
+        if (!authorized) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('token required\n');
+        return gitBackend(opts.git.root, req, res, url.pathname, url.search.slice(1), body);
       }
-      res.writeHead(404).end();
+      if (!url.pathname.startsWith(`${prefix}/`)) return void res.writeHead(404).end();
+      const parsed = body.length > 0 && String(req.headers['content-type'] ?? '').includes('json') ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
+      const [status, data, headers] = state.route(req.method ?? 'GET', `${url.pathname.slice(prefix.length)}${url.search}`, parsed, req.headers);
+      res.writeHead(status, headers ?? { 'content-type': 'application/json; charset=utf-8' }).end(typeof data === 'string' ? data : JSON.stringify(data));
     })().catch((e: unknown) => res.writeHead(500).end(String(e)));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const state = createGitHubState({ ...opts, refOf }, `http://${host}`);
-  holder.state = state;
+  holder.url = `http://${host}`;
   return {
     host,
-    url: `http://${host}`,
+    url: holder.url,
+    apiUrl: `${holder.url}${prefix}`,
     state,
     gitRequests,
     close: () =>

@@ -1,0 +1,96 @@
+/**
+ * GitHubPort: GitHub as the usecases see it, bound to one repository. Owned by src/github; the one
+ * adapter is createGitHubPort (github-port.ts) over any REST Octokit. No SDK types appear here, so the
+ * usecases and their tests never depend on Octokit.
+ */
+import type { ReactionTarget } from './reaction-endpoint.js';
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  user: string;
+  userType?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PullRequestInfo {
+  number: number;
+  url: string;
+  headRef: string;
+  baseRef: string;
+  headSha?: string;
+  /** Full name ("owner/name") of the head repository; '' when that repository was deleted. A fork when it differs from the base. */
+  headRepo?: string;
+  /** Always a boolean: a PR GitHub reports without `draft` is not a draft. */
+  draft: boolean;
+  state: string;
+}
+
+export type ReactionContent = 'eyes' | 'rocket' | 'confused' | '+1' | '-1';
+
+export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'action_required';
+
+export interface CheckRunInput {
+  headSha: string;
+  name: string;
+  conclusion: CheckConclusion;
+  title: string;
+  summary: string;
+  detailsUrl?: string;
+}
+
+/** Issues and comments. */
+export interface IssuesPort {
+  /** On an issue/PR, or on a comment of the given kind (each kind has its own endpoint: reaction-endpoint.ts). */
+  addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
+  createComment(issue: number, body: string): Promise<{ id: number; url: string }>;
+  updateComment(commentId: number, body: string): Promise<void>;
+  listComments(issue: number): Promise<IssueComment[]>;
+  /** No request when `labels` is empty. */
+  addLabels(issue: number, labels: string[]): Promise<void>;
+}
+
+/** Pull requests (same-repository heads only: a fork's PR is never proofpr's). */
+export interface PullsPort {
+  getPullRequest(number: number): Promise<PullRequestInfo | undefined>;
+  /** The open PR whose head is `branch` in this repository, else the latest closed one. */
+  findPullRequestByHead(branch: string): Promise<PullRequestInfo | undefined>;
+  createPullRequest(pr: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<PullRequestInfo>;
+  updatePullRequest(number: number, patch: { title?: string; body?: string }): Promise<void>;
+  listOpenPullRequests(): Promise<PullRequestInfo[]>;
+}
+
+/** Checks. */
+export interface ChecksPort {
+  /** A token without `checks: write` (403) is logged and skipped: the PR body carries the evidence. */
+  createCheckRun(run: CheckRunInput): Promise<void>;
+}
+
+/** The repository itself: permissions, branches, config, git access, URLs. */
+export interface RepositoryPort {
+  readonly owner: string;
+  readonly repo: string;
+  /** Repository permission of a user: `permission` (admin/write/read/none) and `roleName` (incl. maintain/triage). */
+  permission(user: string): Promise<{ permission: string; roleName?: string }>;
+  /** The branch's tip on GitHub, or undefined when it does not exist. */
+  getBranchSha(branch: string): Promise<string | undefined>;
+  getDefaultBranch(): Promise<string>;
+  /**
+   * The config file parsed from `ref` (default branch when omitted), `_extends` merged as Probot's config
+   * loader does (shallow, this file's keys win; the org's `.github` repository when the file is absent);
+   * null when no file exists.
+   */
+  readConfig(ref?: string): Promise<Record<string, unknown> | null>;
+  /** A config object read elsewhere (the Action's checkout) with its `_extends` chain resolved the same way. */
+  extendConfig(config: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Where and how git talks to this repository: the clone URL and a short-lived token. */
+  gitAccess(): Promise<{ url: string; token: string }>;
+  /** Web URL of an issue or PR (for links in comments). */
+  htmlUrl(number: number): string;
+  /** Web URL of a branch. */
+  branchUrl(branch: string): string;
+}
+
+/** GitHub, bound to one repository (and the credentials that can act on it). */
+export interface GitHubPort extends RepositoryPort, IssuesPort, PullsPort, ChecksPort {}

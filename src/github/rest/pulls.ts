@@ -1,0 +1,50 @@
+/** PullsPort over REST. Only PRs whose head is a branch of this repository count: never a fork's. */
+import type { PullRequestInfo, PullsPort } from '../port.js';
+import { repoParams, unlessStatus, type PortContext } from './rest-octokit.js';
+
+interface RawPull {
+  number: number;
+  html_url: string;
+  state: string;
+  draft?: boolean | null | undefined;
+  head: { ref: string; sha: string; repo?: { full_name: string } | null };
+  base: { ref: string };
+}
+
+export function toPullRequestInfo(p: RawPull): PullRequestInfo {
+  const info: PullRequestInfo = { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, draft: p.draft === true, state: p.state };
+  // null: the head repository was deleted; absent: the API did not say.
+  if (p.head.repo !== undefined) info.headRepo = p.head.repo?.full_name ?? '';
+  return info;
+}
+
+export function pullMethods(ctx: PortContext): PullsPort {
+  const { octokit } = ctx;
+  const r = repoParams(ctx);
+  const full = `${ctx.owner}/${ctx.repo}`.toLowerCase();
+  // A head repository GitHub no longer knows (deleted fork) is not ours either; a missing `repo` field is.
+  const sameRepo = (p: RawPull): boolean => p.head.repo === undefined || p.head.repo?.full_name.toLowerCase() === full;
+  return {
+    async getPullRequest(number) {
+      const res = await unlessStatus(octokit.rest.pulls.get({ ...r, pull_number: number }));
+      return res ? toPullRequestInfo(res.data) : undefined;
+    },
+    async findPullRequestByHead(branch) {
+      const { data } = await octokit.rest.pulls.list({ ...r, head: `${ctx.owner}:${branch}`, state: 'all', per_page: 10 });
+      const pulls = (data as RawPull[]).filter((p) => p.head.ref === branch && sameRepo(p));
+      const pick = pulls.find((p) => p.state === 'open') ?? pulls[0];
+      return pick ? toPullRequestInfo(pick) : undefined;
+    },
+    async createPullRequest(pr) {
+      const { data } = await octokit.rest.pulls.create({ ...r, title: pr.title, body: pr.body, head: pr.head, base: pr.base, draft: pr.draft });
+      return toPullRequestInfo(data);
+    },
+    async updatePullRequest(number, patch) {
+      await octokit.rest.pulls.update({ ...r, pull_number: number, ...patch });
+    },
+    async listOpenPullRequests() {
+      const all = await octokit.paginate(octokit.rest.pulls.list, { ...r, state: 'open', per_page: 100 });
+      return (all as RawPull[]).filter(sameRepo).map(toPullRequestInfo);
+    },
+  };
+}
