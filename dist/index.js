@@ -279,10 +279,10 @@ var require_directives = __commonJS({
     };
     var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
     var Directives = class _Directives {
-      constructor(yaml, tags) {
+      constructor(yaml2, tags) {
         this.docStart = null;
         this.docEnd = false;
-        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml2);
         this.tags = Object.assign({}, _Directives.defaultTags, tags);
       }
       clone() {
@@ -1770,7 +1770,7 @@ var require_merge = __commonJS({
 var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
-    var log9 = require_log();
+    var log10 = require_log();
     var merge3 = require_merge();
     var stringify2 = require_stringify();
     var identity3 = require_identity();
@@ -1819,7 +1819,7 @@ var require_addPairToJSMap = __commonJS({
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
             jsonStr = jsonStr.substring(0, 36) + '..."';
-          log9.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          log10.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
           ctx.mapKeyWarned = true;
         }
         return strKey;
@@ -7236,7 +7236,7 @@ var require_public_api = __commonJS({
     var composer = require_composer();
     var Document = require_Document();
     var errors = require_errors();
-    var log9 = require_log();
+    var log10 = require_log();
     var identity3 = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
@@ -7288,7 +7288,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning) => log9.warn(doc.options.logLevel, warning));
+      doc.warnings.forEach((warning) => log10.warn(doc.options.logLevel, warning));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -17998,14 +17998,14 @@ var require_enoent = __commonJS({
         return originalEmit.apply(cp3, arguments);
       };
     }
-    function verifyENOENT(status2, parsed) {
-      if (isWin && status2 === 1 && !parsed.file) {
+    function verifyENOENT(status, parsed) {
+      if (isWin && status === 1 && !parsed.file) {
         return notFoundError(parsed.original, "spawn");
       }
       return null;
     }
-    function verifyENOENTSync(status2, parsed) {
-      if (isWin && status2 === 1 && !parsed.file) {
+    function verifyENOENTSync(status, parsed) {
+      if (isWin && status === 1 && !parsed.file) {
         return notFoundError(parsed.original, "spawnSync");
       }
       return null;
@@ -21146,11 +21146,11 @@ var require_tools = __commonJS({
         }
       }
     }
-    function buildFormatters(level, bindings, log9) {
+    function buildFormatters(level, bindings, log10) {
       return {
         level,
         bindings,
-        log: log9
+        log: log10
       };
     }
     function normalizeDestFileDescriptor(destination) {
@@ -21531,11 +21531,11 @@ var require_proto = __commonJS({
         }
       } else instance2[serializersSym] = serializers;
       if (options.hasOwnProperty("formatters")) {
-        const { level, bindings: chindings, log: log9 } = options.formatters;
+        const { level, bindings: chindings, log: log10 } = options.formatters;
         instance2[formattersSym] = buildFormatters(
           level || formatters2.level,
           chindings || resetChildingsFormatter,
-          log9 || formatters2.log
+          log10 || formatters2.log
         );
       } else {
         instance2[formattersSym] = buildFormatters(
@@ -22704,9 +22704,9 @@ var init_error = __esm({
     })();
     APIError = /* @__PURE__ */ (() => {
       class APIError2 extends AnthropicError {
-        constructor(status2, error62, message, headers, type) {
-          super(`${APIError2.makeMessage(status2, error62, message)}`);
-          this.status = status2;
+        constructor(status, error62, message, headers, type) {
+          super(`${APIError2.makeMessage(status, error62, message)}`);
+          this.status = status;
           this.headers = headers;
           this.requestID = headers?.get("request-id");
           this.workspaceID = headers?.get("anthropic-workspace-id");
@@ -22718,32 +22718,32 @@ var init_error = __esm({
           this.errorCode = typeof errorCode === "string" ? errorCode : null;
           this.details = body2.error?.details ?? null;
         }
-        static makeMessage(status2, error62, message) {
+        static makeMessage(status, error62, message) {
           const msg = error62?.message ? typeof error62.message === "string" ? error62.message : JSON.stringify(error62.message) : error62 ? JSON.stringify(error62) : message;
-          if (status2 && msg) {
-            return `${status2} ${msg}`;
+          if (status && msg) {
+            return `${status} ${msg}`;
           }
-          if (status2) {
-            return `${status2} status code (no body)`;
+          if (status) {
+            return `${status} status code (no body)`;
           }
           if (msg) {
             return msg;
           }
           return "(no status code or body)";
         }
-        static generate(status2, errorResponse, message, headers) {
-          if (!status2 || !headers) {
+        static generate(status, errorResponse, message, headers) {
+          if (!status || !headers) {
             return new APIConnectionError({ message, cause: castToError(errorResponse) });
           }
           const error62 = errorResponse;
-          const errorClass = STATUS_ERROR_CLASSES.get(status2);
+          const errorClass = STATUS_ERROR_CLASSES.get(status);
           if (errorClass) {
-            return new errorClass(status2, error62, message, headers);
+            return new errorClass(status, error62, message, headers);
           }
-          if (status2 >= 500) {
-            return new InternalServerError(status2, error62, message, headers);
+          if (status >= 500) {
+            return new InternalServerError(status, error62, message, headers);
           }
-          return new APIError2(status2, error62, message, headers);
+          return new APIError2(status, error62, message, headers);
         }
       }
       APIError2._errorName = "APIError";
@@ -25206,9 +25206,9 @@ function endApiCallSpanWhenStreamEnds(span, stream2, props) {
   });
 }
 function setResponseStatusCode(span, result) {
-  const status2 = result.response?.status ?? (result.status === "error" && result.error instanceof APIError ? result.error.status : void 0);
-  if (status2 !== void 0) {
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status2);
+  const status = result.response?.status ?? (result.status === "error" && result.error instanceof APIError ? result.error.status : void 0);
+  if (status !== void 0) {
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
   }
 }
 function setResponseHeaderAttributes(span, response) {
@@ -29772,12 +29772,12 @@ var init_poller = __esm({
           }
           __classPrivateFieldSet(this, _WorkPoller_consumed, true, "f");
           let callerOtelContext = context.active();
-          const log9 = loggerFor(this.client);
-          log9.info("poller starting", {
+          const log10 = loggerFor(this.client);
+          log10.info("poller starting", {
             component: "work-poller",
             environment_id: this.environmentId
           });
-          const idle = new IdleLog(log9, this.environmentId);
+          const idle = new IdleLog(log10, this.environmentId);
           try {
             let attempt = 0;
             while (!__classPrivateFieldGet(this, _WorkPoller_controller, "f").signal.aborted) {
@@ -29792,11 +29792,11 @@ var init_poller = __esm({
                 if (__classPrivateFieldGet(this, _WorkPoller_controller, "f").signal.aborted)
                   return;
                 if (isFatal4xx(e)) {
-                  log9.error("poll failed permanently, stopping poller", { error: String(e) });
+                  log10.error("poll failed permanently, stopping poller", { error: String(e) });
                   throw e;
                 }
                 const wait = applyJitter(backoff2(attempt));
-                log9.warn("poll failed, backing off", { error: String(e), backoff_ms: wait });
+                log10.warn("poll failed, backing off", { error: String(e), backoff_ms: wait });
                 attempt++;
                 await sleep(wait, __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal);
                 continue;
@@ -29811,7 +29811,7 @@ var init_poller = __esm({
               }
               idle.onClaim();
               this._workSpan = guardTracing(this.client, () => startEnvironmentWorkSpan(this.client, work, callerOtelContext));
-              log9.info("claimed work", {
+              log10.info("claimed work", {
                 component: "work-poller",
                 environment_id: this.environmentId,
                 work_id: work.id,
@@ -29820,7 +29820,7 @@ var init_poller = __esm({
               try {
                 await __classPrivateFieldGet(this, _WorkPoller_runnerClient, "f").beta.environments.work.ack(work.id, { environment_id: work.environment_id }, { headers: buildHeaders([__classPrivateFieldGet(this, _WorkPoller_requestOpts, "f")?.headers]), signal: __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal });
               } catch (e) {
-                log9.error("ack failed", { work_id: work.id, error: String(e) });
+                log10.error("ack failed", { work_id: work.id, error: String(e) });
                 guardTracing(this.client, () => failEnvironmentWorkSpan(this._workSpan, __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal, e));
                 continue;
               }
@@ -29833,7 +29833,7 @@ var init_poller = __esm({
                     await __classPrivateFieldGet(this, _WorkPoller_runnerClient, "f").beta.environments.work.stop(work.id, { environment_id: work.environment_id }, { headers: buildHeaders([__classPrivateFieldGet(this, _WorkPoller_requestOpts, "f")?.headers]) });
                   } catch (e) {
                     if (!isStatus(e, 409))
-                      log9.warn("stop failed", { work_id: work.id, error: String(e) });
+                      log10.warn("stop failed", { work_id: work.id, error: String(e) });
                   }
                 }
                 guardTracing(this.client, () => endEnvironmentWorkSpan(this._workSpan, __classPrivateFieldGet(this, _WorkPoller_controller, "f").signal));
@@ -29848,12 +29848,12 @@ var init_poller = __esm({
     })();
     IdleLog = /* @__PURE__ */ (() => {
       class IdleLog2 {
-        constructor(log9, environmentId) {
+        constructor(log10, environmentId) {
           _IdleLog_log.set(this, void 0);
           _IdleLog_environmentId.set(this, void 0);
           _IdleLog_idleSince.set(this, void 0);
           _IdleLog_lastReport.set(this, 0);
-          __classPrivateFieldSet(this, _IdleLog_log, log9, "f");
+          __classPrivateFieldSet(this, _IdleLog_log, log10, "f");
           __classPrivateFieldSet(this, _IdleLog_environmentId, environmentId, "f");
         }
         onEmptyPoll() {
@@ -30974,13 +30974,13 @@ async function setupSkills(ctx) {
   if (!client)
     return async () => {
     };
-  const log9 = loggerFor(client);
+  const log10 = loggerFor(client);
   let session = ctx.session;
   if (!session) {
     if (sessionId === void 0)
       return async () => {
       };
-    log9.warn("AgentToolContext.sessionId is deprecated and costs an extra session fetch; fetch the session once and set `session` instead", { component: "agent-tool-context" });
+    log10.warn("AgentToolContext.sessionId is deprecated and costs an extra session fetch; fetch the session once and set `session` instead", { component: "agent-tool-context" });
     session = await client.beta.sessions.retrieve(sessionId);
   }
   const skillsRoot = path7.resolve(ctx.workdir, "skills");
@@ -30993,7 +30993,7 @@ async function setupSkills(ctx) {
         dirname13 = skill.skill_id;
       const dest = path7.resolve(skillsRoot, dirname13);
       if (dest !== skillsRoot && !dest.startsWith(skillsRoot + path7.sep)) {
-        log9.warn("skill name escapes the skills dir; skipping", {
+        log10.warn("skill name escapes the skills dir; skipping", {
           component: "agent-tool-context",
           name: version2.name
         });
@@ -31004,14 +31004,14 @@ async function setupSkills(ctx) {
       await fs4.mkdir(dest, { recursive: true, mode: DIR_CREATE_MODE });
       created.push(dest);
       await extractArchive(resp, dest, [ctx.workdir, ...ctx.allowedRoots ?? []]);
-      log9.info("downloaded skill", {
+      log10.info("downloaded skill", {
         component: "agent-tool-context",
         skill_id: skill.skill_id,
         version: version2.id,
         dest
       });
     } catch (e) {
-      log9.warn("failed to download skill", {
+      log10.warn("failed to download skill", {
         component: "agent-tool-context",
         skill_id: skill.skill_id,
         error: String(e)
@@ -31021,7 +31021,7 @@ async function setupSkills(ctx) {
   return async () => {
     for (const dest of created) {
       await fs4.rm(dest, { recursive: true, force: true }).catch((e) => {
-        log9.warn("failed to clean up skill", { component: "agent-tool-context", dest, error: String(e) });
+        log10.warn("failed to clean up skill", { component: "agent-tool-context", dest, error: String(e) });
       });
     }
   };
@@ -33276,7 +33276,7 @@ async function withTimeout(p, ms) {
       clearTimeout(timer);
   }
 }
-async function forceStop(client, work, log9, requestOptions) {
+async function forceStop(client, work, log10, requestOptions) {
   try {
     await client.beta.environments.work.stop(
       work.id,
@@ -33288,7 +33288,7 @@ async function forceStop(client, work, log9, requestOptions) {
     );
   } catch (e) {
     if (!isStatus(e, 409)) {
-      log9.error("force-stop on exit failed", { work_id: work.id, error: String(e) });
+      log10.error("force-stop on exit failed", { work_id: work.id, error: String(e) });
     }
   }
 }
@@ -33524,14 +33524,14 @@ var init_worker = __esm({
        * `environmentKey` unchanged.
        */
       async function _EnvironmentWorker_handleItem2(work, environmentKey, externalSignal, workSpan) {
-        const log9 = loggerFor(this.client);
+        const log10 = loggerFor(this.client);
         const sessionsToken = sessionsTokenFromSecret(work.secret);
         const itemCredential = sessionsToken ?? environmentKey;
         if (itemCredential === void 0) {
           throw new AnthropicError("handleItem: the work item carried a secret payload but no sessions token could be extracted, and there is no environment key to fall back to; the poller must issue a secret whose payload carries `sessions_token`, or provide the environment key (pass it, construct the worker with it, or set ANTHROPIC_ENVIRONMENT_KEY)");
         }
         if (work.secret && sessionsToken === null) {
-          log9.warn("work item carried a secret payload but no sessions token could be extracted; falling back to the environment key", { work_id: work.id });
+          log10.warn("work item carried a secret payload but no sessions token could be extracted; falling back to the environment key", { work_id: work.id });
         }
         const sessionClient = copyClientForHelper(this.client, {
           authToken: itemCredential,
@@ -33544,12 +33544,12 @@ var init_worker = __esm({
         const agentToolset = await Promise.resolve().then(() => (init_node2(), node_exports2));
         let leaseTtlMs;
         let runner;
-        const heartbeatPromise = heartbeatLoop(sessionClient, work, lease, log9, this.requestOptions, (ttlMs) => {
+        const heartbeatPromise = heartbeatLoop(sessionClient, work, lease, log10, this.requestOptions, (ttlMs) => {
           leaseTtlMs = ttlMs;
           runner?._setSendRetryWindow(ttlMs);
         }).catch((e) => {
           if (!ctrl.signal.aborted)
-            log9.error("heartbeat loop failed", { work_id: work.id, error: String(e) });
+            log10.error("heartbeat loop failed", { work_id: work.id, error: String(e) });
           ctrl.abort();
         });
         let cleanupSkills = async () => {
@@ -33558,12 +33558,12 @@ var init_worker = __esm({
         let cleanEnd = false;
         try {
           if (work.data.type !== "session") {
-            log9.debug("skipping non-session work item", { work_id: work.id, type: work.data.type });
+            log10.debug("skipping non-session work item", { work_id: work.id, type: work.data.type });
             return;
           }
           const session = await sessionClient.beta.sessions.retrieve(sessionId);
           if (session.status === "terminated") {
-            log9.info("skipping the work item of a terminated session", {
+            log10.info("skipping the work item of a terminated session", {
               session_id: sessionId,
               work_id: work.id
             });
@@ -33584,7 +33584,7 @@ var init_worker = __esm({
           try {
             cleanupSkills = await agentToolset.setupSkills(ctx);
           } catch (e) {
-            log9.warn("skill setup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
+            log10.warn("skill setup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
           }
           if (sessionsToken !== null && this.memorySyncIntervalMs !== null) {
             stores = new agentToolset.SessionMemoryStores(sessionClient, {
@@ -33596,7 +33596,7 @@ var init_worker = __esm({
             ctx.allowedRoots = stores.roots;
             ctx.readOnlyRoots = stores.readOnlyRoots;
           } else {
-            log9.debug("memory stores disabled for this item", { work_id: work.id });
+            log10.debug("memory stores disabled for this item", { work_id: work.id });
           }
           const tools = typeof this.tools === "function" ? this.tools(ctx) : this.tools ?? agentToolset.betaAgentToolset20260401(ctx);
           runner = new SessionToolRunner(sessionId, {
@@ -33616,7 +33616,7 @@ var init_worker = __esm({
         } finally {
           try {
             await cleanupSkills().catch((e) => {
-              log9.warn("skill cleanup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
+              log10.warn("skill cleanup failed", { session_id: sessionId, work_id: work.id, error: String(e) });
             });
           } finally {
             if (stores) {
@@ -33624,17 +33624,17 @@ var init_worker = __esm({
               if (cleanEnd) {
                 const finishCutOff = await withTimeout(stores.finish(), boundMs);
                 if (finishCutOff) {
-                  log9.warn(`final memory sync cut off after ${boundMs}ms; the flush that follows still uploads changed files`, { session_id: sessionId, work_id: work.id });
+                  log10.warn(`final memory sync cut off after ${boundMs}ms; the flush that follows still uploads changed files`, { session_id: sessionId, work_id: work.id });
                 }
               }
               const flushBound = new AbortController();
               const flushCutOff = await withTimeout(stores.flushWrites(flushBound.signal), boundMs);
               if (flushCutOff) {
                 flushBound.abort();
-                log9.warn(`memory flush cut off after ${boundMs}ms; changed files it had not uploaded yet are not saved`, { session_id: sessionId, work_id: work.id });
+                log10.warn(`memory flush cut off after ${boundMs}ms; changed files it had not uploaded yet are not saved`, { session_id: sessionId, work_id: work.id });
               }
               await stores.dispose().catch((e) => {
-                log9.warn("memory store cleanup failed", {
+                log10.warn("memory store cleanup failed", {
                   session_id: sessionId,
                   work_id: work.id,
                   error: String(e)
@@ -33646,9 +33646,9 @@ var init_worker = __esm({
           detachExternal();
           await heartbeatPromise;
           if (lease.lost) {
-            log9.info("lease lost; released without stopping it", { session_id: sessionId, work_id: work.id });
+            log10.info("lease lost; released without stopping it", { session_id: sessionId, work_id: work.id });
           } else {
-            await forceStop(sessionClient, work, log9, this.requestOptions);
+            await forceStop(sessionClient, work, log10, this.requestOptions);
           }
           if (lease.lost || lease.rejected)
             guardTracing(this.client, () => workSpan?.end());
@@ -53885,43 +53885,43 @@ var init_credentials2 = __esm({
         }
         return fromEnv;
       }
-      let config2;
+      let config3;
       try {
-        config2 = JSON.parse(configRaw);
+        config3 = JSON.parse(configRaw);
       } catch (err2) {
         throw new Error(`failed to parse config file ${configPath}: ${err2}`);
       }
-      if (!config2.authentication) {
+      if (!config3.authentication) {
         throw new Error(`config file ${configPath} is missing "authentication"`);
       }
-      const authType = config2.authentication.type;
+      const authType = config3.authentication.type;
       if (authType !== "oidc_federation" && authType !== "user_oauth") {
         throw new Error(`authentication.type "${authType}" is not a known authentication type`);
       }
-      config2.organization_id ?? (config2.organization_id = readEnv("ANTHROPIC_ORGANIZATION_ID"));
-      config2.workspace_id ?? (config2.workspace_id = readEnv("ANTHROPIC_WORKSPACE_ID"));
-      config2.base_url ?? (config2.base_url = readEnv("ANTHROPIC_BASE_URL"));
-      (_a4 = config2.authentication).scope ?? (_a4.scope = readEnv("ANTHROPIC_SCOPE"));
-      if (config2.authentication.type === "oidc_federation") {
-        if (!config2.authentication.identity_token) {
+      config3.organization_id ?? (config3.organization_id = readEnv("ANTHROPIC_ORGANIZATION_ID"));
+      config3.workspace_id ?? (config3.workspace_id = readEnv("ANTHROPIC_WORKSPACE_ID"));
+      config3.base_url ?? (config3.base_url = readEnv("ANTHROPIC_BASE_URL"));
+      (_a4 = config3.authentication).scope ?? (_a4.scope = readEnv("ANTHROPIC_SCOPE"));
+      if (config3.authentication.type === "oidc_federation") {
+        if (!config3.authentication.identity_token) {
           const identityTokenFile = readEnv("ANTHROPIC_IDENTITY_TOKEN_FILE");
           if (identityTokenFile) {
-            config2.authentication.identity_token = {
+            config3.authentication.identity_token = {
               source: "file",
               path: identityTokenFile
             };
           }
         }
-        if (!config2.authentication.federation_rule_id) {
-          config2.authentication.federation_rule_id = readEnv("ANTHROPIC_FEDERATION_RULE_ID") ?? "";
+        if (!config3.authentication.federation_rule_id) {
+          config3.authentication.federation_rule_id = readEnv("ANTHROPIC_FEDERATION_RULE_ID") ?? "";
         }
-        (_b = config2.authentication).service_account_id ?? (_b.service_account_id = readEnv("ANTHROPIC_SERVICE_ACCOUNT_ID"));
+        (_b = config3.authentication).service_account_id ?? (_b.service_account_id = readEnv("ANTHROPIC_SERVICE_ACCOUNT_ID"));
       }
-      return { config: config2, fromFile: true };
+      return { config: config3, fromFile: true };
     };
-    getCredentialsPath = async (config2, profile) => {
-      if (config2?.authentication.credentials_path) {
-        return config2.authentication.credentials_path;
+    getCredentialsPath = async (config3, profile) => {
+      if (config3?.authentication.credentials_path) {
+        return config3.authentication.credentials_path;
       }
       const rootConfigPath = await getRootConfigPath();
       if (!rootConfigPath) {
@@ -54026,35 +54026,35 @@ var init_identity_token = __esm({
 });
 
 // node_modules/@anthropic-ai/sdk/lib/credentials/oidc-federation.mjs
-function oidcFederationProvider(config2) {
+function oidcFederationProvider(config3) {
   return async () => {
-    requireSecureTokenEndpoint(config2.baseURL);
-    const jwt2 = await config2.identityTokenProvider();
+    requireSecureTokenEndpoint(config3.baseURL);
+    const jwt2 = await config3.identityTokenProvider();
     if (jwt2.length > 16 * 1024) {
       throw new WorkloadIdentityError(`Identity token is ${Math.ceil(jwt2.length / 1024)} KiB, exceeds the 16 KiB assertion limit`);
     }
     const body2 = {
       grant_type: GRANT_TYPE_JWT_BEARER,
       assertion: jwt2,
-      federation_rule_id: config2.federationRuleId,
-      organization_id: config2.organizationId
+      federation_rule_id: config3.federationRuleId,
+      organization_id: config3.organizationId
     };
-    if (config2.serviceAccountId) {
-      body2["service_account_id"] = config2.serviceAccountId;
+    if (config3.serviceAccountId) {
+      body2["service_account_id"] = config3.serviceAccountId;
     }
-    if (config2.workspaceId) {
-      body2["workspace_id"] = config2.workspaceId;
+    if (config3.workspaceId) {
+      body2["workspace_id"] = config3.workspaceId;
     }
-    const url2 = `${config2.baseURL}${TOKEN_ENDPOINT}`;
+    const url2 = `${config3.baseURL}${TOKEN_ENDPOINT}`;
     let resp;
     try {
-      resp = await config2.fetch(url2, {
+      resp = await config3.fetch(url2, {
         method: "POST",
         redirect: "manual",
         headers: {
           "Content-Type": "application/json",
           "anthropic-beta": `${OAUTH_API_BETA_HEADER},${FEDERATION_BETA_HEADER}`,
-          "User-Agent": config2.userAgent || `anthropic-sdk-typescript/${VERSION} oidcFederationProvider`
+          "User-Agent": config3.userAgent || `anthropic-sdk-typescript/${VERSION} oidcFederationProvider`
         },
         body: JSON.stringify(body2)
       });
@@ -54067,7 +54067,7 @@ function oidcFederationProvider(config2) {
       const redacted = redactSensitive(text2);
       let hint2 = "";
       if (resp.status === 401) {
-        const hintMiddle = config2.workspaceId ? "" : "If your federation rule is scoped to multiple workspaces, set the ANTHROPIC_WORKSPACE_ID environment variable, the 'workspace_id' config key, or the `workspaceId` option. ";
+        const hintMiddle = config3.workspaceId ? "" : "If your federation rule is scoped to multiple workspaces, set the ANTHROPIC_WORKSPACE_ID environment variable, the 'workspace_id' config key, or the `workspaceId` option. ";
         hint2 = ` Ensure your federation rule matches your identity token. ${hintMiddle}View your authentication events in the Workload identity page of Claude Console for more details.`;
       }
       throw new WorkloadIdentityError(`Token exchange failed with status ${resp.status}${requestId ? ` (request-id ${requestId})` : ""}: ${redacted}${hint2}`, resp.status, redacted, requestId);
@@ -54092,50 +54092,50 @@ var init_oidc_federation = __esm({
 });
 
 // node_modules/@anthropic-ai/sdk/lib/credentials/user-oauth.mjs
-function userOAuthProvider(config2) {
+function userOAuthProvider(config3) {
   return async (opts) => {
     const { fs: fs6 } = await Promise.resolve().then(() => (init_node(), node_exports));
-    await checkCredentialsFileSafety(config2.credentialsPath, config2.onSafetyWarning);
+    await checkCredentialsFileSafety(config3.credentialsPath, config3.onSafetyWarning);
     let raw;
     try {
-      raw = await fs6.promises.readFile(config2.credentialsPath, "utf-8");
+      raw = await fs6.promises.readFile(config3.credentialsPath, "utf-8");
     } catch (err2) {
-      throw new WorkloadIdentityError(`Credentials file not found at ${config2.credentialsPath}: ${err2}`);
+      throw new WorkloadIdentityError(`Credentials file not found at ${config3.credentialsPath}: ${err2}`);
     }
     let creds;
     try {
       creds = JSON.parse(raw);
     } catch (err2) {
-      throw new WorkloadIdentityError(`Credentials file at ${config2.credentialsPath} is not valid JSON: ${err2}`);
+      throw new WorkloadIdentityError(`Credentials file at ${config3.credentialsPath} is not valid JSON: ${err2}`);
     }
     const accessToken = creds.access_token;
     if (!accessToken) {
-      throw new WorkloadIdentityError(`Credentials file at ${config2.credentialsPath} must include 'access_token'`);
+      throw new WorkloadIdentityError(`Credentials file at ${config3.credentialsPath} must include 'access_token'`);
     }
     const expiresAt = creds.expires_at;
     if (!opts?.forceRefresh && (expiresAt == null || nowAsSeconds() < expiresAt - MANDATORY_REFRESH_THRESHOLD_IN_SECONDS)) {
       return { token: accessToken, expiresAt: expiresAt ?? null };
     }
     const refreshToken = creds.refresh_token;
-    if (!config2.clientId || !refreshToken) {
-      throw new WorkloadIdentityError(`Access token at ${config2.credentialsPath} has expired and no refresh is available (client_id ${config2.clientId ? "set" : "empty"}, refresh_token ${refreshToken ? "set" : "empty"})`);
+    if (!config3.clientId || !refreshToken) {
+      throw new WorkloadIdentityError(`Access token at ${config3.credentialsPath} has expired and no refresh is available (client_id ${config3.clientId ? "set" : "empty"}, refresh_token ${refreshToken ? "set" : "empty"})`);
     }
-    requireSecureTokenEndpoint(config2.baseURL);
+    requireSecureTokenEndpoint(config3.baseURL);
     const body2 = {
       grant_type: GRANT_TYPE_REFRESH_TOKEN,
       refresh_token: refreshToken,
-      client_id: config2.clientId
+      client_id: config3.clientId
     };
-    const url2 = `${config2.baseURL}${TOKEN_ENDPOINT}`;
+    const url2 = `${config3.baseURL}${TOKEN_ENDPOINT}`;
     let resp;
     try {
-      resp = await config2.fetch(url2, {
+      resp = await config3.fetch(url2, {
         method: "POST",
         redirect: "manual",
         headers: {
           "Content-Type": "application/json",
           "anthropic-beta": OAUTH_API_BETA_HEADER,
-          "User-Agent": config2.userAgent || `anthropic-sdk-typescript/${VERSION} userOAuthProvider`
+          "User-Agent": config3.userAgent || `anthropic-sdk-typescript/${VERSION} userOAuthProvider`
         },
         body: JSON.stringify(body2)
       });
@@ -54154,7 +54154,7 @@ function userOAuthProvider(config2) {
     }
     const newExpiresAt = nowAsSeconds() + expiresIn;
     const newRefreshToken = data.refresh_token || refreshToken;
-    await writeCredentialsFileAtomic(config2.credentialsPath, {
+    await writeCredentialsFileAtomic(config3.credentialsPath, {
       ...creds,
       version: CREDENTIALS_FILE_VERSION,
       type: "oauth_token",
@@ -54175,35 +54175,35 @@ var init_user_oauth = __esm({
 });
 
 // node_modules/@anthropic-ai/sdk/lib/credentials/credential-chain.mjs
-function resolveCredentialsFromConfig(config2, options) {
-  const credentialsPath = config2.authentication.credentials_path ?? null;
-  const effectiveBaseURL = (config2.base_url || options.baseURL).replace(/\/+$/, "");
-  const provider = buildProvider(config2, credentialsPath, effectiveBaseURL, options);
+function resolveCredentialsFromConfig(config3, options) {
+  const credentialsPath = config3.authentication.credentials_path ?? null;
+  const effectiveBaseURL = (config3.base_url || options.baseURL).replace(/\/+$/, "");
+  const provider = buildProvider(config3, credentialsPath, effectiveBaseURL, options);
   const extraHeaders = {};
-  if (config2.workspace_id && config2.authentication.type === "user_oauth") {
-    extraHeaders["anthropic-workspace-id"] = config2.workspace_id;
+  if (config3.workspace_id && config3.authentication.type === "user_oauth") {
+    extraHeaders["anthropic-workspace-id"] = config3.workspace_id;
   }
-  return { provider, extraHeaders, baseURL: config2.base_url || void 0 };
+  return { provider, extraHeaders, baseURL: config3.base_url || void 0 };
 }
 async function defaultCredentials(options, profile) {
   const loaded = await loadConfigWithSource(profile);
   if (!loaded) {
     return null;
   }
-  const { config: config2, fromFile } = loaded;
-  const withPath = config2.authentication.credentials_path || !fromFile ? config2 : {
-    ...config2,
+  const { config: config3, fromFile } = loaded;
+  const withPath = config3.authentication.credentials_path || !fromFile ? config3 : {
+    ...config3,
     authentication: {
-      ...config2.authentication,
-      credentials_path: await getCredentialsPath(config2, profile) ?? void 0
+      ...config3.authentication,
+      credentials_path: await getCredentialsPath(config3, profile) ?? void 0
     }
   };
   return resolveCredentialsFromConfig(withPath, options);
 }
-function buildProvider(config2, credentialsPath, baseURL, options) {
-  switch (config2.authentication.type) {
+function buildProvider(config3, credentialsPath, baseURL, options) {
+  switch (config3.authentication.type) {
     case "oidc_federation": {
-      const auth2 = config2.authentication;
+      const auth2 = config3.authentication;
       const identityProvider = resolveIdentityTokenProvider(auth2);
       if (!identityProvider) {
         throw new WorkloadIdentityError("oidc_federation config requires an identity token (set authentication.identity_token, ANTHROPIC_IDENTITY_TOKEN_FILE, or ANTHROPIC_IDENTITY_TOKEN)");
@@ -54211,15 +54211,15 @@ function buildProvider(config2, credentialsPath, baseURL, options) {
       if (!auth2.federation_rule_id) {
         throw new WorkloadIdentityError("oidc_federation config requires 'federation_rule_id'. Set it in authentication.federation_rule_id in your profile, or via ANTHROPIC_FEDERATION_RULE_ID (profile takes precedence).");
       }
-      if (!config2.organization_id) {
+      if (!config3.organization_id) {
         throw new WorkloadIdentityError("oidc_federation config requires organization_id (set ANTHROPIC_ORGANIZATION_ID or config.organization_id)");
       }
       const exchange = oidcFederationProvider({
         identityTokenProvider: identityProvider,
         federationRuleId: auth2.federation_rule_id,
-        organizationId: config2.organization_id,
+        organizationId: config3.organization_id,
         serviceAccountId: auth2.service_account_id,
-        workspaceId: config2.workspace_id,
+        workspaceId: config3.workspace_id,
         baseURL,
         fetch: options.fetch,
         userAgent: options.userAgent
@@ -54235,7 +54235,7 @@ function buildProvider(config2, credentialsPath, baseURL, options) {
       }
       return userOAuthProvider({
         credentialsPath,
-        clientId: config2.authentication.client_id,
+        clientId: config3.authentication.client_id,
         baseURL,
         fetch: options.fetch,
         userAgent: options.userAgent,
@@ -54243,7 +54243,7 @@ function buildProvider(config2, credentialsPath, baseURL, options) {
       });
     }
     default: {
-      const t = config2.authentication.type;
+      const t = config3.authentication.type;
       throw new WorkloadIdentityError(`authentication.type "${t}" is not a known authentication type`);
     }
   }
@@ -55002,14 +55002,14 @@ var init_client = __esm({
         getUserAgent() {
           return `Anthropic/JS ${VERSION}`;
         }
-        makeStatusError(status2, error62, message, headers) {
+        makeStatusError(status, error62, message, headers) {
           const body2 = error62 ?? {};
           const errorCode = body2.error?.details?.error_code;
-          const errorClass = typeof errorCode === "string" ? ERROR_CODE_CLASSES.get(`${status2} ${errorCode}`) : void 0;
+          const errorClass = typeof errorCode === "string" ? ERROR_CODE_CLASSES.get(`${status} ${errorCode}`) : void 0;
           if (errorClass) {
-            return new errorClass(status2, error62, message, headers);
+            return new errorClass(status, error62, message, headers);
           }
-          return APIError.generate(status2, error62, message, headers);
+          return APIError.generate(status, error62, message, headers);
         }
         buildURL(path9, query, defaultBaseURL) {
           const baseURL = !__classPrivateFieldGet(this, _BaseAnthropic_instances, "m", _BaseAnthropic_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
@@ -55739,12 +55739,12 @@ var require_light = __commonJS({
             }
           };
         }
-        _addListener(name2, status2, cb) {
+        _addListener(name2, status, cb) {
           var base3;
           if ((base3 = this._events)[name2] == null) {
             base3[name2] = [];
           }
-          this._events[name2].push({ cb, status: status2 });
+          this._events[name2].push({ cb, status });
           return this.instance;
         }
         listenerCount(name2) {
@@ -55917,10 +55917,10 @@ var require_light = __commonJS({
           }
         }
         _assertStatus(expected) {
-          var status2;
-          status2 = this._states.jobStatus(this.options.id);
-          if (!(status2 === expected || expected === "DONE" && status2 === null)) {
-            throw new BottleneckError$1(`Invalid job status ${status2}, expected ${expected}. Please open an issue at https://github.com/SGrondin/bottleneck/issues`);
+          var status;
+          status = this._states.jobStatus(this.options.id);
+          if (!(status === expected || expected === "DONE" && status === null)) {
+            throw new BottleneckError$1(`Invalid job status ${status}, expected ${expected}. Please open an issue at https://github.com/SGrondin/bottleneck/issues`);
           }
         }
         doReceive() {
@@ -56224,10 +56224,10 @@ var require_light = __commonJS({
           var ref2;
           return (ref2 = this.status[this._jobs[id]]) != null ? ref2 : null;
         }
-        statusJobs(status2) {
+        statusJobs(status) {
           var k, pos, ref2, results, v;
-          if (status2 != null) {
-            pos = this.status.indexOf(status2);
+          if (status != null) {
+            pos = this.status.indexOf(status);
             if (pos < 0) {
               throw new BottleneckError$3(`status must be one of ${this.status.join(", ")}`);
             }
@@ -56585,8 +56585,8 @@ var require_light = __commonJS({
           jobStatus(id) {
             return this._states.jobStatus(id);
           }
-          jobs(status2) {
-            return this._states.statusJobs(status2);
+          jobs(status) {
+            return this._states.statusJobs(status);
           }
           counts() {
             return this._states.statusCounts();
@@ -58115,7 +58115,7 @@ function attachSchema(issues, start2, inst) {
     (_a4 = issues[i3]).schema ?? (_a4.schema = inst);
   }
 }
-function finalizeIssue(iss, ctx, config2) {
+function finalizeIssue(iss, ctx, config3) {
   var _a4;
   const traits = iss.inst?._zod?.traits;
   if (traits?.has("$ZodType")) {
@@ -58125,7 +58125,7 @@ function finalizeIssue(iss, ctx, config2) {
       iss.schema = iss.inst;
   }
   const schemaError = iss.schema !== iss.inst ? iss.schema?._zod.def?.error : void 0;
-  const message = iss.message ? iss.message : unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(schemaError?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config2.customError?.(iss)) ?? unwrapMessage(config2.localeError?.(iss)) ?? "Invalid input";
+  const message = iss.message ? iss.message : unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(schemaError?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config3.customError?.(iss)) ?? unwrapMessage(config3.localeError?.(iss)) ?? "Invalid input";
   const full = {};
   for (const k of Object.keys(iss)) {
     if (k === "inst" || k === "schema" || k === "continue" || k === "input" || k === "__proto__")
@@ -76907,6 +76907,7 @@ function issuePath(path9) {
   for (const p of path9) out2 += typeof p === "number" ? `[${p}]` : out2 ? `.${String(p)}` : String(p);
   return out2 || "(root)";
 }
+var EXTENDS_OFFLINE = "another repository's config is merged only when proofpr reads this file through GitHub (the App, the Action, `run --github-repo` without --config, `sweep` with a GitHub target); inline the settings here";
 function validateRepoConfig(raw, source = ".github/proofpr.yml") {
   const res = repoConfigSchema.safeParse(raw ?? {});
   if (res.success) return res.data;
@@ -76914,14 +76915,14 @@ function validateRepoConfig(raw, source = ".github/proofpr.yml") {
     if (i3.code === "unrecognized_keys") {
       const keys = i3.keys;
       const base3 = issuePath(i3.path);
-      return keys.map((k) => `${base3 === "(root)" ? k : `${base3}.${k}`}: unknown key (remove it or check the spelling)`).join("\n");
+      return keys.map((k) => `${base3 === "(root)" ? k : `${base3}.${k}`}: ${base3 === "(root)" && k === "_extends" ? EXTENDS_OFFLINE : "unknown key (remove it or check the spelling)"}`).join("\n");
     }
     return `${issuePath(i3.path)}: ${i3.message}`;
   });
   throw new ConfigError(`invalid ${source}:
 ${issues.map((l) => `  - ${l}`).join("\n")}`, issues);
 }
-function parseRepoConfig(text2, source = ".github/proofpr.yml") {
+function parseConfigYaml(text2, source = ".github/proofpr.yml") {
   let raw = {};
   if (text2 !== void 0 && text2.trim() !== "") {
     try {
@@ -76933,7 +76934,7 @@ function parseRepoConfig(text2, source = ".github/proofpr.yml") {
   if (raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
     throw new ConfigError(`invalid ${source}: the top level must be a mapping of keys (trigger:, test:, ...)`);
   }
-  return validateRepoConfig(raw ?? {}, source);
+  return raw ?? {};
 }
 
 // src/agent/permissions/bash-parser.ts
@@ -79010,7 +79011,7 @@ var Module2 = (() => {
     var moduleOverrides = Object.assign({}, Module);
     var arguments_ = [];
     var thisProgram = "./this.program";
-    var quit_ = /* @__PURE__ */ __name((status2, toThrow) => {
+    var quit_ = /* @__PURE__ */ __name((status, toThrow) => {
       throw toThrow;
     }, "quit_");
     var scriptDirectory = "";
@@ -79042,8 +79043,8 @@ var Module2 = (() => {
         thisProgram = process.argv[1].replace(/\\/g, "/");
       }
       arguments_ = process.argv.slice(2);
-      quit_ = /* @__PURE__ */ __name((status2, toThrow) => {
-        process.exitCode = status2;
+      quit_ = /* @__PURE__ */ __name((status, toThrow) => {
+        process.exitCode = status;
         throw toThrow;
       }, "quit_");
     } else if (ENVIRONMENT_IS_WEB || ENVIRONMENT_IS_WORKER) {
@@ -79329,9 +79330,9 @@ var Module2 = (() => {
         __name(this, "ExitStatus");
       }
       name = "ExitStatus";
-      constructor(status2) {
-        this.message = `Program terminated with exit(${status2})`;
-        this.status = status2;
+      constructor(status) {
+        this.message = `Program terminated with exit(${status})`;
+        this.status = status;
       }
     }
     var GOT = {};
@@ -80303,9 +80304,9 @@ var Module2 = (() => {
       quit_(code, new ExitStatus(code));
     }, "_proc_exit");
     _proc_exit.sig = "vi";
-    var exitJS = /* @__PURE__ */ __name((status2, implicit) => {
-      EXITSTATUS = status2;
-      _proc_exit(status2);
+    var exitJS = /* @__PURE__ */ __name((status, implicit) => {
+      EXITSTATUS = status;
+      _proc_exit(status);
     }, "exitJS");
     var handleException = /* @__PURE__ */ __name((e) => {
       if (e instanceof ExitStatus || e == "unwind") {
@@ -89339,8 +89340,8 @@ async function createExec(opts) {
   const max = opts.maxOutputBytes ?? 1024 * 1024;
   const limit2 = opts.maxConcurrent ?? 4;
   const grace = opts.killGraceMs ?? 2e3;
-  const log9 = opts.logger ?? silentLogger;
-  if (box) log9.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, "sandbox mounts");
+  const log10 = opts.logger ?? silentLogger;
+  if (box) log10.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, "sandbox mounts");
   const live = /* @__PURE__ */ new Map();
   const waiting = [];
   let running = 0;
@@ -89389,7 +89390,7 @@ async function createExec(opts) {
     req.signal?.removeEventListener("abort", onAbort);
     if (pid) live.delete(pid);
     const exitCode = typeof res.exitCode === "number" ? res.exitCode : null;
-    log9.debug({ exitCode, timedOut, cancelled: cancelled2, ms: Date.now() - started }, "exec finished");
+    log10.debug({ exitCode, timedOut, cancelled: cancelled2, ms: Date.now() - started }, "exec finished");
     return {
       exitCode,
       output: out2.text(),
@@ -89521,16 +89522,16 @@ var SweepSelectionError = class extends Error {
     this.name = "SweepSelectionError";
   }
 };
-function selectSweeps(config2, names, schedule) {
-  if (config2.sweeps.length === 0) throw new SweepSelectionError("sweeps: no sweep is configured in .github/proofpr.yml (add a `sweeps:` list with name and prompt)");
+function selectSweeps(config3, names, schedule) {
+  if (config3.sweeps.length === 0) throw new SweepSelectionError("sweeps: no sweep is configured in .github/proofpr.yml (add a `sweeps:` list with name and prompt)");
   if (names && names.length > 0) {
-    const known = new Set(config2.sweeps.map((s) => s.name));
+    const known = new Set(config3.sweeps.map((s) => s.name));
     const unknown2 = names.filter((n3) => !known.has(n3));
     if (unknown2.length > 0) throw new SweepSelectionError(`--name ${unknown2.join(", ")}: no such sweep (configured: ${[...known].join(", ")})`);
-    return config2.sweeps.filter((s) => names.includes(s.name));
+    return config3.sweeps.filter((s) => names.includes(s.name));
   }
-  const matching = schedule ? config2.sweeps.filter((s) => s.schedule === schedule) : [];
-  return matching.length > 0 ? matching : config2.sweeps;
+  const matching = schedule ? config3.sweeps.filter((s) => s.schedule === schedule) : [];
+  return matching.length > 0 ? matching : config3.sweeps;
 }
 function sweepExitCode(outcomes) {
   const codes = outcomes.map((o2) => o2.exitCode);
@@ -89561,7 +89562,7 @@ async function runSweeps(input10, deps) {
   return out2;
 }
 async function runOneSweep(s, input10, deps) {
-  const config2 = input10.config;
+  const config3 = input10.config;
   const github = deps.github;
   const now = deps.now ?? (() => /* @__PURE__ */ new Date());
   const runId = newRunId(now());
@@ -89576,9 +89577,9 @@ async function runOneSweep(s, input10, deps) {
   const existing = open4[0];
   const branch = existing?.headRef ?? sweepBranch(s.name, now());
   let baseline;
-  if (config2.test.command) {
+  if (config3.test.command) {
     await mkdir3(runDir, { recursive: true });
-    baseline = await (deps.baseline ?? runBaseline)({ repoDir: input10.repoDir, baseRef: input10.baseRef, config: config2, runDir, ...input10.signal ? { signal: input10.signal } : {} });
+    baseline = await (deps.baseline ?? runBaseline)({ repoDir: input10.repoDir, baseRef: input10.baseRef, config: config3, runDir, ...input10.signal ? { signal: input10.signal } : {} });
     if (baselineFailed(baseline.run)) {
       const at = (/* @__PURE__ */ new Date()).toISOString();
       const reason2 = `the tests already fail on the base before any change (${describeBaseline(baseline)}); the sweep did not run, so unrelated failures are not mixed into its change: fix the base first`;
@@ -89607,7 +89608,7 @@ async function runOneSweep(s, input10, deps) {
     branch,
     ...counted ? { baselineExecuted: counted.passed + counted.failed } : {},
     task,
-    config: config2,
+    config: config3,
     model: deps.model,
     modelId: input10.modelId,
     mode: "fix",
@@ -89634,12 +89635,12 @@ async function runOneSweep(s, input10, deps) {
     await deps.workspace.pushBranch({ repoDir: input10.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
     await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, runId);
     const body2 = (await finish(runDir, evidence, s, baseline)).summaryMd;
-    const labels = [.../* @__PURE__ */ new Set([...config2.pr.labels, ...s.labels])];
+    const labels = [.../* @__PURE__ */ new Set([...config3.pr.labels, ...s.labels])];
     if (existing) {
       await github.updatePullRequest(existing.number, { title: titleOf(s), body: body2 });
       pr = { number: existing.number, url: existing.url, created: false };
     } else {
-      const created = await github.createPullRequest({ title: titleOf(s), body: body2, head: branch, base: input10.prBase, draft: config2.pr.draft });
+      const created = await github.createPullRequest({ title: titleOf(s), body: body2, head: branch, base: input10.prBase, draft: config3.pr.draft });
       pr = { number: created.number, url: created.url, created: true };
     }
     if (labels.length > 0) await github.addLabels(pr.number, labels);
@@ -89752,10 +89753,10 @@ import { isAbsolute as isAbsolute15, relative as relative12 } from "node:path";
 
 // src/model/model-client.ts
 var ModelError = class extends Error {
-  constructor(kind, message, status2) {
+  constructor(kind, message, status) {
     super(message);
     this.kind = kind;
-    this.status = status2;
+    this.status = status;
     this.name = "ModelError";
   }
   kind;
@@ -89766,7 +89767,7 @@ function emptyUsage() {
 }
 
 // src/model/assemble-message.ts
-function assembleMessage(log9, onDelta) {
+function assembleMessage(log10, onDelta) {
   const drafts = /* @__PURE__ */ new Map();
   const usage = emptyUsage();
   let model = "";
@@ -89778,7 +89779,7 @@ function assembleMessage(log9, onDelta) {
     try {
       onDelta(delta);
     } catch (err2) {
-      log9.warn({ err: err2 }, "stream display callback threw; ignored");
+      log10.warn({ err: err2 }, "stream display callback threw; ignored");
     }
   };
   const push = (ev) => {
@@ -89801,7 +89802,7 @@ function assembleMessage(log9, onDelta) {
           drafts.set(ev.index, { kind: "tool_use", id: b.id, name: b.name, json: "", initial: b.input });
           emit({ type: "tool_use_start", name: b.name, id: b.id });
         } else {
-          log9.warn({ blockType: b.type }, "unsupported content block type in the stream; dropped");
+          log10.warn({ blockType: b.type }, "unsupported content block type in the stream; dropped");
           drafts.set(ev.index, { kind: "other", type: b.type });
         }
         return;
@@ -89842,18 +89843,18 @@ function assembleMessage(log9, onDelta) {
       const d = drafts.get(index);
       if (d.kind === "text") content.push({ type: "text", text: d.text });
       else if (d.kind === "thinking") content.push({ type: "thinking", thinking: d.thinking, signature: d.signature });
-      else if (d.kind === "tool_use") content.push({ type: "tool_use", id: d.id, name: d.name, input: parseInput(d, stopReason, log9) });
+      else if (d.kind === "tool_use") content.push({ type: "tool_use", id: d.id, name: d.name, input: parseInput(d, stopReason, log10) });
     }
     return { content, stopReason: stopReason || "end_turn", usage, model };
   };
   return { push, finish: finish2 };
 }
-function parseInput(d, stopReason, log9) {
+function parseInput(d, stopReason, log10) {
   if (d.json.trim() === "") return d.initial ?? {};
   try {
     return JSON.parse(d.json);
   } catch {
-    log9.warn({ tool: d.name, stopReason, chars: d.json.length }, "tool_use input is not complete JSON; using {}");
+    log10.warn({ tool: d.name, stopReason, chars: d.json.length }, "tool_use input is not complete JSON; using {}");
     return {};
   }
 }
@@ -89867,7 +89868,7 @@ function createSdkClient(opts) {
   if (typeof opts.apiKey !== "string" || opts.apiKey.trim() === "") {
     throw new Error("apiKey is empty: set ANTHROPIC_API_KEY (or pass apiKey) to call the Anthropic API");
   }
-  const log9 = opts.logger ?? logger("model");
+  const log10 = opts.logger ?? logger("model");
   const baseURL = opts.baseURL ?? (process.env.ANTHROPIC_BASE_URL || void 0);
   return new Anthropic({
     apiKey: opts.apiKey,
@@ -89875,10 +89876,10 @@ function createSdkClient(opts) {
     maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     logger: {
-      error: (msg, ...rest) => log9.error({ sdk: rest }, msg),
-      warn: (msg, ...rest) => log9.warn({ sdk: rest }, msg),
-      info: (msg, ...rest) => log9.info({ sdk: rest }, msg),
-      debug: (msg, ...rest) => log9.debug({ sdk: rest }, msg)
+      error: (msg, ...rest) => log10.error({ sdk: rest }, msg),
+      warn: (msg, ...rest) => log10.warn({ sdk: rest }, msg),
+      info: (msg, ...rest) => log10.info({ sdk: rest }, msg),
+      debug: (msg, ...rest) => log10.debug({ sdk: rest }, msg)
     }
   });
 }
@@ -89942,18 +89943,18 @@ function describeCause(err2) {
   const inner = cause instanceof Error && cause.message && cause.message !== err2.message ? ` (${cause.message})` : "";
   return `${err2.message}${inner}`;
 }
-function hint(status2) {
-  if (status2 === 401) return " \u2014 check ANTHROPIC_API_KEY";
-  if (status2 === 403) return " \u2014 the API key is not allowed to use this model or endpoint";
-  if (status2 === 404) return " \u2014 check the model id (PROOFPR_MODEL / `model:` in .github/proofpr.yml) and ANTHROPIC_BASE_URL";
-  if (status2 === 429 || status2 >= 500) return " \u2014 retries spent; try again later";
+function hint(status) {
+  if (status === 401) return " \u2014 check ANTHROPIC_API_KEY";
+  if (status === 403) return " \u2014 the API key is not allowed to use this model or endpoint";
+  if (status === 404) return " \u2014 check the model id (PROOFPR_MODEL / `model:` in .github/proofpr.yml) and ANTHROPIC_BASE_URL";
+  if (status === 429 || status >= 500) return " \u2014 retries spent; try again later";
   return "";
 }
 
 // src/model/anthropic.ts
 function createAnthropicClient(opts) {
   const sdk = createSdkClient(opts);
-  const log9 = opts.logger ?? logger("model");
+  const log10 = opts.logger ?? logger("model");
   const idleMs = opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
   async function send(request2, onDelta) {
     const caller = request2.signal;
@@ -89972,12 +89973,12 @@ function createAnthropicClient(opts) {
       }, idleMs);
     };
     const t0 = Date.now();
-    log9.debug({ model: request2.model, messages: request2.messages.length, tools: request2.tools.length }, "model request");
+    log10.debug({ model: request2.model, messages: request2.messages.length, tools: request2.tools.length }, "model request");
     try {
       const { data: stream2, response } = await sdk.messages.create(toMessageParams(request2), { signal: controller.signal }).withResponse();
       started = true;
       const requestId = response.headers.get("request-id") ?? void 0;
-      const assembler = assembleMessage(log9, onDelta);
+      const assembler = assembleMessage(log10, onDelta);
       arm();
       for await (const event of stream2) {
         arm();
@@ -89986,13 +89987,13 @@ function createAnthropicClient(opts) {
       if (controller.signal.aborted) throw new ModelError("stream_broken", "stream was aborted");
       const msg = assembler.finish();
       const result = { ...msg, model: msg.model || request2.model, ...requestId ? { requestId } : {} };
-      log9.debug({ requestId, stopReason: result.stopReason, usage: result.usage, ms: Date.now() - t0 }, "model response");
+      log10.debug({ requestId, stopReason: result.stopReason, usage: result.usage, ms: Date.now() - t0 }, "model response");
       return result;
     } catch (err2) {
       const callerAborted = caller?.aborted ?? false;
       const mapped = toModelError(err2, { started, callerAborted, ...idleFired && !callerAborted ? { idleMs } : {} });
       const level = mapped.kind === "aborted" ? "debug" : "warn";
-      log9[level]({ kind: mapped.kind, status: mapped.status, ms: Date.now() - t0 }, mapped.message);
+      log10[level]({ kind: mapped.kind, status: mapped.status, ms: Date.now() - t0 }, mapped.message);
       throw mapped;
     } finally {
       clearTimeout(timer);
@@ -90279,8 +90280,8 @@ async function* runAgent(task, deps) {
     if (over) return over;
     return signal.aborted ? `time budget exhausted (${Math.round(deps.budget.timeoutMs / 6e4)} min)` : void 0;
   };
-  const end = (status2, reason, acceptedTree) => ({
-    status: status2,
+  const end = (status, reason, acceptedTree) => ({
+    status,
     reason,
     gates: state.gates,
     finalText,
@@ -90411,8 +90412,8 @@ ${extra.join("\n")}` }];
         if (o2.name === "TodoWrite" && Array.isArray(o2.result.meta?.todos)) state.todos = o2.result.meta.todos;
         const p = o2.result.meta?.path;
         if ((o2.name === "Edit" || o2.name === "Write") && !o2.result.isError && typeof p === "string" && !state.filesEdited.includes(p)) state.filesEdited.push(p);
-        const log9 = o2.result.meta?.outputPath;
-        if (o2.result.isError && typeof log9 === "string" && !state.failingLogs.includes(log9)) state.failingLogs.push(log9);
+        const log10 = o2.result.meta?.outputPath;
+        if (o2.result.isError && typeof log10 === "string" && !state.failingLogs.includes(log10)) state.failingLogs.push(log10);
         const s = stuck.observe(o2.name, o2.input, o2.block.content);
         if (s === "abort") abortStuck = `no progress: the same ${o2.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
         if (s === "nudge") blocks.push({ type: "text", text: `You have made the same ${o2.name} call with the same result several times. It will not change: try a different approach.` });
@@ -90609,9 +90610,9 @@ var frontMatterSchema = external_exports.object({
   name: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "letters, digits, dashes and underscores (max 64)"),
   description: external_exports.string().min(1).max(MAX_DESCRIPTION * 4)
 });
-function looseFields(yaml) {
+function looseFields(yaml2) {
   const out2 = {};
-  for (const line of yaml.split(/\r?\n/)) {
+  for (const line of yaml2.split(/\r?\n/)) {
     const m = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
     if (m?.[1]) out2[m[1]] = (m[2] ?? "").trim().replace(/^(["'])(.*)\1$/, "$2");
   }
@@ -90620,12 +90621,12 @@ function looseFields(yaml) {
 function splitFrontMatter(text2) {
   const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text2);
   if (!m) return void 0;
-  const yaml = m[1] ?? "";
+  const yaml2 = m[1] ?? "";
   let meta3;
   try {
-    meta3 = (0, import_yaml2.parse)(yaml);
+    meta3 = (0, import_yaml2.parse)(yaml2);
   } catch {
-    meta3 = looseFields(yaml);
+    meta3 = looseFields(yaml2);
   }
   return { meta: meta3, body: text2.slice(m[0].length) };
 }
@@ -91034,7 +91035,7 @@ function fraction(value, fallback, field2) {
   return v;
 }
 async function createContextManager(opts) {
-  const log9 = opts.logger ?? logger("context");
+  const log10 = opts.logger ?? logger("context");
   const window2 = opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const summaryAt = fraction(opts.compactThreshold, 0.75, "compactThreshold") * window2;
   const microAt = Math.min(fraction(opts.microcompactThreshold, 0.5, "microcompactThreshold") * window2, summaryAt);
@@ -91042,7 +91043,7 @@ async function createContextManager(opts) {
   const microTarget = microAt * 0.7;
   const model = opts.model ?? DEFAULT_MODEL;
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== void 0 ? { maxBytes: opts.instructionsMaxBytes } : {});
-  const skills = opts.skills ?? await loadSkills(opts.instructionsRoot ?? opts.root, log9);
+  const skills = opts.skills ?? await loadSkills(opts.instructionsRoot ?? opts.root, log10);
   const toolNames = skills.length > 0 && !opts.toolNames.includes("Skill") ? [...opts.toolNames, "Skill"] : opts.toolNames;
   const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...opts.testCommand ? { testCommand: opts.testCommand } : {} });
   const systemTokens = estimateSystem(system);
@@ -91079,7 +91080,7 @@ async function createContextManager(opts) {
       if (micro.cleared > 0 && afterMicro <= microTarget) {
         const index = micro.messages.slice(0, micro.firstChanged).map((m) => m.role).lastIndexOf("user");
         anchor2 = index >= 0 ? { index, json: JSON.stringify(micro.messages[index]) } : void 0;
-        log9.info({ before, after: afterMicro, cleared: micro.cleared }, "microcompact");
+        log10.info({ before, after: afterMicro, cleared: micro.cleared }, "microcompact");
         return { messages: micro.messages, kind: "microcompact", beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
       }
       if (before < summaryAt) return void 0;
@@ -91087,14 +91088,14 @@ async function createContextManager(opts) {
       if (res.ok && res.afterTokens >= summaryAt) {
         return { ...res, ok: false, detail: `${res.detail ?? ""}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)` };
       }
-      log9.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "summary compaction");
+      log10.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "summary compaction");
       return res;
     },
     async forceCompact(messages, state, client) {
       const before = total(messages);
       const micro = microcompact(messages, { protectRecent: 2 });
       const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
-      log9.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "forced compaction");
+      log10.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, "forced compaction");
       return res;
     },
     estimateTokens(messages) {
@@ -92482,7 +92483,7 @@ async function createPolicy(opts) {
   const root2 = real(opts.root);
   const gitDirs = (opts.gitDirs ?? detectGitDirs(root2)).map(real);
   const configFile = opts.configFile ?? ".github/proofpr.yml";
-  const log9 = opts.logger ?? silentLogger;
+  const log10 = opts.logger ?? silentLogger;
   const parser = await loadBashParser();
   const testRules = [];
   const testRedirects = /* @__PURE__ */ new Set();
@@ -92524,7 +92525,7 @@ async function createPolicy(opts) {
       } catch (e) {
         d = { behavior: "deny", rule: "internal-error", reason: `the permission check failed (${e.message}); the call was refused` };
       }
-      log9.debug({ tool, behavior: d.behavior, rule: d.rule }, "permission decision");
+      log10.debug({ tool, behavior: d.behavior, rule: d.rule }, "permission decision");
       return d;
     },
     executed(tool, input10) {
@@ -92585,7 +92586,7 @@ function filePathOf(input10) {
 
 // src/agent/hooks/runner.ts
 function createHookRunner(opts) {
-  const log9 = opts.logger ?? logger("hooks");
+  const log10 = opts.logger ?? logger("hooks");
   return {
     async run(event, payload) {
       const out2 = [];
@@ -92600,7 +92601,7 @@ function createHookRunner(opts) {
         if (!selected) continue;
         const started = Date.now();
         const outcome = await runCommandHook(hook2, event, payload, { exec: opts.exec, root: opts.root });
-        log9.debug({ event, hook: hook2.command, outcome: outcome.kind, ms: Date.now() - started }, "hook ran");
+        log10.debug({ event, hook: hook2.command, outcome: outcome.kind, ms: Date.now() - started }, "hook ran");
         out2.push(outcome);
       }
       return out2;
@@ -93054,7 +93055,7 @@ import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename5, dirname as dirname5, join as join19 } from "node:path";
 var SHARED_DIRS = ["node_modules", ".venv", "venv"];
 async function redGreen(opts) {
-  const log9 = opts.logger ?? silentLogger;
+  const log10 = opts.logger ?? silentLogger;
   const g = { cwd: opts.root, ...opts.gitDir ? { env: { GIT_DIR: opts.gitDir } } : {} };
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
@@ -93083,7 +93084,7 @@ async function redGreen(opts) {
   } catch (e) {
     return { passed: false, detail: `could not run the tests on the base commit: ${e.message}`, testFiles, failedBefore: false };
   } finally {
-    await git(["worktree", "remove", "--force", wt], g).catch((e) => log9.warn({ err: e.message }, "red-green: worktree remove failed"));
+    await git(["worktree", "remove", "--force", wt], g).catch((e) => log10.warn({ err: e.message }, "red-green: worktree remove failed"));
     await rm3(tmp, { recursive: true, force: true });
     await git(["worktree", "prune"], g).catch(() => void 0);
   }
@@ -93143,10 +93144,10 @@ function isTestCommand(command, testCommand) {
 
 // src/agent/verification/verifier.ts
 function createVerifier(opts) {
-  const { root: root2, config: config2, onEvent } = opts;
-  const log9 = opts.logger ?? logger("verification");
+  const { root: root2, config: config3, onEvent } = opts;
+  const log10 = opts.logger ?? logger("verification");
   const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
-  const hashOf = opts.treeHash ?? (async (r) => treeHash(r, { exclude: await reportExclude(r, config2.test.report, opts.gitDir), ...gitDir }));
+  const hashOf = opts.treeHash ?? (async (r) => treeHash(r, { exclude: await reportExclude(r, config3.test.report, opts.gitDir), ...gitDir }));
   const runs = [];
   const reportBefore = /* @__PURE__ */ new WeakMap();
   const treeAfter = /* @__PURE__ */ new WeakMap();
@@ -93161,7 +93162,7 @@ function createVerifier(opts) {
     }
   };
   const reportPath = () => {
-    const r = config2.test.report;
+    const r = config3.test.report;
     return r === void 0 ? void 0 : isAbsolute12(r) ? r : join21(root2, r);
   };
   const statReport = async () => {
@@ -93191,57 +93192,57 @@ function createVerifier(opts) {
       const detail = `could not diff the worktree against ${opts.baseSha.slice(0, 12)}: ${e.message.trim()}; remove nested git repositories (folders with their own .git) or add them to .gitignore`;
       return { assertions: { passed: false, detail, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] }, testConfig: { passed: false, detail, changed: [] } };
     }
-    return { assertions: await assertionsKept(root2, opts.baseSha, diffs), testConfig: await testConfigKept(root2, opts.baseSha, diffs, config2.test.command, opts.gitDir) };
+    return { assertions: await assertionsKept(root2, opts.baseSha, diffs), testConfig: await testConfigKept(root2, opts.baseSha, diffs, config3.test.command, opts.gitDir) };
   };
   const evaluateAt = async (final) => {
     const counting = runThatCounts(runs);
     let stopHooks;
     let current;
     let changedByStopHooks;
-    if (config2.hooks.Stop.length > 0) {
+    if (config3.hooks.Stop.length > 0) {
       const before = await hash2();
       stopHooks = await opts.hooks.run("Stop", { hook_event_name: "Stop", cwd: root2, stop_blocks: stopBlocks });
       emitHooks(stopHooks);
       current = await hash2();
       if (before.tree !== void 0 && current.tree !== void 0 && before.tree !== current.tree && counting?.treeHash === before.tree) {
-        changedByStopHooks = { hooks: config2.hooks.Stop.map((h2) => h2.command), files: await changedFiles(root2, before.tree, current.tree, opts.gitDir) };
+        changedByStopHooks = { hooks: config3.hooks.Stop.map((h2) => h2.command), files: await changedFiles(root2, before.tree, current.tree, opts.gitDir) };
       }
     } else current = await hash2();
     const after = counting && treeAfter.get(counting);
     const changedByTestRun = counting && after !== void 0 && after === current.tree ? await changedFiles(root2, counting.treeHash, after, opts.gitDir) : void 0;
-    const needDiff = config2.gates.assertions_kept || config2.gates.red_green;
+    const needDiff = config3.gates.assertions_kept || config3.gates.red_green;
     const diff = needDiff ? await diffGates() : void 0;
     let rg;
-    if (config2.gates.red_green && diff) {
+    if (config3.gates.red_green && diff) {
       if (current.tree === void 0 || redGreenCache?.tree !== current.tree) {
         const { assertions } = diff;
-        const result = await redGreen({ root: root2, baseSha: opts.baseSha, config: config2, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...opts.scratchDir ? { scratchDir: opts.scratchDir } : {}, ...gitDir, logger: log9 });
+        const result = await redGreen({ root: root2, baseSha: opts.baseSha, config: config3, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...opts.scratchDir ? { scratchDir: opts.scratchDir } : {}, ...gitDir, logger: log10 });
         redGreenCache = current.tree === void 0 ? void 0 : { tree: current.tree, result };
         rg = result;
       } else rg = redGreenCache.result;
     }
     const gates = evaluateGates({
-      config: config2,
+      config: config3,
       testRuns: runs,
       currentTreeHash: current.tree ?? "",
       ...current.error !== void 0 ? { hashError: current.error } : {},
       ...changedByTestRun?.length ? { changedByTestRun } : {},
       ...changedByStopHooks ? { changedByStopHooks } : {},
       ...opts.baselineExecuted !== void 0 ? { baselineExecuted: opts.baselineExecuted } : {},
-      ...config2.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {},
+      ...config3.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {},
       ...rg ? { redGreen: rg } : {},
       ...stopHooks ? { stopHooks } : {}
     });
     for (const g of gates) onEvent({ type: "gate", name: g.name, passed: g.passed, detail: g.detail, final });
     const ok = gates.every((g) => g.passed);
     if (!ok && !final) stopBlocks++;
-    log9.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, "gates evaluated");
+    log10.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, "gates evaluated");
     const acceptedTree = ok ? counting?.treeHash ?? current.tree : void 0;
-    return { ok, gates, message: stopMessage(gates, config2.test.command), ...acceptedTree ? { acceptedTree } : {} };
+    return { ok, gates, message: stopMessage(gates, config3.test.command), ...acceptedTree ? { acceptedTree } : {} };
   };
   return {
     async beforeBash(command) {
-      if (!isTestCommand(command, config2.test.command)) return void 0;
+      if (!isTestCommand(command, config3.test.command)) return void 0;
       const h2 = await hash2();
       if (h2.tree === void 0) {
         onEvent({ type: "notice", message: `this test run is not counted: could not hash the worktree (${h2.error}); remove nested git repositories (folders with their own .git) or add them to .gitignore` });
@@ -93257,7 +93258,7 @@ function createVerifier(opts) {
       const before = reportBefore.get(handle2);
       const after = await statReport();
       const rewritten = !(before && after && before.mtimeMs === after.mtimeMs && before.size === after.size);
-      const c3 = readCounts({ root: root2, report: rewritten ? config2.test.report : void 0, startedAtMs: Date.parse(handle2.startedAt), endedAtMs: Date.parse(outcome.endedAt), output: output2 });
+      const c3 = readCounts({ root: root2, report: rewritten ? config3.test.report : void 0, startedAtMs: Date.parse(handle2.startedAt), endedAtMs: Date.parse(outcome.endedAt), output: output2 });
       const run4 = {
         command: outcome.command || handle2.command,
         exitCode: outcome.exitCode,
@@ -93275,16 +93276,16 @@ function createVerifier(opts) {
     },
     evaluate: () => evaluateAt(false),
     async finalCheck() {
-      const command = config2.test.command;
-      if (config2.gates.final_run && command !== void 0) {
-        if (config2.test.report !== void 0) {
-          const removed = await removeReport(root2, config2.test.report);
-          log9.debug({ report: config2.test.report, removed }, "final run: old test report");
+      const command = config3.test.command;
+      if (config3.gates.final_run && command !== void 0) {
+        if (config3.test.report !== void 0) {
+          const removed = await removeReport(root2, config3.test.report);
+          log10.debug({ report: config3.test.report, removed }, "final run: old test report");
         }
         const before = await hash2();
         finalRuns++;
         const outputFile = join21(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
-        const { run: run4 } = await runTestCommand({ cwd: root2, command, config: config2, exec: opts.exec, treeHash: before.tree ?? "", outputFile, ...opts.signal ? { signal: opts.signal } : {} });
+        const { run: run4 } = await runTestCommand({ cwd: root2, command, config: config3, exec: opts.exec, treeHash: before.tree ?? "", outputFile, ...opts.signal ? { signal: opts.signal } : {} });
         record2(run4, before.tree ?? "", await hash2());
       }
       return evaluateAt(true);
@@ -94426,22 +94427,22 @@ var bashTool = defineTool({
     }
     const endedAt = /* @__PURE__ */ new Date();
     const body2 = res.output === "" ? "(no output)" : res.output.replace(/\n$/, "");
-    let status2;
+    let status;
     let errorKind;
     if (res.timedOut) {
-      status2 = `Command timed out after ${timeoutMs} ms and was killed (with its child processes). Use a longer timeout (max ${BASH_MAX_TIMEOUT_MS}) or a faster command.`;
+      status = `Command timed out after ${timeoutMs} ms and was killed (with its child processes). Use a longer timeout (max ${BASH_MAX_TIMEOUT_MS}) or a faster command.`;
       errorKind = "timeout";
     } else if (res.cancelled) {
-      status2 = "Command was cancelled.";
+      status = "Command was cancelled.";
       errorKind = "cancelled";
     } else {
-      status2 = `Exit code: ${res.exitCode ?? "none (killed by a signal)"}`;
+      status = `Exit code: ${res.exitCode ?? "none (killed by a signal)"}`;
       if (res.exitCode !== 0) errorKind = "exit_code";
     }
     const truncated = res.truncated ? "\n(output was cut in the middle: it exceeded the capture limit)" : "";
     return {
       forModel: `${body2}${truncated}
-${status2}`,
+${status}`,
       forHuman: `Bash ${description ?? command}`.slice(0, 200),
       isError: errorKind !== void 0,
       ...errorKind ? { errorKind } : {},
@@ -94606,30 +94607,30 @@ var log2 = logger("run-task");
 var FIX_PROMPT = "Work on the task described in the system prompt, in this worktree. Explore before you edit, make the smallest change that fixes it, then run the tests after your last edit. When the work is done and the tests pass, stop and say briefly what you changed.";
 var PLAN_PROMPT = "Read the code and write a plan for the task in the system prompt: what is wrong, which files change and how, and how to test it. Do not edit files.";
 async function assembleAgent(input10, ws, exec) {
-  const { config: config2, runDir } = input10;
+  const { config: config3, runDir } = input10;
   const { wt } = ws;
   const plan = input10.mode === "plan";
-  const testCommand = config2.test.command;
+  const testCommand = config3.test.command;
   const withTestCommand = testCommand ? { testCommand } : {};
   const withSignal = input10.signal ? { signal: input10.signal } : {};
   const policy = await createPolicy({
     root: wt.path,
     mode: plan ? "plan" : "default",
-    allow: config2.permissions.allow,
-    deny: config2.permissions.deny,
+    allow: config3.permissions.allow,
+    deny: config3.permissions.deny,
     ...withTestCommand,
-    writableWorkflows: config2.permissions.writable_workflows,
-    writable: config2.permissions.writable,
+    writableWorkflows: config3.permissions.writable_workflows,
+    writable: config3.permissions.writable,
     gitDirs: [wt.gitDir]
   });
-  const hooks = createHookRunner({ config: config2.hooks, exec, root: wt.path, logger: log2 });
+  const hooks = createHookRunner({ config: config3.hooks, exec, root: wt.path, logger: log2 });
   const events = new EventQueue();
   const verifier = plan ? void 0 : createVerifier({
     root: wt.path,
     gitDir: wt.gitDir,
     ...input10.baselineExecuted !== void 0 ? { baselineExecuted: input10.baselineExecuted } : {},
     runDir,
-    config: config2,
+    config: config3,
     exec,
     baseSha: wt.baseSha,
     hooks,
@@ -94648,7 +94649,7 @@ async function assembleAgent(input10, ws, exec) {
     task: input10.task,
     ...withTestCommand,
     mode: input10.mode,
-    gatesEnabled: Object.entries(config2.gates).flatMap(([k, v]) => v === true ? [k] : []),
+    gatesEnabled: Object.entries(config3.gates).flatMap(([k, v]) => v === true ? [k] : []),
     model: input10.modelId,
     instructionsRoot,
     skills: skills.map(({ name: name2, description, path: path9 }) => ({ name: name2, description, path: path9 })),
@@ -94662,10 +94663,10 @@ async function assembleAgent(input10, ws, exec) {
     hooks,
     ...verifier ? { verifier } : {},
     context: context2,
-    toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log2, readDeny: readDenyPredicate(wt.path, config2.permissions.deny) },
-    budget: { maxTurns: config2.max_turns, maxCostUsd: config2.max_cost_usd, timeoutMs: config2.timeout_min * 6e4 },
+    toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log2, readDeny: readDenyPredicate(wt.path, config3.permissions.deny) },
+    budget: { maxTurns: config3.max_turns, maxCostUsd: config3.max_cost_usd, timeoutMs: config3.timeout_min * 6e4 },
     costOf: (u2) => costUsd(input10.modelId, u2),
-    maxStopBlocks: config2.gates.max_stop_blocks,
+    maxStopBlocks: config3.gates.max_stop_blocks,
     branch: input10.branch,
     events,
     ...withSignal
@@ -94678,17 +94679,17 @@ var log3 = logger("run-task");
 var SetupError = class extends Error {
 };
 async function openSandbox(input10, ws) {
-  const { config: config2 } = input10;
+  const { config: config3 } = input10;
   const base3 = {
     root: ws.wt.path,
     runTmp: ws.runTmp,
-    sandbox: config2.sandbox,
-    extraEnvNames: config2.env,
+    sandbox: config3.sandbox,
+    extraEnvNames: config3.env,
     gitDir: ws.wt.gitDir,
     hidePaths: ws.hidePaths,
     logger: log3
   };
-  if (config2.setup.command && input10.mode === "fix") await runSetup(config2.setup.command, config2.setup.timeout_min, base3);
+  if (config3.setup.command && input10.mode === "fix") await runSetup(config3.setup.command, config3.setup.timeout_min, base3);
   return createExec(base3);
 }
 async function runSetup(command, timeoutMin, base3) {
@@ -94793,16 +94794,16 @@ Made by proofpr; the run's evidence is in the pull request body.`;
 
 // src/run/save-wip.ts
 async function saveWip(input10, ws, outcome) {
-  const { config: config2 } = input10;
+  const { config: config3 } = input10;
   const where = ws.wt.path;
-  if (!config2.pr.wip_commit) {
+  if (!config3.pr.wip_commit) {
     return { ...outcome, keepWorktree: true, reason: `${outcome.reason} (work left in the worktree ${where}: pr.wip_commit is off)` };
   }
   try {
     const c3 = await wipCommit({
       worktree: where,
       message: commitMessage(input10.task),
-      identity: config2.commit,
+      identity: config3.commit,
       ...input10.coAuthor ? { coAuthor: input10.coAuthor } : {},
       gitDir: ws.wt.gitDir
     });
@@ -95024,7 +95025,7 @@ async function continueTip(repoDir, branch) {
 }
 async function createWorktree(opts) {
   const o2 = schema3.parse(opts);
-  const log9 = (opts.logger ?? logger("workspace")).child({ op: "worktree", runId: o2.runId });
+  const log10 = (opts.logger ?? logger("workspace")).child({ op: "worktree", runId: o2.runId });
   const check2 = await git(["check-ref-format", "--branch", o2.branch], { cwd: resolve6(o2.repoDir), okCodes: [0, 1, 128] });
   if (check2.code !== 0) throw new WorkspaceError("bad-input", `branch '${o2.branch}' is not a valid branch name`);
   const repoDir = await realpath9(o2.repoDir);
@@ -95070,7 +95071,7 @@ async function createWorktree(opts) {
   const real2 = await realpath9(path9);
   const gitDir = await ownGitDir(real2, commonDir);
   const linked = await linkDependencyDirs(repoDir, real2, gitDir, o2.linkDirs ?? []);
-  log9.info({ path: real2, branch: o2.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, "worktree ready");
+  log10.info({ path: real2, branch: o2.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, "worktree ready");
   let removal;
   const remove = () => {
     removal ??= (async () => {
@@ -95080,7 +95081,7 @@ async function createWorktree(opts) {
         if (!parked) await removeWorktreeUnlocked(commonDir, real2);
       });
       await removeMarker(worktreesDir, o2.runId);
-      log9.info({ path: real2, ms: Date.now() - t }, "worktree removed");
+      log10.info({ path: real2, ms: Date.now() - t }, "worktree removed");
     })().catch((e) => {
       removal = void 0;
       throw e;
@@ -95414,20 +95415,401 @@ async function drain(gen, record2) {
 import { existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
 import { isAbsolute as isAbsolute14, join as join39 } from "node:path";
 var DEFAULT_CONFIG_PATH = ".github/proofpr.yml";
-function loadActionConfig(workspace, inputs) {
+async function loadActionConfig(workspace, inputs, github) {
   const path9 = isAbsolute14(inputs.config) ? inputs.config : join39(workspace, inputs.config);
   const exists = existsSync6(path9);
   if (!exists && inputs.config !== DEFAULT_CONFIG_PATH) throw new ActionInputError("config", `${inputs.config}: no such file in the checkout`);
-  const config2 = parseRepoConfig(exists ? readFileSync10(path9, "utf8") : void 0, inputs.config);
+  const raw = parseConfigYaml(exists ? readFileSync10(path9, "utf8") : void 0, inputs.config);
+  let merged;
+  try {
+    merged = await github.extendConfig(raw);
+  } catch (e) {
+    throw new ConfigError(`invalid ${inputs.config}: _extends: ${e.message}`);
+  }
+  const config3 = validateRepoConfig(merged, inputs.config);
   return {
-    ...config2,
+    ...config3,
     // The input's default is '/agent': only a different value overrides the file's trigger.
     ...inputs.trigger !== "/agent" ? { trigger: inputs.trigger } : {},
     ...inputs.model ? { model: inputs.model } : {},
     ...inputs.maxTurns !== void 0 ? { max_turns: inputs.maxTurns } : {},
     ...inputs.maxCostUsd !== void 0 ? { max_cost_usd: inputs.maxCostUsd } : {},
-    ...inputs.testCommand ? { test: { ...config2.test, command: inputs.testCommand } } : {}
+    ...inputs.testCommand ? { test: { ...config3.test, command: inputs.testCommand } } : {}
   };
+}
+
+// src/github/rest/rest-octokit.ts
+function repoParams(ctx) {
+  return { owner: ctx.owner, repo: ctx.repo };
+}
+function httpStatus(e) {
+  const s = e?.status;
+  return typeof s === "number" ? s : void 0;
+}
+async function unlessStatus(p, statuses = [404]) {
+  try {
+    return await p;
+  } catch (e) {
+    const s = httpStatus(e);
+    if (s !== void 0 && statuses.includes(s)) return void 0;
+    throw e;
+  }
+}
+
+// src/github/rest/checks.ts
+var log7 = logger("github-port");
+function checkMethods(ctx) {
+  const r = repoParams(ctx);
+  return {
+    async createCheckRun(run4) {
+      const params = {
+        ...r,
+        name: run4.name,
+        head_sha: run4.headSha,
+        status: "completed",
+        conclusion: run4.conclusion,
+        output: { title: run4.title, summary: run4.summary }
+      };
+      try {
+        await ctx.octokit.rest.checks.create(run4.detailsUrl ? { ...params, details_url: run4.detailsUrl } : params);
+      } catch (e) {
+        if (httpStatus(e) !== 403) throw e;
+        log7.warn({ repo: `${ctx.owner}/${ctx.repo}` }, "check run not created: the token lacks `checks: write`");
+      }
+    }
+  };
+}
+
+// src/github/reaction-endpoint.ts
+function reactionEndpoint(target) {
+  if ("issue" in target) return { route: "POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", params: { issue_number: target.issue } };
+  if (target.kind === "review-comment") return { route: "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", params: { comment_id: target.commentId } };
+  return { route: "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", params: { comment_id: target.commentId } };
+}
+function reactionTargetOf(t) {
+  if (t.commentId === void 0 || t.commentKind === "review") return { issue: t.number };
+  return { commentId: t.commentId, kind: t.commentKind ?? "issue-comment" };
+}
+
+// src/github/rest/issues.ts
+function issueMethods(ctx) {
+  const { octokit } = ctx;
+  const r = repoParams(ctx);
+  return {
+    async addReaction(target, content) {
+      const ep = reactionEndpoint(target);
+      await octokit.request(ep.route, { ...r, ...ep.params, content });
+    },
+    async createComment(issue3, body2) {
+      const { data } = await octokit.rest.issues.createComment({ ...r, issue_number: issue3, body: body2 });
+      return { id: data.id, url: data.html_url };
+    },
+    async updateComment(commentId, body2) {
+      await octokit.rest.issues.updateComment({ ...r, comment_id: commentId, body: body2 });
+    },
+    async listComments(issue3) {
+      const all = await octokit.paginate(octokit.rest.issues.listComments, { ...r, issue_number: issue3, per_page: 100 });
+      return all.map((c3) => {
+        const comment2 = { id: c3.id, body: c3.body ?? "", user: c3.user?.login ?? "ghost", createdAt: c3.created_at, updatedAt: c3.updated_at };
+        if (c3.user?.type) comment2.userType = c3.user.type;
+        return comment2;
+      });
+    },
+    async addLabels(issue3, labels) {
+      if (labels.length === 0) return;
+      await octokit.rest.issues.addLabels({ ...r, issue_number: issue3, labels });
+    }
+  };
+}
+
+// src/github/rest/pulls.ts
+function toPullRequestInfo(p) {
+  const info2 = { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, draft: p.draft === true, state: p.state };
+  if (p.head.repo !== void 0) info2.headRepo = p.head.repo?.full_name ?? "";
+  return info2;
+}
+function pullMethods(ctx) {
+  const { octokit } = ctx;
+  const r = repoParams(ctx);
+  const full = `${ctx.owner}/${ctx.repo}`.toLowerCase();
+  const sameRepo = (p) => p.head.repo === void 0 || p.head.repo?.full_name.toLowerCase() === full;
+  return {
+    async getPullRequest(number4) {
+      const res = await unlessStatus(octokit.rest.pulls.get({ ...r, pull_number: number4 }));
+      return res ? toPullRequestInfo(res.data) : void 0;
+    },
+    async findPullRequestByHead(branch) {
+      const { data } = await octokit.rest.pulls.list({ ...r, head: `${ctx.owner}:${branch}`, state: "all", per_page: 10 });
+      const pulls = data.filter((p) => p.head.ref === branch && sameRepo(p));
+      const pick2 = pulls.find((p) => p.state === "open") ?? pulls[0];
+      return pick2 ? toPullRequestInfo(pick2) : void 0;
+    },
+    async createPullRequest(pr) {
+      const { data } = await octokit.rest.pulls.create({ ...r, title: pr.title, body: pr.body, head: pr.head, base: pr.base, draft: pr.draft });
+      return toPullRequestInfo(data);
+    },
+    async updatePullRequest(number4, patch) {
+      await octokit.rest.pulls.update({ ...r, pull_number: number4, ...patch });
+    },
+    async listOpenPullRequests() {
+      const all = await octokit.paginate(octokit.rest.pulls.list, { ...r, state: "open", per_page: 100 });
+      return all.filter(sameRepo).map(toPullRequestInfo);
+    }
+  };
+}
+
+// node_modules/@probot/octokit-plugin-config/dist-src/version.js
+var VERSION3 = "4.1.0";
+
+// node_modules/@probot/octokit-plugin-config/dist-src/util/get-config-file.js
+var import_yaml3 = __toESM(require_dist(), 1);
+var SUPPORTED_FILE_EXTENSIONS = ["json", "yml", "yaml"];
+async function getConfigFile(octokit, { owner, repo, path: path9, ref: ref2 }) {
+  const fileExtension = path9.split(".").pop().toLowerCase();
+  if (!SUPPORTED_FILE_EXTENSIONS.includes(fileExtension)) {
+    throw new Error(
+      `[@probot/octokit-plugin-config] .${fileExtension} extension is not support for configuration (path: "${path9}")`
+    );
+  }
+  const endpoint2 = {
+    method: "GET",
+    url: "/repos/{owner}/{repo}/contents/{path}",
+    owner,
+    repo,
+    path: path9,
+    mediaType: {
+      format: "raw"
+    },
+    // this can be just `ref` once https://github.com/octokit/endpoint.js/issues/206 is resolved
+    ...ref2 ? { ref: ref2 } : {}
+  };
+  const { url: url2 } = octokit.request.endpoint(endpoint2);
+  const emptyConfigResult = {
+    owner,
+    repo,
+    path: path9,
+    url: url2,
+    config: null
+  };
+  let data, headers;
+  try {
+    const response = await octokit.request(endpoint2);
+    data = response.data;
+    headers = response.headers;
+  } catch (error62) {
+    if (error62.status === 404) {
+      return emptyConfigResult;
+    }
+    throw error62;
+  }
+  if (headers["content-type"] === "application/json; charset=utf-8") {
+    throw new Error(
+      `[@probot/octokit-plugin-config] ${url2} exists, but is either a directory or a submodule. Ignoring.`
+    );
+  }
+  if (fileExtension === "json") {
+    if (typeof data === "string") {
+      throw new Error(
+        `[@probot/octokit-plugin-config] Configuration could not be parsed from ${url2} (invalid JSON)`
+      );
+    }
+    return {
+      ...emptyConfigResult,
+      config: data
+    };
+  }
+  let config3;
+  try {
+    config3 = import_yaml3.default.parse(data, { logLevel: "error" }) || {};
+  } catch (error62) {
+    throw new Error(
+      `[@probot/octokit-plugin-config] Configuration could not be parsed from ${url2} (invalid YAML)`,
+      { cause: error62 }
+    );
+  }
+  if (typeof config3 === "string") {
+    throw new Error(
+      `[@probot/octokit-plugin-config] Configuration could not be parsed from ${url2} (YAML is not an object)`
+    );
+  }
+  return {
+    ...emptyConfigResult,
+    config: config3
+  };
+}
+
+// node_modules/@probot/octokit-plugin-config/dist-src/util/extends-to-get-content-params.js
+var EXTENDS_REGEX = new RegExp(
+  "^(?:([a-z\\d](?:[a-z\\d]|-(?=[a-z\\d])){0,38})/)?([-_.\\w\\d]+)(?::([-_./\\w\\d]+\\.ya?ml))?$",
+  "i"
+);
+function extendsToGetContentParams({
+  owner,
+  path: path9,
+  url: url2,
+  extendsValue
+}) {
+  if (typeof extendsValue !== "string") {
+    throw new Error(
+      `[@probot/octokit-plugin-config] Invalid value ${JSON.stringify(
+        extendsValue
+      )} for _extends in ${url2}`
+    );
+  }
+  const match = extendsValue.match(EXTENDS_REGEX);
+  if (match === null) {
+    throw new Error(
+      `[@probot/octokit-plugin-config] Invalid value "${extendsValue}" for _extends in ${url2}`
+    );
+  }
+  return {
+    owner: match[1] || owner,
+    repo: match[2],
+    path: match[3] || path9
+  };
+}
+
+// node_modules/@probot/octokit-plugin-config/dist-src/util/get-config-files.js
+async function getConfigFiles(octokit, { owner, repo, path: path9, branch }) {
+  const requestedRepoFile = await getConfigFile(octokit, {
+    owner,
+    repo,
+    path: path9,
+    ref: branch
+  });
+  const files = [requestedRepoFile];
+  if (!requestedRepoFile.config) {
+    if (repo === ".github") {
+      return files;
+    }
+    const defaultRepoConfig = await getConfigFile(octokit, {
+      owner,
+      repo: ".github",
+      path: path9
+    });
+    files.push(defaultRepoConfig);
+  }
+  const file2 = files[files.length - 1];
+  if (!file2.config || !file2.config._extends) {
+    return files;
+  }
+  let extendConfigOptions = extendsToGetContentParams({
+    owner,
+    path: path9,
+    url: file2.url,
+    extendsValue: file2.config._extends
+  });
+  delete file2.config._extends;
+  do {
+    const extendRepoConfig = await getConfigFile(octokit, extendConfigOptions);
+    files.push(extendRepoConfig);
+    if (!extendRepoConfig.config || !extendRepoConfig.config._extends) {
+      return files;
+    }
+    extendConfigOptions = extendsToGetContentParams({
+      owner,
+      path: path9,
+      url: extendRepoConfig.url,
+      extendsValue: extendRepoConfig.config._extends
+    });
+    delete extendRepoConfig.config._extends;
+    const alreadyLoaded = files.find(
+      (file22) => file22.owner === extendConfigOptions.owner && file22.repo === extendConfigOptions.repo && file22.path === extendConfigOptions.path
+    );
+    if (alreadyLoaded) {
+      throw new Error(
+        `[@probot/octokit-plugin-config] Recursion detected. Ignoring  "_extends: ${extendRepoConfig.config._extends}" from ${extendRepoConfig.url} because ${alreadyLoaded.url} was already loaded.`
+      );
+    }
+  } while (true);
+}
+
+// node_modules/@probot/octokit-plugin-config/dist-src/compose-config-get.js
+async function composeConfigGet(octokit, { owner, repo, defaults: defaults2, path: path9, branch }) {
+  const files = await getConfigFiles(octokit, {
+    owner,
+    repo,
+    path: path9,
+    branch
+  });
+  const configs = files.map((file2) => file2.config).reverse().filter(Boolean);
+  return {
+    files,
+    config: typeof defaults2 === "function" ? defaults2(configs) : Object.assign({}, defaults2, ...configs)
+  };
+}
+
+// node_modules/@probot/octokit-plugin-config/dist-src/index.js
+function config2(octokit) {
+  return {
+    config: {
+      async get(options) {
+        return composeConfigGet(octokit, options);
+      }
+    }
+  };
+}
+config2.VERSION = VERSION3;
+
+// src/github/rest/extend-config.ts
+var EXTENDS = /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w\d]+)(?::([-_./\w\d]+\.ya?ml))?$/i;
+async function extendConfig(octokit, at, config3) {
+  const value = config3._extends;
+  if (value === void 0) return config3;
+  const m = typeof value === "string" ? EXTENDS.exec(value) : null;
+  if (!m) throw new Error(`_extends: ${JSON.stringify(value)} is not [owner/]repo[:path.yml]`);
+  const { _extends: _drop, ...own2 } = config3;
+  const base3 = await composeConfigGet(octokit, { owner: m[1] || at.owner, repo: m[2], path: m[3] || at.path });
+  return { ...base3.config, ...own2 };
+}
+
+// src/github/rest/repository.ts
+function repositoryMethods(ctx) {
+  const { octokit, owner, repo, webUrl } = ctx;
+  const r = repoParams(ctx);
+  return {
+    owner,
+    repo,
+    async permission(user2) {
+      const res = await unlessStatus(octokit.rest.repos.getCollaboratorPermissionLevel({ ...r, username: user2 }), [403, 404]);
+      if (!res) return { permission: "none" };
+      const roleName = res.data.role_name;
+      return roleName ? { permission: res.data.permission, roleName } : { permission: res.data.permission };
+    },
+    async getBranchSha(branch) {
+      const res = await unlessStatus(octokit.rest.git.getRef({ ...r, ref: `heads/${branch}` }));
+      return res?.data.object.sha;
+    },
+    async getDefaultBranch() {
+      const { data } = await octokit.rest.repos.get(r);
+      return data.default_branch;
+    },
+    async readConfig(ref2) {
+      const { config: config3, files } = await composeConfigGet(octokit, { ...r, path: ctx.configPath, ...ref2 ? { branch: ref2 } : {} });
+      return files.some((f) => f.config !== null) ? config3 : null;
+    },
+    extendConfig: (config3) => extendConfig(octokit, { owner, path: ctx.configPath }, config3),
+    async gitAccess() {
+      const auth2 = await octokit.auth({ type: "installation" });
+      if (!auth2.token) throw new Error("no token for git: the App must be installed on the repository (or pass a token)");
+      return { url: `${webUrl}/${owner}/${repo}.git`, token: auth2.token };
+    },
+    htmlUrl: (number4) => `${webUrl}/${owner}/${repo}/issues/${number4}`,
+    branchUrl: (branch) => `${webUrl}/${owner}/${repo}/tree/${branch}`
+  };
+}
+
+// src/github/github-port.ts
+var CONFIG_PATH = ".github/proofpr.yml";
+function createGitHubPort(octokit, opts) {
+  const ctx = {
+    octokit,
+    owner: opts.owner,
+    repo: opts.repo,
+    webUrl: (opts.webUrl ?? "https://github.com").replace(/\/+$/, ""),
+    configPath: opts.configPath ?? CONFIG_PATH
+  };
+  return { ...repositoryMethods(ctx), ...issueMethods(ctx), ...pullMethods(ctx), ...checkMethods(ctx) };
 }
 
 // node_modules/universal-user-agent/index.js
@@ -95548,8 +95930,8 @@ function Collection() {
 var before_after_hook_default = { Singular, Collection };
 
 // node_modules/@octokit/endpoint/dist-bundle/index.js
-var VERSION3 = "0.0.0-development";
-var userAgent = `octokit-endpoint.js/${VERSION3} ${getUserAgent()}`;
+var VERSION4 = "0.0.0-development";
+var userAgent = `octokit-endpoint.js/${VERSION4} ${getUserAgent()}`;
 var DEFAULTS = {
   method: "GET",
   baseUrl: "https://api.github.com",
@@ -96419,10 +96801,10 @@ var RequestError = class extends Error {
 };
 
 // node_modules/@octokit/request/dist-bundle/index.js
-var VERSION4 = "10.0.16";
+var VERSION5 = "10.0.16";
 var defaults_default = {
   headers: {
-    "user-agent": `octokit-request.js/${VERSION4} ${getUserAgent()}`
+    "user-agent": `octokit-request.js/${VERSION5} ${getUserAgent()}`
   }
 };
 function isPlainObject4(value) {
@@ -96441,7 +96823,7 @@ async function fetchWrapper(requestOptions) {
       "fetch is not set. Please pass a fetch implementation as new Octokit({ request: { fetch }}). Learn more at https://github.com/octokit/octokit.js/#fetch-missing"
     );
   }
-  const log9 = requestOptions.request?.log || console;
+  const log10 = requestOptions.request?.log || console;
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body2 = isPlainObject4(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
@@ -96484,7 +96866,7 @@ async function fetchWrapper(requestOptions) {
     requestError.cause = error62;
     throw requestError;
   }
-  const status2 = fetchResponse.status;
+  const status = fetchResponse.status;
   const url2 = fetchResponse.url;
   const responseHeaders = {};
   for (const [key, value] of fetchResponse.headers) {
@@ -96492,39 +96874,39 @@ async function fetchWrapper(requestOptions) {
   }
   const octokitResponse = {
     url: url2,
-    status: status2,
+    status,
     headers: responseHeaders,
     data: ""
   };
   if ("deprecation" in responseHeaders) {
     const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
     const deprecationLink = matches && matches.pop();
-    log9.warn(
+    log10.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
-  if (status2 === 204 || status2 === 205) {
+  if (status === 204 || status === 205) {
     return octokitResponse;
   }
   if (requestOptions.method === "HEAD") {
-    if (status2 < 400) {
+    if (status < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status2, {
+    throw new RequestError(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status2 === 304) {
+  if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status2, {
+    throw new RequestError("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status2 >= 400) {
+  if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status2, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -96601,7 +96983,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
 var request = withDefaults2(endpoint, defaults_default);
 
 // node_modules/@octokit/graphql/dist-bundle/index.js
-var VERSION5 = "0.0.0-development";
+var VERSION6 = "0.0.0-development";
 function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
 ` + data.errors.map((e) => ` - ${e.message}`).join("\n");
@@ -96698,7 +97080,7 @@ function withDefaults3(request2, newDefaults) {
 }
 var graphql2 = withDefaults3(request, {
   headers: {
-    "user-agent": `octokit-graphql.js/${VERSION5} ${getUserAgent()}`
+    "user-agent": `octokit-graphql.js/${VERSION6} ${getUserAgent()}`
   },
   method: "POST",
   url: "/graphql"
@@ -96756,7 +97138,7 @@ var createTokenAuth = function createTokenAuth2(token) {
 };
 
 // node_modules/@octokit/core/dist-src/version.js
-var VERSION6 = "7.0.8";
+var VERSION7 = "7.0.8";
 
 // node_modules/@octokit/core/dist-src/index.js
 var noop5 = () => {
@@ -96778,9 +97160,9 @@ function createLogger(logger2 = {}) {
   }
   return logger2;
 }
-var userAgentTrail = `octokit-core.js/${VERSION6} ${getUserAgent()}`;
+var userAgentTrail = `octokit-core.js/${VERSION7} ${getUserAgent()}`;
 var Octokit = class {
-  static VERSION = VERSION6;
+  static VERSION = VERSION7;
   static defaults(defaults2) {
     const OctokitWithDefaults = class extends this {
       constructor(...args2) {
@@ -96893,7 +97275,7 @@ var Octokit = class {
 };
 
 // node_modules/@octokit/plugin-request-log/dist-src/version.js
-var VERSION7 = "6.0.0";
+var VERSION8 = "6.0.0";
 
 // node_modules/@octokit/plugin-request-log/dist-src/index.js
 function requestLog(octokit) {
@@ -96917,10 +97299,10 @@ function requestLog(octokit) {
     });
   });
 }
-requestLog.VERSION = VERSION7;
+requestLog.VERSION = VERSION8;
 
 // node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
-var VERSION8 = "0.0.0-development";
+var VERSION9 = "0.0.0-development";
 function normalizePaginatedListResponse(response) {
   if (!response.data) {
     return {
@@ -97033,10 +97415,10 @@ function paginateRest(octokit) {
     })
   };
 }
-paginateRest.VERSION = VERSION8;
+paginateRest.VERSION = VERSION9;
 
 // node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
-var VERSION9 = "17.0.0";
+var VERSION10 = "17.0.0";
 
 // node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 var Endpoints = {
@@ -99460,7 +99842,7 @@ function restEndpointMethods(octokit) {
     rest: api
   };
 }
-restEndpointMethods.VERSION = VERSION9;
+restEndpointMethods.VERSION = VERSION10;
 function legacyRestEndpointMethods(octokit) {
   const api = endpointsToMethods(octokit);
   return {
@@ -99468,21 +99850,21 @@ function legacyRestEndpointMethods(octokit) {
     rest: api
   };
 }
-legacyRestEndpointMethods.VERSION = VERSION9;
+legacyRestEndpointMethods.VERSION = VERSION10;
 
 // node_modules/@octokit/rest/dist-src/version.js
-var VERSION10 = "22.0.1";
+var VERSION11 = "22.0.1";
 
 // node_modules/@octokit/rest/dist-src/index.js
 var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRest).defaults(
   {
-    userAgent: `octokit-rest.js/${VERSION10}`
+    userAgent: `octokit-rest.js/${VERSION11}`
   }
 );
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
-var VERSION11 = "0.0.0-development";
+var VERSION12 = "0.0.0-development";
 function isRequestError(error62) {
   return error62.request !== void 0;
 }
@@ -99552,11 +99934,11 @@ function retry(octokit, octokitOptions) {
   }
   return retryPlugin;
 }
-retry.VERSION = VERSION11;
+retry.VERSION = VERSION12;
 
 // node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light2 = __toESM(require_light(), 1);
-var VERSION12 = "0.0.0-development";
+var VERSION13 = "0.0.0-development";
 var noop6 = () => Promise.resolve();
 function wrapRequest2(state, request2, options) {
   return state.retryLimiter.schedule(doRequest, state, request2, options);
@@ -99781,155 +100163,30 @@ function throttling(octokit, octokitOptions) {
   });
   return {};
 }
-throttling.VERSION = VERSION12;
+throttling.VERSION = VERSION13;
 throttling.triggersNotification = triggersNotification;
 
-// src/hosts/action/octokit-port.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-
-// src/github/reaction-endpoint.ts
-function reactionEndpoint(target) {
-  if ("issue" in target) return { route: "POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", params: { issue_number: target.issue } };
-  if (target.kind === "review-comment") return { route: "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", params: { comment_id: target.commentId } };
-  return { route: "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", params: { comment_id: target.commentId } };
-}
-function reactionTargetOf(t) {
-  if (t.commentId === void 0 || t.commentKind === "review") return { issue: t.number };
-  return { commentId: t.commentId, kind: t.commentKind ?? "issue-comment" };
-}
-
-// src/hosts/action/octokit-port.ts
-var log7 = logger("octokit-port");
+// src/github/token-octokit.ts
+var log8 = logger("github-port");
 var RetryingOctokit = Octokit2.plugin(retry, throttling);
-function pullInfo(p) {
-  const headRepo = p.head.repo === void 0 ? {} : { headRepo: p.head.repo?.full_name ?? "" };
-  return { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, ...headRepo, draft: p.draft === true, state: p.state };
-}
-function status(e) {
-  return typeof e === "object" && e !== null && "status" in e && typeof e.status === "number" ? e.status : void 0;
-}
-async function orUndefined(p) {
-  try {
-    return await p;
-  } catch (e) {
-    if (status(e) === 404) return void 0;
-    throw e;
-  }
-}
-function createOctokitPort(opts) {
-  const { owner, repo } = opts;
-  const server = (opts.serverUrl ?? "https://github.com").replace(/\/+$/, "");
-  const configPath = opts.configPath ?? ".github/proofpr.yml";
-  const octokit = new RetryingOctokit({
+function createTokenOctokit(opts) {
+  return new RetryingOctokit({
     auth: opts.token,
     ...opts.baseUrl ? { baseUrl: opts.baseUrl.replace(/\/+$/, "") } : {},
     userAgent: "proofpr",
     // Failed requests (404s included) surface as thrown errors; the request log stays at debug.
-    log: { debug: () => void 0, info: () => void 0, warn: (m) => log7.warn(m), error: (m) => log7.debug(m) },
+    log: { debug: () => void 0, info: () => void 0, warn: (m) => log8.warn(m), error: (m) => log8.debug(m) },
     throttle: {
       onRateLimit: (after, o2, _k, retryCount) => {
-        log7.warn({ after, url: o2.url }, "rate limited");
+        log8.warn({ after, url: o2.url }, "rate limited");
         return retryCount < 2;
       },
       onSecondaryRateLimit: (after, o2, _k, retryCount) => {
-        log7.warn({ after, url: o2.url }, "secondary rate limit");
+        log8.warn({ after, url: o2.url }, "secondary rate limit");
         return retryCount < 1;
       }
     }
   });
-  const r = { owner, repo };
-  const sameRepo = (p) => !p.head.repo || p.head.repo.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
-  return {
-    owner,
-    repo,
-    async addReaction(target, content) {
-      const ep = reactionEndpoint(target);
-      await octokit.request(ep.route, { ...r, ...ep.params, content });
-    },
-    async createComment(issue3, body2) {
-      const { data } = await octokit.issues.createComment({ ...r, issue_number: issue3, body: body2 });
-      return { id: data.id, url: data.html_url };
-    },
-    async updateComment(commentId, body2) {
-      await octokit.issues.updateComment({ ...r, comment_id: commentId, body: body2 });
-    },
-    async listComments(issue3) {
-      const all = await octokit.paginate(octokit.issues.listComments, { ...r, issue_number: issue3, per_page: 100 });
-      return all.map(
-        (c3) => ({ id: c3.id, body: c3.body ?? "", user: c3.user?.login ?? "ghost", ...c3.user?.type ? { userType: c3.user.type } : {}, createdAt: c3.created_at, updatedAt: c3.updated_at })
-      );
-    },
-    async permission(user2) {
-      const res = await orUndefined(octokit.repos.getCollaboratorPermissionLevel({ ...r, username: user2 }));
-      if (!res) return { permission: "none" };
-      const roleName = res.data.role_name;
-      return { permission: res.data.permission, ...roleName ? { roleName } : {} };
-    },
-    async getPullRequest(number4) {
-      const res = await orUndefined(octokit.pulls.get({ ...r, pull_number: number4 }));
-      return res ? pullInfo(res.data) : void 0;
-    },
-    async findPullRequestByHead(branch) {
-      const { data } = await octokit.pulls.list({ ...r, head: `${owner}:${branch}`, state: "all", per_page: 10 });
-      const pulls = data.filter((p) => p.head.ref === branch && sameRepo(p));
-      const pick2 = pulls.find((p) => p.state === "open") ?? pulls[0];
-      return pick2 ? pullInfo(pick2) : void 0;
-    },
-    async createPullRequest(pr) {
-      const { data } = await octokit.pulls.create({ ...r, ...pr });
-      return pullInfo(data);
-    },
-    async updatePullRequest(number4, patch) {
-      await octokit.pulls.update({ ...r, pull_number: number4, ...patch });
-    },
-    async addLabels(issue3, labels) {
-      if (labels.length > 0) await octokit.issues.addLabels({ ...r, issue_number: issue3, labels });
-    },
-    async createCheckRun(run4) {
-      try {
-        await octokit.checks.create({
-          ...r,
-          head_sha: run4.headSha,
-          name: run4.name,
-          status: "completed",
-          conclusion: run4.conclusion,
-          output: { title: run4.title, summary: run4.summary },
-          ...run4.detailsUrl ? { details_url: run4.detailsUrl } : {}
-        });
-      } catch (e) {
-        if (status(e) !== 403) throw e;
-        log7.warn("check run not created: the token lacks `checks: write`");
-      }
-    },
-    async getBranchSha(branch) {
-      const res = await orUndefined(octokit.git.getRef({ ...r, ref: `heads/${branch}` }));
-      return res?.data.object.sha;
-    },
-    async getDefaultBranch() {
-      const { data } = await octokit.repos.get(r);
-      return data.default_branch;
-    },
-    async readConfig(ref2) {
-      const res = await orUndefined(octokit.repos.getContent({ ...r, path: configPath, ...ref2 ? { ref: ref2 } : {} }));
-      const data = res?.data;
-      if (!data?.content) return null;
-      const parsed = (0, import_yaml3.parse)(Buffer.from(data.content, data.encoding ?? "base64").toString("utf8"));
-      return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
-    },
-    async gitAccess() {
-      return { url: `${server}/${owner}/${repo}.git`, token: opts.token };
-    },
-    htmlUrl(number4) {
-      return `${server}/${owner}/${repo}/issues/${number4}`;
-    },
-    branchUrl(branch) {
-      return `${server}/${owner}/${repo}/tree/${branch}`;
-    },
-    async listOpenPullRequests() {
-      const all = await octokit.paginate(octokit.pulls.list, { ...r, state: "open", per_page: 100 });
-      return all.filter(sameRepo).map(pullInfo);
-    }
-  };
 }
 
 // src/workspace/remote-errors.ts
@@ -99989,7 +100246,7 @@ function refLine(stdout, ref2) {
 }
 async function pushBranch(opts) {
   const o2 = schema4.parse(opts);
-  const log9 = (opts.logger ?? logger("workspace")).child({ op: "push" });
+  const log10 = (opts.logger ?? logger("workspace")).child({ op: "push" });
   const ref2 = `refs/heads/${o2.branch}`;
   const valid = await git(["check-ref-format", ref2], { cwd: o2.repoDir, okCodes: [0, 1] });
   if (!o2.branch.startsWith("proofpr/") || valid.code !== 0 || o2.branch.includes("..")) {
@@ -100012,7 +100269,7 @@ async function pushBranch(opts) {
   const line = refLine(res.stdout, ref2);
   if (res.code === 0 && line && line.flag !== "!") {
     const pushed = line.flag !== "=";
-    log9.info({ branch: o2.branch, sha, pushed, lease: lease.length > 0, ms: Date.now() - started }, "branch pushed");
+    log10.info({ branch: o2.branch, sha, pushed, lease: lease.length > 0, ms: Date.now() - started }, "branch pushed");
     return { pushed, sha };
   }
   const summary = scrub(line?.summary ?? res.stderr);
@@ -100295,7 +100552,7 @@ async function loadIssueContext(github, t, allowed) {
 }
 
 // src/github/status-reporter.ts
-var log8 = logger("status-comment");
+var log9 = logger("status-comment");
 function createStatusReporter(github, commentId, initial, opts = {}) {
   const intervalMs = opts.intervalMs ?? 3e3;
   const now = opts.now ?? Date.now;
@@ -100310,7 +100567,7 @@ function createStatusReporter(github, commentId, initial, opts = {}) {
     dirty = false;
     lastWrite = now();
     const body2 = renderStatusComment(state);
-    writing = writing.then(() => github.updateComment(commentId, body2)).catch((e) => log8.warn({ err: e.message }, "status comment update failed"));
+    writing = writing.then(() => github.updateComment(commentId, body2)).catch((e) => log9.warn({ err: e.message }, "status comment update failed"));
     return writing;
   };
   const schedule = () => {
@@ -100413,7 +100670,7 @@ async function fixIssue(inp, deps) {
   const t = inp.trigger;
   const cfg = inp.config;
   const branch = issueBranch(t.number, t.title);
-  const status2 = createStatusReporter(
+  const status = createStatusReporter(
     github,
     inp.statusCommentId,
     { runId: inp.runId, phase: "queued", requester: t.commenter || "proofpr", mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
@@ -100422,14 +100679,14 @@ async function fixIssue(inp, deps) {
   let phase = "preparing";
   await runs.update(inp.runId, { status: "running" });
   try {
-    await status2.set({ phase });
+    await status.set({ phase });
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const base3 = t.defaultBranch ?? await github.getDefaultBranch();
     const modelId = deps.modelOverride ?? cfg.model;
     phase = "working";
-    await status2.set({ phase });
+    await status.set({ phase });
     const events = [];
     const result = await deps.runTask({
       repoDir: mirror.dir,
@@ -100450,13 +100707,13 @@ async function fixIssue(inp, deps) {
       ...inp.signal ? { signal: inp.signal } : {},
       onEvent: (ev2) => {
         if (inp.mode === "plan") events.push(ev2);
-        status2.onEvent(ev2);
+        status.onEvent(ev2);
       }
     });
     const ev = result.evidence;
     const final = { verdict: ev.verdict, reason: ev.reason };
     phase = "publishing";
-    await status2.set({ phase });
+    await status.set({ phase });
     if (inp.mode === "plan") {
       const plan = redactSecrets(lastText(events)) || "(the model wrote no plan)";
       const posted = await github.createComment(t.number, `### Plan for #${t.number}
@@ -100464,7 +100721,7 @@ async function fixIssue(inp, deps) {
 ${plan}
 
 _Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
-      await status2.set({ phase: "done", ...final, verdict: "plan posted", reason: posted.url }, true);
+      await status.set({ phase: "done", ...final, verdict: "plan posted", reason: posted.url }, true);
       await runs.update(inp.runId, { status: "done", verdict: "plan" });
       return { verdict: "plan", branch, planCommentUrl: posted.url };
     }
@@ -100495,7 +100752,7 @@ ${result.summaryMd}`;
       await github.createComment(t.number, lines.join("\n"));
     }
     const cancelled2 = inp.signal?.aborted === true;
-    await status2.set(
+    await status.set(
       {
         phase: cancelled2 ? "cancelled" : ev.verdict === "aborted" ? "aborted" : "done",
         ...final,
@@ -100509,7 +100766,7 @@ ${result.summaryMd}`;
     return { verdict: ev.verdict, branch, ...prUrl ? { prUrl } : {} };
   } catch (e) {
     const message = redactSecrets(e.message ?? String(e)).split("\n")[0]?.slice(0, 300) ?? "unknown error";
-    await status2.set({ phase: "failed", failedPhase: phase, error: message, verdict: "error" }, true);
+    await status.set({ phase: "failed", failedPhase: phase, error: message, verdict: "error" }, true);
     await runs.update(inp.runId, { status: "done", verdict: "error" });
     return { verdict: "error", branch };
   }
@@ -100521,7 +100778,7 @@ async function followUpPr(inp, deps) {
   const { github, runs } = deps;
   const t = inp.trigger;
   const cfg = inp.config;
-  const status2 = createStatusReporter(
+  const status = createStatusReporter(
     github,
     inp.statusCommentId,
     { runId: inp.runId, phase: "queued", requester: t.commenter, mode: "follow-up", maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
@@ -100531,7 +100788,7 @@ async function followUpPr(inp, deps) {
   let branch = t.headRef ?? "";
   await runs.update(inp.runId, { status: "running" });
   try {
-    await status2.set({ phase });
+    await status.set({ phase });
     const pr = await github.getPullRequest(t.number);
     if (!pr) throw new Error(`PR #${t.number} was not found`);
     const owner = await prOwnership(pr, `${github.owner}/${github.repo}`, deps.branches);
@@ -100543,7 +100800,7 @@ async function followUpPr(inp, deps) {
     const startSha = await github.getBranchSha(branch);
     const modelId = deps.modelOverride ?? cfg.model;
     phase = "working";
-    await status2.set({ phase });
+    await status.set({ phase });
     const result = await deps.runTask({
       repoDir: mirror.dir,
       gitToken: access.token,
@@ -100562,11 +100819,11 @@ async function followUpPr(inp, deps) {
       repoFullName: `${github.owner}/${github.repo}`,
       instructionsRef: pr.baseRef,
       ...inp.signal ? { signal: inp.signal } : {},
-      onEvent: (ev2) => status2.onEvent(ev2)
+      onEvent: (ev2) => status.onEvent(ev2)
     });
     const ev = result.evidence;
     phase = "publishing";
-    await status2.set({ phase });
+    await status.set({ phase });
     const verified = ev.verdict === "verified" && !result.wip && result.headSha !== void 0;
     const failedGates = ev.gates.filter((g) => !g.passed);
     let pushedTo;
@@ -100583,7 +100840,7 @@ async function followUpPr(inp, deps) {
       if (result.headSha) lines.push("", `The work-in-progress commit \`${result.headSha.slice(0, 12)}\` is kept on the server (run \`${inp.runId}\`), not pushed.`);
       await github.createComment(t.number, lines.join("\n"));
     }
-    await status2.set(
+    await status.set(
       {
         phase: inp.signal?.aborted ? "cancelled" : ev.verdict === "aborted" ? "aborted" : "done",
         verdict: ev.verdict,
@@ -100597,7 +100854,7 @@ async function followUpPr(inp, deps) {
     return { verdict: ev.verdict, branch, ...pushedTo ? { pushedTo } : {} };
   } catch (e) {
     const message = redactSecrets(e.message ?? String(e)).split("\n")[0]?.slice(0, 300) ?? "unknown error";
-    await status2.set({ phase: "failed", failedPhase: phase, error: message, verdict: "error" }, true);
+    await status.set({ phase: "failed", failedPhase: phase, error: message, verdict: "error" }, true);
     await runs.update(inp.runId, { status: "done", verdict: "error" });
     return { verdict: "error", branch };
   }
@@ -100613,16 +100870,16 @@ function prNumberOf(url2) {
 }
 
 // src/hosts/action/issue-flow.ts
-async function issueFlow(ctx, config2, deps) {
+async function issueFlow(ctx, config3, deps) {
   const { github } = deps;
   const facts = parseEvent(ctx.eventName, ctx.runKey, ctx.payload);
   if (!facts) return skipped(`this ${ctx.eventName} event cannot start a run (a bot, an edit, or not a new comment or label)`);
-  const t = toTrigger(facts, { trigger: config2.trigger, trigger_label: config2.trigger_label });
-  if (!t) return skipped(facts.type === "label" ? `label ${facts.label} is not the configured trigger_label` : `the comment is not a \`${config2.trigger}\` command`);
-  if (t.kind === "status" || t.kind === "cancel") return skipped(`\`${config2.trigger} ${t.kind}\` is answered by the proofpr App; in a workflow, cancel the workflow run instead`);
-  const auth2 = await authorize(github, t.commenter, config2.authorized);
+  const t = toTrigger(facts, { trigger: config3.trigger, trigger_label: config3.trigger_label });
+  if (!t) return skipped(facts.type === "label" ? `label ${facts.label} is not the configured trigger_label` : `the comment is not a \`${config3.trigger}\` command`);
+  if (t.kind === "status" || t.kind === "cancel") return skipped(`\`${config3.trigger} ${t.kind}\` is answered by the proofpr App; in a workflow, cancel the workflow run instead`);
+  const auth2 = await authorize(github, t.commenter, config3.authorized);
   if (!auth2.ok) {
-    return skipped(`${t.commenter} may not trigger runs (repository permission ${auth2.roleName ?? auth2.permission}; needs one of ${config2.authorized.join(", ")})`);
+    return skipped(`${t.commenter} may not trigger runs (repository permission ${auth2.roleName ?? auth2.permission}; needs one of ${config3.authorized.join(", ")})`);
   }
   const pr = t.target === "pr" ? await pullRequestFacts(github, t) : void 0;
   if (t.target === "pr") {
@@ -100636,7 +100893,7 @@ async function issueFlow(ctx, config2, deps) {
   if (t.commentId !== void 0) await github.addReaction(reactionTargetOf(t), "eyes").catch(() => void 0);
   const runId = newRunId();
   const mode = t.target === "pr" ? "follow-up" : t.kind === "plan" ? "plan" : "fix";
-  const status2 = await github.createComment(t.number, renderStatusComment({ runId, phase: "queued", requester: t.commenter, mode, maxTurns: config2.max_turns, budgetUsd: config2.max_cost_usd }));
+  const status = await github.createComment(t.number, renderStatusComment({ runId, phase: "queued", requester: t.commenter, mode, maxTurns: config3.max_turns, budgetUsd: config3.max_cost_usd }));
   const fetchBranches = pr ? [pr.headRef] : [];
   let last;
   const usecaseDeps = {
@@ -100648,12 +100905,12 @@ async function issueFlow(ctx, config2, deps) {
     home: ctx.home,
     modelOverride: deps.modelId
   };
-  const input10 = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? await github.getDefaultBranch() }, config: config2, statusCommentId: status2.id };
+  const input10 = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? await github.getDefaultBranch() }, config: config3, statusCommentId: status.id };
   const outcome = t.target === "pr" ? await followUpPr(input10, usecaseDeps) : await fixIssue({ ...input10, mode: t.kind === "plan" ? "plan" : "fix" }, usecaseDeps);
   const runDir = join42(ctx.home, "runs", runId);
   const evidenceFile = join42(runDir, "evidence.json");
   const summaryFile = join42(runDir, "summary.md");
-  const summaryMd = existsSync7(summaryFile) ? readFileSync11(summaryFile, "utf8") : `proofpr ${outcome.verdict}: see the status comment ${status2.url}
+  const summaryMd = existsSync7(summaryFile) ? readFileSync11(summaryFile, "utf8") : `proofpr ${outcome.verdict}: see the status comment ${status.url}
 `;
   const verdict = last?.evidence.verdict ?? (outcome.verdict === "plan" ? "verified" : "error");
   const exitCode = outcome.verdict === "plan" ? 0 : outcome.verdict === "error" && !last ? 1 : exitCodeFor(verdict);
@@ -100673,7 +100930,7 @@ async function issueFlow(ctx, config2, deps) {
 
 // src/hosts/action/prompt-flow.ts
 import { join as join43 } from "node:path";
-async function promptFlow(ctx, config2, prompt, deps) {
+async function promptFlow(ctx, config3, prompt, deps) {
   const { github } = deps;
   const runId = newRunId();
   const branch = promptBranch(prompt, runId);
@@ -100684,7 +100941,7 @@ async function promptFlow(ctx, config2, prompt, deps) {
     baseRef: "HEAD",
     branch,
     task: { kind: "prompt", title, body: clean2 },
-    config: config2,
+    config: config3,
     model: deps.model,
     modelId: deps.modelId,
     mode: "fix",
@@ -100698,20 +100955,20 @@ async function promptFlow(ctx, config2, prompt, deps) {
   let prUrl = "";
   let prNumber = "";
   let pushed = false;
-  if (res.headSha && (verified || config2.pr.wip_commit)) {
+  if (res.headSha && (verified || config3.pr.wip_commit)) {
     const access = await github.gitAccess();
     await deps.workspace.pushBranch({ repoDir: ctx.workspace, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: null, ownBranch: true, sha: res.headSha });
     pushed = true;
   }
-  if (pushed && (verified || config2.pr.on_unverified === "draft_pr")) {
+  if (pushed && (verified || config3.pr.on_unverified === "draft_pr")) {
     const base3 = ctx.refBranch ?? await github.getDefaultBranch();
     const pr = await upsertPullRequest(github, {
       branch,
       base: base3,
       title: verified ? title : `[unverified] ${title}`,
       body: res.summaryMd,
-      draft: verified ? config2.pr.draft : true,
-      labels: config2.pr.labels
+      draft: verified ? config3.pr.draft : true,
+      labels: config3.pr.labels
     });
     prUrl = pr.url;
     prNumber = String(pr.number);
@@ -100725,14 +100982,14 @@ async function promptFlow(ctx, config2, prompt, deps) {
 }
 
 // src/hosts/action/sweep-flow.ts
-async function sweepFlow(ctx, config2, deps) {
+async function sweepFlow(ctx, config3, deps) {
   const schedule = typeof ctx.payload.schedule === "string" ? ctx.payload.schedule : void 0;
   const outcomes = await runSweeps(
     {
       repoDir: ctx.workspace,
       baseRef: "HEAD",
       prBase: ctx.refBranch ?? await deps.github.getDefaultBranch(),
-      config: config2,
+      config: config3,
       ...schedule ? { schedule } : {},
       modelId: deps.modelId,
       home: ctx.home,
@@ -100762,21 +101019,21 @@ function workspacePath(workspace, file2) {
   return rel && !rel.startsWith("..") && !isAbsolute15(rel) ? rel : file2;
 }
 async function runActionMain(ctx, inputs, deps = {}) {
-  const config2 = loadActionConfig(ctx.workspace, inputs);
-  const github = deps.github ?? createOctokitPort({ token: inputs.githubToken, owner: ctx.owner, repo: ctx.repo, baseUrl: ctx.apiUrl, serverUrl: ctx.serverUrl, configPath: inputs.config });
+  const github = deps.github ?? createGitHubPort(createTokenOctokit({ token: inputs.githubToken, baseUrl: ctx.apiUrl }), { owner: ctx.owner, repo: ctx.repo, webUrl: ctx.serverUrl, configPath: isAbsolute15(inputs.config) ? CONFIG_PATH : inputs.config });
+  const config3 = await loadActionConfig(ctx.workspace, inputs, github);
   const model = deps.model ?? createAnthropicClient({ apiKey: inputs.anthropicApiKey });
   const common2 = {
     github,
     model,
     runTask: deps.runTask ?? runTask,
-    modelId: inputs.model ?? ctx.modelEnv ?? config2.model,
+    modelId: inputs.model ?? ctx.modelEnv ?? config3.model,
     evidencePath: (file2) => workspacePath(ctx.workspace, file2)
   };
   const workspace = deps.workspace ?? actionWorkspace(ctx.workspace);
-  const sweep2 = () => sweepFlow(ctx, config2, { ...common2, workspace, ...deps.baseline ? { baseline: deps.baseline } : {} });
+  const sweep2 = () => sweepFlow(ctx, config3, { ...common2, workspace, ...deps.baseline ? { baseline: deps.baseline } : {} });
   if (inputs.mode === "sweep") return sweep2();
-  if (ctx.eventName === "issue_comment" || ctx.eventName === "issues") return issueFlow(ctx, config2, common2);
-  if (inputs.prompt) return promptFlow(ctx, config2, inputs.prompt, { ...common2, workspace });
+  if (ctx.eventName === "issue_comment" || ctx.eventName === "issues") return issueFlow(ctx, config3, common2);
+  if (inputs.prompt) return promptFlow(ctx, config3, inputs.prompt, { ...common2, workspace });
   if (ctx.eventName === "schedule") return sweep2();
   if (ctx.eventName === "workflow_dispatch") throw new ActionInputError("prompt", "is required for workflow_dispatch (pass `prompt: ${{ inputs.prompt }}`), or set `mode: sweep`");
   throw new ActionInputError("mode", `the ${ctx.eventName} event needs a \`prompt\` input or \`mode: sweep\` (comment triggers come from issue_comment and issues events)`);
