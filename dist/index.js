@@ -7420,18 +7420,10 @@ var require_CronField = __commonJS({
         return Object.freeze([]);
       }
       /**
-       * Returns whether a string value, such as `L`, is allowed in this field.
-       * @param {string} value - The value to check
-       * @returns {boolean}
-       */
-      static isValidChar(value) {
-        return this.chars.includes(value);
-      }
-      /**
        * Returns the regular expression used to validate this field.
        */
       static get validChars() {
-        return /^(?:[?,*\dH/-]|H\(\d+-\d+\))+$/;
+        return /^[?,*\dH/-]+$|^.*H\(\d+-\d+\)\/\d+.*$|^.*H\(\d+-\d+\).*$|^.*H\/\d+.*$/;
       }
       /**
        * Returns the constraints for this field.
@@ -7577,10 +7569,10 @@ var require_CronField = __commonJS({
       validate() {
         let badValue;
         const charsString = this.chars.length > 0 ? ` or chars ${this.chars.join("")}` : "";
-        const field2 = this.constructor;
+        const charTest = (value) => (char) => new RegExp(`^\\d{0,2}${char}$`).test(value);
         const rangeTest = (value) => {
           badValue = value;
-          return typeof value === "number" ? value >= this.min && value <= this.max : field2.isValidChar(value);
+          return typeof value === "number" ? value >= this.min && value <= this.max : this.chars.some(charTest(value));
         };
         const isValidRange = this.#values.every(rangeTest);
         if (!isValidRange) {
@@ -10236,16 +10228,16 @@ var require_luxon = __commonJS({
       /**
        * @private
        */
-      constructor(config2) {
-        const accurate = config2.conversionAccuracy === "longterm" || false;
+      constructor(config3) {
+        const accurate = config3.conversionAccuracy === "longterm" || false;
         let matrix = accurate ? accurateMatrix : casualMatrix;
-        if (config2.matrix) {
-          matrix = config2.matrix;
+        if (config3.matrix) {
+          matrix = config3.matrix;
         }
-        this.values = config2.values;
-        this.loc = config2.loc || Locale.create();
+        this.values = config3.values;
+        this.loc = config3.loc || Locale.create();
         this.conversionAccuracy = accurate ? "longterm" : "casual";
-        this.invalid = config2.invalid || null;
+        this.invalid = config3.invalid || null;
         this.matrix = matrix;
         this.isLuxonDuration = true;
       }
@@ -10952,10 +10944,10 @@ var require_luxon = __commonJS({
       /**
        * @private
        */
-      constructor(config2) {
-        this.s = config2.start;
-        this.e = config2.end;
-        this.invalid = config2.invalid || null;
+      constructor(config3) {
+        this.s = config3.start;
+        this.e = config3.end;
+        this.invalid = config3.invalid || null;
         this.isLuxonInterval = true;
       }
       /**
@@ -12532,17 +12524,17 @@ var require_luxon = __commonJS({
       /**
        * @access private
        */
-      constructor(config2) {
-        const zone = config2.zone || Settings.defaultZone;
-        let invalid = config2.invalid || (Number.isNaN(config2.ts) ? new Invalid("invalid input") : null) || (!zone.isValid ? unsupportedZone(zone) : null);
-        this.ts = isUndefined(config2.ts) ? Settings.now() : config2.ts;
+      constructor(config3) {
+        const zone = config3.zone || Settings.defaultZone;
+        let invalid = config3.invalid || (Number.isNaN(config3.ts) ? new Invalid("invalid input") : null) || (!zone.isValid ? unsupportedZone(zone) : null);
+        this.ts = isUndefined(config3.ts) ? Settings.now() : config3.ts;
         let c3 = null, o2 = null;
         if (!invalid) {
-          const unchanged = config2.old && config2.old.ts === this.ts && config2.old.zone.equals(zone);
+          const unchanged = config3.old && config3.old.ts === this.ts && config3.old.zone.equals(zone);
           if (unchanged) {
-            [c3, o2] = [config2.old.c, config2.old.o];
+            [c3, o2] = [config3.old.c, config3.old.o];
           } else {
-            const ot = isNumber(config2.o) && !config2.old ? config2.o : zone.offset(this.ts);
+            const ot = isNumber(config3.o) && !config3.old ? config3.o : zone.offset(this.ts);
             c3 = tsToObj(this.ts, ot);
             invalid = Number.isNaN(c3.year) ? new Invalid("invalid input") : null;
             c3 = invalid ? null : c3;
@@ -12550,7 +12542,7 @@ var require_luxon = __commonJS({
           }
         }
         this._zone = zone;
-        this.loc = config2.loc || Locale.create();
+        this.loc = config3.loc || Locale.create();
         this.invalid = invalid;
         this.weekData = null;
         this.localWeekData = null;
@@ -14353,7 +14345,7 @@ var require_luxon = __commonJS({
         throw new InvalidArgumentError(`Unknown datetime argument: ${dateTimeish}, of type ${typeof dateTimeish}`);
       }
     }
-    var VERSION13 = "3.7.2";
+    var VERSION14 = "3.7.2";
     exports.DateTime = DateTime;
     exports.Duration = Duration;
     exports.FixedOffsetZone = FixedOffsetZone;
@@ -14363,7 +14355,7 @@ var require_luxon = __commonJS({
     exports.InvalidZone = InvalidZone;
     exports.Settings = Settings;
     exports.SystemZone = SystemZone;
-    exports.VERSION = VERSION13;
+    exports.VERSION = VERSION14;
     exports.Zone = Zone;
   }
 });
@@ -14402,7 +14394,7 @@ var require_CronDate = __commonJS({
        */
       constructor(timestamp, tz) {
         const dateOpts = { zone: tz };
-        if (!timestamp && timestamp !== 0) {
+        if (!timestamp) {
           this.#date = luxon_1.DateTime.local();
         } else if (timestamp instanceof _CronDate) {
           this.#date = timestamp.#date;
@@ -14755,68 +14747,60 @@ var require_CronDate = __commonJS({
         return this.#date.toJSON();
       }
       /**
-       * Sets a date unit, skipping the luxon `set` call when the value does not change.
-       */
-      #set(unit, value) {
-        if (this.#date[unit] !== value) {
-          this.#date = this.#date.set({ [unit]: value });
-        }
-      }
-      /**
        * Sets the day.
        * @param d
        */
       setDate(d) {
-        this.#set("day", d);
+        this.#date = this.#date.set({ day: d });
       }
       /**
        * Sets the year.
        * @param y
        */
       setFullYear(y) {
-        this.#set("year", y);
+        this.#date = this.#date.set({ year: y });
       }
       /**
        * Sets the day of the week.
        * @param d
        */
       setDay(d) {
-        this.#set("weekday", d);
+        this.#date = this.#date.set({ weekday: d });
       }
       /**
        * Sets the month.
        * @param m
        */
       setMonth(m) {
-        this.#set("month", m + 1);
+        this.#date = this.#date.set({ month: m + 1 });
       }
       /**
        * Sets the hour.
        * @param h
        */
       setHours(h2) {
-        this.#set("hour", h2);
+        this.#date = this.#date.set({ hour: h2 });
       }
       /**
        * Sets the minutes.
        * @param m
        */
       setMinutes(m) {
-        this.#set("minute", m);
+        this.#date = this.#date.set({ minute: m });
       }
       /**
        * Sets the seconds.
        * @param s
        */
       setSeconds(s) {
-        this.#set("second", s);
+        this.#date = this.#date.set({ second: s });
       }
       /**
        * Sets the milliseconds.
        * @param s
        */
       setMilliseconds(s) {
-        this.#set("millisecond", s);
+        this.#date = this.#date.set({ millisecond: s });
       }
       /**
        * Returns the date as a string.
@@ -14862,16 +14846,11 @@ var require_CronDate = __commonJS({
        * Primarily for internal use.
        * @param {DateMathOp} op - The operation to perform.
        * @param {TimeUnit} unit - The unit of time to use.
-       * @param {number} [hoursLength] - The length of the hours. Used to skip the DST handling when every hour is scheduled.
+       * @param {number} [hoursLength] - The length of the hours. Required when unit is not month or day.
        */
       applyDateOperation(op, unit, hoursLength) {
         if (unit === TimeUnit.Month || unit === TimeUnit.Day) {
           this.invokeDateOperation(op, unit);
-          this.clearDstStart();
-          if (op === DateMathOp.Add && hoursLength !== 24 && this.getHours() > 0) {
-            this.#dstStart = 0;
-            this.#dstStartLandingHour = this.getHours();
-          }
           return;
         }
         const previousHour = this.getHours();
@@ -14986,7 +14965,7 @@ var require_CronDayOfMonth = __commonJS({
         return DAY_CHARS;
       }
       static get validChars() {
-        return /^(?:[?,*\dLH/-]|H\(\d+-\d+\))+$/;
+        return /^[?,*\dLH/-]+$|^.*H\(\d+-\d+\)\/\d+.*$|^.*H\(\d+-\d+\).*$|^.*H\/\d+.*$/;
       }
       /**
        * CronDayOfMonth constructor. Initializes the "day of the month" field with the provided values.
@@ -15030,11 +15009,8 @@ var require_CronDayOfWeek = __commonJS({
       static get chars() {
         return DAY_CHARS;
       }
-      static isValidChar(value) {
-        return /^[0-7]?L$/.test(value);
-      }
       static get validChars() {
-        return /^(?:[?,*\dLH#/-]|H\(\d+-\d+\))+$/;
+        return /^[?,*\dLH#/-]+$|^.*H\(\d+-\d+\)\/\d+.*$|^.*H\(\d+-\d+\).*$|^.*H\/\d+.*$/;
       }
       /**
        * CronDayOfTheWeek constructor. Initializes the "day of the week" field with the provided values.
@@ -15331,9 +15307,8 @@ var require_CronFieldCollection = __commonJS({
         if (!dayOfWeek) {
           throw new Error("Validation error, Field dayOfWeek is missing");
         }
-        if (!dayOfMonth.hasLastChar && dayOfWeek.isWildcard) {
-          const longestMonth = Math.max(...month.values.map((value) => fields_1.CronMonth.daysInMonth[value - 1]));
-          if (!(parseInt(dayOfMonth.values[0], 10) <= longestMonth)) {
+        if (month.values.length === 1 && !dayOfMonth.hasLastChar && dayOfWeek.isWildcard) {
+          if (!(parseInt(dayOfMonth.values[0], 10) <= fields_1.CronMonth.daysInMonth[month.values[0] - 1])) {
             throw new Error("Invalid explicit day of month definition");
           }
         }
@@ -15589,7 +15564,6 @@ var require_CronExpression = __commonJS({
     var CronExpression = class _CronExpression {
       #options;
       #tz;
-      #initialDate;
       #currentDate;
       #startDate;
       #endDate;
@@ -15605,10 +15579,10 @@ var require_CronExpression = __commonJS({
       constructor(fields, options) {
         this.#options = options;
         this.#tz = options.tz;
-        this.#startDate = options.startDate != null ? new CronDate_1.CronDate(options.startDate, this.#tz) : null;
-        this.#endDate = options.endDate != null ? new CronDate_1.CronDate(options.endDate, this.#tz) : null;
+        this.#startDate = options.startDate ? new CronDate_1.CronDate(options.startDate, this.#tz) : null;
+        this.#endDate = options.endDate ? new CronDate_1.CronDate(options.endDate, this.#tz) : null;
         let currentDateValue = options.currentDate ?? options.startDate;
-        if (currentDateValue != null) {
+        if (currentDateValue) {
           const tempCurrentDate = new CronDate_1.CronDate(currentDateValue, this.#tz);
           if (this.#startDate && tempCurrentDate.getTime() < this.#startDate.getTime()) {
             currentDateValue = this.#startDate;
@@ -15616,8 +15590,7 @@ var require_CronExpression = __commonJS({
             currentDateValue = this.#endDate;
           }
         }
-        this.#initialDate = new CronDate_1.CronDate(currentDateValue, this.#tz);
-        this.#currentDate = this.#initialDate;
+        this.#currentDate = new CronDate_1.CronDate(currentDateValue, this.#tz);
         this.#fields = fields;
       }
       /**
@@ -15838,13 +15811,13 @@ var require_CronExpression = __commonJS({
         return items;
       }
       /**
-       * Reset the iterator to a new date or its initial date after applying the configured range.
+       * Reset the iterators current date to a new date or the initial date.
        * @param {Date | CronDate} [newDate] - Optional new date to reset to. If not provided, it will reset to the initial date.
        * @memberof CronExpression
        * @public
        */
       reset(newDate) {
-        this.#currentDate = newDate ? new CronDate_1.CronDate(newDate, this.#tz) : this.#initialDate;
+        this.#currentDate = new CronDate_1.CronDate(newDate || this.#options.currentDate, this.#tz);
       }
       /**
        * Generate a string representation of the cron expression.
@@ -16226,10 +16199,9 @@ var require_CronExpressionParser = __commonJS({
        */
       static #parseField(field2, value, constraints, rand, strict) {
         if (field2 === CronUnit.Month || field2 === CronUnit.DayOfWeek) {
-          const aliases = field2 === CronUnit.Month ? Months : DayOfWeek;
           value = value.replace(/[a-z]{3}/gi, (match) => {
             match = match.toLowerCase();
-            const replacer = aliases[match];
+            const replacer = Months[match] || DayOfWeek[match];
             if (replacer === void 0) {
               throw new Error(`Validation error, cannot resolve alias "${match}"`);
             }
@@ -16250,11 +16222,7 @@ var require_CronExpressionParser = __commonJS({
        * @private
        */
       static #parseWildcard(value, constraints) {
-        const parsed = value.replace(/(^|,)[*?](?=\/|,|$)/g, (_, separator) => `${separator}${constraints.min}-${constraints.max}`);
-        if (/[*?]/.test(parsed)) {
-          throw new Error(`Invalid wildcard, got value: ${value}`);
-        }
-        return parsed;
+        return value.replace(/[*?]/g, constraints.min + "-" + constraints.max);
       }
       /**
        * Parse a hashed value from a cron expression.
@@ -16434,7 +16402,7 @@ var require_CronExpressionParser = __commonJS({
           if (!atoms[0].includes("-")) {
             atoms[0] = `${atoms[0]}-${constraints.max}`;
           }
-          return _CronExpressionParser.#parseRange(field2, atoms[0], +atoms[1], constraints);
+          return _CronExpressionParser.#parseRange(field2, atoms[0], parseInt(atoms[1], 10), constraints);
         }
         return _CronExpressionParser.#parseRange(field2, val, 1, constraints);
       }
@@ -16503,10 +16471,7 @@ var require_CronExpressionParser = __commonJS({
         if (atoms.length <= 1) {
           return isNaN(+val) ? val : +val;
         }
-        if (atoms.length > 2) {
-          throw new Error(`Invalid range: ${val}`);
-        }
-        const [min, max] = atoms.map((atom) => /^\d+$/.test(atom) ? +atom : NaN);
+        const [min, max] = atoms.map((num2) => parseInt(num2, 10));
         this.#validateRange(min, max, constraints);
         this.#validateRepeatInterval(repeatInterval);
         return this.#createRange(field2, min, max, repeatInterval);
@@ -16523,7 +16488,7 @@ var require_CronExpressionParser = __commonJS({
           return { dayOfWeek: atoms[0] };
         }
         const nthValue = +atoms[atoms.length - 1];
-        const matches = val.match(/([,\-/L])/);
+        const matches = val.match(/([,\-/])/);
         if (matches !== null) {
           throw new Error(`Constraint error, invalid dayOfWeek \`#\` and \`${matches?.[0]}\` special characters are incompatible`);
         }
@@ -16593,12 +16558,12 @@ var require_CronFileParser = __commonJS({
           if (entry.length === 0 || entry.startsWith("#")) {
             continue;
           }
-          const variableMatch = entry.match(/^([^\s=]+)\s*=\s*(.*)$/);
+          const variableMatch = entry.match(/^(.*)=(.*)$/);
           if (variableMatch) {
             const [, key, value] = variableMatch;
             Object.defineProperty(result.variables, key, {
-              value: value.replace(/^(["'])(.*)\1$/, "$2"),
-              // Remove one matching pair of quotes around the value
+              value: value.replace(/["']/g, ""),
+              // Remove quotes
               enumerable: true,
               writable: true,
               configurable: true
@@ -16625,10 +16590,9 @@ var require_CronFileParser = __commonJS({
        */
       static #parseEntry(entry) {
         const atoms = entry.split(/\s+/);
-        const scheduleLength = atoms[0].startsWith("@") ? 1 : 5;
         return {
-          interval: CronExpressionParser_1.CronExpressionParser.parse(atoms.slice(0, scheduleLength).join(" ")),
-          command: atoms.slice(scheduleLength, atoms.length)
+          interval: CronExpressionParser_1.CronExpressionParser.parse(atoms.slice(0, 5).join(" ")),
+          command: atoms.slice(5, atoms.length)
         };
       }
     };
