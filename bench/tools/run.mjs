@@ -92,7 +92,7 @@ for (const [label, pattern] of [['Grep content, literal', 'createServer'], ['Gre
     name: 'Noop',
     description: 'x',
     input: registry.get('Grep').input,
-    readOnly: true,
+    kind: 'search',
     execute: async (input) => ({ forModel: `matched ${input.pattern}\n`.repeat(20), isError: false, meta: { n: 1 } }),
   });
   const reg = t.createRegistry([noop]);

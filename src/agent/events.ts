@@ -3,6 +3,7 @@
  * per line, and the evidence is a pure function of the ledger of them.
  */
 import type { AssistantBlock, Usage } from '../model/model-client.js';
+import type { TodoItem, ToolKind } from '../tools/define-tool.js';
 
 export type Verdict = 'verified' | 'unverified' | 'aborted' | 'error';
 
@@ -58,10 +59,7 @@ export interface GateResult {
   detail: string;
 }
 
-export interface TodoItem {
-  content: string;
-  status: 'pending' | 'in_progress' | 'completed';
-}
+export type { TodoItem };
 
 export interface Denial {
   tool: string;
@@ -76,8 +74,8 @@ export type RunEvent =
   | Ev<'run_start', { runId: string; task: { kind: string; title?: string; issue?: number }; model: string; root: string; sandbox?: string }>
   | Ev<'request', { turn: number; messages: number; estimatedTokens: number }>
   | Ev<'assistant', { turn: number; content: AssistantBlock[]; stopReason: string; usage: Usage; costUsd: number }>
-  | Ev<'tool_call', { id: string; name: string; input: unknown }>
-  | Ev<'tool_result', { id: string; name: string; isError: boolean; errorKind?: string; preview: string; durationMs: number; outputPath?: string; meta?: Record<string, unknown> }>
+  | Ev<'tool_call', { id: string; name: string; kind?: ToolKind; input: unknown }>
+  | Ev<'tool_result', { id: string; name: string; kind?: ToolKind; isError: boolean; errorKind?: string; preview: string; durationMs: number; outputPath?: string; meta?: Record<string, unknown> }>
   | Ev<'permission', { tool: string; input: string; behavior: 'allow' | 'deny'; rule: string; reason: string }>
   | Ev<'hook', { event: string; name: string; outcome: 'continue' | 'block' | 'context' | 'error'; message?: string }>
   | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean }>

@@ -1,9 +1,9 @@
 import type { AssistantBlock, Message, ModelClient, ToolUseBlock, Usage, UserBlock } from '../model/model-client.js';
 import { ModelError, emptyUsage } from '../model/model-client.js';
-import type { ToolContext } from '../tools/define-tool.js';
+import { isFatal, type ToolContext, type ToolResult } from '../tools/define-tool.js';
 import { budgetExceeded, runSignal, type Budget } from './budget.js';
 import type { CompactionResult, CompactionState, ContextManager } from './context/types.js';
-import { EventQueue, type GateResult, type RunEvent, type TodoItem } from './events.js';
+import { EventQueue, type GateResult, type RunEvent } from './events.js';
 import type { HookRunner } from './hooks/types.js';
 import type { PermissionPolicy } from './permissions/types.js';
 import { CONTINUE_MESSAGE, LIMITS, backoffMs, noGateMessage } from './recovery.js';
@@ -228,11 +228,7 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
       const blocks: UserBlock[] = outcomes.map((o) => o.block);
       let abortStuck: string | undefined;
       for (const o of outcomes) {
-        if (o.name === 'TodoWrite' && Array.isArray(o.result.meta?.todos)) state.todos = o.result.meta.todos as TodoItem[];
-        const p = o.result.meta?.path;
-        if ((o.name === 'Edit' || o.name === 'Write') && !o.result.isError && typeof p === 'string' && !state.filesEdited.includes(p)) state.filesEdited.push(p);
-        const log = o.result.meta?.outputPath;
-        if (o.result.isError && typeof log === 'string' && !state.failingLogs.includes(log)) state.failingLogs.push(log);
+        noteEffects(state, o.result);
         const s = stuck.observe(o.name, o.input, o.block.content);
         if (s === 'abort') abortStuck = `no progress: the same ${o.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
         if (s === 'nudge') blocks.push({ type: 'text', text: `You have made the same ${o.name} call with the same result several times. It will not change: try a different approach.` });
@@ -240,6 +236,7 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
       messages.push({ role: 'user', content: blocks });
       yield* events.drain();
       if (abortStuck) return end('aborted', abortStuck);
+      if (outcomes.some((o) => isFatal(o.result.errorKind))) return end('aborted', stopReason() ?? 'a tool call was cancelled');
     }
 
     // The model stopped and the gates passed: the harness's own final check is the evidence.
@@ -256,4 +253,14 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
 function failedNames(gates: GateResult[]): string {
   const names = gates.filter((g) => !g.passed).map((g) => g.name);
   return names.length ? names.join(', ') : 'no gate result';
+}
+
+/** What the compaction summary must keep: the todo list, the files edited, the logs of failed calls. */
+function noteEffects(state: CompactionState, result: ToolResult): void {
+  for (const e of result.isError ? [] : (result.effects ?? [])) {
+    if (e.type === 'todos') state.todos = e.todos;
+    if (e.type === 'file_changed' && !state.filesEdited.includes(e.path)) state.filesEdited.push(e.path);
+  }
+  const log = result.outputPath;
+  if (result.isError && log !== undefined && !state.failingLogs.includes(log)) state.failingLogs.push(log);
 }

@@ -1,5 +1,6 @@
 import type { ToolResultBlock, ToolUseBlock } from '../model/model-client.js';
-import type { ToolContext, ToolResult } from '../tools/define-tool.js';
+import { effectOf, runsConcurrently, type ToolContext, type ToolErrorKind, type ToolResult } from '../tools/define-tool.js';
+import { describeInput } from '../tools/describe-input.js';
 import type { EventQueue } from './events.js';
 import type { HookRunner } from './hooks/types.js';
 import type { PermissionPolicy } from './permissions/types.js';
@@ -24,32 +25,24 @@ export interface ToolOutcome {
   input: unknown;
 }
 
-/** A short, single-line rendering of a tool input for events and denials. */
-export function describeInput(name: string, input: unknown): string {
-  if (input && typeof input === 'object') {
-    const o = input as Record<string, unknown>;
-    const key = name === 'Bash' ? 'command' : 'file_path' in o ? 'file_path' : 'pattern' in o ? 'pattern' : undefined;
-    if (key && typeof o[key] === 'string') return o[key] as string;
-  }
-  const s = JSON.stringify(input) ?? '';
-  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
-}
-
-function errorResult(text: string, errorKind: string): ToolResult {
+function errorResult(text: string, errorKind: ToolErrorKind): ToolResult {
   return { forModel: text, isError: true, errorKind };
 }
 
 /** One tool call through the whole gate: validate → permission → PreToolUse → execute → verify → PostToolUse. */
 async function runOne(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolOutcome> {
   const { events } = d;
-  events.push({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
+  const kind = d.toolbox.kindOf(call.name);
+  const withKind = kind ? { kind } : {};
+  events.push({ type: 'tool_call', id: call.id, name: call.name, ...withKind, input: call.input });
   const started = Date.now();
   const result = await gateAndExecute(call, d);
-  const outputPath = typeof result.meta?.outputPath === 'string' ? result.meta.outputPath : undefined;
+  const outputPath = result.outputPath;
   events.push({
     type: 'tool_result',
     id: call.id,
     name: call.name,
+    ...withKind,
     isError: result.isError,
     ...(result.errorKind ? { errorKind: result.errorKind } : {}),
     preview: result.forModel.length > 2000 ? `${result.forModel.slice(0, 1000)}\n…\n${result.forModel.slice(-800)}` : result.forModel,
@@ -77,7 +70,7 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   const parsed = toolbox.parse(call.name, call.input);
   if (!parsed.ok) return parsed.result;
   const input = parsed.input;
-  const shown = describeInput(call.name, input);
+  const shown = describeInput(input, 300);
 
   const decision = await policy.check(call.name, input).catch((e: unknown) => ({
     behavior: 'deny' as const,
@@ -98,7 +91,7 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
     }
   }
 
-  const command = call.name === 'Bash' ? String((input as { command?: unknown }).command ?? '') : undefined;
+  const command = d.toolbox.access(call.name, input).command;
   const handle = command !== undefined && verifier ? await verifier.beforeBash(command) : undefined;
   const startedAt = new Date().toISOString();
   let result: ToolResult;
@@ -109,21 +102,22 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   }
   policy.executed?.(call.name, input);
   if (handle && command !== undefined) {
-    const meta = result.meta ?? {};
+    const ran = effectOf(result, 'exec');
     await verifier!.afterBash(handle, {
       command,
-      exitCode: typeof meta.exitCode === 'number' ? meta.exitCode : null,
-      output: typeof meta.output === 'string' ? meta.output : result.forModel,
-      startedAt: typeof meta.startedAt === 'string' ? meta.startedAt : startedAt,
-      endedAt: typeof meta.endedAt === 'string' ? meta.endedAt : new Date().toISOString(),
-      ...(typeof meta.outputPath === 'string' ? { outputPath: meta.outputPath } : {}),
+      exitCode: ran?.exitCode ?? null,
+      output: result.forModel,
+      startedAt: ran?.startedAt ?? startedAt,
+      endedAt: ran?.endedAt ?? new Date().toISOString(),
+      ...(ran?.outputPath ? { outputPath: ran.outputPath } : {}),
     });
   }
 
   if (!result.isError) {
-    const filePath = typeof result.meta?.path === 'string' ? result.meta.path : undefined;
-    if ((call.name === 'Edit' || call.name === 'Write') && filePath) events.push({ type: 'file_changed', path: filePath });
-    if (call.name === 'TodoWrite' && Array.isArray(result.meta?.todos)) events.push({ type: 'todo', todos: result.meta.todos as never });
+    for (const e of result.effects ?? []) {
+      if (e.type === 'file_changed') events.push({ type: 'file_changed', path: e.path });
+      if (e.type === 'todos') events.push({ type: 'todo', todos: e.todos });
+    }
     const post = await hooks.run('PostToolUse', {
       hook_event_name: 'PostToolUse',
       cwd: base.root,
@@ -158,13 +152,14 @@ export async function runTools(calls: ToolUseBlock[], d: ToolRunDeps): Promise<T
       i++;
       continue;
     }
-    if (!d.toolbox.isReadOnly(first.name)) {
+    const concurrent = (c: ToolUseBlock) => runsConcurrently(d.toolbox.kindOf(c.name) ?? 'execute');
+    if (!concurrent(first)) {
       out.push(await runOne(first, d));
       i++;
       continue;
     }
     let j = i;
-    while (j < calls.length && d.toolbox.isReadOnly(calls[j]!.name)) j++;
+    while (j < calls.length && concurrent(calls[j]!)) j++;
     out.push(...(await Promise.all(calls.slice(i, j).map((c) => runOne(c, d)))));
     i = j;
   }

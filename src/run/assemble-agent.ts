@@ -45,6 +45,10 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
   const testCommand = config.test.command;
   const withTestCommand = testCommand ? { testCommand } : {};
   const withSignal = input.signal ? { signal: input.signal } : {};
+  const instructionsRoot = input.instructionsRef ? await instructionsFromRef(wt.path, input.instructionsRef, join(ws.runTmp, 'instructions')) : wt.path;
+  const skills = await loadSkillBodies(instructionsRoot, log);
+  const tools = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
+  const toolbox = createRegistry(tools);
   const policy = await createPolicy({
     root: wt.path,
     mode: plan ? 'plan' : 'default',
@@ -54,6 +58,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     writableWorkflows: config.permissions.writable_workflows,
     writable: config.permissions.writable,
     gitDirs: [wt.gitDir],
+    tools: toolbox,
   });
   const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
   const events = new EventQueue();
@@ -73,10 +78,6 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
         scratchDir: join(ws.runTmp, 'tmp'),
         ...withSignal,
       });
-  const instructionsRoot = input.instructionsRef ? await instructionsFromRef(wt.path, input.instructionsRef, join(ws.runTmp, 'instructions')) : wt.path;
-  const skills = await loadSkillBodies(instructionsRoot, log);
-  const tools = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
-  const toolbox = createRegistry(tools);
   const context = await createContextManager({
     root: wt.path,
     toolNames: toolbox.names(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolErrorKind } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -15,7 +15,8 @@ export const bashTool = defineTool({
   name: 'Bash',
   description: descriptions.Bash,
   input,
-  readOnly: false,
+  kind: 'execute',
+  access: ({ command }) => ({ paths: [], patterns: [], command }),
   async execute({ command, timeout, description }, ctx) {
     const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS;
     const startedAt = new Date();
@@ -28,13 +29,13 @@ export const bashTool = defineTool({
         forModel: `The command could not be started: ${(err as Error).message}`,
         isError: true,
         errorKind: 'exec_failed',
-        meta: { exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: false, command },
+        effects: [{ type: 'exec', command, exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: false }],
       };
     }
     const endedAt = new Date();
     const body = res.output === '' ? '(no output)' : res.output.replace(/\n$/, '');
     let status: string;
-    let errorKind: string | undefined;
+    let errorKind: ToolErrorKind | undefined;
     if (res.timedOut) {
       status = `Command timed out after ${timeoutMs} ms and was killed (with its child processes). Use a longer timeout (max ${BASH_MAX_TIMEOUT_MS}) or a faster command.`;
       errorKind = 'timeout';
@@ -51,15 +52,8 @@ export const bashTool = defineTool({
       forHuman: `Bash ${description ?? command}`.slice(0, 200),
       isError: errorKind !== undefined,
       ...(errorKind ? { errorKind } : {}),
-      meta: {
-        exitCode: res.exitCode,
-        startedAt: startedAt.toISOString(),
-        endedAt: endedAt.toISOString(),
-        timedOut: res.timedOut,
-        command,
-        durationMs: res.durationMs,
-        sandbox: res.sandbox,
-      },
+      effects: [{ type: 'exec', command, exitCode: res.exitCode, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: res.timedOut }],
+      meta: { durationMs: res.durationMs, sandbox: res.sandbox },
     };
   },
 });

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { defineTool, type ToolResult } from './define-tool.js';
+import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 import { resolvePath } from './resolve-path.js';
 import { atomicWrite } from './lib/atomic-write.js';
@@ -16,7 +16,7 @@ const input = z.strictObject({
   replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false).'),
 });
 
-const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
+const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 function positions(hay: string, needle: string): number[] {
   const out: number[] = [];
@@ -42,7 +42,8 @@ export const editTool = defineTool({
   name: 'Edit',
   description: descriptions.Edit,
   input,
-  readOnly: false,
+  kind: 'edit',
+  access: ({ file_path }) => ({ paths: [{ path: file_path, type: 'file' }], patterns: [] }),
   async execute({ file_path, old_string, new_string, replace_all }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root });
     if (!r.ok) return fail('denied', r.message);
@@ -102,6 +103,7 @@ export const editTool = defineTool({
       forModel: `Edited ${file_path}${count}. The changed region now reads:\n${snippet}`,
       forHuman: `Edit ${r.rel} (+${added} -${removed})`,
       isError: false,
+      effects: [{ type: 'file_changed', path: r.rel }],
       meta: { path: r.rel, added, removed, replacements: at.length },
     };
   },

@@ -2,7 +2,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { statSync } from 'node:fs';
 import { setImmediate as tick } from 'node:timers/promises';
 import { z } from 'zod';
-import { defineTool, type ToolResult } from './define-tool.js';
+import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 import { resolvePath } from './resolve-path.js';
 import { globToRegex } from './lib/glob-to-regex.js';
@@ -38,13 +38,14 @@ async function statAll(root: string, rels: string[]): Promise<Array<{ f: string;
   return out;
 }
 
-const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
+const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 export const globTool = defineTool({
   name: 'Glob',
   description: descriptions.Glob,
   input,
-  readOnly: true,
+  kind: 'search',
+  access: ({ pattern, path }) => ({ paths: [{ path, type: 'dir' }], patterns: [{ field: 'pattern', pattern }] }),
   async execute({ pattern, path }, ctx) {
     const r = resolvePath(path ?? '.', { root: ctx.root });
     if (!r.ok) return fail('denied', r.message);

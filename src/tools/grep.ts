@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { z } from 'zod';
-import { defineTool, type ToolDefinition, type ToolResult } from './define-tool.js';
+import { defineTool, type ToolDefinition, type ToolErrorKind, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 import { readRootsOf, resolvePath } from './resolve-path.js';
 import { globToRegex } from './lib/glob-to-regex.js';
@@ -23,7 +23,7 @@ const input = z.strictObject({
   head_limit: z.number().int().min(1).optional().describe('Show only the first N entries (lines, files or counts).'),
 });
 
-const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
+const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 const onPath = new Map<string, boolean>();
 function available(cmd: string): boolean {
@@ -57,7 +57,8 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
     name: 'Grep',
     description: descriptions.Grep,
     input,
-    readOnly: true,
+    kind: 'search',
+    access: ({ path, glob }) => ({ paths: [{ path, type: 'dir' }], patterns: glob === undefined ? [] : [{ field: 'glob', pattern: glob }] }),
     async execute(args, ctx) {
       const r = resolvePath(args.path ?? '.', { root: ctx.root, readRoots: readRootsOf(ctx) });
       if (!r.ok) return fail('denied', r.message);

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolResult } from './define-tool.js';
+import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 import { readRootsOf, resolvePath } from './resolve-path.js';
 import { nearNames } from './lib/near-names.js';
@@ -16,13 +16,14 @@ const input = z.strictObject({
   limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
 });
 
-const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
+const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 export const readTool = defineTool({
   name: 'Read',
   description: descriptions.Read,
   input,
-  readOnly: true,
+  kind: 'read',
+  access: ({ file_path }) => ({ paths: [{ path: file_path, type: 'file' }], patterns: [] }),
   async execute({ file_path, offset, limit }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
     if (!r.ok) return fail('denied', r.message);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../model/model-client.js';
-import type { ToolContext, ToolDefinition, ToolResult } from './define-tool.js';
+import { NO_ACCESS, type ToolAccess, type ToolContext, type ToolDefinition, type ToolKind, type ToolResult } from './define-tool.js';
 import { budgetOutput } from './output-budget.js';
 import { coerceInput, describeIssues } from './lib/input-corrections.js';
 
@@ -12,7 +12,10 @@ export interface ToolRegistry {
   /** The tool list sent to the model: byte-stable across calls (same objects' content, same key order). */
   schemas(): ToolSchema[];
   get(name: string): ToolDefinition | undefined;
-  isReadOnly(name: string): boolean;
+  /** What the named tool is; undefined for a name that is not registered. */
+  kindOf(name: string): ToolKind | undefined;
+  /** What a call with this validated input touches (nothing for an unknown tool). */
+  access(name: string, input: unknown): ToolAccess;
   /** Validate (after coercing "3" → 3, "true" → true) and answer bad input with field-level corrections. */
   parse(name: string, rawInput: unknown): ParseResult;
   /** Run a parsed input. Never throws; every result goes through the output budget. */
@@ -67,7 +70,8 @@ export function createRegistry(tools: ToolDefinition[]): ToolRegistry {
     names: () => [...names],
     schemas: () => schemaList.map((s) => ({ ...s })),
     get: (name) => byName.get(name),
-    isReadOnly: (name) => byName.get(name)?.readOnly === true,
+    kindOf: (name) => byName.get(name)?.kind,
+    access: (name, input) => byName.get(name)?.access?.(input) ?? NO_ACCESS,
 
     parse(name, rawInput) {
       const tool = byName.get(name);
@@ -101,7 +105,9 @@ export function createRegistry(tools: ToolDefinition[]): ToolRegistry {
       }
       const budgeted = budgetOutput(result.forModel, { runDir: ctx.runDir, callId: ctx.callId });
       if (budgeted.outputPath === undefined) return result;
-      return { ...result, forModel: budgeted.text, outputPath: budgeted.outputPath };
+      const outputPath = budgeted.outputPath;
+      const effects = result.effects?.map((e) => (e.type === 'exec' ? { ...e, outputPath } : e));
+      return { ...result, forModel: budgeted.text, outputPath, ...(effects ? { effects } : {}) };
     },
   };
 }

@@ -25,7 +25,7 @@ export function skillTool(skills: readonly SkillEntry[]): ToolDefinition<typeof 
     name: 'Skill',
     description: descriptions.Skill,
     input,
-    readOnly: true,
+    kind: 'read',
     async execute({ name }) {
       const skill = skills.find((s) => s.name === name);
       if (!skill) {

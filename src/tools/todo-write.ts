@@ -17,7 +17,7 @@ export const todoWriteTool = defineTool({
   name: 'TodoWrite',
   description: descriptions.TodoWrite,
   input,
-  readOnly: false,
+  kind: 'think',
   async execute({ todos }) {
     const n = (s: string) => todos.filter((t) => t.status === s).length;
     const inProgress = n('in_progress');
@@ -29,7 +29,7 @@ export const todoWriteTool = defineTool({
       forModel: text,
       forHuman: `Plan: ${parts.join(', ')}`,
       isError: false,
-      meta: { todos: todos.map((t) => ({ content: t.content, status: t.status })) },
+      effects: [{ type: 'todos', todos: todos.map((t) => ({ content: t.content, status: t.status })) }],
     };
   },
 });

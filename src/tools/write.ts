@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { defineTool, type ToolResult } from './define-tool.js';
+import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 import { resolvePath } from './resolve-path.js';
 import { atomicWrite } from './lib/atomic-write.js';
@@ -11,7 +11,7 @@ const input = z.strictObject({
   content: z.string().describe('The complete new content of the file.'),
 });
 
-const fail = (errorKind: string, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
+const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 /** True when every line break of text is CRLF (and there is at least one). */
 function isCrlf(text: string): boolean {
@@ -23,7 +23,8 @@ export const writeTool = defineTool({
   name: 'Write',
   description: descriptions.Write,
   input,
-  readOnly: false,
+  kind: 'edit',
+  access: ({ file_path }) => ({ paths: [{ path: file_path, type: 'file' }], patterns: [] }),
   async execute({ file_path, content }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root });
     if (!r.ok) return fail('denied', r.message);
@@ -53,6 +54,7 @@ export const writeTool = defineTool({
       forModel: `${exists ? 'Overwrote' : 'Created'} ${file_path} (${lines} lines).`,
       forHuman: `Write ${r.rel} (${lines} lines)`,
       isError: false,
+      effects: [{ type: 'file_changed', path: r.rel }],
       meta: { path: r.rel, created: !exists, lines },
     };
   },

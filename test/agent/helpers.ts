@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ContextManager } from '../../src/agent/context/types.js';
 import type { Toolbox } from '../../src/agent/toolbox.js';
 import type { Message } from '../../src/model/model-client.js';
-import type { ToolResult } from '../../src/tools/define-tool.js';
+import { NO_ACCESS, type ToolResult } from '../../src/tools/define-tool.js';
 import { FileState } from '../../src/tools/file-state.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunEvent } from '../../src/agent/events.js';
@@ -34,11 +34,12 @@ export function plainContext(overrides: Partial<ContextManager> = {}): ContextMa
 
 type Impl = (input: Record<string, unknown>) => Promise<ToolResult> | ToolResult;
 
-/** A stub toolbox: tools are name → implementation; names in readOnly run concurrently. */
+/** A stub toolbox: tools are name → implementation; names in readOnly are `read` tools (run concurrently), the others `edit`. */
 export function stubToolbox(impls: Record<string, Impl>, readOnly: string[] = []): Toolbox {
   return {
     schemas: () => Object.keys(impls).sort().map((name) => ({ name, description: name, input_schema: { type: 'object' } })),
-    isReadOnly: (n) => readOnly.includes(n),
+    kindOf: (n) => (readOnly.includes(n) ? 'read' : impls[n] ? 'edit' : undefined),
+    access: () => NO_ACCESS,
     parse: (name, raw) =>
       impls[name]
         ? { ok: true, input: raw }

@@ -19,7 +19,7 @@ describe('system prompt', () => {
   afterEach(() => repo.cleanup());
 
   it('system prompt - assembled prompt matches the snapshot (fixture AGENTS.md/CLAUDE.md chain and skills)', async () => {
-    const ctx = await createContextManager({ root: repo.root, toolNames, task, testCommand: 'npm test', mode: 'fix', gatesEnabled: gates, touchedDirs: ['src/api'] });
+    const ctx = await createContextManager({ root: repo.root, toolNames: [...toolNames, 'Skill'], task, testCommand: 'npm test', mode: 'fix', gatesEnabled: gates, touchedDirs: ['src/api'] });
     const blocks = ctx.system();
     expect(blocks.map((b) => b.text).join('\n\n=====\n\n')).toMatchSnapshot();
     expect(blocks.map((b) => b.text.split('\n')[0])).toEqual(['# Core rules', '# Tools', '# Repository instructions', '# Skills', '# Task']);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
 import { createScriptedModel, type ScriptStep } from '../../src/model/scripted.js';
 import { runTask } from '../../src/run/run-task.js';
-import type { RunTaskResult } from '../../src/run/run-task-types.js';
+import type { RunTaskInput, RunTaskResult } from '../../src/run/run-task-types.js';
 import type { RunEvent } from '../../src/agent/events.js';
 
 export const DEMO_REPO = resolve('examples/demo/repo');
@@ -34,9 +34,10 @@ export function demoConfig(extra = ''): RepoConfig {
 
 export async function runScripted(
   steps: ScriptStep[],
-  opts: { config?: RepoConfig; mode?: 'fix' | 'plan' } = {},
+  opts: { config?: RepoConfig; mode?: 'fix' | 'plan'; prepare?: (repo: string) => Partial<RunTaskInput> } = {},
 ): Promise<{ res: RunTaskResult; events: RunEvent[]; repo: string; model: ReturnType<typeof createScriptedModel> }> {
   const { dir, work } = fixtureRepo();
+  const extra = opts.prepare?.(dir) ?? {};
   const model = createScriptedModel(steps);
   const events: RunEvent[] = [];
   const res = await runTask({
@@ -51,6 +52,7 @@ export async function runScripted(
     runDir: join(work, 'run'),
     worktreesDir: join(work, 'worktrees'),
     onEvent: (e) => events.push(e),
+    ...extra,
   });
   return { res, events, repo: dir, model };
 }

@@ -51,13 +51,13 @@ describe('rules', () => {
 
   it('rules - file rules are gitignore-style and cover their tool family', () => {
     const r = parseRule('Read(./src/**)', 'x');
-    expect(fileRuleMatches(r, 'Read', 'src/a/b.ts')).toBe(true);
-    expect(fileRuleMatches(r, 'Grep', 'src/a')).toBe(true);
-    expect(fileRuleMatches(r, 'Read', 'lib/src/a.ts')).toBe(false);
-    expect(fileRuleMatches(r, 'Edit', 'src/a.ts')).toBe(false);
+    expect(fileRuleMatches(r, 'read', 'src/a/b.ts')).toBe(true);
+    expect(fileRuleMatches(r, 'search', 'src/a')).toBe(true);
+    expect(fileRuleMatches(r, 'read', 'lib/src/a.ts')).toBe(false);
+    expect(fileRuleMatches(r, 'edit', 'src/a.ts')).toBe(false);
     const env = parseRule('Read(.env)', 'x');
-    expect(fileRuleMatches(env, 'Read', 'packages/api/.env')).toBe(true);
+    expect(fileRuleMatches(env, 'read', 'packages/api/.env')).toBe(true);
     const e = parseRule('Edit(./docs/**)', 'x');
-    expect(fileRuleMatches(e, 'Write', 'docs/x.md')).toBe(true);
+    expect(fileRuleMatches(e, 'edit', 'docs/x.md')).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { effectOf } from '../../src/tools/define-tool.js';
 import { makeRepo, call, type TestRepo } from './helpers/context.js';
 import type { ExecRequest } from '../../src/workspace/exec-port.js';
 import { bashTool } from '../../src/tools/bash.js';
@@ -16,14 +17,14 @@ describe('Bash', () => {
     const r = await call(repo.ctx, 'Bash', { command: 'pwd; sleep 0.2; echo err >&2', description: 'where am I' });
     expect(r.isError).toBe(false);
     expect(r.forModel).toBe(`${repo.root}\nerr\nExit code: 0`);
-    expect(r.meta).toMatchObject({ exitCode: 0, timedOut: false, command: 'pwd; sleep 0.2; echo err >&2' });
-    expect(typeof r.meta?.startedAt).toBe('string');
-    expect(typeof r.meta?.endedAt).toBe('string');
+    const ran = effectOf(r, 'exec');
+    expect(ran).toMatchObject({ exitCode: 0, timedOut: false, command: 'pwd; sleep 0.2; echo err >&2' });
+    expect(Date.parse(ran?.startedAt ?? '')).toBeLessThanOrEqual(Date.parse(ran?.endedAt ?? ''));
   });
 
   it('bash - a non-zero exit is an error that still shows the whole output', async () => {
     const r = await call(repo.ctx, 'Bash', { command: 'echo partial; exit 3' });
-    expect(r).toMatchObject({ isError: true, errorKind: 'exit_code', forModel: 'partial\nExit code: 3', meta: { exitCode: 3 } });
+    expect(r).toMatchObject({ isError: true, errorKind: 'exit_code', forModel: 'partial\nExit code: 3', effects: [{ type: 'exec', exitCode: 3 }] });
   });
 
   it('bash - says when there was no output', async () => {
@@ -37,7 +38,7 @@ describe('Bash', () => {
       isError: true,
       errorKind: 'timeout',
       forModel: '(no output)\nCommand timed out after 1000 ms and was killed (with its child processes). Use a longer timeout (max 600000) or a faster command.',
-      meta: { timedOut: true },
+      effects: [{ type: 'exec', timedOut: true }],
     });
     await new Promise((res) => setTimeout(res, 1500));
     expect(existsSync(marker)).toBe(false);

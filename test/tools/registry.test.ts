@@ -9,10 +9,17 @@ import { makeRepo } from './helpers/context.js';
 const registry = createRegistry(defaultTools());
 
 describe('registry', () => {
-  it('registry - offers the seven CONTRACT tools in a fixed order', () => {
+  it('registry - offers the seven CONTRACT tools in a fixed order, each declaring its kind', () => {
     expect(registry.names()).toEqual(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'TodoWrite']);
-    expect(['Read', 'Glob', 'Grep'].every((n) => registry.isReadOnly(n))).toBe(true);
-    expect(['Write', 'Edit', 'Bash', 'TodoWrite', 'Nope'].some((n) => registry.isReadOnly(n))).toBe(false);
+    expect(registry.names().map((n) => registry.kindOf(n))).toEqual(['read', 'edit', 'edit', 'search', 'search', 'execute', 'think']);
+    expect(registry.kindOf('Nope')).toBeUndefined();
+  });
+
+  it('registry - a tool says what a call touches', () => {
+    expect(registry.access('Read', { file_path: 'src/a.ts' })).toEqual({ paths: [{ path: 'src/a.ts', type: 'file' }], patterns: [] });
+    expect(registry.access('Glob', { pattern: '**/*.ts' })).toEqual({ paths: [{ path: undefined, type: 'dir' }], patterns: [{ field: 'pattern', pattern: '**/*.ts' }] });
+    expect(registry.access('Bash', { command: 'npm test' })).toMatchObject({ command: 'npm test', paths: [] });
+    expect(registry.access('TodoWrite', { todos: [] })).toEqual({ paths: [], patterns: [] });
   });
 
   it('registry - schemas are byte-stable across calls and registries', () => {
@@ -66,7 +73,7 @@ describe('registry', () => {
   });
 
   it('registry - execute never throws: a throwing tool becomes an internal error result', async () => {
-    const boom = defineTool({ name: 'Boom', description: 'x', input: z.object({}), readOnly: true, execute: async () => Promise.reject(new Error('disk on fire')) });
+    const boom = defineTool({ name: 'Boom', description: 'x', input: z.object({}), kind: 'read', execute: async () => Promise.reject(new Error('disk on fire')) });
     const repo = makeRepo();
     const r = await createRegistry([boom]).execute('Boom', {}, repo.ctx);
     expect(r).toEqual({ isError: true, errorKind: 'internal', forModel: 'Boom failed with an internal error: disk on fire' });
@@ -75,7 +82,7 @@ describe('registry', () => {
   });
 
   it('registry - applies the output budget to every result', async () => {
-    const big = defineTool({ name: 'Big', description: 'x', input: z.object({}), readOnly: true, execute: async () => ({ forModel: 'y'.repeat(50_000), isError: false }) });
+    const big = defineTool({ name: 'Big', description: 'x', input: z.object({}), kind: 'read', execute: async () => ({ forModel: 'y'.repeat(50_000), isError: false }) });
     const repo = makeRepo();
     const r = await createRegistry([big]).execute('Big', {}, { ...repo.ctx, callId: 'toolu_7' });
     expect(r.outputPath).toBe(`${repo.runDir}/tool-output/toolu_7.txt`);

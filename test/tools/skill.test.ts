@@ -18,7 +18,7 @@ describe('Skill tool', () => {
       expect(res.isError).toBe(false);
       expect(res.forModel).toContain('# Release procedure');
       expect(res.forModel).not.toContain('description:');
-      expect(tool.readOnly).toBe(true);
+      expect(tool.kind).toBe('read');
     } finally {
       repo.cleanup();
     }

@@ -3,14 +3,14 @@ import { makeRepo, call } from './helpers/context.js';
 
 describe('TodoWrite', () => {
   const repo = makeRepo();
-  it('todo-write - confirms the list and returns it in meta', async () => {
+  it('todo-write - confirms the list and returns it as its effect', async () => {
     const todos = [
       { content: 'Read the parser', status: 'completed' },
       { content: 'Fix the bug', status: 'in_progress' },
       { content: 'Run the tests', status: 'pending' },
     ];
     const r = await call(repo.ctx, 'TodoWrite', { todos });
-    expect(r).toEqual({ isError: false, forModel: 'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).', forHuman: 'Plan: 1 completed, 1 in progress, 1 pending', meta: { todos } });
+    expect(r).toEqual({ isError: false, forModel: 'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).', forHuman: 'Plan: 1 completed, 1 in progress, 1 pending', effects: [{ type: 'todos', todos }] });
   });
 
   it('todo-write - says so when more than one item is in progress', async () => {
@@ -21,7 +21,7 @@ describe('TodoWrite', () => {
 
   it('todo-write - accepts a JSON-encoded list and drops unknown item fields', async () => {
     const r = await call(repo.ctx, 'TodoWrite', { todos: JSON.stringify([{ content: 'a', status: 'completed', activeForm: 'Doing a' }]) });
-    expect(r.meta).toEqual({ todos: [{ content: 'a', status: 'completed' }] });
+    expect(r.effects).toEqual([{ type: 'todos', todos: [{ content: 'a', status: 'completed' }] }]);
     expect(r.forModel).toBe('Todo list updated (1 item: 1 completed, 0 in progress, 0 pending). All items are completed.');
   });
 

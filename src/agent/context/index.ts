@@ -20,6 +20,7 @@ export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
 export interface ContextManagerOptions {
   root: string;
+  /** The registered tools' names (the Skill tool among them when there are skills). */
   toolNames: string[];
   task: ContextTask;
   testCommand?: string;
@@ -74,8 +75,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
 
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
   const skills = opts.skills ?? (await loadSkills(opts.instructionsRoot ?? opts.root, log));
-  const toolNames = skills.length > 0 && !opts.toolNames.includes('Skill') ? [...opts.toolNames, 'Skill'] : opts.toolNames;
-  const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
+  const system = buildSystemPrompt({ toolNames: opts.toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
   const systemTokens = estimateSystem(system);
   let toolsTokens = 0;
   /** After a microcompact: the last unchanged user turn, marked once so its cached prefix is read. */

@@ -1,6 +1,6 @@
 /** CONTRACT §9: every tool call refused by the permission policy or by a PreToolUse hook. */
 import type { Denial, RunEvent } from '../events.js';
-import { describeToolInput } from './text.js';
+import { describeInput } from '../../tools/describe-input.js';
 
 /** errorKind of a tool_result whose call a PreToolUse hook blocked. */
 export const HOOK_BLOCKED = 'hook_blocked';
@@ -29,7 +29,7 @@ export function collectDenials(events: readonly RunEvent[]): Denial[] {
           const call = calls.get(ev.id);
           out.push({
             tool: ev.name,
-            input: call ? describeToolInput(call.name, call.input) : '',
+            input: call ? describeInput(call.input) : '',
             rule: `PreToolUse hook${lastPreToolBlock ? ` ${lastPreToolBlock.name}` : ''}`,
             reason: lastPreToolBlock?.message ?? ev.preview,
           });

@@ -38,7 +38,6 @@ export interface EvidenceFacts {
 }
 
 type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
-const EDIT_TOOLS = new Set(['Edit', 'Write']);
 const TASK_KINDS = new Set(['issue', 'prompt', 'sweep']);
 
 function lastOf<T extends RunEvent['type']>(events: readonly RunEvent[], type: T): Of<T> | undefined {
@@ -73,7 +72,7 @@ function usageOf(events: readonly RunEvent[]): EvidenceUsage {
 function lastEditAt(events: readonly RunEvent[]): string | undefined {
   let at: string | undefined;
   for (const ev of events) {
-    if (ev.type === 'file_changed' || (ev.type === 'tool_result' && !ev.isError && EDIT_TOOLS.has(ev.name))) at = ev.ts;
+    if (ev.type === 'file_changed' || (ev.type === 'tool_result' && !ev.isError && ev.kind === 'edit')) at = ev.ts;
   }
   return at;
 }

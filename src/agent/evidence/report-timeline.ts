@@ -2,7 +2,8 @@
 import type { RunEvent } from '../events.js';
 import { HOOK_BLOCKED } from './denials.js';
 import { esc } from './html.js';
-import { describeToolInput, executed, formatCost, formatDuration, formatInt, oneLine, shortHash, truncate } from './text.js';
+import { executed, formatCost, formatDuration, formatInt, oneLine, shortHash, truncate } from './text.js';
+import { describeInput } from '../../tools/describe-input.js';
 
 type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
 
@@ -34,7 +35,7 @@ function renderCall(c: Call): string {
   const denied = isDenied(c);
   const failed = !denied && c.result?.isError === true;
   const cls = denied ? 'denied' : failed ? 'bad' : 'good';
-  const input = truncate(oneLine(describeToolInput(c.call.name, c.call.input)), 160);
+  const input = truncate(oneLine(describeInput(c.call.input)), 160);
   const tags = [
     denied ? '<span class="tag deny">denied</span>' : '',
     failed ? `<span class="tag err">${esc(c.result?.errorKind ?? 'error')}</span>` : '',

@@ -22,30 +22,6 @@ export function executed(counts: TestCounts | null): number | null {
   return counts ? counts.passed + counts.failed : null;
 }
 
-const PATH_TOOLS = new Set(['Read', 'Write', 'Edit']);
-
-/**
- * What a tool call was about, as one short string: the command for Bash, the path for file tools,
- * the pattern (and path) for searches, compact JSON otherwise.
- */
-export function describeToolInput(name: string, input: unknown): string {
-  const rec = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : undefined;
-  const str = (k: string): string | undefined => (typeof rec?.[k] === 'string' ? (rec[k] as string) : undefined);
-  if (name === 'Bash' && str('command') !== undefined) return str('command') as string;
-  if (PATH_TOOLS.has(name) && str('file_path') !== undefined) return str('file_path') as string;
-  if ((name === 'Glob' || name === 'Grep') && str('pattern') !== undefined) {
-    const path = str('path');
-    return path ? `${str('pattern')} in ${path}` : (str('pattern') as string);
-  }
-  if (name === 'TodoWrite' && Array.isArray(rec?.todos)) return `${rec.todos.length} items`;
-  if (typeof input === 'string') return input;
-  try {
-    return JSON.stringify(input) ?? '';
-  } catch {
-    return String(input);
-  }
-}
-
 /** Milliseconds as a short human duration: 850ms, 12.3s, 4m 05s. */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '';

@@ -1,6 +1,9 @@
 import { realpathSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { silentLogger } from '../../log.js';
+import { NO_ACCESS, type ToolAccess, type ToolDefinition } from '../../tools/define-tool.js';
+import { defaultTools } from '../../tools/index.js';
+import { createRegistry } from '../../tools/registry.js';
 import type { PermissionDecision, PermissionPolicy } from './types.js';
 import { analyzeBash } from './bash-analysis.js';
 import { decideBash } from './bash-decision.js';
@@ -11,7 +14,7 @@ import { createIgnoredPaths } from './git-ignored.js';
 import { resolveInside } from './path-jail.js';
 import { readWorktreeGitDirsSync } from '../../workspace/worktree-git-dir.js';
 import { writableMatcher } from '../../workspace/protected-paths.js';
-import { fileRuleMatches } from './rules.js';
+import { RULE_KINDS, fileRuleMatches } from './rules.js';
 
 export interface PolicyOptions {
   /** The worktree root (realpath'd here). */
@@ -29,9 +32,15 @@ export interface PolicyOptions {
   /** Config file named in messages (default `.github/proofpr.yml`). */
   configFile?: string;
   logger?: Logger;
+  /** The tools the model is offered (the run's toolbox); default the built-in ones. The policy asks each tool what a call is and touches. */
+  tools?: ToolLookup;
 }
 
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite']);
+/** What the policy needs from a tool registry (src/tools/registry.ts satisfies it). */
+export interface ToolLookup {
+  names(): string[];
+  get(name: string): ToolDefinition | undefined;
+}
 
 function real(p: string): string {
   try {
@@ -63,6 +72,7 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const gitDirs = (opts.gitDirs ?? detectGitDirs(root)).map(real);
   const configFile = opts.configFile ?? '.github/proofpr.yml';
   const log = opts.logger ?? silentLogger;
+  const tools = opts.tools ?? createRegistry(defaultTools());
   const parser = await loadBashParser();
   const testRules: PermissionRule[] = [];
   const testRedirects = new Set<string>();
@@ -82,8 +92,8 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   }
   const ignored = createIgnoredPaths(root);
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
-  const readRules = allow.filter((r) => r.paths !== undefined && (r.tool === 'Read' || r.tool === 'Grep' || r.tool === 'Glob'));
-  const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'Read', rel));
+  const readRules = allow.filter((r) => r.paths !== undefined && RULE_KINDS[r.tool].includes('read'));
+  const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'read', rel));
   const base = { root, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny, configFile, ignored };
   const bash = { ...base, parser, testRules, testRedirects };
   // A Bash command or a .gitignore edit may change what git ignores: re-ask git after either ran.
@@ -94,13 +104,17 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
       ignoreRulesMayHaveChanged = false;
       let d: PermissionDecision;
       try {
-        if (tool === 'Bash') {
-          const command = typeof input === 'object' && input !== null ? (input as { command?: unknown }).command : undefined;
-          d = typeof command === 'string' ? decideBash(bash, command) : { behavior: 'deny', rule: 'builtin-deny:input', reason: 'Bash needs a string command' };
-        } else if (FILE_TOOLS.has(tool)) {
-          d = decideFileTool(base, tool, input);
+        const def = tools.get(tool);
+        const parsed = def?.input.safeParse(input);
+        if (!def) {
+          d = { behavior: 'deny', rule: 'default-deny', reason: `unknown tool ${tool}; use one of ${tools.names().join(', ')}` };
+        } else if (!parsed?.success) {
+          const issue = parsed?.error.issues[0];
+          const where = issue?.path.length ? issue.path.join('.') : 'input';
+          d = { behavior: 'deny', rule: 'builtin-deny:input', reason: `${tool} input is not valid (${where}: ${issue?.message ?? 'invalid'}); fix it and call ${tool} again` };
         } else {
-          d = { behavior: 'deny', rule: 'default-deny', reason: `unknown tool ${tool}; use one of Read, Write, Edit, Glob, Grep, Bash, TodoWrite` };
+          const access = accessOf(def, parsed.data);
+          d = access.command !== undefined ? decideBash(bash, access.command) : decideFileTool(base, { tool, kind: def.kind, access });
         }
       } catch (e) {
         d = { behavior: 'deny', rule: 'internal-error', reason: `the permission check failed (${(e as Error).message}); the call was refused` };
@@ -109,9 +123,15 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
       return d;
     },
     executed(tool: string, input: unknown): void {
-      if (tool === 'Bash' || ((tool === 'Write' || tool === 'Edit') && /(^|[/\\])\.gitignore$/.test(String((input as { file_path?: unknown }).file_path)))) {
-        ignoreRulesMayHaveChanged = true;
-      }
+      const def = tools.get(tool);
+      const parsed = def?.input.safeParse(input);
+      if (!def || !parsed?.success) return;
+      const touchesIgnoreRules = def.kind === 'edit' && accessOf(def, parsed.data).paths.some((l) => l.path !== undefined && /(^|[/\\])\.gitignore$/.test(l.path));
+      if (def.kind === 'execute' || touchesIgnoreRules) ignoreRulesMayHaveChanged = true;
     },
   };
+}
+
+function accessOf(def: ToolDefinition, input: unknown): ToolAccess {
+  return def.access?.(input) ?? NO_ACCESS;
 }

@@ -1,3 +1,4 @@
+import type { ToolAccess, ToolKind, ToolLocation } from '../../tools/define-tool.js';
 import type { PermissionDecision } from './types.js';
 import { resolveInside } from './path-jail.js';
 import { fileRuleMatches, type PermissionRule } from './rules.js';
@@ -21,44 +22,46 @@ export interface FilePolicy {
 
 const no = (rule: string, reason: string): PermissionDecision => ({ behavior: 'deny', rule, reason });
 
-function field(input: unknown, name: string): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
-  const v = (input as Record<string, unknown>)[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
 function badPattern(pattern: string): boolean {
   return pattern.startsWith('~') || pattern.split(/[/\\]/).includes('..') || pattern.includes('\0');
 }
 
-/** Read / Write / Edit / Glob / Grep / TodoWrite: path jail, then deny rules, mode, git-ignored writes, allow rules. */
-export function decideFileTool(p: FilePolicy, tool: string, input: unknown): PermissionDecision {
-  if (tool === 'TodoWrite') {
-    const d = p.deny.find((r) => r.tool === 'TodoWrite');
-    return d ? no(`config-deny:${d.text}`, `TodoWrite is refused by permissions.deny in ${p.configFile}`) : { behavior: 'allow', rule: 'builtin-allow:TodoWrite', reason: '' };
+/** A call as the policy sees it: the tool's name (rules name tools), its kind and what it touches. */
+export interface FileCall {
+  tool: string;
+  kind: ToolKind;
+  access: ToolAccess;
+}
+
+/** Calls that touch paths (read, search, edit) and calls that touch nothing (think tools, Skill): path jail, then deny rules, mode, git-ignored writes, allow rules. */
+export function decideFileTool(p: FilePolicy, call: FileCall): PermissionDecision {
+  const { tool, kind, access } = call;
+  if (access.paths.length === 0 && access.patterns.length === 0) {
+    const d = p.deny.find((r) => r.tool === tool);
+    return d ? no(`config-deny:${d.text}`, `${tool} is refused by permissions.deny in ${p.configFile}`) : { behavior: 'allow', rule: `builtin-allow:${tool}`, reason: '' };
   }
-  const writing = tool === 'Write' || tool === 'Edit';
-  const key = tool === 'Read' || writing ? 'file_path' : 'path';
-  const raw = field(input, key);
-  if (raw === undefined && key === 'file_path') return no('builtin-deny:input', `${tool} needs a string file_path`);
-  for (const k of ['pattern', 'glob'] as const) {
-    const pat = tool === 'Glob' || k === 'glob' ? field(input, k) : undefined;
-    if (pat !== undefined && badPattern(pat)) return no('builtin-deny:path', `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`);
-    if (pat !== undefined && pat.startsWith('/') && !pat.startsWith(`${p.root}/`)) {
+  for (const { field: k, pattern: pat } of access.patterns) {
+    if (badPattern(pat)) return no('builtin-deny:path', `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`);
+    if (pat.startsWith('/') && !pat.startsWith(`${p.root}/`)) {
       return no('builtin-deny:path', `${tool} ${k} "${pat}" is outside the worktree; use a pattern relative to the worktree`);
     }
   }
-  const target = raw ?? '.';
+  const decisions = (access.paths.length ? access.paths : [{ path: undefined, type: 'dir' as const }]).map((loc) => decidePath(p, tool, kind, loc));
+  return decisions.find((d) => d.behavior === 'deny') ?? (decisions[0] as PermissionDecision);
+}
+
+function decidePath(p: FilePolicy, tool: string, kind: ToolKind, loc: ToolLocation): PermissionDecision {
+  const writing = kind === 'edit';
+  const target = loc.path ?? '.';
   const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? 'write' : 'read', isWritable: p.isWritable, secretExempt: p.secretExempt });
   if (!jail.ok) return no('builtin-deny:path', `${tool} refused: ${jail.reason}`);
-  const isDir = key === 'path';
+  const isDir = loc.type === 'dir';
   const denied =
-    p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, tool, jail.rel, isDir)) ??
-    (isDir && (tool === 'Grep' || tool === 'Glob') ? folderDeniedBy(p.deny, jail.rel) : undefined);
+    p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir)) ?? (isDir ? folderDeniedBy(p.deny, jail.rel) : undefined);
   if (denied) return no(`config-deny:${denied.text}`, `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`);
   if (writing && p.mode === 'plan') return no('mode:plan', `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
   if (writing && p.ignored?.isIgnored(jail.rel)) return no('builtin-deny:ignored-path', `${tool} refused: ${ignoredReason(target)}`);
-  const allowed = p.allow.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, tool, jail.rel, isDir));
+  const allowed = p.allow.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir));
   if (allowed) return { behavior: 'allow', rule: `config-allow:${allowed.text}`, reason: '' };
   return { behavior: 'allow', rule: writing ? `builtin-allow:${tool} inside worktree` : `builtin-allow:${tool} read-only`, reason: '' };
 }

@@ -8,7 +8,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileRuleMatches, parseRules, type PermissionRule } from './rules.js';
+import { RULE_KINDS, fileRuleMatches, parseRules, type PermissionRule } from './rules.js';
 
 /** Worktree-relative POSIX form of `p` ('' for the root, null when it lies outside `root`). */
 export function relOf(root: string, p: string): string | null {
@@ -22,18 +22,18 @@ export function relOf(root: string, p: string): string | null {
 /** The Read-family deny rule (Read/Glob/Grep with a path) that covers worktree-relative `rel`, if any. */
 export function readDeniedBy(rules: readonly PermissionRule[], rel: string, isDir = false): PermissionRule | undefined {
   if (rel === '') return undefined;
-  return rules.find((r) => r.paths !== undefined && fileRuleMatches(r, 'Read', rel, isDir));
+  return rules.find((r) => r.paths !== undefined && fileRuleMatches(r, 'read', rel, isDir));
 }
 
 /** Edit-family deny rule (Edit/Write with a path) covering `rel`, if any. */
 export function editDeniedBy(rules: readonly PermissionRule[], rel: string): PermissionRule | undefined {
   if (rel === '') return undefined;
-  return rules.find((r) => r.paths !== undefined && fileRuleMatches(r, 'Edit', rel));
+  return rules.find((r) => r.paths !== undefined && fileRuleMatches(r, 'edit', rel));
 }
 
 /** A deny rule of the Read family (Read, Glob, Grep) that names paths. */
 export function isReadPathRule(r: PermissionRule): boolean {
-  return r.paths !== undefined && (r.tool === 'Read' || r.tool === 'Glob' || r.tool === 'Grep');
+  return r.paths !== undefined && RULE_KINDS[r.tool].includes('read');
 }
 
 const PROBE = '__proofpr_probe__';

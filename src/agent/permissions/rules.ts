@@ -1,9 +1,21 @@
 import ignore, { type Ignore } from 'ignore';
 import { ConfigError } from '../../config/config-error.js';
+import type { ToolKind } from '../../tools/define-tool.js';
 
 /** Tool names a rule may name (CONTRACT §7). */
 export const RULE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite'] as const;
 export type RuleTool = (typeof RULE_TOOLS)[number];
+
+/** The kinds of call a rule naming this tool covers: Read rules hold for every read and search, Edit rules for every edit. */
+export const RULE_KINDS: Readonly<Record<RuleTool, readonly ToolKind[]>> = {
+  Bash: ['execute'],
+  Read: ['read', 'search'],
+  Glob: ['read', 'search'],
+  Grep: ['read', 'search'],
+  Edit: ['edit'],
+  Write: ['edit'],
+  TodoWrite: ['think'],
+};
 
 export interface PermissionRule {
   /** The rule as written, e.g. `Bash(npm test:*)`. */
@@ -87,13 +99,9 @@ export function bashRuleMatches(rule: PermissionRule, words: ReadonlyArray<strin
   return true;
 }
 
-const READ_FAMILY: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep']);
-const EDIT_FAMILY: ReadonlySet<string> = new Set(['Edit', 'Write']);
-
-/** Does a file rule apply to `tool` on worktree-relative `rel` ('' = the root)? Read rules cover Read/Glob/Grep; Edit rules cover Edit/Write. */
-export function fileRuleMatches(rule: PermissionRule, tool: string, rel: string, isDir = false): boolean {
-  const family = READ_FAMILY.has(rule.tool) ? READ_FAMILY : EDIT_FAMILY.has(rule.tool) ? EDIT_FAMILY : null;
-  if (family === null || !family.has(tool)) return false;
+/** Does a file rule apply to a call of `kind` on worktree-relative `rel` ('' = the root)? Read rules cover reads and searches; Edit rules cover edits. */
+export function fileRuleMatches(rule: PermissionRule, kind: ToolKind, rel: string, isDir = false): boolean {
+  if (kind === 'execute' || kind === 'think' || !RULE_KINDS[rule.tool].includes(kind)) return false;
   if (!rule.paths) return true;
   if (rel === '') return false;
   return rule.paths.ignores(rel) || (isDir && rule.paths.ignores(`${rel}/`));
