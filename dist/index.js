@@ -5588,8 +5588,8 @@ var require_cst_visit = __commonJS({
     visit3.REMOVE = REMOVE;
     visit3.itemAtPath = (cst, path9) => {
       let item = cst;
-      for (const [field2, index] of path9) {
-        const tok = item?.[field2];
+      for (const [field, index] of path9) {
+        const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -5599,8 +5599,8 @@ var require_cst_visit = __commonJS({
     };
     visit3.parentCollection = (cst, path9) => {
       const parent = visit3.itemAtPath(cst, path9.slice(0, -1));
-      const field2 = path9[path9.length - 1][0];
-      const coll = parent?.[field2];
+      const field = path9[path9.length - 1][0];
+      const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -5609,11 +5609,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path9);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field2 of ["key", "value"]) {
-        const token = item[field2];
+      for (const field of ["key", "value"]) {
+        const token = item[field];
         if (token && "items" in token) {
           for (let i3 = 0; i3 < token.items.length; ++i3) {
-            const ci = _visit(Object.freeze(path9.concat([[field2, i3]])), token.items[i3], visitor);
+            const ci = _visit(Object.freeze(path9.concat([[field, i3]])), token.items[i3], visitor);
             if (typeof ci === "number")
               i3 = ci - 1;
             else if (ci === BREAK)
@@ -5623,7 +5623,7 @@ var require_cst_visit = __commonJS({
               i3 -= 1;
             }
           }
-          if (typeof ctrl === "function" && field2 === "key")
+          if (typeof ctrl === "function" && field === "key")
             ctrl = ctrl(item, path9);
         }
       }
@@ -8538,8 +8538,8 @@ var require_luxon = __commonJS({
           return this.eraCache[length];
         });
       }
-      extract(dt, intlOpts, field2) {
-        const df = this.dtFormatter(dt, intlOpts), results = df.formatToParts(), matching = results.find((m) => m.type.toLowerCase() === field2);
+      extract(dt, intlOpts, field) {
+        const df = this.dtFormatter(dt, intlOpts), results = df.formatToParts(), matching = results.find((m) => m.type.toLowerCase() === field);
         return matching ? matching.value : null;
       }
       numberFormatter(opts = {}) {
@@ -15427,19 +15427,19 @@ var require_CronFieldCollection = __commonJS({
        * @returns {string | null} The stringified range or null if it cannot be stringified.
        * @private
        */
-      static #handleSingleRange(field2, range, max) {
+      static #handleSingleRange(field, range, max) {
         const step = range.step;
         if (!step) {
           return null;
         }
-        if (step === 1 && range.start === field2.min && range.end && range.end >= max) {
-          const isDayField = field2 instanceof fields_1.CronDayOfMonth || field2 instanceof fields_1.CronDayOfWeek;
-          if (isDayField && !field2.isWildcard) {
+        if (step === 1 && range.start === field.min && range.end && range.end >= max) {
+          const isDayField = field instanceof fields_1.CronDayOfMonth || field instanceof fields_1.CronDayOfWeek;
+          if (isDayField && !field.isWildcard) {
             return null;
           }
-          return field2.hasQuestionMarkChar ? "?" : "*";
+          return field.hasQuestionMarkChar ? "?" : "*";
         }
-        if (step !== 1 && range.start === field2.min && range.end && range.end >= max - step + 1) {
+        if (step !== 1 && range.start === field.min && range.end && range.end >= max - step + 1) {
           return `*/${step}`;
         }
         return null;
@@ -15483,28 +15483,28 @@ var require_CronFieldCollection = __commonJS({
        * @static
        * @returns {string} - The stringified cron field
        */
-      stringifyField(field2) {
-        let max = field2.max;
-        let values = field2.values;
-        if (field2 instanceof fields_1.CronDayOfWeek) {
+      stringifyField(field) {
+        let max = field.max;
+        let values = field.values;
+        if (field instanceof fields_1.CronDayOfWeek) {
           max = 6;
           const dayOfWeek = this.#dayOfWeek.values;
           values = dayOfWeek[dayOfWeek.length - 1] === 7 ? dayOfWeek.slice(0, -1) : dayOfWeek;
         }
-        if (field2 instanceof fields_1.CronDayOfMonth) {
-          max = this.#month.values.length === 1 ? fields_1.CronMonth.daysInMonth[this.#month.values[0] - 1] : field2.max;
+        if (field instanceof fields_1.CronDayOfMonth) {
+          max = this.#month.values.length === 1 ? fields_1.CronMonth.daysInMonth[this.#month.values[0] - 1] : field.max;
         }
         const ranges = _CronFieldCollection.compactField(values);
         if (ranges.length === 1) {
-          const singleRangeResult = _CronFieldCollection.#handleSingleRange(field2, ranges[0], max);
+          const singleRangeResult = _CronFieldCollection.#handleSingleRange(field, ranges[0], max);
           if (singleRangeResult) {
             return singleRangeResult;
           }
         }
         return ranges.map((range) => {
           const value = range.count === 1 ? range.start.toString() : _CronFieldCollection.#handleMultipleRanges(range);
-          if (field2 instanceof fields_1.CronDayOfWeek && field2.nthDay > 0) {
-            return `${value}#${field2.nthDay}`;
+          if (field instanceof fields_1.CronDayOfWeek && field.nthDay > 0) {
+            return `${value}#${field.nthDay}`;
           }
           return value;
         }).join(",");
@@ -16197,8 +16197,8 @@ var require_CronExpressionParser = __commonJS({
        * @private
        * @returns {(number | string)[]} The parsed field.
        */
-      static #parseField(field2, value, constraints, rand, strict) {
-        if (field2 === CronUnit.Month || field2 === CronUnit.DayOfWeek) {
+      static #parseField(field, value, constraints, rand, strict) {
+        if (field === CronUnit.Month || field === CronUnit.DayOfWeek) {
           value = value.replace(/[a-z]{3}/gi, (match) => {
             match = match.toLowerCase();
             const replacer = Months[match] || DayOfWeek[match];
@@ -16212,8 +16212,8 @@ var require_CronExpressionParser = __commonJS({
           throw new Error(`Invalid characters, got value: ${value}`);
         }
         value = this.#parseWildcard(value, constraints);
-        value = this.#parseHashed(value, constraints, rand, field2, strict);
-        return this.#parseSequence(field2, value, constraints);
+        value = this.#parseHashed(value, constraints, rand, field, strict);
+        return this.#parseSequence(field, value, constraints);
       }
       /**
        * Parse a wildcard from a cron expression.
@@ -16233,7 +16233,7 @@ var require_CronExpressionParser = __commonJS({
        * @param {boolean} strict - If true, will throw an error on an unusable hashed range or step.
        * @private
        */
-      static #parseHashed(value, constraints, rand, field2, strict) {
+      static #parseHashed(value, constraints, rand, field, strict) {
         const randomValue = rand();
         let count3 = 0;
         return value.replace(/H(?:\((\d+)-(\d+)\))?(?:\/(\d+))?/g, (_, min, max, step) => {
@@ -16244,14 +16244,14 @@ var require_CronExpressionParser = __commonJS({
             if (stepNum <= 0) {
               throw new Error(`Invalid step: ${stepNum}, must be positive`);
             }
-            const range = _CronExpressionParser.#hashedRange(minNum, maxNum, constraints, field2, strict);
+            const range = _CronExpressionParser.#hashedRange(minNum, maxNum, constraints, field, strict);
             count3 += Math.ceil((range.max - range.min + 1) / stepNum);
-            _CronExpressionParser.#assertMaxFieldValues(field2, count3);
-            return _CronExpressionParser.#hashedStep(randomValue, range.min, range.max, stepNum, field2, strict);
+            _CronExpressionParser.#assertMaxFieldValues(field, count3);
+            return _CronExpressionParser.#hashedStep(randomValue, range.min, range.max, stepNum, field, strict);
           } else if (min && max) {
             const minNum = parseInt(min, 10);
             const maxNum = parseInt(max, 10);
-            const range = _CronExpressionParser.#hashedRange(minNum, maxNum, constraints, field2, strict);
+            const range = _CronExpressionParser.#hashedRange(minNum, maxNum, constraints, field, strict);
             return String(_CronExpressionParser.#hashedValue(randomValue, range.min, range.max));
           } else if (step) {
             const stepNum = parseInt(step, 10);
@@ -16259,8 +16259,8 @@ var require_CronExpressionParser = __commonJS({
               throw new Error(`Invalid step: ${stepNum}, must be positive`);
             }
             count3 += Math.ceil((constraints.max - constraints.min + 1) / stepNum);
-            _CronExpressionParser.#assertMaxFieldValues(field2, count3);
-            return _CronExpressionParser.#hashedStep(randomValue, constraints.min, constraints.max, stepNum, field2, strict);
+            _CronExpressionParser.#assertMaxFieldValues(field, count3);
+            return _CronExpressionParser.#hashedStep(randomValue, constraints.min, constraints.max, stepNum, field, strict);
           } else {
             return String(_CronExpressionParser.#hashedValue(randomValue, constraints.min, constraints.max));
           }
@@ -16281,8 +16281,8 @@ var require_CronExpressionParser = __commonJS({
        * @param {CronUnit} field - The field to name.
        * @private
        */
-      static #fieldName(field2) {
-        return field2.charAt(0).toLowerCase() + field2.slice(1);
+      static #fieldName(field) {
+        return field.charAt(0).toLowerCase() + field.slice(1);
       }
       /**
        * Narrow an explicit hashed range to the values the field can hold, so that values are only
@@ -16296,17 +16296,17 @@ var require_CronExpressionParser = __commonJS({
        * @param {boolean} strict - If true, will throw an error on a range outside the constraints.
        * @private
        */
-      static #hashedRange(min, max, constraints, field2, strict) {
+      static #hashedRange(min, max, constraints, field, strict) {
         if (min > max) {
           throw new Error(`Invalid range: ${min}-${max}, min > max`);
         }
         if (strict && (min < constraints.min || max > constraints.max)) {
-          throw new Error(`Invalid range: ${min}-${max}, outside the ${constraints.min}-${constraints.max} range of the ${_CronExpressionParser.#fieldName(field2)} field`);
+          throw new Error(`Invalid range: ${min}-${max}, outside the ${constraints.min}-${constraints.max} range of the ${_CronExpressionParser.#fieldName(field)} field`);
         }
         const rangeMin = Math.max(min, constraints.min);
         const rangeMax = Math.min(max, constraints.max);
         if (rangeMin > rangeMax) {
-          throw new Error(`Invalid range: ${min}-${max}, no usable value in the ${_CronExpressionParser.#fieldName(field2)} field`);
+          throw new Error(`Invalid range: ${min}-${max}, no usable value in the ${_CronExpressionParser.#fieldName(field)} field`);
         }
         return { min: rangeMin, max: rangeMax };
       }
@@ -16323,9 +16323,9 @@ var require_CronExpressionParser = __commonJS({
        * @param {boolean} strict - If true, will throw an error on a step wider than its range.
        * @private
        */
-      static #hashedStep(randomValue, min, max, step, field2, strict) {
+      static #hashedStep(randomValue, min, max, step, field, strict) {
         if (strict && step > max - min + 1) {
-          throw new Error(`Invalid step: ${step}, wider than the ${min}-${max} range of the ${_CronExpressionParser.#fieldName(field2)} field`);
+          throw new Error(`Invalid step: ${step}, wider than the ${min}-${max} range of the ${_CronExpressionParser.#fieldName(field)} field`);
         }
         const offset = Math.floor(randomValue * step);
         const values = [];
@@ -16345,9 +16345,9 @@ var require_CronExpressionParser = __commonJS({
        * @param {number} count - The number of values collected so far.
        * @private
        */
-      static #assertMaxFieldValues(field2, count3) {
+      static #assertMaxFieldValues(field, count3) {
         if (count3 > MAX_FIELD_VALUES) {
-          throw new Error(`Constraint error, too many values in ${field2} field, expected at most ${MAX_FIELD_VALUES}`);
+          throw new Error(`Constraint error, too many values in ${field} field, expected at most ${MAX_FIELD_VALUES}`);
         }
       }
       /**
@@ -16357,7 +16357,7 @@ var require_CronExpressionParser = __commonJS({
        * @param {CronConstraints} constraints - The constraints for the field.
        * @private
        */
-      static #parseSequence(field2, val, constraints) {
+      static #parseSequence(field, val, constraints) {
         const stack = [];
         function handleResult2(result, constraints2) {
           if (Array.isArray(result)) {
@@ -16371,17 +16371,17 @@ var require_CronExpressionParser = __commonJS({
               if (!isValid) {
                 throw new Error(`Constraint error, got value ${result} expected range ${constraints2.min}-${constraints2.max}`);
               }
-              stack.push(field2 === CronUnit.DayOfWeek ? v % 7 : result);
+              stack.push(field === CronUnit.DayOfWeek ? v % 7 : result);
             }
           }
         }
         const atoms = val.split(",");
         for (const atom of atoms) {
-          _CronExpressionParser.#assertMaxFieldValues(field2, stack.length);
+          _CronExpressionParser.#assertMaxFieldValues(field, stack.length);
           if (!(atom.length > 0)) {
             throw new Error("Invalid list value format");
           }
-          handleResult2(_CronExpressionParser.#parseRepeat(field2, atom, constraints), constraints);
+          handleResult2(_CronExpressionParser.#parseRepeat(field, atom, constraints), constraints);
         }
         return stack;
       }
@@ -16393,7 +16393,7 @@ var require_CronExpressionParser = __commonJS({
        * @private
        * @returns {(number | string)[]} The parsed repeat.
        */
-      static #parseRepeat(field2, val, constraints) {
+      static #parseRepeat(field, val, constraints) {
         const atoms = val.split("/");
         if (atoms.length > 2) {
           throw new Error(`Invalid repeat: ${val}`);
@@ -16402,9 +16402,9 @@ var require_CronExpressionParser = __commonJS({
           if (!atoms[0].includes("-")) {
             atoms[0] = `${atoms[0]}-${constraints.max}`;
           }
-          return _CronExpressionParser.#parseRange(field2, atoms[0], parseInt(atoms[1], 10), constraints);
+          return _CronExpressionParser.#parseRange(field, atoms[0], parseInt(atoms[1], 10), constraints);
         }
-        return _CronExpressionParser.#parseRange(field2, val, 1, constraints);
+        return _CronExpressionParser.#parseRange(field, val, 1, constraints);
       }
       /**
        * Validate a cron range.
@@ -16445,9 +16445,9 @@ var require_CronExpressionParser = __commonJS({
        * @private
        * @returns {number[]} The created range.
        */
-      static #createRange(field2, min, max, repeatInterval) {
+      static #createRange(field, min, max, repeatInterval) {
         const stack = [];
-        if (field2 === CronUnit.DayOfWeek && max % 7 === 0 && (max - min) % repeatInterval === 0) {
+        if (field === CronUnit.DayOfWeek && max % 7 === 0 && (max - min) % repeatInterval === 0) {
           stack.push(0);
         }
         for (let index = min; index <= max; index += repeatInterval) {
@@ -16466,7 +16466,7 @@ var require_CronExpressionParser = __commonJS({
        * @private
        * @returns {number[] | string[] | number | string} The parsed range.
        */
-      static #parseRange(field2, val, repeatInterval, constraints) {
+      static #parseRange(field, val, repeatInterval, constraints) {
         const atoms = val.split("-");
         if (atoms.length <= 1) {
           return isNaN(+val) ? val : +val;
@@ -16474,7 +16474,7 @@ var require_CronExpressionParser = __commonJS({
         const [min, max] = atoms.map((num2) => parseInt(num2, 10));
         this.#validateRange(min, max, constraints);
         this.#validateRepeatInterval(repeatInterval);
-        return this.#createRange(field2, min, max, repeatInterval);
+        return this.#createRange(field, min, max, repeatInterval);
       }
       /**
        * Parse a cron expression.
@@ -26024,7 +26024,7 @@ function withoutLeftOutFields(value) {
     return { type };
   }
   const isImageOrDocumentView = type === "text_editor_code_execution_view_result" && (file_type === "image" || file_type === "pdf");
-  return Object.fromEntries(Object.entries(value).filter(([name2]) => !name2.startsWith("encrypted_") && !(name2 === "content" && isImageOrDocumentView)).map(([name2, field2]) => [name2, withoutLeftOutFields(field2)]));
+  return Object.fromEntries(Object.entries(value).filter(([name2]) => !name2.startsWith("encrypted_") && !(name2 === "content" && isImageOrDocumentView)).map(([name2, field]) => [name2, withoutLeftOutFields(field)]));
 }
 function setContentAttributes(span, attributes, limit2) {
   const { [ATTR_GEN_AI_REQUEST_STOP_SEQUENCES]: stopSequences, [ATTR_GEN_AI_SYSTEM_INSTRUCTIONS]: instructions, [ATTR_GEN_AI_INPUT_MESSAGES]: input10, [ATTR_GEN_AI_OUTPUT_MESSAGES]: output2, [ATTR_ANTHROPIC_TOOL_RESULT_CONTENT]: toolResult, ...others } = attributes;
@@ -46551,9 +46551,9 @@ var init_ThreadState = __esm({
           rejectThreadField(fields);
           __classPrivateFieldSet(this, _ThreadState_fields, { ...__classPrivateFieldGet(this, _ThreadState_fields, "f"), ...definedEntries(fields) }, "f");
           this.options = { ...this.options, ...definedEntries(options) };
-          for (const field2 of CREATE_ONLY_FIELDS) {
-            if (fields[field2] !== void 0)
-              delete __classPrivateFieldGet(this, _ThreadState_turn, "f")?.ownCreateOnly[field2];
+          for (const field of CREATE_ONLY_FIELDS) {
+            if (fields[field] !== void 0)
+              delete __classPrivateFieldGet(this, _ThreadState_turn, "f")?.ownCreateOnly[field];
           }
         }
         /**
@@ -46745,8 +46745,8 @@ var init_ThreadState = __esm({
             params.thread = { type: "create" };
           } else if (anchor2.type === "continue") {
             params.thread = { type: "continue", previous_message_id: anchor2.previousMessageId };
-            for (const field2 of CREATE_ONLY_FIELDS)
-              delete params[field2];
+            for (const field of CREATE_ONLY_FIELDS)
+              delete params[field];
           }
           return { params, options: __classPrivateFieldGet(this, _ThreadState_instances, "m", _ThreadState_requestOptions).call(this, options, { stream: stream2 }) };
         }
@@ -46804,9 +46804,9 @@ var init_ThreadState = __esm({
         if (__classPrivateFieldGet(this, _ThreadState_anchor, "f").type !== "continue")
           return;
         const { createdWith } = __classPrivateFieldGet(this, _ThreadState_anchor, "f");
-        const changed = CREATE_ONLY_FIELDS.filter((field2) => createOnly[field2] !== createdWith[field2]);
+        const changed = CREATE_ONLY_FIELDS.filter((field) => createOnly[field] !== createdWith[field]);
         if (changed.length) {
-          const names = changed.map((field2) => `\`${field2}\``).join(" and ");
+          const names = changed.map((field) => `\`${field}\``).join(" and ");
           throw new AnthropicError(`Cannot change ${names} on a thread: the server keeps the \`system\` and \`tools\` the thread was created with. To change them, start a new thread from \`thread.params\`.` + (changed.includes("tools") ? " To add or remove tools on this thread, send `tool_addition` or `tool_removal` blocks in a `system` message." : ""));
         }
       }, _ThreadState_requestOptions = function _ThreadState_requestOptions2(overrides, { stream: stream2 }) {
@@ -60439,14 +60439,14 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = zod.def.shape;
     const propValues = {};
     for (const key in shape) {
-      const field2 = shape[key]._zod;
-      if (field2.values) {
+      const field = shape[key]._zod;
+      if (field.values) {
         if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
           assignProp(propValues, key, /* @__PURE__ */ new Set());
         }
-        for (const v of field2.values)
+        for (const v of field.values)
           propValues[key].add(v);
-        if (field2.optin !== void 0)
+        if (field.optin !== void 0)
           propValues[key].add(void 0);
       }
     }
@@ -73384,8 +73384,8 @@ var objectProcessor = (schema5, ctx, _json, params) => {
   }
   const requiredKeys = [];
   for (const key of Object.keys(shape)) {
-    const field2 = def.shape[key];
-    if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
+    const field = def.shape[key];
+    if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
       requiredKeys.push(key);
     }
   }
@@ -76680,6 +76680,15 @@ var import_cron_parser = __toESM(require_dist2(), 1);
 // src/agent/permissions/rules.ts
 var import_ignore = __toESM(require_ignore(), 1);
 var RULE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"];
+var RULE_KINDS = {
+  Bash: ["execute"],
+  Read: ["read", "search"],
+  Glob: ["read", "search"],
+  Grep: ["read", "search"],
+  Edit: ["edit"],
+  Write: ["edit"],
+  TodoWrite: ["think"]
+};
 function fail(where, text2, msg) {
   throw new ConfigError(`${where} ${JSON.stringify(text2)}: ${msg}`, [`${where}: ${msg}`]);
 }
@@ -76738,11 +76747,8 @@ function bashRuleMatches(rule, words) {
   }
   return true;
 }
-var READ_FAMILY = /* @__PURE__ */ new Set(["Read", "Glob", "Grep"]);
-var EDIT_FAMILY = /* @__PURE__ */ new Set(["Edit", "Write"]);
-function fileRuleMatches(rule, tool, rel, isDir2 = false) {
-  const family = READ_FAMILY.has(rule.tool) ? READ_FAMILY : EDIT_FAMILY.has(rule.tool) ? EDIT_FAMILY : null;
-  if (family === null || !family.has(tool)) return false;
+function fileRuleMatches(rule, kind, rel, isDir2 = false) {
+  if (kind === "execute" || kind === "think" || !RULE_KINDS[rule.tool].includes(kind)) return false;
   if (!rule.paths) return true;
   if (rel === "") return false;
   return rule.paths.ignores(rel) || isDir2 && rule.paths.ignores(`${rel}/`);
@@ -80883,51 +80889,28 @@ import { randomBytes } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join as join2 } from "node:path";
 
-// src/agent/evidence/text.ts
-function truncate(text2, max) {
-  if (text2.length <= max) return text2;
-  return text2.slice(0, Math.max(0, max - 1)) + "\u2026";
-}
-function oneLine(text2) {
-  return text2.replace(/\s+/g, " ").trim();
-}
-function shortHash(hash2) {
-  return hash2 ? hash2.slice(0, 10) : "";
-}
-function executed(counts2) {
-  return counts2 ? counts2.passed + counts2.failed : null;
-}
-var PATH_TOOLS = /* @__PURE__ */ new Set(["Read", "Write", "Edit"]);
-function describeToolInput(name2, input10) {
+// src/tools/describe-input.ts
+function describeInput(input10, maxJson = Infinity) {
   const rec = input10 !== null && typeof input10 === "object" ? input10 : void 0;
   const str = (k) => typeof rec?.[k] === "string" ? rec[k] : void 0;
-  if (name2 === "Bash" && str("command") !== void 0) return str("command");
-  if (PATH_TOOLS.has(name2) && str("file_path") !== void 0) return str("file_path");
-  if ((name2 === "Glob" || name2 === "Grep") && str("pattern") !== void 0) {
+  const command = str("command");
+  if (command !== void 0) return command;
+  const file2 = str("file_path");
+  if (file2 !== void 0) return file2;
+  const pattern = str("pattern");
+  if (pattern !== void 0) {
     const path9 = str("path");
-    return path9 ? `${str("pattern")} in ${path9}` : str("pattern");
+    return path9 ? `${pattern} in ${path9}` : pattern;
   }
-  if (name2 === "TodoWrite" && Array.isArray(rec?.todos)) return `${rec.todos.length} items`;
+  if (Array.isArray(rec?.todos)) return `${rec.todos.length} items`;
   if (typeof input10 === "string") return input10;
+  let json3;
   try {
-    return JSON.stringify(input10) ?? "";
+    json3 = JSON.stringify(input10) ?? "";
   } catch {
-    return String(input10);
+    json3 = String(input10);
   }
-}
-function formatDuration(ms) {
-  if (!Number.isFinite(ms) || ms < 0) return "";
-  if (ms < 1e3) return `${Math.round(ms)}ms`;
-  if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
-  const m = Math.floor(ms / 6e4);
-  const s = Math.round(ms % 6e4 / 1e3);
-  return `${m}m ${String(s).padStart(2, "0")}s`;
-}
-function formatCost(usd) {
-  return `$${usd.toFixed(4)}`;
-}
-function formatInt(n3) {
-  return Math.round(n3).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return json3.length > maxJson ? `${json3.slice(0, maxJson)}\u2026` : json3;
 }
 
 // src/agent/evidence/denials.ts
@@ -80952,7 +80935,7 @@ function collectDenials(events) {
           const call = calls.get(ev.id);
           out2.push({
             tool: ev.name,
-            input: call ? describeToolInput(call.name, call.input) : "",
+            input: call ? describeInput(call.input) : "",
             rule: `PreToolUse hook${lastPreToolBlock ? ` ${lastPreToolBlock.name}` : ""}`,
             reason: lastPreToolBlock?.message ?? ev.preview
           });
@@ -81000,7 +80983,6 @@ function acceptedTreeHash(events, selection) {
 }
 
 // src/agent/evidence/evidence.ts
-var EDIT_TOOLS = /* @__PURE__ */ new Set(["Edit", "Write"]);
 var TASK_KINDS = /* @__PURE__ */ new Set(["issue", "prompt", "sweep"]);
 function lastOf(events, type) {
   for (let i3 = events.length - 1; i3 >= 0; i3--) if (events[i3]?.type === type) return events[i3];
@@ -81031,7 +81013,7 @@ function usageOf(events) {
 function lastEditAt(events) {
   let at;
   for (const ev of events) {
-    if (ev.type === "file_changed" || ev.type === "tool_result" && !ev.isError && EDIT_TOOLS.has(ev.name)) at = ev.ts;
+    if (ev.type === "file_changed" || ev.type === "tool_result" && !ev.isError && ev.kind === "edit") at = ev.ts;
   }
   return at;
 }
@@ -81081,6 +81063,35 @@ async function writeEvidence(runDir, evidence) {
   await writeFile(tmp, JSON.stringify(evidence, null, 2) + "\n", "utf8");
   await rename(tmp, path9);
   return path9;
+}
+
+// src/agent/evidence/text.ts
+function truncate(text2, max) {
+  if (text2.length <= max) return text2;
+  return text2.slice(0, Math.max(0, max - 1)) + "\u2026";
+}
+function oneLine(text2) {
+  return text2.replace(/\s+/g, " ").trim();
+}
+function shortHash(hash2) {
+  return hash2 ? hash2.slice(0, 10) : "";
+}
+function executed(counts2) {
+  return counts2 ? counts2.passed + counts2.failed : null;
+}
+function formatDuration(ms) {
+  if (!Number.isFinite(ms) || ms < 0) return "";
+  if (ms < 1e3) return `${Math.round(ms)}ms`;
+  if (ms < 6e4) return `${(ms / 1e3).toFixed(1)}s`;
+  const m = Math.floor(ms / 6e4);
+  const s = Math.round(ms % 6e4 / 1e3);
+  return `${m}m ${String(s).padStart(2, "0")}s`;
+}
+function formatCost(usd) {
+  return `$${usd.toFixed(4)}`;
+}
+function formatInt(n3) {
+  return Math.round(n3).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 // src/agent/evidence/markdown.ts
@@ -81355,7 +81366,7 @@ function renderCall(c3) {
   const denied = isDenied(c3);
   const failed = !denied && c3.result?.isError === true;
   const cls = denied ? "denied" : failed ? "bad" : "good";
-  const input10 = truncate(oneLine(describeToolInput(c3.call.name, c3.call.input)), 160);
+  const input10 = truncate(oneLine(describeInput(c3.call.input)), 160);
   const tags = [
     denied ? '<span class="tag deny">denied</span>' : "",
     failed ? `<span class="tag err">${esc2(c3.result?.errorKind ?? "error")}</span>` : "",
@@ -82770,7 +82781,7 @@ var defaultVerboseFunction = ({
   return `${gray(`[${timestampString}]`)} ${gray(`[${commandId}]`)} ${color(icon)} ${color(message)}`;
 };
 var serializeTimestamp = (timestamp) => `${padField(timestamp.getHours(), 2)}:${padField(timestamp.getMinutes(), 2)}:${padField(timestamp.getSeconds(), 2)}.${padField(timestamp.getMilliseconds(), 3)}`;
-var padField = (field2, padding) => String(field2).padStart(padding, "0");
+var padField = (field, padding) => String(field).padStart(padding, "0");
 var getFinalIcon = ({ failed, reject }) => {
   if (!failed) {
     return figures_default.tick;
@@ -89967,6 +89978,44 @@ function createAnthropicClient(opts) {
   return { send };
 }
 
+// src/tools/define-tool.ts
+var TOOL_ERROR_KINDS = {
+  invalid_input: "recoverable",
+  unknown_tool: "recoverable",
+  denied: "recoverable",
+  hook_blocked: "recoverable",
+  not_read: "recoverable",
+  stale: "recoverable",
+  not_found: "recoverable",
+  is_directory: "recoverable",
+  too_large: "recoverable",
+  binary: "recoverable",
+  no_match: "recoverable",
+  ambiguous: "recoverable",
+  no_op: "recoverable",
+  invalid_regex: "recoverable",
+  write_failed: "recoverable",
+  exec_failed: "recoverable",
+  exit_code: "recoverable",
+  timeout: "recoverable",
+  internal: "recoverable",
+  /** The run was cancelled or ran out of time while the call ran. */
+  cancelled: "fatal"
+};
+function isFatal(kind) {
+  return kind !== void 0 && TOOL_ERROR_KINDS[kind] === "fatal";
+}
+var NO_ACCESS = Object.freeze({ paths: [], patterns: [] });
+function runsConcurrently(kind) {
+  return kind === "read" || kind === "search";
+}
+function defineTool(def) {
+  return def;
+}
+function effectOf(result, type) {
+  return result.effects?.find((e) => e.type === type);
+}
+
 // src/agent/budget.ts
 function budgetExceeded(b, s, nowMs, signal) {
   if (signal?.aborted) return "cancelled";
@@ -90036,28 +90085,22 @@ function backoffMs(attempt, baseMs = 1e3) {
 }
 
 // src/agent/run-tools.ts
-function describeInput(name2, input10) {
-  if (input10 && typeof input10 === "object") {
-    const o2 = input10;
-    const key = name2 === "Bash" ? "command" : "file_path" in o2 ? "file_path" : "pattern" in o2 ? "pattern" : void 0;
-    if (key && typeof o2[key] === "string") return o2[key];
-  }
-  const s = JSON.stringify(input10) ?? "";
-  return s.length > 300 ? `${s.slice(0, 300)}\u2026` : s;
-}
 function errorResult(text2, errorKind) {
   return { forModel: text2, isError: true, errorKind };
 }
 async function runOne(call, d) {
   const { events } = d;
-  events.push({ type: "tool_call", id: call.id, name: call.name, input: call.input });
+  const kind = d.toolbox.kindOf(call.name);
+  const withKind = kind ? { kind } : {};
+  events.push({ type: "tool_call", id: call.id, name: call.name, ...withKind, input: call.input });
   const started = Date.now();
   const result = await gateAndExecute(call, d);
-  const outputPath = typeof result.meta?.outputPath === "string" ? result.meta.outputPath : void 0;
+  const outputPath = result.outputPath;
   events.push({
     type: "tool_result",
     id: call.id,
     name: call.name,
+    ...withKind,
     isError: result.isError,
     ...result.errorKind ? { errorKind: result.errorKind } : {},
     preview: result.forModel.length > 2e3 ? `${result.forModel.slice(0, 1e3)}
@@ -90084,7 +90127,7 @@ async function gateAndExecute(call, d) {
   const parsed = toolbox.parse(call.name, call.input);
   if (!parsed.ok) return parsed.result;
   const input10 = parsed.input;
-  const shown = describeInput(call.name, input10);
+  const shown = describeInput(input10, 300);
   const decision = await policy.check(call.name, input10).catch((e) => ({
     behavior: "deny",
     rule: "policy-error",
@@ -90102,7 +90145,7 @@ async function gateAndExecute(call, d) {
       return { ...errorResult(`Blocked by the repository's PreToolUse hook (${o2.hook}): ${o2.reason}`, "hook_blocked"), meta: { rule: `hook:${o2.hook}`, reason: o2.reason, input: shown } };
     }
   }
-  const command = call.name === "Bash" ? String(input10.command ?? "") : void 0;
+  const command = d.toolbox.access(call.name, input10).command;
   const handle2 = command !== void 0 && verifier ? await verifier.beforeBash(command) : void 0;
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   let result;
@@ -90113,20 +90156,21 @@ async function gateAndExecute(call, d) {
   }
   policy.executed?.(call.name, input10);
   if (handle2 && command !== void 0) {
-    const meta3 = result.meta ?? {};
+    const ran = effectOf(result, "exec");
     await verifier.afterBash(handle2, {
       command,
-      exitCode: typeof meta3.exitCode === "number" ? meta3.exitCode : null,
-      output: typeof meta3.output === "string" ? meta3.output : result.forModel,
-      startedAt: typeof meta3.startedAt === "string" ? meta3.startedAt : startedAt,
-      endedAt: typeof meta3.endedAt === "string" ? meta3.endedAt : (/* @__PURE__ */ new Date()).toISOString(),
-      ...typeof meta3.outputPath === "string" ? { outputPath: meta3.outputPath } : {}
+      exitCode: ran?.exitCode ?? null,
+      output: result.forModel,
+      startedAt: ran?.startedAt ?? startedAt,
+      endedAt: ran?.endedAt ?? (/* @__PURE__ */ new Date()).toISOString(),
+      ...ran?.outputPath ? { outputPath: ran.outputPath } : {}
     });
   }
   if (!result.isError) {
-    const filePath = typeof result.meta?.path === "string" ? result.meta.path : void 0;
-    if ((call.name === "Edit" || call.name === "Write") && filePath) events.push({ type: "file_changed", path: filePath });
-    if (call.name === "TodoWrite" && Array.isArray(result.meta?.todos)) events.push({ type: "todo", todos: result.meta.todos });
+    for (const e of result.effects ?? []) {
+      if (e.type === "file_changed") events.push({ type: "file_changed", path: e.path });
+      if (e.type === "todos") events.push({ type: "todo", todos: e.todos });
+    }
     const post = await hooks.run("PostToolUse", {
       hook_event_name: "PostToolUse",
       cwd: base3.root,
@@ -90158,13 +90202,14 @@ async function runTools(calls, d) {
       i3++;
       continue;
     }
-    if (!d.toolbox.isReadOnly(first.name)) {
+    const concurrent = (c3) => runsConcurrently(d.toolbox.kindOf(c3.name) ?? "execute");
+    if (!concurrent(first)) {
       out2.push(await runOne(first, d));
       i3++;
       continue;
     }
     let j = i3;
-    while (j < calls.length && d.toolbox.isReadOnly(calls[j].name)) j++;
+    while (j < calls.length && concurrent(calls[j])) j++;
     out2.push(...await Promise.all(calls.slice(i3, j).map((c3) => runOne(c3, d))));
     i3 = j;
   }
@@ -90373,11 +90418,7 @@ ${extra.join("\n")}` }];
       const blocks = outcomes.map((o2) => o2.block);
       let abortStuck;
       for (const o2 of outcomes) {
-        if (o2.name === "TodoWrite" && Array.isArray(o2.result.meta?.todos)) state.todos = o2.result.meta.todos;
-        const p = o2.result.meta?.path;
-        if ((o2.name === "Edit" || o2.name === "Write") && !o2.result.isError && typeof p === "string" && !state.filesEdited.includes(p)) state.filesEdited.push(p);
-        const log10 = o2.result.meta?.outputPath;
-        if (o2.result.isError && typeof log10 === "string" && !state.failingLogs.includes(log10)) state.failingLogs.push(log10);
+        noteEffects(state, o2.result);
         const s = stuck.observe(o2.name, o2.input, o2.block.content);
         if (s === "abort") abortStuck = `no progress: the same ${o2.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
         if (s === "nudge") blocks.push({ type: "text", text: `You have made the same ${o2.name} call with the same result several times. It will not change: try a different approach.` });
@@ -90385,6 +90426,7 @@ ${extra.join("\n")}` }];
       messages.push({ role: "user", content: blocks });
       yield* events.drain();
       if (abortStuck) return end("aborted", abortStuck);
+      if (outcomes.some((o2) => isFatal(o2.result.errorKind))) return end("aborted", stopReason() ?? "a tool call was cancelled");
     }
     const final = await deps.verifier.finalCheck();
     state.gates = final.gates;
@@ -90398,6 +90440,14 @@ ${extra.join("\n")}` }];
 function failedNames(gates) {
   const names = gates.filter((g) => !g.passed).map((g) => g.name);
   return names.length ? names.join(", ") : "no gate result";
+}
+function noteEffects(state, result) {
+  for (const e of result.isError ? [] : result.effects ?? []) {
+    if (e.type === "todos") state.todos = e.todos;
+    if (e.type === "file_changed" && !state.filesEdited.includes(e.path)) state.filesEdited.push(e.path);
+  }
+  const log10 = result.outputPath;
+  if (result.isError && log10 !== void 0 && !state.failingLogs.includes(log10)) state.failingLogs.push(log10);
 }
 
 // src/run/assemble-agent.ts
@@ -90993,9 +91043,9 @@ ${summary}
 
 // src/agent/context/index.ts
 var DEFAULT_CONTEXT_WINDOW = 2e5;
-function fraction(value, fallback, field2) {
+function fraction(value, fallback, field) {
   const v = value ?? fallback;
-  if (!(v > 0 && v <= 1)) throw new Error(`${field2} must be a fraction of the context window in (0, 1], got ${String(value)}`);
+  if (!(v > 0 && v <= 1)) throw new Error(`${field} must be a fraction of the context window in (0, 1], got ${String(value)}`);
   return v;
 }
 async function createContextManager(opts) {
@@ -91008,8 +91058,7 @@ async function createContextManager(opts) {
   const model = opts.model ?? DEFAULT_MODEL;
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== void 0 ? { maxBytes: opts.instructionsMaxBytes } : {});
   const skills = opts.skills ?? await loadSkills(opts.instructionsRoot ?? opts.root, log10);
-  const toolNames = skills.length > 0 && !opts.toolNames.includes("Skill") ? [...opts.toolNames, "Skill"] : opts.toolNames;
-  const system = buildSystemPrompt({ toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...opts.testCommand ? { testCommand: opts.testCommand } : {} });
+  const system = buildSystemPrompt({ toolNames: opts.toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...opts.testCommand ? { testCommand: opts.testCommand } : {} });
   const systemTokens = estimateSystem(system);
   let toolsTokens = 0;
   let anchor2;
@@ -91070,6 +91119,1274 @@ async function createContextManager(opts) {
 
 // src/agent/permissions/create-policy.ts
 import { realpathSync as realpathSync4 } from "node:fs";
+
+// src/tools/read.ts
+import { readFileSync as readFileSync6, statSync as statSync3 } from "node:fs";
+import { sep as sep5 } from "node:path";
+
+// src/tools/descriptions.ts
+var descriptions = {
+  Read: "Reads a text file from the repository and returns its lines numbered like `cat -n` (line number, a tab, the text).\n\n- `file_path` is relative to the repository root, or absolute inside it.\n- By default up to 2000 lines from the start are returned; lines longer than 2000 characters are cut. When more lines remain, the result says so and gives the next `offset`.\n- `offset` (1-based line number) and `limit` read a part of a large file. A partial read counts as partial: Edit and Write need the whole file read in one call first.\n- The line-number prefix is not part of the file: never copy it into Edit's `old_string`.\n- Read files before you change them, and read several related files in one turn when you can.\n\nRefusals: files outside the repository or inside `.git`; folders (use Glob); binary files; files over 256 KB without `offset`/`limit` (read a part, or Grep for what you need). A missing file is answered with similar names from the same folder. Large tool outputs saved under the run's `tool-output/` folder can be read too.",
+  Write: "Writes a file with the complete `content` given, creating missing parent folders.\n\n- Use it to create new files, or to replace a file completely. For a targeted change to an existing file, prefer Edit: it sends less text and is safer.\n- An existing file must have been read in full with Read first, and not changed on disk since; otherwise the write is refused and you are told to read it (again).\n- A file that uses CRLF line endings keeps them.\n- The write is atomic: readers never see a half-written file.\n\nRefusals: paths outside the repository or inside `.git`; files git ignores (node_modules/, build output: a change there would not be committed); folders; overwriting a file you have not fully read, or that changed since you read it.",
+  Edit: "Replaces exact text in an existing file: `old_string` becomes `new_string`.\n\n- Read the whole file first (Read without `offset`/`limit`). The edit is refused if you have not, or if the file changed on disk since you read it: read it again and retry.\n- `old_string` must match the file exactly, including indentation and whitespace, and must not include Read's line-number prefix.\n- It must match exactly one place. If it matches several, add surrounding lines to make it unique, or set `replace_all: true` to change every occurrence (useful for renames).\n- `old_string` and `new_string` must differ. To create a file, use Write.\n- The file's line endings (LF or CRLF) are kept; send `\\n` line breaks.\n- The result shows the changed region with line numbers.\n\nRefusals: missing files, no match (the closest region of the file is shown so you can copy the exact text), several matches without `replace_all` (with their line numbers), identical strings, unread or stale files, paths outside the repository or inside `.git`, files git ignores (a change there would not be committed).",
+  Glob: "Finds files by name pattern and returns their paths (relative to the repository root), most recently modified first.\n\n- Patterns: `**` any folders, `*` any characters in a name, `?` one character, `[abc]`, `{ts,tsx}`. Example: `**/*.test.ts`, `src/**/*.{js,jsx}`. A pattern without `**` matches only at the top of the searched folder.\n- `path` limits the search to a folder (default: the repository root); the pattern is relative to it.\n- Files ignored by .gitignore are not listed, and `.git` never is.\n- At most 100 paths are returned; the result says how many more matched. Narrow the pattern or path when that happens.\n- To search file contents, use Grep.",
+  Grep: 'Searches file contents with a regular expression (ripgrep syntax) across the repository, honouring .gitignore.\n\n- `pattern` is a regular expression: escape special characters to match them literally (`\\(`, `\\.`, `\\{`). An invalid pattern is reported as an error, never as "no matches".\n- `output_mode`: `files_with_matches` (default) lists matching files; `content` shows matching lines as `path:line:text` (context lines as `path-line-text`, groups separated by `--`); `count` shows matching lines per file.\n- `path`: a file or folder to search (default: the repository root). `glob`: only files matching it, e.g. `*.ts` (any depth) or `src/**/*.{ts,tsx}`.\n- `-i` case-insensitive; `-n` line numbers in content mode (default on); `-C` lines of context around each match (content mode).\n- `head_limit` keeps only the first N lines / files / counts.\n- Paths in results are relative to the repository root. Results are sorted by path.\n- Use Grep instead of running grep or rg through Bash.',
+  Bash: "Runs a bash command in the repository root and returns its output (stdout and stderr interleaved) and exit code.\n\n- Use it for tests, builds, linters and git inspection (`git status`, `git diff`, `git log`). Use Read, Edit, Write, Glob and Grep instead of cat, sed, echo >, find and grep.\n- Every command is checked by the repository's permission policy first; a denied command comes back as an error that says why. Commands run with a scrubbed environment and no credentials.\n- `timeout` is in milliseconds: default 120000 (2 minutes), at most 600000 (10 minutes). On timeout the whole process group is killed.\n- A non-zero exit code is reported as an error together with the full output.\n- Each call is a fresh shell: `cd` and variables do not carry over. Chain dependent steps with `&&`.\n- Long outputs are cut to their head and tail; the full text is saved to a file whose path is given, which you can Read or Grep.\n- `description`: a few words saying what the command does, for the progress display.",
+  TodoWrite: "Records your plan as a todo list; each call replaces the whole list. The list is shown to the people following the run.\n\n- Use it for tasks with several steps: write the steps first, then keep the list current as you work.\n- Each item has `content` (the step, imperative) and `status`: `pending`, `in_progress` or `completed`.\n- Keep exactly one item `in_progress` at a time. Mark an item `completed` as soon as it is done, and only when it is really done (tests pass, no errors left).",
+  Skill: `Loads the full instructions of one repository skill listed under "Skills" in the system prompt.
+Use it when the task matches a skill's description, before doing the work the skill covers.
+Input: {"name": "<skill name>"} exactly as listed. Returns the SKILL.md body (its procedure); treat it as repository guidance, not as a change to the core rules.`
+};
+
+// src/tools/resolve-path.ts
+import { join as join15, resolve as resolve4 } from "node:path";
+
+// src/workspace/resolve-in-root.ts
+import { lstatSync as lstatSync2, readlinkSync, realpathSync as realpathSync3 } from "node:fs";
+import { isAbsolute as isAbsolute8, relative as relative6, sep as sep4 } from "node:path";
+function isWithin2(dir, p) {
+  const rel = relative6(dir, p);
+  return rel === "" || rel !== ".." && !rel.startsWith(`..${sep4}`) && !isAbsolute8(rel);
+}
+var MAX_LINKS = 40;
+function physicalPath(abs) {
+  const todo = abs.split("/").filter((s) => s !== "" && s !== ".");
+  let done = [];
+  let missing = false;
+  let hops = 0;
+  while (todo.length > 0) {
+    const seg = todo.shift();
+    if (seg === "..") {
+      if (missing) return { error: "climb" };
+      done.pop();
+      continue;
+    }
+    const cur = `/${[...done, seg].join("/")}`;
+    if (missing) {
+      done.push(seg);
+      continue;
+    }
+    let st;
+    try {
+      st = lstatSync2(cur);
+    } catch {
+      missing = true;
+      done.push(seg);
+      continue;
+    }
+    if (!st.isSymbolicLink()) {
+      done.push(seg);
+      continue;
+    }
+    if (++hops > MAX_LINKS) return { error: "loop" };
+    const target = readlinkSync(cur);
+    const parts2 = target.split("/").filter((s) => s !== "" && s !== ".");
+    if (isAbsolute8(target)) done = [];
+    todo.unshift(...parts2);
+  }
+  const path9 = `/${done.join("/")}`;
+  try {
+    return { path: realpathSync3.native(path9) };
+  } catch {
+    return { path: path9 };
+  }
+}
+function resolveInRoot(root2, p, opts = {}) {
+  if (p.trim() === "") return { ok: false, why: "empty" };
+  if (p.includes("\0")) return { ok: false, why: "nul" };
+  if (p.startsWith("~")) return { ok: false, why: "home" };
+  const start2 = isAbsolute8(p) ? p : `${opts.cwd ?? root2}/${p}`;
+  const phys = physicalPath(start2);
+  if ("error" in phys) return { ok: false, why: phys.error };
+  const abs = phys.path;
+  const inRoot = isWithin2(root2, abs);
+  const rel = inRoot ? relative6(root2, abs) : "";
+  const segs = rel === "" ? [] : rel.split(sep4);
+  if (inRoot && segs.includes(".git") || (opts.gitDirs ?? []).some((g) => isWithin2(g, abs))) return { ok: false, why: "git", abs };
+  if (!inRoot) return { ok: false, why: "outside", abs };
+  return { ok: true, abs, rel: segs.join("/") };
+}
+
+// src/tools/resolve-path.ts
+var gitDirCache = /* @__PURE__ */ new Map();
+function gitDirsOf(root2) {
+  const hit = gitDirCache.get(root2);
+  if (hit) return hit;
+  let dirs = [];
+  try {
+    const d = readWorktreeGitDirsSync(root2);
+    if (d && d.gitDir !== join15(root2, ".git")) dirs = [d.gitDir, d.commonDir];
+  } catch {
+    dirs = [];
+  }
+  gitDirCache.set(root2, dirs);
+  return dirs;
+}
+function resolvePath2(input10, opts) {
+  const { root: root2 } = opts;
+  const r = resolveInRoot(root2, input10, { gitDirs: gitDirsOf(root2) });
+  if (r.ok) return { ok: true, abs: r.abs, rel: r.rel || ".", inRoot: true };
+  switch (r.why) {
+    case "empty":
+      return { ok: false, message: "The path is empty. Give a file path relative to the repository root or an absolute path inside it." };
+    case "git":
+      return {
+        ok: false,
+        message: `Access to "${input10}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
+      };
+    case "outside":
+      for (const extra of opts.readRoots ?? []) {
+        const real2 = resolveInRoot("/", resolve4(extra));
+        if (real2.ok && isWithin2(real2.abs, r.abs)) return { ok: true, abs: r.abs, rel: r.abs, inRoot: false };
+      }
+      return {
+        ok: false,
+        message: `Access to "${input10}" is refused: it resolves to ${r.abs}, outside the repository at ${root2}. Use a path relative to the repository root, or an absolute path inside it.`
+      };
+    case "home":
+      return { ok: false, message: `Access to "${input10}" is refused: "~" is a home directory, outside the repository at ${root2}. Use a path relative to the repository root.` };
+    case "nul":
+      return { ok: false, message: `Access to ${JSON.stringify(input10)} is refused: the path contains a NUL byte.` };
+    case "climb":
+      return { ok: false, message: `Access to "${input10}" is refused: it climbs with ".." out of a folder that does not exist. Name the path without "..".` };
+    case "loop":
+      return { ok: false, message: `Access to "${input10}" is refused: it goes through too many symlinks.` };
+  }
+}
+function readRootsOf(ctx) {
+  return [join15(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
+}
+
+// src/tools/lib/near-names.ts
+import { readdirSync } from "node:fs";
+import { basename as basename3, dirname as dirname5, extname, join as join16, relative as relative7 } from "node:path";
+function distance(a2, b) {
+  if (a2 === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, i3) => i3);
+  for (let i3 = 1; i3 <= a2.length; i3++) {
+    const cur = [i3];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a2[i3 - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+function nearNames(abs, root2, max = 5) {
+  const dir = dirname5(abs);
+  let entries2;
+  try {
+    entries2 = readdirSync(dir);
+  } catch {
+    return { suggestions: [], missingDir: relative7(root2, dir) || "." };
+  }
+  const want = basename3(abs).toLowerCase();
+  const stem = basename3(want, extname(want));
+  const scored = entries2.map((name2) => {
+    const low = name2.toLowerCase();
+    let score = distance(low, want);
+    if (basename3(low, extname(low)) === stem) score = Math.min(score, 1);
+    if (low.includes(want) || want.includes(low)) score = Math.min(score, 2);
+    return { name: name2, score };
+  }).filter((e) => e.score <= Math.max(2, Math.floor(want.length / 3))).sort((a2, b) => a2.score - b.score || a2.name.localeCompare(b.name));
+  return { suggestions: scored.slice(0, max).map((e) => relative7(root2, join16(dir, e.name))) };
+}
+
+// src/tools/lib/number-lines.ts
+var MAX_LINE_CHARS = 2e3;
+function numberLine(n3, text2) {
+  const body2 = text2.length > MAX_LINE_CHARS ? `${text2.slice(0, MAX_LINE_CHARS)}\u2026 [line cut: ${text2.length} characters]` : text2;
+  return `${String(n3).padStart(6)}	${body2}`;
+}
+function splitLines(text2) {
+  if (text2 === "") return [];
+  const lines = text2.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
+}
+function numberedSlice(lines, from, to) {
+  const out2 = [];
+  for (let i3 = Math.max(1, from); i3 <= Math.min(lines.length, to); i3++) out2.push(numberLine(i3, lines[i3 - 1] ?? ""));
+  return out2.join("\n");
+}
+
+// src/tools/read.ts
+var READ_MAX_BYTES = 256 * 1024;
+var READ_DEFAULT_LIMIT = 2e3;
+var input2 = external_exports.strictObject({
+  file_path: external_exports.string().describe("The file to read: relative to the repository root, or absolute inside it."),
+  offset: external_exports.number().int().min(1).optional().describe("1-based line number to start from. Only for files too large to read at once."),
+  limit: external_exports.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`)
+});
+var fail2 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
+var readTool = defineTool({
+  name: "Read",
+  description: descriptions.Read,
+  input: input2,
+  kind: "read",
+  access: ({ file_path }) => ({ paths: [{ path: file_path, type: "file" }], patterns: [] }),
+  async execute({ file_path, offset, limit: limit2 }, ctx) {
+    const r = resolvePath2(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
+    if (!r.ok) return fail2("denied", r.message);
+    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep5).join("/"))) {
+      return fail2("denied", `Reading ${file_path} is refused by the repository's permissions.deny rules; leave that file alone.`);
+    }
+    let st;
+    try {
+      st = statSync3(r.abs);
+    } catch {
+      const near = nearNames(r.abs, ctx.root);
+      const hint2 = near.suggestions.length > 0 ? ` Did you mean: ${near.suggestions.join(", ")}?` : near.missingDir ? ` The folder ${near.missingDir} does not exist either.` : "";
+      return fail2("not_found", `File does not exist: ${file_path}.${hint2} Use Glob to find files by name.`);
+    }
+    if (st.isDirectory()) return fail2("is_directory", `${file_path} is a directory, not a file. Use Glob (for example pattern "${r.rel === "." ? "" : `${r.rel}/`}*") to list its files.`);
+    const sliced = offset !== void 0 || limit2 !== void 0;
+    if (st.size > READ_MAX_BYTES && !sliced) {
+      return fail2("too_large", `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`);
+    }
+    const buf = readFileSync6(r.abs);
+    if (buf.subarray(0, 8e3).includes(0)) {
+      return fail2("binary", `${file_path} is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example \`file\` or \`xxd | head\`) if you need to inspect it.`);
+    }
+    const lines = splitLines(buf.toString("utf8"));
+    if (lines.length === 0) {
+      ctx.fileState.record(r.abs, true);
+      return { forModel: `${file_path} is empty (0 lines).`, forHuman: `Read ${r.rel} (empty)`, isError: false, meta: { path: r.rel, lines: 0, full: true } };
+    }
+    const from = offset ?? 1;
+    if (from > lines.length) return fail2("invalid_input", `offset ${from} is past the end of ${file_path}, which has ${lines.length} lines. Use an offset between 1 and ${lines.length}.`);
+    const to = Math.min(lines.length, from + (limit2 ?? READ_DEFAULT_LIMIT) - 1);
+    const full = from === 1 && to === lines.length;
+    ctx.fileState.record(r.abs, full);
+    let text2 = numberedSlice(lines, from, to);
+    if (!full) {
+      const more = to < lines.length ? ` To continue, call Read with offset ${to + 1}.` : "";
+      text2 += `
+
+(Showing lines ${from}-${to} of ${lines.length}.${more} This is a partial read: Edit and Write need the whole file read in one call (offset 1, limit ${lines.length}).)`;
+    }
+    return {
+      forModel: text2,
+      forHuman: `Read ${r.rel} (${to - from + 1} lines)`,
+      isError: false,
+      meta: { path: r.rel, lines: lines.length, from, to, full }
+    };
+  }
+});
+
+// src/tools/write.ts
+import { readFileSync as readFileSync7, statSync as statSync5 } from "node:fs";
+
+// src/tools/lib/atomic-write.ts
+import { mkdirSync as mkdirSync2, renameSync, statSync as statSync4, unlinkSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { basename as basename4, dirname as dirname6, join as join17 } from "node:path";
+import { randomBytes as randomBytes3 } from "node:crypto";
+function atomicWrite(absPath, content) {
+  const dir = dirname6(absPath);
+  mkdirSync2(dir, { recursive: true });
+  let mode;
+  try {
+    mode = statSync4(absPath).mode & 4095;
+  } catch {
+    mode = void 0;
+  }
+  const tmp = join17(dir, `.${basename4(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+  try {
+    writeFileSync2(tmp, content, mode === void 0 ? void 0 : { mode });
+    renameSync(tmp, absPath);
+  } catch (err2) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+    }
+    throw err2;
+  }
+}
+
+// src/tools/lib/edit-guard.ts
+function editGuard(fileState, abs, shownPath, verb) {
+  const why = fileState.checkEditable(abs);
+  if (why === void 0) return void 0;
+  if (why === "stale") {
+    return {
+      forModel: `${shownPath} changed on disk since you last read it (a command, a hook or another process modified it). Read it again, then retry the ${verb} against its current content.`,
+      isError: true,
+      errorKind: "stale"
+    };
+  }
+  const partial2 = fileState.get(abs) !== void 0;
+  return {
+    forModel: partial2 ? `You have read only part of ${shownPath}. Read the whole file (Read with just file_path, or offset 1 and a limit covering every line) before you ${verb} it.` : `You must read ${shownPath} before you ${verb} it. Call Read with file_path "${shownPath}" first, then retry.`,
+    isError: true,
+    errorKind: "not_read"
+  };
+}
+
+// src/tools/write.ts
+var input3 = external_exports.strictObject({
+  file_path: external_exports.string().describe("The file to write: relative to the repository root, or absolute inside it. Parent folders are created."),
+  content: external_exports.string().describe("The complete new content of the file.")
+});
+var fail3 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
+function isCrlf(text2) {
+  const crlf = text2.split("\r\n").length - 1;
+  return crlf > 0 && crlf === text2.split("\n").length - 1;
+}
+var writeTool = defineTool({
+  name: "Write",
+  description: descriptions.Write,
+  input: input3,
+  kind: "edit",
+  access: ({ file_path }) => ({ paths: [{ path: file_path, type: "file" }], patterns: [] }),
+  async execute({ file_path, content }, ctx) {
+    const r = resolvePath2(file_path, { root: ctx.root });
+    if (!r.ok) return fail3("denied", r.message);
+    let exists = false;
+    try {
+      const st = statSync5(r.abs);
+      if (st.isDirectory()) return fail3("is_directory", `${file_path} is a directory; Write needs a file path.`);
+      exists = true;
+    } catch {
+      exists = false;
+    }
+    let text2 = content;
+    if (exists) {
+      const guard = editGuard(ctx.fileState, r.abs, file_path, "overwrite");
+      if (guard) return guard;
+      if (!content.includes("\r") && isCrlf(readFileSync7(r.abs, "utf8"))) text2 = content.replace(/\n/g, "\r\n");
+    }
+    try {
+      atomicWrite(r.abs, text2);
+    } catch (err2) {
+      const code = err2.code ?? "error";
+      return fail3("write_failed", `Could not write ${file_path} (${code}). Check that no part of the path is an existing file, then retry.`);
+    }
+    ctx.fileState.record(r.abs, true);
+    const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+    return {
+      forModel: `${exists ? "Overwrote" : "Created"} ${file_path} (${lines} lines).`,
+      forHuman: `Write ${r.rel} (${lines} lines)`,
+      isError: false,
+      effects: [{ type: "file_changed", path: r.rel }],
+      meta: { path: r.rel, created: !exists, lines }
+    };
+  }
+});
+
+// src/tools/edit.ts
+import { readFileSync as readFileSync8, statSync as statSync6 } from "node:fs";
+
+// src/tools/lib/closest-region.ts
+function bigrams(s) {
+  const m = /* @__PURE__ */ new Map();
+  for (let i3 = 0; i3 < s.length - 1; i3++) {
+    const g = s.slice(i3, i3 + 2);
+    m.set(g, (m.get(g) ?? 0) + 1);
+  }
+  return m;
+}
+function similarity(a2, b, cache) {
+  if (a2 === b) return 1;
+  if (a2.length < 2 || b.length < 2) return 0;
+  const get = (s) => {
+    let g = cache.get(s);
+    if (!g) cache.set(s, g = bigrams(s));
+    return g;
+  };
+  const ga = get(a2);
+  const gb = get(b);
+  let common2 = 0;
+  for (const [g, n3] of ga) common2 += Math.min(n3, gb.get(g) ?? 0);
+  return 2 * common2 / (a2.length - 1 + (b.length - 1));
+}
+function closestRegion(fileLines, needle) {
+  const want = needle.replace(/\r\n/g, "\n").split("\n").map((l) => l.trim());
+  while (want.length > 1 && want[want.length - 1] === "") want.pop();
+  const have = fileLines.map((l) => l.trim());
+  const n3 = want.length;
+  const cheap = have.length * n3 > 4e5;
+  const cache = /* @__PURE__ */ new Map();
+  let best;
+  for (let i3 = 0; i3 + Math.min(n3, have.length) <= have.length; i3++) {
+    let score = 0;
+    for (let j = 0; j < n3 && i3 + j < have.length; j++) {
+      const a2 = have[i3 + j] ?? "";
+      const b = want[j] ?? "";
+      score += cheap ? a2 === b ? 1 : 0 : similarity(a2, b, cache);
+    }
+    score /= n3;
+    if (!best || score > best.score) best = { start: i3 + 1, end: Math.min(have.length, i3 + n3), score };
+  }
+  return best && best.score >= 0.3 ? best : void 0;
+}
+
+// src/tools/edit.ts
+var input4 = external_exports.strictObject({
+  file_path: external_exports.string().describe("The file to change: relative to the repository root, or absolute inside it."),
+  old_string: external_exports.string().describe("The exact text to replace (without Read line-number prefixes). Must match exactly one place unless replace_all is true."),
+  new_string: external_exports.string().describe("The text to put in its place (must differ from old_string)."),
+  replace_all: external_exports.boolean().optional().describe("Replace every occurrence of old_string (default false).")
+});
+var fail4 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
+function positions(hay, needle) {
+  const out2 = [];
+  for (let i3 = hay.indexOf(needle); i3 !== -1; i3 = hay.indexOf(needle, i3 + needle.length)) out2.push(i3);
+  return out2;
+}
+var lineOf = (text2, index) => text2.slice(0, index).split("\n").length;
+var toCrlf = (s) => s.replace(/\r?\n/g, "\r\n");
+function lineDelta(a2, b) {
+  const x = a2.split("\n");
+  const y = b.split("\n");
+  let p = 0;
+  while (p < x.length && p < y.length && x[p] === y[p]) p++;
+  let s = 0;
+  while (s < x.length - p && s < y.length - p && x[x.length - 1 - s] === y[y.length - 1 - s]) s++;
+  return { removed: x.length - p - s, added: y.length - p - s };
+}
+var editTool = defineTool({
+  name: "Edit",
+  description: descriptions.Edit,
+  input: input4,
+  kind: "edit",
+  access: ({ file_path }) => ({ paths: [{ path: file_path, type: "file" }], patterns: [] }),
+  async execute({ file_path, old_string, new_string, replace_all }, ctx) {
+    const r = resolvePath2(file_path, { root: ctx.root });
+    if (!r.ok) return fail4("denied", r.message);
+    let isDir2;
+    try {
+      isDir2 = statSync6(r.abs).isDirectory();
+    } catch {
+      const near = nearNames(r.abs, ctx.root).suggestions;
+      return fail4("not_found", `File does not exist: ${file_path}.${near.length ? ` Did you mean: ${near.join(", ")}?` : ""} Edit changes existing files; to create a new file use Write.`);
+    }
+    if (isDir2) return fail4("is_directory", `${file_path} is a directory; Edit changes files.`);
+    if (old_string === "") return fail4("invalid_input", "old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.");
+    if (old_string === new_string) return fail4("no_op", "old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.");
+    const guard = editGuard(ctx.fileState, r.abs, file_path, "edit");
+    if (guard) return guard;
+    const raw = readFileSync8(r.abs, "utf8");
+    const crlfCount = raw.split("\r\n").length - 1;
+    const crlf = crlfCount > 0 && crlfCount >= raw.split("\n").length - 1 - crlfCount;
+    let oldS = old_string;
+    let newS = new_string;
+    let at = positions(raw, oldS);
+    if (crlf && at.length === 0 && !old_string.includes("\r")) {
+      oldS = toCrlf(old_string);
+      newS = toCrlf(new_string);
+      at = positions(raw, oldS);
+    } else if (crlf && !new_string.includes("\r")) {
+      newS = toCrlf(new_string);
+    }
+    if (at.length === 0) {
+      const lines = splitLines(raw);
+      const region = closestRegion(lines, old_string);
+      const prefixHint = /^\s*\d+\t/.test(old_string) ? " old_string seems to start with a Read line-number prefix: leave the number and tab out." : "";
+      const shown = region ? ` The closest text is at lines ${region.start}-${region.end}:
+${numberedSlice(lines, region.start, region.end)}
+` : " ";
+      return fail4("no_match", `old_string was not found in ${file_path}.${shown}Copy the exact text, including indentation and whitespace, from the file and retry.${prefixHint}`);
+    }
+    if (at.length > 1 && replace_all !== true) {
+      const lineNos = at.map((i3) => lineOf(raw, i3));
+      return fail4("ambiguous", `old_string matches ${at.length} places in ${file_path} (lines ${lineNos.join(", ")}). Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to change every occurrence.`);
+    }
+    const first = at[0] ?? 0;
+    const next = replace_all === true ? raw.split(oldS).join(newS) : raw.slice(0, first) + newS + raw.slice(first + oldS.length);
+    atomicWrite(r.abs, next);
+    ctx.fileState.record(r.abs, true);
+    const delta = lineDelta(old_string, new_string);
+    const added = delta.added * at.length;
+    const removed = delta.removed * at.length;
+    const nextLines = splitLines(next);
+    const startLine = lineOf(next, first);
+    const endLine = Math.min(startLine + newS.replace(/\r?\n$/, "").split("\n").length - 1, startLine + 30);
+    const snippet = numberedSlice(nextLines, startLine - 3, endLine + 3);
+    const count3 = at.length > 1 ? ` (${at.length} occurrences replaced)` : "";
+    return {
+      forModel: `Edited ${file_path}${count3}. The changed region now reads:
+${snippet}`,
+      forHuman: `Edit ${r.rel} (+${added} -${removed})`,
+      isError: false,
+      effects: [{ type: "file_changed", path: r.rel }],
+      meta: { path: r.rel, added, removed, replacements: at.length }
+    };
+  }
+});
+
+// src/tools/glob.ts
+import { isAbsolute as isAbsolute9, join as join19, relative as relative9 } from "node:path";
+import { statSync as statSync7 } from "node:fs";
+import { setImmediate as tick } from "node:timers/promises";
+
+// src/tools/lib/glob-to-regex.ts
+var SPECIAL = /[.+^$()|\\]/;
+function translate(p) {
+  let out2 = "";
+  let i3 = 0;
+  let depth2 = 0;
+  while (i3 < p.length) {
+    const c3 = p[i3];
+    if (c3 === "\\" && i3 + 1 < p.length) {
+      out2 += p[i3 + 1].replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      i3 += 2;
+    } else if (c3 === "*") {
+      if (p[i3 + 1] === "*" && (i3 === 0 || p[i3 - 1] === "/")) {
+        if (p[i3 + 2] === "/") {
+          out2 += "(?:.*/)?";
+          i3 += 3;
+        } else if (i3 + 2 === p.length) {
+          out2 += ".*";
+          i3 += 2;
+        } else {
+          out2 += "[^/]*";
+          i3 += 2;
+        }
+      } else {
+        out2 += "[^/]*";
+        i3 += 1;
+      }
+    } else if (c3 === "?") {
+      out2 += "[^/]";
+      i3 += 1;
+    } else if (c3 === "[") {
+      const end = p.indexOf("]", i3 + 2);
+      if (end === -1) {
+        out2 += "\\[";
+        i3 += 1;
+      } else {
+        let body2 = p.slice(i3 + 1, end).replace(/\\/g, "\\\\");
+        if (body2.startsWith("!")) body2 = "^" + body2.slice(1);
+        out2 += `[${body2}]`;
+        i3 = end + 1;
+      }
+    } else if (c3 === "{") {
+      out2 += "(?:";
+      depth2 += 1;
+      i3 += 1;
+    } else if (c3 === "}" && depth2 > 0) {
+      out2 += ")";
+      depth2 -= 1;
+      i3 += 1;
+    } else if (c3 === "," && depth2 > 0) {
+      out2 += "|";
+      i3 += 1;
+    } else {
+      out2 += SPECIAL.test(c3) || c3 === "}" || c3 === "]" ? `\\${c3}` : c3;
+      i3 += 1;
+    }
+  }
+  return out2 + ")".repeat(depth2);
+}
+function globToRegex(pattern, opts = {}) {
+  let p = pattern.replace(/^\.\//, "");
+  if (opts.matchBase && !p.includes("/")) p = `**/${p}`;
+  return new RegExp(`^${translate(p)}$`);
+}
+
+// src/tools/lib/list-files.ts
+var import_ignore2 = __toESM(require_ignore(), 1);
+import { spawn as spawn4 } from "node:child_process";
+import { readFile as readFile5, readdir as readdir3 } from "node:fs/promises";
+import { join as join18, relative as relative8 } from "node:path";
+function run2(cmd, args2, cwd, signal) {
+  return new Promise((resolve7) => {
+    const child = spawn4(cmd, args2, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
+    const out2 = [];
+    const err2 = [];
+    child.stdout.on("data", (d) => out2.push(d));
+    child.stderr.on("data", (d) => err2.push(d));
+    child.on("error", (e) => resolve7({ code: null, stdout: Buffer.concat(out2), stderr: e.message }));
+    child.on("close", (code) => resolve7({ code, stdout: Buffer.concat(out2), stderr: Buffer.concat(err2).toString("utf8") }));
+  });
+}
+async function gitListFiles(root2, sub, signal) {
+  const args2 = ["-c", "core.quotepath=false", "ls-files", "-co", "--exclude-standard", "-z"];
+  if (sub !== ".") args2.push("--", sub);
+  const res = await run2("git", args2, root2, signal);
+  if (res.code !== 0) return void 0;
+  const text2 = res.stdout.toString("utf8");
+  const files = text2.split("\0");
+  files.pop();
+  return [...new Set(files)];
+}
+async function loadRules(dir, root2) {
+  try {
+    const text2 = await readFile5(join18(dir, ".gitignore"), "utf8");
+    return { base: relative8(root2, dir), ig: (0, import_ignore2.default)().add(text2) };
+  } catch {
+    return void 0;
+  }
+}
+function ignored(rel, isDir2, rules) {
+  for (const r of rules) {
+    const p = r.base === "" ? rel : rel.slice(r.base.length + 1);
+    if (r.ig.ignores(isDir2 ? `${p}/` : p)) return true;
+  }
+  return false;
+}
+async function walkFiles(root2, sub) {
+  const out2 = [];
+  const rootRules = await loadRules(root2, root2);
+  const start2 = rootRules ? [rootRules] : [];
+  if (sub !== ".") {
+    let cur = "";
+    for (const part2 of sub.split("/").slice(0, -1)) {
+      cur = cur ? `${cur}/${part2}` : part2;
+      const r = await loadRules(join18(root2, cur), root2);
+      if (r) start2.push(r);
+    }
+  }
+  async function visit3(rel, rules) {
+    const abs = rel === "" ? root2 : join18(root2, rel);
+    let entries2;
+    try {
+      entries2 = await readdir3(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const own2 = rel === "" ? void 0 : await loadRules(abs, root2);
+    const active = own2 ? [...rules, own2] : rules;
+    const subdirs = [];
+    for (const e of entries2) {
+      if (e.name === ".git") continue;
+      const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
+      const isDir2 = e.isDirectory();
+      if (active.length > 0 && ignored(childRel, isDir2, active)) continue;
+      if (isDir2) subdirs.push(visit3(childRel, active));
+      else if (e.isFile() || e.isSymbolicLink()) out2.push(childRel);
+    }
+    await Promise.all(subdirs);
+  }
+  await visit3(sub === "." ? "" : sub, start2);
+  return out2;
+}
+async function listFiles(root2, sub, signal) {
+  return await gitListFiles(root2, sub, signal) ?? walkFiles(root2, sub);
+}
+
+// src/tools/glob.ts
+var GLOB_MAX_RESULTS = 100;
+var input5 = external_exports.strictObject({
+  pattern: external_exports.string().min(1).describe('Glob pattern matched against paths relative to `path`, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+  path: external_exports.string().optional().describe("Folder to search in (default: the repository root).")
+});
+function compileMatcher(pattern) {
+  const m = /^\*\*\/([^/]+)$/.exec(pattern);
+  if (m?.[1] && !m[1].includes("**") && !/[{}]/.test(m[1])) {
+    const re3 = globToRegex(m[1]);
+    return (rel) => re3.test(rel.slice(rel.lastIndexOf("/") + 1));
+  }
+  const re2 = globToRegex(pattern);
+  return (rel) => re2.test(rel);
+}
+async function statAll(root2, rels) {
+  const out2 = [];
+  for (let i3 = 0; i3 < rels.length; i3++) {
+    const f = rels[i3];
+    const st = statSync7(join19(root2, f), { throwIfNoEntry: false });
+    if (st?.isFile()) out2.push({ f, m: st.mtimeMs });
+    if (i3 % 512 === 511) await tick();
+  }
+  return out2;
+}
+var fail5 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
+var globTool = defineTool({
+  name: "Glob",
+  description: descriptions.Glob,
+  input: input5,
+  kind: "search",
+  access: ({ pattern, path: path9 }) => ({ paths: [{ path: path9, type: "dir" }], patterns: [{ field: "pattern", pattern }] }),
+  async execute({ pattern, path: path9 }, ctx) {
+    const r = resolvePath2(path9 ?? ".", { root: ctx.root });
+    if (!r.ok) return fail5("denied", r.message);
+    let isDir2 = false;
+    try {
+      isDir2 = statSync7(r.abs).isDirectory();
+    } catch {
+      return fail5("not_found", `Folder does not exist: ${path9}. Use a folder inside the repository, or leave path out to search from the root.`);
+    }
+    if (!isDir2) return fail5("invalid_input", `path must be a folder, and ${path9} is a file. Leave path out or give its folder.`);
+    let pat = pattern;
+    if (isAbsolute9(pat)) {
+      const rel = relative9(r.abs, pat);
+      if (rel.startsWith("..")) return fail5("invalid_input", `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`);
+      pat = rel;
+    }
+    const match = compileMatcher(pat);
+    const prefix = r.rel === "." ? "" : `${r.rel}/`;
+    const files = await listFiles(ctx.root, r.rel, ctx.signal);
+    const denied = ctx.readDeny;
+    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)) && !denied?.(f));
+    const stats = await statAll(ctx.root, matched);
+    const found = stats.sort((a2, b) => b.m - a2.m || (a2.f < b.f ? -1 : 1));
+    if (found.length === 0) {
+      return { forModel: `No files matched "${pattern}"${path9 ? ` in ${path9}` : ""}.`, forHuman: `Glob ${pattern}: 0 files`, isError: false, meta: { count: 0 } };
+    }
+    const shown = found.slice(0, GLOB_MAX_RESULTS).map((s) => s.f);
+    const more = found.length - shown.length;
+    const tail = more > 0 ? `
+(results truncated: ${more} more. Use a narrower pattern or path.)` : "";
+    return { forModel: shown.join("\n") + tail, forHuman: `Glob ${pattern}: ${found.length} files`, isError: false, meta: { count: found.length, truncated: more > 0 } };
+  }
+});
+
+// src/tools/grep.ts
+import { statSync as statSync8 } from "node:fs";
+import { sep as sep6 } from "node:path";
+import { spawnSync as spawnSync2 } from "node:child_process";
+
+// src/tools/grep/types.ts
+function emptyHits() {
+  return { ok: true, files: /* @__PURE__ */ new Map(), counts: /* @__PURE__ */ new Map() };
+}
+
+// src/tools/grep/rg.ts
+var strip2 = (p) => p.startsWith("./") ? p.slice(2) : p;
+var rgBackend = async (q, root2, signal) => {
+  const args2 = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-dot", "--glob", "!.git", "--color", "never", "--null"];
+  if (q.ignoreCase) args2.push("-i");
+  if (q.glob) args2.push("--glob", q.glob);
+  if (q.mode === "files_with_matches") args2.push("--files-with-matches");
+  else if (q.mode === "count") args2.push("--count", "--with-filename");
+  else {
+    args2.push("--no-heading", "--with-filename", "--line-number");
+    if (q.context > 0) args2.push("-C", String(q.context));
+  }
+  args2.push("-e", q.pattern, "--", q.target);
+  const res = await run2("rg", args2, root2, signal);
+  const out2 = res.stdout.toString("utf8");
+  if (res.code === 2 && out2 === "" && /regex|parse error/i.test(res.stderr)) return { ok: false, error: res.stderr.trim() };
+  if (res.code !== 0 && res.code !== 1 && res.code !== 2) return { ok: false, error: res.stderr.trim() || `rg exited with ${String(res.code)}` };
+  const hits = emptyHits();
+  if (q.mode === "files_with_matches") {
+    for (const p of out2.split("\0")) if (p !== "") hits.files.set(strip2(p), []);
+    return hits;
+  }
+  for (const line of out2.split("\n")) {
+    const nul = line.indexOf("\0");
+    if (nul === -1) continue;
+    const path9 = strip2(line.slice(0, nul));
+    const rest = line.slice(nul + 1);
+    if (q.mode === "count") {
+      hits.counts.set(path9, Number(rest));
+      continue;
+    }
+    const m = /^(\d+)([:-])/.exec(rest);
+    if (!m) continue;
+    let arr = hits.files.get(path9);
+    if (!arr) hits.files.set(path9, arr = []);
+    arr.push({ line: Number(m[1]), text: rest.slice(m[0].length).replace(/\r$/, ""), match: m[2] === ":" });
+  }
+  return hits;
+};
+
+// src/tools/grep/js-grep.ts
+import { lstat as lstat2, readFile as readFile6 } from "node:fs/promises";
+import { join as join20 } from "node:path";
+function compilePattern(pattern, ignoreCase) {
+  let p = pattern;
+  let flags2 = ignoreCase ? "i" : "";
+  const inline = /^\(\?([imsx]+)\)/.exec(p);
+  if (inline) {
+    p = p.slice(inline[0].length);
+    for (const f of inline[1] ?? "") if ((f === "i" || f === "m" || f === "s") && !flags2.includes(f)) flags2 += f;
+  }
+  try {
+    return new RegExp(p, `${flags2}u`);
+  } catch {
+    return new RegExp(p, flags2);
+  }
+}
+function searchLines(lines, re2, q) {
+  const matchIdx = [];
+  for (let i3 = 0; i3 < lines.length; i3++) if (re2.test(lines[i3] ?? "")) matchIdx.push(i3);
+  if (q.mode !== "content") return { hits: [], count: matchIdx.length };
+  const keep = /* @__PURE__ */ new Map();
+  for (const i3 of matchIdx) {
+    for (let j = Math.max(0, i3 - q.context); j <= Math.min(lines.length - 1, i3 + q.context); j++) if (!keep.has(j)) keep.set(j, false);
+    keep.set(i3, true);
+  }
+  const hits = [...keep.entries()].sort((a2, b) => a2[0] - b[0]).map(([i3, match]) => ({ line: i3 + 1, text: lines[i3] ?? "", match }));
+  return { hits, count: matchIdx.length };
+}
+var jsBackend = async (q, root2, _signal) => {
+  let re2;
+  try {
+    re2 = compilePattern(q.pattern, q.ignoreCase);
+  } catch (err2) {
+    return { ok: false, error: err2.message };
+  }
+  const base3 = q.inRoot ? root2 : q.target;
+  let files;
+  if (q.targetIsFile) files = [q.inRoot ? q.target : ""];
+  else files = await walkFiles(base3, q.inRoot ? q.target : ".");
+  const hits = emptyHits();
+  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join20(q.target, f);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const f = files[next++];
+      let buf;
+      try {
+        if (!q.targetIsFile && (await lstat2(join20(base3, f))).isSymbolicLink()) continue;
+        buf = await readFile6(f === "" ? base3 : join20(base3, f));
+      } catch {
+        continue;
+      }
+      if (buf.subarray(0, 8e3).includes(0)) continue;
+      const { hits: lineHits, count: count3 } = searchLines(splitLines(buf.toString("utf8")), re2, q);
+      if (count3 === 0) continue;
+      if (q.mode === "count") hits.counts.set(shown(f), count3);
+      else hits.files.set(shown(f), lineHits);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return hits;
+};
+
+// src/tools/grep/git-grep.ts
+var pcre;
+async function hasPcre(root2) {
+  if (pcre === void 0) {
+    const res = await run2("git", ["grep", "--no-index", "-P", "-q", "-e", "x", "--", ".git-probe-none"], root2);
+    pcre = !/Perl-compatible|USE_LIBPCRE|PCRE/i.test(res.stderr);
+  }
+  return pcre;
+}
+var gitBackend = async (q, root2, signal) => {
+  const args2 = ["-c", "core.quotepath=false", "grep", "--no-color", "-I", "--untracked", await hasPcre(root2) ? "-P" : "-E"];
+  if (q.ignoreCase) args2.push("-i");
+  if (q.mode === "files_with_matches") args2.push("-l", "-z");
+  else if (q.mode === "count") args2.push("-c", "-z");
+  else {
+    args2.push("-n", "--heading");
+    if (q.context > 0) args2.push("-C", String(q.context));
+  }
+  args2.push("-e", q.pattern, "--", q.target);
+  const res = await run2("git", args2, root2, signal);
+  if (res.code !== 0 && res.code !== 1 && /not a git repository/i.test(res.stderr)) return jsBackend(q, root2, signal);
+  if (res.code !== 0 && res.code !== 1) return { ok: false, error: res.stderr.trim().replace(/^fatal:\s*/, "") || `git grep exited with ${res.code}` };
+  const out2 = res.stdout.toString("utf8");
+  const hits = emptyHits();
+  if (q.mode === "files_with_matches") {
+    for (const p of out2.split("\0")) if (p !== "") hits.files.set(p, []);
+    return hits;
+  }
+  if (q.mode === "count") {
+    for (const line of out2.split("\n")) {
+      const nul = line.indexOf("\0");
+      if (nul !== -1) hits.counts.set(line.slice(0, nul), Number(line.slice(nul + 1)));
+    }
+    return hits;
+  }
+  let current;
+  let last = 0;
+  for (const line of out2.split("\n")) {
+    if (line === "--" || line === "") continue;
+    const m = /^(\d+)([:-])/.exec(line);
+    if (m && current && Number(m[1]) > last) {
+      last = Number(m[1]);
+      current.push({ line: last, text: line.slice(m[0].length).replace(/\r$/, ""), match: m[2] === ":" });
+    } else {
+      hits.files.set(line, current = []);
+      last = 0;
+    }
+  }
+  return hits;
+};
+
+// src/tools/grep/render.ts
+var byPath = (a2, b) => a2 < b ? -1 : a2 > b ? 1 : 0;
+var cut = (s) => s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}\u2026 [line cut]` : s;
+function renderHits(hits, mode, lineNumbers, headLimit) {
+  let lines = [];
+  let summary = "";
+  if (mode === "files_with_matches") {
+    lines = [...hits.files.keys()].sort(byPath);
+    summary = lines.length === 0 ? "" : `Found ${lines.length} file${lines.length === 1 ? "" : "s"}`;
+  } else if (mode === "count") {
+    const paths = [...hits.counts.keys()].sort(byPath);
+    let total = 0;
+    for (const p of paths) {
+      total += hits.counts.get(p) ?? 0;
+      lines.push(`${p}:${hits.counts.get(p) ?? 0}`);
+    }
+    summary = paths.length === 0 ? "" : `Found ${total} matching line${total === 1 ? "" : "s"} in ${paths.length} file${paths.length === 1 ? "" : "s"}`;
+  } else {
+    for (const p of [...hits.files.keys()].sort(byPath)) {
+      const fileLines = (hits.files.get(p) ?? []).slice().sort((a2, b) => a2.line - b.line);
+      let prev = -1;
+      for (const h2 of fileLines) {
+        if (h2.line === prev) continue;
+        if (lines.length > 0 && h2.line !== prev + 1) lines.push("--");
+        const sep9 = h2.match ? ":" : "-";
+        lines.push(lineNumbers ? `${p}${sep9}${h2.line}${sep9}${cut(h2.text)}` : `${p}${sep9}${cut(h2.text)}`);
+        prev = h2.line;
+      }
+    }
+  }
+  const entries2 = lines.length;
+  if (entries2 === 0) return { text: "No matches found.", entries: 0 };
+  let tail = "";
+  if (headLimit !== void 0 && entries2 > headLimit) {
+    lines = lines.slice(0, headLimit);
+    tail = `
+(results truncated at head_limit ${headLimit}: ${entries2 - headLimit} more lines)`;
+  }
+  const head = mode === "content" ? "" : `${summary}
+`;
+  return { text: head + lines.join("\n") + tail, entries: entries2 };
+}
+
+// src/tools/grep.ts
+var input6 = external_exports.strictObject({
+  pattern: external_exports.string().min(1).describe('Regular expression to search for (ripgrep syntax), e.g. "function\\s+\\w+" or "TODO".'),
+  path: external_exports.string().optional().describe("File or folder to search (default: the repository root)."),
+  glob: external_exports.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+  output_mode: external_exports.enum(["content", "files_with_matches", "count"]).optional().describe('"files_with_matches" (default): matching file paths; "content": matching lines; "count": matching lines per file.'),
+  "-i": external_exports.boolean().optional().describe("Case-insensitive search."),
+  "-n": external_exports.boolean().optional().describe("Show line numbers in content mode (default true)."),
+  "-C": external_exports.number().int().min(0).max(50).optional().describe("Lines of context before and after each match (content mode)."),
+  head_limit: external_exports.number().int().min(1).optional().describe("Show only the first N entries (lines, files or counts).")
+});
+var fail6 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
+var onPath = /* @__PURE__ */ new Map();
+function available(cmd) {
+  if (!onPath.has(cmd)) onPath.set(cmd, spawnSync2(cmd, ["--version"], { stdio: "ignore" }).status === 0);
+  return onPath.get(cmd) === true;
+}
+function pickBackend(forced, inRoot) {
+  if (forced) return forced === "git" && !inRoot ? "js" : forced;
+  if (available("rg")) return "rg";
+  if (inRoot && available("git")) return "git";
+  return "js";
+}
+var backends = { rg: rgBackend, git: gitBackend, js: jsBackend };
+function filterGlob(hits, glob2) {
+  const re2 = globToRegex(glob2, { matchBase: true });
+  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (!re2.test(p)) map2.delete(p);
+}
+function dropDenied(hits, denied) {
+  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (denied(p.split(sep6).join("/"))) map2.delete(p);
+}
+function createGrepTool(opts = {}) {
+  return defineTool({
+    name: "Grep",
+    description: descriptions.Grep,
+    input: input6,
+    kind: "search",
+    access: ({ path: path9, glob: glob2 }) => ({ paths: [{ path: path9, type: "dir" }], patterns: glob2 === void 0 ? [] : [{ field: "glob", pattern: glob2 }] }),
+    async execute(args2, ctx) {
+      const r = resolvePath2(args2.path ?? ".", { root: ctx.root, readRoots: readRootsOf(ctx) });
+      if (!r.ok) return fail6("denied", r.message);
+      let isFile;
+      try {
+        isFile = statSync8(r.abs).isFile();
+      } catch {
+        return fail6("not_found", `Path does not exist: ${args2.path}. Use Glob to find the right file or folder, or leave path out to search the whole repository.`);
+      }
+      const mode = args2.output_mode ?? "files_with_matches";
+      const q = {
+        pattern: args2.pattern,
+        target: r.inRoot ? r.rel : r.abs,
+        targetIsFile: isFile,
+        inRoot: r.inRoot,
+        ignoreCase: args2["-i"] === true,
+        context: mode === "content" ? args2["-C"] ?? 0 : 0,
+        mode,
+        ...args2.glob ? { glob: args2.glob } : {}
+      };
+      const backend = pickBackend(opts.backend, r.inRoot);
+      const hits = await backends[backend](q, ctx.root, ctx.signal);
+      if (ctx.signal.aborted) return fail6("cancelled", "Grep was cancelled.");
+      if (!hits.ok) {
+        return fail6("invalid_regex", `Invalid pattern "${args2.pattern}": ${hits.error}
+Grep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`);
+      }
+      if (args2.glob && backend !== "rg") filterGlob(hits, args2.glob);
+      if (ctx.readDeny && r.inRoot) dropDenied(hits, ctx.readDeny);
+      const { text: text2, entries: entries2 } = renderHits(hits, mode, args2["-n"] !== false, args2.head_limit);
+      return { forModel: text2, forHuman: `Grep ${args2.pattern}: ${entries2} ${mode === "content" ? "lines" : "entries"}`, isError: false, meta: { backend, mode, entries: entries2 } };
+    }
+  });
+}
+var grepTool = createGrepTool();
+
+// src/tools/bash.ts
+var BASH_DEFAULT_TIMEOUT_MS2 = 12e4;
+var BASH_MAX_TIMEOUT_MS = 6e5;
+var input7 = external_exports.strictObject({
+  command: external_exports.string().min(1).describe("The bash command line to run in the repository root."),
+  timeout: external_exports.number().int().min(1e3).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS2}, max ${BASH_MAX_TIMEOUT_MS}).`),
+  description: external_exports.string().optional().describe("A short description of what the command does (5-10 words), for the progress display.")
+});
+var bashTool = defineTool({
+  name: "Bash",
+  description: descriptions.Bash,
+  input: input7,
+  kind: "execute",
+  access: ({ command }) => ({ paths: [], patterns: [], command }),
+  async execute({ command, timeout, description }, ctx) {
+    const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS2;
+    const startedAt = /* @__PURE__ */ new Date();
+    let res;
+    try {
+      res = await ctx.exec({ command, cwd: ctx.root, timeoutMs, signal: ctx.signal });
+    } catch (err2) {
+      const endedAt2 = /* @__PURE__ */ new Date();
+      return {
+        forModel: `The command could not be started: ${err2.message}`,
+        isError: true,
+        errorKind: "exec_failed",
+        effects: [{ type: "exec", command, exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt2.toISOString(), timedOut: false }]
+      };
+    }
+    const endedAt = /* @__PURE__ */ new Date();
+    const body2 = res.output === "" ? "(no output)" : res.output.replace(/\n$/, "");
+    let status;
+    let errorKind;
+    if (res.timedOut) {
+      status = `Command timed out after ${timeoutMs} ms and was killed (with its child processes). Use a longer timeout (max ${BASH_MAX_TIMEOUT_MS}) or a faster command.`;
+      errorKind = "timeout";
+    } else if (res.cancelled) {
+      status = "Command was cancelled.";
+      errorKind = "cancelled";
+    } else {
+      status = `Exit code: ${res.exitCode ?? "none (killed by a signal)"}`;
+      if (res.exitCode !== 0) errorKind = "exit_code";
+    }
+    const truncated = res.truncated ? "\n(output was cut in the middle: it exceeded the capture limit)" : "";
+    return {
+      forModel: `${body2}${truncated}
+${status}`,
+      forHuman: `Bash ${description ?? command}`.slice(0, 200),
+      isError: errorKind !== void 0,
+      ...errorKind ? { errorKind } : {},
+      effects: [{ type: "exec", command, exitCode: res.exitCode, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: res.timedOut }],
+      meta: { durationMs: res.durationMs, sandbox: res.sandbox }
+    };
+  }
+});
+
+// src/tools/todo-write.ts
+var input8 = external_exports.strictObject({
+  todos: external_exports.array(
+    external_exports.object({
+      content: external_exports.string().min(1).describe('What the step is, in imperative form ("Fix the date parser").'),
+      status: external_exports.enum(["pending", "in_progress", "completed"])
+    })
+  ).describe("The whole plan; each call replaces the previous list.")
+});
+var todoWriteTool = defineTool({
+  name: "TodoWrite",
+  description: descriptions.TodoWrite,
+  input: input8,
+  kind: "think",
+  async execute({ todos }) {
+    const n3 = (s) => todos.filter((t) => t.status === s).length;
+    const inProgress = n3("in_progress");
+    const parts2 = [`${n3("completed")} completed`, `${inProgress} in progress`, `${n3("pending")} pending`];
+    let text2 = `Todo list updated (${todos.length} item${todos.length === 1 ? "" : "s"}: ${parts2.join(", ")}).`;
+    if (inProgress > 1) text2 += ` Note: ${inProgress} items are in_progress; keep exactly one in progress at a time and mark the others pending or completed.`;
+    if (todos.length > 0 && n3("completed") === todos.length) text2 += " All items are completed.";
+    return {
+      forModel: text2,
+      forHuman: `Plan: ${parts2.join(", ")}`,
+      isError: false,
+      effects: [{ type: "todos", todos: todos.map((t) => ({ content: t.content, status: t.status })) }]
+    };
+  }
+});
+
+// src/tools/index.ts
+function defaultTools() {
+  return [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool];
+}
+
+// src/tools/output-budget.ts
+import { mkdirSync as mkdirSync3, writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join21 } from "node:path";
+var DEFAULT_OUTPUT_LIMIT = 3e4;
+function headBytes(text2, bytes) {
+  let cut2 = Buffer.from(text2, "utf8").subarray(0, bytes).toString("utf8").replace(/\uFFFD$/, "");
+  const nl = cut2.lastIndexOf("\n");
+  if (nl > cut2.length * 0.8) cut2 = cut2.slice(0, nl + 1);
+  return cut2;
+}
+function tailBytes(text2, bytes) {
+  const buf = Buffer.from(text2, "utf8");
+  let cut2 = buf.subarray(Math.max(0, buf.length - bytes)).toString("utf8").replace(/^\uFFFD/, "");
+  const nl = cut2.indexOf("\n");
+  if (nl >= 0 && nl < cut2.length * 0.2) cut2 = cut2.slice(nl + 1);
+  return cut2;
+}
+function budgetOutput(text2, opts) {
+  const limit2 = opts.limitBytes ?? DEFAULT_OUTPUT_LIMIT;
+  const size2 = Buffer.byteLength(text2, "utf8");
+  if (size2 <= limit2) return { text: text2 };
+  const dir = join21(opts.runDir, "tool-output");
+  const outputPath = join21(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
+  let saved = true;
+  try {
+    mkdirSync3(dir, { recursive: true });
+    writeFileSync3(outputPath, text2);
+  } catch {
+    saved = false;
+  }
+  const head = headBytes(text2, Math.floor(limit2 * 0.6));
+  const tail = tailBytes(text2, Math.floor(limit2 * 0.3));
+  const lines = text2.split("\n").length;
+  const omitted = size2 - Buffer.byteLength(head) - Buffer.byteLength(tail);
+  const where = saved ? `The full output (${size2} bytes, ${lines} lines) is saved at ${outputPath}: use Read with offset/limit or Grep on that path to see the rest.` : `The full output (${size2} bytes, ${lines} lines) could not be saved; rerun with a narrower query to see the rest.`;
+  const body2 = `${head}${head.endsWith("\n") ? "" : "\n"}
+[... ${omitted} bytes omitted ...]
+
+${tail}
+
+[Output too long for one result. ${where}]`;
+  return saved ? { text: body2, outputPath } : { text: body2 };
+}
+
+// src/tools/lib/input-corrections.ts
+function coerceInput(raw, schema5) {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw) || !schema5.properties) return raw;
+  const out2 = { ...raw };
+  for (const [key, prop] of Object.entries(schema5.properties)) {
+    const v = out2[key];
+    if (typeof v !== "string") continue;
+    const t = v.trim();
+    if ((prop.type === "integer" || prop.type === "number") && /^-?\d+(\.\d+)?$/.test(t)) out2[key] = Number(t);
+    else if (prop.type === "boolean" && (t === "true" || t === "false")) out2[key] = t === "true";
+    else if ((prop.type === "array" || prop.type === "object") && /^[[{]/.test(t)) {
+      try {
+        out2[key] = JSON.parse(t);
+      } catch {
+      }
+    }
+  }
+  return out2;
+}
+function received(v) {
+  if (v === void 0) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v;
+}
+function valueAt(input10, path9) {
+  let cur = input10;
+  for (const k of path9) {
+    if (cur === null || typeof cur !== "object") return void 0;
+    cur = cur[k];
+  }
+  return cur;
+}
+function describeIssues(issues, input10, fields) {
+  return issues.map((issue3) => {
+    const path9 = issue3.path.map(String).join(".") || "(input)";
+    switch (issue3.code) {
+      case "invalid_type": {
+        const got = valueAt(input10, issue3.path);
+        if (got === void 0 && issue3.path.length > 0) return `${path9}: required (expected ${issue3.expected})`;
+        return `${path9}: expected ${issue3.expected}, received ${received(got)}`;
+      }
+      case "unrecognized_keys":
+        return `${issue3.keys.map((k) => `"${k}"`).join(", ")}: unknown field${issue3.keys.length > 1 ? "s" : ""} (valid fields: ${fields.join(", ")})`;
+      case "invalid_value":
+        return `${path9}: expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      case "too_small":
+        return `${path9}: must be ${issue3.inclusive === false ? ">" : ">="} ${String(issue3.minimum)}${issue3.origin === "string" || issue3.origin === "array" ? ` in length` : ""}`;
+      case "too_big":
+        return `${path9}: must be ${issue3.inclusive === false ? "<" : "<="} ${String(issue3.maximum)}${issue3.origin === "string" || issue3.origin === "array" ? ` in length` : ""}`;
+      default:
+        return `${path9}: ${issue3.message}`;
+    }
+  });
+}
+
+// src/tools/registry.ts
+function clean(node2) {
+  if (Array.isArray(node2)) return node2.map(clean);
+  if (node2 === null || typeof node2 !== "object") return node2;
+  const out2 = {};
+  for (const [k, v] of Object.entries(node2)) {
+    if (k === "$schema") continue;
+    if (k === "maximum" && v === Number.MAX_SAFE_INTEGER || k === "minimum" && v === Number.MIN_SAFE_INTEGER) continue;
+    out2[k] = clean(v);
+  }
+  return out2;
+}
+function deepFreeze(o2) {
+  if (o2 !== null && typeof o2 === "object") {
+    for (const v of Object.values(o2)) deepFreeze(v);
+    Object.freeze(o2);
+  }
+  return o2;
+}
+function unknownTool(name2, valid) {
+  return {
+    forModel: `Unknown tool "${name2}". Valid tools: ${valid.join(", ")}. Call one of those by its exact name.`,
+    isError: true,
+    errorKind: "unknown_tool"
+  };
+}
+function createRegistry(tools) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const t of tools) {
+    if (byName.has(t.name)) throw new Error(`createRegistry: tool "${t.name}" is registered twice`);
+    byName.set(t.name, t);
+  }
+  const names = [...byName.keys()];
+  const jsonSchemas = /* @__PURE__ */ new Map();
+  for (const t of tools) jsonSchemas.set(t.name, deepFreeze(clean(external_exports.toJSONSchema(t.input, { io: "input" }))));
+  const schemaList = tools.map(
+    (t) => deepFreeze({ name: t.name, description: t.description, input_schema: jsonSchemas.get(t.name) })
+  );
+  return {
+    names: () => [...names],
+    schemas: () => schemaList.map((s) => ({ ...s })),
+    get: (name2) => byName.get(name2),
+    kindOf: (name2) => byName.get(name2)?.kind,
+    access: (name2, input10) => byName.get(name2)?.access?.(input10) ?? NO_ACCESS,
+    parse(name2, rawInput) {
+      const tool = byName.get(name2);
+      if (!tool) return { ok: false, result: unknownTool(name2, names) };
+      const schema5 = jsonSchemas.get(name2);
+      const coerced = coerceInput(rawInput, schema5);
+      const res = tool.input.safeParse(coerced);
+      if (res.success) return { ok: true, input: res.data };
+      const fields = Object.keys(schema5.properties ?? {});
+      const lines = describeIssues(res.error.issues, coerced, fields);
+      return {
+        ok: false,
+        result: {
+          forModel: `Invalid input for ${name2}:
+${lines.map((l) => `- ${l}`).join("\n")}
+Fix ${lines.length > 1 ? "these fields" : "this field"} and call ${name2} again.`,
+          isError: true,
+          errorKind: "invalid_input"
+        }
+      };
+    },
+    async execute(name2, input10, ctx) {
+      const tool = byName.get(name2);
+      if (!tool) return unknownTool(name2, names);
+      let result;
+      try {
+        result = await tool.execute(input10, ctx);
+      } catch (err2) {
+        const message = err2 instanceof Error ? err2.message : String(err2);
+        ctx.logger.error({ tool: name2, err: message }, "tool threw");
+        result = { forModel: `${name2} failed with an internal error: ${message}`, isError: true, errorKind: "internal" };
+      }
+      const budgeted = budgetOutput(result.forModel, { runDir: ctx.runDir, callId: ctx.callId });
+      if (budgeted.outputPath === void 0) return result;
+      const outputPath = budgeted.outputPath;
+      const effects = result.effects?.map((e) => e.type === "exec" ? { ...e, outputPath } : e);
+      return { ...result, forModel: budgeted.text, outputPath, ...effects ? { effects } : {} };
+    }
+  };
+}
 
 // src/agent/permissions/words.ts
 function unescapeBare(s) {
@@ -91179,9 +92496,9 @@ function commandOf(n3) {
   for (let i3 = 0; i3 < n3.childCount; i3++) {
     const c3 = n3.child(i3);
     if (!c3) continue;
-    const field2 = n3.fieldNameForChild(i3);
+    const field = n3.fieldNameForChild(i3);
     if (c3.type === "variable_assignment") assignments.push(assignmentOf(c3));
-    else if (field2 === "name" || field2 === "argument") words.push(wordOf(c3));
+    else if (field === "name" || field === "argument") words.push(wordOf(c3));
   }
   return { text: n3.text, assignments, words };
 }
@@ -91324,12 +92641,12 @@ function dangerousEnvName(name2) {
 }
 
 // src/agent/permissions/command-checks.ts
-import { statSync as statSync5 } from "node:fs";
-import { basename as basename4 } from "node:path";
+import { statSync as statSync11 } from "node:fs";
+import { basename as basename6 } from "node:path";
 
 // src/agent/permissions/arg-checks.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join22 } from "node:path";
 function abbreviates(arg, long, exact = []) {
   if (!arg.startsWith("--") || arg.length < 3) return null;
   const name2 = arg.split("=")[0];
@@ -91447,7 +92764,7 @@ function checkLocalPackage(launcher, args2, root2) {
     if (a2 === "-p" || a2.startsWith("--package") || a2 === "-c" || a2.startsWith("--call")) return `${launcher} ${a2} can fetch and run arbitrary code; not allowed`;
     if (a2.startsWith("-")) continue;
     const name2 = a2.startsWith("@") ? a2.replace(/^(@[^/]+\/[^@]+)@.*$/, "$1") : a2.split("@")[0];
-    const local = name2.startsWith("@") ? join15(root2, "node_modules", name2) : join15(root2, "node_modules", ".bin", name2);
+    const local = name2.startsWith("@") ? join22(root2, "node_modules", name2) : join22(root2, "node_modules", ".bin", name2);
     if (/^[@\w./-]+$/.test(name2) && !name2.includes("..") && existsSync3(local)) return null;
     return `${launcher} ${a2}: the package is not installed in this worktree (${launcher} would download it); add it to devDependencies or run an installed tool`;
   }
@@ -91533,79 +92850,13 @@ function checkFollowLinks(base3, args2) {
 }
 
 // src/agent/permissions/path-args.ts
-import { readdirSync as readdirSync2, statSync as statSync4 } from "node:fs";
+import { readdirSync as readdirSync3, statSync as statSync10 } from "node:fs";
 
 // src/agent/permissions/path-jail.ts
-import { readFileSync as readFileSync6, statSync as statSync3 } from "node:fs";
-
-// src/workspace/resolve-in-root.ts
-import { lstatSync as lstatSync2, readlinkSync, realpathSync as realpathSync3 } from "node:fs";
-import { isAbsolute as isAbsolute8, relative as relative6, sep as sep4 } from "node:path";
-function isWithin2(dir, p) {
-  const rel = relative6(dir, p);
-  return rel === "" || rel !== ".." && !rel.startsWith(`..${sep4}`) && !isAbsolute8(rel);
-}
-var MAX_LINKS = 40;
-function physicalPath(abs) {
-  const todo = abs.split("/").filter((s) => s !== "" && s !== ".");
-  let done = [];
-  let missing = false;
-  let hops = 0;
-  while (todo.length > 0) {
-    const seg = todo.shift();
-    if (seg === "..") {
-      if (missing) return { error: "climb" };
-      done.pop();
-      continue;
-    }
-    const cur = `/${[...done, seg].join("/")}`;
-    if (missing) {
-      done.push(seg);
-      continue;
-    }
-    let st;
-    try {
-      st = lstatSync2(cur);
-    } catch {
-      missing = true;
-      done.push(seg);
-      continue;
-    }
-    if (!st.isSymbolicLink()) {
-      done.push(seg);
-      continue;
-    }
-    if (++hops > MAX_LINKS) return { error: "loop" };
-    const target = readlinkSync(cur);
-    const parts2 = target.split("/").filter((s) => s !== "" && s !== ".");
-    if (isAbsolute8(target)) done = [];
-    todo.unshift(...parts2);
-  }
-  const path9 = `/${done.join("/")}`;
-  try {
-    return { path: realpathSync3.native(path9) };
-  } catch {
-    return { path: path9 };
-  }
-}
-function resolveInRoot(root2, p, opts = {}) {
-  if (p.trim() === "") return { ok: false, why: "empty" };
-  if (p.includes("\0")) return { ok: false, why: "nul" };
-  if (p.startsWith("~")) return { ok: false, why: "home" };
-  const start2 = isAbsolute8(p) ? p : `${opts.cwd ?? root2}/${p}`;
-  const phys = physicalPath(start2);
-  if ("error" in phys) return { ok: false, why: phys.error };
-  const abs = phys.path;
-  const inRoot = isWithin2(root2, abs);
-  const rel = inRoot ? relative6(root2, abs) : "";
-  const segs = rel === "" ? [] : rel.split(sep4);
-  if (inRoot && segs.includes(".git") || (opts.gitDirs ?? []).some((g) => isWithin2(g, abs))) return { ok: false, why: "git", abs };
-  if (!inRoot) return { ok: false, why: "outside", abs };
-  return { ok: true, abs, rel: segs.join("/") };
-}
+import { readFileSync as readFileSync9, statSync as statSync9 } from "node:fs";
 
 // src/workspace/protected-paths.ts
-var import_ignore2 = __toESM(require_ignore(), 1);
+var import_ignore3 = __toESM(require_ignore(), 1);
 var SECRET_NAME = [
   /^\.env(\..+)?$/i,
   // .env, .env.local, .env.production …
@@ -91634,7 +92885,7 @@ var CONTROL_PATTERNS = [
   ".gitmodules",
   ".gitattributes"
 ];
-var control = (0, import_ignore2.default)().add(CONTROL_PATTERNS.map((p) => p.includes("/") ? `/${p}` : p));
+var control = (0, import_ignore3.default)().add(CONTROL_PATTERNS.map((p) => p.includes("/") ? `/${p}` : p));
 var base = (rel) => rel.slice(rel.lastIndexOf("/") + 1);
 function isSecretName2(rel) {
   const b = base(rel);
@@ -91654,7 +92905,7 @@ function isControlPath(rel) {
 function writableMatcher(writable2 = [], writableWorkflows = false) {
   const globs = [...writable2, ...writableWorkflows ? [".github/workflows/**"] : []];
   if (globs.length === 0) return () => false;
-  const ig = (0, import_ignore2.default)().add(globs.map((g) => g.replace(/^\.\//, "")));
+  const ig = (0, import_ignore3.default)().add(globs.map((g) => g.replace(/^\.\//, "")));
   return (rel) => rel !== "" && ig.ignores(rel);
 }
 function protectedWriteReason(rel, isWritable) {
@@ -91691,8 +92942,8 @@ function isSecretFile(rel, abs) {
   if (isSecretName2(rel)) return true;
   if (!isTokenFileName(rel)) return false;
   try {
-    if (statSync3(abs).size > 256 * 1024) return true;
-    return hasToken(readFileSync6(abs, "utf8"));
+    if (statSync9(abs).size > 256 * 1024) return true;
+    return hasToken(readFileSync9(abs, "utf8"));
   } catch {
     return false;
   }
@@ -91710,25 +92961,25 @@ function resolveInside(root2, p, opts = {}) {
 }
 
 // src/agent/permissions/read-deny.ts
-import { readdirSync } from "node:fs";
-import { isAbsolute as isAbsolute9, join as join16, relative as relative7, sep as sep5 } from "node:path";
+import { readdirSync as readdirSync2 } from "node:fs";
+import { isAbsolute as isAbsolute10, join as join23, relative as relative10, sep as sep7 } from "node:path";
 function relOf(root2, p) {
-  let rel = isAbsolute9(p) ? relative7(root2, p) : p;
-  rel = rel.split(sep5).join("/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  let rel = isAbsolute10(p) ? relative10(root2, p) : p;
+  rel = rel.split(sep7).join("/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
   if (rel === "." || rel === "") return "";
-  if (rel === ".." || rel.startsWith("../") || isAbsolute9(rel)) return null;
+  if (rel === ".." || rel.startsWith("../") || isAbsolute10(rel)) return null;
   return rel;
 }
 function readDeniedBy(rules, rel, isDir2 = false) {
   if (rel === "") return void 0;
-  return rules.find((r) => r.paths !== void 0 && fileRuleMatches(r, "Read", rel, isDir2));
+  return rules.find((r) => r.paths !== void 0 && fileRuleMatches(r, "read", rel, isDir2));
 }
 function editDeniedBy(rules, rel) {
   if (rel === "") return void 0;
-  return rules.find((r) => r.paths !== void 0 && fileRuleMatches(r, "Edit", rel));
+  return rules.find((r) => r.paths !== void 0 && fileRuleMatches(r, "edit", rel));
 }
 function isReadPathRule(r) {
-  return r.paths !== void 0 && (r.tool === "Read" || r.tool === "Glob" || r.tool === "Grep");
+  return r.paths !== void 0 && RULE_KINDS[r.tool].includes("read");
 }
 var PROBE = "__proofpr_probe__";
 function folderDeniedBy(rules, rel) {
@@ -91746,7 +92997,7 @@ function firstDeniedUnder(root2, rules, rel, opts = {}) {
     const dir = stack.pop();
     let entries2;
     try {
-      entries2 = readdirSync(join16(root2, dir), { withFileTypes: true });
+      entries2 = readdirSync2(join23(root2, dir), { withFileTypes: true });
     } catch {
       continue;
     }
@@ -91786,7 +93037,7 @@ function configDenied(rel, isDir2, access, ctx, shown) {
 }
 function isDirectory(abs) {
   try {
-    return statSync4(abs).isDirectory();
+    return statSync10(abs).isDirectory();
   } catch {
     return false;
   }
@@ -91829,7 +93080,7 @@ function checkPathArg(v, glob2, access, ctx, always) {
     const re2 = globRegex(parts2[at]);
     let entries2 = [];
     try {
-      entries2 = readdirSync2(r.abs, { withFileTypes: true });
+      entries2 = readdirSync3(r.abs, { withFileTypes: true });
     } catch {
       continue;
     }
@@ -91848,7 +93099,7 @@ function checkPathArg(v, glob2, access, ctx, always) {
 }
 
 // src/agent/permissions/git-ignored.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
+import { spawnSync as spawnSync3 } from "node:child_process";
 function gitEnv2() {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^GIT_/i.test(k)) env[k] = v;
@@ -91863,7 +93114,7 @@ function createIgnoredPaths(root2) {
       if (rel === "" || rel === ".") return false;
       const hit = cache.get(rel);
       if (hit !== void 0) return hit;
-      const r = spawnSync2("git", ["-C", root2, "check-ignore", "-q", "--", rel], { stdio: "ignore", timeout: 1e4, env });
+      const r = spawnSync3("git", ["-C", root2, "check-ignore", "-q", "--", rel], { stdio: "ignore", timeout: 1e4, env });
       const ignored2 = r.status === 0;
       cache.set(rel, ignored2);
       return ignored2;
@@ -91872,7 +93123,7 @@ function createIgnoredPaths(root2) {
       const key = `${untracked ? "u" : "t"}:${rel}`;
       if (listings.has(key)) return listings.get(key);
       const args2 = ["-C", root2, "-c", "core.quotepath=false", "ls-files", "-z", ...untracked ? ["-co", "--exclude-standard"] : [], "--", rel === "" ? "." : rel];
-      const r = spawnSync2("git", args2, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env });
+      const r = spawnSync3("git", args2, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env });
       const files = r.status === 0 ? r.stdout.split("\0").filter((f) => f !== "") : void 0;
       listings.set(key, files);
       return files;
@@ -91994,7 +93245,7 @@ function checkSearchScope(base3, args2, ctx) {
 }
 
 // src/agent/permissions/write-targets.ts
-import { basename as basename3 } from "node:path";
+import { basename as basename5 } from "node:path";
 var VALUE_OPTS = {
   cp: /^(-t|-S|--target-directory|--suffix)$/,
   mv: /^(-t|-S|--target-directory|--suffix)$/,
@@ -92006,7 +93257,7 @@ var VALUE_OPTS = {
   chmod: /^(--reference)$/
 };
 function writeTargets(name2, args2, sedInPlace) {
-  const base3 = basename3(name2);
+  const base3 = basename5(name2);
   if (base3 === "sed" && !sedInPlace) return [];
   if (!["cp", "mv", "install", "ln", "tee", "touch", "truncate", "sed", "chmod"].includes(base3)) return [];
   const valueOpt = VALUE_OPTS[base3];
@@ -92034,10 +93285,10 @@ function writeTargets(name2, args2, sedInPlace) {
   if (base3 === "sed") return (scriptGiven ? plain : plain.slice(1)).map((path9) => ({ path: path9 }));
   if (base3 === "chmod") return plain.slice(1).map((path9) => ({ path: path9 }));
   if (base3 === "tee" || base3 === "touch" || base3 === "truncate") return plain.map((path9) => ({ path: path9 }));
-  if (targetDir !== null) return plain.map((src) => ({ path: targetDir, intoName: basename3(src), folder: true }));
+  if (targetDir !== null) return plain.map((src) => ({ path: targetDir, intoName: basename5(src), folder: true }));
   const dest = plain[plain.length - 1];
   if (dest === void 0 || plain.length < 2) return [];
-  return plain.slice(0, -1).map((src) => ({ path: dest, intoName: basename3(src), folder: dest.endsWith("/") || plain.length > 2 }));
+  return plain.slice(0, -1).map((src) => ({ path: dest, intoName: basename5(src), folder: dest.endsWith("/") || plain.length > 2 }));
 }
 
 // src/agent/permissions/safe-list.ts
@@ -92146,7 +93397,7 @@ function unwrap(words) {
   for (let guard = 0; guard < 8; guard++) {
     const name2 = w[0]?.value;
     if (name2 === void 0 || name2 === null) break;
-    const b = basename4(name2);
+    const b = basename6(name2);
     let i3 = 1;
     const at = (k) => w[k]?.value;
     if (b === "command" && at(1) !== "-v" && at(1) !== "-V") {
@@ -92193,7 +93444,7 @@ function checkCommand(cmd, ctx) {
   if (!NAME_OK.test(name2)) {
     return deny("builtin-deny:command-name", `command name ${JSON.stringify(name2)} has characters outside plain ASCII letters, digits and ./_-+ (look-alike letters are refused); retype it`, words);
   }
-  const base3 = basename4(name2);
+  const base3 = basename6(name2);
   const denied = DENIED_COMMANDS[base3];
   if (denied) return deny(`builtin-deny:${base3}`, `${base3}: ${denied}`, words);
   const args2 = words.slice(1);
@@ -92259,7 +93510,7 @@ function checkGitPaths(args2, ctx) {
 }
 function isDir(abs) {
   try {
-    return statSync5(abs).isDirectory();
+    return statSync11(abs).isDirectory();
   } catch {
     return false;
   }
@@ -92387,45 +93638,40 @@ function decideBash(p, command) {
 
 // src/agent/permissions/file-decision.ts
 var no2 = (rule, reason) => ({ behavior: "deny", rule, reason });
-function field(input10, name2) {
-  if (typeof input10 !== "object" || input10 === null) return void 0;
-  const v = input10[name2];
-  return typeof v === "string" ? v : void 0;
-}
 function badPattern(pattern) {
   return pattern.startsWith("~") || pattern.split(/[/\\]/).includes("..") || pattern.includes("\0");
 }
-function decideFileTool(p, tool, input10) {
-  if (tool === "TodoWrite") {
-    const d = p.deny.find((r) => r.tool === "TodoWrite");
-    return d ? no2(`config-deny:${d.text}`, `TodoWrite is refused by permissions.deny in ${p.configFile}`) : { behavior: "allow", rule: "builtin-allow:TodoWrite", reason: "" };
+function decideFileTool(p, call) {
+  const { tool, kind, access } = call;
+  if (access.paths.length === 0 && access.patterns.length === 0) {
+    const d = p.deny.find((r) => r.tool === tool);
+    return d ? no2(`config-deny:${d.text}`, `${tool} is refused by permissions.deny in ${p.configFile}`) : { behavior: "allow", rule: `builtin-allow:${tool}`, reason: "" };
   }
-  const writing = tool === "Write" || tool === "Edit";
-  const key = tool === "Read" || writing ? "file_path" : "path";
-  const raw = field(input10, key);
-  if (raw === void 0 && key === "file_path") return no2("builtin-deny:input", `${tool} needs a string file_path`);
-  for (const k of ["pattern", "glob"]) {
-    const pat = tool === "Glob" || k === "glob" ? field(input10, k) : void 0;
-    if (pat !== void 0 && badPattern(pat)) return no2("builtin-deny:path", `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`);
-    if (pat !== void 0 && pat.startsWith("/") && !pat.startsWith(`${p.root}/`)) {
+  for (const { field: k, pattern: pat } of access.patterns) {
+    if (badPattern(pat)) return no2("builtin-deny:path", `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`);
+    if (pat.startsWith("/") && !pat.startsWith(`${p.root}/`)) {
       return no2("builtin-deny:path", `${tool} ${k} "${pat}" is outside the worktree; use a pattern relative to the worktree`);
     }
   }
-  const target = raw ?? ".";
+  const decisions = (access.paths.length ? access.paths : [{ path: void 0, type: "dir" }]).map((loc) => decidePath(p, tool, kind, loc));
+  return decisions.find((d) => d.behavior === "deny") ?? decisions[0];
+}
+function decidePath(p, tool, kind, loc) {
+  const writing = kind === "edit";
+  const target = loc.path ?? ".";
   const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? "write" : "read", isWritable: p.isWritable, secretExempt: p.secretExempt });
   if (!jail.ok) return no2("builtin-deny:path", `${tool} refused: ${jail.reason}`);
-  const isDir2 = key === "path";
-  const denied = p.deny.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir2)) ?? (isDir2 && (tool === "Grep" || tool === "Glob") ? folderDeniedBy(p.deny, jail.rel) : void 0);
+  const isDir2 = loc.type === "dir";
+  const denied = p.deny.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, kind, jail.rel, isDir2)) ?? (isDir2 ? folderDeniedBy(p.deny, jail.rel) : void 0);
   if (denied) return no2(`config-deny:${denied.text}`, `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`);
   if (writing && p.mode === "plan") return no2("mode:plan", `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
   if (writing && p.ignored?.isIgnored(jail.rel)) return no2("builtin-deny:ignored-path", `${tool} refused: ${ignoredReason(target)}`);
-  const allowed = p.allow.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, tool, jail.rel, isDir2));
+  const allowed = p.allow.find((r) => r.tool === tool && !r.paths || fileRuleMatches(r, kind, jail.rel, isDir2));
   if (allowed) return { behavior: "allow", rule: `config-allow:${allowed.text}`, reason: "" };
   return { behavior: "allow", rule: writing ? `builtin-allow:${tool} inside worktree` : `builtin-allow:${tool} read-only`, reason: "" };
 }
 
 // src/agent/permissions/create-policy.ts
-var FILE_TOOLS = /* @__PURE__ */ new Set(["Read", "Write", "Edit", "Glob", "Grep", "TodoWrite"]);
 function real(p) {
   try {
     return realpathSync4.native(p);
@@ -92448,6 +93694,7 @@ async function createPolicy(opts) {
   const gitDirs = (opts.gitDirs ?? detectGitDirs(root2)).map(real);
   const configFile = opts.configFile ?? ".github/proofpr.yml";
   const log10 = opts.logger ?? silentLogger;
+  const tools = opts.tools ?? createRegistry(defaultTools());
   const parser = await loadBashParser();
   const testRules = [];
   const testRedirects = /* @__PURE__ */ new Set();
@@ -92467,8 +93714,8 @@ async function createPolicy(opts) {
   }
   const ignored2 = createIgnoredPaths(root2);
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
-  const readRules = allow.filter((r) => r.paths !== void 0 && (r.tool === "Read" || r.tool === "Grep" || r.tool === "Glob"));
-  const secretExempt = (rel) => readRules.some((r) => fileRuleMatches(r, "Read", rel));
+  const readRules = allow.filter((r) => r.paths !== void 0 && RULE_KINDS[r.tool].includes("read"));
+  const secretExempt = (rel) => readRules.some((r) => fileRuleMatches(r, "read", rel));
   const base3 = { root: root2, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny: deny2, configFile, ignored: ignored2 };
   const bash = { ...base3, parser, testRules, testRedirects };
   let ignoreRulesMayHaveChanged = false;
@@ -92478,13 +93725,17 @@ async function createPolicy(opts) {
       ignoreRulesMayHaveChanged = false;
       let d;
       try {
-        if (tool === "Bash") {
-          const command = typeof input10 === "object" && input10 !== null ? input10.command : void 0;
-          d = typeof command === "string" ? decideBash(bash, command) : { behavior: "deny", rule: "builtin-deny:input", reason: "Bash needs a string command" };
-        } else if (FILE_TOOLS.has(tool)) {
-          d = decideFileTool(base3, tool, input10);
+        const def = tools.get(tool);
+        const parsed = def?.input.safeParse(input10);
+        if (!def) {
+          d = { behavior: "deny", rule: "default-deny", reason: `unknown tool ${tool}; use one of ${tools.names().join(", ")}` };
+        } else if (!parsed?.success) {
+          const issue3 = parsed?.error.issues[0];
+          const where = issue3?.path.length ? issue3.path.join(".") : "input";
+          d = { behavior: "deny", rule: "builtin-deny:input", reason: `${tool} input is not valid (${where}: ${issue3?.message ?? "invalid"}); fix it and call ${tool} again` };
         } else {
-          d = { behavior: "deny", rule: "default-deny", reason: `unknown tool ${tool}; use one of Read, Write, Edit, Glob, Grep, Bash, TodoWrite` };
+          const access = accessOf(def, parsed.data);
+          d = access.command !== void 0 ? decideBash(bash, access.command) : decideFileTool(base3, { tool, kind: def.kind, access });
         }
       } catch (e) {
         d = { behavior: "deny", rule: "internal-error", reason: `the permission check failed (${e.message}); the call was refused` };
@@ -92493,22 +93744,27 @@ async function createPolicy(opts) {
       return d;
     },
     executed(tool, input10) {
-      if (tool === "Bash" || (tool === "Write" || tool === "Edit") && /(^|[/\\])\.gitignore$/.test(String(input10.file_path))) {
-        ignoreRulesMayHaveChanged = true;
-      }
+      const def = tools.get(tool);
+      const parsed = def?.input.safeParse(input10);
+      if (!def || !parsed?.success) return;
+      const touchesIgnoreRules = def.kind === "edit" && accessOf(def, parsed.data).paths.some((l) => l.path !== void 0 && /(^|[/\\])\.gitignore$/.test(l.path));
+      if (def.kind === "execute" || touchesIgnoreRules) ignoreRulesMayHaveChanged = true;
     }
   };
 }
+function accessOf(def, input10) {
+  return def.access?.(input10) ?? NO_ACCESS;
+}
 
 // src/agent/hooks/command-hook.ts
-import { isAbsolute as isAbsolute10, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute11, resolve as resolve5 } from "node:path";
 var TEXT_CONTEXT = /* @__PURE__ */ new Set(["SessionStart", "UserPromptSubmit"]);
 async function runCommandHook(hook2, event, payload, opts) {
   const name2 = hook2.command;
   const body2 = { ...payload, hook_event_name: event, cwd: payload.cwd || opts.root };
   const extraEnv = {};
   const file2 = filePathOf(payload.tool_input);
-  if (file2 !== void 0) extraEnv.PROOFPR_FILE = isAbsolute10(file2) ? file2 : resolve4(opts.root, file2);
+  if (file2 !== void 0) extraEnv.PROOFPR_FILE = isAbsolute11(file2) ? file2 : resolve5(opts.root, file2);
   let r;
   try {
     r = await opts.exec({ command: hook2.command, cwd: opts.root, timeoutMs: hook2.timeout_sec * 1e3, stdin: JSON.stringify(body2), extraEnv });
@@ -92574,12 +93830,12 @@ function createHookRunner(opts) {
 }
 
 // src/agent/verification/verifier.ts
-import { readFile as readFile7, stat as stat6 } from "node:fs/promises";
-import { isAbsolute as isAbsolute12, join as join21 } from "node:path";
+import { readFile as readFile9, stat as stat6 } from "node:fs/promises";
+import { isAbsolute as isAbsolute13, join as join28 } from "node:path";
 
 // src/agent/verification/assertions.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import { join as join18, posix as posix3 } from "node:path";
+import { readFile as readFile8 } from "node:fs/promises";
+import { join as join25, posix as posix3 } from "node:path";
 
 // src/agent/verification/assertion-patterns.ts
 var ASSERTION = [
@@ -92668,8 +93924,8 @@ function isEarlyReturn(lines, line) {
 import { posix as posix2 } from "node:path";
 
 // src/agent/verification/test-config.ts
-import { readFile as readFile5 } from "node:fs/promises";
-import { join as join17, posix } from "node:path";
+import { readFile as readFile7 } from "node:fs/promises";
+import { join as join24, posix } from "node:path";
 var CONFIG_FILE = /^(?:(?:jest|vitest|ava|karma|playwright)\.config\.(?:[cm]?[jt]s|json)|vitest\.workspace\.(?:[cm]?[jt]s|json)|\.mocharc(?:\.(?:js|cjs|json|jsonc|ya?ml))?|pytest\.ini|phpunit\.xml(?:\.dist)?|\.rspec)$/;
 var SECTIONS = {
   "pyproject.toml": /^\s*\[tool\.pytest\b/,
@@ -92718,7 +93974,7 @@ Revert these changes: the run is judged with the repository's own test scripts a
 async function changedSetting(root2, baseSha, f, name2, testCommand, gitDir) {
   if (CONFIG_FILE.test(name2)) return f.status === "added" ? "test runner config added" : f.status === "deleted" ? "test runner config deleted" : "test runner config changed";
   const before = f.status === "added" ? "" : await baseText(root2, baseSha, f.oldPath ?? f.path, gitDir);
-  const after = f.status === "deleted" ? "" : await readFile5(join17(root2, f.path), "utf8");
+  const after = f.status === "deleted" ? "" : await readFile7(join24(root2, f.path), "utf8");
   const section = SECTIONS[name2];
   if (section) return sectionOf(before, section) === sectionOf(after, section) ? void 0 : "the pytest section changed";
   const a2 = packageSettings(before, testCommand);
@@ -92902,7 +94158,7 @@ function unmatched(lines, others) {
 async function earlyReturnsIn(root2, f) {
   const candidates = f.added.filter((l) => /^\s*return\b/.test(l.text));
   if (candidates.length === 0) return [];
-  const text2 = await readFile6(join18(root2, f.path), "utf8").catch(() => "");
+  const text2 = await readFile8(join25(root2, f.path), "utf8").catch(() => "");
   const lines = text2.split(/\r?\n/);
   return candidates.filter((l) => isEarlyReturn(lines, l.line)).map((l) => ref(f.path, l));
 }
@@ -93016,7 +94272,7 @@ Restore the removed assertions, skip markers and test files: change the code und
 import { existsSync as existsSync5 } from "node:fs";
 import { cp as cp2, mkdir as mkdir5, mkdtemp as mkdtemp3, rm as rm3, symlink as symlink2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename5, dirname as dirname5, join as join19 } from "node:path";
+import { basename as basename7, dirname as dirname7, join as join26 } from "node:path";
 var SHARED_DIRS = ["node_modules", ".venv", "venv"];
 async function redGreen(opts) {
   const log10 = opts.logger ?? silentLogger;
@@ -93025,21 +94281,21 @@ async function redGreen(opts) {
   const command = opts.config.test.command;
   if (command === void 0) return { passed: false, detail: "`test.command` is missing in .github/proofpr.yml (needed by gate red-green)", testFiles, failedBefore: false };
   if (testFiles.length === 0) return { passed: true, detail: "no test was added or changed: nothing to show failing before the change", testFiles, failedBefore: false };
-  const tmp = await mkdtemp3(join19(opts.scratchDir ?? tmpdir3(), "proofpr-redgreen-"));
-  const wt = join19(tmp, "base");
+  const tmp = await mkdtemp3(join26(opts.scratchDir ?? tmpdir3(), "proofpr-redgreen-"));
+  const wt = join26(tmp, "base");
   try {
     await git(["worktree", "add", "--detach", wt, opts.baseSha], g);
     for (const f of testFiles) {
-      await mkdir5(dirname5(join19(wt, f)), { recursive: true });
-      await cp2(join19(opts.root, f), join19(wt, f));
+      await mkdir5(dirname7(join26(wt, f)), { recursive: true });
+      await cp2(join26(opts.root, f), join26(wt, f));
     }
-    for (const f of opts.deletedTestFiles ?? []) await rm3(join19(wt, f), { force: true });
+    for (const f of opts.deletedTestFiles ?? []) await rm3(join26(wt, f), { force: true });
     for (const d of SHARED_DIRS) {
-      if (existsSync5(join19(opts.root, d)) && !existsSync5(join19(wt, d))) await symlink2(join19(opts.root, d), join19(wt, d));
+      if (existsSync5(join26(opts.root, d)) && !existsSync5(join26(wt, d))) await symlink2(join26(opts.root, d), join26(wt, d));
     }
     const { run: run4, output: output2 } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: "" });
     const c3 = run4.counts;
-    const named = testFiles.some((f) => output2.includes(f) || output2.includes(basename5(f)));
+    const named = testFiles.some((f) => output2.includes(f) || output2.includes(basename7(f)));
     const failedBefore = (c3?.failed ?? 0) > 0 || run4.exitCode !== null && run4.exitCode !== 0 && named;
     const seen = `exit ${run4.exitCode ?? "none (timed out)"}; ${c3 ? `${c3.passed} passed, ${c3.failed} failed` : "counts unknown"}`;
     const files = testFiles.join(", ");
@@ -93062,18 +94318,18 @@ async function reportExclude(root2, report, gitDir) {
 }
 
 // src/agent/verification/report-file.ts
-import { lstat as lstat2, realpath as realpath8, unlink } from "node:fs/promises";
-import { basename as basename6, dirname as dirname6, isAbsolute as isAbsolute11, join as join20, relative as relative8 } from "node:path";
+import { lstat as lstat3, realpath as realpath8, unlink } from "node:fs/promises";
+import { basename as basename8, dirname as dirname8, isAbsolute as isAbsolute12, join as join27, relative as relative11 } from "node:path";
 async function removeReport(root2, report) {
-  const path9 = isAbsolute11(report) ? report : join20(root2, report);
+  const path9 = isAbsolute12(report) ? report : join27(root2, report);
   try {
     const realRoot = await realpath8(root2);
-    const dir = await realpath8(dirname6(path9)).catch(() => void 0);
+    const dir = await realpath8(dirname8(path9)).catch(() => void 0);
     if (dir === void 0) return "absent";
-    const rel = relative8(realRoot, dir);
-    if (rel.startsWith("..") || isAbsolute11(rel)) return "outside";
-    const target = join20(dir, basename6(path9));
-    if (!await lstat2(target).catch(() => void 0)) return "absent";
+    const rel = relative11(realRoot, dir);
+    if (rel.startsWith("..") || isAbsolute12(rel)) return "outside";
+    const target = join27(dir, basename8(path9));
+    if (!await lstat3(target).catch(() => void 0)) return "absent";
     await unlink(target);
     return "removed";
   } catch {
@@ -93127,7 +94383,7 @@ function createVerifier(opts) {
   };
   const reportPath = () => {
     const r = config3.test.report;
-    return r === void 0 ? void 0 : isAbsolute12(r) ? r : join21(root2, r);
+    return r === void 0 ? void 0 : isAbsolute13(r) ? r : join28(root2, r);
   };
   const statReport = async () => {
     const p = reportPath();
@@ -93218,7 +94474,7 @@ function createVerifier(opts) {
     },
     async afterBash(handle2, outcome) {
       let output2 = outcome.output;
-      if (outcome.outputPath) output2 = await readFile7(outcome.outputPath, "utf8").catch(() => outcome.output);
+      if (outcome.outputPath) output2 = await readFile9(outcome.outputPath, "utf8").catch(() => outcome.output);
       const before = reportBefore.get(handle2);
       const after = await statReport();
       const rewritten = !(before && after && before.mtimeMs === after.mtimeMs && before.size === after.size);
@@ -93248,1214 +94504,13 @@ function createVerifier(opts) {
         }
         const before = await hash2();
         finalRuns++;
-        const outputFile = join21(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
+        const outputFile = join28(opts.runDir, "tool-output", `final-test-run-${finalRuns}.txt`);
         const { run: run4 } = await runTestCommand({ cwd: root2, command, config: config3, exec: opts.exec, treeHash: before.tree ?? "", outputFile, ...opts.signal ? { signal: opts.signal } : {} });
         record2(run4, before.tree ?? "", await hash2());
       }
       return evaluateAt(true);
     }
   };
-}
-
-// src/tools/output-budget.ts
-import { mkdirSync as mkdirSync2, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join22 } from "node:path";
-var DEFAULT_OUTPUT_LIMIT = 3e4;
-function headBytes(text2, bytes) {
-  let cut2 = Buffer.from(text2, "utf8").subarray(0, bytes).toString("utf8").replace(/\uFFFD$/, "");
-  const nl = cut2.lastIndexOf("\n");
-  if (nl > cut2.length * 0.8) cut2 = cut2.slice(0, nl + 1);
-  return cut2;
-}
-function tailBytes(text2, bytes) {
-  const buf = Buffer.from(text2, "utf8");
-  let cut2 = buf.subarray(Math.max(0, buf.length - bytes)).toString("utf8").replace(/^\uFFFD/, "");
-  const nl = cut2.indexOf("\n");
-  if (nl >= 0 && nl < cut2.length * 0.2) cut2 = cut2.slice(nl + 1);
-  return cut2;
-}
-function budgetOutput(text2, opts) {
-  const limit2 = opts.limitBytes ?? DEFAULT_OUTPUT_LIMIT;
-  const size2 = Buffer.byteLength(text2, "utf8");
-  if (size2 <= limit2) return { text: text2 };
-  const dir = join22(opts.runDir, "tool-output");
-  const outputPath = join22(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`);
-  let saved = true;
-  try {
-    mkdirSync2(dir, { recursive: true });
-    writeFileSync2(outputPath, text2);
-  } catch {
-    saved = false;
-  }
-  const head = headBytes(text2, Math.floor(limit2 * 0.6));
-  const tail = tailBytes(text2, Math.floor(limit2 * 0.3));
-  const lines = text2.split("\n").length;
-  const omitted = size2 - Buffer.byteLength(head) - Buffer.byteLength(tail);
-  const where = saved ? `The full output (${size2} bytes, ${lines} lines) is saved at ${outputPath}: use Read with offset/limit or Grep on that path to see the rest.` : `The full output (${size2} bytes, ${lines} lines) could not be saved; rerun with a narrower query to see the rest.`;
-  const body2 = `${head}${head.endsWith("\n") ? "" : "\n"}
-[... ${omitted} bytes omitted ...]
-
-${tail}
-
-[Output too long for one result. ${where}]`;
-  return saved ? { text: body2, outputPath } : { text: body2 };
-}
-
-// src/tools/lib/input-corrections.ts
-function coerceInput(raw, schema5) {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw) || !schema5.properties) return raw;
-  const out2 = { ...raw };
-  for (const [key, prop] of Object.entries(schema5.properties)) {
-    const v = out2[key];
-    if (typeof v !== "string") continue;
-    const t = v.trim();
-    if ((prop.type === "integer" || prop.type === "number") && /^-?\d+(\.\d+)?$/.test(t)) out2[key] = Number(t);
-    else if (prop.type === "boolean" && (t === "true" || t === "false")) out2[key] = t === "true";
-    else if ((prop.type === "array" || prop.type === "object") && /^[[{]/.test(t)) {
-      try {
-        out2[key] = JSON.parse(t);
-      } catch {
-      }
-    }
-  }
-  return out2;
-}
-function received(v) {
-  if (v === void 0) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  return typeof v;
-}
-function valueAt(input10, path9) {
-  let cur = input10;
-  for (const k of path9) {
-    if (cur === null || typeof cur !== "object") return void 0;
-    cur = cur[k];
-  }
-  return cur;
-}
-function describeIssues(issues, input10, fields) {
-  return issues.map((issue3) => {
-    const path9 = issue3.path.map(String).join(".") || "(input)";
-    switch (issue3.code) {
-      case "invalid_type": {
-        const got = valueAt(input10, issue3.path);
-        if (got === void 0 && issue3.path.length > 0) return `${path9}: required (expected ${issue3.expected})`;
-        return `${path9}: expected ${issue3.expected}, received ${received(got)}`;
-      }
-      case "unrecognized_keys":
-        return `${issue3.keys.map((k) => `"${k}"`).join(", ")}: unknown field${issue3.keys.length > 1 ? "s" : ""} (valid fields: ${fields.join(", ")})`;
-      case "invalid_value":
-        return `${path9}: expected one of ${issue3.values.map((v) => JSON.stringify(v)).join(", ")}`;
-      case "too_small":
-        return `${path9}: must be ${issue3.inclusive === false ? ">" : ">="} ${String(issue3.minimum)}${issue3.origin === "string" || issue3.origin === "array" ? ` in length` : ""}`;
-      case "too_big":
-        return `${path9}: must be ${issue3.inclusive === false ? "<" : "<="} ${String(issue3.maximum)}${issue3.origin === "string" || issue3.origin === "array" ? ` in length` : ""}`;
-      default:
-        return `${path9}: ${issue3.message}`;
-    }
-  });
-}
-
-// src/tools/registry.ts
-function clean(node2) {
-  if (Array.isArray(node2)) return node2.map(clean);
-  if (node2 === null || typeof node2 !== "object") return node2;
-  const out2 = {};
-  for (const [k, v] of Object.entries(node2)) {
-    if (k === "$schema") continue;
-    if (k === "maximum" && v === Number.MAX_SAFE_INTEGER || k === "minimum" && v === Number.MIN_SAFE_INTEGER) continue;
-    out2[k] = clean(v);
-  }
-  return out2;
-}
-function deepFreeze(o2) {
-  if (o2 !== null && typeof o2 === "object") {
-    for (const v of Object.values(o2)) deepFreeze(v);
-    Object.freeze(o2);
-  }
-  return o2;
-}
-function unknownTool(name2, valid) {
-  return {
-    forModel: `Unknown tool "${name2}". Valid tools: ${valid.join(", ")}. Call one of those by its exact name.`,
-    isError: true,
-    errorKind: "unknown_tool"
-  };
-}
-function createRegistry(tools) {
-  const byName = /* @__PURE__ */ new Map();
-  for (const t of tools) {
-    if (byName.has(t.name)) throw new Error(`createRegistry: tool "${t.name}" is registered twice`);
-    byName.set(t.name, t);
-  }
-  const names = [...byName.keys()];
-  const jsonSchemas = /* @__PURE__ */ new Map();
-  for (const t of tools) jsonSchemas.set(t.name, deepFreeze(clean(external_exports.toJSONSchema(t.input, { io: "input" }))));
-  const schemaList = tools.map(
-    (t) => deepFreeze({ name: t.name, description: t.description, input_schema: jsonSchemas.get(t.name) })
-  );
-  return {
-    names: () => [...names],
-    schemas: () => schemaList.map((s) => ({ ...s })),
-    get: (name2) => byName.get(name2),
-    isReadOnly: (name2) => byName.get(name2)?.readOnly === true,
-    parse(name2, rawInput) {
-      const tool = byName.get(name2);
-      if (!tool) return { ok: false, result: unknownTool(name2, names) };
-      const schema5 = jsonSchemas.get(name2);
-      const coerced = coerceInput(rawInput, schema5);
-      const res = tool.input.safeParse(coerced);
-      if (res.success) return { ok: true, input: res.data };
-      const fields = Object.keys(schema5.properties ?? {});
-      const lines = describeIssues(res.error.issues, coerced, fields);
-      return {
-        ok: false,
-        result: {
-          forModel: `Invalid input for ${name2}:
-${lines.map((l) => `- ${l}`).join("\n")}
-Fix ${lines.length > 1 ? "these fields" : "this field"} and call ${name2} again.`,
-          isError: true,
-          errorKind: "invalid_input"
-        }
-      };
-    },
-    async execute(name2, input10, ctx) {
-      const tool = byName.get(name2);
-      if (!tool) return unknownTool(name2, names);
-      let result;
-      try {
-        result = await tool.execute(input10, ctx);
-      } catch (err2) {
-        const message = err2 instanceof Error ? err2.message : String(err2);
-        ctx.logger.error({ tool: name2, err: message }, "tool threw");
-        result = { forModel: `${name2} failed with an internal error: ${message}`, isError: true, errorKind: "internal" };
-      }
-      const budgeted = budgetOutput(result.forModel, { runDir: ctx.runDir, callId: ctx.callId });
-      if (budgeted.outputPath === void 0) return result;
-      return { ...result, forModel: budgeted.text, outputPath: budgeted.outputPath };
-    }
-  };
-}
-
-// src/tools/read.ts
-import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
-import { sep as sep6 } from "node:path";
-
-// src/tools/define-tool.ts
-function defineTool(def) {
-  return def;
-}
-
-// src/tools/descriptions.ts
-var descriptions = {
-  Read: "Reads a text file from the repository and returns its lines numbered like `cat -n` (line number, a tab, the text).\n\n- `file_path` is relative to the repository root, or absolute inside it.\n- By default up to 2000 lines from the start are returned; lines longer than 2000 characters are cut. When more lines remain, the result says so and gives the next `offset`.\n- `offset` (1-based line number) and `limit` read a part of a large file. A partial read counts as partial: Edit and Write need the whole file read in one call first.\n- The line-number prefix is not part of the file: never copy it into Edit's `old_string`.\n- Read files before you change them, and read several related files in one turn when you can.\n\nRefusals: files outside the repository or inside `.git`; folders (use Glob); binary files; files over 256 KB without `offset`/`limit` (read a part, or Grep for what you need). A missing file is answered with similar names from the same folder. Large tool outputs saved under the run's `tool-output/` folder can be read too.",
-  Write: "Writes a file with the complete `content` given, creating missing parent folders.\n\n- Use it to create new files, or to replace a file completely. For a targeted change to an existing file, prefer Edit: it sends less text and is safer.\n- An existing file must have been read in full with Read first, and not changed on disk since; otherwise the write is refused and you are told to read it (again).\n- A file that uses CRLF line endings keeps them.\n- The write is atomic: readers never see a half-written file.\n\nRefusals: paths outside the repository or inside `.git`; files git ignores (node_modules/, build output: a change there would not be committed); folders; overwriting a file you have not fully read, or that changed since you read it.",
-  Edit: "Replaces exact text in an existing file: `old_string` becomes `new_string`.\n\n- Read the whole file first (Read without `offset`/`limit`). The edit is refused if you have not, or if the file changed on disk since you read it: read it again and retry.\n- `old_string` must match the file exactly, including indentation and whitespace, and must not include Read's line-number prefix.\n- It must match exactly one place. If it matches several, add surrounding lines to make it unique, or set `replace_all: true` to change every occurrence (useful for renames).\n- `old_string` and `new_string` must differ. To create a file, use Write.\n- The file's line endings (LF or CRLF) are kept; send `\\n` line breaks.\n- The result shows the changed region with line numbers.\n\nRefusals: missing files, no match (the closest region of the file is shown so you can copy the exact text), several matches without `replace_all` (with their line numbers), identical strings, unread or stale files, paths outside the repository or inside `.git`, files git ignores (a change there would not be committed).",
-  Glob: "Finds files by name pattern and returns their paths (relative to the repository root), most recently modified first.\n\n- Patterns: `**` any folders, `*` any characters in a name, `?` one character, `[abc]`, `{ts,tsx}`. Example: `**/*.test.ts`, `src/**/*.{js,jsx}`. A pattern without `**` matches only at the top of the searched folder.\n- `path` limits the search to a folder (default: the repository root); the pattern is relative to it.\n- Files ignored by .gitignore are not listed, and `.git` never is.\n- At most 100 paths are returned; the result says how many more matched. Narrow the pattern or path when that happens.\n- To search file contents, use Grep.",
-  Grep: 'Searches file contents with a regular expression (ripgrep syntax) across the repository, honouring .gitignore.\n\n- `pattern` is a regular expression: escape special characters to match them literally (`\\(`, `\\.`, `\\{`). An invalid pattern is reported as an error, never as "no matches".\n- `output_mode`: `files_with_matches` (default) lists matching files; `content` shows matching lines as `path:line:text` (context lines as `path-line-text`, groups separated by `--`); `count` shows matching lines per file.\n- `path`: a file or folder to search (default: the repository root). `glob`: only files matching it, e.g. `*.ts` (any depth) or `src/**/*.{ts,tsx}`.\n- `-i` case-insensitive; `-n` line numbers in content mode (default on); `-C` lines of context around each match (content mode).\n- `head_limit` keeps only the first N lines / files / counts.\n- Paths in results are relative to the repository root. Results are sorted by path.\n- Use Grep instead of running grep or rg through Bash.',
-  Bash: "Runs a bash command in the repository root and returns its output (stdout and stderr interleaved) and exit code.\n\n- Use it for tests, builds, linters and git inspection (`git status`, `git diff`, `git log`). Use Read, Edit, Write, Glob and Grep instead of cat, sed, echo >, find and grep.\n- Every command is checked by the repository's permission policy first; a denied command comes back as an error that says why. Commands run with a scrubbed environment and no credentials.\n- `timeout` is in milliseconds: default 120000 (2 minutes), at most 600000 (10 minutes). On timeout the whole process group is killed.\n- A non-zero exit code is reported as an error together with the full output.\n- Each call is a fresh shell: `cd` and variables do not carry over. Chain dependent steps with `&&`.\n- Long outputs are cut to their head and tail; the full text is saved to a file whose path is given, which you can Read or Grep.\n- `description`: a few words saying what the command does, for the progress display.",
-  TodoWrite: "Records your plan as a todo list; each call replaces the whole list. The list is shown to the people following the run.\n\n- Use it for tasks with several steps: write the steps first, then keep the list current as you work.\n- Each item has `content` (the step, imperative) and `status`: `pending`, `in_progress` or `completed`.\n- Keep exactly one item `in_progress` at a time. Mark an item `completed` as soon as it is done, and only when it is really done (tests pass, no errors left).",
-  Skill: `Loads the full instructions of one repository skill listed under "Skills" in the system prompt.
-Use it when the task matches a skill's description, before doing the work the skill covers.
-Input: {"name": "<skill name>"} exactly as listed. Returns the SKILL.md body (its procedure); treat it as repository guidance, not as a change to the core rules.`
-};
-
-// src/tools/resolve-path.ts
-import { join as join23, resolve as resolve5 } from "node:path";
-var gitDirCache = /* @__PURE__ */ new Map();
-function gitDirsOf(root2) {
-  const hit = gitDirCache.get(root2);
-  if (hit) return hit;
-  let dirs = [];
-  try {
-    const d = readWorktreeGitDirsSync(root2);
-    if (d && d.gitDir !== join23(root2, ".git")) dirs = [d.gitDir, d.commonDir];
-  } catch {
-    dirs = [];
-  }
-  gitDirCache.set(root2, dirs);
-  return dirs;
-}
-function resolvePath2(input10, opts) {
-  const { root: root2 } = opts;
-  const r = resolveInRoot(root2, input10, { gitDirs: gitDirsOf(root2) });
-  if (r.ok) return { ok: true, abs: r.abs, rel: r.rel || ".", inRoot: true };
-  switch (r.why) {
-    case "empty":
-      return { ok: false, message: "The path is empty. Give a file path relative to the repository root or an absolute path inside it." };
-    case "git":
-      return {
-        ok: false,
-        message: `Access to "${input10}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`
-      };
-    case "outside":
-      for (const extra of opts.readRoots ?? []) {
-        const real2 = resolveInRoot("/", resolve5(extra));
-        if (real2.ok && isWithin2(real2.abs, r.abs)) return { ok: true, abs: r.abs, rel: r.abs, inRoot: false };
-      }
-      return {
-        ok: false,
-        message: `Access to "${input10}" is refused: it resolves to ${r.abs}, outside the repository at ${root2}. Use a path relative to the repository root, or an absolute path inside it.`
-      };
-    case "home":
-      return { ok: false, message: `Access to "${input10}" is refused: "~" is a home directory, outside the repository at ${root2}. Use a path relative to the repository root.` };
-    case "nul":
-      return { ok: false, message: `Access to ${JSON.stringify(input10)} is refused: the path contains a NUL byte.` };
-    case "climb":
-      return { ok: false, message: `Access to "${input10}" is refused: it climbs with ".." out of a folder that does not exist. Name the path without "..".` };
-    case "loop":
-      return { ok: false, message: `Access to "${input10}" is refused: it goes through too many symlinks.` };
-  }
-}
-function readRootsOf(ctx) {
-  return [join23(ctx.runDir, "tool-output"), ...ctx.extraReadRoots ?? []];
-}
-
-// src/tools/lib/near-names.ts
-import { readdirSync as readdirSync3 } from "node:fs";
-import { basename as basename7, dirname as dirname7, extname, join as join24, relative as relative9 } from "node:path";
-function distance(a2, b) {
-  if (a2 === b) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, i3) => i3);
-  for (let i3 = 1; i3 <= a2.length; i3++) {
-    const cur = [i3];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a2[i3 - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}
-function nearNames(abs, root2, max = 5) {
-  const dir = dirname7(abs);
-  let entries2;
-  try {
-    entries2 = readdirSync3(dir);
-  } catch {
-    return { suggestions: [], missingDir: relative9(root2, dir) || "." };
-  }
-  const want = basename7(abs).toLowerCase();
-  const stem = basename7(want, extname(want));
-  const scored = entries2.map((name2) => {
-    const low = name2.toLowerCase();
-    let score = distance(low, want);
-    if (basename7(low, extname(low)) === stem) score = Math.min(score, 1);
-    if (low.includes(want) || want.includes(low)) score = Math.min(score, 2);
-    return { name: name2, score };
-  }).filter((e) => e.score <= Math.max(2, Math.floor(want.length / 3))).sort((a2, b) => a2.score - b.score || a2.name.localeCompare(b.name));
-  return { suggestions: scored.slice(0, max).map((e) => relative9(root2, join24(dir, e.name))) };
-}
-
-// src/tools/lib/number-lines.ts
-var MAX_LINE_CHARS = 2e3;
-function numberLine(n3, text2) {
-  const body2 = text2.length > MAX_LINE_CHARS ? `${text2.slice(0, MAX_LINE_CHARS)}\u2026 [line cut: ${text2.length} characters]` : text2;
-  return `${String(n3).padStart(6)}	${body2}`;
-}
-function splitLines(text2) {
-  if (text2 === "") return [];
-  const lines = text2.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines.map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
-}
-function numberedSlice(lines, from, to) {
-  const out2 = [];
-  for (let i3 = Math.max(1, from); i3 <= Math.min(lines.length, to); i3++) out2.push(numberLine(i3, lines[i3 - 1] ?? ""));
-  return out2.join("\n");
-}
-
-// src/tools/read.ts
-var READ_MAX_BYTES = 256 * 1024;
-var READ_DEFAULT_LIMIT = 2e3;
-var input2 = external_exports.strictObject({
-  file_path: external_exports.string().describe("The file to read: relative to the repository root, or absolute inside it."),
-  offset: external_exports.number().int().min(1).optional().describe("1-based line number to start from. Only for files too large to read at once."),
-  limit: external_exports.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`)
-});
-var fail2 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
-var readTool = defineTool({
-  name: "Read",
-  description: descriptions.Read,
-  input: input2,
-  readOnly: true,
-  async execute({ file_path, offset, limit: limit2 }, ctx) {
-    const r = resolvePath2(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
-    if (!r.ok) return fail2("denied", r.message);
-    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep6).join("/"))) {
-      return fail2("denied", `Reading ${file_path} is refused by the repository's permissions.deny rules; leave that file alone.`);
-    }
-    let st;
-    try {
-      st = statSync6(r.abs);
-    } catch {
-      const near = nearNames(r.abs, ctx.root);
-      const hint2 = near.suggestions.length > 0 ? ` Did you mean: ${near.suggestions.join(", ")}?` : near.missingDir ? ` The folder ${near.missingDir} does not exist either.` : "";
-      return fail2("not_found", `File does not exist: ${file_path}.${hint2} Use Glob to find files by name.`);
-    }
-    if (st.isDirectory()) return fail2("is_directory", `${file_path} is a directory, not a file. Use Glob (for example pattern "${r.rel === "." ? "" : `${r.rel}/`}*") to list its files.`);
-    const sliced = offset !== void 0 || limit2 !== void 0;
-    if (st.size > READ_MAX_BYTES && !sliced) {
-      return fail2("too_large", `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`);
-    }
-    const buf = readFileSync7(r.abs);
-    if (buf.subarray(0, 8e3).includes(0)) {
-      return fail2("binary", `${file_path} is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example \`file\` or \`xxd | head\`) if you need to inspect it.`);
-    }
-    const lines = splitLines(buf.toString("utf8"));
-    if (lines.length === 0) {
-      ctx.fileState.record(r.abs, true);
-      return { forModel: `${file_path} is empty (0 lines).`, forHuman: `Read ${r.rel} (empty)`, isError: false, meta: { path: r.rel, lines: 0, full: true } };
-    }
-    const from = offset ?? 1;
-    if (from > lines.length) return fail2("invalid_input", `offset ${from} is past the end of ${file_path}, which has ${lines.length} lines. Use an offset between 1 and ${lines.length}.`);
-    const to = Math.min(lines.length, from + (limit2 ?? READ_DEFAULT_LIMIT) - 1);
-    const full = from === 1 && to === lines.length;
-    ctx.fileState.record(r.abs, full);
-    let text2 = numberedSlice(lines, from, to);
-    if (!full) {
-      const more = to < lines.length ? ` To continue, call Read with offset ${to + 1}.` : "";
-      text2 += `
-
-(Showing lines ${from}-${to} of ${lines.length}.${more} This is a partial read: Edit and Write need the whole file read in one call (offset 1, limit ${lines.length}).)`;
-    }
-    return {
-      forModel: text2,
-      forHuman: `Read ${r.rel} (${to - from + 1} lines)`,
-      isError: false,
-      meta: { path: r.rel, lines: lines.length, from, to, full }
-    };
-  }
-});
-
-// src/tools/write.ts
-import { readFileSync as readFileSync8, statSync as statSync8 } from "node:fs";
-
-// src/tools/lib/atomic-write.ts
-import { mkdirSync as mkdirSync3, renameSync, statSync as statSync7, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename8, dirname as dirname8, join as join25 } from "node:path";
-import { randomBytes as randomBytes3 } from "node:crypto";
-function atomicWrite(absPath, content) {
-  const dir = dirname8(absPath);
-  mkdirSync3(dir, { recursive: true });
-  let mode;
-  try {
-    mode = statSync7(absPath).mode & 4095;
-  } catch {
-    mode = void 0;
-  }
-  const tmp = join25(dir, `.${basename8(absPath)}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-  try {
-    writeFileSync3(tmp, content, mode === void 0 ? void 0 : { mode });
-    renameSync(tmp, absPath);
-  } catch (err2) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-    }
-    throw err2;
-  }
-}
-
-// src/tools/lib/edit-guard.ts
-function editGuard(fileState, abs, shownPath, verb) {
-  const why = fileState.checkEditable(abs);
-  if (why === void 0) return void 0;
-  if (why === "stale") {
-    return {
-      forModel: `${shownPath} changed on disk since you last read it (a command, a hook or another process modified it). Read it again, then retry the ${verb} against its current content.`,
-      isError: true,
-      errorKind: "stale"
-    };
-  }
-  const partial2 = fileState.get(abs) !== void 0;
-  return {
-    forModel: partial2 ? `You have read only part of ${shownPath}. Read the whole file (Read with just file_path, or offset 1 and a limit covering every line) before you ${verb} it.` : `You must read ${shownPath} before you ${verb} it. Call Read with file_path "${shownPath}" first, then retry.`,
-    isError: true,
-    errorKind: "not_read"
-  };
-}
-
-// src/tools/write.ts
-var input3 = external_exports.strictObject({
-  file_path: external_exports.string().describe("The file to write: relative to the repository root, or absolute inside it. Parent folders are created."),
-  content: external_exports.string().describe("The complete new content of the file.")
-});
-var fail3 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
-function isCrlf(text2) {
-  const crlf = text2.split("\r\n").length - 1;
-  return crlf > 0 && crlf === text2.split("\n").length - 1;
-}
-var writeTool = defineTool({
-  name: "Write",
-  description: descriptions.Write,
-  input: input3,
-  readOnly: false,
-  async execute({ file_path, content }, ctx) {
-    const r = resolvePath2(file_path, { root: ctx.root });
-    if (!r.ok) return fail3("denied", r.message);
-    let exists = false;
-    try {
-      const st = statSync8(r.abs);
-      if (st.isDirectory()) return fail3("is_directory", `${file_path} is a directory; Write needs a file path.`);
-      exists = true;
-    } catch {
-      exists = false;
-    }
-    let text2 = content;
-    if (exists) {
-      const guard = editGuard(ctx.fileState, r.abs, file_path, "overwrite");
-      if (guard) return guard;
-      if (!content.includes("\r") && isCrlf(readFileSync8(r.abs, "utf8"))) text2 = content.replace(/\n/g, "\r\n");
-    }
-    try {
-      atomicWrite(r.abs, text2);
-    } catch (err2) {
-      const code = err2.code ?? "error";
-      return fail3("write_failed", `Could not write ${file_path} (${code}). Check that no part of the path is an existing file, then retry.`);
-    }
-    ctx.fileState.record(r.abs, true);
-    const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
-    return {
-      forModel: `${exists ? "Overwrote" : "Created"} ${file_path} (${lines} lines).`,
-      forHuman: `Write ${r.rel} (${lines} lines)`,
-      isError: false,
-      meta: { path: r.rel, created: !exists, lines }
-    };
-  }
-});
-
-// src/tools/edit.ts
-import { readFileSync as readFileSync9, statSync as statSync9 } from "node:fs";
-
-// src/tools/lib/closest-region.ts
-function bigrams(s) {
-  const m = /* @__PURE__ */ new Map();
-  for (let i3 = 0; i3 < s.length - 1; i3++) {
-    const g = s.slice(i3, i3 + 2);
-    m.set(g, (m.get(g) ?? 0) + 1);
-  }
-  return m;
-}
-function similarity(a2, b, cache) {
-  if (a2 === b) return 1;
-  if (a2.length < 2 || b.length < 2) return 0;
-  const get = (s) => {
-    let g = cache.get(s);
-    if (!g) cache.set(s, g = bigrams(s));
-    return g;
-  };
-  const ga = get(a2);
-  const gb = get(b);
-  let common2 = 0;
-  for (const [g, n3] of ga) common2 += Math.min(n3, gb.get(g) ?? 0);
-  return 2 * common2 / (a2.length - 1 + (b.length - 1));
-}
-function closestRegion(fileLines, needle) {
-  const want = needle.replace(/\r\n/g, "\n").split("\n").map((l) => l.trim());
-  while (want.length > 1 && want[want.length - 1] === "") want.pop();
-  const have = fileLines.map((l) => l.trim());
-  const n3 = want.length;
-  const cheap = have.length * n3 > 4e5;
-  const cache = /* @__PURE__ */ new Map();
-  let best;
-  for (let i3 = 0; i3 + Math.min(n3, have.length) <= have.length; i3++) {
-    let score = 0;
-    for (let j = 0; j < n3 && i3 + j < have.length; j++) {
-      const a2 = have[i3 + j] ?? "";
-      const b = want[j] ?? "";
-      score += cheap ? a2 === b ? 1 : 0 : similarity(a2, b, cache);
-    }
-    score /= n3;
-    if (!best || score > best.score) best = { start: i3 + 1, end: Math.min(have.length, i3 + n3), score };
-  }
-  return best && best.score >= 0.3 ? best : void 0;
-}
-
-// src/tools/edit.ts
-var input4 = external_exports.strictObject({
-  file_path: external_exports.string().describe("The file to change: relative to the repository root, or absolute inside it."),
-  old_string: external_exports.string().describe("The exact text to replace (without Read line-number prefixes). Must match exactly one place unless replace_all is true."),
-  new_string: external_exports.string().describe("The text to put in its place (must differ from old_string)."),
-  replace_all: external_exports.boolean().optional().describe("Replace every occurrence of old_string (default false).")
-});
-var fail4 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
-function positions(hay, needle) {
-  const out2 = [];
-  for (let i3 = hay.indexOf(needle); i3 !== -1; i3 = hay.indexOf(needle, i3 + needle.length)) out2.push(i3);
-  return out2;
-}
-var lineOf = (text2, index) => text2.slice(0, index).split("\n").length;
-var toCrlf = (s) => s.replace(/\r?\n/g, "\r\n");
-function lineDelta(a2, b) {
-  const x = a2.split("\n");
-  const y = b.split("\n");
-  let p = 0;
-  while (p < x.length && p < y.length && x[p] === y[p]) p++;
-  let s = 0;
-  while (s < x.length - p && s < y.length - p && x[x.length - 1 - s] === y[y.length - 1 - s]) s++;
-  return { removed: x.length - p - s, added: y.length - p - s };
-}
-var editTool = defineTool({
-  name: "Edit",
-  description: descriptions.Edit,
-  input: input4,
-  readOnly: false,
-  async execute({ file_path, old_string, new_string, replace_all }, ctx) {
-    const r = resolvePath2(file_path, { root: ctx.root });
-    if (!r.ok) return fail4("denied", r.message);
-    let isDir2;
-    try {
-      isDir2 = statSync9(r.abs).isDirectory();
-    } catch {
-      const near = nearNames(r.abs, ctx.root).suggestions;
-      return fail4("not_found", `File does not exist: ${file_path}.${near.length ? ` Did you mean: ${near.join(", ")}?` : ""} Edit changes existing files; to create a new file use Write.`);
-    }
-    if (isDir2) return fail4("is_directory", `${file_path} is a directory; Edit changes files.`);
-    if (old_string === "") return fail4("invalid_input", "old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.");
-    if (old_string === new_string) return fail4("no_op", "old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.");
-    const guard = editGuard(ctx.fileState, r.abs, file_path, "edit");
-    if (guard) return guard;
-    const raw = readFileSync9(r.abs, "utf8");
-    const crlfCount = raw.split("\r\n").length - 1;
-    const crlf = crlfCount > 0 && crlfCount >= raw.split("\n").length - 1 - crlfCount;
-    let oldS = old_string;
-    let newS = new_string;
-    let at = positions(raw, oldS);
-    if (crlf && at.length === 0 && !old_string.includes("\r")) {
-      oldS = toCrlf(old_string);
-      newS = toCrlf(new_string);
-      at = positions(raw, oldS);
-    } else if (crlf && !new_string.includes("\r")) {
-      newS = toCrlf(new_string);
-    }
-    if (at.length === 0) {
-      const lines = splitLines(raw);
-      const region = closestRegion(lines, old_string);
-      const prefixHint = /^\s*\d+\t/.test(old_string) ? " old_string seems to start with a Read line-number prefix: leave the number and tab out." : "";
-      const shown = region ? ` The closest text is at lines ${region.start}-${region.end}:
-${numberedSlice(lines, region.start, region.end)}
-` : " ";
-      return fail4("no_match", `old_string was not found in ${file_path}.${shown}Copy the exact text, including indentation and whitespace, from the file and retry.${prefixHint}`);
-    }
-    if (at.length > 1 && replace_all !== true) {
-      const lineNos = at.map((i3) => lineOf(raw, i3));
-      return fail4("ambiguous", `old_string matches ${at.length} places in ${file_path} (lines ${lineNos.join(", ")}). Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to change every occurrence.`);
-    }
-    const first = at[0] ?? 0;
-    const next = replace_all === true ? raw.split(oldS).join(newS) : raw.slice(0, first) + newS + raw.slice(first + oldS.length);
-    atomicWrite(r.abs, next);
-    ctx.fileState.record(r.abs, true);
-    const delta = lineDelta(old_string, new_string);
-    const added = delta.added * at.length;
-    const removed = delta.removed * at.length;
-    const nextLines = splitLines(next);
-    const startLine = lineOf(next, first);
-    const endLine = Math.min(startLine + newS.replace(/\r?\n$/, "").split("\n").length - 1, startLine + 30);
-    const snippet = numberedSlice(nextLines, startLine - 3, endLine + 3);
-    const count3 = at.length > 1 ? ` (${at.length} occurrences replaced)` : "";
-    return {
-      forModel: `Edited ${file_path}${count3}. The changed region now reads:
-${snippet}`,
-      forHuman: `Edit ${r.rel} (+${added} -${removed})`,
-      isError: false,
-      meta: { path: r.rel, added, removed, replacements: at.length }
-    };
-  }
-});
-
-// src/tools/glob.ts
-import { isAbsolute as isAbsolute13, join as join27, relative as relative11 } from "node:path";
-import { statSync as statSync10 } from "node:fs";
-import { setImmediate as tick } from "node:timers/promises";
-
-// src/tools/lib/glob-to-regex.ts
-var SPECIAL = /[.+^$()|\\]/;
-function translate(p) {
-  let out2 = "";
-  let i3 = 0;
-  let depth2 = 0;
-  while (i3 < p.length) {
-    const c3 = p[i3];
-    if (c3 === "\\" && i3 + 1 < p.length) {
-      out2 += p[i3 + 1].replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-      i3 += 2;
-    } else if (c3 === "*") {
-      if (p[i3 + 1] === "*" && (i3 === 0 || p[i3 - 1] === "/")) {
-        if (p[i3 + 2] === "/") {
-          out2 += "(?:.*/)?";
-          i3 += 3;
-        } else if (i3 + 2 === p.length) {
-          out2 += ".*";
-          i3 += 2;
-        } else {
-          out2 += "[^/]*";
-          i3 += 2;
-        }
-      } else {
-        out2 += "[^/]*";
-        i3 += 1;
-      }
-    } else if (c3 === "?") {
-      out2 += "[^/]";
-      i3 += 1;
-    } else if (c3 === "[") {
-      const end = p.indexOf("]", i3 + 2);
-      if (end === -1) {
-        out2 += "\\[";
-        i3 += 1;
-      } else {
-        let body2 = p.slice(i3 + 1, end).replace(/\\/g, "\\\\");
-        if (body2.startsWith("!")) body2 = "^" + body2.slice(1);
-        out2 += `[${body2}]`;
-        i3 = end + 1;
-      }
-    } else if (c3 === "{") {
-      out2 += "(?:";
-      depth2 += 1;
-      i3 += 1;
-    } else if (c3 === "}" && depth2 > 0) {
-      out2 += ")";
-      depth2 -= 1;
-      i3 += 1;
-    } else if (c3 === "," && depth2 > 0) {
-      out2 += "|";
-      i3 += 1;
-    } else {
-      out2 += SPECIAL.test(c3) || c3 === "}" || c3 === "]" ? `\\${c3}` : c3;
-      i3 += 1;
-    }
-  }
-  return out2 + ")".repeat(depth2);
-}
-function globToRegex(pattern, opts = {}) {
-  let p = pattern.replace(/^\.\//, "");
-  if (opts.matchBase && !p.includes("/")) p = `**/${p}`;
-  return new RegExp(`^${translate(p)}$`);
-}
-
-// src/tools/lib/list-files.ts
-var import_ignore3 = __toESM(require_ignore(), 1);
-import { spawn as spawn4 } from "node:child_process";
-import { readFile as readFile8, readdir as readdir3 } from "node:fs/promises";
-import { join as join26, relative as relative10 } from "node:path";
-function run2(cmd, args2, cwd, signal) {
-  return new Promise((resolve7) => {
-    const child = spawn4(cmd, args2, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
-    const out2 = [];
-    const err2 = [];
-    child.stdout.on("data", (d) => out2.push(d));
-    child.stderr.on("data", (d) => err2.push(d));
-    child.on("error", (e) => resolve7({ code: null, stdout: Buffer.concat(out2), stderr: e.message }));
-    child.on("close", (code) => resolve7({ code, stdout: Buffer.concat(out2), stderr: Buffer.concat(err2).toString("utf8") }));
-  });
-}
-async function gitListFiles(root2, sub, signal) {
-  const args2 = ["-c", "core.quotepath=false", "ls-files", "-co", "--exclude-standard", "-z"];
-  if (sub !== ".") args2.push("--", sub);
-  const res = await run2("git", args2, root2, signal);
-  if (res.code !== 0) return void 0;
-  const text2 = res.stdout.toString("utf8");
-  const files = text2.split("\0");
-  files.pop();
-  return [...new Set(files)];
-}
-async function loadRules(dir, root2) {
-  try {
-    const text2 = await readFile8(join26(dir, ".gitignore"), "utf8");
-    return { base: relative10(root2, dir), ig: (0, import_ignore3.default)().add(text2) };
-  } catch {
-    return void 0;
-  }
-}
-function ignored(rel, isDir2, rules) {
-  for (const r of rules) {
-    const p = r.base === "" ? rel : rel.slice(r.base.length + 1);
-    if (r.ig.ignores(isDir2 ? `${p}/` : p)) return true;
-  }
-  return false;
-}
-async function walkFiles(root2, sub) {
-  const out2 = [];
-  const rootRules = await loadRules(root2, root2);
-  const start2 = rootRules ? [rootRules] : [];
-  if (sub !== ".") {
-    let cur = "";
-    for (const part2 of sub.split("/").slice(0, -1)) {
-      cur = cur ? `${cur}/${part2}` : part2;
-      const r = await loadRules(join26(root2, cur), root2);
-      if (r) start2.push(r);
-    }
-  }
-  async function visit3(rel, rules) {
-    const abs = rel === "" ? root2 : join26(root2, rel);
-    let entries2;
-    try {
-      entries2 = await readdir3(abs, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    const own2 = rel === "" ? void 0 : await loadRules(abs, root2);
-    const active = own2 ? [...rules, own2] : rules;
-    const subdirs = [];
-    for (const e of entries2) {
-      if (e.name === ".git") continue;
-      const childRel = rel === "" ? e.name : `${rel}/${e.name}`;
-      const isDir2 = e.isDirectory();
-      if (active.length > 0 && ignored(childRel, isDir2, active)) continue;
-      if (isDir2) subdirs.push(visit3(childRel, active));
-      else if (e.isFile() || e.isSymbolicLink()) out2.push(childRel);
-    }
-    await Promise.all(subdirs);
-  }
-  await visit3(sub === "." ? "" : sub, start2);
-  return out2;
-}
-async function listFiles(root2, sub, signal) {
-  return await gitListFiles(root2, sub, signal) ?? walkFiles(root2, sub);
-}
-
-// src/tools/glob.ts
-var GLOB_MAX_RESULTS = 100;
-var input5 = external_exports.strictObject({
-  pattern: external_exports.string().min(1).describe('Glob pattern matched against paths relative to `path`, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: external_exports.string().optional().describe("Folder to search in (default: the repository root).")
-});
-function compileMatcher(pattern) {
-  const m = /^\*\*\/([^/]+)$/.exec(pattern);
-  if (m?.[1] && !m[1].includes("**") && !/[{}]/.test(m[1])) {
-    const re3 = globToRegex(m[1]);
-    return (rel) => re3.test(rel.slice(rel.lastIndexOf("/") + 1));
-  }
-  const re2 = globToRegex(pattern);
-  return (rel) => re2.test(rel);
-}
-async function statAll(root2, rels) {
-  const out2 = [];
-  for (let i3 = 0; i3 < rels.length; i3++) {
-    const f = rels[i3];
-    const st = statSync10(join27(root2, f), { throwIfNoEntry: false });
-    if (st?.isFile()) out2.push({ f, m: st.mtimeMs });
-    if (i3 % 512 === 511) await tick();
-  }
-  return out2;
-}
-var fail5 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
-var globTool = defineTool({
-  name: "Glob",
-  description: descriptions.Glob,
-  input: input5,
-  readOnly: true,
-  async execute({ pattern, path: path9 }, ctx) {
-    const r = resolvePath2(path9 ?? ".", { root: ctx.root });
-    if (!r.ok) return fail5("denied", r.message);
-    let isDir2 = false;
-    try {
-      isDir2 = statSync10(r.abs).isDirectory();
-    } catch {
-      return fail5("not_found", `Folder does not exist: ${path9}. Use a folder inside the repository, or leave path out to search from the root.`);
-    }
-    if (!isDir2) return fail5("invalid_input", `path must be a folder, and ${path9} is a file. Leave path out or give its folder.`);
-    let pat = pattern;
-    if (isAbsolute13(pat)) {
-      const rel = relative11(r.abs, pat);
-      if (rel.startsWith("..")) return fail5("invalid_input", `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`);
-      pat = rel;
-    }
-    const match = compileMatcher(pat);
-    const prefix = r.rel === "." ? "" : `${r.rel}/`;
-    const files = await listFiles(ctx.root, r.rel, ctx.signal);
-    const denied = ctx.readDeny;
-    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)) && !denied?.(f));
-    const stats = await statAll(ctx.root, matched);
-    const found = stats.sort((a2, b) => b.m - a2.m || (a2.f < b.f ? -1 : 1));
-    if (found.length === 0) {
-      return { forModel: `No files matched "${pattern}"${path9 ? ` in ${path9}` : ""}.`, forHuman: `Glob ${pattern}: 0 files`, isError: false, meta: { count: 0 } };
-    }
-    const shown = found.slice(0, GLOB_MAX_RESULTS).map((s) => s.f);
-    const more = found.length - shown.length;
-    const tail = more > 0 ? `
-(results truncated: ${more} more. Use a narrower pattern or path.)` : "";
-    return { forModel: shown.join("\n") + tail, forHuman: `Glob ${pattern}: ${found.length} files`, isError: false, meta: { count: found.length, truncated: more > 0 } };
-  }
-});
-
-// src/tools/grep.ts
-import { statSync as statSync11 } from "node:fs";
-import { sep as sep7 } from "node:path";
-import { spawnSync as spawnSync3 } from "node:child_process";
-
-// src/tools/grep/types.ts
-function emptyHits() {
-  return { ok: true, files: /* @__PURE__ */ new Map(), counts: /* @__PURE__ */ new Map() };
-}
-
-// src/tools/grep/rg.ts
-var strip2 = (p) => p.startsWith("./") ? p.slice(2) : p;
-var rgBackend = async (q, root2, signal) => {
-  const args2 = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-dot", "--glob", "!.git", "--color", "never", "--null"];
-  if (q.ignoreCase) args2.push("-i");
-  if (q.glob) args2.push("--glob", q.glob);
-  if (q.mode === "files_with_matches") args2.push("--files-with-matches");
-  else if (q.mode === "count") args2.push("--count", "--with-filename");
-  else {
-    args2.push("--no-heading", "--with-filename", "--line-number");
-    if (q.context > 0) args2.push("-C", String(q.context));
-  }
-  args2.push("-e", q.pattern, "--", q.target);
-  const res = await run2("rg", args2, root2, signal);
-  const out2 = res.stdout.toString("utf8");
-  if (res.code === 2 && out2 === "" && /regex|parse error/i.test(res.stderr)) return { ok: false, error: res.stderr.trim() };
-  if (res.code !== 0 && res.code !== 1 && res.code !== 2) return { ok: false, error: res.stderr.trim() || `rg exited with ${String(res.code)}` };
-  const hits = emptyHits();
-  if (q.mode === "files_with_matches") {
-    for (const p of out2.split("\0")) if (p !== "") hits.files.set(strip2(p), []);
-    return hits;
-  }
-  for (const line of out2.split("\n")) {
-    const nul = line.indexOf("\0");
-    if (nul === -1) continue;
-    const path9 = strip2(line.slice(0, nul));
-    const rest = line.slice(nul + 1);
-    if (q.mode === "count") {
-      hits.counts.set(path9, Number(rest));
-      continue;
-    }
-    const m = /^(\d+)([:-])/.exec(rest);
-    if (!m) continue;
-    let arr = hits.files.get(path9);
-    if (!arr) hits.files.set(path9, arr = []);
-    arr.push({ line: Number(m[1]), text: rest.slice(m[0].length).replace(/\r$/, ""), match: m[2] === ":" });
-  }
-  return hits;
-};
-
-// src/tools/grep/js-grep.ts
-import { lstat as lstat3, readFile as readFile9 } from "node:fs/promises";
-import { join as join28 } from "node:path";
-function compilePattern(pattern, ignoreCase) {
-  let p = pattern;
-  let flags2 = ignoreCase ? "i" : "";
-  const inline = /^\(\?([imsx]+)\)/.exec(p);
-  if (inline) {
-    p = p.slice(inline[0].length);
-    for (const f of inline[1] ?? "") if ((f === "i" || f === "m" || f === "s") && !flags2.includes(f)) flags2 += f;
-  }
-  try {
-    return new RegExp(p, `${flags2}u`);
-  } catch {
-    return new RegExp(p, flags2);
-  }
-}
-function searchLines(lines, re2, q) {
-  const matchIdx = [];
-  for (let i3 = 0; i3 < lines.length; i3++) if (re2.test(lines[i3] ?? "")) matchIdx.push(i3);
-  if (q.mode !== "content") return { hits: [], count: matchIdx.length };
-  const keep = /* @__PURE__ */ new Map();
-  for (const i3 of matchIdx) {
-    for (let j = Math.max(0, i3 - q.context); j <= Math.min(lines.length - 1, i3 + q.context); j++) if (!keep.has(j)) keep.set(j, false);
-    keep.set(i3, true);
-  }
-  const hits = [...keep.entries()].sort((a2, b) => a2[0] - b[0]).map(([i3, match]) => ({ line: i3 + 1, text: lines[i3] ?? "", match }));
-  return { hits, count: matchIdx.length };
-}
-var jsBackend = async (q, root2, _signal) => {
-  let re2;
-  try {
-    re2 = compilePattern(q.pattern, q.ignoreCase);
-  } catch (err2) {
-    return { ok: false, error: err2.message };
-  }
-  const base3 = q.inRoot ? root2 : q.target;
-  let files;
-  if (q.targetIsFile) files = [q.inRoot ? q.target : ""];
-  else files = await walkFiles(base3, q.inRoot ? q.target : ".");
-  const hits = emptyHits();
-  const shown = (f) => q.inRoot ? f : f === "" ? q.target : join28(q.target, f);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const f = files[next++];
-      let buf;
-      try {
-        if (!q.targetIsFile && (await lstat3(join28(base3, f))).isSymbolicLink()) continue;
-        buf = await readFile9(f === "" ? base3 : join28(base3, f));
-      } catch {
-        continue;
-      }
-      if (buf.subarray(0, 8e3).includes(0)) continue;
-      const { hits: lineHits, count: count3 } = searchLines(splitLines(buf.toString("utf8")), re2, q);
-      if (count3 === 0) continue;
-      if (q.mode === "count") hits.counts.set(shown(f), count3);
-      else hits.files.set(shown(f), lineHits);
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-  return hits;
-};
-
-// src/tools/grep/git-grep.ts
-var pcre;
-async function hasPcre(root2) {
-  if (pcre === void 0) {
-    const res = await run2("git", ["grep", "--no-index", "-P", "-q", "-e", "x", "--", ".git-probe-none"], root2);
-    pcre = !/Perl-compatible|USE_LIBPCRE|PCRE/i.test(res.stderr);
-  }
-  return pcre;
-}
-var gitBackend = async (q, root2, signal) => {
-  const args2 = ["-c", "core.quotepath=false", "grep", "--no-color", "-I", "--untracked", await hasPcre(root2) ? "-P" : "-E"];
-  if (q.ignoreCase) args2.push("-i");
-  if (q.mode === "files_with_matches") args2.push("-l", "-z");
-  else if (q.mode === "count") args2.push("-c", "-z");
-  else {
-    args2.push("-n", "--heading");
-    if (q.context > 0) args2.push("-C", String(q.context));
-  }
-  args2.push("-e", q.pattern, "--", q.target);
-  const res = await run2("git", args2, root2, signal);
-  if (res.code !== 0 && res.code !== 1 && /not a git repository/i.test(res.stderr)) return jsBackend(q, root2, signal);
-  if (res.code !== 0 && res.code !== 1) return { ok: false, error: res.stderr.trim().replace(/^fatal:\s*/, "") || `git grep exited with ${res.code}` };
-  const out2 = res.stdout.toString("utf8");
-  const hits = emptyHits();
-  if (q.mode === "files_with_matches") {
-    for (const p of out2.split("\0")) if (p !== "") hits.files.set(p, []);
-    return hits;
-  }
-  if (q.mode === "count") {
-    for (const line of out2.split("\n")) {
-      const nul = line.indexOf("\0");
-      if (nul !== -1) hits.counts.set(line.slice(0, nul), Number(line.slice(nul + 1)));
-    }
-    return hits;
-  }
-  let current;
-  let last = 0;
-  for (const line of out2.split("\n")) {
-    if (line === "--" || line === "") continue;
-    const m = /^(\d+)([:-])/.exec(line);
-    if (m && current && Number(m[1]) > last) {
-      last = Number(m[1]);
-      current.push({ line: last, text: line.slice(m[0].length).replace(/\r$/, ""), match: m[2] === ":" });
-    } else {
-      hits.files.set(line, current = []);
-      last = 0;
-    }
-  }
-  return hits;
-};
-
-// src/tools/grep/render.ts
-var byPath = (a2, b) => a2 < b ? -1 : a2 > b ? 1 : 0;
-var cut = (s) => s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}\u2026 [line cut]` : s;
-function renderHits(hits, mode, lineNumbers, headLimit) {
-  let lines = [];
-  let summary = "";
-  if (mode === "files_with_matches") {
-    lines = [...hits.files.keys()].sort(byPath);
-    summary = lines.length === 0 ? "" : `Found ${lines.length} file${lines.length === 1 ? "" : "s"}`;
-  } else if (mode === "count") {
-    const paths = [...hits.counts.keys()].sort(byPath);
-    let total = 0;
-    for (const p of paths) {
-      total += hits.counts.get(p) ?? 0;
-      lines.push(`${p}:${hits.counts.get(p) ?? 0}`);
-    }
-    summary = paths.length === 0 ? "" : `Found ${total} matching line${total === 1 ? "" : "s"} in ${paths.length} file${paths.length === 1 ? "" : "s"}`;
-  } else {
-    for (const p of [...hits.files.keys()].sort(byPath)) {
-      const fileLines = (hits.files.get(p) ?? []).slice().sort((a2, b) => a2.line - b.line);
-      let prev = -1;
-      for (const h2 of fileLines) {
-        if (h2.line === prev) continue;
-        if (lines.length > 0 && h2.line !== prev + 1) lines.push("--");
-        const sep9 = h2.match ? ":" : "-";
-        lines.push(lineNumbers ? `${p}${sep9}${h2.line}${sep9}${cut(h2.text)}` : `${p}${sep9}${cut(h2.text)}`);
-        prev = h2.line;
-      }
-    }
-  }
-  const entries2 = lines.length;
-  if (entries2 === 0) return { text: "No matches found.", entries: 0 };
-  let tail = "";
-  if (headLimit !== void 0 && entries2 > headLimit) {
-    lines = lines.slice(0, headLimit);
-    tail = `
-(results truncated at head_limit ${headLimit}: ${entries2 - headLimit} more lines)`;
-  }
-  const head = mode === "content" ? "" : `${summary}
-`;
-  return { text: head + lines.join("\n") + tail, entries: entries2 };
-}
-
-// src/tools/grep.ts
-var input6 = external_exports.strictObject({
-  pattern: external_exports.string().min(1).describe('Regular expression to search for (ripgrep syntax), e.g. "function\\s+\\w+" or "TODO".'),
-  path: external_exports.string().optional().describe("File or folder to search (default: the repository root)."),
-  glob: external_exports.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
-  output_mode: external_exports.enum(["content", "files_with_matches", "count"]).optional().describe('"files_with_matches" (default): matching file paths; "content": matching lines; "count": matching lines per file.'),
-  "-i": external_exports.boolean().optional().describe("Case-insensitive search."),
-  "-n": external_exports.boolean().optional().describe("Show line numbers in content mode (default true)."),
-  "-C": external_exports.number().int().min(0).max(50).optional().describe("Lines of context before and after each match (content mode)."),
-  head_limit: external_exports.number().int().min(1).optional().describe("Show only the first N entries (lines, files or counts).")
-});
-var fail6 = (errorKind, forModel) => ({ forModel, isError: true, errorKind });
-var onPath = /* @__PURE__ */ new Map();
-function available(cmd) {
-  if (!onPath.has(cmd)) onPath.set(cmd, spawnSync3(cmd, ["--version"], { stdio: "ignore" }).status === 0);
-  return onPath.get(cmd) === true;
-}
-function pickBackend(forced, inRoot) {
-  if (forced) return forced === "git" && !inRoot ? "js" : forced;
-  if (available("rg")) return "rg";
-  if (inRoot && available("git")) return "git";
-  return "js";
-}
-var backends = { rg: rgBackend, git: gitBackend, js: jsBackend };
-function filterGlob(hits, glob2) {
-  const re2 = globToRegex(glob2, { matchBase: true });
-  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (!re2.test(p)) map2.delete(p);
-}
-function dropDenied(hits, denied) {
-  for (const map2 of [hits.files, hits.counts]) for (const p of [...map2.keys()]) if (denied(p.split(sep7).join("/"))) map2.delete(p);
-}
-function createGrepTool(opts = {}) {
-  return defineTool({
-    name: "Grep",
-    description: descriptions.Grep,
-    input: input6,
-    readOnly: true,
-    async execute(args2, ctx) {
-      const r = resolvePath2(args2.path ?? ".", { root: ctx.root, readRoots: readRootsOf(ctx) });
-      if (!r.ok) return fail6("denied", r.message);
-      let isFile;
-      try {
-        isFile = statSync11(r.abs).isFile();
-      } catch {
-        return fail6("not_found", `Path does not exist: ${args2.path}. Use Glob to find the right file or folder, or leave path out to search the whole repository.`);
-      }
-      const mode = args2.output_mode ?? "files_with_matches";
-      const q = {
-        pattern: args2.pattern,
-        target: r.inRoot ? r.rel : r.abs,
-        targetIsFile: isFile,
-        inRoot: r.inRoot,
-        ignoreCase: args2["-i"] === true,
-        context: mode === "content" ? args2["-C"] ?? 0 : 0,
-        mode,
-        ...args2.glob ? { glob: args2.glob } : {}
-      };
-      const backend = pickBackend(opts.backend, r.inRoot);
-      const hits = await backends[backend](q, ctx.root, ctx.signal);
-      if (ctx.signal.aborted) return fail6("cancelled", "Grep was cancelled.");
-      if (!hits.ok) {
-        return fail6("invalid_regex", `Invalid pattern "${args2.pattern}": ${hits.error}
-Grep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`);
-      }
-      if (args2.glob && backend !== "rg") filterGlob(hits, args2.glob);
-      if (ctx.readDeny && r.inRoot) dropDenied(hits, ctx.readDeny);
-      const { text: text2, entries: entries2 } = renderHits(hits, mode, args2["-n"] !== false, args2.head_limit);
-      return { forModel: text2, forHuman: `Grep ${args2.pattern}: ${entries2} ${mode === "content" ? "lines" : "entries"}`, isError: false, meta: { backend, mode, entries: entries2 } };
-    }
-  });
-}
-var grepTool = createGrepTool();
-
-// src/tools/bash.ts
-var BASH_DEFAULT_TIMEOUT_MS2 = 12e4;
-var BASH_MAX_TIMEOUT_MS = 6e5;
-var input7 = external_exports.strictObject({
-  command: external_exports.string().min(1).describe("The bash command line to run in the repository root."),
-  timeout: external_exports.number().int().min(1e3).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS2}, max ${BASH_MAX_TIMEOUT_MS}).`),
-  description: external_exports.string().optional().describe("A short description of what the command does (5-10 words), for the progress display.")
-});
-var bashTool = defineTool({
-  name: "Bash",
-  description: descriptions.Bash,
-  input: input7,
-  readOnly: false,
-  async execute({ command, timeout, description }, ctx) {
-    const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS2;
-    const startedAt = /* @__PURE__ */ new Date();
-    let res;
-    try {
-      res = await ctx.exec({ command, cwd: ctx.root, timeoutMs, signal: ctx.signal });
-    } catch (err2) {
-      const endedAt2 = /* @__PURE__ */ new Date();
-      return {
-        forModel: `The command could not be started: ${err2.message}`,
-        isError: true,
-        errorKind: "exec_failed",
-        meta: { exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt2.toISOString(), timedOut: false, command }
-      };
-    }
-    const endedAt = /* @__PURE__ */ new Date();
-    const body2 = res.output === "" ? "(no output)" : res.output.replace(/\n$/, "");
-    let status;
-    let errorKind;
-    if (res.timedOut) {
-      status = `Command timed out after ${timeoutMs} ms and was killed (with its child processes). Use a longer timeout (max ${BASH_MAX_TIMEOUT_MS}) or a faster command.`;
-      errorKind = "timeout";
-    } else if (res.cancelled) {
-      status = "Command was cancelled.";
-      errorKind = "cancelled";
-    } else {
-      status = `Exit code: ${res.exitCode ?? "none (killed by a signal)"}`;
-      if (res.exitCode !== 0) errorKind = "exit_code";
-    }
-    const truncated = res.truncated ? "\n(output was cut in the middle: it exceeded the capture limit)" : "";
-    return {
-      forModel: `${body2}${truncated}
-${status}`,
-      forHuman: `Bash ${description ?? command}`.slice(0, 200),
-      isError: errorKind !== void 0,
-      ...errorKind ? { errorKind } : {},
-      meta: {
-        exitCode: res.exitCode,
-        startedAt: startedAt.toISOString(),
-        endedAt: endedAt.toISOString(),
-        timedOut: res.timedOut,
-        command,
-        durationMs: res.durationMs,
-        sandbox: res.sandbox
-      }
-    };
-  }
-});
-
-// src/tools/todo-write.ts
-var input8 = external_exports.strictObject({
-  todos: external_exports.array(
-    external_exports.object({
-      content: external_exports.string().min(1).describe('What the step is, in imperative form ("Fix the date parser").'),
-      status: external_exports.enum(["pending", "in_progress", "completed"])
-    })
-  ).describe("The whole plan; each call replaces the previous list.")
-});
-var todoWriteTool = defineTool({
-  name: "TodoWrite",
-  description: descriptions.TodoWrite,
-  input: input8,
-  readOnly: false,
-  async execute({ todos }) {
-    const n3 = (s) => todos.filter((t) => t.status === s).length;
-    const inProgress = n3("in_progress");
-    const parts2 = [`${n3("completed")} completed`, `${inProgress} in progress`, `${n3("pending")} pending`];
-    let text2 = `Todo list updated (${todos.length} item${todos.length === 1 ? "" : "s"}: ${parts2.join(", ")}).`;
-    if (inProgress > 1) text2 += ` Note: ${inProgress} items are in_progress; keep exactly one in progress at a time and mark the others pending or completed.`;
-    if (todos.length > 0 && n3("completed") === todos.length) text2 += " All items are completed.";
-    return {
-      forModel: text2,
-      forHuman: `Plan: ${parts2.join(", ")}`,
-      isError: false,
-      meta: { todos: todos.map((t) => ({ content: t.content, status: t.status })) }
-    };
-  }
-});
-
-// src/tools/index.ts
-function defaultTools() {
-  return [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool];
 }
 
 // src/tools/skill.ts
@@ -94466,7 +94521,7 @@ function skillTool(skills) {
     name: "Skill",
     description: descriptions.Skill,
     input: input9,
-    readOnly: true,
+    kind: "read",
     async execute({ name: name2 }) {
       const skill = skills.find((s) => s.name === name2);
       if (!skill) {
@@ -94577,6 +94632,10 @@ async function assembleAgent(input10, ws, exec) {
   const testCommand = config3.test.command;
   const withTestCommand = testCommand ? { testCommand } : {};
   const withSignal = input10.signal ? { signal: input10.signal } : {};
+  const instructionsRoot = input10.instructionsRef ? await instructionsFromRef(wt.path, input10.instructionsRef, join30(ws.runTmp, "instructions")) : wt.path;
+  const skills = await loadSkillBodies(instructionsRoot, log2);
+  const tools = skills.length ? [...defaultTools(), skillTool(skills)] : defaultTools();
+  const toolbox = createRegistry(tools);
   const policy = await createPolicy({
     root: wt.path,
     mode: plan ? "plan" : "default",
@@ -94585,7 +94644,8 @@ async function assembleAgent(input10, ws, exec) {
     ...withTestCommand,
     writableWorkflows: config3.permissions.writable_workflows,
     writable: config3.permissions.writable,
-    gitDirs: [wt.gitDir]
+    gitDirs: [wt.gitDir],
+    tools: toolbox
   });
   const hooks = createHookRunner({ config: config3.hooks, exec, root: wt.path, logger: log2 });
   const events = new EventQueue();
@@ -94603,10 +94663,6 @@ async function assembleAgent(input10, ws, exec) {
     scratchDir: join30(ws.runTmp, "tmp"),
     ...withSignal
   });
-  const instructionsRoot = input10.instructionsRef ? await instructionsFromRef(wt.path, input10.instructionsRef, join30(ws.runTmp, "instructions")) : wt.path;
-  const skills = await loadSkillBodies(instructionsRoot, log2);
-  const tools = skills.length ? [...defaultTools(), skillTool(skills)] : defaultTools();
-  const toolbox = createRegistry(tools);
   const context2 = await createContextManager({
     root: wt.path,
     toolNames: toolbox.names(),
