@@ -3,7 +3,8 @@ import { join, posix } from 'node:path';
 import { isAssertionLine, isSkipLine } from './assertion-patterns.js';
 import { isEarlyReturn } from './early-return.js';
 import { gateDiff } from './gate-diff.js';
-import { isTestFile } from './test-files.js';
+import { classifyChanges, type IntegrityResult } from './integrity/classify.js';
+import type { Finding } from './integrity/compare.js';
 import type { DiffLine, FileDiff } from './worktree-diff.js';
 
 export interface LineRef {
@@ -27,6 +28,8 @@ export interface AssertionsResult {
   changedTestFiles: string[];
   /** .gitattributes files added, changed or deleted (they change how git compares files: the gate fails). */
   attributesChanged?: string[];
+  /** Every offending change with its hunk (the parser-based classification). */
+  findings?: Finding[];
 }
 
 const clip = (s: string): string => {
@@ -36,44 +39,62 @@ const clip = (s: string): string => {
 
 const MAX_LISTED = 5;
 
+export interface AssertionsOptions {
+  /** `gates.test_changes_allowed`: globs of test support files the agent may change freely. */
+  allowed?: readonly string[];
+  gitDir?: string;
+  /** Setup/preload files the test-config gate judges (left out here). */
+  skip?: ReadonlySet<string>;
+}
+
 /**
- * The assertions-kept gate's facts: the diff of test files between `baseSha` and the worktree now
- * (untracked files included; `diffs` from gateDiff when the caller already has it). In a test file
- * that exists at the base, every removed assertion line whose exact (trimmed) text is not added back
- * in the same file fails: a changed assertion is a removed one, only brand-new assertion lines are
- * free, and moving one within the file is fine. Added skip/only/todo markers (not moved ones), bare
- * `return`s first in a test body, deleted test files and any .gitattributes change fail too.
+ * The assertions-kept gate's facts: every change from `baseSha` to the worktree now (untracked files
+ * included; `diffs` from gateDiff when the caller already has it), classified by what it is to the
+ * tests (integrity/classify.ts). JS/TS and Python test files are parsed (tree-sitter) and compared test
+ * by test, matched by full name: a removed or weakened assertion (matcher loosened, argument dropped,
+ * wrapped in try/catch, a condition, a callback, or after an early return), a skip/only/todo/failing
+ * marker by any syntax, a mock of in-repository code, a removed test, changed code outside the tests,
+ * a rewritten snapshot, a changed mock module or test support file fail, each with its hunk. Test files
+ * in other languages keep the line rules (a removed assertion line must come back verbatim, no
+ * skip line added). Deleted test files and any .gitattributes change fail too.
  */
-export async function assertionsKept(root: string, baseSha: string, diffs?: readonly FileDiff[]): Promise<AssertionsResult> {
+export async function assertionsKept(root: string, baseSha: string, diffs?: readonly FileDiff[], opts: AssertionsOptions = {}): Promise<AssertionsResult> {
   let all: readonly FileDiff[];
   try {
-    all = diffs ?? (await gateDiff(root, baseSha));
+    all = diffs ?? (await gateDiff(root, baseSha, opts.gitDir));
   } catch (e) {
     const msg = (e as Error).message;
-    return { passed: false, detail: `could not diff the test files against ${baseSha.slice(0, 12)}: ${msg}`, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] };
+    return { passed: false, detail: `could not diff the test files against ${baseSha.slice(0, 12)}: ${msg}`, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [], findings: [] };
   }
   const removed: LineRef[] = [];
   const skipsAdded: LineRef[] = [];
   const earlyReturns: LineRef[] = [];
-  const deletedTestFiles: string[] = [];
-  const changedTestFiles: string[] = [];
   const attributesChanged: string[] = [];
   const problems: string[] = [];
   for (const f of all) {
     if ([f.path, f.oldPath].some((p) => p !== undefined && posix.basename(p) === '.gitattributes')) {
       attributesChanged.push(f.path);
       problems.push(`${f.path}: .gitattributes ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: it decides how git compares and stages files, so the test diff can't be trusted; revert it`);
-      continue;
     }
-    if (!isTestFile(f.path) && !(f.oldPath !== undefined && isTestFile(f.oldPath))) continue;
-    if (f.status === 'deleted' || !isTestFile(f.path)) {
-      // Deleted, or moved out of the test folders (which takes it out of the run just the same).
-      const gone = f.oldPath ?? f.path;
-      deletedTestFiles.push(gone);
-      problems.push(`${gone}: test file deleted${f.status === 'deleted' ? '' : ` (moved to ${f.path})`}`);
-      continue;
-    }
-    changedTestFiles.push(f.path);
+  }
+  let c: IntegrityResult;
+  try {
+    c = await classifyChanges({ root, baseSha, diffs: all, ...(opts.allowed ? { allowed: opts.allowed } : {}), ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), ...(opts.skip ? { skip: opts.skip } : {}) });
+  } catch (e) {
+    // The parser could not load or a file could not be read: nothing can be shown kept.
+    const detail = `could not classify the test changes: ${(e as Error).message}; the gate fails closed`;
+    return { passed: false, detail, removed, skipsAdded, deletedTestFiles: [], changedTestFiles: [], findings: [] };
+  }
+  const findings = [...c.findings];
+  for (const x of findings) {
+    const r = { file: x.file, line: x.start, text: clip(x.text.split('\n')[0] ?? '') };
+    if (x.kind === 'assertion-removed') removed.push(r);
+    else if (x.kind === 'marker') skipsAdded.push(r);
+    else if (x.kind === 'assertion-weakened' && /early return/.test(x.what)) earlyReturns.push(r);
+  }
+  problems.push(...findings.map(formatFinding));
+  // Languages the parser does not read: the line rules.
+  for (const f of c.unparsedTests) {
     if (f.status !== 'added') {
       const lost = unmatched(f.removed.filter((l) => isAssertionLine(l.text)), f.added).map((l) => ref(f.oldPath ?? f.path, l));
       if (lost.length) {
@@ -88,12 +109,29 @@ export async function assertionsKept(root: string, baseSha: string, diffs?: read
     earlyReturns.push(...returns);
     problems.push(...returns.map((r) => `${r.file}:${r.line}: \`${r.text}\` added first in a test body: the test's assertions never run`));
   }
+  const { changedTestFiles, deletedTestFiles } = c;
+  const freely = c.allowedChanged.length ? `; ${c.allowedChanged.length} file(s) changed under gates.test_changes_allowed` : '';
   const detail = problems.length
     ? problems.join('\n')
-    : changedTestFiles.length
-      ? `${changedTestFiles.length} test file(s) changed; no assertion removed or changed, no skip added`
-      : 'no test file changed';
-  return { passed: problems.length === 0, detail, removed, skipsAdded, earlyReturns, deletedTestFiles, changedTestFiles, attributesChanged };
+    : changedTestFiles.length || c.supportChanged.length
+      ? `${changedTestFiles.length} test file(s) (${c.parsed.length} parsed) and ${c.supportChanged.length} support file(s) changed; no assertion removed or weakened, no skip, mock of the code under test or rewritten snapshot added${freely}`
+      : `no test file changed${freely}`;
+  return { passed: problems.length === 0, detail, removed, skipsAdded, earlyReturns, deletedTestFiles, changedTestFiles, attributesChanged, findings };
+}
+
+/** One finding as the gate detail shows it: `file:start-end: what [test "name"]` and the hunk's text. */
+export function formatFinding(x: Finding): string {
+  const range = x.end > x.start ? `${x.start}-${x.end}` : `${x.start}`;
+  const where = `${x.file}:${range}${x.base ? ' (base)' : ''}`;
+  const text = x.text.trim() === '' ? '' : `\n${hunkText(x.text)}`;
+  return `${where}: ${x.what}${x.test ? ` [test "${x.test}"]` : ''}${text}`;
+}
+
+function hunkText(text: string): string {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  const shown = lines.slice(0, 8).map((l) => `    ${l.length > 160 ? `${l.slice(0, 157)}...` : l}`);
+  if (lines.length > 8) shown.push(`    ... (${lines.length - 8} more lines)`);
+  return shown.join('\n');
 }
 
 /** The lines of `lines` whose trimmed text is not among `others` (each line of `others` matches once). */
