@@ -4,7 +4,9 @@ import { isAssertionLine, isSkipLine } from './assertion-patterns.js';
 import { isEarlyReturn } from './early-return.js';
 import { gateDiff } from './gate-diff.js';
 import { classifyChanges, type IntegrityResult } from './integrity/classify.js';
-import type { Finding } from './integrity/compare.js';
+import { formatFinding, type Finding } from './integrity/compare.js';
+
+export { formatFinding };
 import type { DiffLine, FileDiff } from './worktree-diff.js';
 
 export interface LineRef {
@@ -117,21 +119,6 @@ export async function assertionsKept(root: string, baseSha: string, diffs?: read
       ? `${changedTestFiles.length} test file(s) (${c.parsed.length} parsed) and ${c.supportChanged.length} support file(s) changed; no assertion removed or weakened, no skip, mock of the code under test or rewritten snapshot added${freely}`
       : `no test file changed${freely}`;
   return { passed: problems.length === 0, detail, removed, skipsAdded, earlyReturns, deletedTestFiles, changedTestFiles, attributesChanged, findings };
-}
-
-/** One finding as the gate detail shows it: `file:start-end: what [test "name"]` and the hunk's text. */
-export function formatFinding(x: Finding): string {
-  const range = x.end > x.start ? `${x.start}-${x.end}` : `${x.start}`;
-  const where = `${x.file}:${range}${x.base ? ' (base)' : ''}`;
-  const text = x.text.trim() === '' ? '' : `\n${hunkText(x.text)}`;
-  return `${where}: ${x.what}${x.test ? ` [test "${x.test}"]` : ''}${text}`;
-}
-
-function hunkText(text: string): string {
-  const lines = text.replace(/\s+$/, '').split('\n');
-  const shown = lines.slice(0, 8).map((l) => `    ${l.length > 160 ? `${l.slice(0, 157)}...` : l}`);
-  if (lines.length > 8) shown.push(`    ... (${lines.length - 8} more lines)`);
-  return shown.join('\n');
 }
 
 /** The lines of `lines` whose trimmed text is not among `others` (each line of `others` matches once). */

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { git } from '../../workspace/git.js';
+import { allowedMatcher, hunkFinding } from './integrity/classify.js';
+import { formatFinding } from './integrity/compare.js';
 import type { FileDiff } from './worktree-diff.js';
 
 export interface TestConfigResult {
@@ -22,11 +24,24 @@ const SECTIONS: Record<string, RegExp> = {
 /** package.json keys that hold a runner's config. */
 const PACKAGE_CONFIG_KEYS = ['jest', 'mocha', 'ava'];
 
+/**
+ * Files that change how the test process starts or what it loads before any test, whatever their
+ * content: package-manager config (`.npmrc` `node-options=--require ./x.js`, yarn/pnpm/bun config),
+ * environment files a runner or a preload loads, transpiler config the runner applies to test code,
+ * and Python start-up hooks.
+ */
+const LAUNCH_FILE = /^(?:\.npmrc|\.yarnrc(?:\.ya?ml)?|\.pnpmfile\.c?js|bunfig\.toml|\.env(?:\..+)?|\.envrc|\.node-options|babel\.config\.(?:[cm]?js|json)|\.babelrc(?:\.(?:[cm]?js|json))?|\.swcrc|sitecustomize\.py|usercustomize\.py|[^/]+\.pth)$/;
+
 /** Whether the path is one the test-config-kept gate looks at (the caller diffs these). */
 export function isTestConfigPath(path: string): boolean {
   if (/(?:^|\/)node_modules\//.test(path)) return false;
   const name = posix.basename(path);
-  return CONFIG_FILE.test(name) || name === 'package.json' || name in SECTIONS;
+  return CONFIG_FILE.test(name) || name === 'package.json' || name in SECTIONS || isLaunchPath(path);
+}
+
+/** Whether a change to this file changes how the test process starts (see LAUNCH_FILE). */
+export function isLaunchPath(path: string): boolean {
+  return !/(?:^|\/)node_modules\//.test(path) && LAUNCH_FILE.test(posix.basename(path));
 }
 
 /**
@@ -49,13 +64,29 @@ export function testScripts(testCommand: string | undefined): string[] {
  * the test command runs (see testScripts) or the jest/mocha/ava key changed. Each narrows or fakes
  * the run the other gates count.
  */
-export async function testConfigKept(root: string, baseSha: string, diffs: readonly FileDiff[], testCommand: string | undefined, gitDir?: string): Promise<TestConfigResult> {
+export async function testConfigKept(root: string, baseSha: string, diffs: readonly FileDiff[], testCommand: string | undefined, gitDir?: string, opts: { allowed?: readonly string[] } = {}): Promise<TestConfigResult> {
   const problems: string[] = [];
   const changed: string[] = [];
   let checked = 0;
+  const setup = await setupFiles(root, baseSha, diffs, testCommand, gitDir);
+  const allowed = allowedMatcher(opts.allowed ?? []);
   for (const f of diffs) {
+    if (allowed(f.path) && !isTestConfigPath(f.path)) continue;
+    const named = [f.oldPath ?? f.path, f.path].find((p) => setup.has(p));
+    if (named !== undefined && !isTestConfigPath(named)) {
+      checked++;
+      changed.push(f.path);
+      problems.push(`${formatFinding(hunkFinding('config', f, `setup/preload file ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: the runner config or test command (${setup.get(named)}) loads it into the test process before the tests`))}`);
+      continue;
+    }
     const paths = [...new Set([f.oldPath ?? f.path, f.path])].filter(isTestConfigPath);
     if (paths.length === 0) continue;
+    if (paths.some(isLaunchPath)) {
+      checked++;
+      changed.push(f.path);
+      problems.push(formatFinding(hunkFinding('config', f, `${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: this file changes how the test process starts or what it loads (package-manager options, environment, transpiler, interpreter start-up)`)));
+      continue;
+    }
     checked++;
     const path = paths[paths.length - 1] ?? f.path;
     const name = posix.basename(path);
@@ -63,7 +94,8 @@ export async function testConfigKept(root: string, baseSha: string, diffs: reado
       const what = await changedSetting(root, baseSha, f, name, testCommand, gitDir);
       if (what) {
         changed.push(path);
-        problems.push(`${path}: ${what}`);
+        const h = hunkFinding('config', f, what);
+        problems.push(`${path}: ${what}${h.text ? ` (line ${h.start}${h.end > h.start ? `-${h.end}` : ''}${h.base ? ' of the base' : ''})\n${h.text.split('\n').map((l) => `    ${l}`).join('\n')}` : ''}`);
       }
     } catch (e) {
       changed.push(path);
@@ -122,4 +154,45 @@ function packageSettings(text: string, testCommand: string | undefined): Record<
   for (const s of testScripts(testCommand)) if (scripts[s] !== undefined) out[`scripts.${s}`] = JSON.stringify(scripts[s]);
   for (const k of PACKAGE_CONFIG_KEYS) if (o[k] !== undefined) out[k] = JSON.stringify(o[k]);
   return out;
+}
+
+/** Path-like tokens in config text: `./setup.js`, `<rootDir>/test/setup.ts`, `tests/preload.py`. */
+const PATH_TOKEN = /(?:<rootDir>\/|\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.(?:[cm]?[jt]sx?|py|json)\b/g;
+
+/**
+ * Files the test process loads before any test, named by the runner config or the test command (jest
+ * setupFiles/globalSetup/testEnvironment, vitest setupFiles, mocha --require/--file, node --import/-r,
+ * `.npmrc` node-options, the test script itself, pytest `-p`): every path-like token of those texts,
+ * base and now, that names a file in the diff. Returns path → the file that names it.
+ */
+export async function setupFiles(root: string, baseSha: string, diffs: readonly FileDiff[], testCommand: string | undefined, gitDir?: string): Promise<Map<string, string>> {
+  const changed = new Set(diffs.flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])]));
+  const out = new Map<string, string>();
+  const sources: { from: string; dir: string; text: string }[] = [{ from: 'test.command', dir: '', text: testCommand ?? '' }];
+  const ls = await git(['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, okCodes: [0, 128], ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}) }).catch(() => ({ stdout: '' }));
+  const configs = ls.stdout.split('\0').filter((p) => p && (isTestConfigPath(p) || /(?:^|\/)(?:tox\.ini|setup\.cfg|pyproject\.toml)$/.test(p)) && !/(?:^|\/)node_modules\//.test(p));
+  for (const p of [...new Set([...configs, ...diffs.map((d) => d.oldPath ?? d.path).filter(isTestConfigPath)])].slice(0, 200)) {
+    const now = await readFile(join(root, p), 'utf8').catch(() => '');
+    const before = await baseText(root, baseSha, p, gitDir).catch(() => '');
+    for (const text of [now, before]) if (text) sources.push({ from: p, dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), text: posix.basename(p) === 'package.json' ? packageTestText(text) : text });
+  }
+  for (const s of sources) {
+    for (const m of s.text.matchAll(PATH_TOKEN)) {
+      const tok = m[0].replace(/^<rootDir>\//, '');
+      for (const cand of [posix.normalize(posix.join(s.dir, tok)), posix.normalize(tok)]) {
+        if (changed.has(cand) && !out.has(cand) && cand !== s.from) out.set(cand, s.from);
+      }
+    }
+  }
+  return out;
+}
+
+/** The parts of a package.json that configure the test run (scripts and runner keys), as text. */
+function packageTestText(text: string): string {
+  try {
+    const o = JSON.parse(text) as Record<string, unknown>;
+    return JSON.stringify([o.scripts, ...PACKAGE_CONFIG_KEYS.map((k) => o[k])]);
+  } catch {
+    return text;
+  }
 }

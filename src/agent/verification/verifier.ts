@@ -111,7 +111,7 @@ export function createVerifier(opts: VerifierOptions): Verifier {
       const detail = `could not diff the worktree against ${opts.baseSha.slice(0, 12)}: ${(e as Error).message.trim()}; remove nested git repositories (folders with their own .git) or add them to .gitignore`;
       return { assertions: { passed: false, detail, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] }, testConfig: { passed: false, detail, changed: [] } };
     }
-    return { assertions: await assertionsKept(root, opts.baseSha, diffs, { allowed: config.gates.test_changes_allowed, ...gitDir }), testConfig: await testConfigKept(root, opts.baseSha, diffs, config.test.command, opts.gitDir) };
+    return { assertions: await assertionsKept(root, opts.baseSha, diffs, { allowed: config.gates.test_changes_allowed, ...gitDir }), testConfig: await testConfigKept(root, opts.baseSha, diffs, config.test.command, opts.gitDir, { allowed: config.gates.test_changes_allowed }) };
   };
 
   const evaluateAt = async (final: boolean): Promise<StopVerdict> => {

@@ -214,3 +214,19 @@ function clip(s: string): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > 120 ? `${t.slice(0, 117)}...` : t;
 }
+
+/** One finding as the gate detail shows it: `file:start-end: what [test "name"]` and the hunk's text. */
+export function formatFinding(x: Finding): string {
+  const range = x.end > x.start ? `${x.start}-${x.end}` : `${x.start}`;
+  const where = `${x.file}:${range}${x.base ? ' (base)' : ''}`;
+  const text = x.text.trim() === '' ? '' : `\n${hunkText(x.text)}`;
+  return `${where}: ${x.what}${x.test ? ` [test "${x.test}"]` : ''}${text}`;
+}
+
+function hunkText(text: string): string {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  const shown = lines.slice(0, 8).map((l) => `    ${l.length > 160 ? `${l.slice(0, 157)}...` : l}`);
+  if (lines.length > 8) shown.push(`    ... (${lines.length - 8} more lines)`);
+  return shown.join('\n');
+}
+
