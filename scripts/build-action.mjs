@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Bundles the Action (src/hosts/action/run.ts) into one ESM file, dist/index.js, plus the two
- * tree-sitter wasm files the bash permission parser loads at runtime (found next to the bundle).
+ * Bundles the Action (src/hosts/action/run.ts) into one ESM file, dist/index.js, plus the
+ * tree-sitter wasm files the bash permission parser and the test-integrity gate load at runtime
+ * (found next to the bundle).
  * The output is deterministic: CI rebuilds it and fails when the committed dist/ differs.
  *   node scripts/build-action.mjs [--outdir DIR]
  */
@@ -36,6 +37,10 @@ await build({
 });
 copyFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'), join(outdir, 'tree-sitter-bash.wasm'));
 copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), join(outdir, 'tree-sitter.wasm'));
+// The test-integrity gate parses test code with these grammars (src/agent/verification/integrity/parse.ts).
+for (const w of ['tree-sitter-javascript/tree-sitter-javascript.wasm', 'tree-sitter-typescript/tree-sitter-typescript.wasm', 'tree-sitter-typescript/tree-sitter-tsx.wasm', 'tree-sitter-python/tree-sitter-python.wasm']) {
+  copyFileSync(require.resolve(w), join(outdir, w.split('/').pop()));
+}
 // dist/ is an ES module folder whatever the package.json above it says.
 await import('node:fs').then((fs) => fs.writeFileSync(join(outdir, 'package.json'), '{ "type": "module" }\n'));
 console.log(`built ${join(outdir, 'index.js')}`);

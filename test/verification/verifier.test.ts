@@ -112,7 +112,9 @@ describe('createVerifier', () => {
     await bash(verifier, exec, root, 'node --test');
     const v = await verifier.evaluate();
     expect(failed(v.gates)).toEqual(['assertions-kept']);
-    expect(v.message).toContain('test/math.test.mjs: 1 assertion(s) removed');
+    // Parsed per test: the only assertion of "adds negatives" went with its test, and the hunk is named.
+    expect(v.message).toContain('test/math.test.mjs:5 (base): test "adds negatives" removed or renamed');
+    expect(v.message).toContain("test('adds negatives', () => { assert.strictEqual(add(-1, 1), 0); })");
   });
 
   it('verifier - a filter that matches no test fails tests-ran', async () => {
@@ -252,7 +254,8 @@ describe('createVerifier', () => {
     expect(await bash(verifier, exec, root, 'node --test')).toMatchObject({ counts: { passed: 3 } });
     rmSync(join(root, 'test/fixtures/extra.test.mjs'));
     const final = await verifier.finalCheck();
-    expect(failed(final.gates)).toEqual(['tests-ran']);
+    // Deleting a file under the test folders is a test support change too (assertions-kept).
+    expect(failed(final.gates)).toEqual(['tests-ran', 'assertions-kept']);
     expect(final.message).toContain('2 test(s) executed by `node --test`, fewer than the 3 an earlier `node --test` run executed');
   });
 

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { ActionInputError, parseActionInputs } from '../../config/action-inputs.js';
 import { ConfigError } from '../../config/repo-config.js';
 import { setBashWasmDir } from '../../agent/permissions/bash-parser.js';
+import { setCodeWasmDir } from '../../agent/verification/integrity/parse.js';
 import { SweepSelectionError } from '../../usecases/sweep.js';
 import { redactSecrets } from '../../github/sanitize.js';
 import { knownSecrets } from '../../run/known-secrets.js';
@@ -33,6 +34,7 @@ function oneLine(s: string): string {
 function useBundledWasm(): void {
   const here = dirname(fileURLToPath(import.meta.url));
   if (existsSync(join(here, 'tree-sitter-bash.wasm'))) setBashWasmDir(here);
+  if (existsSync(join(here, 'tree-sitter-javascript.wasm'))) setCodeWasmDir(here);
 }
 
 /** actions/checkout keeps the token in .git/config unless persist-credentials is false: say so. */

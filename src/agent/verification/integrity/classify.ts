@@ -26,6 +26,7 @@ export function roleOf(path: string, allowed: (p: string) => boolean): Role {
   if (VENDORED.test(path)) return 'source';
   if (SNAPSHOT.test(path)) return 'snapshot';
   if (MOCKS.test(path)) return 'mock';
+  if (posix.basename(path) === 'conftest.py') return 'support';
   if (isTestFile(path)) return 'test';
   if (SUPPORT_DIR.test(path) || SUPPORT_NAME.test(path)) return 'support';
   return 'source';

@@ -167,7 +167,7 @@ export function compareTestFile(file: string, oldFile: string, base: FileModel |
     if (!base && !ctx.imports(file, final, m.repoPath)) continue;
     out.push(finding('mock', file, m.span, `\`${m.how}\` of \`${m.target}\`, code under test in this repository: the test would check the mock, not the code`));
   }
-  if (base) out.push(...compareTopLevel(file, oldFile, base.topLevel, final.topLevel));
+  if (base) out.push(...compareTopLevel(file, oldFile, base.topLevel, final.topLevel, base.tests.length || final.tests.length ? 'code outside the tests' : 'test helper code'));
   return out;
 }
 

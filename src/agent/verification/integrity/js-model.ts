@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Assertion, FileModel, Guard, Marker, Mock, Span, TestCase, TopLevel } from './model.js';
+import type { Assertion, FileModel, Guard, Marker, Span, TestCase, TopLevel } from './model.js';
 import { kids, linesOf, norm, type Node } from './parse.js';
 
 /** Functions that declare a test or a suite (and their x/f-prefixed skip/focus forms). */
@@ -286,8 +286,8 @@ export function jsModel(root: Node, file: string, hasError: boolean): FileModel 
       args = all.slice(1);
       const rootName = ['expect', 'assert', 'sinon', 'this'].includes(b) || importedFrom.has(b) ? b : 'ctx';
       matcher = [rootName, ...props];
-      if (b === 'expect' && props[0] && ['assertions', 'hasAssertions'].includes(props[0])) {
-        subject = 'expect';
+      if (props.length === 1 && ['assertions', 'hasAssertions', 'plan'].includes(props[0] ?? '')) {
+        subject = `(${props[0] ?? ''})`;
         args = all;
       }
     }

@@ -1,4 +1,4 @@
-import type { Assertion, FileModel, Guard, Marker, Span, TestCase, TopLevel } from './model.js';
+import type { Assertion, FileModel, Guard, Marker, Span, TestCase } from './model.js';
 import { kids, linesOf, norm, type Node } from './parse.js';
 
 /** Decorator or `pytestmark` text that skips a test or excuses its failure. */
