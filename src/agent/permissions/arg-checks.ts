@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { OPTION_TABLES } from './option-tables.js';
+import { hasOption, parseOptions, type OptionTable } from './parse-options.js';
 import { join } from 'node:path';
 import { DENIED_GIT, GIT_DANGEROUS_LONG, GIT_SAFE_GLOBALS, PM_DANGEROUS_LONG, PUBLISH_SUBCOMMANDS } from './builtin-deny.js';
 
@@ -64,15 +66,11 @@ function sedScriptSafe(script: string): boolean {
 
 /** sed: only s///, y///, p, d, q-style scripts (no e, w, r commands); `-i` is handled as a write by the caller. */
 export const checkSed: ArgCheck = (args) => {
-  const scripts: string[] = [];
-  let sawScriptOpt = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '-e' || a === '--expression') { scripts.push(args[++i] ?? ''); sawScriptOpt = true; }
-    else if (a.startsWith('--expression=')) { scripts.push(a.slice(13)); sawScriptOpt = true; }
-    else if (a === '-f' || a.startsWith('--file')) return 'sed -f reads a script file; pass the script inline with -e';
-    else if (!a.startsWith('-') && !sawScriptOpt) { scripts.push(a); sawScriptOpt = true; }
-  }
+  const p = parseOptions(OPTION_TABLES.sed as OptionTable, args);
+  if (!p.ok) return `sed ${p.bad}: not an option this policy knows for sed (it may run or read something else); use -n, -e, -E, -s, -z or the Edit tool`;
+  if (hasOption(p, '-f', '--file')) return 'sed -f reads a script file; pass the script inline with -e';
+  const scripts = p.options.filter((o) => o.name === '-e' || o.name === '--expression').map((o) => o.value ?? '');
+  if (scripts.length === 0 && p.operands[0] !== undefined) scripts.push(p.operands[0]);
   const bad = scripts.find((s) => !sedScriptSafe(s));
   return bad === undefined ? null : `sed script ${JSON.stringify(bad)} uses commands beyond s///, y///, p, d, q (e, w, r, a, i, c run programs or touch other files); use the Edit tool for edits`;
 };

@@ -2,6 +2,9 @@ import type { Parser } from 'web-tree-sitter';
 import type { PermissionDecision } from './types.js';
 import { analyzeBash } from './bash-analysis.js';
 import { dangerousEnvName } from './builtin-deny.js';
+import { followCwd } from './cwd-flow.js';
+import { SAFE_ENV_NAMES } from './wrappers.js';
+import type { WorktreeIndex } from './worktree-index.js';
 import { checkCommand, type CommandCheck } from './command-checks.js';
 import { checkPathArg, type PathContext } from './path-args.js';
 import { ignoredReason } from './git-ignored.js';
@@ -16,6 +19,8 @@ export interface BashPolicy extends FilePolicy {
   testRules: PermissionRule[];
   /** Worktree-relative redirect targets of `test.command` itself: writable even when ignored, by a line that runs the tests. */
   testRedirects?: ReadonlySet<string>;
+  /** Secret files and escaping symlinks, for recursive searches. */
+  index?: WorktreeIndex;
 }
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
@@ -31,14 +36,30 @@ export function suggestRule(words: readonly (string | null)[]): string {
   return `Bash(${w.slice(0, n).join(' ')}:*)`;
 }
 
-/** A redirect into an ignored path; the test command's own report redirect stays allowed when the line runs the tests. */
-function ignoredRedirect(p: BashPolicy, cwds: readonly string[], target: string, runsTests: boolean): boolean {
+/** A redirect into an ignored path; the test command's own redirect stays allowed when the line runs the tests. */
+function ignoredRedirect(p: BashPolicy, cwds: Iterable<string>, target: string, runsTests: boolean): boolean {
   if (!p.ignored) return false;
   for (const cwd of cwds) {
     const r = resolveInside(p.root, target, { gitDirs: p.gitDirs, cwd });
     if (r.ok && !(runsTests && p.testRedirects?.has(r.rel)) && p.ignored.isIgnored(r.rel)) return true;
   }
   return false;
+}
+
+/** A variable set in the line (`X=1;`, `export X`, `for X in`): exported ones only from the safe set, plain ones never a name programs read. */
+function variableRefusal(v: { name: string; exported?: boolean }): string | null {
+  if (v.exported && !SAFE_ENV_NAMES.has(v.name)) return `exporting ${v.name} is not allowed (only ${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, … may reach programs' environment)`;
+  if (dangerousEnvName(v.name) || (/^[A-Z0-9_]+$/.test(v.name) && !SAFE_ENV_NAMES.has(v.name))) {
+    return `setting ${v.name} may change what later commands load or run (an upper-case name can already be in the environment); use a lower-case shell variable`;
+  }
+  return null;
+}
+
+/** Does an allow rule name the option the safe table does not know (`Bash(sed -i:*)` names -i)? */
+function ruleNames(rule: PermissionRule, option: string): boolean {
+  const bare = option.split(' ')[0] as string;
+  const name = bare.split('=')[0] as string;
+  return (rule.bash?.words ?? []).some((w) => w === bare || w === name || w.split('=')[0] === name);
 }
 
 /** Decide one Bash command line: every simple command in it must pass on its own. */
@@ -50,31 +71,28 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   const a = analyzeBash(p.parser, command);
   if (!a.ok) return no('builtin-deny:syntax', a.reason);
   for (const v of a.variables) {
-    if (dangerousEnvName(v.name)) return no(`builtin-deny:env:${v.name}`, `setting ${v.name} changes what later commands load or run; not allowed`);
+    const why = variableRefusal(v);
+    if (why) return no(`builtin-deny:env:${v.name}`, why);
   }
-  const ctx: PathContext = {
+  const cwd = followCwd(a.flow, a.commands, a.redirects.length, p.root, p.gitDirs);
+  const ctxFor = (cwds: Iterable<string>): PathContext => ({
     root: p.root,
     gitDirs: p.gitDirs,
     isWritable: p.isWritable,
     secretExempt: p.secretExempt,
-    cwds: [p.root],
+    cwds: [...cwds],
     deny: p.deny,
     configFile: p.configFile,
     ...(p.ignored ? { ignored: p.ignored } : {}),
-  };
-  for (const c of a.commands) {
-    const [n, t] = c.words;
-    if (n?.value === 'cd' && t?.value) {
-      const r = resolveInside(p.root, t.value, { gitDirs: p.gitDirs });
-      if (r.ok && !ctx.cwds.includes(r.abs)) ctx.cwds.push(r.abs);
-    }
-  }
+    ...(p.index ? { index: p.index } : {}),
+  });
   let writesByRedirect = false;
   const runsTests = a.commands.some((c) => p.testRules.some((r) => bashRuleMatches(r, c.words.map((w) => w.value))));
-  for (const r of a.redirects) {
+  for (const [i, r] of a.redirects.entries()) {
     if (r.target === null) continue;
     if (r.target.value === null) return no('builtin-deny:redirect', `the redirect ${r.text} has a variable target; write the file name literally`);
     const reading = r.op === '<';
+    const ctx = ctxFor(cwd.redirects[i] ?? [p.root]);
     const why = checkPathArg(r.target.value, r.target.glob, reading ? 'read' : 'write', ctx, true);
     if (why) return no(why.rule === 'builtin-deny:path' ? 'builtin-deny:redirect' : why.rule, `redirect ${r.text}: ${why.reason}`);
     if (!reading && !/^\/dev\//.test(r.target.value)) {
@@ -83,24 +101,27 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
       if (ignoredRedirect(p, ctx.cwds, target, runsTests)) return no('builtin-deny:ignored-path', `redirect ${r.text}: ${ignoredReason(target)}`);
     }
   }
-  const checks: CommandCheck[] = a.commands.map((c) => checkCommand(c, ctx));
+  const checks: CommandCheck[] = a.commands.map((c, i) => checkCommand(c, ctxFor(cwd.commands[i] ?? [p.root])));
   for (const c of checks) if (c.deny) return no(c.deny.rule, c.deny.reason);
   for (const c of checks) {
     const rule = p.deny.find((r) => bashRuleMatches(r, c.words));
     if (rule) return no(`config-deny:${rule.text}`, `\`${c.words.join(' ')}\` is refused by permissions.deny "${rule.text}" in ${p.configFile}; do it another way or stop and explain`);
   }
   if (p.mode === 'plan' && (writesByRedirect || checks.some((c) => c.safe === null || c.writes))) {
-    return no('mode:plan', 'plan mode is read-only: only inspection commands (ls, cat, rg, git diff, git log, ...) run, with no writes or redirects into files; describe the change instead of making it');
+    return no('mode:plan', 'plan mode is read-only: only inspection commands (ls, cat, rg, git diff, git log, ...) run, with no writes, no test runs and no redirects into files; describe the change instead of making it');
   }
   const labels: string[] = [];
   for (const c of checks) {
+    const shown = c.words.map((w) => w ?? '$…').join(' ');
     const rule = p.allow.find((r) => bashRuleMatches(r, c.words));
-    if (rule) labels.push(`config-allow:${rule.text}`);
+    if (c.safe !== null && !rule) labels.push(`safe-list:${c.safe}`);
+    else if (rule && c.optionBad !== undefined && !ruleNames(rule, c.optionBad)) {
+      return no('builtin-deny:option', `\`${shown}\`: ${c.optionBad} is not among the options this command may use here (it can run programs, read other files or write), and "${rule.text}" does not name it; a maintainer can allow it with a rule that names the option, e.g. "Bash(${c.words[0] ?? ''} ${c.optionBad.split(/[ =]/)[0] ?? ''}:*)"`);
+    } else if (rule) labels.push(`config-allow:${rule.text}`);
     else if (p.testRules.some((r) => bashRuleMatches(r, c.words))) labels.push('test-command');
-    else if (c.safe !== null) labels.push(`safe-list:${c.safe}`);
     else {
-      const shown = c.words.map((w) => w ?? '$…').join(' ');
-      return no('default-deny', `\`${shown}\` is not in the built-in safe list and no rule allows it. If the repository wants it, a maintainer can add "${suggestRule(c.words)}" to permissions.allow in ${p.configFile}; until then use the Read/Edit/Grep/Glob tools or an allowed command`);
+      const why = c.optionBad !== undefined ? ` (${c.optionBad} is not among the options it may use without a rule)` : '';
+      return no('default-deny', `\`${shown}\` is not in the built-in safe list${why} and no rule allows it. If the repository wants it, a maintainer can add "${suggestRule(c.words)}" to permissions.allow in ${p.configFile}; until then use the Read/Edit/Grep/Glob tools or an allowed command`);
     }
   }
   const unique = [...new Set(labels)];

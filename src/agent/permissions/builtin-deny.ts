@@ -9,7 +9,7 @@ export const DENIED_COMMANDS: Record<string, string> = {
     ),
   ),
   ...Object.fromEntries(
-    ['eval', 'exec', 'source', '.', 'alias', 'unalias', 'trap', 'enable', 'coproc', 'fc', 'bind', 'builtin'].map((c) => [
+    ['eval', 'source', '.', 'alias', 'unalias', 'trap', 'enable', 'coproc', 'fc', 'bind', 'let', 'mapfile', 'readarray'].map((c) => [
       c,
       'shell builtins that run or redefine code are never allowed; run the commands directly',
     ]),

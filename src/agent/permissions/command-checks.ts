@@ -1,16 +1,19 @@
-import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parseFind } from './find-grammar.js';
 import type { SimpleCommand } from './bash-analysis.js';
-import { DENIED_COMMANDS, dangerousEnvName } from './builtin-deny.js';
+import { DENIED_COMMANDS } from './builtin-deny.js';
+import { codeLoadingFlag, RUNNERS } from './code-loading.js';
+import { SAFE_ENV_NAMES, unwrap, XARGS_SAFE_INNER } from './wrappers.js';
 import { checkFind, checkFollowLinks, checkGit, checkInterpreter, checkLocalPackage, checkPackageManager, checkRg, checkSed, interpreterOf } from './arg-checks.js';
 import { checkPathArg, configDenied, type PathContext, type PathRefusal } from './path-args.js';
 import { resolveInside } from './path-jail.js';
 import { ignoredReason } from './git-ignored.js';
-import { checkSearchScope } from './search-scope.js';
+import { checkSearchScope, checkSecretScope, linksEscapeUnder, searchOperands } from './search-scope.js';
 import { writeTargets } from './write-targets.js';
 import { relOf } from './read-deny.js';
 import { isSecretName } from '../../workspace/protected-paths.js';
-import { safeListLabel } from './safe-list.js';
+import { optionRefusal, safeListLabel } from './safe-list.js';
 import type { Word } from './words.js';
 
 export interface CommandCheck {
@@ -22,6 +25,8 @@ export interface CommandCheck {
   safe: string | null;
   /** The command writes files (cp, sed -i, ...). */
   writes: boolean;
+  /** The command has an option table and this word is not in it: only a rule that names it admits the command. */
+  optionBad?: string;
 }
 
 const READ_PATHS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'file', 'stat', 'sort', 'uniq', 'cut', 'diff', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'sed', 'nl', 'tac', 'cmp', 'comm', 'du', 'md5sum', 'sha1sum', 'sha256sum', 'realpath', 'readlink', 'less', 'more', 'od', 'xxd', 'hexdump', 'strings', 'column', 'tree', 'awk', 'jq', 'cd']);
@@ -30,57 +35,33 @@ const NO_PATHS = new Set(['echo', 'printf', 'test', '[', 'true', 'false', 'which
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'jq']);
 const ARG_CHECKED = new Set(['git', 'find', 'rg', 'sed', 'npx', 'bunx', 'pnpx', 'npm', 'yarn', 'pnpm', 'bun', 'xargs', 'awk', 'env']);
 const ECHO_LIKE = new Set(['echo', 'test', '[']);
+/** Commands that show names and metadata, not content: their globs may match .git and secrets by name. */
+const NAMES_ONLY = new Set(['ls', 'stat', 'du']);
 const NAME_OK = /^[A-Za-z0-9_./+@%:[-]+$/;
 
 const deny = (rule: string, reason: string, words: (string | null)[] = []): CommandCheck => ({ deny: { rule, reason }, words, safe: null, writes: false });
 
-/** Skip wrapper programs (`timeout 60`, `nice -n 5`, `env A=1`, `command`, `xargs -0`) so the real command is checked. */
-function unwrap(words: Word[]): { inner: Word[]; xargs: boolean; error?: string } {
-  let w = words;
-  let xargs = false;
-  for (let guard = 0; guard < 8; guard++) {
-    const name = w[0]?.value;
-    if (name === undefined || name === null) break;
-    const b = basename(name);
-    let i = 1;
-    const at = (k: number): string | null | undefined => w[k]?.value;
-    if (b === 'command' && at(1) !== '-v' && at(1) !== '-V') { if (at(1) === '-p') i = 2; }
-    else if (b === 'nohup' || b === 'time') { if (at(1) === '-p') i = 2; }
-    else if (b === 'nice') { while ((at(i) ?? '').startsWith('-')) i += at(i) === '-n' ? 2 : 1; }
-    else if (b === 'timeout') {
-      while ((at(i) ?? '').startsWith('-')) i += at(i) === '-s' || at(i) === '-k' ? 2 : 1;
-      i++;
-    } else if (b === 'stdbuf') { while ((at(i) ?? '').startsWith('-')) i += /^-[ioe]$/.test(at(i) ?? '') ? 2 : 1; }
-    else if (b === 'env' && w.length > 1) {
-      while (i < w.length) {
-        const v = at(i);
-        if (v === null || v === undefined) return { inner: w, xargs, error: 'env arguments must be literal' };
-        if (v.startsWith('-')) return { inner: w, xargs, error: `env ${v} is not allowed; use NAME=value prefixes only` };
-        const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(v);
-        if (!m) break;
-        if (dangerousEnvName(m[1] as string)) return { inner: w, xargs, error: `setting ${m[1]} changes what programs load or run; not allowed` };
-        i++;
-      }
-    } else if (b === 'xargs') {
-      xargs = true;
-      while ((at(i) ?? '').startsWith('-')) i += /^-[IiLlnPdEsa]$/.test(at(i) ?? '') ? 2 : 1;
-    } else break;
-    if (i >= w.length) break;
-    w = w.slice(i);
-  }
-  return { inner: w, xargs };
-}
-
 /** Built-in checks for one simple command: deny list, argument checks, path jail. */
 export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck {
   for (const a of cmd.assignments) {
-    if (dangerousEnvName(a.name)) return deny(`builtin-deny:env:${a.name}`, `the prefix ${a.name}=... changes what programs load or run; not allowed (drop it)`);
+    if (!SAFE_ENV_NAMES.has(a.name)) {
+      return deny(`builtin-deny:env:${a.name}`, `the prefix ${a.name}=... is not one of the environment names a command may get here (${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, …): it may point the program at other code or config; drop it`);
+    }
   }
   const first = cmd.words[0];
   if (!first || first.value === null) return deny('builtin-deny:dynamic-command', 'a variable or expansion in command position is not allowed; write the command name literally');
-  const { inner, xargs, error } = unwrap(cmd.words);
+  const un = unwrap(cmd.words);
+  const { inner } = un;
   const words = inner.map((w) => w.value);
-  if (error) return deny('builtin-deny:env', error, words);
+  if (un.error) return deny('builtin-deny:wrapper', un.error, words);
+  for (const n of un.envNames) {
+    if (!SAFE_ENV_NAMES.has(n)) return deny(`builtin-deny:env:${n}`, `env setting or unsetting ${n} is not allowed (it may point the program at other code or config); only ${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, … may be set`, words);
+  }
+  for (const f of un.readFiles) {
+    const r = checkPathArg(f, false, 'read', ctx, true);
+    if (r) return deny(r.rule, `xargs ${f}: ${r.reason}`, words);
+  }
+  if (un.lookupOnly) return { deny: null, words, safe: inner.length === 0 ? `${basename(first.value)}` : 'command -v', writes: false };
   const name = words[0];
   if (name === null || name === undefined) return deny('builtin-deny:dynamic-command', 'a variable or expansion in command position is not allowed; write the command name literally', words);
   if (!NAME_OK.test(name)) {
@@ -91,12 +72,23 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   if (denied) return deny(`builtin-deny:${base}`, `${base}: ${denied}`, words);
   const args = words.slice(1);
   const kind = interpreterOf(base);
-  if ((ARG_CHECKED.has(base) || kind !== null) && args.some((a) => a === null)) {
+  if ((ARG_CHECKED.has(base) || kind !== null || RUNNERS.has(base)) && args.some((a) => a === null)) {
     return deny(`builtin-deny:${base}-args`, `${base} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
   }
   const sargs = args as string[];
   let why: string | null = checkFollowLinks(base, args.filter((a): a is string => a !== null));
+  if (why && FOLLOWING_SEARCH.has(base)) {
+    const f = base === 'find' ? parseFind(sargs) : null;
+    const operands = f !== null ? (typeof f === 'string' ? null : f.paths) : searchOperands(base, sargs);
+    const escaping = operands === null ? 'unknown' : linksEscapeUnder(operands, ctx);
+    if (escaping === null) why = null;
+    else why = `${why} (${escaping} leads out of the worktree)`;
+  }
   if (why) return deny(`builtin-deny:${base}-follow-links`, why, words);
+  if (base === 'git') {
+    const embedded = embeddedRepo(ctx);
+    if (embedded) return deny('builtin-deny:embedded-repo', `git in ${embedded} would use that embedded repository (its config can run programs); run git from the worktree root with a pathspec instead (git log -- ${embedded})`, words);
+  }
   if (base === 'git') why = checkGit(sargs, ctx.root);
   else if (base === 'find') why = checkFind(sargs, ctx.root);
   else if (base === 'rg') why = checkRg(sargs, ctx.root);
@@ -105,21 +97,83 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   else if (kind !== null) why = checkInterpreter(kind, sargs);
   else if (base === 'npx' || base === 'bunx' || base === 'pnpx') why = checkLocalPackage(base, sargs, ctx.root);
   else if (base === 'npm' || base === 'yarn' || base === 'pnpm' || base === 'bun') why = checkPackageManager(base, sargs, ctx.root);
+  why ??= codeLoading(base, args);
   if (why) return deny(`builtin-deny:${base}-args`, why, words);
-  if (xargs && (READ_PATHS.has(base) || WRITE_PATHS.has(base))) {
-    return deny('builtin-deny:xargs', `xargs ${base} would take file names the policy cannot see; name the files directly`, words);
+  if (un.argvUnknown && !XARGS_SAFE_INNER.has(base) && (READ_PATHS.has(base) || WRITE_PATHS.has(base))) {
+    return deny('builtin-deny:xargs', `xargs ${base} would take file names the policy cannot see; name the files directly (xargs may only feed ${[...XARGS_SAFE_INNER].join(', ')})`, words);
   }
   const sedInPlace = base === 'sed' && sargs.some((a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a));
-  const writes = WRITE_PATHS.has(base) || sedInPlace || (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output')));
+  const writes = WRITE_PATHS.has(base) || sedInPlace || (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a)));
   const refusal =
     checkArgs(base, inner.slice(1), ctx, sedInPlace) ??
+    checkWriteTargets(base, args, sedInPlace, ctx) ??
     checkSearchScope(base, sargs.filter((a): a is string => a !== null), ctx) ??
+    checkSecretScope(base, sargs, ctx) ??
     (base === 'git' ? checkGitPaths(sargs, ctx) : null) ??
     checkIgnoredTargets(base, sargs, sedInPlace, ctx);
   if (refusal) return deny(refusal.rule, refusal.reason, words);
   const literal = ECHO_LIKE.has(base) ? words.map((w) => w ?? '$') : words;
-  const safe = !xargs && literal.every((w) => w !== null) ? safeListLabel(literal as string[]) : null;
-  return { deny: null, words, safe, writes };
+  const known = literal.every((w) => w !== null);
+  const optionBad = known ? optionRefusal(literal as string[]) : null;
+  const safeInner = !un.argvUnknown || XARGS_SAFE_INNER.has(base);
+  const safe = safeInner && known ? safeListLabel(literal as string[]) : null;
+  return { deny: null, words, safe: safe && un.argvUnknown ? `xargs ${safe}` : safe, writes, ...(optionBad !== null ? { optionBad } : {}) };
+}
+
+const FOLLOWING_SEARCH = new Set(['grep', 'egrep', 'fgrep', 'rg', 'find']);
+
+/** A folder between a command's cwd and the worktree root that holds its own `.git` (an embedded repository). */
+function embeddedRepo(ctx: PathContext): string | null {
+  for (const cwd of ctx.cwds) {
+    let d = cwd;
+    while (d !== ctx.root && d.startsWith(`${ctx.root}/`)) {
+      if (existsSync(join(d, '.git'))) return d.slice(ctx.root.length + 1);
+      d = dirname(d);
+    }
+  }
+  return null;
+}
+
+/** Interpreters, test runners and the runner behind a package-manager script: no flag that loads other code. */
+function codeLoading(base: string, args: readonly (string | null)[]): string | null {
+  if (RUNNERS.has(base) || interpreterOf(base) !== null) return codeLoadingFlag(base, args);
+  if (base === 'npx' || base === 'bunx' || base === 'pnpx') {
+    const at = args.findIndex((a) => a !== null && !a.startsWith('-'));
+    return at === -1 ? null : codeLoadingFlag(basename(args[at] as string), args.slice(at + 1));
+  }
+  if (base === 'npm' || base === 'yarn' || base === 'pnpm' || base === 'bun') return codeLoadingFlag(base, args, true);
+  return null;
+}
+
+/** Every file a command writes (redirect-free: cp/mv/ln destinations, tee, sed -i and its backups, --output=…) must pass the jail for writing. */
+function checkWriteTargets(base: string, args: readonly (string | null)[], sedInPlace: boolean, ctx: PathContext): PathRefusal | null {
+  if (args.some((a) => a === null)) return null;
+  for (const t of [...writeTargets(base, args as string[], sedInPlace), ...outputOptionTargets(args as string[])]) {
+    const r = checkPathArg(t.path, false, 'write', ctx, true);
+    if (r) return { rule: r.rule, reason: `${base} writes ${t.path}: ${r.reason}` };
+    if (t.intoName !== undefined) {
+      for (const cwd of ctx.cwds) {
+        const d = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
+        if (d.ok && (t.folder === true || isDir(d.abs))) {
+          const into = checkPathArg(`${d.abs}/${t.intoName}`, false, 'write', ctx, true);
+          if (into) return { rule: into.rule, reason: `${base} writes into ${t.path}: ${into.reason}` };
+        }
+      }
+    }
+  }
+  return null;
+}
+
+const OUTPUT_OPTION = /^--([a-z-]*output[a-z-]*|[a-z-]*out-?file|outputFile|log-file|junit-?xml|report-file)=(.+)$/i;
+
+/** `--output=FILE` and similar option values of any command: files it will write. */
+function outputOptionTargets(args: readonly string[]): { path: string; intoName?: string; folder?: boolean }[] {
+  const out: { path: string }[] = [];
+  for (const a of args) {
+    const m = OUTPUT_OPTION.exec(a);
+    if (m?.[2] && !/^(-|\d+$|json$|text$|html$|always$|never$|auto$)/.test(m[2])) out.push({ path: m[2] });
+  }
+  return out;
 }
 
 /** Content writes (cp/mv destination, tee, touch, sed -i, ...) into paths git ignores would miss the commit. */
@@ -140,7 +194,6 @@ function checkIgnoredTargets(base: string, args: readonly (string | null)[], sed
 
 /** `git show HEAD:.env`, `git diff -- secrets/x`: the paths a git command names still answer to Read deny rules. */
 function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal | null {
-  if (!ctx.deny || ctx.deny.length === 0) return null;
   let afterDashes = false;
   for (const a of args) {
     if (a === '--') { afterDashes = true; continue; }
@@ -164,8 +217,9 @@ function isDir(abs: string): boolean {
   }
 }
 
-function checkArgs(base: string, args: Word[], ctx: PathContext, sedInPlace: boolean): PathRefusal | null {
+function checkArgs(base: string, args: Word[], pctx: PathContext, sedInPlace: boolean): PathRefusal | null {
   if (NO_PATHS.has(base)) return null;
+  const ctx = NAMES_ONLY.has(base) ? { ...pctx, namesOnly: true } : pctx;
   const allPaths = READ_PATHS.has(base) || WRITE_PATHS.has(base);
   const access = WRITE_PATHS.has(base) || sedInPlace ? 'write' : 'read';
   const jailed = (reason: string): PathRefusal => ({ rule: 'builtin-deny:path', reason });

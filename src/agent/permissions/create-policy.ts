@@ -15,6 +15,7 @@ import { resolveInside } from './path-jail.js';
 import { readWorktreeGitDirsSync } from '../../workspace/worktree-git-dir.js';
 import { writableMatcher } from '../../workspace/protected-paths.js';
 import { RULE_KINDS, fileRuleMatches } from './rules.js';
+import { createWorktreeIndex } from './worktree-index.js';
 
 export interface PolicyOptions {
   /** The worktree root (realpath'd here). */
@@ -95,12 +96,16 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const readRules = allow.filter((r) => r.paths !== undefined && RULE_KINDS[r.tool].includes('read'));
   const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'read', rel));
   const base = { root, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny, configFile, ignored };
-  const bash = { ...base, parser, testRules, testRedirects };
+  const index = createWorktreeIndex(root, gitDirs, secretExempt);
+  const bash = { ...base, parser, testRules, testRedirects, index };
   // A Bash command or a .gitignore edit may change what git ignores: re-ask git after either ran.
   let ignoreRulesMayHaveChanged = false;
   return {
     async check(tool: string, input: unknown): Promise<PermissionDecision> {
-      if (ignoreRulesMayHaveChanged) ignored.invalidate();
+      if (ignoreRulesMayHaveChanged) {
+        ignored.invalidate();
+        index.invalidate();
+      }
       ignoreRulesMayHaveChanged = false;
       let d: PermissionDecision;
       try {

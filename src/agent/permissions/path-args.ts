@@ -3,6 +3,7 @@ import { resolveInside } from './path-jail.js';
 import type { PermissionRule } from './rules.js';
 import type { IgnoredPaths } from './git-ignored.js';
 import { editDeniedBy, folderDeniedBy, readDeniedBy } from './read-deny.js';
+import type { WorktreeIndex } from './worktree-index.js';
 
 export interface PathContext {
   root: string;
@@ -16,6 +17,10 @@ export interface PathContext {
   configFile?: string;
   /** Git's ignore rules: content writes into ignored paths are refused (they would miss the commit). */
   ignored?: IgnoredPaths;
+  /** Secret files and escaping symlinks in the worktree, for recursive searches. */
+  index?: WorktreeIndex;
+  /** The command only lists names (ls, stat, du): a glob may match .git and secret files by name. */
+  namesOnly?: boolean;
 }
 
 /** Why a path argument is refused, and by which rule ('builtin-deny:path' or 'config-deny:<rule>'). */
@@ -70,7 +75,7 @@ function globRegex(component: string): RegExp {
 export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write', ctx: PathContext, always: boolean): PathRefusal | null {
   if (DEVICES.test(v)) return null;
   if (!always && !PATH_LIKE.test(v)) return null;
-  const opts = { gitDirs: ctx.gitDirs, access, isWritable: ctx.isWritable, secretExempt: ctx.secretExempt };
+  const opts = { gitDirs: ctx.gitDirs, access: ctx.namesOnly && access === 'read' ? undefined : access, isWritable: ctx.isWritable, secretExempt: ctx.secretExempt };
   for (const cwd of ctx.cwds) {
     if (!glob || !GLOB.test(v)) {
       const r = resolveInside(ctx.root, v, { ...opts, cwd });
@@ -94,11 +99,12 @@ export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write',
     }
     for (const e of entries) {
       if (!re.test(e.name)) continue;
-      if (e.isSymbolicLink() || e.name === '.git') {
-        const inner = resolveInside(ctx.root, `${r.abs}/${e.name}`, opts);
+      const rel = r.rel === '' ? e.name : `${r.rel}/${e.name}`;
+      if (ctx.namesOnly && e.name === '.git') continue;
+      if (e.isSymbolicLink() || e.name === '.git' || (access === 'read' && !ctx.namesOnly)) {
+        const inner = resolveInside(ctx.root, `${r.abs}/${e.name}`, ctx.namesOnly ? { ...opts, access: undefined } : opts);
         if (!inner.ok) return jailed(`the glob ${v} matches ${e.name}: ${inner.reason}`);
       }
-      const rel = r.rel === '' ? e.name : `${r.rel}/${e.name}`;
       const denied = configDenied(rel, e.isDirectory(), access, ctx, `the glob ${v} matches ${rel}, which`);
       if (denied) return denied;
     }

@@ -125,3 +125,55 @@ export function checkSearchScope(base: string, args: readonly string[], ctx: Pat
   }
   return null;
 }
+
+const under = (folder: string, rel: string): boolean => folder === '' || rel === folder || rel.startsWith(`${folder}/`);
+
+/** The worktree folders a recursive search walks (its operands, or the folders it starts in). */
+function searchFolders(operands: readonly string[], ctx: PathContext): string[] {
+  const folders: string[] = [];
+  for (const cwd of ctx.cwds) {
+    if (operands.length === 0) {
+      const r = resolveInside(ctx.root, '.', { gitDirs: ctx.gitDirs, cwd });
+      if (r.ok) folders.push(r.rel);
+    }
+    for (const o of operands) {
+      const r = resolveInside(ctx.root, o, { gitDirs: ctx.gitDirs, cwd });
+      if (r.ok && existsSync(r.abs)) folders.push(r.rel);
+    }
+  }
+  return [...new Set(folders.length ? folders : [''])];
+}
+
+/**
+ * grep -r, rg and git grep print what they find: a secret file (.env, a private key, an .npmrc with a
+ * token) in the tree they walk would be printed. rg skips hidden and git-ignored files unless told
+ * otherwise; git grep reads tracked files (or untracked ones with --untracked).
+ */
+export function checkSecretScope(base: string, args: readonly string[], ctx: PathContext): PathRefusal | null {
+  if (!ctx.index) return null;
+  const operands = searchOperands(base, args);
+  if (operands === null) return null;
+  const folders = searchFolders(operands, ctx);
+  const { files, truncated } = ctx.index.secrets();
+  const shown = base === 'git' ? 'git grep' : base;
+  if (truncated) return { rule: 'builtin-deny:search-scope', reason: `${shown} would walk more files than the policy checks for secrets; search a narrower folder or use the Grep tool` };
+  const skipHidden = base === 'rg' && !rgSearchesHidden(args);
+  const honoursIgnore = (base === 'rg' && rgHonoursIgnore(args)) || (base === 'git' && !args.includes('--untracked'));
+  for (const f of files) {
+    if (!folders.some((d) => under(d, f))) continue;
+    if (skipHidden && f.split('/').some((seg) => seg.startsWith('.'))) continue;
+    if (honoursIgnore && ctx.ignored?.isIgnored(f)) continue;
+    if (base === 'git' && !args.includes('--untracked') && !(ctx.ignored?.listFiles(f, false)?.includes(f) ?? false)) continue;
+    return { rule: 'builtin-deny:secret', reason: `${shown} would read ${f}, a secret file (keys, tokens, .env); search a folder without it, or use the Grep tool (it leaves secret files out)` };
+  }
+  return null;
+}
+
+/** A walk that follows symlinks (grep -R, rg -L, find -L) is fine when no symlink under it leads out of the worktree. */
+export function linksEscapeUnder(operands: readonly string[], ctx: PathContext): string | null {
+  if (!ctx.index) return 'unknown';
+  const { links, truncated } = ctx.index.escapingLinks();
+  if (truncated) return 'too many files to check';
+  const folders = searchFolders(operands, ctx);
+  return links.find((l) => folders.some((d) => under(d, l))) ?? null;
+}
