@@ -107,7 +107,6 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
     for (const ev of ['SessionStart', 'UserPromptSubmit'] as const) {
       const outcomes = await deps.hooks.run(ev, { hook_event_name: ev, cwd: deps.toolContext.root });
       const extra = outcomes.flatMap((o) => (o.kind === 'context' ? [o.text] : []));
-      for (const o of outcomes) if (o.kind === 'error') events.push({ type: 'hook', event: ev, name: o.hook, outcome: 'error', message: o.message });
       if (extra.length) messages = [{ role: 'user', content: `${task.prompt}\n\n${extra.join('\n')}` }];
     }
     yield* events.drain();

@@ -83,10 +83,8 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   const pre = await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: base.root, tool_name: call.name, tool_input: input });
   const extra: string[] = [];
   for (const o of pre) {
-    if (o.kind === 'error') events.push({ type: 'hook', event: 'PreToolUse', name: o.hook, outcome: 'error', message: o.message });
     if (o.kind === 'context') extra.push(o.text);
     if (o.kind === 'block') {
-      events.push({ type: 'hook', event: 'PreToolUse', name: o.hook, outcome: 'block', message: o.reason });
       return { ...errorResult(`Blocked by the repository's PreToolUse hook (${o.hook}): ${o.reason}`, 'hook_blocked'), meta: { rule: `hook:${o.hook}`, reason: o.reason, input: shown } };
     }
   }
@@ -126,10 +124,8 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
       tool_response: { output: result.forModel, is_error: result.isError },
     });
     for (const o of post) {
-      if (o.kind === 'error') events.push({ type: 'hook', event: 'PostToolUse', name: o.hook, outcome: 'error', message: o.message });
       if (o.kind === 'context') extra.push(o.text);
       if (o.kind === 'block') {
-        events.push({ type: 'hook', event: 'PostToolUse', name: o.hook, outcome: 'block', message: o.reason });
         extra.push(`The repository's PostToolUse hook (${o.hook}) reported a problem: ${o.reason}`);
       }
     }

@@ -60,8 +60,8 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     gitDirs: [wt.gitDir],
     tools: toolbox,
   });
-  const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log });
   const events = new EventQueue();
+  const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
   const verifier = plan
     ? undefined
     : createVerifier({

@@ -57,11 +57,29 @@ describe('createHookRunner', () => {
     expect(exec.calls.map((c) => c.command)).toEqual(['true', 'exit 0', 'true']);
   });
 
-  it('hooks - an invalid matcher is an error naming the config path', async () => {
-    const { hooks } = await runner('hooks:\n  PreToolUse:\n    - matcher: "Edit("\n      command: "true"\n');
+  it('hooks - an invalid matcher (the config refuses it at load; a caller may skip that) is an error naming the config path', async () => {
+    const { exec, dispose } = await makeExec(root);
+    disposers.push(dispose);
+    const config = hooksFrom('hooks:\n  PreToolUse:\n    - matcher: "Edit"\n      command: "true"\n');
+    const broken = { ...config, PreToolUse: config.PreToolUse.map((h) => ({ ...h, matcher: 'Edit(' })) };
+    const hooks = createHookRunner({ config: broken, exec, root, logger: silentLogger });
     const [o] = await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Edit' });
     expect(o?.kind).toBe('error');
     expect(o?.kind === 'error' && o.message).toContain('hooks.PreToolUse[0].matcher');
+  });
+
+  it('hooks - the runner records a block, an error and added context as hook events (continue is not recorded)', async () => {
+    const { exec, dispose } = await makeExec(root);
+    disposers.push(dispose);
+    const events: unknown[] = [];
+    const yaml = 'hooks:\n  PostToolUse:\n    - command: "echo no >&2; exit 2"\n    - command: "exit 0"\n    - command: "echo \'{\\"additionalContext\\": \\"lint is clean\\"}\'"\n';
+    const hooks = createHookRunner({ config: hooksFrom(yaml), exec, root, logger: silentLogger, onEvent: (e) => events.push(e) });
+    const outcomes = await hooks.run('PostToolUse', { hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Edit' });
+    expect(outcomes.map((o) => o.kind)).toEqual(['block', 'continue', 'context']);
+    expect(events).toEqual([
+      { type: 'hook', event: 'PostToolUse', name: 'echo no >&2; exit 2', outcome: 'block', message: 'no' },
+      expect.objectContaining({ type: 'hook', event: 'PostToolUse', outcome: 'context', message: 'lint is clean' }),
+    ]);
   });
 
   it('hooks - a hook over its timeout_sec is an error and does not block', async () => {

@@ -37,7 +37,7 @@ describe('createVerifier', () => {
     const { exec, tmp, dispose } = await makeExec(root, sandbox);
     disposers.push(dispose);
     const events: RunEventInput[] = [];
-    const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger }) : noHooks;
+    const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger, onEvent: (e) => events.push(e) }) : noHooks;
     const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp, ...extra(root) });
     return { root, runDir, verifier, events, exec };
   };

@@ -4,14 +4,17 @@ import { logger as moduleLogger } from '../../log.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
 import { runCommandHook } from './command-hook.js';
 import { matchesTool } from './matcher.js';
+import type { RunEventInput } from '../events.js';
+import { hookEvent } from './hook-event.js';
 import type { HookEventName, HookOutcome, HookPayload, HookRunner } from './types.js';
 
 /**
  * The repository's command hooks (`hooks:` in .github/proofpr.yml, CONTRACT §8). For an event, every
  * entry whose matcher selects the tool runs in order, each through the exec port (scrubbed env,
- * sandbox); every one's outcome is returned, a block does not stop the later ones.
+ * sandbox); every one's outcome is returned, a block does not stop the later ones. Each block, error and
+ * added context is also recorded as a `hook` event through `onEvent` (the one place that maps outcomes to events).
  */
-export function createHookRunner(opts: { config: RepoConfig['hooks']; exec: ExecPort; root: string; logger?: Logger }): HookRunner {
+export function createHookRunner(opts: { config: RepoConfig['hooks']; exec: ExecPort; root: string; logger?: Logger; onEvent?: (ev: RunEventInput) => void }): HookRunner {
   const log = opts.logger ?? moduleLogger('hooks');
   return {
     async run(event: HookEventName, payload: HookPayload): Promise<HookOutcome[]> {
@@ -29,6 +32,10 @@ export function createHookRunner(opts: { config: RepoConfig['hooks']; exec: Exec
         const outcome = await runCommandHook(hook, event, payload, { exec: opts.exec, root: opts.root });
         log.debug({ event, hook: hook.command, outcome: outcome.kind, ms: Date.now() - started }, 'hook ran');
         out.push(outcome);
+      }
+      for (const o of out) {
+        const ev = hookEvent(event, o);
+        if (ev) opts.onEvent?.(ev);
       }
       return out;
     },

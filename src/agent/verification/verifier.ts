@@ -52,7 +52,7 @@ type Hash = { tree: string; error?: undefined } | { tree?: undefined; error: str
  * The harness's own judgement (issue 5): watches Bash calls for test runs, and at Stop evaluates the
  * gates over what it observed (test runs with their tree hashes, the test-file and test-config diff,
  * the repository's Stop hooks). Emits a `test_run` event per run, a `gate` event per gate evaluation,
- * a `hook` event per Stop hook that blocked, errored or added context, and a `notice` when the
+ * (the hook runner records each Stop hook that blocked, errored or added context), and a `notice` when the
  * worktree can't be hashed. Never throws for a git failure: it becomes a failed gate.
  */
 export function createVerifier(opts: VerifierOptions): Verifier {
@@ -94,13 +94,6 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     return run;
   };
 
-  const emitHooks = (outcomes: readonly HookOutcome[]) => {
-    for (const o of outcomes) {
-      if (o.kind === 'block') onEvent({ type: 'hook', event: 'Stop', name: o.hook, outcome: 'block', message: o.reason });
-      else if (o.kind === 'error') onEvent({ type: 'hook', event: 'Stop', name: o.hook, outcome: 'error', message: o.message });
-      else if (o.kind === 'context') onEvent({ type: 'hook', event: 'Stop', name: o.hook, outcome: 'context', message: o.text });
-    }
-  };
 
   /** The diff gates' facts; a failing diff (nested repository, bad base) fails both gates with its message. */
   const diffGates = async (): Promise<{ assertions: AssertionsResult; testConfig: TestConfigResult }> => {
@@ -123,7 +116,6 @@ export function createVerifier(opts: VerifierOptions): Verifier {
       // Hashed after the Stop hooks: a formatter hook's changes are part of what gets committed.
       const before = await hash();
       stopHooks = await opts.hooks.run('Stop', { hook_event_name: 'Stop', cwd: root, stop_blocks: stopBlocks });
-      emitHooks(stopHooks);
       current = await hash();
       if (before.tree !== undefined && current.tree !== undefined && before.tree !== current.tree && counting?.treeHash === before.tree) {
         changedByStopHooks = { hooks: config.hooks.Stop.map((h) => h.command), files: await changedFiles(root, before.tree, current.tree, opts.gitDir) };
