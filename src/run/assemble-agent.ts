@@ -88,6 +88,8 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     model: input.modelId,
     instructionsRoot,
     skills: skills.map(({ name, description, path }) => ({ name, description, path })),
+    // PreCompact hooks run before each summary; their outcomes are recorded as hook events, none blocks it.
+    beforeSummary: async () => void (await hooks.run('PreCompact', { hook_event_name: 'PreCompact', cwd: wt.path })),
     logger: log,
   });
   const deps: AgentDeps = {

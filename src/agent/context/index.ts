@@ -45,6 +45,8 @@ export interface ContextManagerOptions {
   model?: string;
   /** Cap on repository instruction text (bytes, default 24 000). */
   instructionsMaxBytes?: number;
+  /** Runs right before every summary compaction (the repository's PreCompact hooks). */
+  beforeSummary?: () => Promise<void>;
 }
 
 /** The manager plus what it loaded (the lead registers the Skill tool when `skills` is not empty). */
@@ -117,6 +119,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
         return { messages: micro.messages, kind: 'microcompact', beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
       }
       if (before < summaryAt) return undefined;
+      await opts.beforeSummary?.();
       const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
       if (res.ok && res.afterTokens >= summaryAt) {
         return { ...res, ok: false, detail: `${res.detail ?? ''}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)` };
@@ -127,6 +130,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     async forceCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult> {
       const before = total(messages);
       const micro = microcompact(messages, { protectRecent: 2 });
+      await opts.beforeSummary?.();
       const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
       log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'forced compaction');
       return res;
