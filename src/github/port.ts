@@ -40,8 +40,19 @@ export interface CheckRunInput {
   detailsUrl?: string;
 }
 
+export interface IssueInfo {
+  number: number;
+  title: string;
+  body: string;
+  state: string;
+  /** The number is a pull request's (the issues API answers for both). */
+  isPullRequest: boolean;
+}
+
 /** Issues and comments. */
 export interface IssuesPort {
+  /** undefined when there is no such issue (or the token cannot read it). */
+  getIssue(number: number): Promise<IssueInfo | undefined>;
   /** On an issue/PR, or on a comment of the given kind (each kind has its own endpoint: reaction-endpoint.ts). */
   addReaction(target: ReactionTarget, content: ReactionContent): Promise<void>;
   createComment(issue: number, body: string): Promise<{ id: number; url: string }>;
@@ -71,6 +82,8 @@ export interface ChecksPort {
 export interface RepositoryPort {
   readonly owner: string;
   readonly repo: string;
+  /** The user the credentials act as; undefined when they cannot say (an installation token). */
+  authenticatedUser(): Promise<{ login: string; id: number } | undefined>;
   /** Repository permission of a user: `permission` (admin/write/read/none) and `roleName` (incl. maintain/triage). */
   permission(user: string): Promise<{ permission: string; roleName?: string }>;
   /** The branch's tip on GitHub, or undefined when it does not exist. */

@@ -47,6 +47,15 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * Could this text be a command under any configured prefix? `<prefix> <verb>` on its first line, the verb a
+ * word after a blank. False means no config can make it one, so it is dropped before any API call (the
+ * config, which names the prefix, is read only for text that passes).
+ */
+export function mayBeCommand(text: string): boolean {
+  return /^\s*\S[^\n]*?[ \t](fix|plan|status|cancel)\b/i.test(text);
+}
+
 /** Parse `<prefix> <verb> [instructions]` at the very start of a comment; anything else is not a command. */
 export function parseCommand(text: string, prefix: string): { kind: TriggerKind; instructions: string } | undefined {
   const m = new RegExp(`^\\s*${escapeRegex(prefix)}[ \\t]+([A-Za-z]+)\\b([\\s\\S]*)$`).exec(text);

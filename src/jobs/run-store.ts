@@ -3,8 +3,7 @@
  * (repo, issue) for runs not yet done means two active runs for one issue cannot exist, even across processes.
  */
 import type { Db } from './db.js';
-import type { RunRecorder, RunStatus } from '../usecases/ports.js';
-import type { BranchLedger } from '../usecases/pr-ownership.js';
+import type { RunLedger, RunStatus } from '../usecases/ports.js';
 
 export interface RunRecord {
   id: string;
@@ -56,7 +55,7 @@ type Awaitable<T> = T | Promise<T>;
  * Where runs, deliveries and per-issue leases live: the embedded SQLite store (sync) or the shared Redis
  * store every worker sees (async). Callers always await.
  */
-export interface SharedRunStore extends RunRecorder, BranchLedger {
+export interface SharedRunStore extends RunLedger {
   /** Record a webhook delivery id; false when it was seen before (a redelivery starts nothing). */
   recordDelivery(deliveryId: string): Awaitable<boolean>;
   /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */

@@ -14,6 +14,7 @@ import { issueBranch } from './branch-name.js';
 import { createStatusReporter } from '../github/status-reporter.js';
 import { upsertPullRequest } from '../github/pull-request.js';
 import { checkRunFor } from '../github/check-run.js';
+import { recordPullRequest } from './record-pr.js';
 import type { Phase } from '../github/status-comment.js';
 
 export interface FixIssueInput {
@@ -29,7 +30,11 @@ export interface FixIssueOutcome {
   verdict: string;
   branch: string;
   prUrl?: string;
+  /** The PR opened or updated (also in evidence.pr). */
+  pr?: { number: number; url: string };
   planCommentUrl?: string;
+  /** The run itself, when it ran: its evidence (with `pr`), summary and folder. Hosts never read them back from disk. */
+  run?: RunTaskResult;
 }
 
 /** "octocat <583231+octocat@users.noreply.github.com>" for the Co-authored-by trailer. */
@@ -105,12 +110,13 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       const posted = await github.createComment(t.number, `### Plan for #${t.number}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
       await status.set({ phase: 'done', ...final, verdict: 'plan posted', reason: posted.url }, true);
       await runs.update(inp.runId, { status: 'done', verdict: 'plan' });
-      return { verdict: 'plan', branch, planCommentUrl: posted.url };
+      return { verdict: 'plan', branch, planCommentUrl: posted.url, run: result };
     }
 
     const verified = ev.verdict === 'verified' && result.headSha !== undefined && !result.wip;
     const failedGates = ev.gates.filter((g) => !g.passed);
     let prUrl: string | undefined;
+    let prRef: { number: number; url: string } | undefined;
     let pushed = false;
     if (result.headSha && (verified || cfg.pr.wip_commit)) {
       const remoteSha = await github.getBranchSha(branch);
@@ -126,6 +132,8 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       const body = `${verified ? 'Fixes' : 'Refs'} #${t.number}\n\n${result.summaryMd}`;
       const pr = await upsertPullRequest(github, { branch, base, title, body, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
       prUrl = pr.url;
+      prRef = { number: pr.number, url: pr.url };
+      result.evidence = await recordPullRequest(result.runDir, ev, prRef);
       const check = checkRunFor(ev, result.summaryMd);
       await github.createCheckRun({ headSha: result.headSha as string, ...check });
     } else if (!verified) {
@@ -146,7 +154,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       true,
     );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
-    return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}) };
+    return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}), ...(prRef ? { pr: prRef } : {}), run: result };
   } catch (e) {
     const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
     await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);

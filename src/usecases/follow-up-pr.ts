@@ -14,6 +14,8 @@ import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { createStatusReporter } from '../github/status-reporter.js';
 import { checkRunFor } from '../github/check-run.js';
 import { coAuthorOf } from './fix-issue.js';
+import { recordPullRequest } from './record-pr.js';
+import type { RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
 
 export interface FollowUpPrInput {
@@ -24,7 +26,17 @@ export interface FollowUpPrInput {
   signal?: AbortSignal;
 }
 
-export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<{ verdict: string; branch: string; pushedTo?: string }> {
+export interface FollowUpPrOutcome {
+  verdict: string;
+  branch: string;
+  pushedTo?: string;
+  /** The PR updated (also in evidence.pr). */
+  pr?: { number: number; url: string };
+  /** The run itself, when it ran: its evidence, summary and folder. */
+  run?: RunTaskResult;
+}
+
+export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<FollowUpPrOutcome> {
   const { github, runs } = deps;
   const t = inp.trigger;
   const cfg = inp.config;
@@ -78,12 +90,15 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     await status.set({ phase });
     const verified = ev.verdict === 'verified' && !result.wip && result.headSha !== undefined;
     const failedGates = ev.gates.filter((g) => !g.passed);
+    let prRef: { number: number; url: string } | undefined;
     let pushedTo: string | undefined;
     if (result.headSha && verified) {
       const pushAccess = await github.gitAccess();
       await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
       pushedTo = branch;
       await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
+      prRef = { number: t.number, url: pr.url };
+      result.evidence = await recordPullRequest(result.runDir, ev, prRef);
       await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
     }
     if (!verified) {
@@ -103,7 +118,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       true,
     );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
-    return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}) };
+    return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}), ...(prRef ? { pr: prRef } : {}), run: result };
   } catch (e) {
     const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
     await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);

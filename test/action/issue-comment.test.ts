@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { replies } from '../../src/usecases/intake/replies.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { actionFixture, git, TOKEN, type ActionFixture } from './harness.js';
@@ -22,19 +23,23 @@ describe('action: issue_comment', () => {
   });
   afterAll(async () => fx.close());
 
-  it('action - a read-only commenter (payload says COLLABORATOR) starts nothing', async () => {
+  // Behaviour change (issue 14, one intake): the Action now tells an unauthorized user why, as the App does.
+  it('action - a read-only commenter (payload says COLLABORATOR) gets the App\'s reply and starts nothing', async () => {
     const r = await fx.run('issue_comment', event({ user: 'mallory' }));
     expect(r.code).toBe(0);
     expect(r.outputs.verdict).toBe('skipped');
     expect(r.stdout).toMatch(/mallory may not trigger runs \(repository permission read/);
     expect(fx.github.log).toContain('GET /repos/acme/demo/collaborators/mallory/permission');
-    expect(fx.github.comments).toHaveLength(0);
+    expect(fx.github.comments.map((c) => c.body)).toEqual([replies.unauthorized('mallory', ['write', 'maintain', 'admin'])]);
+    fx.github.comments.length = 0;
     expect(fx.model.requests).toHaveLength(0);
   });
 
-  it('action - a comment that is not a command starts nothing', async () => {
+  it('action - a comment that is not a command starts nothing and costs no API call', async () => {
+    const before = fx.github.calls.length;
     const r = await fx.run('issue_comment', event({ body: 'thanks, looks good' }));
     expect(r.code).toBe(0);
+    expect(fx.github.calls.length).toBe(before);
     expect(r.outputs.verdict).toBe('skipped');
     expect(fx.model.requests).toHaveLength(0);
   });
@@ -79,7 +84,7 @@ describe('action: issue_comment', () => {
     // Evidence: absolute (RUNNER_TEMP is outside the workspace), and written.
     expect(isAbsolute(r.outputs.evidence_path ?? '')).toBe(true);
     const evidence = JSON.parse(readFileSync(r.outputs.evidence_path ?? '', 'utf8')) as { verdict: string; task: { issue: number } };
-    expect(evidence).toMatchObject({ verdict: 'verified', task: { issue: 7 } });
+    expect(evidence).toMatchObject({ verdict: 'verified', task: { issue: 7 }, pr: { number: pr?.number, url: r.outputs.pr_url } });
     expect(existsSync(join(r.outputs.evidence_path ?? '', '..', 'report.html'))).toBe(true);
     expect(r.summary).toContain('proofpr: verified');
     // The status comment ends in a final state with the PR link; the trigger got an eyes reaction.

@@ -96,8 +96,13 @@ describe('proofpr run --github-repo --issue', () => {
     expect(github.pulls[0]).toMatchObject({ head: branch, base: 'main', state: 'open' });
     expect(github.pulls[0]?.body).toMatch(/^Fixes #7\b/);
     expect(github.comments.some((c) => c.issue === 7 && c.body.includes('requested by @octocat'))).toBe(true);
-    const evidence = JSON.parse(out.join('').trim().split('\n').pop() ?? '{}') as { verdict: string; repo: { headSha: string } };
+    const evidence = JSON.parse(out.join('').trim().split('\n').pop() ?? '{}') as { verdict: string; repo: { headSha: string }; pr?: { number: number; url: string }; runId: string };
     expect(evidence.verdict).toBe('verified');
+    // evidence.pr: on stdout and in the run folder's evidence.json.
+    const prNumber = github.pulls[0]?.number as number;
+    expect(evidence.pr).toEqual({ number: prNumber, url: expect.stringMatching(new RegExp(`/acme/demo/pull/${prNumber}$`)) });
+    const onDisk = JSON.parse(readFileSync(join(env.PROOFPR_HOME as string, 'runs', evidence.runId, 'evidence.json'), 'utf8')) as { pr?: unknown };
+    expect(onDisk.pr).toEqual(evidence.pr);
     expect(evidence.repo.headSha).toBe(tip);
     expect(out.join('')).not.toContain(TOKEN);
     expect(err.join('')).not.toContain(TOKEN);

@@ -1,12 +1,18 @@
 /** IssuesPort over REST: comments, reactions, labels. */
 import type { IssueComment, IssuesPort } from '../port.js';
 import { reactionEndpoint } from '../reaction-endpoint.js';
-import { repoParams, type PortContext } from './rest-octokit.js';
+import { repoParams, unlessStatus, type PortContext } from './rest-octokit.js';
 
 export function issueMethods(ctx: PortContext): IssuesPort {
   const { octokit } = ctx;
   const r = repoParams(ctx);
   return {
+    async getIssue(number) {
+      const res = await unlessStatus(octokit.rest.issues.get({ ...r, issue_number: number }));
+      if (!res) return undefined;
+      const d = res.data;
+      return { number: d.number, title: d.title, body: d.body ?? '', state: d.state, isPullRequest: d.pull_request !== undefined && d.pull_request !== null };
+    },
     async addReaction(target, content) {
       const ep = reactionEndpoint(target);
       await octokit.request(ep.route, { ...r, ...ep.params, content });

@@ -10,6 +10,11 @@ export function repositoryMethods(ctx: PortContext): RepositoryPort {
   return {
     owner,
     repo,
+    async authenticatedUser() {
+      // Installation tokens may not read /user (403): then nobody in particular is asking.
+      const res = await octokit.rest.users.getAuthenticated().catch(() => undefined);
+      return res ? { login: res.data.login, id: res.data.id } : undefined;
+    },
     async permission(user) {
       // 404: not a collaborator; 403: the token may not read collaborators. Neither may trigger a run.
       const res = await unlessStatus(octokit.rest.repos.getCollaboratorPermissionLevel({ ...r, username: user }), [403, 404]);

@@ -1,27 +1,21 @@
 /**
- * issue_comment / issues (labeled): the App's trigger parsing and authorization (the collaborator
- * permission API with the step's token), then the same usecases (fixIssue, followUpPr) over the checkout.
+ * issue_comment / issues (labeled): the one intake (acceptRequest, no run state: the workflow run is the
+ * state) with the checkout's config, then the accepted run inline: fixIssue or followUpPr over the checkout.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
 import type { ModelClient } from '../../model/model-client.js';
-import { parseEvent } from '../../github/event.js';
-import { toTrigger } from '../../github/trigger.js';
-import { authorize } from '../../github/authorize.js';
-import { reactionTargetOf } from '../../github/reaction-endpoint.js';
-import { FORK_REPLY, prOwnership, pullRequestFacts } from '../../usecases/pr-ownership.js';
-import { renderStatusComment } from '../../github/status-comment.js';
+import type { GitHubPort } from '../../github/port.js';
 import { fixIssue } from '../../usecases/fix-issue.js';
 import { followUpPr } from '../../usecases/follow-up-pr.js';
+import { acceptRequest } from '../../usecases/accept-request.js';
 import { newRunId } from '../../usecases/run-id.js';
 import type { UsecaseDeps } from '../../usecases/ports.js';
-import type { GitHubPort } from '../../github/port.js';
-import type { RunTask, RunTaskResult } from '../../run/run-task-types.js';
+import type { RunTask } from '../../run/run-task-types.js';
 import { exitCodeFor } from '../../agent/evidence/types.js';
 import type { ActionContext } from './context.js';
 import { actionWorkspace } from './workspace-port.js';
-import { prNumberOf, skipped, type ActionResult } from './result.js';
+import { skipped, type ActionResult } from './result.js';
 
 export interface IssueFlowDeps {
   github: GitHubPort;
@@ -33,61 +27,39 @@ export interface IssueFlowDeps {
 
 export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: IssueFlowDeps): Promise<ActionResult> {
   const { github } = deps;
-  const facts = parseEvent(ctx.eventName, ctx.runKey, ctx.payload);
-  if (!facts) return skipped(`this ${ctx.eventName} event cannot start a run (a bot, an edit, or not a new comment or label)`);
-  const t = toTrigger(facts, { trigger: config.trigger, trigger_label: config.trigger_label });
-  if (!t) return skipped(facts.type === 'label' ? `label ${facts.label} is not the configured trigger_label` : `the comment is not a \`${config.trigger}\` command`);
-  if (t.kind === 'status' || t.kind === 'cancel') return skipped(`\`${config.trigger} ${t.kind}\` is answered by the proofpr App; in a workflow, cancel the workflow run instead`);
-  const auth = await authorize(github, t.commenter, config.authorized);
-  if (!auth.ok) {
-    return skipped(`${t.commenter} may not trigger runs (repository permission ${auth.roleName ?? auth.permission}; needs one of ${config.authorized.join(', ')})`);
-  }
-  const pr = t.target === 'pr' ? await pullRequestFacts(github, t) : undefined;
-  if (t.target === 'pr') {
-    // The Action keeps no state: its own PRs are same-repository proofpr/ branches; a fork's never are.
-    const owner = pr ? await prOwnership(pr, `${github.owner}/${github.repo}`) : ({ kind: 'not-ours', why: `PR #${t.number} was not found` } as const);
-    if (owner.kind === 'fork') {
-      await github.createComment(t.number, FORK_REPLY);
-      return skipped(`PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`);
-    }
-    if (owner.kind === 'not-ours') return skipped(`PR #${t.number} is not proofpr's own: ${owner.why}`);
-  }
-  if (t.commentId !== undefined) await github.addReaction(reactionTargetOf(t), 'eyes').catch(() => undefined);
-
-  const runId = newRunId();
-  const mode = t.target === 'pr' ? 'follow-up' : t.kind === 'plan' ? 'plan' : 'fix';
-  const status = await github.createComment(t.number, renderStatusComment({ runId, phase: 'queued', requester: t.commenter, mode, maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }));
-  const fetchBranches = pr ? [pr.headRef] : [];
-  let last: RunTaskResult | undefined;
+  const acc = await acceptRequest(
+    { kind: 'event', name: ctx.eventName, deliveryId: ctx.runKey, payload: ctx.payload },
+    { github, loadConfig: async () => ({ ok: true, config }), newRunId: () => newRunId() },
+  );
+  if (acc.outcome !== 'accepted') return skipped(acc.why);
+  const { run } = acc;
+  const t = run.trigger;
   const usecaseDeps: UsecaseDeps = {
     github,
-    workspace: actionWorkspace(ctx.workspace, { fetchBranches }),
-    runTask: async (i) => (last = await deps.runTask(i)),
+    workspace: actionWorkspace(ctx.workspace, { fetchBranches: t.target === 'pr' && t.headRef ? [t.headRef] : [] }),
+    runTask: deps.runTask,
     modelFactory: () => deps.model,
     runs: { update: () => undefined },
     home: ctx.home,
     modelOverride: deps.modelId,
   };
-  const input = { runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? (await github.getDefaultBranch()) }, config, statusCommentId: status.id };
-  const outcome: { verdict: string; branch: string; prUrl?: string } =
-    t.target === 'pr' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: t.kind === 'plan' ? 'plan' : 'fix' }, usecaseDeps);
+  const input = { runId: run.runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? (await github.getDefaultBranch()) }, config, statusCommentId: run.statusCommentId };
+  const outcome = run.mode === 'follow-up' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: run.mode }, usecaseDeps);
 
-  const runDir = join(ctx.home, 'runs', runId);
-  const evidenceFile = join(runDir, 'evidence.json');
-  const summaryFile = join(runDir, 'summary.md');
-  const summaryMd = existsSync(summaryFile) ? readFileSync(summaryFile, 'utf8') : `proofpr ${outcome.verdict}: see the status comment ${status.url}\n`;
-  const verdict = last?.evidence.verdict ?? (outcome.verdict === 'plan' ? 'verified' : 'error');
-  const exitCode = outcome.verdict === 'plan' ? 0 : outcome.verdict === 'error' && !last ? 1 : exitCodeFor(verdict);
+  const res = outcome.run;
+  const plan = outcome.verdict === 'plan';
+  const verdict = res?.evidence.verdict ?? (plan ? 'verified' : 'error');
+  const pr = outcome.pr ?? (t.target === 'pr' ? { number: t.number, url: github.htmlUrl(t.number).replace(/\/issues\/(\d+)$/, '/pull/$1') } : undefined);
   return {
-    exitCode,
+    exitCode: plan ? 0 : outcome.verdict === 'error' && !res ? 1 : exitCodeFor(verdict),
     outputs: {
-      verdict: outcome.verdict === 'plan' ? 'plan' : verdict,
-      branch: last?.headSha ? outcome.branch : '',
-      pr_number: t.target === 'pr' ? String(t.number) : prNumberOf(outcome.prUrl),
-      pr_url: outcome.prUrl ?? (t.target === 'pr' ? github.htmlUrl(t.number).replace(/\/issues\/(\d+)$/, '/pull/$1') : ''),
-      evidence_path: existsSync(evidenceFile) ? deps.evidencePath(evidenceFile) : '',
+      verdict: plan ? 'plan' : verdict,
+      branch: res?.headSha ? outcome.branch : '',
+      pr_number: pr ? String(pr.number) : '',
+      pr_url: pr?.url ?? '',
+      evidence_path: res ? deps.evidencePath(join(res.runDir, 'evidence.json')) : '',
     },
-    summaryMd,
-    message: `${t.target} #${t.number}: ${verdict}${outcome.prUrl ? ` → ${outcome.prUrl}` : ''}`,
+    summaryMd: res?.summaryMd ?? `proofpr ${outcome.verdict}: see the status comment ${run.statusCommentUrl}\n`,
+    message: `${t.target} #${t.number}: ${verdict}${outcome.pr ? ` → ${outcome.pr.url}` : ''}`,
   };
 }

@@ -9,6 +9,7 @@ import { sanitizeText } from '../../github/sanitize.js';
 import { upsertPullRequest } from '../../github/pull-request.js';
 import { promptBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
+import { recordPullRequest } from '../../usecases/record-pr.js';
 import type { WorkspacePort } from '../../usecases/ports.js';
 import type { GitHubPort } from '../../github/port.js';
 import type { RunTask } from '../../run/run-task-types.js';
@@ -66,6 +67,7 @@ export async function promptFlow(ctx: ActionContext, config: RepoConfig, prompt:
     });
     prUrl = pr.url;
     prNumber = String(pr.number);
+    await recordPullRequest(res.runDir, ev, pr);
   }
   return {
     exitCode: res.exitCode,

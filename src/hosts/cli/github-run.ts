@@ -3,19 +3,17 @@
  * with a token. Reads the issue, posts the status comment, then fixIssue: mirror clone, run, push, PR.
  * The token holder is the requester, so there is no authorization step.
  */
-import { Octokit } from '@octokit/rest';
 import { proofprHome } from '../../config/home.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { exitCodeFor } from '../../agent/evidence/types.js';
-import { loadRepoConfig } from '../../github/repo-config.js';
-import { renderStatusComment } from '../../github/status-comment.js';
-import type { Trigger } from '../../github/trigger.js';
+import { loadRepoConfig, type LoadedConfig } from '../../github/repo-config.js';
 import { fixIssue } from '../../usecases/fix-issue.js';
 import type { WorkspacePort } from '../../usecases/ports.js';
-import type { GitHubPort } from '../../github/port.js';
+import type { GitHubPort, IssueInfo } from '../../github/port.js';
+import { acceptRequest } from '../../usecases/accept-request.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { runTask } from '../../run/run-task.js';
-import type { RunTask, RunTaskResult } from '../../run/run-task-types.js';
+import type { RunTask } from '../../run/run-task-types.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
 import { githubTarget } from './github-target.js';
@@ -45,76 +43,42 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   const target = githubTarget(opts.github.target, env);
   const github: GitHubPort = target.port;
   const n = opts.github.issue;
-  const rest = new Octokit({ auth: target.token, userAgent: 'proofpr', ...(target.apiUrl ? { baseUrl: target.apiUrl.replace(/\/+$/, '') } : {}) });
-  const r = { owner: target.owner, repo: target.repo };
-
-  let issue;
-  try {
-    issue = (await rest.issues.get({ ...r, issue_number: n })).data;
-  } catch (e) {
-    const st = httpStatus(e);
-    if (st === 404) throw new UsageError(`--issue ${n}: no such issue in ${target.owner}/${target.repo} (or GITHUB_TOKEN cannot read it)`);
-    if (st === 401) throw new UsageError('GITHUB_TOKEN was refused by GitHub (401): check the token and GITHUB_API_URL');
-    throw e;
-  }
-  if (issue.pull_request) throw new UsageError(`--issue ${n}: #${n} is a pull request; give an issue (follow-ups on a PR go through the App or the Action)`);
+  const issue = await readIssue(github, n, `${target.owner}/${target.repo}`);
   if (issue.state !== 'open') err(`note: issue #${n} is ${issue.state}\n`);
   // Installation tokens cannot read /user: then the run has no named requester.
-  const me = await rest.users.getAuthenticated().then((x) => x.data, () => undefined);
-
-  let config = opts.config;
-  if (!opts.github.configFromFlag) {
+  const me = await github.authenticatedUser();
+  const loadConfig = async (): Promise<LoadedConfig> => {
+    if (opts.github.configFromFlag) return { ok: true, config: opts.config };
     const loaded = await loadRepoConfig(github);
     if (!loaded.ok) throw new UsageError(`invalid .github/proofpr.yml on ${target.owner}/${target.repo}'s default branch:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`);
-    config = { ...loaded.config, ...opts.limits };
-  }
-  const defaultBranch = await github.getDefaultBranch();
-  const runId = newRunId();
-  const home = proofprHome(env);
-  const requester = me?.login ?? '';
-  const modelId = opts.modelOverride ?? config.model;
-  err(`proofpr run ${runId} on ${target.owner}/${target.repo}#${n} (model ${modelId})\n`);
-  const status = await github.createComment(n, renderStatusComment({ runId, phase: 'queued', requester: requester || 'proofpr', mode: 'fix', maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }));
-  const trigger: Trigger = {
-    kind: 'fix',
-    target: 'issue',
-    via: 'comment',
-    owner: target.owner,
-    repo: target.repo,
-    number: n,
-    title: issue.title,
-    body: issue.body ?? '',
-    commenter: requester,
-    ...(me ? { commenterId: me.id } : {}),
-    commentCreatedAt: new Date().toISOString(),
-    instructions: '',
-    deliveryId: `cli-${runId}`,
-    defaultBranch,
+    return { ok: true, config: { ...loaded.config, ...opts.limits } };
   };
+  const runId = newRunId();
+  const acc = await acceptRequest(
+    { kind: 'issue', number: n, title: issue.title, body: issue.body, deliveryId: `cli-${runId}`, defaultBranch: await github.getDefaultBranch(), ...(me ? { requester: me } : {}) },
+    { github, loadConfig, newRunId: () => runId },
+  );
+  if (acc.outcome !== 'accepted') throw new UsageError(acc.why);
+  const { trigger, config, statusCommentId, statusCommentUrl } = acc.run;
+  const home = proofprHome(env);
+  err(`proofpr run ${runId} on ${target.owner}/${target.repo}#${n} (model ${opts.modelOverride ?? config.model})\n`);
   const progress = createProgressPrinter((l) => err(`${l}\n`));
   const run = deps.runTask ?? runTask;
-  let last: RunTaskResult | undefined;
   const outcome = await fixIssue(
-    { runId, trigger, config, statusCommentId: status.id, mode: 'fix', ...(deps.signal ? { signal: deps.signal } : {}) },
+    { runId, trigger, config, statusCommentId, mode: 'fix', ...(deps.signal ? { signal: deps.signal } : {}) },
     {
       github,
       workspace: deps.workspace ?? { ensureMirror, pushBranch },
-      runTask: async (i) =>
-        (last = await run({
-          ...i,
-          onEvent: (ev) => {
-            i.onEvent?.(ev);
-            progress(ev);
-          },
-        })),
+      runTask: (i) => run({ ...i, onEvent: (ev) => (i.onEvent?.(ev), progress(ev)) }),
       modelFactory: () => deps.model,
       runs: { update: () => undefined },
       home,
       ...(opts.modelOverride ? { modelOverride: opts.modelOverride } : {}),
     },
   );
-  err(`status comment: ${status.url}\n`);
-  if (last) err(`run folder: ${home}/runs/${runId}\n`);
+  const last = outcome.run;
+  err(`status comment: ${statusCommentUrl}\n`);
+  if (last) err(`run folder: ${last.runDir}\n`);
   err(`${outcome.verdict}${outcome.prUrl ? ` → ${outcome.prUrl}` : outcome.verdict === 'error' ? ' (the status comment says what failed)' : ''}\n`);
   if (opts.json) {
     if (last) deps.stdout(`${JSON.stringify(last.evidence)}\n`);
@@ -122,4 +86,17 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   // 'error' without an error verdict means publishing failed (the status comment says why): internal error.
   if (outcome.verdict === 'error') return last?.evidence.verdict === 'error' ? exitCodeFor('error') : 1;
   return exitCodeFor(last?.evidence.verdict ?? 'error');
+}
+
+async function readIssue(github: GitHubPort, n: number, full: string): Promise<IssueInfo> {
+  let issue: IssueInfo | undefined;
+  try {
+    issue = await github.getIssue(n);
+  } catch (e) {
+    if (httpStatus(e) === 401) throw new UsageError('GITHUB_TOKEN was refused by GitHub (401): check the token and GITHUB_API_URL');
+    throw e;
+  }
+  if (!issue) throw new UsageError(`--issue ${n}: no such issue in ${full} (or GITHUB_TOKEN cannot read it)`);
+  if (issue.isPullRequest) throw new UsageError(`--issue ${n}: #${n} is a pull request; give an issue (follow-ups on a PR go through the App or the Action)`);
+  return issue;
 }

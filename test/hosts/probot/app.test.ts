@@ -1,6 +1,8 @@
 import type { RunStore } from '../../../src/jobs/run-store.js';
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import nock from 'nock';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
 import { fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from './harness.js';
 import { payload } from '../../github/payloads.js';
@@ -60,6 +62,9 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(gh.calledWith('POST', /\/issues\/100\/labels$/)[0]?.body).toEqual({ labels: ['proofpr', 'bot-fix'] });
     expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({ head_sha: 'c'.repeat(40), conclusion: 'success', name: 'proofpr' });
     expect((h.app.runs as RunStore).latest(REPO, 12)).toMatchObject({ verdict: 'verified', prUrl: 'https://github.com/acme/widgets/pull/100' });
+    // evidence.pr is written into the run folder's evidence.json once the PR is opened.
+    const written = JSON.parse(readFileSync(join(input?.runDir ?? '', 'evidence.json'), 'utf8')) as { pr?: unknown };
+    expect(written.pr).toEqual({ number: 100, url: 'https://github.com/acme/widgets/pull/100' });
     expect(gh.unhandled).toEqual([]);
   });
 
@@ -90,6 +95,15 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(gh.calledWith('POST', /reactions$/)).toHaveLength(0);
     expect((h.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
     expect(fake.inputs).toHaveLength(0);
+  });
+
+  it('app - a comment that is not a command costs zero GitHub API calls', async () => {
+    gh = fakeGitHub({ permissions: maintainer });
+    h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
+    await h.app.probot.receive({ id: 'd-chat', name: 'issue_comment', payload: comment('thanks, that fixed it for me') } as never);
+    await h.app.probot.receive({ id: 'd-pr-chat', name: 'issue_comment', payload: comment('LGTM', (p) => (p.issue.pull_request = { url: 'x' })) } as never);
+    expect(gh.calls).toEqual([]);
+    expect((h.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
   });
 
   it('app - a bot comment starts nothing and calls no API', async () => {

@@ -1,0 +1,20 @@
+/** What the intake answers on GitHub, the same words in every host. */
+import type { RunView } from '../ports.js';
+
+export const replies = {
+  unauthorized: (user: string, allowed: readonly string[]) =>
+    `Sorry @${user}, only people with ${allowed.join(', ')} access to this repository can ask me to work here, so I did not start.`,
+  notOurs: (why: string) => `proofpr follows up only on pull requests it opened: ${why}, so I did not start.`,
+  status: (run: RunView | undefined, number: number, trigger: string) =>
+    run
+      ? `Run \`${run.id}\` is ${run.status}${run.verdict ? ` (${run.verdict})` : ''}${run.commentUrl ? `: ${run.commentUrl}` : ''}${run.prUrl ? `, PR ${run.prUrl}` : ''}.`
+      : `No proofpr run for #${number} yet. Comment \`${trigger} fix\` to start one.`,
+  nothingToCancel: (number: number) => `Nothing to cancel: no run is queued or running for #${number}.`,
+  alreadyRunning: (number: number, active: RunView) =>
+    `A run for #${number} is already ${active.status} (run \`${active.id}\`).${active.commentUrl ? ` Progress: ${active.commentUrl}` : ''}`,
+  /** A host without run state (the Action, the CLI) cannot answer status or cancel. */
+  stateless: (verb: 'status' | 'cancel') =>
+    verb === 'status'
+      ? 'This repository runs proofpr as a workflow step, which keeps no run state: each run is a workflow run, with its status comment on the issue.'
+      : 'This repository runs proofpr as a workflow step: cancel its workflow run to stop it.',
+};
