@@ -7,6 +7,9 @@ import { workerCommand } from './worker-command.js';
 import { sweepCommand } from './sweep-command.js';
 import { UsageError } from './usage-error.js';
 import { packageVersion } from './package-version.js';
+import { initCommand } from './init-command.js';
+import { doctorCommand } from './doctor-command.js';
+import { configCheckCommand } from './config-check-command.js';
 
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
 export async function main(argv: string[]): Promise<number> {
@@ -68,6 +71,35 @@ export async function main(argv: string[]): Promise<number> {
     .description('the whole flow offline on a small example repository; the model turns are replayed, everything else is real')
     .action(async () => {
       code = (await runDemo()).exitCode;
+    });
+
+  program
+    .command('init')
+    .description('write .github/proofpr.yml with the detected test and setup commands (and, with --workflow, the Action workflow)')
+    .option('--repo <dir>', 'git repository to set up', '.')
+    .option('--workflow', 'also write .github/workflows/proofpr.yml')
+    .option('--force', 'overwrite existing files')
+    .action(async (flags) => {
+      code = await initCommand(flags);
+    });
+
+  program
+    .command('doctor')
+    .description('check the machine (node, git, ripgrep, bubblewrap), the API key and model, the config, and a dry test run')
+    .option('--repo <dir>', 'git repository to check', '.')
+    .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
+    .action(async (flags) => {
+      code = await doctorCommand(flags);
+    });
+
+  const config = program.command('config').description('configuration commands');
+  config
+    .command('check')
+    .description('validate .github/proofpr.yml deeply (for CI): exit 0 when valid, 2 naming each bad key')
+    .option('--repo <dir>', 'git repository whose config to check', '.')
+    .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
+    .action(async (flags) => {
+      code = await configCheckCommand(flags);
     });
 
   program

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from './package-root.js';
 
-/** The version in proofpr's own package.json (three levels up from src/hosts/cli or build/hosts/cli). */
+/** The version in proofpr's own package.json. */
 export function packageVersion(): string {
-  const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'package.json');
   try {
-    const v = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
+    const v = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version;
     return typeof v === 'string' ? v : 'unknown';
   } catch {
     return 'unknown';
