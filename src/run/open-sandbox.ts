@@ -1,4 +1,5 @@
 import { logger } from '../log.js';
+import { readDenyPredicate } from '../agent/permissions/read-deny.js';
 import { createExec, type ExecHandle, type ExecOptions } from '../workspace/exec.js';
 import type { Workspace } from './prepare-workspace.js';
 import type { RunTaskInput } from './run-task-types.js';
@@ -22,6 +23,14 @@ export async function openSandbox(input: RunTaskInput, ws: Workspace): Promise<E
     gitDir: ws.wt.gitDir,
     hidePaths: ws.hidePaths,
     logger: log,
+    // Secret files masked, control files read-only (docs/security.md); Read(...) allow rules name secrets tests may read.
+    protect: {
+      writable: config.permissions.writable,
+      writableWorkflows: config.permissions.writable_workflows,
+      readable: readDenyPredicate(ws.wt.path, config.permissions.allow),
+    },
+    // Plan mode is read-only for real: the worktree itself is mounted read-only.
+    ...(input.mode === 'plan' ? { readOnlyWorktree: true } : {}),
   };
   if (config.setup.command && input.mode === 'fix') await runSetup(config.setup.command, config.setup.timeout_min, base);
   return createExec(base);
@@ -32,7 +41,9 @@ export async function openSandbox(input: RunTaskInput, ws: Workspace): Promise<E
  * with network but otherwise the same sandbox and scrubbed environment.
  */
 async function runSetup(command: string, timeoutMin: number, base: ExecOptions): Promise<void> {
-  const h = await createExec({ ...base, network: true });
+  // The maintainer's own setup on the base commit keeps the checkout as it is (a private registry token in .npmrc included).
+  const { protect: _protect, ...unprotected } = base;
+  const h = await createExec({ ...unprotected, network: true });
   try {
     const r = await h.exec({ command, cwd: base.root, timeoutMs: timeoutMin * 60_000 });
     if (r.exitCode !== 0) {

@@ -8,6 +8,18 @@ import { scrubbedEnv } from './env-scrub.js';
 import { OutputCap } from './output-cap.js';
 import { resolveSandbox, sandboxArgv, type SandboxSetting } from './sandbox.js';
 import { sandboxMounts } from './sandbox-mounts.js';
+import type { ProtectOptions } from './protected-mounts.js';
+import { gitPinEnv, runsGit } from './git-pin.js';
+import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
+
+/** The worktree's git dir for the pin; none when `.git` is absent or does not check out (then git is not pinned, and the harness refuses its own calls). */
+function pinnedGitDir(root: string): string | undefined {
+  try {
+    return readWorktreeGitDirsSync(root)?.gitDir;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ExecOptions {
   root: string;
@@ -31,6 +43,10 @@ export interface ExecOptions {
   gitDir?: string;
   /** Keep the host network inside the sandbox (for a setup command like `npm ci`). Default false. */
   network?: boolean;
+  /** Secret files masked and control files bound read-only in the sandbox (permissions.writable opens some). */
+  protect?: ProtectOptions;
+  /** The worktree read-only inside the sandbox (plan mode). */
+  readOnlyWorktree?: boolean;
   logger?: Logger;
 }
 
@@ -66,8 +82,13 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
   const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
   const box =
     sandbox === 'bwrap'
-      ? { root, tmp, home, network: opts.network === true, ...(await sandboxMounts({ root, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH })) }
+      ? {
+          root, tmp, home, network: opts.network === true, readOnlyRoot: opts.readOnlyWorktree === true,
+          ...(await sandboxMounts({ root, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH, ...(opts.protect ? { protect: opts.protect } : {}) })),
+        }
       : undefined;
+  const gitDir = opts.gitDir ? realpathSync(opts.gitDir) : pinnedGitDir(root);
+  const pin = gitDir ? gitPinEnv(root, gitDir) : undefined;
   const max = opts.maxOutputBytes ?? 1024 * 1024;
   const limit = opts.maxConcurrent ?? 4;
   const grace = opts.killGraceMs ?? 2000;
@@ -87,7 +108,7 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
 
   async function run(req: ExecRequest): Promise<ExecResult> {
     const started = Date.now();
-    const env = { ...baseEnv, ...(req.extraEnv ?? {}) };
+    const env = { ...baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
     const [file, args] = box ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]] : ['bash', ['-c', req.command]];
     const child = execa(file, args, {
       cwd: req.cwd, env, extendEnv: false, detached: true, buffer: false, reject: false, stripFinalNewline: false,

@@ -5,6 +5,7 @@ import { git } from './git.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
 import type { SandboxOptions } from './sandbox.js';
+import { emptyFile, protectedMounts, type ProtectOptions } from './protected-mounts.js';
 
 export interface MountInput {
   root: string;
@@ -15,6 +16,8 @@ export interface MountInput {
   hidePaths?: readonly string[];
   /** PATH of the children: its folders under a hidden path stay visible (tools installed in the home). */
   pathEnv?: string;
+  /** Secret files masked and control files bound read-only inside the worktree (see protected-mounts.ts). */
+  protect?: ProtectOptions;
 }
 
 const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir === sep ? dir : dir + sep);
@@ -42,7 +45,7 @@ async function sanitizedConfig(commonDir: string, out: string, excludesFile?: st
  * an excludes file naming the dependency links; the linked dependency folders; PATH folders (and their
  * install prefix) under a hidden path.
  */
-export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays'>> {
+export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable'>> {
   const hide: string[] = [];
   const overlays: Array<[string, string]> = [];
   const readOnly: string[] = [];
@@ -83,5 +86,11 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
     const prefix = dirname(p);
     if (basename(p) === 'bin' && relative(under, prefix).split(sep).length >= 2) readOnly.push(prefix);
   }
-  return { hide, readOnly, overlays };
+  const p = protectedMounts(input.root, input.protect);
+  if (p.masked.length > 0) {
+    const empty = emptyFile(input.runTmp);
+    for (const m of p.masked) overlays.push([empty, m]);
+  }
+  readOnly.push(...p.readOnly);
+  return { hide, readOnly, overlays, writable: p.writable };
 }

@@ -45,8 +45,12 @@ export interface SandboxOptions {
   hide?: string[];
   /** Bound read-only over whatever a hide put there (the worktree's git dirs, linked dependency folders). */
   readOnly?: string[];
-  /** [source, destination] pairs bound read-only (a sanitized git config; /dev/null over a hidden file). */
+  /** [source, destination] pairs bound read-only (a sanitized git config; /dev/null over a hidden file; an empty file over a secret). */
   overlays?: Array<[string, string]>;
+  /** Paths bound writable again inside a read-only one (control files a maintainer opened with permissions.writable). */
+  writable?: string[];
+  /** Bind the worktree read-only (plan mode). */
+  readOnlyRoot?: boolean;
 }
 
 type Mount = { dest: string; rank: number; argv: string[] };
@@ -65,7 +69,9 @@ const depth = (p: string): number => p.split('/').filter(Boolean).length;
 export function sandboxArgv(opts: SandboxOptions): string[] {
   const mounts: Mount[] = [
     ...(opts.hide ?? []).map((d) => ({ dest: d, rank: 0, argv: ['--tmpfs', d] })),
-    ...[opts.root, opts.tmp, opts.home].map((d) => ({ dest: d, rank: 1, argv: ['--bind', d, d] })),
+    { dest: opts.root, rank: 1, argv: [opts.readOnlyRoot ? '--ro-bind' : '--bind', opts.root, opts.root] },
+    ...[opts.tmp, opts.home].map((d) => ({ dest: d, rank: 1, argv: ['--bind', d, d] })),
+    ...(opts.readOnlyRoot ? [] : (opts.writable ?? [])).map((d) => ({ dest: d, rank: 3, argv: ['--bind', d, d] })),
     { dest: `${opts.root}/.git`, rank: 2, argv: ['--ro-bind-try', `${opts.root}/.git`, `${opts.root}/.git`] },
     ...(opts.readOnly ?? []).map((d) => ({ dest: d, rank: 2, argv: ['--ro-bind', d, d] })),
     ...(opts.overlays ?? []).map(([src, dest]) => ({ dest, rank: 3, argv: ['--ro-bind', src, dest] })),

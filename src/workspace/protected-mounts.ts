@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hasToken, isControlPath, isSecretName, isTokenFileName, writableMatcher } from './protected-paths.js';
+
+export interface ProtectOptions {
+  /** `permissions.writable` globs (and writable_workflows): control files left writable. */
+  writable?: readonly string[];
+  writableWorkflows?: boolean;
+  /** Secret files a maintainer declared readable (Read(...) allow rules): not masked. */
+  readable?: (rel: string) => boolean;
+}
+
+export interface ProtectedMounts {
+  /** Secret files: an empty read-only file is bound over each (docs/security.md, row "secret reads"). */
+  masked: string[];
+  /** Control files and folders, bound read-only (row "persistence"). */
+  readOnly: string[];
+  /** Opted-in paths inside a read-only control folder, bound writable again. */
+  writable: string[];
+  /** The walk stopped at its cap: some files were not looked at. */
+  truncated: boolean;
+}
+
+const CONTROL_DIRS = ['.github', '.husky', '.githooks', '.claude'];
+
+function isSecret(rel: string, abs: string): boolean {
+  if (isSecretName(rel)) return true;
+  if (!isTokenFileName(rel)) return false;
+  try {
+    return statSync(abs).size > 256 * 1024 || hasToken(readFileSync(abs, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the sandbox masks and binds read-only in the worktree: secret files (.env*, private keys, token
+ * files with a token) anywhere (not in node_modules or .git), control folders at the root (.github,
+ * .husky, .githooks, .claude) and control files anywhere (.npmrc, .yarnrc*, .pnpmfile.cjs, .mcp.json,
+ * .vscode/tasks.json, .gitmodules, .gitattributes), minus what permissions.writable opens.
+ */
+export function protectedMounts(root: string, opts: ProtectOptions = {}, cap = 50_000): ProtectedMounts {
+  const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
+  const out: ProtectedMounts = { masked: [], readOnly: [], writable: [], truncated: false };
+  const stack = [''];
+  let seen = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(join(root, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > cap) {
+        out.truncated = true;
+        return out;
+      }
+      if (e.name === '.git' || e.name === 'node_modules' || e.isSymbolicLink()) continue;
+      const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+      const abs = join(root, rel);
+      if (e.isDirectory()) {
+        if (dir === '' && CONTROL_DIRS.includes(e.name)) out.readOnly.push(abs);
+        else if (out.readOnly.some((r) => abs.startsWith(`${r}/`)) && isWritable(`${rel}/__any__`)) out.writable.push(abs);
+        stack.push(rel);
+        continue;
+      }
+      if (!e.isFile()) continue;
+      if (isSecret(rel, abs) && !(opts.readable?.(rel) ?? false) && !isWritable(rel)) out.masked.push(abs);
+      else if (isControlPath(rel) && !isWritable(rel) && !out.readOnly.some((r) => abs.startsWith(`${r}/`))) out.readOnly.push(abs);
+      else if (isWritable(rel) && out.readOnly.some((r) => abs.startsWith(`${r}/`)) && !out.writable.some((w) => abs.startsWith(`${w}/`))) out.writable.push(abs);
+    }
+  }
+  return out;
+}
+
+/** The empty file bound over masked secrets (created once per run folder). */
+export function emptyFile(runTmp: string): string {
+  const p = join(runTmp, 'masked-empty');
+  writeFileSync(p, '', { mode: 0o444 });
+  return p;
+}

@@ -1,0 +1,111 @@
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
+import { detectBwrap } from '../../src/workspace/sandbox.js';
+import { makeSecurityRepo } from './fixture.js';
+
+let repo: { root: string; outside: string };
+let bwrap: string | null = null;
+const handles: ExecHandle[] = [];
+
+async function open(opts: Partial<Parameters<typeof createExec>[0]> = {}): Promise<ExecHandle> {
+  const h = await createExec({ root: repo.root, runTmp: join(repo.outside, `run-${handles.length}`), sandbox: 'required', protect: {}, ...opts });
+  handles.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  bwrap = await detectBwrap();
+  if (!bwrap) process.stdout.write('sandbox walls: skipped, bubblewrap cannot create namespaces on this machine (the walls need it)\n');
+  repo = makeSecurityRepo();
+  execFileSync('git', ['add', 'src', 'README.md'], { cwd: repo.root });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base'], { cwd: repo.root });
+  writeFileSync(join(repo.root, 'read-secret.test.mjs'), [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert';",
+    "import { readFileSync } from 'node:fs';",
+    "test('the masked secrets are empty', () => {",
+    "  assert.strictEqual(readFileSync('.env', 'utf8'), '');",
+    "  assert.strictEqual(readFileSync('id_rsa', 'utf8'), '');",
+    "  assert.strictEqual(readFileSync('.npmrc', 'utf8'), '');",
+    "  assert.match(readFileSync('.env.example', 'utf8'), /API_KEY=/);",
+    '});',
+    '',
+  ].join('\n'));
+});
+afterAll(async () => {
+  for (const h of handles) await h.dispose();
+  rmSync(repo.outside, { recursive: true, force: true });
+});
+
+const run = (h: ExecHandle, command: string) => h.exec({ command, cwd: repo.root, timeoutMs: 20_000 });
+
+describe('sandbox walls (bubblewrap)', () => {
+  it('walls - a test file reading a masked secret gets empty content; templates stay readable', async () => {
+    if (!bwrap) return;
+    const h = await open();
+    const t = await run(h, 'node --test read-secret.test.mjs');
+    expect({ exit: t.exitCode, out: t.output.slice(-600) }).toMatchObject({ exit: 0 });
+    expect((await run(h, 'cat .env; cat .env.local; cat certs/server.pem; wc -c < config/credentials.json')).stdout.trim()).toBe('0');
+    expect(readFileSync(join(repo.root, '.env'), 'utf8')).toBe('SECRET=1\n');
+  });
+
+  it('walls - a Bash write to a control file fails, whatever the command', async () => {
+    if (!bwrap) return;
+    const h = await open();
+    const attempts = [
+      'echo x > .github/proofpr.yml',
+      'echo x >> .github/workflows/ci.yml',
+      "sed -i 's/npm/curl/' .github/proofpr.yml",
+      'cp src/a.ts .husky/pre-commit',
+      'mv src/b.ts .githooks/pre-push',
+      'rm -f .gitattributes',
+      'truncate -s 0 .pnpmfile.cjs',
+      "node -e \"require('fs').writeFileSync('.mcp.json', 'x')\"",
+      "python3 -c \"open('.vscode/tasks.json', 'w').write('x')\"",
+      'ln -sf /etc/passwd .gitmodules',
+      'touch .github/workflows/new.yml',
+      'mkdir -p .github/workflows/x && echo x > .github/workflows/x/y.yml',
+      'echo x > .claude/settings.json',
+      'echo "* filter=evil" > .gitattributes',
+    ];
+    for (const command of attempts) {
+      const r = await run(h, command);
+      expect({ command, failed: r.exitCode !== 0 }).toEqual({ command, failed: true });
+    }
+    expect(readFileSync(join(repo.root, '.github/proofpr.yml'), 'utf8')).toBe('test:\n  command: npm test\n');
+    expect(readFileSync(join(repo.root, '.gitattributes'), 'utf8')).toBe('* text=auto\n');
+    expect(existsSync(join(repo.root, '.github/workflows/new.yml'))).toBe(false);
+    expect(readFileSync(join(repo.root, 'src/b.ts'), 'utf8')).toBe('export const b = 2;\n');
+    // Ordinary files stay writable.
+    expect((await run(h, 'echo ok > src/new.ts && cat src/new.ts')).stdout).toBe('ok\n');
+  });
+
+  it('walls - permissions.writable opens a control path, and only that one', async () => {
+    if (!bwrap) return;
+    const h = await open({ protect: { writable: ['.husky/**'], writableWorkflows: true } });
+    expect((await run(h, 'echo "npm test" > .husky/pre-commit')).exitCode).toBe(0);
+    expect((await run(h, 'echo "on: push" > .github/workflows/ci.yml')).exitCode).toBe(0);
+    expect((await run(h, 'echo x > .github/proofpr.yml')).exitCode).not.toBe(0);
+  });
+
+  it('walls - plan mode mounts the worktree read-only', async () => {
+    if (!bwrap) return;
+    const h = await open({ readOnlyWorktree: true });
+    expect((await run(h, 'echo x > src/plan.ts')).exitCode).not.toBe(0);
+    expect((await run(h, 'cat src/a.ts')).stdout).toBe('export const a = 1;\n');
+    expect(existsSync(join(repo.root, 'src/plan.ts'))).toBe(false);
+  });
+
+  it('walls - git is pinned to the worktree: an embedded repository and its fsmonitor are never used', async () => {
+    if (!bwrap) return;
+    const embedded = join(repo.root, 'vendor/embedded');
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${join(repo.root, 'canary-fsmonitor')}`], { cwd: embedded });
+    const h = await open();
+    const r = await run(h, 'cd vendor/embedded && git status --short && git rev-parse --show-toplevel');
+    expect(r.stdout.trim().split('\n').pop()).toBe(repo.root);
+    expect(existsSync(join(repo.root, 'canary-fsmonitor'))).toBe(false);
+  });
+});
