@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'build/**', 'dist/**', 'dist-tsc/**', 'coverage/**', 'test/fixtures/**', 'bench/.cache/**', 'test-output/**', 'examples/**'] },
+  { ignores: ['node_modules/**', 'build/**', 'dist/**', 'dist-tsc/**', 'coverage/**', 'test/fixtures/**', 'test/e2e/projects/**', 'bench/.cache/**', 'test-output/**', 'examples/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
