@@ -25,17 +25,19 @@ async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDe
   const github = await deps.githubFor(trigger);
   const usecaseDeps: UsecaseDeps = { ...deps, github };
   const base = { runId: job.runId, trigger, config, statusCommentId, signal: ctx.signal };
-  log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode }, 'job start');
+  log.debug({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode }, 'job start');
+  const startedAt = Date.now();
   ctx.progress({ phase: 'preparing' });
   const out = mode === 'follow-up' ? await followUpPr(base, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
   ctx.progress({ phase: 'done', verdict: out.verdict });
-  log.info({ runId: job.runId, verdict: out.verdict }, 'job end');
+  // One info line per run (serve and worker log at info by default).
+  log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode, verdict: out.verdict, seconds: Math.round((Date.now() - startedAt) / 1000) }, 'run finished');
 }
 
 async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
   const { owner, repo, installationId, sweep } = job.data;
   const repoFullName = `${owner}/${repo}`;
-  log.info({ runId: job.runId, repo: repoFullName, sweep }, 'sweep job start');
+  log.debug({ runId: job.runId, repo: repoFullName, sweep }, 'sweep job start');
   ctx.progress({ phase: 'preparing' });
   const github = await deps.githubFor({ owner, repo, installationId });
   const defaultBranch = await github.getDefaultBranch();

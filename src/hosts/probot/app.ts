@@ -21,7 +21,7 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
       const { owner, repo } = context.repo();
       const github = createGitHubPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
       const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, opts);
-      context.log.info({ outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` }, 'proofpr intake');
+      context.log.info({ delivery: context.id, event: context.name, outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` }, 'delivery');
       opts.onIntake?.({ outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), deliveryId: context.id });
     });
   };

@@ -8,7 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import { proofprApp, type ProofprAppOptions } from './app.js';
-import { readServerEnv, type ServerEnv } from './server-env.js';
+import { readServerEnv, ServerEnvError, type ServerEnv } from './server-env.js';
+import { createMetrics, type Metrics } from '../../metrics/metrics.js';
 import { openDatabase } from '../../jobs/db.js';
 import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
@@ -71,8 +72,32 @@ export interface Proofpr {
   scheduler?: ReturnType<typeof startSweepScheduler>;
   /** Webhook middleware (signature check, then the app); calls `next` for other paths. */
   middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): unknown;
-  /** Stop taking jobs, abort running ones (their WIP is kept), close the database. */
-  close(): Promise<void>;
+  /** Prometheus metrics of this process (runs, verdicts, tokens, cost, queue depth). */
+  metrics: Metrics;
+  /** True when the state store answers (SQLite, or Redis with REDIS_URL) and the queue takes jobs. */
+  health(): Promise<HealthReport>;
+  /**
+   * Stop taking jobs, close the database. Running jobs are aborted at once (their WIP is kept), or, with
+   * `drainMs`, allowed that long to finish first (SIGTERM drains as `proofpr worker` does).
+   */
+  close(opts?: { drainMs?: number }): Promise<void>;
+}
+
+export interface HealthReport {
+  ok: boolean;
+  store: { kind: 'sqlite' | 'redis' | 'injected'; ok: boolean; detail?: string };
+  queue: { ok: boolean; detail?: string };
+}
+
+/** Resolves to `fallback` when `p` takes longer than `ms` (a Redis that is down never answers a PING). */
+function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(fallback), ms);
+    p.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      () => (clearTimeout(t), resolve(fallback)),
+    );
+  });
 }
 
 function defaultModelFactory(env: ServerEnv): ModelFactory {
@@ -84,6 +109,10 @@ function defaultModelFactory(env: ServerEnv): ModelFactory {
 
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const env = readServerEnv(opts.env ?? process.env, opts.cwd);
+  // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
+  if (!env.anthropicApiKey && !opts.modelFactory && !(env.redisUrl && !opts.queue)) {
+    throw new ServerEnvError('ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve`; runs need it (with REDIS_URL only the workers do)');
+  }
   const probot = new Probot({
     appId: env.appId,
     privateKey: env.privateKey,
@@ -139,6 +168,25 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   const scheduler = schedulerOff
     ? undefined
     : startSweepScheduler({ probot, queue, webUrl: env.webUrl, ...(opts.sweepIntervalMs !== undefined ? { intervalMs: opts.sweepIntervalMs } : {}) });
+  const metrics = createMetrics();
+  metrics.attachQueue(queue);
+  let closing = false;
+  const health = async (): Promise<HealthReport> => {
+    let store: HealthReport['store'];
+    if (bull) {
+      const pong = bull.redis.status === 'ready' ? await within(bull.redis.ping(), 1000, 'timeout') : bull.redis.status;
+      store = { kind: 'redis', ok: pong === 'PONG', ...(pong === 'PONG' ? {} : { detail: `redis: ${pong}` }) };
+    } else if (db) {
+      try {
+        db.prepare('SELECT 1').get();
+        store = { kind: 'sqlite', ok: true };
+      } catch (e) {
+        store = { kind: 'sqlite', ok: false, detail: `sqlite: ${(e as Error).message}` };
+      }
+    } else store = { kind: 'injected', ok: true };
+    const q = closing ? { ok: false, detail: 'shutting down' } : { ok: true };
+    return { ok: store.ok && q.ok, store, queue: q };
+  };
   return {
     probot,
     env,
@@ -146,9 +194,20 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     queue,
     ...(scheduler ? { scheduler } : {}),
     middleware,
-    async close() {
+    metrics,
+    health,
+    async close(closeOpts = {}) {
+      closing = true;
       scheduler?.stop();
-      await queue.close({ abort: true });
+      if (closeOpts.drainMs === undefined) await queue.close({ abort: true });
+      else {
+        const grace = setTimeout(() => {
+          log.warn({ graceMs: closeOpts.drainMs }, 'drain grace is over: aborting the runs still going (their WIP is kept)');
+          void queue.close({ abort: true });
+        }, closeOpts.drainMs);
+        await queue.close();
+        clearTimeout(grace);
+      }
       db?.close();
     },
   };
