@@ -49,6 +49,8 @@ export interface TestRun {
   commit?: string;
   /** What the harness run was: the final run of the commit, the baseline on the base commit, or red→green's base + test changes. */
   kind?: 'final' | 'baseline' | 'red-green';
+  /** Final run: ids that failed on the base commit and pass in this run (red → green). */
+  fixed?: string[];
   /** Why counts are unknown or came from a fallback (e.g. the command is not one call of a known runner). */
   note?: string;
 }

@@ -89,12 +89,12 @@ export const repoConfigSchema = z
         tests_passed: z.boolean().default(true).describe('the run exited 0 with no failed test'),
         assertions_kept: z.boolean().default(true).describe('test files lost no assertion and gained no skip/only'),
         final_run: z.boolean().default(true).describe('the harness reruns test.command on the final tree; that run is the evidence'),
-        red_green: z.boolean().default(false).describe('changed tests must fail on the base tree (proves the test catches the bug)'),
+        red_green: z.boolean().optional().describe('[on for issues, off otherwise] a test that failed on the base passes now, or a new or changed test fails on the base tree plus only the test changes (proves the test catches the bug)'),
         max_stop_blocks: z.number().int().min(0).max(20).default(3).describe('times failing gates send the model back before the run ends unverified'),
         test_changes_allowed: z.array(z.string().min(1)).default([]).describe('globs (gitignore syntax) of test support files the agent may change freely: fixtures, data, helpers'),
       })
       .strict()
-      .default({ tests_ran: true, tests_fresh: true, tests_passed: true, assertions_kept: true, final_run: true, red_green: false, max_stop_blocks: 3, test_changes_allowed: [] }),
+      .default({ tests_ran: true, tests_fresh: true, tests_passed: true, assertions_kept: true, final_run: true, max_stop_blocks: 3, test_changes_allowed: [] }),
     pr: z
       .object({
         draft: z.boolean().default(false).describe('open verified PRs as drafts'),

@@ -16,6 +16,7 @@ import type { ExecPort } from '../workspace/exec-port.js';
 import { costUsd } from '../model/pricing.js';
 import { logger } from '../log.js';
 import { instructionsFromRef } from './instructions-from-ref.js';
+import { commitMessage } from './commit-message.js';
 import type { Workspace } from './prepare-workspace.js';
 import type { RunTaskInput } from './run-task-types.js';
 
@@ -76,6 +77,9 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
         onEvent: events.push,
         logger: log,
         scratchDir: join(ws.runTmp, 'tmp'),
+        taskKind: input.task.kind,
+        // The final run tests the commit that gets pushed: written with the run's own message and identity.
+        commit: { message: commitMessage(input.task), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}) },
         ...withSignal,
       });
   const context = await createContextManager({

@@ -2,6 +2,7 @@ import type { RunResult } from '../agent/loop.js';
 import type { Verdict } from '../agent/events.js';
 import { TreeMismatchError } from '../workspace/errors.js';
 import { commitWork } from '../workspace/publish.js';
+import { adoptCommit, type Snapshot } from '../workspace/snapshot-commit.js';
 import { diffText, filesChanged } from '../workspace/diff-stat.js';
 import { commitMessage } from './commit-message.js';
 import type { Workspace } from './prepare-workspace.js';
@@ -16,12 +17,12 @@ const MAX_DIFF_BYTES = 200_000;
  * anything else that changed files becomes a WIP commit (or stays in the kept worktree). A plan run and a
  * run that changed nothing commit nothing.
  */
-export async function publishResult(input: RunTaskInput, ws: Workspace, result: RunResult): Promise<RunOutcome> {
+export async function publishResult(input: RunTaskInput, ws: Workspace, result: RunResult, tested?: Snapshot): Promise<RunOutcome> {
   const changed = await filesChanged(ws.wt.path, ws.wt.baseSha, ws.git);
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
   let outcome: RunOutcome = { ...judge(input, result, changed.length), wip: false, keepWorktree: false, filesChanged: changed, diff };
   if (input.mode === 'plan' || changed.length === 0) return outcome;
-  if (outcome.verdict === 'verified') outcome = await commitAccepted(input, ws, outcome, result.acceptedTree);
+  if (outcome.verdict === 'verified') outcome = tested && tested.tree === result.acceptedTree ? await adoptTested(ws, outcome, tested) : await commitAccepted(input, ws, outcome, result.acceptedTree);
   return outcome.headSha ? outcome : saveWip(input, ws, outcome);
 }
 
@@ -32,6 +33,12 @@ function judge(input: RunTaskInput, result: RunResult, changes: number): { verdi
   if (changes > 0) return { verdict, reason: result.reason };
   // A sweep with nothing to change succeeded; a fix that changed nothing did not fix anything.
   return { verdict: input.task.kind !== 'sweep' && verdict === 'verified' ? 'unverified' : verdict, reason: `no changes: ${result.reason}` };
+}
+
+/** The final run tested this exact commit in a clean checkout: the branch moves to it, so what is pushed is what was tested. */
+async function adoptTested(ws: Workspace, outcome: RunOutcome, tested: Snapshot): Promise<RunOutcome> {
+  await adoptCommit({ worktree: ws.wt.path, snapshot: tested, gitDir: ws.wt.gitDir });
+  return tested.changed ? { ...outcome, headSha: tested.sha } : outcome;
 }
 
 /** Commits the worktree only when its tree is the one the verifier accepted. */

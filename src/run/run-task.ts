@@ -32,7 +32,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     // 4. The agent loop, every event recorded as it happens.
     const result = await drain(runAgent(agent.task, agent.deps), rec.record);
     // 5. Commit the accepted tree, or save the work as WIP.
-    outcome = await publishResult(input, ws, result);
+    outcome = await publishResult(input, ws, result, agent.deps.verifier?.testedCommit?.());
   } catch (e) {
     outcome = await failRun(input, ws, e, rec.record);
   }

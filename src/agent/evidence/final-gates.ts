@@ -48,7 +48,8 @@ export function acceptedTreeHash(events: readonly RunEvent[], selection: GateSel
   if (selection.at < 0 || selection.gates.length === 0 || selection.gates.some((g) => !g.passed)) return undefined;
   for (let i = selection.at - 1; i >= 0; i--) {
     const ev = events[i];
-    if (ev?.type === 'test_run') return ev.run.treeHash;
+    // The baseline and red→green runs are on the base commit, not on the work.
+    if (ev?.type === 'test_run' && ev.run.kind !== 'baseline' && ev.run.kind !== 'red-green') return ev.run.treeHash;
   }
   return undefined;
 }

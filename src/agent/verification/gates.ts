@@ -20,6 +20,8 @@ export interface GateFacts {
   testConfig?: TestConfigResult;
   /** Tests executed by `test.command` on the base commit, when known: tests-ran needs at least as many. */
   baselineExecuted?: number;
+  /** Tests executed on the base that the final run must execute too (per-test ids; gate tests-kept). */
+  testsKept?: { passed: boolean; missing: readonly string[]; checked: number };
   /** Set when the worktree could not be hashed (currentTreeHash is then meaningless): tests-fresh fails. */
   hashError?: string;
   /** Files the counting run itself changed (the tree after it is the current one): tests-fresh says so. */
@@ -109,7 +111,17 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
     if (!t) gate('test-config-kept', false, 'the test scripts and test runner config were not checked');
     else gate('test-config-kept', t.passed, t.detail);
   }
-  if (gates.red_green) {
+  if (facts.testsKept) {
+    const k = facts.testsKept;
+    gate(
+      'tests-kept',
+      k.passed,
+      k.passed
+        ? `all ${k.checked} test(s) executed on the base commit were executed by the final run`
+        : `${k.missing.length} test(s) executed on the base commit were not executed by the final run: ${list(k.missing)}; restore them (a deleted test file fails test integrity instead)`,
+    );
+  }
+  if (gates.red_green ?? facts.redGreen !== undefined) {
     const rg = facts.redGreen;
     if (!rg) gate('red-green', false, 'red-green was not checked');
     else gate('red-green', rg.passed, rg.detail);

@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../../config/repo-config.js';
-import { silentLogger } from '../../log.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
-import { git } from '../../workspace/git.js';
 import type { TestCounts } from '../events.js';
-import { runTestCommand } from './run-test-command.js';
+import { harnessTestRun } from './harness-run.js';
+import { withPristineCheckout } from './pristine-checkout.js';
 
 export interface RedGreenResult {
   passed: boolean;
@@ -21,13 +19,12 @@ export interface RedGreenResult {
   counts?: TestCounts | null;
 }
 
-/** Installed dependencies are ignored by git, so the base worktree borrows the real one's. */
-const SHARED_DIRS = ['node_modules', '.venv', 'venv'];
-
 /**
- * Red → green (opt-in gate): checks out `baseSha` in a temporary worktree, copies over only the
- * changed test files (and removes deleted ones), runs `test.command` there and records whether it
- * failed. The temporary worktree is always removed.
+ * Red → green: a clean checkout of `baseSha` (dependency folders linked as for the final run), only
+ * the changed test files copied over (deleted ones removed), `test.command` run there with the
+ * runner's report asked for by the harness. Red when a test fails there that did not fail on the base
+ * (`baseFailing`, by id), or — when the runner gives no ids — when the report counts a failure, or the
+ * command fails in a way that names a changed test file (a suite that does not load without the fix).
  */
 export async function redGreen(opts: {
   root: string;
@@ -36,48 +33,40 @@ export async function redGreen(opts: {
   exec: ExecPort;
   testFiles: readonly string[];
   deletedTestFiles?: readonly string[];
-  /** Where the temporary worktree goes; must be writable inside the sandbox (the exec's tmp). */
+  /** Where the checkout goes; must be writable inside the sandbox (the exec's tmp). */
   scratchDir?: string;
-  /** The worktree's git dir as createWorktree recorded it: the worktree commands go to it explicitly. */
   gitDir?: string;
+  /** Ids failing on the base itself (the baseline): those failing again prove nothing. */
+  baseFailing?: readonly string[];
   logger?: Logger;
 }): Promise<RedGreenResult> {
-  const log = opts.logger ?? silentLogger;
-  const g = { cwd: opts.root, ...(opts.gitDir ? { env: { GIT_DIR: opts.gitDir } } : {}) };
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
   if (command === undefined) return { passed: false, detail: '`test.command` is missing in .github/proofpr.yml (needed by gate red-green)', testFiles, failedBefore: false };
   if (testFiles.length === 0) return { passed: true, detail: 'no test was added or changed: nothing to show failing before the change', testFiles, failedBefore: false };
-  const tmp = await mkdtemp(join(opts.scratchDir ?? tmpdir(), 'proofpr-redgreen-'));
-  const wt = join(tmp, 'base');
+  const scratch = opts.scratchDir ?? tmpdir();
   try {
-    await git(['worktree', 'add', '--detach', wt, opts.baseSha], g);
-    for (const f of testFiles) {
-      await mkdir(dirname(join(wt, f)), { recursive: true });
-      await cp(join(opts.root, f), join(wt, f));
-    }
-    for (const f of opts.deletedTestFiles ?? []) await rm(join(wt, f), { force: true });
-    for (const d of SHARED_DIRS) {
-      if (existsSync(join(opts.root, d)) && !existsSync(join(wt, d))) await symlink(join(opts.root, d), join(wt, d));
-    }
-    const { run, output } = await runTestCommand({ cwd: wt, command, config: opts.config, exec: opts.exec, treeHash: '' });
+    const { run, output } = await withPristineCheckout({ root: opts.root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), sha: opts.baseSha, scratchDir: scratch, ...(opts.logger ? { logger: opts.logger } : {}) }, async (wt) => {
+      for (const f of testFiles) {
+        await mkdir(dirname(join(wt, f)), { recursive: true });
+        await cp(join(opts.root, f), join(wt, f));
+      }
+      for (const f of opts.deletedTestFiles ?? []) await rm(join(wt, f), { force: true });
+      return harnessTestRun({ cwd: wt, command, config: opts.config, exec: opts.exec, scratchDir: scratch, kind: 'red-green', treeHash: '', commit: opts.baseSha });
+    });
     const c = run.counts;
-    // Red only when the failure is the tests' own: failed tests counted, or a failing exit whose output
-    // names a changed test file (a suite that does not even load without the fix). A broken
-    // environment on the base tree must not become a "failed before the fix" claim.
+    const before = new Set(opts.baseFailing ?? []);
+    const newFailing = (run.tests ?? []).filter((t) => t.outcome === 'failed' && !before.has(t.id)).map((t) => t.id);
     const named = testFiles.some((f) => output.includes(f) || output.includes(basename(f)));
-    const failedBefore = (c?.failed ?? 0) > 0 || (run.exitCode !== null && run.exitCode !== 0 && named);
-    const seen = `exit ${run.exitCode ?? 'none (timed out)'}; ${c ? `${c.passed} passed, ${c.failed} failed` : 'counts unknown'}`;
+    const failedBefore = run.tests?.length ? newFailing.length > 0 : (c?.failed ?? 0) > (opts.baseFailing?.length ?? 0) || (run.exitCode !== null && run.exitCode !== 0 && named);
+    const seen = `exit ${run.exitCode ?? 'none (timed out)'}; ${c ? `${c.passed} passed, ${c.failed} failed` : `counts unknown${run.note ? `: ${run.note}` : ''}`}`;
     const files = testFiles.join(', ');
+    const which = newFailing.length ? ` (${newFailing.slice(0, 5).join(', ')})` : '';
     const detail = failedBefore
-      ? `the changed tests (${files}) failed on the base commit ${opts.baseSha.slice(0, 12)} (${seen}): they catch what the change fixes`
+      ? `the changed tests (${files}) failed on the base commit ${opts.baseSha.slice(0, 12)}${which} (${seen}): they catch what the change fixes`
       : `the changed tests (${files}) pass on the base commit ${opts.baseSha.slice(0, 12)} too (${seen}): add a test that fails without the fix`;
     return { passed: failedBefore, detail, testFiles, failedBefore, exitCode: run.exitCode, counts: c };
   } catch (e) {
     return { passed: false, detail: `could not run the tests on the base commit: ${(e as Error).message}`, testFiles, failedBefore: false };
-  } finally {
-    await git(['worktree', 'remove', '--force', wt], g).catch((e: Error) => log.warn({ err: e.message }, 'red-green: worktree remove failed'));
-    await rm(tmp, { recursive: true, force: true });
-    await git(['worktree', 'prune'], g).catch(() => undefined);
   }
 }

@@ -37,4 +37,6 @@ export interface Verifier {
   evaluate(): Promise<StopVerdict>;
   /** Runs test.command itself on the final tree (when final_run is on) and re-evaluates the gates. */
   finalCheck(): Promise<StopVerdict>;
+  /** The commit the final run tested in a clean checkout (written, not yet on the branch): the one to push. */
+  testedCommit?(): { sha: string; tree: string; parent?: string; changed: boolean } | undefined;
 }

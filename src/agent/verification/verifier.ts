@@ -12,10 +12,14 @@ import { changedFiles } from './changed-files.js';
 import { gateDiff } from './gate-diff.js';
 import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
 import { readCounts } from './read-counts.js';
+import { runBaseline, type Baseline } from './baseline.js';
+import { harnessTestRun } from './harness-run.js';
+import { withPristineCheckout } from './pristine-checkout.js';
+import { loadBashParser } from '../permissions/bash-parser.js';
+import { snapshotCommit, type Snapshot } from '../../workspace/snapshot-commit.js';
+import { tmpdir } from 'node:os';
 import { redGreen, type RedGreenResult } from './red-green.js';
 import { reportExclude } from './report-exclude.js';
-import { removeReport } from './report-file.js';
-import { runTestCommand } from './run-test-command.js';
 import { stopMessage } from './stop-message.js';
 import { testConfigKept, type TestConfigResult } from './test-config.js';
 import { isTestCommand } from './test-runs.js';
@@ -43,6 +47,15 @@ export interface VerifierOptions {
   scratchDir?: string;
   /** Tests `test.command` executed on the base commit (passed + failed), when known: tests-ran needs as many. */
   baselineExecuted?: number;
+  /**
+   * The baseline on the base commit (runBaseline), when the run layer ran it before the agent (readiness).
+   * Without it the verifier runs it itself when a gate needs it (red-green, tests-kept at the final run).
+   */
+  baseline?: Baseline;
+  /** The task's kind: `gates.red_green` defaults to on for issues (bug fixes). */
+  taskKind?: string;
+  /** How the tested commit is written (the run layer's message and identity); it is the commit that gets pushed. */
+  commit?: { message: string; identity: { name: string; email: string }; coAuthor?: string };
 }
 
 type ReportStat = { mtimeMs: number; size: number } | undefined;
@@ -66,6 +79,25 @@ export function createVerifier(opts: VerifierOptions): Verifier {
   /** The tree right after a run, when the run itself changed it. */
   const treeAfter = new WeakMap<TestRun, string>();
   let redGreenCache: { tree: string; result: RedGreenResult } | undefined;
+  let baseline: Promise<Baseline | undefined> | undefined = opts.baseline ? Promise.resolve(opts.baseline) : undefined;
+  let tested: Snapshot | undefined;
+  const scratch = opts.scratchDir ?? tmpdir();
+  const redGreenOn = config.gates.red_green ?? opts.taskKind === 'issue';
+  /** The baseline, run once on a clean checkout of the base when no one passed it; undefined when it could not run. */
+  const getBaseline = (): Promise<Baseline | undefined> => {
+    const command = config.test.command;
+    if (command === undefined) return Promise.resolve(undefined);
+    baseline ??= runBaseline({ root, ...gitDir, baseSha: opts.baseSha, config, exec: opts.exec, scratchDir: scratch, runDir: opts.runDir, ...(opts.signal ? { signal: opts.signal } : {}), logger: log })
+      .then((b) => {
+        onEvent({ type: 'test_run', run: b.run });
+        return b;
+      })
+      .catch((e: Error) => {
+        onEvent({ type: 'notice', message: `the baseline test run on the base commit failed to start: ${e.message}` });
+        return undefined;
+      });
+    return baseline;
+  };
   let stopBlocks = 0;
   let finalRuns = 0;
 
@@ -124,17 +156,28 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     const after = counting && treeAfter.get(counting);
     const changedByTestRun = counting && after !== undefined && after === current.tree ? await changedFiles(root, counting.treeHash, after, opts.gitDir) : undefined;
 
-    const needDiff = config.gates.assertions_kept || config.gates.red_green;
+    const needDiff = config.gates.assertions_kept || redGreenOn;
     const diff = needDiff ? await diffGates() : undefined;
+    const base = redGreenOn || final ? await getBaseline() : undefined;
+    const fixed = final && counting?.by === 'harness' ? (counting.fixed ?? []) : [];
     let rg: RedGreenResult | undefined;
-    if (config.gates.red_green && diff) {
-      if (current.tree === undefined || redGreenCache?.tree !== current.tree) {
-        const { assertions } = diff;
-        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles: assertions.changedTestFiles, deletedTestFiles: assertions.deletedTestFiles, ...(opts.scratchDir ? { scratchDir: opts.scratchDir } : {}), ...gitDir, logger: log });
+    if (redGreenOn && diff) {
+      const { assertions } = diff;
+      const testFiles = assertions.changedTestFiles;
+      if (fixed.length) rg = { passed: true, detail: `${fixed.length} test(s) failed on the base commit ${opts.baseSha.slice(0, 12)} and pass now: ${list(fixed)}`, testFiles, failedBefore: true };
+      else if (testFiles.length === 0 && base?.countsKnown && base.failingIds.length === 0) {
+        rg = { passed: false, detail: `the base commit ${opts.baseSha.slice(0, 12)} passes its tests and no test was added or changed: add a test that fails without the fix (gates.red_green)`, testFiles, failedBefore: false };
+      } else if (testFiles.length === 0) {
+        rg = final
+          ? { passed: false, detail: `no test that failed on the base commit passes now, and no test was added or changed: add a test that fails without the fix (gates.red_green)`, testFiles, failedBefore: false }
+          : { passed: true, detail: 'checked at the final run: a test failing on the base must pass then', testFiles, failedBefore: false };
+      } else if (current.tree === undefined || redGreenCache?.tree !== current.tree) {
+        const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles, deletedTestFiles: assertions.deletedTestFiles, scratchDir: scratch, ...gitDir, logger: log, ...(base ? { baseFailing: base.failingIds } : {}) });
         redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };
         rg = result;
       } else rg = redGreenCache.result;
     }
+    const kept = final && counting?.by === 'harness' && base ? testsKept(base, counting, diff?.assertions.deletedTestFiles ?? []) : undefined;
     const gates = evaluateGates({
       config,
       testRuns: runs,
@@ -142,7 +185,8 @@ export function createVerifier(opts: VerifierOptions): Verifier {
       ...(current.error !== undefined ? { hashError: current.error } : {}),
       ...(changedByTestRun?.length ? { changedByTestRun } : {}),
       ...(changedByStopHooks ? { changedByStopHooks } : {}),
-      ...(opts.baselineExecuted !== undefined ? { baselineExecuted: opts.baselineExecuted } : {}),
+      ...(base?.countsKnown || opts.baselineExecuted !== undefined ? { baselineExecuted: Math.max(base?.countsKnown ? base.executed : 0, opts.baselineExecuted ?? 0) } : {}),
+      ...(kept ? { testsKept: kept } : {}),
       ...(config.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {}),
       ...(rg ? { redGreen: rg } : {}),
       ...(stopHooks ? { stopHooks } : {}),
@@ -155,9 +199,32 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     return { ok, gates, message: stopMessage(gates, config.test.command), ...(acceptedTree ? { acceptedTree } : {}) };
   };
 
+  /**
+   * The evidence run: the commit that would be pushed is written (not yet on the branch), checked out
+   * clean (nothing ignored or untracked from the worktree), and test.command runs there with the
+   * runner's report asked for by the harness. A failure to build or check out the commit is a run with
+   * unknown counts that says why.
+   */
+  const pristineRun = async (command: string, treeHash: string, outputFile: string): Promise<TestRun> => {
+    const c = opts.commit ?? { message: 'proofpr: the tested commit', identity: { name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' } };
+    const startedAt = new Date().toISOString();
+    try {
+      const snap = await snapshotCommit({ worktree: root, message: c.message, identity: c.identity, ...(c.coAuthor ? { coAuthor: c.coAuthor } : {}), ...gitDir, exclude: config.test.report ? [config.test.report] : [] });
+      const { run } = await withPristineCheckout({ root, ...gitDir, sha: snap.sha, scratchDir: scratch, logger: log }, (dir) =>
+        harnessTestRun({ cwd: dir, command, config, exec: opts.exec, scratchDir: scratch, kind: 'final', treeHash, commit: snap.sha, outputFile, ...(opts.signal ? { signal: opts.signal } : {}) }),
+      );
+      tested = run.exitCode === null ? undefined : snap;
+      return run;
+    } catch (e) {
+      tested = undefined;
+      const msg = (e as Error).message.trim();
+      return { command, exitCode: null, startedAt, endedAt: new Date().toISOString(), treeHash, counts: null, source: 'none', by: 'harness', kind: 'final', note: `could not check out the commit to test: ${msg}` };
+    }
+  };
+
   return {
     async beforeBash(command: string): Promise<TestRunHandle | undefined> {
-      if (!isTestCommand(command, config.test.command)) return undefined;
+      if (!isTestCommand(command, config.test.command, await loadBashParser())) return undefined;
       const h = await hash();
       if (h.tree === undefined) {
         onEvent({ type: 'notice', message: `this test run is not counted: could not hash the worktree (${h.error}); remove nested git repositories (folders with their own .git) or add them to .gitignore` });
@@ -194,21 +261,42 @@ export function createVerifier(opts: VerifierOptions): Verifier {
 
     evaluate: () => evaluateAt(false),
 
+    testedCommit: () => tested,
+
     async finalCheck(): Promise<StopVerdict> {
       const command = config.test.command;
       if (config.gates.final_run && command !== undefined) {
-        // Only a report this run writes counts: a stale or planted one is removed first.
-        if (config.test.report !== undefined) {
-          const removed = await removeReport(root, config.test.report);
-          log.debug({ report: config.test.report, removed }, 'final run: old test report');
-        }
         const before = await hash();
         finalRuns++;
         const outputFile = join(opts.runDir, 'tool-output', `final-test-run-${finalRuns}.txt`);
-        const { run } = await runTestCommand({ cwd: root, command, config, exec: opts.exec, treeHash: before.tree ?? '', outputFile, ...(opts.signal ? { signal: opts.signal } : {}) });
-        record(run, before.tree ?? '', await hash());
+        const run = await pristineRun(command, before.tree ?? '', outputFile);
+        // Evidence gains the ids that failed on the base and pass on the commit.
+        const base = run.tests?.length ? await getBaseline() : undefined;
+        const fixed = base ? fixedIds(base, run) : [];
+        record(fixed.length ? { ...run, fixed } : run, before.tree ?? '', await hash());
       }
       return evaluateAt(true);
     },
   };
+}
+
+const list = (ids: readonly string[]): string => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', '));
+
+/** Ids that failed on the base and pass in `run`. */
+function fixedIds(base: Baseline, run: TestRun): string[] {
+  const passing = new Set((run.tests ?? []).filter((t) => t.outcome === 'passed').map((t) => t.id));
+  return base.failingIds.filter((id) => passing.has(id));
+}
+
+/**
+ * Every test executed on the base (passed or failed) must be executed by the final run, unless its
+ * file was deleted (test integrity judges that). Undefined when either run has no per-test ids.
+ */
+function testsKept(base: Baseline, run: TestRun, deletedFiles: readonly string[]): { passed: boolean; missing: string[]; checked: number } | undefined {
+  if (!base.tests.length || !run.tests?.length) return undefined;
+  const executed = new Set(run.tests.filter((t) => t.outcome !== 'skipped').map((t) => t.id));
+  const deleted = new Set(deletedFiles);
+  const before = base.tests.filter((t) => t.outcome !== 'skipped' && !(t.file && deleted.has(t.file)));
+  const missing = before.filter((t) => !executed.has(t.id)).map((t) => t.id);
+  return { passed: missing.length === 0, missing, checked: before.length };
 }
