@@ -56,9 +56,13 @@ function testRunsTable(ev: Evidence): string[] {
     const ex = executed(r.counts);
     const counts = r.counts && ex !== null ? `${ex} / ${r.counts.total} (${r.counts.failed} failed, ${r.counts.skipped} skipped)` : 'unknown';
     const exit = r.exitCode === null ? 'killed' : String(r.exitCode);
-    return `| ${first + i + 1} | ${mdCode(r.command)} | ${exit} | ${counts} | ${mdText(r.source, 20)} | ${mdCode(shortHash(r.treeHash), 10)} | ${r.by} |`;
+    return `| ${first + i + 1} | ${mdCode(r.command)} | ${exit} | ${counts} | ${mdText(r.source, 20)} | ${mdCode(shortHash(r.treeHash), 10)} | ${r.by}${r.kind ? ` (${r.kind})` : ''} |`;
   });
   const note = first > 0 ? ['', `_${first} earlier run(s) not shown._`] : [];
+  const final = [...ev.testRuns].reverse().find((r) => r.kind === 'final');
+  if (final?.commit) note.push('', `_The final run tested commit ${mdCode(shortHash(final.commit), 12)} in a clean checkout; counts from the runner's report${final.runner ? ` (${mdText(final.runner, 20)})` : ''}._`);
+  if (final?.fixed?.length) note.push('', `_Failed on the base commit and pass now: ${final.fixed.slice(0, 10).map((id) => mdCode(id, 120)).join(', ')}${final.fixed.length > 10 ? ` and ${final.fixed.length - 10} more` : ''}._`);
+  for (const r of shown) if (r.note && r.by === 'harness') note.push('', `_${r.kind ?? 'harness'} run: ${mdText(r.note, 300)}_`);
   return ['### Test runs', '', '| # | Command | Exit | Executed / total | Source | Tree | By |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows, ...note];
 }
 
