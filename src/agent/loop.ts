@@ -1,14 +1,14 @@
-import type { AssistantBlock, Message, ModelClient, ToolUseBlock, Usage, UserBlock } from '../model/model-client.js';
-import { ModelError, emptyUsage } from '../model/model-client.js';
-import { isFatal, type ToolContext, type ToolResult } from '../tools/define-tool.js';
-import { budgetExceeded, runSignal, type Budget } from './budget.js';
-import type { CompactionResult, CompactionState, ContextManager } from './context/types.js';
+import type { AssistantBlock, ModelClient, ToolUseBlock, Usage } from '../model/model-client.js';
+import { isFatal, type ToolContext } from '../tools/define-tool.js';
+import { runSignal, type Budget } from './budget.js';
+import { callModel } from './call-model.js';
+import type { ContextManager } from './context/types.js';
 import { EventQueue, type GateResult, type RunEvent } from './events.js';
 import type { HookRunner } from './hooks/types.js';
+import { dynamicFacts, endRun, recordCompaction, recordOutcomes, recordResponse, startRun, stopReason, type LoopRun } from './loop-run.js';
 import type { PermissionPolicy } from './permissions/types.js';
-import { CONTINUE_MESSAGE, LIMITS, backoffMs, noGateMessage } from './recovery.js';
+import { CONTINUE_MESSAGE, LIMITS, noGateMessage } from './recovery.js';
 import { runTools } from './run-tools.js';
-import { createStuckDetector } from './stuck.js';
 import type { Toolbox } from './toolbox.js';
 import type { Verifier } from './verification/types.js';
 
@@ -56,17 +56,6 @@ export interface RunResult {
   acceptedTree?: string;
 }
 
-function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * The agent loop: request → stream → tool calls (policy, hooks, execution) → results → … until the model
  * stops and the Stop gates let it. Yields every RunEvent as it happens; returns how the run ended.
@@ -75,191 +64,100 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerator<RunEvent, RunResult> {
   const now = deps.now ?? (() => new Date());
   const events = deps.events ?? new EventQueue(now);
-  const startedAtMs = now().getTime();
   const { signal, dispose } = runSignal(deps.budget.timeoutMs, deps.signal);
-  const ctx = deps.context;
-  const system = ctx.system();
-  const tools = ctx.tools(deps.toolbox.schemas());
-  const stuck = createStuckDetector();
-  const state: CompactionState = { todos: [], filesEdited: [], gates: [], failingLogs: [] };
-  let usage = emptyUsage();
-  let costUsd = 0;
-  let turns = 0;
-  let compactions = 0;
-  let compactFailures = 0;
-  let promptTooLong = 0;
-  let continuations = 0;
-  let stopBlocks = 0;
-  let finalText = '';
-
-  const stopReason = (): string | undefined => {
-    if (deps.signal?.aborted) return 'cancelled';
-    const over = budgetExceeded(deps.budget, { turns, costUsd, startedAtMs }, now().getTime());
-    if (over) return over;
-    return signal.aborted ? `time budget exhausted (${Math.round(deps.budget.timeoutMs / 60000)} min)` : undefined;
-  };
-  const end = (status: LoopStatus, reason: string, acceptedTree?: string): RunResult => ({
-    status, reason, gates: state.gates, finalText, turns, usage, costUsd, compactions, ...(acceptedTree !== undefined ? { acceptedTree } : {}),
-  });
-
-  let messages: Message[] = [{ role: 'user', content: task.prompt }];
+  const run = startRun(deps, events, signal, now, task.prompt);
   try {
-    for (const ev of ['SessionStart', 'UserPromptSubmit'] as const) {
-      const outcomes = await deps.hooks.run(ev, { hook_event_name: ev, cwd: deps.toolContext.root });
-      const extra = outcomes.flatMap((o) => (o.kind === 'context' ? [o.text] : []));
-      if (extra.length) messages = [{ role: 'user', content: `${task.prompt}\n\n${extra.join('\n')}` }];
-    }
+    await sessionHooks(run, task.prompt);
     yield* events.drain();
-
-    const recordCompaction = (r: CompactionResult): RunResult | undefined => {
-      events.push({ type: 'compaction', kind: r.kind, beforeTokens: r.beforeTokens, afterTokens: r.afterTokens, ok: r.ok, ...(r.detail ? { detail: r.detail } : {}) });
-      if (r.ok) {
-        messages = r.messages;
-        compactions++;
-        compactFailures = 0;
-        return undefined;
-      }
-      compactFailures++;
-      return compactFailures >= LIMITS.compactionFailures ? end('aborted', `context compaction failed ${compactFailures} times in a row`) : undefined;
-    };
-
     for (;;) {
-      const over = stopReason();
-      if (over) return end('aborted', over);
-
-      const compacted = await ctx.maybeCompact(messages, state, deps.model);
-      if (compacted) {
-        const stop = recordCompaction(compacted);
-        yield* events.drain();
-        if (stop) return stop;
-      }
-
-      const facts = {
-        date: now().toISOString().slice(0, 10),
-        branch: deps.branch,
-        turn: turns + 1,
-        maxTurns: deps.budget.maxTurns,
-        costUsd,
-        maxCostUsd: deps.budget.maxCostUsd,
-        minutesLeft: Math.max(0, Math.round((deps.budget.timeoutMs - (now().getTime() - startedAtMs)) / 60000)),
-        gates: state.gates,
-        todos: state.todos,
-      };
-      const sent = ctx.prepare(messages, facts);
-      turns++;
-      events.push({ type: 'request', turn: turns, messages: sent.length, estimatedTokens: ctx.estimateTokens(sent) });
-      yield* events.drain();
-
-      let response;
-      let brokenStreams = 0;
-      for (;;) {
-        try {
-          response = await deps.model.send({ model: deps.modelId, system, tools, messages: sent, maxTokens: deps.maxTokens ?? 16000, signal });
-          break;
-        } catch (e) {
-          const err = e instanceof ModelError ? e : new ModelError(signal.aborted ? 'aborted' : 'fatal', (e as Error).message);
-          if (err.kind === 'stream_broken' && brokenStreams < LIMITS.brokenStreams && !signal.aborted) {
-            brokenStreams++;
-            events.push({ type: 'retry', turn: turns, reason: `stream broke: ${err.message}`, attempt: brokenStreams });
-            yield* events.drain();
-            await sleep(backoffMs(brokenStreams, deps.retryBaseMs));
-            continue;
-          }
-          if (err.kind === 'prompt_too_long') {
-            promptTooLong++;
-            events.push({ type: 'error', kind: 'prompt_too_long', message: err.message });
-            if (promptTooLong > LIMITS.promptTooLong) {
-              yield* events.drain();
-              return end('aborted', `the prompt stayed too long for the model after ${LIMITS.promptTooLong} compactions`);
-            }
-            const stop = recordCompaction(await ctx.forceCompact(messages, state, deps.model));
-            yield* events.drain();
-            if (stop) return stop;
-            response = undefined;
-            break;
-          }
-          if (err.kind === 'aborted' || signal.aborted) {
-            return end('aborted', stopReason() ?? 'cancelled');
-          }
-          events.push({ type: 'error', kind: err.kind, message: err.message });
-          yield* events.drain();
-          return end('aborted', `model API unusable: ${err.message}`);
-        }
-      }
-      if (!response) continue;
-
-      const turnCost = deps.costOf(response.usage);
-      usage = addUsage(usage, response.usage);
-      costUsd += turnCost;
-      events.push({ type: 'assistant', turn: turns, content: response.content, stopReason: response.stopReason, usage: response.usage, costUsd: turnCost });
-      yield* events.drain();
-      const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-      if (text) finalText = text;
-
-      if (response.stopReason === 'max_tokens') {
-        // A tool_use cut by the output limit is incomplete: keep only the finished text.
-        const kept: AssistantBlock[] = response.content.filter((b) => b.type !== 'tool_use');
-        messages.push({ role: 'assistant', content: kept.length ? kept : [{ type: 'text', text: '(output cut at the limit)' }] });
-        continuations++;
-        if (continuations > LIMITS.continuations) return end('aborted', `the model hit its output limit ${continuations} times in a row`);
-        messages.push({ role: 'user', content: CONTINUE_MESSAGE });
-        continue;
-      }
-      continuations = 0;
-      messages.push({ role: 'assistant', content: response.content });
-
-      const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-      if (calls.length === 0) {
-        if (!deps.verifier) return end('completed', 'the model finished (read-only run: nothing to verify)');
-        const verdict = await deps.verifier.evaluate();
-        state.gates = verdict.gates;
-        yield* events.drain();
-        if (verdict.ok) break;
-        stopBlocks++;
-        if (stopBlocks > deps.maxStopBlocks) {
-          return end('unverified', `gates still failing after ${deps.maxStopBlocks} returns to the model: ${failedNames(verdict.gates)}`);
-        }
-        messages.push({ role: 'user', content: verdict.message || noGateMessage() });
-        continue;
-      }
-
-      const outcomes = await runTools(calls, { toolbox: deps.toolbox, policy: deps.policy, hooks: deps.hooks, verifier: deps.verifier, base: deps.toolContext, signal, events });
-      const blocks: UserBlock[] = outcomes.map((o) => o.block);
-      let abortStuck: string | undefined;
-      for (const o of outcomes) {
-        noteEffects(state, o.result);
-        const s = stuck.observe(o.name, o.input, o.block.content);
-        if (s === 'abort') abortStuck = `no progress: the same ${o.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
-        if (s === 'nudge') blocks.push({ type: 'text', text: `You have made the same ${o.name} call with the same result several times. It will not change: try a different approach.` });
-      }
-      messages.push({ role: 'user', content: blocks });
-      yield* events.drain();
-      if (abortStuck) return end('aborted', abortStuck);
-      if (outcomes.some((o) => isFatal(o.result.errorKind))) return end('aborted', stopReason() ?? 'a tool call was cancelled');
+      const step = yield* turn(run);
+      if (step === 'stopped') break;
+      if (step !== 'next') return step;
     }
-
     // The model stopped and the gates passed: the harness's own final check is the evidence.
     const final = await deps.verifier!.finalCheck();
-    state.gates = final.gates;
+    run.memory.gates = final.gates;
     yield* events.drain();
-    if (signal.aborted) return end('aborted', stopReason() ?? 'cancelled');
-    return final.ok ? end('completed', 'every gate passed on the final tree', final.acceptedTree) : end('unverified', `the final check failed: ${failedNames(final.gates)}`);
+    if (signal.aborted) return endRun(run, 'aborted', stopReason(run) ?? 'cancelled');
+    if (!final.ok) return endRun(run, 'unverified', `the final check failed: ${failedNames(final.gates)}`);
+    return endRun(run, 'completed', 'every gate passed on the final tree', final.acceptedTree);
   } finally {
     dispose();
   }
 }
 
+/** SessionStart and UserPromptSubmit hooks: context they add joins the first message. */
+async function sessionHooks(run: LoopRun, prompt: string): Promise<void> {
+  for (const ev of ['SessionStart', 'UserPromptSubmit'] as const) {
+    const outcomes = await run.deps.hooks.run(ev, { hook_event_name: ev, cwd: run.deps.toolContext.root });
+    const extra = outcomes.flatMap((o) => (o.kind === 'context' ? [o.text] : []));
+    if (extra.length) run.messages = [{ role: 'user', content: `${prompt}\n\n${extra.join('\n')}` }];
+  }
+}
+
+/** One turn: budgets, compaction, the request, then the tool calls or the stop. 'stopped' = the gates let the model stop. */
+async function* turn(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'stopped' | RunResult> {
+  const { deps, events } = run;
+  const over = stopReason(run);
+  if (over) return endRun(run, 'aborted', over);
+  const compacted = await deps.context.maybeCompact(run.messages, run.memory, deps.model);
+  if (compacted) {
+    const stop = recordCompaction(run, compacted);
+    yield* events.drain();
+    if (stop) return stop;
+  }
+  const sent = deps.context.prepare(run.messages, dynamicFacts(run));
+  run.turns++;
+  events.push({ type: 'request', turn: run.turns, messages: sent.length, estimatedTokens: deps.context.estimateTokens(sent) });
+  yield* events.drain();
+  const call = yield* callModel(run, sent);
+  if ('end' in call) return call.end;
+  if ('compacted' in call) return 'next';
+  const { response } = call;
+  recordResponse(run, response);
+  yield* events.drain();
+  if (response.stopReason === 'max_tokens') return continueCut(run, response.content);
+  run.continuations = 0;
+  run.messages.push({ role: 'assistant', content: response.content });
+  const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+  if (calls.length === 0) return yield* modelStops(run);
+  const outcomes = await runTools(calls, { toolbox: deps.toolbox, policy: deps.policy, hooks: deps.hooks, verifier: deps.verifier, base: deps.toolContext, signal: run.signal, events });
+  const { blocks, stop } = recordOutcomes(run, outcomes);
+  run.messages.push({ role: 'user', content: blocks });
+  yield* events.drain();
+  if (stop) return endRun(run, 'aborted', stop);
+  if (outcomes.some((o) => isFatal(o.result.errorKind))) return endRun(run, 'aborted', stopReason(run) ?? 'a tool call was cancelled');
+  return 'next';
+}
+
+/** The output limit cut the answer: keep its finished text and ask the model to go on (bounded). */
+function continueCut(run: LoopRun, content: AssistantBlock[]): 'next' | RunResult {
+  // A tool_use cut by the output limit is incomplete: keep only the finished text.
+  const kept: AssistantBlock[] = content.filter((b) => b.type !== 'tool_use');
+  run.messages.push({ role: 'assistant', content: kept.length ? kept : [{ type: 'text', text: '(output cut at the limit)' }] });
+  run.continuations++;
+  if (run.continuations > LIMITS.continuations) return endRun(run, 'aborted', `the model hit its output limit ${run.continuations} times in a row`);
+  run.messages.push({ role: 'user', content: CONTINUE_MESSAGE });
+  return 'next';
+}
+
+/** The model wants to stop: the Stop gates decide; a failing gate sends it back (bounded by maxStopBlocks). */
+async function* modelStops(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'stopped' | RunResult> {
+  const { deps } = run;
+  if (!deps.verifier) return endRun(run, 'completed', 'the model finished (read-only run: nothing to verify)');
+  const verdict = await deps.verifier.evaluate();
+  run.memory.gates = verdict.gates;
+  yield* run.events.drain();
+  if (verdict.ok) return 'stopped';
+  run.stopBlocks++;
+  if (run.stopBlocks > deps.maxStopBlocks) {
+    return endRun(run, 'unverified', `gates still failing after ${deps.maxStopBlocks} returns to the model: ${failedNames(verdict.gates)}`);
+  }
+  run.messages.push({ role: 'user', content: verdict.message || noGateMessage() });
+  return 'next';
+}
+
 function failedNames(gates: GateResult[]): string {
   const names = gates.filter((g) => !g.passed).map((g) => g.name);
   return names.length ? names.join(', ') : 'no gate result';
-}
-
-/** What the compaction summary must keep: the todo list, the files edited, the logs of failed calls. */
-function noteEffects(state: CompactionState, result: ToolResult): void {
-  for (const e of result.isError ? [] : (result.effects ?? [])) {
-    if (e.type === 'todos') state.todos = e.todos;
-    if (e.type === 'file_changed' && !state.filesEdited.includes(e.path)) state.filesEdited.push(e.path);
-  }
-  const log = result.outputPath;
-  if (result.isError && log !== undefined && !state.failingLogs.includes(log)) state.failingLogs.push(log);
 }

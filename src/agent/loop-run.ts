@@ -1,0 +1,151 @@
+/** The loop's state for one run and the bookkeeping around it: budgets, compactions, responses, tool outcomes. */
+import type { Message, ModelResponse, TextBlock, ToolSchema, Usage, UserBlock } from '../model/model-client.js';
+import { emptyUsage } from '../model/model-client.js';
+import type { ToolResult } from '../tools/define-tool.js';
+import { budgetExceeded } from './budget.js';
+import type { CompactionResult, CompactionState, DynamicFacts } from './context/types.js';
+import type { EventQueue } from './events.js';
+import type { AgentDeps, LoopStatus, RunResult } from './loop.js';
+import { LIMITS } from './recovery.js';
+import type { ToolOutcome } from './run-tools.js';
+import { createStuckDetector, type StuckDetector } from './stuck.js';
+
+export interface LoopRun {
+  readonly deps: AgentDeps;
+  readonly events: EventQueue;
+  /** Fires on cancel or when the time budget runs out. */
+  readonly signal: AbortSignal;
+  readonly now: () => Date;
+  readonly startedAtMs: number;
+  readonly system: TextBlock[];
+  readonly tools: ToolSchema[];
+  readonly stuck: StuckDetector;
+  messages: Message[];
+  /** What a compaction summary must keep. */
+  memory: CompactionState;
+  usage: Usage;
+  costUsd: number;
+  turns: number;
+  compactions: number;
+  compactFailures: number;
+  promptTooLong: number;
+  continuations: number;
+  stopBlocks: number;
+  finalText: string;
+}
+
+export function startRun(deps: AgentDeps, events: EventQueue, signal: AbortSignal, now: () => Date, prompt: string): LoopRun {
+  return {
+    deps,
+    events,
+    signal,
+    now,
+    startedAtMs: now().getTime(),
+    system: deps.context.system(),
+    tools: deps.context.tools(deps.toolbox.schemas()),
+    stuck: createStuckDetector(),
+    messages: [{ role: 'user', content: prompt }],
+    memory: { todos: [], filesEdited: [], gates: [], failingLogs: [] },
+    usage: emptyUsage(),
+    costUsd: 0,
+    turns: 0,
+    compactions: 0,
+    compactFailures: 0,
+    promptTooLong: 0,
+    continuations: 0,
+    stopBlocks: 0,
+    finalText: '',
+  };
+}
+
+/** Why the run must stop now (cancel, a budget), or undefined. */
+export function stopReason(run: LoopRun): string | undefined {
+  const { deps } = run;
+  if (deps.signal?.aborted) return 'cancelled';
+  const over = budgetExceeded(deps.budget, { turns: run.turns, costUsd: run.costUsd, startedAtMs: run.startedAtMs }, run.now().getTime());
+  if (over) return over;
+  return run.signal.aborted ? `time budget exhausted (${Math.round(deps.budget.timeoutMs / 60000)} min)` : undefined;
+}
+
+export function endRun(run: LoopRun, status: LoopStatus, reason: string, acceptedTree?: string): RunResult {
+  const { memory, finalText, turns, usage, costUsd, compactions } = run;
+  const result: RunResult = { status, reason, gates: memory.gates, finalText, turns, usage, costUsd, compactions };
+  return acceptedTree === undefined ? result : { ...result, acceptedTree };
+}
+
+/** The facts of the reminder sent with the next request. */
+export function dynamicFacts(run: LoopRun): DynamicFacts {
+  const { deps } = run;
+  const elapsed = run.now().getTime() - run.startedAtMs;
+  return {
+    date: run.now().toISOString().slice(0, 10),
+    branch: deps.branch,
+    turn: run.turns + 1,
+    maxTurns: deps.budget.maxTurns,
+    costUsd: run.costUsd,
+    maxCostUsd: deps.budget.maxCostUsd,
+    minutesLeft: Math.max(0, Math.round((deps.budget.timeoutMs - elapsed) / 60000)),
+    gates: run.memory.gates,
+    todos: run.memory.todos,
+  };
+}
+
+/** Records a compaction; the run ends after LIMITS.compactionFailures failures in a row. */
+export function recordCompaction(run: LoopRun, r: CompactionResult): RunResult | undefined {
+  const detail = r.detail ? { detail: r.detail } : {};
+  run.events.push({ type: 'compaction', kind: r.kind, beforeTokens: r.beforeTokens, afterTokens: r.afterTokens, ok: r.ok, ...detail });
+  if (r.ok) {
+    run.messages = r.messages;
+    run.compactions++;
+    run.compactFailures = 0;
+    return undefined;
+  }
+  run.compactFailures++;
+  if (run.compactFailures < LIMITS.compactionFailures) return undefined;
+  return endRun(run, 'aborted', `context compaction failed ${run.compactFailures} times in a row`);
+}
+
+/** Usage, cost and the last text of a model response. */
+export function recordResponse(run: LoopRun, response: ModelResponse): void {
+  const turnCost = run.deps.costOf(response.usage);
+  run.usage = addUsage(run.usage, response.usage);
+  run.costUsd += turnCost;
+  run.events.push({ type: 'assistant', turn: run.turns, content: response.content, stopReason: response.stopReason, usage: response.usage, costUsd: turnCost });
+  const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  if (text) run.finalText = text;
+}
+
+/**
+ * After one turn's tool calls: the results for the model (plus a nudge when a call repeats without
+ * progress), what the compaction summary must keep, and whether the run ends (stuck, or a fatal error).
+ */
+export function recordOutcomes(run: LoopRun, outcomes: readonly ToolOutcome[]): { blocks: UserBlock[]; stop?: string } {
+  const blocks: UserBlock[] = outcomes.map((o) => o.block);
+  let stop: string | undefined;
+  for (const o of outcomes) {
+    noteEffects(run.memory, o.result);
+    const s = run.stuck.observe(o.name, o.input, o.block.content);
+    if (s === 'abort') stop = `no progress: the same ${o.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
+    if (s === 'nudge') blocks.push({ type: 'text', text: `You have made the same ${o.name} call with the same result several times. It will not change: try a different approach.` });
+  }
+  return stop ? { blocks, stop } : { blocks };
+}
+
+/** What the compaction summary must keep: the todo list, the files edited, the logs of failed calls. */
+function noteEffects(memory: CompactionState, result: ToolResult): void {
+  for (const e of result.isError ? [] : (result.effects ?? [])) {
+    if (e.type === 'todos') memory.todos = e.todos;
+    if (e.type === 'file_changed' && !memory.filesEdited.includes(e.path)) memory.filesEdited.push(e.path);
+  }
+  const log = result.outputPath;
+  if (result.isError && log !== undefined && !memory.failingLogs.includes(log)) memory.failingLogs.push(log);
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
