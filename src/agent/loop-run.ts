@@ -9,6 +9,7 @@ import type { AgentDeps, LoopStatus, RunResult } from './loop.js';
 import { LIMITS } from './recovery.js';
 import type { ToolOutcome } from './run-tools.js';
 import { createStuckDetector, type StuckDetector } from './stuck.js';
+import { createCompactionBreaker, type CompactionBreaker } from './context/compaction-breaker.js';
 
 export interface LoopRun {
   readonly deps: AgentDeps;
@@ -27,7 +28,8 @@ export interface LoopRun {
   costUsd: number;
   turns: number;
   compactions: number;
-  compactFailures: number;
+  /** Ends the run after LIMITS.compactionFailures failed compactions in a row. */
+  readonly breaker: CompactionBreaker;
   promptTooLong: number;
   continuations: number;
   stopBlocks: number;
@@ -50,7 +52,7 @@ export function startRun(deps: AgentDeps, events: EventQueue, signal: AbortSigna
     costUsd: 0,
     turns: 0,
     compactions: 0,
-    compactFailures: 0,
+    breaker: createCompactionBreaker(),
     promptTooLong: 0,
     continuations: 0,
     stopBlocks: 0,
@@ -97,12 +99,9 @@ export function recordCompaction(run: LoopRun, r: CompactionResult): RunResult |
   if (r.ok) {
     run.messages = r.messages;
     run.compactions++;
-    run.compactFailures = 0;
-    return undefined;
   }
-  run.compactFailures++;
-  if (run.compactFailures < LIMITS.compactionFailures) return undefined;
-  return endRun(run, 'aborted', `context compaction failed ${run.compactFailures} times in a row`);
+  if (!run.breaker.record(r)) return undefined;
+  return endRun(run, 'aborted', `context compaction failed ${run.breaker.failures} times in a row`);
 }
 
 /** Usage, cost and the last text of a model response. */

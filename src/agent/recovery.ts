@@ -8,6 +8,8 @@ export const LIMITS = {
   compactionFailures: 3,
   /** a stream that broke after it started, retried as a whole turn. */
   brokenStreams: 3,
+  /** the same call with the same result this many times in a row: the model is told to change course. */
+  stuckNudge: 3,
   /** the same call with the same result this many times ends the run. */
   stuckAbort: 5,
 } as const;

@@ -3,6 +3,7 @@
  * no progress. Three in a row → 'nudge' (the loop tells the model), five → 'abort' (reason: no progress).
  */
 import { createHash } from 'node:crypto';
+import { LIMITS } from './recovery.js';
 
 export type StuckSignal = 'ok' | 'nudge' | 'abort';
 
@@ -18,9 +19,6 @@ export interface StuckOptions {
   abortAt?: number;
 }
 
-export const STUCK_NUDGE =
-  'You have made the same tool call with the same result several times in a row. It will not change: try a different approach, read the relevant code or log, or stop and explain what is blocking you.';
-
 /** JSON with sorted keys, so {a,b} and {b,a} are the same call. */
 function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
@@ -32,8 +30,8 @@ function stable(value: unknown): string {
 }
 
 export function createStuckDetector(opts: StuckOptions = {}): StuckDetector {
-  const nudgeAt = opts.nudgeAt ?? 3;
-  const abortAt = opts.abortAt ?? 5;
+  const nudgeAt = opts.nudgeAt ?? LIMITS.stuckNudge;
+  const abortAt = opts.abortAt ?? LIMITS.stuckAbort;
   let last = '';
   let streak = 0;
   return {

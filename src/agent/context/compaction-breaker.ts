@@ -2,9 +2,8 @@
  * Thrash breaker helper for the loop: three failed compactions in a row end the run (aborted).
  * A successful compaction resets the count.
  */
+import { LIMITS } from '../recovery.js';
 import type { CompactionResult } from './types.js';
-
-export const MAX_FAILED_COMPACTIONS = 3;
 
 export interface CompactionBreaker {
   /** Records a compaction; true when the run must stop. */
@@ -12,7 +11,7 @@ export interface CompactionBreaker {
   readonly failures: number;
 }
 
-export function createCompactionBreaker(limit: number = MAX_FAILED_COMPACTIONS): CompactionBreaker {
+export function createCompactionBreaker(limit: number = LIMITS.compactionFailures): CompactionBreaker {
   let failures = 0;
   return {
     record(result) {
