@@ -90,8 +90,6 @@ export type RunEvent =
   | Ev<'error', { message: string; kind: string }>
   | Ev<'run_end', { verdict: Verdict; reason: string }>;
 
-export type RunEventType = RunEvent['type'];
-
 /** Distributive Omit so each member keeps its own fields. */
 export type RunEventInput = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'ts'> : never) : never;
 

@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises';
 import { git } from './git.js';
-import { withLock } from './lock.js';
 import { join } from 'node:path';
 
 /** The lock that serializes mirror fetches and worktree add/move/remove of one repository. */
@@ -17,8 +16,4 @@ export async function removeWorktreeUnlocked(commonDir: string, path: string): P
   await git(['worktree', 'remove', '--force', '--force', path], { cwd: commonDir, okCodes: [0, 128] });
   await rm(path, { recursive: true, force: true });
   await git(['worktree', 'prune'], { cwd: commonDir, okCodes: [0, 128] });
-}
-
-export async function removeWorktree(commonDir: string, path: string): Promise<void> {
-  await withLock(repoLockPath(commonDir), () => removeWorktreeUnlocked(commonDir, path));
 }

@@ -10,7 +10,7 @@ import { Probot } from 'probot';
 import { readServerEnv, ServerEnvError } from '../probot/server-env.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
-import { issueOfJob, repoOfJob } from '../../jobs/queue-from-env.js';
+import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
 import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';

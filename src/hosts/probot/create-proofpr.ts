@@ -14,7 +14,7 @@ import { openDatabase } from '../../jobs/db.js';
 import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
-import { issueOfJob, repoOfJob } from '../../jobs/queue-from-env.js';
+import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
 import { RUNS_QUEUE } from '../cli/worker-command.js';
 import { createSqliteQueue } from '../../jobs/sqlite-queue.js';
 import { createJobHandler } from '../../jobs/worker.js';
