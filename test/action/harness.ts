@@ -7,7 +7,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/model/fake-server.js';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
 import { startFakeGitHubServer } from '../fakes/github/server.js';
 import type { GitHubState } from '../fakes/github/state.js';

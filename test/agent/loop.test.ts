@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
-import { allowAllPolicy } from '../../src/agent/permissions/types.js';
-import { noHooks } from '../../src/agent/hooks/types.js';
+import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { Toolbox } from '../../src/agent/toolbox.js';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/model/fake-server.js';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { fixtureRepo, git } from '../e2e/helpers.js';
 
 const run = promisify(execFile);

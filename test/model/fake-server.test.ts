@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { createAnthropicClient } from '../../src/model/anthropic.js';
 import { countTokens } from '../../src/model/count-tokens.js';
-import { startFakeMessagesServer, type FakeMessagesServer } from '../../src/model/fake-server.js';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { ModelError } from '../../src/model/model-client.js';
 import { silentLogger } from '../../src/log.js';
 import { KEY, fixture, request } from './helpers.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { RunEventInput } from '../../src/agent/events.js';
 import { createHookRunner } from '../../src/agent/hooks/runner.js';
-import { noHooks } from '../../src/agent/hooks/types.js';
+import { noHooks } from '../fakes/agent-stubs.js';
 import { createVerifier, type VerifierOptions } from '../../src/agent/verification/verifier.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';

@@ -23,9 +23,3 @@ export interface HookRunner {
   /** Runs every hook matching the event (and tool name), in order; returns each one's outcome. */
   run(event: HookEventName, payload: HookPayload): Promise<HookOutcome[]>;
 }
-
-export const noHooks: HookRunner = {
-  async run() {
-    return [];
-  },
-};

@@ -13,10 +13,3 @@ export interface PermissionPolicy {
   /** Told after an allowed call ran (a command may have changed what git ignores, for example). */
   executed?(tool: string, input: unknown): void;
 }
-
-/** A policy that allows everything (only for tests that are not about permissions). */
-export const allowAllPolicy: PermissionPolicy = {
-  async check() {
-    return { behavior: 'allow', rule: 'allow-all', reason: '' };
-  },
-};

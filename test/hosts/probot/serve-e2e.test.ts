@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { startFakeMessagesServer, type FakeMessagesServer } from '../../../src/model/fake-server.js';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../../fakes/fake-server.js';
 import { startFakeGitHubServer, type FakeGitHubServer } from '../../fakes/github/server.js';
 import { testPrivateKey, until } from './harness.js';
 import { payload } from '../../github/payloads.js';
