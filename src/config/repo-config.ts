@@ -26,6 +26,10 @@ const sweep = z
     prompt: z.string().min(1).describe("the sweep's task"),
     labels: z.array(z.string()).default([]).describe("labels for the sweep's PR"),
     max_open_prs: z.number().int().min(0).default(1).describe('open sweep PRs allowed at once (it updates its own open PR first)'),
+    baseline: z
+      .enum(['record', 'require_green'])
+      .default('record')
+      .describe('record = a red base is recorded in the evidence and the sweep runs ("make the failing tests pass"); require_green = the sweep refuses to run on a red base'),
   })
   .strict();
 

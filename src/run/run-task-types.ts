@@ -5,7 +5,7 @@
  */
 import type { RepoConfig } from '../config/repo-config.js';
 import type { ModelClient } from '../model/model-client.js';
-import type { RunEvent } from '../agent/events.js';
+import type { RunEvent, TestRun } from '../agent/events.js';
 import type { Evidence } from '../agent/evidence/types.js';
 
 export interface TaskSpec {
@@ -51,6 +51,8 @@ export interface RunTaskInput {
   onEvent?: (ev: RunEvent) => void;
   /** Tests the base branch executed (a sweep's baseline): the final run must execute at least as many. */
   baselineExecuted?: number;
+  /** A baseline already taken on the base commit (a sweep's): readiness uses it instead of running the tests again. */
+  baseline?: TestRun;
   /** Token for the git server (a blob-less mirror fetches file contents on checkout). Never logged. */
   gitToken?: string;
   /** Reuse warm worktrees between runs (default: on for bare mirrors, off for a caller's checkout). */

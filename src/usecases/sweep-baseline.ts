@@ -1,32 +1,38 @@
 /**
- * A sweep's baseline: `test.command` on the base commit, before the agent touches anything, through the
- * same exec port (sandbox, scrubbed env, timeout) as the run itself, in a throwaway detached worktree.
+ * A sweep's baseline: on the base commit, before the agent touches anything, in a throwaway detached
+ * worktree: the run's commands (configured or detected), setup.command with network, then the test command
+ * once through the same exec port (sandbox, scrubbed env, timeout) as the run itself.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { TestRun } from '../agent/events.js';
-import { runTestCommand } from '../agent/verification/run-test-command.js';
 import { executed } from '../agent/evidence/text.js';
-import { createExec } from '../workspace/exec.js';
+import type { CommandChoice } from '../detect/resolve-commands.js';
+import { checkReadiness } from '../run/check-readiness.js';
+import { resolveRunCommands } from '../run/resolve-run-commands.js';
+import { runSetup } from '../run/run-setup.js';
+import { createExec, type ExecOptions } from '../workspace/exec.js';
 import { git, resolveCommit } from '../workspace/git.js';
-import { treeHash } from '../workspace/tree-hash.js';
 import { logger } from '../log.js';
 
 const log = logger('sweep');
 
 export interface BaselineResult {
-  run: TestRun;
+  /** The test run on the base; absent when it could not be taken (see `problem`). */
+  run?: TestRun;
   baseSha: string;
+  test?: CommandChoice;
+  setup?: CommandChoice;
+  /** Why the base could not be measured (no test command, setup failed, counts unreadable): the sweep stops. */
+  problem?: string;
 }
 
 export type BaselineRunner = (opts: { repoDir: string; baseRef: string; config: RepoConfig; runDir: string; signal?: AbortSignal }) => Promise<BaselineResult>;
 
-/** Runs test.command on `baseRef` of `repoDir` (config.test.command must be set). */
+/** Runs setup and the test command on `baseRef` of `repoDir`. */
 export const runBaseline: BaselineRunner = async (opts) => {
-  const command = opts.config.test.command;
-  if (!command) throw new Error('test.command is missing in .github/proofpr.yml (needed for the sweep baseline)');
   const baseSha = (await resolveCommit(opts.repoDir, opts.baseRef)) ?? (await resolveCommit(opts.repoDir, `refs/remotes/origin/${opts.baseRef}`));
   if (!baseSha) throw new Error(`the base '${opts.baseRef}' does not exist in ${opts.repoDir}`);
   const tmp = await mkdtemp(join(tmpdir(), 'proofpr-baseline-'));
@@ -34,18 +40,19 @@ export const runBaseline: BaselineRunner = async (opts) => {
   let dispose: (() => Promise<void>) | undefined;
   try {
     await git(['worktree', 'add', '--quiet', '--detach', wt, baseSha], { cwd: opts.repoDir });
-    const handle = await createExec({ root: wt, runTmp: join(tmp, 'run'), sandbox: opts.config.sandbox, extraEnvNames: opts.config.env, logger: log });
+    const gitDir = (await git(['rev-parse', '--absolute-git-dir'], { cwd: wt })).stdout.trim();
+    const cmds = await resolveRunCommands(wt, opts.config);
+    const found = { baseSha, ...(cmds.test ? { test: cmds.test } : {}), ...(cmds.setup ? { setup: cmds.setup } : {}) };
+    if (!cmds.test) return { ...found, problem: cmds.missing ?? 'no test command: set test.command in .github/proofpr.yml' };
+    const base: ExecOptions = { root: wt, runTmp: join(tmp, 'run'), sandbox: opts.config.sandbox, extraEnvNames: opts.config.env, gitDir, logger: log };
+    if (cmds.setup) {
+      const s = await runSetup(cmds.setup, opts.config.setup.timeout_min, base);
+      if (!s.ok) return { ...found, problem: `the baseline's setup failed: ${s.reason}` };
+    }
+    const handle = await createExec(base);
     dispose = handle.dispose;
-    const { run } = await runTestCommand({
-      cwd: wt,
-      command,
-      config: opts.config,
-      exec: handle.exec,
-      treeHash: await treeHash(wt),
-      outputFile: join(opts.runDir, 'tool-output', 'baseline.txt'),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-    return { run, baseSha };
+    const r = await checkReadiness({ root: wt, gitDir, config: cmds.config, test: cmds.test, exec: handle.exec, runDir: opts.runDir, ...(opts.signal ? { signal: opts.signal } : {}) });
+    return r.ready ? { ...found, run: r.baseline } : { ...found, ...(r.baseline ? { run: r.baseline } : {}), problem: r.reason };
   } finally {
     await dispose?.().catch(() => undefined);
     await git(['worktree', 'remove', '--force', wt], { cwd: opts.repoDir }).catch((e: Error) => log.warn({ err: e.message }, 'baseline worktree removal failed'));
@@ -61,6 +68,7 @@ export function baselineFailed(run: TestRun): boolean {
 
 /** One line describing the baseline for the summary and the evidence reason. */
 export function describeBaseline(b: BaselineResult): string {
+  if (!b.run) return `no baseline on the base ${b.baseSha.slice(0, 12)}: ${b.problem ?? 'not run'}`;
   const c = b.run.counts;
   const n = executed(c);
   const counts = c && n !== null ? `${n} executed, ${c.failed} failed` : 'counts unknown';

@@ -19,6 +19,7 @@ import type { BranchLedger } from './pr-ownership.js';
 import type { RunTask } from '../run/run-task-types.js';
 import { slugify, sweepBranch } from './branch-name.js';
 import { newRunId } from './run-id.js';
+import type { CommandChoice } from '../detect/resolve-commands.js';
 import { baselineFailed, describeBaseline, runBaseline, type BaselineResult, type BaselineRunner } from './sweep-baseline.js';
 
 export type SweepConfig = RepoConfig['sweeps'][number];
@@ -103,12 +104,30 @@ function titleOf(s: SweepConfig): string {
   return `proofpr sweep ${s.name}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
 }
 
-async function finish(runDir: string, evidence: Evidence, s: SweepConfig, baseline: BaselineResult | undefined): Promise<{ summaryMd: string; evidencePath: string }> {
-  const base = baseline ? `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)\n` : '';
+async function finish(runDir: string, evidence: Evidence, s: SweepConfig, baseline: BaselineResult): Promise<{ summaryMd: string; evidencePath: string }> {
+  const red = baseline.run && baselineFailed(baseline.run) ? ' — red on the base, recorded (baseline: record)' : '';
+  const base = `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)${red}\n`;
   const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) } }) + base;
   const evidencePath = await writeEvidence(runDir, evidence);
   await writeFile(join(runDir, 'summary.md'), summaryMd);
   return { summaryMd, evidencePath };
+}
+
+/**
+ * Why the sweep stops before the agent, or undefined: the base could not be measured (the real cause:
+ * no test command, setup failed, counts unreadable), or it is red and the sweep says `baseline: require_green`.
+ * With `baseline: record` (the default) a red base is recorded and the sweep runs ("make the failing tests pass").
+ */
+function baselineStop(s: SweepConfig, b: BaselineResult): string | undefined {
+  if (b.problem || !b.run) return `the sweep did not run: ${b.problem ?? 'the base could not be measured'}`;
+  if (s.baseline === 'require_green' && baselineFailed(b.run)) {
+    return `the tests already fail on the base before any change (${describeBaseline(b)}); the sweep did not run, so unrelated failures are not mixed into its change (baseline: require_green): fix the base first, or set baseline: record`;
+  }
+  return undefined;
+}
+
+function commandFact(c: CommandChoice): NonNullable<Evidence['test']> {
+  return { command: c.command, source: c.source, why: c.why };
 }
 
 /** Runs the selected sweeps one after the other and returns one outcome each. */
@@ -137,34 +156,33 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
   const existing = open[0];
   const branch = existing?.headRef ?? sweepBranch(s.name, now());
 
-  let baseline: BaselineResult | undefined;
-  if (config.test.command) {
-    await mkdir(runDir, { recursive: true });
-    baseline = await (deps.baseline ?? runBaseline)({ repoDir: input.repoDir, baseRef: input.baseRef, config, runDir, ...(input.signal ? { signal: input.signal } : {}) });
-    if (baselineFailed(baseline.run)) {
-      const at = new Date().toISOString();
-      const reason = `the tests already fail on the base before any change (${describeBaseline(baseline)}); the sweep did not run, so unrelated failures are not mixed into its change: fix the base first`;
-      const evidence = buildEvidence([], {
-        runId,
-        startedAt: baseline.run.startedAt,
-        endedAt: at,
-        verdict: 'unverified',
-        reason,
-        task,
-        repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: baseline.baseSha, branch },
-        filesChanged: [],
-        baseline: baseline.run,
-        model: input.modelId,
-      });
-      await writeFile(join(runDir, 'transcript.jsonl'), '');
-      await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, []));
-      const f = await finish(runDir, evidence, s, baseline);
-      return { ...common, ...f, verdict: 'unverified', reason, exitCode: exitCodeFor('unverified'), branch };
-    }
+  await mkdir(runDir, { recursive: true });
+  const baseline = await (deps.baseline ?? runBaseline)({ repoDir: input.repoDir, baseRef: input.baseRef, config, runDir, ...(input.signal ? { signal: input.signal } : {}) });
+  const stop = baselineStop(s, baseline);
+  if (stop) {
+    const at = new Date().toISOString();
+    const evidence = buildEvidence([], {
+      runId,
+      startedAt: baseline.run?.startedAt ?? at,
+      endedAt: at,
+      verdict: 'unverified',
+      reason: stop,
+      task,
+      repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: baseline.baseSha, branch },
+      filesChanged: [],
+      ...(baseline.run ? { baseline: baseline.run } : {}),
+      ...(baseline.test ? { test: commandFact(baseline.test) } : {}),
+      model: input.modelId,
+    });
+    await writeFile(join(runDir, 'transcript.jsonl'), '');
+    await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, []));
+    const f = await finish(runDir, evidence, s, baseline);
+    return { ...common, ...f, verdict: 'unverified', reason: stop, exitCode: exitCodeFor('unverified'), branch };
   }
 
-  const counted = baseline?.run.counts;
+  const counted = baseline.run?.counts;
   const res = await deps.runTask({
+    ...(baseline.run ? { baseline: baseline.run } : {}),
     repoDir: input.repoDir,
     baseRef: input.baseRef,
     branch,
@@ -181,7 +199,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: (ev: RunEvent) => input.onEvent?.(s.name, ev) } : {}),
   });
-  let evidence: Evidence = { ...res.evidence, ...(baseline ? { baseline: baseline.run } : {}) };
+  let evidence: Evidence = { ...res.evidence, ...(baseline.run ? { baseline: baseline.run } : {}) };
   const verified = evidence.verdict === 'verified' && res.headSha !== undefined && !res.wip;
   let reason = evidence.reason;
   let pr: SweepOutcome['pr'];

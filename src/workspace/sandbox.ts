@@ -1,24 +1,15 @@
-import { execFile } from 'node:child_process';
+import { bwrapProblem, probeBwrap } from './sandbox-status.js';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
-let probe: Promise<string | null> | null = null;
-
 /** Path of a bwrap that can really create namespaces here (tried once: `bwrap --ro-bind / / true`), or null. */
-export function detectBwrap(): Promise<string | null> {
-  probe ??= new Promise((resolve) => {
-    execFile('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--dev', '/dev', '--proc', '/proc', 'true'], { timeout: 10_000 }, (err) => {
-      resolve(err ? null : 'bwrap');
-    });
-  });
-  return probe;
+export async function detectBwrap(): Promise<string | null> {
+  return (await probeBwrap()).ok ? 'bwrap' : null;
 }
 
 export class SandboxUnavailableError extends Error {
-  constructor() {
-    super(
-      'sandbox: required in .github/proofpr.yml but bubblewrap (bwrap) is not installed or cannot create namespaces: apt-get install bubblewrap, or set sandbox: auto',
-    );
+  constructor(problem = 'bubblewrap (bwrap) is not installed or cannot create namespaces: apt-get install bubblewrap') {
+    super(`sandbox: required in .github/proofpr.yml but ${problem}; or set sandbox: auto`);
     this.name = 'SandboxUnavailableError';
   }
 }
@@ -26,9 +17,9 @@ export class SandboxUnavailableError extends Error {
 /** Decide which isolation applies for a `sandbox:` setting; `required` without a working bwrap throws. */
 export async function resolveSandbox(setting: SandboxSetting): Promise<'bwrap' | 'none'> {
   if (setting === 'off') return 'none';
-  const bwrap = await detectBwrap();
-  if (bwrap) return 'bwrap';
-  if (setting === 'required') throw new SandboxUnavailableError();
+  const probe = await probeBwrap();
+  if (probe.ok) return 'bwrap';
+  if (setting === 'required') throw new SandboxUnavailableError(bwrapProblem(probe));
   return 'none';
 }
 

@@ -72,16 +72,17 @@ describe('action: scheduled sweeps', () => {
 describe('action: a sweep on a red base', () => {
   let fx: ActionFixture;
   beforeAll(async () => {
-    // The demo as shipped: one test already fails on the base.
+    // The demo as shipped: one test already fails on the base. Two sweeps: the default (record) and require_green.
     fx = await actionFixture((dir) => {
       const cfg = join(dir, '.github/proofpr.yml');
-      writeFileSync(cfg, readFileSync(cfg, 'utf8') + SWEEPS);
+      writeFileSync(cfg, readFileSync(cfg, 'utf8') + SWEEPS + '  - name: strict\n    schedule: "0 5 * * *"\n    prompt: "Tidy the code."\n    baseline: require_green\n');
     });
   });
   afterAll(async () => fx.close());
 
-  it('action - mode: sweep on a base whose tests already fail says so, exits 3 and never calls the model', async () => {
-    const r = await fx.run('workflow_dispatch', {}, { mode: 'sweep' });
+  it('action - baseline: require_green on a base whose tests already fail says so, exits 3 and never calls the model', async () => {
+    fx.setSteps(FIX_STEPS);
+    const r = await fx.run('schedule', { schedule: '0 5 * * *' });
     expect(r.code).toBe(3);
     expect(r.outputs.verdict).toBe('unverified');
     expect(r.summary).toMatch(/the tests already fail on the base before any change \(`node --test` on the base [0-9a-f]{12}: exit 1, 4 executed, 1 failed\)/);
@@ -89,5 +90,19 @@ describe('action: a sweep on a red base', () => {
     expect(fx.github.pulls).toHaveLength(0);
     const evidence = JSON.parse(readFileSync(r.outputs.evidence_path ?? '', 'utf8')) as { verdict: string; baseline: { exitCode: number } };
     expect(evidence).toMatchObject({ verdict: 'unverified', baseline: { exitCode: 1 } });
+  });
+
+  it('action - baseline: record - a sweep whose prompt fixes the failing test opens a PR with the base red and the final run green', async () => {
+    fx.setSteps(FIX_STEPS);
+    const r = await fx.run('schedule', schedule());
+    expect(r.code).toBe(0);
+    expect(r.outputs.verdict).toBe('verified');
+    const pr = fx.github.pulls.find((p) => p.head.startsWith('proofpr/sweep-numeric-sort-'));
+    expect(pr?.body).toContain('**Base:** 🔴 red before any change (exit 1, 4 executed, 1 failed)');
+    expect(pr?.body).toContain('red on the base, recorded (baseline: record)');
+    const evidence = JSON.parse(readFileSync(r.outputs.evidence_path ?? '', 'utf8')) as { baseline: { exitCode: number; counts: { failed: number } }; testRuns: Array<{ by: string; exitCode: number; counts: { failed: number; passed: number } }> };
+    expect(evidence.baseline).toMatchObject({ exitCode: 1, counts: { failed: 1 } });
+    const final = evidence.testRuns.filter((t) => t.by === 'harness').at(-1);
+    expect(final).toMatchObject({ exitCode: 0, counts: { failed: 0, passed: 4 } });
   });
 });

@@ -128,15 +128,39 @@ describe('runSweeps', () => {
     expect(f.calls.runTask).toEqual([]);
   });
 
-  it('sweep - a red baseline stops the sweep before the agent: unverified, exit 3, the baseline in the evidence', async () => {
+  it('sweep - baseline: require_green - a red baseline stops the sweep before the agent: unverified, exit 3, the baseline in the evidence', async () => {
     const f = fakes();
-    const [o] = await runSweeps(input({ names: ['lint'] }), { ...f, model, baseline: async () => ({ run: run(1, 2), baseSha: 'd'.repeat(40) }) });
+    const [o] = await runSweeps(input({ names: ['lint'], config: config('    baseline: require_green\n') }), { ...f, model, baseline: async () => ({ run: run(1, 2), baseSha: 'd'.repeat(40) }) });
     expect(f.calls.runTask).toEqual([]);
     expect(o).toMatchObject({ verdict: 'unverified', exitCode: 3 });
     expect(o?.reason).toContain('the tests already fail on the base before any change (`node --test` on the base dddddddddddd: exit 1, 5 executed, 2 failed)');
+    expect(o?.reason).toContain('baseline: require_green');
     const evidence = JSON.parse(readFileSync(o?.evidencePath ?? '', 'utf8')) as { verdict: string; task: unknown; baseline: { counts: { failed: number } } };
     expect(evidence).toMatchObject({ verdict: 'unverified', task: { kind: 'sweep', sweep: 'lint' }, baseline: { counts: { failed: 2 } } });
     expect(existsSync(join(o?.runDir ?? '', 'summary.md'))).toBe(true);
+  });
+
+  it('sweep - baseline: record (the default) - a red base is recorded and the sweep runs, its PR shows the red base', async () => {
+    const f = fakes();
+    const red = run(1, 2);
+    const [o] = await runSweeps(input({ names: ['lint'] }), { ...f, model, baseline: async () => ({ run: red, baseSha: 'd'.repeat(40) }) });
+    expect(f.calls.runTask).toHaveLength(1);
+    expect(f.calls.runTask[0]?.baseline).toEqual(red);
+    expect(o).toMatchObject({ verdict: 'verified', exitCode: 0, pr: { number: 50 } });
+    expect(f.calls.created[0]?.body).toContain('red on the base, recorded (baseline: record)');
+    const evidence = JSON.parse(readFileSync(o?.evidencePath ?? '', 'utf8')) as { baseline: { exitCode: number } };
+    expect(evidence.baseline.exitCode).toBe(1);
+  });
+
+  it('sweep - a base that cannot be measured stops the sweep and the summary names the real cause', async () => {
+    const f = fakes();
+    const problem = "the baseline's setup failed: setup.command `npm ci` exited 1; fix it in .github/proofpr.yml. Last output:\nnpm ERR! network";
+    const [o] = await runSweeps(input({ names: ['lint'] }), { ...f, model, baseline: async () => ({ baseSha: 'd'.repeat(40), problem }) });
+    expect(f.calls.runTask).toEqual([]);
+    expect(o).toMatchObject({ verdict: 'unverified', exitCode: 3 });
+    expect(o?.reason).toContain('setup.command `npm ci` exited 1');
+    expect(o?.reason).not.toContain('already fail');
+    expect(readFileSync(join(o?.runDir ?? '', 'summary.md'), 'utf8')).toContain('setup.command');
   });
 
   it('sweep - unverified work is neither pushed nor proposed', async () => {
@@ -183,8 +207,9 @@ describe('proofpr sweep', () => {
     const lines: string[] = [];
     const deps = { env: { PROOFPR_HOME: join(repo, '.state') }, model, runTask: f.runTask, stderr: (s: string) => void lines.push(s), stdout: () => undefined };
     expect(await sweepCommand({ name: 'deps', repo, config: cfg }, deps)).toBe(3);
-    expect(f.calls.runTask[0]).toMatchObject({ repoDir: repo, baseRef: 'HEAD', task: { sweep: 'deps' } });
-    expect(lines.join('')).toMatch(/sweep deps: unverified/);
+    // Nothing to test with (no test.command, nothing detected): readiness stops it before the agent.
+    expect(f.calls.runTask).toEqual([]);
+    expect(lines.join('')).toMatch(/sweep deps: unverified.*set test\.command/);
     await expect(sweepCommand({ name: 'nope', repo, config: cfg }, deps)).rejects.toThrow(UsageError);
   });
 });

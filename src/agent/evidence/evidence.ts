@@ -20,6 +20,9 @@ export interface EvidenceFacts {
   pr?: { number: number; url: string };
   /** Default: run_start's sandbox when it is 'bwrap' or 'none'. */
   sandbox?: 'bwrap' | 'none';
+  sandboxReason?: string;
+  test?: Evidence['test'];
+  setup?: Evidence['setup'];
   /** Default: run_start's model. */
   model?: string;
   /** Default: run_start's ts (else the first event's). */
@@ -111,6 +114,9 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     usage: usageOf(events),
     ...(facts.pr ? { pr: facts.pr } : {}),
     ...(sandbox ? { sandbox } : {}),
+    ...(facts.sandboxReason && sandbox !== 'bwrap' ? { sandboxReason: facts.sandboxReason } : {}),
+    ...(facts.test ? { test: facts.test } : {}),
+    ...(facts.setup ? { setup: facts.setup } : {}),
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(facts.redGreen ? { redGreen: facts.redGreen } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),

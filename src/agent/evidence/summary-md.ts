@@ -38,8 +38,25 @@ function factsBlock(ev: Evidence, opts: SummaryOptions): string[] {
     lines.push(`**Sweep:** ${mdText(opts.sweep.name, 80)}${sched}`);
   }
   if (ev.pr) lines.push(`**Pull request:** #${ev.pr.number}`);
+  lines.push(...commandLines(ev));
   if (opts.reportUrl) lines.push(`**Report:** [report.html](${encodeURI(opts.reportUrl).replace(/[()]/g, (c) => encodeURIComponent(c))})`);
   return [lines.join('  \n')];
+}
+
+/** Which test command (configured or detected, and why), the base's result, and the sandbox: facts a reader needs first. */
+function commandLines(ev: Evidence): string[] {
+  const lines: string[] = [];
+  if (ev.test) lines.push(`**Tests:** ${mdCode(ev.test.command, 200, false)} (${ev.test.source}: ${mdText(ev.test.why, 300)})`);
+  if (ev.setup) lines.push(`**Setup:** ${ev.setup.command ? `${mdCode(ev.setup.command, 200, false)} (${ev.setup.source ?? 'configured'}: ${mdText(ev.setup.why, 300)})` : mdText(ev.setup.why, 300)}`);
+  const b = ev.baseline;
+  if (b) {
+    const ex = executed(b.counts);
+    const counts = b.counts && ex !== null ? `${ex} executed, ${b.counts.failed} failed` : 'counts unknown';
+    const red = b.exitCode !== 0 || (b.counts?.failed ?? 0) > 0;
+    lines.push(`**Base:** ${red ? '🔴 red' : '🟢 green'} before any change (exit ${b.exitCode === null ? 'killed' : b.exitCode}, ${counts})`);
+  }
+  if (ev.sandbox) lines.push(ev.sandbox === 'bwrap' ? '**Sandbox:** bwrap (no network, read-only outside the worktree)' : `**Sandbox:** ⚠️ none: ${mdText(ev.sandboxReason ?? 'not available', 400)}`);
+  return lines;
 }
 
 function gatesTable(ev: Evidence): string[] {
@@ -108,7 +125,7 @@ function usageLine(ev: Evidence): string[] {
     `**Usage:** ${u.turns} turns · ${formatInt(u.inputTokens)} input + ${formatInt(u.outputTokens)} output tokens (cache read ${formatInt(u.cacheReadTokens)}, cache write ${formatInt(u.cacheWriteTokens)}) · ${formatCost(u.costUsd)} · ${comp}`,
   ];
   if (tools) lines.push(`**Tool calls:** ${tools}`);
-  if (ev.model) lines.push(`**Model:** ${mdCode(ev.model, 80, false)}${ev.sandbox ? ` · sandbox: ${ev.sandbox}` : ''}`);
+  if (ev.model) lines.push(`**Model:** ${mdCode(ev.model, 80, false)}`);
   return [lines.join('  \n')];
 }
 

@@ -38,6 +38,12 @@ export interface Evidence {
   pr?: { number: number; url: string };
   /** Extra facts (not in the contract's minimum): which sandbox applied, baseline of a sweep, red→green, hook errors. */
   sandbox?: 'bwrap' | 'none';
+  /** Why there is no sandbox, when there is none (CONTRACT §5). */
+  sandboxReason?: string;
+  /** Which test command the run used, configured or detected, and why (CONTRACT §5). */
+  test?: { command: string; source: 'configured' | 'detected'; why: string };
+  /** The setup command run before the agent (configured or detected), or why a detected one was not run. */
+  setup?: { command?: string; source?: 'configured' | 'detected'; why: string };
   baseline?: TestRun;
   redGreen?: { ran: boolean; failedBefore: boolean; detail: string };
   hookErrors?: string[];

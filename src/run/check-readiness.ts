@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { TestRun } from '../agent/events.js';
+import { executed } from '../agent/evidence/text.js';
+import { runTestCommand } from '../agent/verification/run-test-command.js';
+import type { CommandChoice } from '../detect/resolve-commands.js';
+import type { ExecPort } from '../workspace/exec-port.js';
+import { git } from '../workspace/git.js';
+import { readLinkedDirs } from '../workspace/linked-dirs.js';
+import { treeHash } from '../workspace/tree-hash.js';
+
+export type Readiness = { ready: true; baseline: TestRun } | { ready: false; reason: string; baseline?: TestRun };
+
+export interface ReadinessInput {
+  /** The worktree, at the base commit, after setup. */
+  root: string;
+  gitDir: string;
+  /** The config with the run's commands filled in (resolveRunCommands). */
+  config: RepoConfig;
+  test?: CommandChoice;
+  /** resolveRunCommands' sentence when there is no test command. */
+  missing?: string;
+  exec: ExecPort;
+  runDir: string;
+  signal?: AbortSignal;
+}
+
+/** How to make a runner's counts readable, for the runners proofpr knows. */
+const REPORTER_HINT: Record<string, string> = {
+  jest: 'jest prints its summary to stderr by default: keep the default reporter, or write `--json --outputFile=<file>` and set test.report',
+  vitest: 'keep vitest\'s default reporter, or `--reporter=junit --outputFile=<file>` and set test.report',
+  mocha: 'use the spec reporter (the default) or `--reporter tap`',
+  ava: 'run ava with `--tap`',
+  jasmine: 'write a JUnit report and set test.report',
+  'node:test': 'keep node --test\'s default spec or tap reporter',
+  pytest: 'keep pytest\'s summary line (no -q -q), or `--junitxml=<file>` and set test.report',
+  unittest: 'keep unittest\'s "Ran N tests" summary (it is printed to stderr)',
+  go: 'go test prints ok/FAIL per package; `go test -v` names each test',
+};
+
+function fixFor(test: CommandChoice | undefined, config: RepoConfig): string {
+  const set = test?.source === 'detected' ? `set test.command in .github/proofpr.yml (detected \`${test.command}\`: ${test.why})` : 'fix test.command in .github/proofpr.yml';
+  return set + (config.test.report ? `; check that it writes test.report (${config.test.report})` : '');
+}
+
+/**
+ * Readiness, part 2 (before the first model request): the test command once on the base commit, through
+ * the run's sandboxed exec. No command, a command that cannot run, or counts that cannot be read end the
+ * run before anything is spent, with a reason naming the fix. A red base is recorded, not fatal. The
+ * worktree is put back to the base afterwards (tracked files restored, untracked non-ignored files removed),
+ * so what the tests wrote does not become part of the change.
+ */
+export async function checkReadiness(input: ReadinessInput): Promise<Readiness> {
+  const command = input.test?.command;
+  if (!command) return { ready: false, reason: input.missing ?? 'no test command: set test.command in .github/proofpr.yml' };
+  const { run } = await runTestCommand({
+    cwd: input.root,
+    command,
+    config: input.config,
+    exec: input.exec,
+    treeHash: await treeHash(input.root, { gitDir: input.gitDir }),
+    outputFile: join(input.runDir, 'tool-output', 'baseline.txt'),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  await restoreBase(input.root, input.gitDir);
+  if (run.counts !== null && executed(run.counts) !== null) return { ready: true, baseline: run };
+  const exit = run.exitCode === null ? 'was killed or timed out' : `exited ${run.exitCode}`;
+  const out = ` (output: ${join('tool-output', 'baseline.txt')} in the run folder)`;
+  if (run.exitCode === null || run.exitCode === 126 || run.exitCode === 127) {
+    return { ready: false, baseline: run, reason: `the test command \`${command}\` could not run on the base commit: it ${exit}${out}; ${fixFor(input.test, input.config)} (or setup.command, when it needs installed dependencies)` };
+  }
+  const runner = input.test?.runner;
+  const hint = runner && REPORTER_HINT[runner] ? `${REPORTER_HINT[runner]}; ` : '';
+  return {
+    ready: false,
+    baseline: run,
+    reason:
+      `the test command \`${command}\` ran on the base commit (it ${exit}) but its test counts could not be read${out}: ${hint}` +
+      'set test.report in .github/proofpr.yml to a JUnit XML or Jest/Vitest JSON file the command writes, or use a reporter whose summary proofpr reads',
+  };
+}
+
+/** Puts the worktree back at its commit: tracked files restored, untracked non-ignored files removed (dependency links kept). */
+async function restoreBase(root: string, gitDir: string): Promise<void> {
+  const env = { GIT_DIR: gitDir, GIT_WORK_TREE: root };
+  const keep = (await readLinkedDirs(gitDir)).flatMap((l) => ['-e', `/${l.name}`]);
+  await git(['reset', '--hard', '--quiet'], { cwd: root, env });
+  await git(['clean', '-fdq', ...keep], { cwd: root, env });
+}
