@@ -73,7 +73,18 @@ export interface Denial {
 type Ev<T extends string, B> = { type: T; ts: string } & B;
 
 export type RunEvent =
-  | Ev<'run_start', { runId: string; task: { kind: string; title?: string; issue?: number }; model: string; root: string; sandbox?: string }>
+  | Ev<'run_start', {
+      runId: string;
+      task: { kind: string; title?: string; issue?: number };
+      model: string;
+      root: string;
+      sandbox?: string;
+      /** Why there is no sandbox, when there is none: said at the start of the run. */
+      sandboxReason?: string;
+      /** The run's test and setup commands, configured or detected, and why. */
+      test?: { command: string; source: 'configured' | 'detected'; why: string };
+      setup?: { command?: string; source?: 'configured' | 'detected'; why: string };
+    }>
   | Ev<'request', { turn: number; messages: number; estimatedTokens: number }>
   | Ev<'assistant', { turn: number; content: AssistantBlock[]; stopReason: string; usage: Usage; costUsd: number }>
   | Ev<'tool_call', { id: string; name: string; kind?: ToolKind; input: unknown }>

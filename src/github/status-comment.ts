@@ -26,6 +26,9 @@ export interface StatusState {
   /** The phase that crashed, for phase 'failed'. */
   failedPhase?: string;
   error?: string;
+  /** The run's sandbox, known at its start, and why there is none. */
+  sandbox?: string;
+  sandboxReason?: string;
 }
 
 const ICON: Record<Phase, string> = {
@@ -59,6 +62,8 @@ export function renderStatusComment(s: StatusState): string {
   const title = s.mode === 'plan' ? 'plan' : s.mode === 'follow-up' ? 'follow-up' : 'fix';
   const warn = s.phase === 'done' && s.verdict !== undefined && s.verdict !== 'verified' && s.verdict !== 'plan posted';
   const out = [statusMarker(s.runId), `${warn ? '⚠️' : ICON[s.phase]} **proofpr ${title}** — ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`];
+  if (s.sandbox === 'none') out.push('', `⚠️ Sandbox: none: ${s.sandboxReason ?? 'not available'}`);
+  else if (s.sandbox) out.push('', `Sandbox: ${s.sandbox}`);
   const usage = usageLine(s);
   if (usage) out.push('', usage);
   if (s.todos && s.todos.length > 0) out.push('', ...s.todos.map((t) => `- ${TODO_MARK[t.status]} ${t.content.replace(/\n/g, ' ')}`));

@@ -72,6 +72,11 @@ export function createStatusReporter(
     },
     onEvent(ev) {
       switch (ev.type) {
+        case 'run_start':
+          if (ev.sandbox) state.sandbox = ev.sandbox;
+          if (ev.sandboxReason) state.sandboxReason = ev.sandboxReason;
+          void write();
+          return;
         case 'assistant':
           state.turns = ev.turn;
           state.inputTokens = (state.inputTokens ?? 0) + ev.usage.inputTokens + ev.usage.cacheReadTokens + ev.usage.cacheWriteTokens;

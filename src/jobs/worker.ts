@@ -11,6 +11,7 @@ import type { JobContext, JobHandler, QueuedJob } from './queue.js';
 import { fixIssue } from '../usecases/fix-issue.js';
 import { followUpPr } from '../usecases/follow-up-pr.js';
 import { runSweeps } from '../usecases/sweep.js';
+import type { BaselineRunner } from '../usecases/sweep-baseline.js';
 import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 
@@ -18,6 +19,8 @@ const log = logger('worker');
 
 export interface WorkerDeps extends Omit<UsecaseDeps, 'github'> {
   githubFor(target: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort>;
+  /** Replaces the sweeps' baseline run (setup + tests on the base), e.g. in tests. */
+  baseline?: BaselineRunner;
 }
 
 async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
@@ -57,7 +60,7 @@ async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: Work
   const modelId = deps.modelOverride ?? loaded.config.model;
   const outcomes = await runSweeps(
     { repoDir: mirror.dir, baseRef: defaultBranch, prBase: defaultBranch, config: loaded.config, names: [sweep], modelId, home: deps.home, repoFullName, signal: ctx.signal },
-    { runTask: deps.runTask, model: deps.modelFactory({ modelId }), github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}) },
+    { runTask: deps.runTask, model: deps.modelFactory({ modelId }), github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}), ...(deps.baseline ? { baseline: deps.baseline } : {}) },
   );
   const out = outcomes[0];
   ctx.progress({ phase: 'done', verdict: out?.verdict ?? 'skipped' });

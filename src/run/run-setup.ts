@@ -9,7 +9,9 @@ export type SetupResult = { ok: true; durationMs: number } | { ok: false; reason
  * A failure names the command, where it came from, and the tail of its output.
  */
 export async function runSetup(setup: Pick<CommandChoice, 'command'> & Partial<CommandChoice>, timeoutMin: number, base: ExecOptions): Promise<SetupResult> {
-  const h = await createExec({ ...base, network: true });
+  // The maintainer's own setup on the base commit keeps the checkout as it is (a private registry token in .npmrc included).
+  const { protect: _protect, ...unprotected } = base;
+  const h = await createExec({ ...unprotected, network: true });
   try {
     const r = await h.exec({ command: setup.command, cwd: base.root, timeoutMs: timeoutMin * 60_000 });
     if (r.exitCode === 0) return { ok: true, durationMs: r.durationMs };

@@ -6,10 +6,15 @@ import { failRun } from './fail-run.js';
 import { openSandbox } from './open-sandbox.js';
 import { prepareWorkspace, type Workspace } from './prepare-workspace.js';
 import { publishResult } from './publish-result.js';
-import type { RunOutcome } from './run-outcome.js';
 import { openRunRecord } from './run-record.js';
 import type { RunTaskInput, RunTaskResult } from './run-task-types.js';
 import { writeResult } from './write-result.js';
+import type { Evidence } from '../agent/evidence/types.js';
+import { sandboxStatus, type SandboxStatus } from '../workspace/sandbox-status.js';
+import type { Readiness } from './check-readiness.js';
+import { getReady } from './get-ready.js';
+import { resolveRunCommands, type RunCommands } from './resolve-run-commands.js';
+import { outcomeOf, type RunOutcome } from './run-outcome.js';
 
 /**
  * One run, as its steps: prepare a worktree, open the sandbox, assemble the agent, run it, commit exactly
@@ -21,36 +26,59 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   let ws: Workspace | undefined;
   let sandbox: ExecHandle | undefined;
   let outcome: RunOutcome;
+  let cmds: RunCommands | undefined;
+  let box: SandboxStatus | undefined;
+  let ready: Readiness | undefined;
   try {
     // 1. A worktree on the task's branch at the base commit.
     ws = await prepareWorkspace(input);
-    // 2. setup.command, then the sandboxed exec every tool, hook and test run goes through.
-    sandbox = await openSandbox(input, ws);
-    rec.record(runStart(input, ws, sandbox));
-    // 3. Policy, hooks, verifier, toolbox and context for this task.
-    const agent = await assembleAgent(input, ws, sandbox.exec);
-    // 4. The agent loop, every event recorded as it happens.
-    const result = await drain(runAgent(agent.task, agent.deps), rec.record);
-    // 5. Commit the accepted tree, or save the work as WIP.
-    outcome = await publishResult(input, ws, result, agent.deps.verifier?.testedCommit?.());
+    // 2. The test and setup commands: configured, else detected from the worktree at the base.
+    cmds = await resolveRunCommands(ws.wt.path, input.config);
+    const run: RunTaskInput = { ...input, config: cmds.config };
+    // 3. Said at the start: the sandbox (and why none) and the commands; then setup.command and the sandboxed exec.
+    box = await sandboxStatus(input.config.sandbox);
+    rec.record(runStart(run, ws, box, cmds));
+    sandbox = await openSandbox(run, ws, cmds.setup);
+    // 4. Readiness: the test command once on the base, before any model request.
+    ready = await getReady(run, ws, sandbox.exec, cmds);
+    if (ready && !ready.ready) {
+      outcome = outcomeOf('unverified', `not ready, nothing was spent: ${ready.reason}`);
+    } else {
+      // 5. Policy, hooks, verifier, toolbox and context for this task.
+      const agent = await assembleAgent(run, ws, sandbox.exec);
+      // 6. The agent loop, every event recorded as it happens.
+      const result = await drain(runAgent(agent.task, agent.deps), rec.record);
+      // 7. Commit the accepted tree, or save the work as WIP.
+      outcome = await publishResult(run, ws, result, agent.deps.verifier?.testedCommit?.());
+    }
   } catch (e) {
     outcome = await failRun(input, ws, e, rec.record);
   }
   try {
-    // 6. run_end, the run folder and the result.
-    return await writeResult(input, rec, { startedAt, ws, sandbox: sandbox?.sandbox }, outcome);
+    // 8. run_end, the run folder and the result.
+    const said = { ...(box?.reason ? { sandboxReason: box.reason } : {}), ...commandFacts(cmds), ...(ready?.baseline ? { baseline: ready.baseline } : {}) };
+    return await writeResult(input, rec, { startedAt, ws, sandbox: sandbox?.sandbox ?? box?.sandbox, ...said }, outcome);
   } finally {
-    // 7. Clean up: the transcript, the sandbox's processes, the scratch folder, the worktree.
+    // 9. Clean up: the transcript, the sandbox's processes, the scratch folder, the worktree.
     await rec.close().catch(() => undefined);
     await sandbox?.dispose().catch(() => undefined);
     await ws?.cleanup(outcome.keepWorktree);
   }
 }
 
-function runStart(input: RunTaskInput, ws: Workspace, sandbox: ExecHandle): RunEvent {
+function runStart(input: RunTaskInput, ws: Workspace, box: SandboxStatus, cmds: RunCommands): RunEvent {
   const t = input.task;
   const task = { kind: t.kind, title: t.title, ...(t.issue !== undefined ? { issue: t.issue } : {}) };
-  return stamp({ type: 'run_start', runId: input.runId, task, model: input.modelId, root: ws.wt.path, sandbox: sandbox.sandbox });
+  const said = { ...(box.reason ? { sandboxReason: box.reason } : {}), ...commandFacts(cmds) };
+  return stamp({ type: 'run_start', runId: input.runId, task, model: input.modelId, root: ws.wt.path, sandbox: box.sandbox, ...said });
+}
+
+/** Evidence `test` and `setup`: which commands, configured or detected, and why. */
+function commandFacts(cmds: RunCommands | undefined): { test?: NonNullable<Evidence['test']>; setup?: NonNullable<Evidence['setup']> } {
+  if (!cmds) return {};
+  const test = cmds.test && { command: cmds.test.command, source: cmds.test.source, why: cmds.test.why };
+  const setup = cmds.setup ? { command: cmds.setup.command, source: cmds.setup.source, why: cmds.setup.why } : cmds.setupSkipped ? { why: cmds.setupSkipped } : undefined;
+  return { ...(test ? { test } : {}), ...(setup ? { setup } : {}) };
 }
 
 async function drain(gen: AsyncGenerator<RunEvent, RunResult>, record: (ev: RunEvent) => void): Promise<RunResult> {

@@ -12,6 +12,11 @@ export interface RunFacts {
   startedAt: string;
   ws: Workspace | undefined;
   sandbox: 'bwrap' | 'none' | undefined;
+  sandboxReason?: string;
+  test?: EvidenceFacts['test'];
+  setup?: EvidenceFacts['setup'];
+  /** The readiness run of the test command on the base. */
+  baseline?: EvidenceFacts['baseline'];
 }
 
 /** Step 6: the run_end event, the run folder (evidence.json, summary.md, changes.diff, report.html) and the result. */
@@ -48,6 +53,10 @@ function evidenceFacts(input: RunTaskInput, facts: RunFacts, outcome: RunOutcome
     },
     filesChanged: outcome.filesChanged,
     ...(facts.sandbox ? { sandbox: facts.sandbox } : {}),
+    ...(facts.sandboxReason ? { sandboxReason: facts.sandboxReason } : {}),
+    ...(facts.test ? { test: facts.test } : {}),
+    ...(facts.setup ? { setup: facts.setup } : {}),
+    ...(facts.baseline ? { baseline: facts.baseline } : {}),
     model: input.modelId,
   };
 }

@@ -6,6 +6,11 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
   let cost = 0;
   return (ev: RunEvent): void => {
     switch (ev.type) {
+      case 'run_start':
+        write(ev.sandbox === 'bwrap' ? 'sandbox: bwrap (no network, read-only outside the worktree)' : `sandbox: NONE: ${ev.sandboxReason ?? 'not available'}`);
+        if (ev.test) write(`tests: ${ev.test.command} (${ev.test.source}: ${ev.test.why})`);
+        if (ev.setup) write(`setup: ${ev.setup.command ? `${ev.setup.command} (${ev.setup.source ?? 'configured'}: ${ev.setup.why})` : ev.setup.why}`);
+        break;
       case 'assistant': {
         tokens += ev.usage.inputTokens + ev.usage.outputTokens + ev.usage.cacheReadTokens + ev.usage.cacheWriteTokens;
         cost += ev.costUsd;

@@ -140,6 +140,7 @@ describe('job handler - sweep jobs', () => {
       modelFactory: () => fakeModel,
       runs: { update: () => undefined },
       home,
+      baseline: async () => ({ baseSha: 'a'.repeat(40), run: { command: 'npm test', exitCode: 0, startedAt: '', endedAt: '', treeHash: 't', counts: { passed: 1, failed: 0, skipped: 0, total: 1 }, source: 'summary-line', by: 'harness' } }),
     });
     const data: SweepJob = { kind: 'sweep', owner: 'acme', repo: 'widgets', installationId: 7, sweep: 'deps', runId: 'r1' };
     const progress: unknown[] = [];

@@ -1,0 +1,24 @@
+import type { ExecPort } from '../workspace/exec-port.js';
+import { checkReadiness, type Readiness } from './check-readiness.js';
+import type { Workspace } from './prepare-workspace.js';
+import type { RunCommands } from './resolve-run-commands.js';
+import type { RunTaskInput } from './run-task-types.js';
+
+/**
+ * Step 4, before the first model request: a fix run needs a test command whose counts can be read on the
+ * base (a sweep passes the baseline it already took). Plan runs change nothing and skip it.
+ */
+export async function getReady(input: RunTaskInput, ws: Workspace, exec: ExecPort, cmds: RunCommands): Promise<Readiness | undefined> {
+  if (input.mode !== 'fix') return undefined;
+  if (input.baseline && cmds.test) return { ready: true, baseline: input.baseline };
+  return checkReadiness({
+    root: ws.wt.path,
+    gitDir: ws.wt.gitDir,
+    config: cmds.config,
+    ...(cmds.test ? { test: cmds.test } : {}),
+    ...(cmds.missing ? { missing: cmds.missing } : {}),
+    exec,
+    runDir: input.runDir,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+}
