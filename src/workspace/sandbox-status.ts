@@ -37,6 +37,11 @@ export function setBwrapProber(p?: BwrapProber): void {
   cached = undefined;
 }
 
+/** Forgets the cached result (after the machine was changed, e.g. the Action lifted the AppArmor restriction). */
+export function forgetBwrapProbe(): void {
+  cached = undefined;
+}
+
 /** What to do about a bwrap that is there but cannot create namespaces (Ubuntu 23.10+, 24.04 runners, Docker). */
 export const NAMESPACE_HINT =
   'on Ubuntu 23.10+ (GitHub-hosted ubuntu-24.04 runners) AppArmor restricts unprivileged user namespaces: ' +

@@ -12,6 +12,8 @@ import type { RunTask } from '../../run/run-task-types.js';
 import { runTask as realRunTask } from '../../run/run-task.js';
 import type { BaselineRunner } from '../../usecases/sweep-baseline.js';
 import type { ActionContext } from './context.js';
+import type { RepoConfig } from '../../config/repo-config.js';
+import { describeSandbox, enableSandbox, type EnableSandboxResult } from './enable-sandbox.js';
 import { loadActionConfig } from './load-config.js';
 import { CONFIG_PATH, createGitHubPort } from '../../github/github-port.js';
 import type { GitHubPort } from '../../github/port.js';
@@ -28,6 +30,10 @@ export interface ActionDeps {
   runTask?: RunTask;
   workspace?: WorkspacePort;
   baseline?: BaselineRunner;
+  /** Makes bubblewrap work on the runner before the run (default: enableSandbox with the real machine). */
+  enableSandbox?: (setting: RepoConfig['sandbox']) => Promise<EnableSandboxResult>;
+  /** Lines for the step's log (default: stdout). */
+  log?: (line: string) => void;
 }
 
 /** evidence_path (CONTRACT §9): relative to GITHUB_WORKSPACE when inside it, else absolute. */
@@ -41,6 +47,9 @@ export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, de
     deps.github ??
     createGitHubPort(createTokenOctokit({ token: inputs.githubToken, baseUrl: ctx.apiUrl }), { owner: ctx.owner, repo: ctx.repo, webUrl: ctx.serverUrl, configPath: isAbsolute(inputs.config) ? CONFIG_PATH : inputs.config });
   const config = await loadActionConfig(ctx.workspace, inputs, github);
+  // Said at the start: the sandbox state (after making bwrap work on a hosted runner) and, when none, why.
+  const box = await (deps.enableSandbox ?? ((s) => enableSandbox(s)))(config.sandbox);
+  for (const line of describeSandbox(box)) (deps.log ?? ((l) => process.stdout.write(`${l}\n`)))(line);
   // The key comes from the input only (CONTRACT §9); ANTHROPIC_BASE_URL is the SDK's own endpoint variable.
   const model = deps.model ?? createAnthropicClient({ apiKey: inputs.anthropicApiKey });
   const common = {
