@@ -1,6 +1,6 @@
 import type { RunResult } from '../agent/loop.js';
 import type { Verdict } from '../agent/events.js';
-import { TreeMismatchError } from '../workspace/errors.js';
+import { TreeMismatchError, WorkspaceError } from '../workspace/errors.js';
 import { commitWork } from '../workspace/publish.js';
 import { adoptCommit, type Snapshot } from '../workspace/snapshot-commit.js';
 import { diffText, filesChanged } from '../workspace/diff-stat.js';
@@ -52,9 +52,11 @@ async function commitAccepted(input: RunTaskInput, ws: Workspace, outcome: RunOu
       ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}),
       ...ws.git,
       expectedTreeHash: acceptedTree,
+      protect: { writable: input.config.permissions.writable, writableWorkflows: input.config.permissions.writable_workflows },
     });
     return 'sha' in c ? { ...outcome, headSha: c.sha } : outcome;
   } catch (e) {
+    if (e instanceof WorkspaceError && e.kind === 'protected') return { ...outcome, verdict: 'unverified', reason: e.message };
     if (!(e instanceof TreeMismatchError)) throw e;
     return { ...outcome, verdict: 'unverified', reason: `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})` };
   }

@@ -21,6 +21,7 @@ export async function saveWip(input: RunTaskInput, ws: Workspace, outcome: RunOu
       identity: config.commit,
       ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}),
       gitDir: ws.wt.gitDir,
+      protect: { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows },
     });
     return 'sha' in c ? { ...outcome, headSha: c.sha, wip: true } : outcome;
   } catch (e) {

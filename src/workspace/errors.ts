@@ -15,7 +15,9 @@ export type WorkspaceErrorKind =
   | 'lock-timeout'
   | 'bad-input'
   /** The worktree's `.git` pointer does not lead to its own git dir (rewritten by code run in the worktree?). */
-  | 'tampered';
+  | 'tampered'
+  /** The commit would carry a secret-looking file or a control file the config does not open (protected-paths). */
+  | 'protected';
 
 export class WorkspaceError extends Error {
   readonly kind: WorkspaceErrorKind;

@@ -1,7 +1,8 @@
 import { copyFile, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TreeMismatchError } from './errors.js';
+import { TreeMismatchError, WorkspaceError } from './errors.js';
+import { isControlPath, isSecretName, writableMatcher } from './protected-paths.js';
 import { git } from './git.js';
 import { stageAllAndWriteTree, withTempIndex } from './temp-index.js';
 
@@ -18,6 +19,11 @@ export interface CommitWorkOptions {
   gitDir?: string;
   /** Paths relative to the root left out of the commit, as given to treeHash (test reports, coverage). */
   exclude?: string[];
+  /**
+   * Refuse (WorkspaceError 'protected') a tree that newly tracks a secret-named file or changes a control
+   * file that `writable` (permissions.writable) does not open: the last wall before anything is pushed.
+   */
+  protect?: { writable?: string[]; writableWorkflows?: boolean };
 }
 
 export type CommitResult = { sha: string; tree: string } | { nothing: true };
@@ -31,7 +37,25 @@ const schema = z.object({
   expectedTreeHash: z.string().regex(/^[0-9a-f]{40,64}$/, 'expectedTreeHash must be a tree id (hex)').optional(),
   gitDir: z.string().min(1, 'gitDir must be the worktree git dir (Worktree.gitDir)').optional(),
   exclude: z.array(z.string()).optional(),
+  protect: z.object({ writable: z.array(z.string()).optional(), writableWorkflows: z.boolean().optional() }).optional(),
 });
+
+/** Paths of the tree change that the commit may not carry (see CommitWorkOptions.protect). */
+async function protectedInTree(cwd: string, env: Record<string, string>, parentTree: string | undefined, tree: string, protect: NonNullable<CommitWorkOptions['protect']>): Promise<string[]> {
+  const from = parentTree ?? (await git(['hash-object', '-t', 'tree', '/dev/null'], { cwd, env })).stdout.trim();
+  const r = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, tree], { cwd, env });
+  const isWritable = writableMatcher(protect.writable ?? [], protect.writableWorkflows ?? false);
+  const parts = r.stdout.split('\0').filter((x) => x !== '');
+  const bad: string[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = parts[i] as string;
+    const path = parts[i + 1] as string;
+    if (isWritable(path)) continue;
+    if (isControlPath(path)) bad.push(`${path} (control file, ${status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed'})`);
+    else if (status !== 'D' && isSecretName(path)) bad.push(`${path} (secret-looking file)`);
+  }
+  return bad;
+}
 
 /**
  * Commits everything in the worktree (`git add -A` semantics, as treeHash) on its current branch with
@@ -53,6 +77,10 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
       const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : undefined;
       const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
       if (tree === parentTree) return { nothing: true as const };
+      if (o.protect) {
+        const bad = await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect);
+        if (bad.length > 0) throw new WorkspaceError('protected', `refusing to commit ${bad.join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`);
+      }
       const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
       const ident = {
         ...repoEnv,

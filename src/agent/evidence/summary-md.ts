@@ -129,6 +129,14 @@ function usageLine(ev: Evidence): string[] {
   return [lines.join('  \n')];
 }
 
+/** Package lifecycle scripts the change touches, under their own heading (the gate lifecycle-scripts lists them). */
+function lifecycleSection(ev: Evidence): string[] {
+  const g = [...ev.gates].reverse().find((x) => x.name === 'lifecycle-scripts');
+  if (!g || g.detail.startsWith('no package lifecycle script')) return [];
+  const items = g.detail.split('; ').map((s) => `- ${mdText(s, 300)}`);
+  return ['### Package lifecycle scripts changed', '', ...items, '', g.passed ? '_Allowed by `permissions.writable`._' : '_Not allowed: the gate lifecycle-scripts failed._'];
+}
+
 /** Renders summary.md for the evidence; deterministic (no clock, no locale). */
 export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): string {
   const ev = evidence;
@@ -136,6 +144,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     [`## ${HEADLINE[ev.verdict]}`, '', mdText(ev.reason, 400)],
     factsBlock(ev, opts),
     gatesTable(ev),
+    lifecycleSection(ev),
     notVerified(ev),
     testRunsTable(ev),
     filesTable(ev),

@@ -26,6 +26,8 @@ export interface GateFacts {
   hashError?: string;
   /** Files the counting run itself changed (the tree after it is the current one): tests-fresh says so. */
   changedByTestRun?: readonly string[];
+  /** The protected-paths and lifecycle-scripts gates (protected-changes.ts), always evaluated when given. */
+  protectedChanges?: readonly GateResult[];
   /** The repository's Stop hooks changed these files during this evaluation, after the counting run. */
   changedByStopHooks?: { hooks: readonly string[]; files: readonly string[] };
 }
@@ -126,6 +128,8 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
     if (!rg) gate('red-green', false, 'red-green was not checked');
     else gate('red-green', rg.passed, rg.detail);
   }
+  // Shown when they have something to say: a protected change, or lifecycle scripts the change touches.
+  if (facts.protectedChanges) out.push(...facts.protectedChanges.filter((g) => !g.passed || g.name === 'lifecycle-scripts' && !g.detail.startsWith('no package')));
   if (facts.stopHooks !== undefined) {
     const blocks = facts.stopHooks.flatMap((o) => (o.kind === 'block' ? [`\`${o.hook}\` blocked: ${o.reason}`] : []));
     const errors = facts.stopHooks.flatMap((o) => (o.kind === 'error' ? [`\`${o.hook}\` failed (not blocking): ${o.message}`] : []));

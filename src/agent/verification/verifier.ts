@@ -10,6 +10,7 @@ import type { HookOutcome, HookRunner } from '../hooks/types.js';
 import { assertionsKept, type AssertionsResult } from './assertions.js';
 import { changedFiles } from './changed-files.js';
 import { gateDiff } from './gate-diff.js';
+import { protectedChangesNow } from './protected-changes.js';
 import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
 import { readCounts } from './read-counts.js';
 import { runBaseline, type Baseline } from './baseline.js';
@@ -178,8 +179,10 @@ export function createVerifier(opts: VerifierOptions): Verifier {
       } else rg = redGreenCache.result;
     }
     const kept = final && counting?.by === 'harness' && base ? testsKept(base, counting, diff?.assertions.deletedTestFiles ?? []) : undefined;
+    const protectedChanges = await protectedChangesNow(root, opts.baseSha, { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows, ...gitDir });
     const gates = evaluateGates({
       config,
+      protectedChanges,
       testRuns: runs,
       currentTreeHash: current.tree ?? '',
       ...(current.error !== undefined ? { hashError: current.error } : {}),
