@@ -13,6 +13,9 @@ const corpus = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/policy/corp
   config: { allow: string[]; deny: string[]; testCommand: string };
   cases: Case[];
 };
+// The security corpus (test/security/corpus.json) too: every option table, wrapper and path check is exercised.
+const security = JSON.parse(readFileSync(join(repoRoot, 'test/security/corpus.json'), 'utf8')) as { cases: Array<Case & { mode?: string; testCommand?: string }> };
+corpus.cases.push(...security.cases.filter((c) => c.mode === undefined && c.testCommand === undefined));
 const rounds = Number(process.env.ROUNDS ?? 20);
 
 const t0 = process.hrtime.bigint();
