@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolErrorKind } from './define-tool.js';
 import { descriptions } from './descriptions.js';
@@ -22,7 +23,9 @@ export const bashTool = defineTool({
     const startedAt = new Date();
     let res;
     try {
-      res = await ctx.exec({ command, cwd: ctx.root, timeoutMs, signal: ctx.signal });
+      // The whole output streams to tool-output/ as it arrives; the registry keeps it only when it is over the budget.
+      const outputFile = join(ctx.runDir, 'tool-output', `${ctx.callId.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
+      res = await ctx.exec({ command, cwd: ctx.root, timeoutMs, signal: ctx.signal, outputFile });
     } catch (err) {
       const endedAt = new Date();
       return {
@@ -46,7 +49,7 @@ export const bashTool = defineTool({
       status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
       if (res.exitCode !== 0) errorKind = 'exit_code';
     }
-    const truncated = res.truncated ? '\n(output was cut in the middle: it exceeded the capture limit)' : '';
+    const truncated = res.truncated ? `\n(output was cut in the middle: it exceeded the capture limit${res.outputPath ? `; the full output is in ${res.outputPath}` : ''})` : '';
     return {
       forModel: `${body}${truncated}\n${status}`,
       forHuman: `Bash ${description ?? command}`.slice(0, 200),
@@ -54,6 +57,7 @@ export const bashTool = defineTool({
       ...(errorKind ? { errorKind } : {}),
       effects: [{ type: 'exec', command, exitCode: res.exitCode, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: res.timedOut }],
       meta: { durationMs: res.durationMs, sandbox: res.sandbox },
+      ...(res.outputPath ? { outputPath: res.outputPath } : {}),
     };
   },
 });

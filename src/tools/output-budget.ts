@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface BudgetOptions {
@@ -6,6 +6,12 @@ export interface BudgetOptions {
   callId: string;
   /** Bytes the model may see in one result (default 30 000). */
   limitBytes?: number;
+  /**
+   * The tool already streamed its full output to this file (Bash: every byte as it arrived, up to the
+   * exec's file cap): it is named instead of writing `text` (which may be only a head and tail). It is
+   * removed when `text` fits the budget.
+   */
+  savedPath?: string;
 }
 
 export const DEFAULT_OUTPUT_LIMIT = 30_000;
@@ -28,28 +34,37 @@ function tailBytes(text: string, bytes: number): string {
 
 /**
  * Keep a tool result within the model's budget. Over the limit, the whole text goes to
- * `<runDir>/tool-output/<callId>.txt` and the model gets the head, the tail and that path.
+ * `<runDir>/tool-output/<callId>.txt` (or the tool's own streamed file, `savedPath`, is kept) and the
+ * model gets the head, the tail and that path.
  */
 export function budgetOutput(text: string, opts: BudgetOptions): { text: string; outputPath?: string } {
   const limit = opts.limitBytes ?? DEFAULT_OUTPUT_LIMIT;
-  const size = Buffer.byteLength(text, 'utf8');
-  if (size <= limit) return { text };
+  let size = Buffer.byteLength(text, 'utf8');
+  if (size <= limit) {
+    if (opts.savedPath) rmSync(opts.savedPath, { force: true });
+    return { text };
+  }
   const dir = join(opts.runDir, 'tool-output');
-  const outputPath = join(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
+  const outputPath = opts.savedPath ?? join(dir, `${opts.callId.replace(/[^A-Za-z0-9_.-]/g, '_')}.txt`);
   let saved = true;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(outputPath, text);
-  } catch {
-    saved = false;
+  if (opts.savedPath) {
+    size = Math.max(size, statSync(opts.savedPath, { throwIfNoEntry: false })?.size ?? 0);
+  } else {
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(outputPath, text);
+    } catch {
+      saved = false;
+    }
   }
   const head = headBytes(text, Math.floor(limit * 0.6));
   const tail = tailBytes(text, Math.floor(limit * 0.3));
-  const lines = text.split('\n').length;
+  const lines = opts.savedPath ? undefined : text.split('\n').length;
+  const what = lines === undefined ? `${size} bytes` : `${size} bytes, ${lines} lines`;
   const omitted = size - Buffer.byteLength(head) - Buffer.byteLength(tail);
   const where = saved
-    ? `The full output (${size} bytes, ${lines} lines) is saved at ${outputPath}: use Read with offset/limit or Grep on that path to see the rest.`
-    : `The full output (${size} bytes, ${lines} lines) could not be saved; rerun with a narrower query to see the rest.`;
+    ? `The full output (${what}) is saved at ${outputPath}: use Read with offset/limit or Grep on that path to see the rest.`
+    : `The full output (${what}) could not be saved; rerun with a narrower query to see the rest.`;
   const body = `${head}${head.endsWith('\n') ? '' : '\n'}\n[... ${omitted} bytes omitted ...]\n\n${tail}\n\n[Output too long for one result. ${where}]`;
   return saved ? { text: body, outputPath } : { text: body };
 }

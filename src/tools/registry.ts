@@ -103,8 +103,11 @@ export function createRegistry(tools: ToolDefinition[]): ToolRegistry {
         ctx.logger.error({ tool: name, err: message }, 'tool threw');
         result = { forModel: `${name} failed with an internal error: ${message}`, isError: true, errorKind: 'internal' };
       }
-      const budgeted = budgetOutput(result.forModel, { runDir: ctx.runDir, callId: ctx.callId });
-      if (budgeted.outputPath === undefined) return result;
+      const budgeted = budgetOutput(result.forModel, { runDir: ctx.runDir, callId: ctx.callId, ...(result.outputPath ? { savedPath: result.outputPath } : {}) });
+      if (budgeted.outputPath === undefined) {
+        const { outputPath: _dropped, ...rest } = result;
+        return rest;
+      }
       const outputPath = budgeted.outputPath;
       const effects = result.effects?.map((e) => (e.type === 'exec' ? { ...e, outputPath } : e));
       return { ...result, forModel: budgeted.text, outputPath, ...(effects ? { effects } : {}) };

@@ -13,7 +13,15 @@ export interface ExecRequest {
   extraEnv?: Record<string, string>;
   /** Text written to the process's stdin (hooks get their JSON event here). */
   stdin?: string;
+  /**
+   * Stream the interleaved output to this file in full as it arrives (up to OUTPUT_FILE_CAP_BYTES,
+   * then a note), whatever the in-memory cap keeps. The folder is created when missing.
+   */
+  outputFile?: string;
 }
+
+/** The most a single call writes to its output file (100 MiB); past it the file ends with a note. */
+export const OUTPUT_FILE_CAP_BYTES = 100 * 1024 * 1024;
 
 export interface ExecResult {
   exitCode: number | null;
@@ -29,6 +37,10 @@ export interface ExecResult {
   truncated: boolean;
   /** Which isolation applied: 'bwrap' or 'none'. */
   sandbox: 'bwrap' | 'none';
+  /** The request's outputFile, when it could be written (holds the whole output up to the cap). */
+  outputPath?: string;
+  /** Bytes of output the process wrote (stdout + stderr), whether or not they were kept. */
+  outputBytes?: number;
 }
 
 export type ExecPort = (request: ExecRequest) => Promise<ExecResult>;

@@ -1,9 +1,9 @@
-import { mkdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, mkdirSync, realpathSync, type WriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
 import { silentLogger } from '../log.js';
-import type { ExecPort, ExecRequest, ExecResult } from './exec-port.js';
+import { OUTPUT_FILE_CAP_BYTES, type ExecPort, type ExecRequest, type ExecResult } from './exec-port.js';
 import { scrubbedEnv } from './env-scrub.js';
 import { OutputCap } from './output-cap.js';
 import { resolveSandbox, sandboxArgv, type SandboxSetting } from './sandbox.js';
@@ -31,6 +31,8 @@ export interface ExecOptions {
   maxOutputBytes?: number;
   /** Processes running at once; more wait in a queue. Default 4. */
   maxConcurrent?: number;
+  /** Cap of a request's outputFile. Default OUTPUT_FILE_CAP_BYTES (100 MiB). */
+  maxOutputFileBytes?: number;
   /** Grace between SIGTERM and SIGKILL of the process group. Default 2000 ms. */
   killGraceMs?: number;
   /**
@@ -119,8 +121,9 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
     const out = new OutputCap(max);
     const so = new OutputCap(max);
     const se = new OutputCap(max);
-    child.stdout?.on('data', (b: Buffer) => (out.push(b), so.push(b)));
-    child.stderr?.on('data', (b: Buffer) => (out.push(b), se.push(b)));
+    const sink = req.outputFile ? openOutputFile(req.outputFile, opts.maxOutputFileBytes ?? OUTPUT_FILE_CAP_BYTES) : undefined;
+    child.stdout?.on('data', (b: Buffer) => (out.push(b), so.push(b), sink?.write(b)));
+    child.stderr?.on('data', (b: Buffer) => (out.push(b), se.push(b), sink?.write(b)));
     let timedOut = false;
     let cancelled = false;
     let killTimer: NodeJS.Timeout | undefined;
@@ -140,10 +143,12 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
     req.signal?.removeEventListener('abort', onAbort);
     if (pid) live.delete(pid);
     const exitCode = typeof res.exitCode === 'number' ? res.exitCode : null;
+    const saved = sink ? await sink.close() : false;
     log.debug({ exitCode, timedOut, cancelled, ms: Date.now() - started }, 'exec finished');
     return {
       exitCode, output: out.text(), stdout: so.text(), stderr: se.text(), timedOut, cancelled,
       durationMs: Date.now() - started, truncated: out.truncated || so.truncated || se.truncated, sandbox,
+      outputBytes: out.total, ...(saved && req.outputFile ? { outputPath: req.outputFile } : {}),
     };
   }
 
@@ -165,6 +170,41 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
       const all = [...live.entries()];
       for (const [pid] of all) killGroup(pid, 'SIGKILL');
       await Promise.allSettled(all.map(([, c]) => c));
+    },
+  };
+}
+
+/**
+ * The full-output file of one call: every chunk is appended as it arrives (never held in memory)
+ * until `cap` bytes, then one note line and nothing more. close() resolves false when it could not be
+ * written (the caller then has only the in-memory head and tail).
+ */
+function openOutputFile(path: string, cap: number): { write(b: Buffer): void; close(): Promise<boolean> } {
+  let stream: WriteStream | undefined;
+  let ok = true;
+  let written = 0;
+  let total = 0;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    stream = createWriteStream(path);
+    stream.on('error', () => (ok = false));
+  } catch {
+    ok = false;
+  }
+  return {
+    write(b) {
+      total += b.length;
+      if (!stream || !ok || written >= cap) return;
+      const part = written + b.length > cap ? b.subarray(0, cap - written) : b;
+      written += part.length;
+      stream.write(part);
+    },
+    close() {
+      return new Promise((resolve) => {
+        if (!stream) return resolve(false);
+        if (total > written) stream.write(`\n[proofpr: output file cap of ${cap} bytes reached; ${total - written} more bytes were not saved]\n`);
+        stream.end(() => resolve(ok));
+      });
     },
   };
 }
