@@ -132,9 +132,18 @@ export function recordOutcomes(run: LoopRun, outcomes: readonly ToolOutcome[]): 
 
 /** What the compaction summary must keep: the todo list, the files edited, the logs of failed calls. */
 function noteEffects(memory: CompactionState, result: ToolResult): void {
+  const seq = (memory.seq = (memory.seq ?? 0) + 1);
   for (const e of result.isError ? [] : (result.effects ?? [])) {
     if (e.type === 'todos') memory.todos = e.todos;
     if (e.type === 'file_changed' && !memory.filesEdited.includes(e.path)) memory.filesEdited.push(e.path);
+    if (e.type === 'file_changed') memory.lastEditSeq = seq;
+  }
+  // The ledger of commands run (exec effects, failing ones included): compaction re-attaches it.
+  for (const e of result.effects ?? []) {
+    if (e.type !== 'exec') continue;
+    const log = e.outputPath ?? result.outputPath;
+    (memory.checks ??= []).push({ command: e.command, exitCode: e.exitCode, timedOut: e.timedOut, seq, ...(log ? { outputPath: log } : {}) });
+    if (memory.checks.length > 200) memory.checks.splice(0, memory.checks.length - 200);
   }
   const log = result.outputPath;
   if (result.isError && log !== undefined && !memory.failingLogs.includes(log)) memory.failingLogs.push(log);

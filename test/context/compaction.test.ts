@@ -107,6 +107,33 @@ describe('summary compaction', () => {
     expect(JSON.stringify(req?.messages)).toContain('[tool call Read] {\\"file_path\\":\\"src/file30.ts\\"}');
   });
 
+  it('summary - a summary without any of the sections is accepted; the harness appends the failing and stale checks from its ledger', async () => {
+    const ctx = await manager();
+    const model = createScriptedModel([{ content: [text('I fixed it, everything passes now.')] }]);
+    const ledger: CompactionState = {
+      ...state,
+      seq: 9,
+      lastEditSeq: 6,
+      checks: [
+        { command: 'npm test', exitCode: 1, seq: 3, outputPath: 'runs/r1/tool-output/toolu_031.txt' },
+        { command: 'npm run lint', exitCode: 0, seq: 4 },
+        { command: 'ls src', exitCode: 0, seq: 5 },
+        { command: 'npx tsc --noEmit', exitCode: 0, seq: 8 },
+      ],
+    };
+    const res = await ctx.maybeCompact(history(30), ledger, model);
+    expect(res).toMatchObject({ kind: 'summary', ok: true });
+    expect(res?.detail).toContain('summary lacks sections: Task, Decisions');
+    const after = contentOf(res?.messages ?? []);
+    expect(after).toContain('I fixed it, everything passes now.');
+    expect(after).toContain('- FAILING `npm test`: exit 1, and files changed since (log: runs/r1/tool-output/toolu_031.txt)');
+    expect(after).toContain('- NOT RE-RUN since the last edit `npm run lint`: it passed before files changed');
+    expect(after).toContain('- passed after the last edit `npx tsc --noEmit`');
+    expect(after).not.toContain('`ls src`');
+    expect(after).toContain('Files edited so far: src/parser.ts');
+    expect(after).toContain('Gate status: FAILING tests_passed, assertions_kept');
+  });
+
   it('summary - the next request is smaller, the history stays valid, and the run can compact again', async () => {
     const ctx = await manager();
     const model = createScriptedModel([{ content: [text(LYING_SUMMARY)] }, { content: [text(LYING_SUMMARY.replace('Stop.', 'Rerun tests.'))] }]);

@@ -3,6 +3,8 @@
  * history is rebuilt as one user turn — the original task, the summary and the harness state (gates,
  * failing logs, files edited, todos, taken from outside the conversation) — plus the latest exchanges
  * that fit a small budget, cut only before an assistant turn so every tool_use keeps its tool_result.
+ * A summary that misses sections is still accepted (noted in the detail): the facts that must survive
+ * come from the harness state, not from the model's headings.
  */
 import type { Message, ModelClient, TextBlock, UserBlock } from '../../model/model-client.js';
 import type { CompactionResult, CompactionState } from './types.js';

@@ -1,8 +1,10 @@
 /**
- * The harness's own record re-attached after a summary: gate status, failing-check logs, files edited
- * and the todo list. It comes from outside the conversation, so a summary can never mark anything verified.
+ * The harness's own record re-attached after a summary: gate status, the ledger of checks (failing,
+ * or not re-run since the last edit, with their log paths), failing-check logs, files edited and the
+ * todo list. It comes from outside the conversation, so a summary can never mark anything verified,
+ * and one that forgets a failure or misses its sections loses nothing.
  */
-import type { CompactionState } from './types.js';
+import type { CheckRecord, CompactionState } from './types.js';
 
 export const HARNESS_STATE_TAG = '<harness-state>';
 
@@ -16,6 +18,7 @@ export function renderHarnessState(state: CompactionState): string {
     lines.push(failed.length === 0 ? 'Gate status at the last check: all passed (they are checked again when you stop).' : `Gate status: FAILING ${failed.map((g) => g.name).join(', ')}.`);
     for (const g of state.gates) lines.push(`- ${g.passed ? 'passed' : 'FAILED'} ${g.name}: ${g.detail.replace(/\s+/g, ' ').trim()}`);
   }
+  lines.push(...checkLines(state));
   if (state.failingLogs.length > 0) {
     lines.push('Logs of failing checks (Read them before changing more code):');
     for (const p of state.failingLogs) lines.push(`- ${p}`);
@@ -28,4 +31,37 @@ export function renderHarnessState(state: CompactionState): string {
   }
   lines.push('</harness-state>');
   return lines.join('\n');
+}
+
+/** Commands that check the work (tests, linters, type checkers, builds): a stale pass of one matters. */
+const CHECK = /\b(?:test|tests|jest|vitest|mocha|ava|tap|pytest|tox|nox|unittest|lint|eslint|ruff|flake8|mypy|pyright|tsc|typecheck|check|build|cargo|go\s+(?:test|vet|build)|make|gradle|mvn|rspec|phpunit)\b/;
+const MAX_CHECKS = 12;
+
+/**
+ * The ledger's facts about checks, by command (its latest run): failing ones with their log paths,
+ * and passing checks that ran before the last edit (not re-run since, so not evidence any more).
+ */
+export function checkLines(state: CompactionState): string[] {
+  const latest = new Map<string, CheckRecord>();
+  for (const c of state.checks ?? []) {
+    latest.delete(c.command);
+    latest.set(c.command, c);
+  }
+  const edit = state.lastEditSeq ?? 0;
+  const failing: string[] = [];
+  const stale: string[] = [];
+  const fresh: string[] = [];
+  for (const c of [...latest.values()].reverse()) {
+    const cmd = `\`${c.command.replace(/\s+/g, ' ').trim().slice(0, 200)}\``;
+    const log = c.outputPath ? ` (log: ${c.outputPath})` : '';
+    if (c.exitCode !== 0) failing.push(`- FAILING ${cmd}: ${c.timedOut ? 'timed out' : c.exitCode === null ? 'killed' : `exit ${c.exitCode}`}${c.seq < edit ? ', and files changed since' : ''}${log}`);
+    else if (!CHECK.test(c.command)) continue;
+    else if (c.seq < edit) stale.push(`- NOT RE-RUN since the last edit ${cmd}: it passed before files changed${log}`);
+    else fresh.push(`- passed after the last edit ${cmd}${log}`);
+  }
+  const all = [...failing, ...stale, ...fresh];
+  if (all.length === 0) return [(state.checks ?? []).length ? 'Checks run: none failing, none of them a test or check command.' : 'Checks run: none yet.'];
+  const shown = all.slice(0, MAX_CHECKS);
+  if (all.length > MAX_CHECKS) shown.push(`- … and ${all.length - MAX_CHECKS} more commands`);
+  return ['Checks from the harness ledger (latest run of each command):', ...shown];
 }

@@ -22,6 +22,23 @@ export interface CompactionState {
   gates: GateResult[];
   /** Paths (run folder tool-output/…) of logs behind failing checks, kept across compaction. */
   failingLogs: string[];
+  /** The ledger of commands run (in order), from the exec effects of the tool results. */
+  checks?: CheckRecord[];
+  /** Sequence number of the last tool result that changed a file (see CheckRecord.seq). */
+  lastEditSeq?: number;
+  /** Tool results noted so far (the clock of `seq`). */
+  seq?: number;
+}
+
+/** One command the agent ran, as the harness recorded it (not as the model remembers it). */
+export interface CheckRecord {
+  command: string;
+  exitCode: number | null;
+  timedOut?: boolean;
+  /** The full output on disk, when the result was saved to tool-output/. */
+  outputPath?: string;
+  /** When it ran, on the CompactionState.seq clock. */
+  seq: number;
 }
 
 export interface CompactionResult {
