@@ -26,6 +26,24 @@ export default tseslint.config(
       ],
     },
   },
+  // docs/architecture.md: the arrows point one way. Each block forbids the folders a layer must not reach.
+  ...[
+    { files: ['src/github/**/*.ts'], regex: '(^|/)(usecases|jobs|hosts)(/|$)', message: 'src/github must not import src/usecases, src/jobs or src/hosts (docs/architecture.md).' },
+    { files: ['src/usecases/**/*.ts'], regex: '(^|/)(jobs|hosts)(/|$)', message: 'src/usecases must not import src/jobs or src/hosts: define the port it needs in usecases/ports.ts (docs/architecture.md).' },
+    { files: ['src/run/**/*.ts'], regex: '(^|/)(usecases|jobs|hosts)(/|$)', message: 'src/run must not import src/usecases, src/jobs or src/hosts (docs/architecture.md).' },
+    { files: ['src/jobs/**/*.ts'], regex: '(^|/)hosts(/|$)', message: 'src/jobs must not import src/hosts (docs/architecture.md).' },
+    // Hosts are independent: what two hosts share lives in src/hosts/shared. The one exception is the CLI's
+    // `serve` command (src/hosts/cli/serve.ts), the process entry that starts the App's server.
+    { files: ['src/hosts/action/**/*.ts'], regex: '^(\\.\\./)+(hosts/)?(probot|cli)(/|$)', message: 'src/hosts/action must not import another host; shared wiring goes in src/hosts/shared.' },
+    { files: ['src/hosts/probot/**/*.ts'], regex: '^(\\.\\./)+(hosts/)?(action|cli)(/|$)', message: 'src/hosts/probot must not import another host; shared wiring goes in src/hosts/shared.' },
+    { files: ['src/hosts/cli/**/*.ts'], ignores: ['src/hosts/cli/serve.ts'], regex: '^(\\.\\./)+(hosts/)?(action|probot)(/|$)', message: 'src/hosts/cli must not import another host (only cli/serve.ts starts the App); shared wiring goes in src/hosts/shared.' },
+    { files: ['src/hosts/cli/serve.ts'], regex: '^(\\.\\./)+(hosts/)?action(/|$)', message: 'src/hosts/cli must not import the Action host.' },
+    { files: ['src/hosts/shared/**/*.ts'], regex: '^(\\.\\./)+(hosts/)?(action|cli|probot)(/|$)', message: 'src/hosts/shared is below every host: it imports none of them.' },
+  ].map(({ files, ignores, regex, message }) => ({
+    files,
+    ...(ignores ? { ignores } : {}),
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] },
+  })),
   {
     files: ['src/**/*.ts'],
     ignores: ['src/hosts/**'],

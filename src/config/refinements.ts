@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { CronExpressionParser } from 'cron-parser';
-import { parseRule, RULE_TOOLS } from '../agent/permissions/rules.js';
-import { matchesTool } from '../agent/hooks/matcher.js';
+import { parseRule, RULE_TOOLS } from './permission-rule.js';
+import { matchesTool } from './hook-matcher.js';
 import { ConfigError } from './config-error.js';
 
 /** Tool names a hook matcher may name (the rule tools plus tools that take no rule). */

@@ -14,7 +14,7 @@ import type { UsecaseDeps } from '../../usecases/ports.js';
 import type { RunTask } from '../../run/run-task-types.js';
 import { exitCodeFor } from '../../agent/evidence/types.js';
 import type { ActionContext } from './context.js';
-import { actionWorkspace } from './workspace-port.js';
+import { checkoutWorkspace } from '../shared/checkout-workspace.js';
 import { skipped, type ActionResult } from './result.js';
 
 export interface IssueFlowDeps {
@@ -36,7 +36,7 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
   const t = run.trigger;
   const usecaseDeps: UsecaseDeps = {
     github,
-    workspace: actionWorkspace(ctx.workspace, { fetchBranches: t.target === 'pr' && t.headRef ? [t.headRef] : [] }),
+    workspace: checkoutWorkspace(ctx.workspace, { fetchBranches: t.target === 'pr' && t.headRef ? [t.headRef] : [] }),
     runTask: deps.runTask,
     modelFactory: () => deps.model,
     runs: { update: () => undefined },

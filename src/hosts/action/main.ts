@@ -18,7 +18,7 @@ import { loadActionConfig } from './load-config.js';
 import { CONFIG_PATH, createGitHubPort } from '../../github/github-port.js';
 import type { GitHubPort } from '../../github/port.js';
 import { createTokenOctokit } from '../../github/token-octokit.js';
-import { actionWorkspace } from './workspace-port.js';
+import { checkoutWorkspace } from '../shared/checkout-workspace.js';
 import { issueFlow } from './issue-flow.js';
 import { promptFlow } from './prompt-flow.js';
 import { sweepFlow } from './sweep-flow.js';
@@ -59,7 +59,7 @@ export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, de
     modelId: inputs.model ?? ctx.modelEnv ?? config.model,
     evidencePath: (file: string) => workspacePath(ctx.workspace, file),
   };
-  const workspace = deps.workspace ?? actionWorkspace(ctx.workspace);
+  const workspace = deps.workspace ?? checkoutWorkspace(ctx.workspace);
   const sweep = () => sweepFlow(ctx, config, { ...common, workspace, ...(deps.baseline ? { baseline: deps.baseline } : {}) });
 
   if (inputs.mode === 'sweep') return sweep();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { proofprHome } from '../../config/home.js';
-import { createAnthropicClient } from '../../model/anthropic.js';
+import { cliModel } from './cli-model.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { runTask } from '../../run/run-task.js';
 import { sweepWorktrees } from '../../workspace/worktree.js';
@@ -10,7 +10,6 @@ import type { WorkspacePort } from '../../usecases/ports.js';
 import { githubRun } from './github-run.js';
 import { createProgressPrinter } from './progress.js';
 import { resolveRunOptions, type RawRunFlags } from './run-options.js';
-import { UsageError } from './usage-error.js';
 
 export interface RunCommandDeps {
   env?: NodeJS.ProcessEnv;
@@ -31,9 +30,7 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
   const opts = resolveRunOptions(flags, env);
   let model = deps.model;
   if (!model) {
-    const apiKey = env.ANTHROPIC_API_KEY;
-    if (!apiKey) throw new UsageError('ANTHROPIC_API_KEY is not set: export your Anthropic API key (or point ANTHROPIC_BASE_URL at a compatible server and set any key)');
-    model = createAnthropicClient({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
+    model = cliModel(env, 'run');
   }
   if (opts.github) {
     return githubRun({ ...opts, github: opts.github }, { env, model, stdout: out, stderr: err, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.workspace ? { workspace: deps.workspace } : {}) });

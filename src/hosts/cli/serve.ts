@@ -10,7 +10,7 @@ import { parseEnv } from 'node:util';
 import { join } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import { startServer, type RunningServer, type ServerOptions } from '../probot/server.js';
-import { ServerEnvError } from '../probot/server-env.js';
+import { ServerEnvError } from '../shared/server-env.js';
 import { SqliteUnavailableError } from '../../jobs/db.js';
 
 export const DEFAULT_DRAIN_GRACE_MS = 30_000;

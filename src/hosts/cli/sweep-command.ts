@@ -8,12 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { proofprHome } from '../../config/home.js';
 import { ConfigError, parseConfigYaml, validateRepoConfig } from '../../config/repo-config.js';
-import { createAnthropicClient } from '../../model/anthropic.js';
+import { cliModel } from './cli-model.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { runTask } from '../../run/run-task.js';
 import type { RunTask } from '../../run/run-task-types.js';
 import { runSweeps, sweepExitCode, SweepSelectionError, type SweepDeps } from '../../usecases/sweep.js';
-import { actionWorkspace } from '../action/workspace-port.js';
+import { checkoutWorkspace } from '../shared/checkout-workspace.js';
 import { githubTarget } from './github-target.js';
 import { UsageError } from './usage-error.js';
 
@@ -66,9 +66,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   }
   let model = deps.model;
   if (!model) {
-    const apiKey = env.ANTHROPIC_API_KEY;
-    if (!apiKey) throw new UsageError('ANTHROPIC_API_KEY is not set: export your Anthropic API key (or point ANTHROPIC_BASE_URL at a compatible server and set any key)');
-    model = createAnthropicClient({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
+    model = cliModel(env, 'sweep');
   }
   const github = deps.github ?? port;
   const names = flags.name === undefined ? undefined : Array.isArray(flags.name) ? flags.name : [flags.name];
@@ -85,7 +83,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
         home: proofprHome(env),
         ...(github ? { repoFullName: `${github.owner}/${github.repo}` } : {}),
       },
-      { runTask: deps.runTask ?? runTask, model, ...(github ? { github, workspace: actionWorkspace(repoDir) } : {}) },
+      { runTask: deps.runTask ?? runTask, model, ...(github ? { github, workspace: checkoutWorkspace(repoDir) } : {}) },
     );
     for (const o of outcomes) {
       err(`sweep ${o.name}: ${o.verdict}: ${o.reason}\n`);

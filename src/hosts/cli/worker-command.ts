@@ -7,7 +7,10 @@
  * Resolves to the exit code: 0 after a clean shutdown, 2 for a configuration error.
  */
 import { Probot } from 'probot';
-import { readServerEnv, ServerEnvError } from '../probot/server-env.js';
+import { readServerEnv, ServerEnvError } from '../shared/server-env.js';
+import { RUNS_QUEUE } from '../shared/queue-names.js';
+import { githubForApp } from '../shared/github-for.js';
+import { modelFactoryFromEnv } from '../shared/model-factory.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
 import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
@@ -15,21 +18,14 @@ import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
 import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';
 import type { JobHandler, QueuedJob } from '../../jobs/queue.js';
-import { createGitHubPort } from '../../github/github-port.js';
-import type { Trigger } from '../../github/trigger.js';
-import type { GitHubPort } from '../../github/port.js';
 import { runTask } from '../../run/run-task.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
-import { createAnthropicClient } from '../../model/anthropic.js';
 import { createMetrics } from '../../metrics/metrics.js';
 import { serveMetrics } from '../../metrics/handler.js';
 import { logger } from '../../log.js';
 
 const log = logger('worker-command');
-
-/** The BullMQ queue name `proofpr serve` enqueues to and workers take from. */
-export const RUNS_QUEUE = 'runs';
 
 export interface WorkerCommandOptions {
   env?: NodeJS.ProcessEnv;
@@ -69,19 +65,12 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   // The usecases do not await run updates: failures are logged by the store, never left unhandled.
   const runs = { update: (id: string, patch: Parameters<typeof store.update>[1]): void => void store.update(id, patch).catch(() => undefined) };
   const probot = new Probot({ appId: env.appId, privateKey: env.privateKey, baseUrl: env.apiUrl, log: logger('probot') });
-  const githubFor = async (t: Trigger): Promise<GitHubPort> => {
-    if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
-    const octokit = await probot.auth(t.installationId);
-    return createGitHubPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
-  };
+  const githubFor = githubForApp(probot, env.webUrl);
   const run = createJobHandler({
     githubFor,
     workspace: { ensureMirror, pushBranch },
     runTask,
-    modelFactory: () => {
-      if (!env.anthropicApiKey) throw new Error('ANTHROPIC_API_KEY is missing: set it in the environment of `proofpr worker`');
-      return createAnthropicClient({ apiKey: env.anthropicApiKey, ...(env.anthropicBaseUrl ? { baseURL: env.anthropicBaseUrl } : {}) });
-    },
+    modelFactory: modelFactoryFromEnv(env, 'worker'),
     runs,
     branches: store,
     home: env.home,

@@ -8,14 +8,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import { proofprApp, type ProofprAppOptions } from './app.js';
-import { readServerEnv, ServerEnvError, type ServerEnv } from './server-env.js';
+import { readServerEnv, ServerEnvError, type ServerEnv } from '../shared/server-env.js';
 import { createMetrics, type Metrics } from '../../metrics/metrics.js';
 import { openDatabase } from '../../jobs/db.js';
 import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
 import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
-import { RUNS_QUEUE } from '../cli/worker-command.js';
+import { RUNS_QUEUE } from '../shared/queue-names.js';
+import { githubForApp } from '../shared/github-for.js';
+import { modelFactoryFromEnv } from '../shared/model-factory.js';
 import { createSqliteQueue } from '../../jobs/sqlite-queue.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
@@ -23,16 +25,12 @@ import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js'
 import type { QueuedJob } from '../../jobs/queue.js';
 import { startSweepScheduler } from './scheduler.js';
 import type { Queue } from '../../jobs/queue.js';
-import { createGitHubPort } from '../../github/github-port.js';
-import type { Trigger } from '../../github/trigger.js';
 import type { ModelFactory, WorkspacePort } from '../../usecases/ports.js';
-import type { GitHubPort } from '../../github/port.js';
 import type { RunTask } from '../../run/run-task-types.js';
 import { runTask as realRunTask } from '../../run/run-task.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
-import { createAnthropicClient } from '../../model/anthropic.js';
 import { logger } from '../../log.js';
 import type { Logger } from 'pino';
 
@@ -100,13 +98,6 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   });
 }
 
-function defaultModelFactory(env: ServerEnv): ModelFactory {
-  return () => {
-    if (!env.anthropicApiKey) throw new Error('ANTHROPIC_API_KEY is missing: set it in the environment of `proofpr serve`');
-    return createAnthropicClient({ apiKey: env.anthropicApiKey, ...(env.anthropicBaseUrl ? { baseURL: env.anthropicBaseUrl } : {}) });
-  };
-}
-
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const env = readServerEnv(opts.env ?? process.env, opts.cwd);
   // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
@@ -129,11 +120,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
   const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<ProofprJob>(db!);
   const queue: Queue<ProofprJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<ProofprJob>);
-  const githubFor = async (t: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort> => {
-    if (t.installationId === undefined) throw new Error(`no installation id for ${t.owner}/${t.repo}: is the App installed there?`);
-    const octokit = await probot.auth(t.installationId);
-    return createGitHubPort(octokit, { owner: t.owner, repo: t.repo, webUrl: env.webUrl });
-  };
+  const githubFor = githubForApp(probot, env.webUrl);
 
   // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.
   for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
@@ -148,7 +135,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       githubFor,
       workspace: opts.workspace ?? { ensureMirror, pushBranch },
       runTask: opts.runTask ?? realRunTask,
-      modelFactory: opts.modelFactory ?? defaultModelFactory(env),
+      modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
       runs,
       branches: runs,
       home: env.home,

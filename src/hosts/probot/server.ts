@@ -7,7 +7,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProofpr, type Proofpr, type StartServerOptions } from './create-proofpr.js';
-import type { ServerEnv } from './server-env.js';
+import type { ServerEnv } from '../shared/server-env.js';
 import { startWebhookProxy, type SmeeClientLike, type WebhookProxy } from './webhook-proxy.js';
 import { logger } from '../../log.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { silentLogger } from '../../../src/log.js';
 import { startServer, type RunningServer } from '../../../src/hosts/probot/server.js';
-import { readServerEnv } from '../../../src/hosts/probot/server-env.js';
+import { readServerEnv } from '../../../src/hosts/shared/server-env.js';
 import { openDatabase } from '../../../src/jobs/db.js';
 import { createRunStore } from '../../../src/jobs/run-store.js';
 import { createSqliteQueue } from '../../../src/jobs/sqlite-queue.js';

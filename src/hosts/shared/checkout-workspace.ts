@@ -1,5 +1,5 @@
 /**
- * WorkspacePort for the Action: the runner's checkout is the repository (no mirror). For follow-ups on a
+ * WorkspacePort over a checkout (the Action's, the CLI sweep's): the checkout is the repository (no mirror). For follow-ups on a
  * proofpr PR its branch is fetched into refs/remotes/origin/ first; pushes go through the workspace's
  * pushBranch with the token as an http.extraheader.
  */
@@ -7,7 +7,7 @@ import type { WorkspacePort } from '../../usecases/ports.js';
 import { git } from '../../workspace/git.js';
 import { pushBranch } from '../../workspace/push.js';
 
-export function actionWorkspace(checkout: string, opts: { fetchBranches?: string[] } = {}): WorkspacePort {
+export function checkoutWorkspace(checkout: string, opts: { fetchBranches?: string[] } = {}): WorkspacePort {
   return {
     async ensureMirror({ url, token }) {
       for (const b of opts.fetchBranches ?? []) {
