@@ -10,7 +10,7 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN §2: the agent core and the tools run the same under every host, so they never reach up.
+    // docs/architecture.md: the agent core and the tools run the same under every host, so they never reach up.
     files: ['src/agent/**/*.ts', 'src/tools/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -19,7 +19,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '(^|/)(github|jobs|hosts|usecases)(/|$)',
-              message: 'src/agent and src/tools must not import src/github, src/jobs, src/hosts or src/usecases (DESIGN.md §2).',
+              message: 'src/agent and src/tools must not import src/github, src/jobs, src/hosts or src/usecases (docs/architecture.md).',
             },
           ],
         },

@@ -6,7 +6,7 @@ import { worktreeGitEnv } from './worktree-git-dir.js';
 import { removeWorktreeUnlocked } from './worktree-remove.js';
 
 /**
- * Warm worktrees (DESIGN §3 "Workspace speed"): instead of deleting a finished run's worktree, park it
+ * Warm worktrees: instead of deleting a finished run's worktree, park it
  * detached under `<worktreesDir>/.pool/<repo>/`; the next run of the same repository moves it into place
  * and resets it (`checkout -f` + `clean -ffdx`), which costs a fraction of writing every file again.
  * Callers hold the repository lock around claim and release.
