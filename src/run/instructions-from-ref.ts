@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gitEnv } from '../workspace/tree-hash.js';
+import { harnessGitEnv } from '../workspace/harness-git-env.js';
 
 const run = promisify(execFile);
 const WANTED = /(^|\/)(AGENTS|CLAUDE)\.md$|^\.proofpr\/skills\/[^/]+\/SKILL\.md$/;
@@ -12,7 +12,7 @@ const WANTED = /(^|\/)(AGENTS|CLAUDE)\.md$|^\.proofpr\/skills\/[^/]+\/SKILL\.md$
  * `ref` into `dest`, so a PR head cannot rewrite the instructions its own follow-up run reads.
  */
 export async function instructionsFromRef(repoDir: string, ref: string, dest: string): Promise<string> {
-  const opts = { cwd: repoDir, env: gitEnv(), maxBuffer: 64 * 1024 * 1024 };
+  const opts = { cwd: repoDir, env: harnessGitEnv(), maxBuffer: 64 * 1024 * 1024 };
   const { stdout } = await run('git', ['ls-tree', '-r', '--name-only', '-z', ref], opts);
   await mkdir(dest, { recursive: true });
   for (const path of stdout.split('\0').filter((p) => WANTED.test(p))) {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { WorkspaceError } from './errors.js';
-import { gitEnv } from './git-env.js';
+import { harnessGitEnv } from './harness-git-env.js';
 
 export interface GitOptions {
   cwd: string;
@@ -71,7 +71,7 @@ const DISK_FULL = /no space left on device|ENOSPC|disk quota exceeded|EDQUOT/i;
  */
 export function git(args: string[], opts: GitOptions): Promise<GitResult> {
   const secrets = secretForms(opts.token);
-  const env: Record<string, string> = { ...gitEnv(), ...(opts.env ?? {}) };
+  const env: Record<string, string> = { ...harnessGitEnv(), ...(opts.env ?? {}) };
   const extra: [string, string][] = Object.entries(opts.config ?? {});
   if (opts.token) extra.push(['http.extraheader', authHeader(opts.token)]);
   let count = Number(env.GIT_CONFIG_COUNT ?? '0');

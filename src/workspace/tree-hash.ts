@@ -18,4 +18,3 @@ export async function treeHash(root: string, opts: TreeHashOptions = {}): Promis
   return withTempIndex(root, (env) => stageAllAndWriteTree(root, env, opts.exclude), opts.gitDir);
 }
 
-export { gitEnv } from './git-env.js';

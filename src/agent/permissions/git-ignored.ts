@@ -14,7 +14,7 @@ export interface IgnoredPaths {
 }
 
 /** The process environment without GIT_* variables (they would point git at another repository). */
-export function gitEnv(): NodeJS.ProcessEnv {
+function envWithoutGitVariables(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^GIT_/i.test(k)) env[k] = v;
   return env;
@@ -29,7 +29,7 @@ export function gitEnv(): NodeJS.ProcessEnv {
 export function createIgnoredPaths(root: string): IgnoredPaths {
   const cache = new Map<string, boolean>();
   const listings = new Map<string, string[] | undefined>();
-  const env = gitEnv();
+  const env = envWithoutGitVariables();
   return {
     isIgnored(rel) {
       if (rel === '' || rel === '.') return false;

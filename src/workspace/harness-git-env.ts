@@ -12,7 +12,7 @@ const HARNESS_CONFIG: [string, string][] = [
  * excludes file, hooks or helpers of the machine leak in), no prompts, and the settings above passed
  * through GIT_CONFIG_COUNT (command-line scope, never written to a config file).
  */
-export function gitEnv(): Record<string, string> {
+export function harnessGitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'LANG', 'TMPDIR']) {
     const v = process.env[k];
