@@ -54,6 +54,14 @@ function lastText(events: RunEvent[]): string {
   return '';
 }
 
+/** The issue comment when no fix could be verified: why, the failed gates, and where the work in progress is. */
+function unverifiedComment(issue: number, reason: string, failedGates: readonly { name: string; detail: string }[], wip: { branch: string; url: string } | undefined): string {
+  const lines = [`proofpr could not verify a fix for #${issue}: ${reason}`];
+  if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
+  if (wip) lines.push('', `The work in progress is on branch [\`${wip.branch}\`](${wip.url}).`);
+  return lines.join('\n');
+}
+
 export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<FixIssueOutcome> {
   const { github, runs } = deps;
   const t = inp.trigger;
@@ -137,10 +145,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       const check = checkRunFor(ev, result.summaryMd);
       await github.createCheckRun({ headSha: result.headSha as string, ...check });
     } else if (!verified) {
-      const lines = [`proofpr could not verify a fix for #${t.number}: ${ev.reason}`];
-      if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
-      if (pushed) lines.push('', `The work in progress is on branch [\`${branch}\`](${github.branchUrl(branch)}).`);
-      await github.createComment(t.number, lines.join('\n'));
+      await github.createComment(t.number, unverifiedComment(t.number, ev.reason, failedGates, pushed ? { branch, url: github.branchUrl(branch) } : undefined));
     }
     const cancelled = inp.signal?.aborted === true;
     await status.set(

@@ -14,12 +14,34 @@ import { configCheckCommand } from './config-check-command.js';
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
 export async function main(argv: string[]): Promise<number> {
   let code = 0;
+  const done = (c: number) => {
+    code = c;
+  };
   const program = new Command('proofpr')
     .description('A coding-agent harness that opens a pull request only when its own checks prove the work.')
     .version(packageVersion(), '-V, --version', 'print the version of proofpr')
     .exitOverride()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
+  workCommands(program, done);
+  setupCommands(program, done);
+
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      process.stderr.write(`proofpr: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`proofpr: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+/** The commands that do work: run, serve, worker, sweep. */
+function workCommands(program: Command, done: (code: number) => void): void {
   program
     .command('run')
     .description('run the agent on a task in a fresh worktree of --repo and commit the result on a new branch (or, with --github-repo, fix an issue and open the PR)')
@@ -37,21 +59,21 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'print the evidence object as the last stdout line')
     .option('--keep-worktree', 'leave the worktree in place after the run (for inspection)')
     .action(async (flags) => {
-      code = await runCommand(flags);
+      done(await runCommand(flags));
     });
 
   program
     .command('serve')
     .description('the GitHub App (Probot) with its queue and workers in one process (with REDIS_URL: webhooks only)')
     .action(async () => {
-      code = await serveCommand();
+      done(await serveCommand());
     });
 
   program
     .command('worker')
     .description('a queue worker only (needs REDIS_URL)')
     .action(async () => {
-      code = await workerCommand();
+      done(await workerCommand());
     });
 
   program
@@ -63,14 +85,17 @@ export async function main(argv: string[]): Promise<number> {
     .option('--model <id>', 'model id (overrides PROOFPR_MODEL and the config)')
     .option('--github-repo <owner/name>', 'push and open PRs on this repository (token from GITHUB_TOKEN)')
     .action(async (flags) => {
-      code = await sweepCommand(flags);
+      done(await sweepCommand(flags));
     });
+}
 
+/** The commands around the work: demo, init, doctor, config check, report. */
+function setupCommands(program: Command, done: (code: number) => void): void {
   program
     .command('demo')
     .description('the whole flow offline on a small example repository; the model turns are replayed, everything else is real')
     .action(async () => {
-      code = (await runDemo()).exitCode;
+      done((await runDemo()).exitCode);
     });
 
   program
@@ -80,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--workflow', 'also write .github/workflows/proofpr.yml')
     .option('--force', 'overwrite existing files')
     .action(async (flags) => {
-      code = await initCommand(flags);
+      done(await initCommand(flags));
     });
 
   program
@@ -89,7 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--repo <dir>', 'git repository to check', '.')
     .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
     .action(async (flags) => {
-      code = await doctorCommand(flags);
+      done(await doctorCommand(flags));
     });
 
   const config = program.command('config').description('configuration commands');
@@ -99,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--repo <dir>', 'git repository whose config to check', '.')
     .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
     .action(async (flags) => {
-      code = await configCheckCommand(flags);
+      done(await configCheckCommand(flags));
     });
 
   program
@@ -107,19 +132,6 @@ export async function main(argv: string[]): Promise<number> {
     .description('(re)render RUN_DIR/report.html and summary.md from RUN_DIR/evidence.json + transcript.jsonl')
     .argument('<run-dir>', 'a run folder')
     .action(async (runDir: string) => {
-      code = await reportCommand(runDir);
+      done(await reportCommand(runDir));
     });
-
-  try {
-    await program.parseAsync(argv);
-    return code;
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError) {
-      process.stderr.write(`proofpr: ${e.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`proofpr: internal error: ${(e as Error).stack ?? String(e)}\n`);
-    return 1;
-  }
 }
