@@ -10,6 +10,7 @@ import { packageVersion } from './package-version.js';
 import { initCommand } from './init-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { configCheckCommand } from './config-check-command.js';
+import { gcCommand } from './gc-command.js';
 
 /** Every subcommand resolves to an exit code; usage errors are 2, internal errors 1. */
 export async function main(argv: string[]): Promise<number> {
@@ -125,6 +126,16 @@ function setupCommands(program: Command, done: (code: number) => void): void {
     .option('--config <file>', 'config file (default <repo>/.github/proofpr.yml)')
     .action(async (flags) => {
       done(await configCheckCommand(flags));
+    });
+
+  program
+    .command('gc')
+    .description('retention for $PROOFPR_HOME: old run folders, worktrees of runs that are gone, unused mirrors, empty proofpr/* branches (WIP branches kept)')
+    .option('--older-than-days <n>', 'age of run folders and mirrors to remove', '30')
+    .option('--repo <dir>', 'also delete the empty proofpr/* branches of this repository (left by `proofpr run`)')
+    .option('--dry-run', 'say what would go, remove nothing')
+    .action(async (flags) => {
+      code = await gcCommand(flags);
     });
 
   program
