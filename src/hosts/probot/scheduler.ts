@@ -23,12 +23,16 @@ export interface SweepSchedulerOptions {
   logger?: Logger;
   /** Web root for the port (only the config is read; default https://github.com). */
   webUrl?: string;
+  /** How long a repository's config is reused before it is read again (default 15 min); 0 = every tick. */
+  configTtlMs?: number;
 }
 
 export interface SweepScheduler {
   stop(): void;
   /** One tick at `at`: enqueues the sweeps that fired since the previous tick (or in the last interval). */
   tick(at: Date): Promise<void>;
+  /** Forget a repository's cached config (e.g. on a push to its default branch); `owner/repo`. */
+  invalidate(fullName: string): void;
 }
 
 /** At most this many fire times per sweep and window (a long pause does not flood the queue). */
@@ -56,10 +60,17 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
   let last: Date | undefined;
   let chain: Promise<void> = Promise.resolve();
   let busy = false;
+  // Configs are read once per TTL, not every tick: a minute-by-minute read of every repository is the
+  // App's largest API cost at rest.
+  const ttl = opts.configTtlMs ?? 15 * 60_000;
+  const configs = new Map<string, { at: number; loaded: Awaited<ReturnType<typeof loadRepoConfig>> }>();
 
   async function sweepRepo(octokit: Octokit, installationId: number, owner: string, repo: string, from: Date, to: Date): Promise<void> {
     const full = `${owner}/${repo}`;
-    const loaded = await loadRepoConfig(createGitHubPort(octokit, { owner, repo, webUrl }));
+    const cached = configs.get(full);
+    const fresh = cached !== undefined && ttl > 0 && to.getTime() - cached.at < ttl;
+    const loaded = fresh ? cached.loaded : await loadRepoConfig(createGitHubPort(octokit, { owner, repo, webUrl }));
+    if (!fresh) configs.set(full, { at: to.getTime(), loaded });
     if (!loaded.ok) {
       log.warn({ repo: full, problems: loaded.problems }, 'sweeps skipped: .github/proofpr.yml is invalid');
       return;
@@ -128,5 +139,6 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
   return {
     stop: () => clearInterval(timer),
     tick,
+    invalidate: (fullName) => void configs.delete(fullName),
   };
 }

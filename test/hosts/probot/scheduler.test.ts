@@ -30,7 +30,7 @@ function fakeQueue(): Pick<Queue<ProofprJob>, 'enqueue'> & { jobs: Array<{ runId
 }
 
 /** GitHub for one installation (7) with two repositories: acme/widgets (a scheduled sweep) and acme/broken (invalid config). */
-function playGitHub(configs: Record<string, string>): void {
+function playGitHub(configs: Record<string, string>, onRead?: () => void): void {
   nock(API)
     .persist()
     .get('/app/installations')
@@ -46,6 +46,7 @@ function playGitHub(configs: Record<string, string>): void {
     })
     .get(/^\/repos\/acme\/[^/]+\/contents\/.*proofpr\.yml/)
     .reply((uri) => {
+      onRead?.();
       const name = /^\/repos\/acme\/([^/]+)\//.exec(uri)?.[1] ?? '';
       const text = configs[name];
       return text === undefined ? [404, { message: 'Not Found' }] : [200, text, { 'content-type': 'text/plain; charset=utf-8' }];
@@ -79,6 +80,19 @@ describe('sweep scheduler', () => {
 
     await s.tick(new Date('2026-03-01T03:01:30Z'));
     expect(queue.jobs).toHaveLength(1);
+  });
+
+  it('scheduler - reads each config once per TTL, not every tick; invalidate() forces a fresh read', async () => {
+    let reads = 0;
+    playGitHub({ widgets: SWEEP_CONFIG }, () => reads++);
+    const s = start(fakeQueue());
+    for (let m = 0; m < 5; m++) await s.tick(new Date(Date.UTC(2026, 2, 1, 4, m)));
+    expect(reads).toBe(1);
+    await s.tick(new Date('2026-03-01T04:20:00Z'));
+    expect(reads).toBe(2);
+    s.invalidate('acme/widgets');
+    await s.tick(new Date('2026-03-01T04:21:00Z'));
+    expect(reads).toBe(3);
   });
 
   it('scheduler - enqueues nothing when the window does not contain a fire time', async () => {
