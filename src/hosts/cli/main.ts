@@ -135,7 +135,7 @@ function setupCommands(program: Command, done: (code: number) => void): void {
     .option('--repo <dir>', 'also delete the empty proofpr/* branches of this repository (left by `proofpr run`)')
     .option('--dry-run', 'say what would go, remove nothing')
     .action(async (flags) => {
-      code = await gcCommand(flags);
+      done(await gcCommand(flags));
     });
 
   program
