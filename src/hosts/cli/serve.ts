@@ -12,6 +12,7 @@ import type { EventEmitter } from 'node:events';
 import { startServer, type RunningServer, type ServerOptions } from '../probot/server.js';
 import { ServerEnvError } from '../shared/server-env.js';
 import { SqliteUnavailableError } from '../../jobs/db.js';
+import { sandboxStatus } from '../../workspace/sandbox-status.js';
 
 export const DEFAULT_DRAIN_GRACE_MS = 30_000;
 
@@ -60,6 +61,9 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<numb
   process.stderr.write(
     `proofpr serve: listening on port ${server.port} (webhooks at ${server.env.webhookPath}${server.proxy ? ` via ${env.WEBHOOK_PROXY_URL}` : ''}, /healthz, /metrics; state in ${server.env.home}${loaded ? '; .env loaded' : ''})\n`,
   );
+  // Said at the start: every run's commands go through bubblewrap, or (sandbox: auto) through nothing.
+  const box = await sandboxStatus('auto');
+  process.stderr.write(box.sandbox === 'bwrap' ? 'proofpr serve: sandbox: bwrap\n' : `proofpr serve: WARNING sandbox: none for repositories with sandbox: auto: ${box.reason ?? ''}\n`);
   opts.onListening?.(server);
   const running = server;
   await new Promise<void>((resolve) => {
