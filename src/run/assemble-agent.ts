@@ -69,6 +69,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
         root: wt.path,
         gitDir: wt.gitDir,
         ...(input.baselineExecuted !== undefined ? { baselineExecuted: input.baselineExecuted } : {}),
+        ...(input.verifierBaseline ? { baseline: input.verifierBaseline } : {}),
         runDir,
         config,
         exec,

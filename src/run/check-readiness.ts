@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { TestRun } from '../agent/events.js';
 import { executed } from '../agent/evidence/text.js';
-import { runTestCommand } from '../agent/verification/run-test-command.js';
+import { runBaseline, type Baseline } from '../agent/verification/baseline.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
 import type { ExecPort } from '../workspace/exec-port.js';
 import { git } from '../workspace/git.js';
 import { readLinkedDirs } from '../workspace/linked-dirs.js';
-import { treeHash } from '../workspace/tree-hash.js';
 
-export type Readiness = { ready: true; baseline: TestRun } | { ready: false; reason: string; baseline?: TestRun };
+export type Readiness = { ready: true; baseline: TestRun; full?: Baseline } | { ready: false; reason: string; baseline?: TestRun };
 
 export interface ReadinessInput {
   /** The worktree, at the base commit, after setup. */
@@ -22,6 +21,10 @@ export interface ReadinessInput {
   missing?: string;
   exec: ExecPort;
   runDir: string;
+  /** The base commit, checked out clean for the run (the harness's baseline, with the runner's report asked for). */
+  baseSha: string;
+  /** Writable inside the sandbox (the exec's TMPDIR). */
+  scratchDir: string;
   signal?: AbortSignal;
 }
 
@@ -53,19 +56,21 @@ function fixFor(test: CommandChoice | undefined, config: RepoConfig): string {
 export async function checkReadiness(input: ReadinessInput): Promise<Readiness> {
   const command = input.test?.command;
   if (!command) return { ready: false, reason: input.missing ?? 'no test command: set test.command in .github/proofpr.yml' };
-  const { run } = await runTestCommand({
-    cwd: input.root,
-    command,
+  const full = await runBaseline({
+    root: input.root,
+    gitDir: input.gitDir,
+    baseSha: input.baseSha,
     config: input.config,
     exec: input.exec,
-    treeHash: await treeHash(input.root, { gitDir: input.gitDir }),
-    outputFile: join(input.runDir, 'tool-output', 'baseline.txt'),
+    scratchDir: input.scratchDir,
+    runDir: input.runDir,
     ...(input.signal ? { signal: input.signal } : {}),
   });
+  const run = full.run;
   await restoreBase(input.root, input.gitDir);
-  if (run.counts !== null && executed(run.counts) !== null) return { ready: true, baseline: run };
+  if (run.counts !== null && executed(run.counts) !== null) return { ready: true, baseline: run, full };
   const exit = run.exitCode === null ? 'was killed or timed out' : `exited ${run.exitCode}`;
-  const out = ` (output: ${join('tool-output', 'baseline.txt')} in the run folder)`;
+  const out = ` (output: ${join('tool-output', 'baseline-test-run.txt')} in the run folder${full.note ? `; ${full.note}` : ''})`;
   if (run.exitCode === null || run.exitCode === 126 || run.exitCode === 127) {
     return { ready: false, baseline: run, reason: `the test command \`${command}\` could not run on the base commit: it ${exit}${out}; ${fixFor(input.test, input.config)} (or setup.command, when it needs installed dependencies)` };
   }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ExecPort } from '../workspace/exec-port.js';
 import { checkReadiness, type Readiness } from './check-readiness.js';
 import type { Workspace } from './prepare-workspace.js';
@@ -19,6 +20,8 @@ export async function getReady(input: RunTaskInput, ws: Workspace, exec: ExecPor
     ...(cmds.missing ? { missing: cmds.missing } : {}),
     exec,
     runDir: input.runDir,
+    baseSha: ws.wt.baseSha,
+    scratchDir: join(ws.runTmp, 'tmp'),
     ...(input.signal ? { signal: input.signal } : {}),
   });
 }

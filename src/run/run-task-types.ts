@@ -3,6 +3,7 @@
  * write the run folder, commit exactly the verified tree (or a WIP commit), and clean up.
  * Publishing (push, PR, comments) is the caller's: it gets the branch and the evidence back.
  */
+import type { Baseline } from '../agent/verification/baseline.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { RunEvent, TestRun } from '../agent/events.js';
@@ -53,6 +54,8 @@ export interface RunTaskInput {
   baselineExecuted?: number;
   /** A baseline already taken on the base commit (a sweep's): readiness uses it instead of running the tests again. */
   baseline?: TestRun;
+  /** The readiness baseline with its test ids, handed to the verifier so it does not run the base again (set by runTask). */
+  verifierBaseline?: Baseline;
   /** Token for the git server (a blob-less mirror fetches file contents on checkout). Never logged. */
   gitToken?: string;
   /** Reuse warm worktrees between runs (default: on for bare mirrors, off for a caller's checkout). */

@@ -41,11 +41,13 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     sandbox = await openSandbox(run, ws, cmds.setup);
     // 4. Readiness: the test command once on the base, before any model request.
     ready = await getReady(run, ws, sandbox.exec, cmds);
+    // The readiness run is the run's baseline test run (kind 'baseline'), as when the verifier takes it itself.
+    if (ready?.baseline && (!ready.ready || ready.full)) rec.record(stamp({ type: 'test_run', run: ready.baseline }));
     if (ready && !ready.ready) {
       outcome = outcomeOf('unverified', `not ready, nothing was spent: ${ready.reason}`);
     } else {
       // 5. Policy, hooks, verifier, toolbox and context for this task.
-      const agent = await assembleAgent(run, ws, sandbox.exec);
+      const agent = await assembleAgent(ready?.ready && ready.full ? { ...run, verifierBaseline: ready.full } : run, ws, sandbox.exec);
       // 6. The agent loop, every event recorded as it happens.
       const result = await drain(runAgent(agent.task, agent.deps), rec.record);
       // 7. Commit the accepted tree, or save the work as WIP.

@@ -51,7 +51,7 @@ export const runBaseline: BaselineRunner = async (opts) => {
     }
     const handle = await createExec(base);
     dispose = handle.dispose;
-    const r = await checkReadiness({ root: wt, gitDir, config: cmds.config, test: cmds.test, exec: handle.exec, runDir: opts.runDir, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await checkReadiness({ root: wt, gitDir, config: cmds.config, test: cmds.test, exec: handle.exec, runDir: opts.runDir, baseSha, scratchDir: join(tmp, 'run', 'tmp'), ...(opts.signal ? { signal: opts.signal } : {}) });
     return r.ready ? { ...found, run: r.baseline } : { ...found, ...(r.baseline ? { run: r.baseline } : {}), problem: r.reason };
   } finally {
     await dispose?.().catch(() => undefined);

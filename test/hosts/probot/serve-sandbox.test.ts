@@ -6,7 +6,9 @@ import { join, resolve } from 'node:path';
 import { testPrivateKey } from './harness.js';
 
 let home: string | undefined;
-afterEach(() => home && rmSync(home, { recursive: true, force: true }));
+afterEach(() => {
+  if (home) rmSync(home, { recursive: true, force: true });
+});
 
 describe('proofpr serve - the sandbox state at start', () => {
   it('serve - a bwrap that cannot create namespaces is said at start, with its own error', async () => {
@@ -22,9 +24,15 @@ describe('proofpr serve - the sandbox state at start', () => {
       const t = setTimeout(ok, 50_000);
       child.stderr.on('data', (b: Buffer) => {
         stderr += b.toString();
-        if (/sandbox: /.test(stderr)) (clearTimeout(t), ok());
+        if (/sandbox: /.test(stderr)) {
+          clearTimeout(t);
+          ok();
+        }
       });
-      child.on('exit', () => (clearTimeout(t), ok()));
+      child.on('exit', () => {
+        clearTimeout(t);
+        ok();
+      });
     });
     child.kill('SIGKILL');
     expect(stderr).toContain('proofpr serve: WARNING sandbox: none for repositories with sandbox: auto: no sandbox: bubblewrap cannot create namespaces here (bwrap said: bwrap: No permissions to create new namespace)');
