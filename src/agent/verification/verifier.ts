@@ -172,6 +172,9 @@ export function createVerifier(opts: VerifierOptions): Verifier {
         rg = final
           ? { passed: false, detail: `no test that failed on the base commit passes now, and no test was added or changed: add a test that fails without the fix (gates.red_green)`, testFiles, failedBefore: false }
           : { passed: true, detail: 'checked at the final run: a test failing on the base must pass then', testFiles, failedBefore: false };
+      } else if (!final && base?.countsKnown && base.failingIds.length > 0) {
+        // A red base: the proof is a test failing there that passes at the final run (the fixed ids), which only the final run can show.
+        rg = { passed: true, detail: 'checked at the final run: the base is red, so a test failing there must pass then', testFiles, failedBefore: false };
       } else if (current.tree === undefined || redGreenCache?.tree !== current.tree) {
         const result = await redGreen({ root, baseSha: opts.baseSha, config, exec: opts.exec, testFiles, deletedTestFiles: assertions.deletedTestFiles, scratchDir: scratch, ...gitDir, logger: log, ...(base ? { baseFailing: base.failingIds } : {}) });
         redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };

@@ -96,7 +96,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   if (metricsPort) {
     const redis = queue.redis;
-    metricsServer = await serveMetrics(metrics, Number(metricsPort), async () => redis.status === 'ready');
+    metricsServer = await serveMetrics(metrics, Number(metricsPort), () => redisAnswers(redis));
   }
   process.stderr.write(`proofpr worker: taking jobs from ${redisUrl.replace(/\/\/[^@]*@/, '//***@')} (concurrency ${opts.concurrency ?? 1}${metricsServer ? `, metrics on port ${metricsServer.port}` : ''})\n`);
   await new Promise<void>((resolve) => {
@@ -113,4 +113,13 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     process.on('SIGTERM', stop);
   });
   return 0;
+}
+
+/** Healthy when Redis answers a PING within 2 s (a connection still being made gets that long to come up). */
+async function redisAnswers(redis: { status: string; ping(): Promise<string>; once(ev: 'ready', f: () => void): unknown }): Promise<boolean> {
+  const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> =>
+    Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+  if (redis.status !== 'ready') await within(new Promise<void>((r) => redis.once('ready', () => r())), 2000);
+  if (redis.status !== 'ready') return false;
+  return (await within(redis.ping().catch(() => undefined), 2000)) === 'PONG';
 }
