@@ -10,6 +10,7 @@ import { LIMITS } from './recovery.js';
 import type { ToolOutcome } from './run-tools.js';
 import { createStuckDetector, type StuckDetector } from './stuck.js';
 import { createCompactionBreaker, type CompactionBreaker } from './context/compaction-breaker.js';
+import { createVerificationNudge, type VerificationNudge } from './nudge/verification-nudge.js';
 
 export interface LoopRun {
   readonly deps: AgentDeps;
@@ -21,6 +22,8 @@ export interface LoopRun {
   readonly system: TextBlock[];
   readonly tools: ToolSchema[];
   readonly stuck: StuckDetector;
+  /** Reminds the model to verify when it closes a plan that had no verification step. */
+  readonly nudge: VerificationNudge;
   messages: Message[];
   /** What a compaction summary must keep. */
   memory: CompactionState;
@@ -46,6 +49,7 @@ export function startRun(deps: AgentDeps, events: EventQueue, signal: AbortSigna
     system: deps.context.system(),
     tools: deps.context.tools(deps.toolbox.schemas()),
     stuck: createStuckDetector(),
+    nudge: createVerificationNudge(),
     messages: [{ role: 'user', content: prompt }],
     memory: { todos: [], filesEdited: [], gates: [], failingLogs: [] },
     usage: emptyUsage(),
@@ -127,7 +131,16 @@ export function recordOutcomes(run: LoopRun, outcomes: readonly ToolOutcome[]): 
     if (s === 'abort') stop = `no progress: the same ${o.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
     if (s === 'nudge') blocks.push({ type: 'text', text: `You have made the same ${o.name} call with the same result several times. It will not change: try a different approach.` });
   }
+  const verify = run.deps.verifier ? planClosedUnverified(run, outcomes) : undefined;
+  if (verify) blocks.push({ type: 'text', text: verify });
   return stop ? { blocks, stop } : { blocks };
+}
+
+/** The verification nudge for the latest todo list this turn wrote, if it closed a plan without a check. */
+function planClosedUnverified(run: LoopRun, outcomes: readonly ToolOutcome[]): string | undefined {
+  const lists = outcomes.flatMap((o) => (o.result.isError ? [] : (o.result.effects ?? []).flatMap((e) => (e.type === 'todos' ? [e.todos] : []))));
+  const latest = lists[lists.length - 1];
+  return latest ? run.nudge.observe(latest) : undefined;
 }
 
 /** What the compaction summary must keep: the todo list, the files edited, the logs of failed calls. */
