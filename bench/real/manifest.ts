@@ -1,0 +1,98 @@
+/**
+ * The real-repository benchmark's manifest (bench/real/cases.json): one entry per upstream fix commit.
+ * Only facts about public commits are stored here (repository, commit ids, which changed paths are the
+ * test part, how to run and count the tests); the code itself is materialized at run time from the
+ * upstream repository (or a local mirror of it) into bench/.cache/real/, never committed.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full 40-hex commit id');
+
+export const RUNNERS = ['jest', 'vitest', 'mocha', 'node:test', 'ava', 'node-tap', 'jasmine', 'playwright', 'pytest', 'unittest', 'go test', 'cargo test'] as const;
+
+export const caseSchema = z.strictObject({
+  /** Short unique id: `<name>-<first 7 of the fix>`. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9.-]*-[0-9a-f]{7}$/),
+  /** owner/name on GitHub. */
+  repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
+  /** The upstream fix commit and its (first) parent: the base the runs start from. */
+  fix: sha,
+  parent: sha,
+  runner: z.enum(RUNNERS),
+  /** The upstream commit's subject: the run's prompt. */
+  title: z.string().min(1),
+  /** Globs (`*`, `**`) of the changed paths that form the test part of the upstream diff; the rest is the source part. */
+  tests: z.array(z.string().min(1)).min(1),
+  /** `.github/proofpr.yml` content passed with --config; absent: the product detects the commands. */
+  config: z.string().optional(),
+  /** The test command the replayed agent runs through Bash (what the project's contributors type). */
+  agentTest: z.string().min(1),
+  /** npm packages the tests need (name → version), installed once into the cache and linked as node_modules. */
+  npm: z.record(z.string(), z.string()).optional(),
+  /** The runner run directly, once, on the fixed tree, and a regex whose first group is its own test count (matches summed; without a group, each match is one test). */
+  direct: z.strictObject({ command: z.string().min(1), count: z.string().min(1) }),
+});
+
+export type BenchCase = z.infer<typeof caseSchema>;
+
+export const manifestSchema = z
+  .strictObject({ cases: z.array(caseSchema).min(1) })
+  .superRefine((m, ctx) => {
+    const seen = new Set<string>();
+    m.cases.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `duplicate id ${c.id}` });
+      seen.add(c.id);
+      if (!c.id.endsWith(`-${c.fix.slice(0, 7)}`)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `id must end with the fix's short id ${c.fix.slice(0, 7)}` });
+      try {
+        new RegExp(c.direct.count);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', path: ['cases', i, 'direct', 'count'], message: `bad regex: ${String(e)}` });
+      }
+    });
+  });
+
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export function parseManifest(text: string): Manifest {
+  const r = manifestSchema.safeParse(JSON.parse(text));
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`bench/real/cases.json: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return r.data;
+}
+
+export function readManifest(path: string): Manifest {
+  return parseManifest(readFileSync(path, 'utf8'));
+}
+
+/** `*` matches within a path segment, `**` any number of segments. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i]!;
+    if (ch === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (ch === '*') re += '[^/]*';
+    else if (ch === '?') re += '[^/]';
+    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Splits changed paths into the test part (matching one of `tests`) and the source part. */
+export function splitPaths(paths: readonly string[], tests: readonly string[]): { source: string[]; test: string[] } {
+  const res = tests.map(globToRegExp);
+  const test = paths.filter((p) => res.some((r) => r.test(p)));
+  return { source: paths.filter((p) => !test.includes(p)), test };
+}
+
+/** The runner's own count: the sum of every match's first group of `pattern` in `output` (no group: the number of matches). */
+export function directCount(output: string, pattern: string): number | undefined {
+  let total: number | undefined;
+  for (const m of output.matchAll(new RegExp(pattern, 'gm'))) total = (total ?? 0) + (m.length > 1 ? Number(m[1] ?? 0) : 1);
+  return total;
+}
