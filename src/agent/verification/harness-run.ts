@@ -7,6 +7,7 @@ import type { TestRun } from '../events.js';
 import { loadBashParser } from '../permissions/bash-parser.js';
 import { parseReport } from './parse-report.js';
 import { removeReport } from './report-file.js';
+import { parseRunnerReport } from './runners/parse-runner-report.js';
 import { planReport } from './runners/plan-report.js';
 import type { RunnerReport } from './runners/types.js';
 
@@ -61,7 +62,7 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
     if (plan.ok) {
       runner = plan.runner.name;
       reportText = await readFile(reportFile, 'utf8').catch(() => undefined);
-      report = reportText === undefined ? undefined : plan.runner.parse(reportText, await realpath(opts.cwd).catch(() => opts.cwd));
+      report = reportText === undefined ? undefined : parseRunnerReport(plan.runner, reportText, [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)]);
       if (report) source = plan.runner.source;
       else note = reportText === undefined ? `${plan.runner.name} wrote no report (asked with \`${plan.command}\`)` : `${plan.runner.name}'s report could not be read`;
     } else if (configured !== undefined) {
