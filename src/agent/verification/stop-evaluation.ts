@@ -1,0 +1,101 @@
+import type { GateResult, TestRun } from '../events.js';
+import type { HookOutcome } from '../hooks/types.js';
+import type { Baseline } from './baseline.js';
+import { changedFiles } from './changed-files.js';
+import { diffGates, type DiffGateFacts } from './diff-gates.js';
+import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
+import { protectedChangesNow } from './protected-changes.js';
+import { redGreenFacts } from './red-green-gate.js';
+import type { RedGreenResult } from './red-green.js';
+import { stopMessage } from './stop-message.js';
+import { testsKept } from './test-outcomes.js';
+import type { StopVerdict } from './types.js';
+import type { Hash, VerifierContext } from './verifier-context.js';
+
+/** The worktree as the gates judge it: hashed after the repository's Stop hooks ran (when it has any). */
+interface TreeNow {
+  current: Hash;
+  stopHooks?: HookOutcome[];
+  changedByStopHooks?: GateFacts['changedByStopHooks'];
+}
+
+/** Runs the Stop hooks (when configured) and hashes the worktree after them. */
+async function treeAfterStopHooks(ctx: VerifierContext, counting: TestRun | undefined): Promise<TreeNow> {
+  const { config, root } = ctx;
+  if (config.hooks.Stop.length === 0) return { current: await ctx.hash() };
+  // Hashed after the Stop hooks: a formatter hook's changes are part of what gets committed.
+  const before = await ctx.hash();
+  const stopHooks = await ctx.opts.hooks.run('Stop', { hook_event_name: 'Stop', cwd: root, stop_blocks: ctx.state.stopBlocks });
+  const current = await ctx.hash();
+  if (before.tree !== undefined && current.tree !== undefined && before.tree !== current.tree && counting?.treeHash === before.tree) {
+    const changedByStopHooks = { hooks: config.hooks.Stop.map((h) => h.command), files: await changedFiles(root, before.tree, current.tree, ctx.opts.gitDir) };
+    return { current, stopHooks, changedByStopHooks };
+  }
+  return { current, stopHooks };
+}
+
+/** Files the counting run itself changed, when the tree after it is still the current one. */
+async function changedByTestRun(ctx: VerifierContext, counting: TestRun | undefined, current: Hash): Promise<string[] | undefined> {
+  const after = counting && ctx.state.treeAfter.get(counting);
+  return counting && after !== undefined && after === current.tree ? await changedFiles(ctx.root, counting.treeHash, after, ctx.opts.gitDir) : undefined;
+}
+
+interface Observed extends TreeNow {
+  final: boolean;
+  counting: TestRun | undefined;
+  changedByTestRun: string[] | undefined;
+  diff: DiffGateFacts | undefined;
+  base: Baseline | undefined;
+  redGreen: RedGreenResult | undefined;
+  protectedChanges: GateResult[];
+}
+
+/** Everything the gates need, gathered in the order the checks have always run (events keep their order). */
+async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> {
+  const { config, redGreenOn } = ctx;
+  const counting = runThatCounts(ctx.state.runs);
+  const tree = await treeAfterStopHooks(ctx, counting);
+  const changed = await changedByTestRun(ctx, counting, tree.current);
+  const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx) : undefined;
+  const base = redGreenOn || final ? await ctx.getBaseline() : undefined;
+  const fixed = final && counting?.by === 'harness' ? (counting.fixed ?? []) : [];
+  const redGreen = redGreenOn && diff ? await redGreenFacts(ctx, { final, diff, base, fixed, current: tree.current }) : undefined;
+  const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows, ...ctx.gitDir });
+  return { ...tree, final, counting, changedByTestRun: changed, diff, base, redGreen, protectedChanges };
+}
+
+/** The gates' input from what was observed. */
+function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
+  const { config, opts } = ctx;
+  const { current, counting, base, diff } = o;
+  const kept = o.final && counting?.by === 'harness' && base ? testsKept(base, counting, diff?.assertions.deletedTestFiles ?? []) : undefined;
+  return {
+    config,
+    protectedChanges: o.protectedChanges,
+    testRuns: ctx.state.runs,
+    currentTreeHash: current.tree ?? '',
+    ...(current.error !== undefined ? { hashError: current.error } : {}),
+    ...(o.changedByTestRun?.length ? { changedByTestRun: o.changedByTestRun } : {}),
+    ...(o.changedByStopHooks ? { changedByStopHooks: o.changedByStopHooks } : {}),
+    ...(base?.countsKnown || opts.baselineExecuted !== undefined ? { baselineExecuted: Math.max(base?.countsKnown ? base.executed : 0, opts.baselineExecuted ?? 0) } : {}),
+    ...(kept ? { testsKept: kept } : {}),
+    ...(config.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {}),
+    ...(o.redGreen ? { redGreen: o.redGreen } : {}),
+    ...(o.stopHooks ? { stopHooks: o.stopHooks } : {}),
+  };
+}
+
+/**
+ * Evaluates every gate now (at a Stop, or `final` after the harness's own run): a `gate` event per gate,
+ * a Stop that fails counts as a block, and the verdict names the accepted tree when all passed.
+ */
+export async function evaluateStop(ctx: VerifierContext, final: boolean): Promise<StopVerdict> {
+  const observed = await observe(ctx, final);
+  const gates = evaluateGates(gateFacts(ctx, observed));
+  for (const g of gates) ctx.onEvent({ type: 'gate', name: g.name, passed: g.passed, detail: g.detail, final });
+  const ok = gates.every((g) => g.passed);
+  if (!ok && !final) ctx.state.stopBlocks++;
+  ctx.log.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, 'gates evaluated');
+  const acceptedTree = ok ? (observed.counting?.treeHash ?? observed.current.tree) : undefined;
+  return { ok, gates, message: stopMessage(gates, ctx.config.test.command), ...(acceptedTree ? { acceptedTree } : {}) };
+}
