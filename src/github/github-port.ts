@@ -12,6 +12,7 @@ import { checkMethods } from './rest/checks.js';
 import { issueMethods } from './rest/issues.js';
 import { pullMethods } from './rest/pulls.js';
 import { repositoryMethods } from './rest/repository.js';
+import { reviewThreadMethods } from './rest/review-threads.js';
 import type { PortContext, RestOctokit } from './rest/rest-octokit.js';
 
 export type { RestOctokit } from './rest/rest-octokit.js';
@@ -35,5 +36,5 @@ export function createGitHubPort(octokit: RestOctokit, opts: GitHubPortOptions):
     webUrl: (opts.webUrl ?? 'https://github.com').replace(/\/+$/, ''),
     configPath: opts.configPath ?? CONFIG_PATH,
   };
-  return { ...repositoryMethods(ctx), ...issueMethods(ctx), ...pullMethods(ctx), ...checkMethods(ctx) };
+  return { ...repositoryMethods(ctx), ...issueMethods(ctx), ...pullMethods(ctx), ...checkMethods(ctx), reviews: reviewThreadMethods(ctx) };
 }

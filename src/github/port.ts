@@ -4,6 +4,7 @@
  * usecases and their tests never depend on Octokit.
  */
 import type { ReactionTarget } from './reaction-endpoint.js';
+import type { ReviewThreadsPort } from './review-threads-port.js';
 
 export interface IssueComment {
   id: number;
@@ -106,4 +107,7 @@ export interface RepositoryPort {
 }
 
 /** GitHub, bound to one repository (and the credentials that can act on it). */
-export interface GitHubPort extends RepositoryPort, IssuesPort, PullsPort, ChecksPort {}
+export interface GitHubPort extends RepositoryPort, IssuesPort, PullsPort, ChecksPort {
+  /** A PR's review threads and replies in them (review follow-ups); absent in fakes that have none. */
+  readonly reviews?: ReviewThreadsPort;
+}

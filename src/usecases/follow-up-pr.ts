@@ -15,6 +15,7 @@ import { createStatusReporter } from '../github/status-reporter.js';
 import { checkRunFor } from '../github/check-run.js';
 import { coAuthorOf } from './fix-issue.js';
 import { recordPullRequest } from './record-pr.js';
+import { reviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
 
@@ -58,6 +59,8 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     if (owner.kind !== 'own') throw new Error(owner.kind === 'fork' ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code` : `PR #${t.number} is not proofpr's own: ${owner.why}`);
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
+    // The PR's unresolved review threads are part of the task; each gets its answer after the push.
+    const review = await reviewFollowUp(github, t.number, cfg.authorized);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);
@@ -71,7 +74,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       baseRef: pr.baseRef,
       branch,
       continueBranch: true,
-      task: { kind: 'issue', issue: t.number, title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`, body: ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
+      task: { kind: 'issue', issue: t.number, title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`, body: review.taskText ? `${ctx.body}\n\n${review.taskText}` : ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
       config: cfg,
       model: deps.modelFactory({ modelId }),
       modelId,
@@ -83,7 +86,10 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       repoFullName: `${github.owner}/${github.repo}`,
       instructionsRef: pr.baseRef,
       ...(inp.signal ? { signal: inp.signal } : {}),
-      onEvent: (ev) => status.onEvent(ev),
+      onEvent: (ev) => {
+        review.observe(ev);
+        status.onEvent(ev);
+      },
     });
     const ev = result.evidence;
     phase = 'publishing';
@@ -100,6 +106,10 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       prRef = { number: t.number, url: pr.url };
       result.evidence = await recordPullRequest(result.runDir, ev, prRef);
       await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
+      const { changedPaths } = deps.workspace;
+      const from = startSha;
+      const commitPaths = changedPaths && from ? (sha: string) => changedPaths({ repoDir: mirror.dir, from, to: sha }) : undefined;
+      await review.answer({ sha: result.headSha, branch, ...(commitPaths ? { commitPaths } : {}), runPaths: ev.filesChanged.map((f) => f.path) });
     }
     if (!verified) {
       const lines = [`The follow-up could not be verified: ${ev.reason}. The PR branch was left unchanged.`];

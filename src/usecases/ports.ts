@@ -14,6 +14,8 @@ export interface WorkspacePort {
   ensureMirror(opts: Omit<EnsureMirrorOptions, 'logger'>): Promise<{ dir: string }>;
   /** Only proofpr/* branches; force-with-lease only with ownBranch (CONTRACT §1). */
   pushBranch(opts: Omit<PushBranchOptions, 'logger'>): Promise<{ pushed: boolean; sha: string }>;
+  /** Paths changed between two commits of `repoDir` (review follow-ups check claims with it); absent in fakes. */
+  changedPaths?(opts: { repoDir: string; from: string; to: string }): Promise<string[]>;
 }
 
 export type ModelFactory = (opts: { modelId: string }) => ModelClient;

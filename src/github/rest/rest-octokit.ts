@@ -1,10 +1,10 @@
 /**
- * The Octokit surface createGitHubPort needs: the REST endpoint methods, pagination, raw requests and
- * auth. Probot's installation Octokit and @octokit/rest both have it.
+ * The Octokit surface createGitHubPort needs: the REST endpoint methods, pagination, raw requests,
+ * GraphQL (review threads) and auth. Probot's installation Octokit and @octokit/rest both have it.
  */
 import type { Octokit } from '@octokit/rest';
 
-export type RestOctokit = Pick<Octokit, 'rest' | 'paginate' | 'request' | 'auth'>;
+export type RestOctokit = Pick<Octokit, 'rest' | 'paginate' | 'request' | 'auth' | 'graphql'>;
 
 /** What every method group is built from: the client, the repository and its web root. */
 export interface PortContext {

@@ -31,6 +31,7 @@ import { runTask as realRunTask } from '../../run/run-task.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
+import { changedPaths } from '../../workspace/changed-paths.js';
 import { logger } from '../../log.js';
 import type { Logger } from 'pino';
 
@@ -133,7 +134,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   if (!bull) queue.consume(
     createJobHandler({
       githubFor,
-      workspace: opts.workspace ?? { ensureMirror, pushBranch },
+      workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
       runTask: opts.runTask ?? realRunTask,
       modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
       runs,

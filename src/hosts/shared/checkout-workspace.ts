@@ -6,6 +6,7 @@
 import type { WorkspacePort } from '../../usecases/ports.js';
 import { git } from '../../workspace/git.js';
 import { pushBranch } from '../../workspace/push.js';
+import { changedPaths } from '../../workspace/changed-paths.js';
 
 export function checkoutWorkspace(checkout: string, opts: { fetchBranches?: string[] } = {}): WorkspacePort {
   return {
@@ -16,5 +17,6 @@ export function checkoutWorkspace(checkout: string, opts: { fetchBranches?: stri
       return { dir: checkout };
     },
     pushBranch: (o) => pushBranch(o),
+    changedPaths: (o) => changedPaths(o),
   };
 }

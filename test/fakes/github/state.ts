@@ -5,6 +5,7 @@
  * listed in `unhandled`, so a test can assert there were none.
  */
 import { execFileSync } from 'node:child_process';
+import { createReviewFake, type ReviewFakeOptions, type ReviewFakeState } from './review-routes.js';
 
 export const API = 'https://api.github.com';
 export const OWNER = 'acme';
@@ -47,7 +48,7 @@ export interface FakePull {
 
 export type Permission = string | { permission: string; role_name?: string };
 
-export interface FakeGitHubOptions {
+export interface FakeGitHubOptions extends ReviewFakeOptions {
   owner?: string;
   repo?: string;
   /** Web root for html_url (default https://github.com); a function when the port is known later. */
@@ -86,6 +87,8 @@ export interface GitHubState {
   comments: FakeComment[];
   pulls: FakePull[];
   reactions: Array<{ target: string; content: string }>;
+  /** Review threads (review-routes.ts): the threads and the replies posted in them. */
+  review: ReviewFakeState;
   checkRuns: Array<{ head_sha: string; name: string; conclusion: string; details_url?: string; output?: { title: string; summary: string } }>;
   calledWith(method: string, re: RegExp): Call[];
   /** The latest body of a comment ('' when unknown). */
@@ -127,8 +130,11 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     })),
     pulls: (opts.pulls ?? []).map((p) => ({ title: `PR ${p.number}`, body: '', state: 'open', draft: false, labels: [], ...p })),
     reactions: [],
+    review: { threads: [], replies: [] },
     checkRuns: [],
   };
+  const reviewFake = createReviewFake(opts, () => web(), () => nextId++);
+  state.review = { threads: reviewFake.threads, replies: reviewFake.replies };
 
   const branchSha = (b: string): string | undefined => {
     if (opts.refs?.[b]) return opts.refs[b];
@@ -203,7 +209,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
       if (pr) pr.labels = [...new Set([...pr.labels, ...labels])];
       return [200, labels.map((name) => ({ name }))];
     }
-    return pullRoute(method, p, url, body) ?? miscRoute(method, p, body);
+    return pullRoute(method, p, url, body) ?? miscRoute(method, p, body) ?? reviewFake.route(method, p, body);
   };
 
   const pullRoute = (method: string, p: string, url: URL, body: Json): Reply | undefined => {
@@ -258,6 +264,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
       return [201, { token: 'ghs_fakeinstallationtoken000000000000000', expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {}, repository_selection: 'all' }];
     }
+    if (method === 'POST' && path === '/graphql') return reviewFake.graphql(body);
     if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(path))) return contents(m[1] as string, m[2] as string, m[3] as string, url.searchParams.get('ref'));
     const base = `/repos/${owner}/${repo}`;
     const reply = path === base || path.startsWith(`${base}/`) ? repoRoute(method, path.slice(base.length), url, body as Json) : undefined;
