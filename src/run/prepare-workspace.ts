@@ -3,13 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { logger } from '../log.js';
+import { DEPENDENCY_DIRS } from '../workspace/dependency-dirs.js';
 import { createWorktree, type Worktree } from '../workspace/worktree.js';
 import type { RunTaskInput } from './run-task-types.js';
 
 const log = logger('run-task');
-
-/** A checkout's installed dependencies (npm ci before an Action step) reach the agent's test runs. */
-const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv', 'vendor'];
 
 /** The worktree a run works in, with what every harness step needs to know about it. */
 export interface Workspace {
@@ -36,7 +34,8 @@ export async function prepareWorkspace(input: RunTaskInput): Promise<Workspace> 
     continueBranch: input.continueBranch ?? false,
     ...(input.gitToken ? { token: input.gitToken } : {}),
     pool: input.pool ?? (!input.keepWorktree && bare),
-    linkDirs: bare ? [] : DEPENDENCY_DIRS,
+    // A checkout's installed dependencies (npm ci before an Action step) reach the agent's test runs.
+    linkDirs: bare ? [] : [...DEPENDENCY_DIRS],
     logger: log,
   });
   let runTmp: string;

@@ -1,6 +1,7 @@
-import { realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
+import { DEPENDENCY_DIRS } from './dependency-dirs.js';
 import { git } from './git.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
@@ -92,5 +93,23 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
     for (const m of p.masked) overlays.push([empty, m]);
   }
   readOnly.push(...p.readOnly);
+  if (input.protect) readOnly.push(...(await installedDependencyDirs(input.root)));
   return { hide, readOnly, overlays, writable: p.writable };
+}
+
+/**
+ * Dependency folders installed inside the worktree itself (setup.command ran there, e.g. `npm ci` in
+ * the App's worktree) and ignored by git: read-only for the agent, as the linked ones are, because the
+ * harness's clean final run borrows them (docs/security.md, row "harness tampering"). Every other
+ * ignored path (scratch, build output) stays writable.
+ */
+async function installedDependencyDirs(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of DEPENDENCY_DIRS) {
+    const abs = join(root, name);
+    if (!(await lstat(abs).catch(() => undefined))?.isDirectory()) continue;
+    const ignored = await git(['check-ignore', '-q', '--', `${name}/`], { cwd: root, okCodes: [0, 1, 128] });
+    if (ignored.code === 0) out.push(abs);
+  }
+  return out;
 }

@@ -97,7 +97,7 @@ describe('the evidence run is the commit (jest project)', () => {
     const repo = makeRepo(JEST_FILES, true);
     const patch = toolUse('Write', { file_path: 'override.js', content: 'exports.total = (items) => items.reduce((s, i) => s + i.price * (i.qty ?? 1), 0);\n' });
     // Ignored output the fix relies on, written by a repository hook after each Write (as a codegen
-    // or build step would): the tools' policy refuses ignored paths, a hook or a build does not.
+    // or build step would).
     const hook = 'mkdir -p local && cp override.js local/override.js';
     const yaml = `${JEST_YAML}hooks:\n  PostToolUse:\n    - matcher: Write\n      command: ${JSON.stringify(hook)}\n`;
     const r = await run(repo, yaml, [{ content: [readPrice] }, { content: [patch] }, { content: [npmTest] }, done, done]);
@@ -110,6 +110,31 @@ describe('the evidence run is the commit (jest project)', () => {
     expect(r.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ counts: { failed: 1 } });
     expect(JSON.parse(evidenceFile(r)).gates.find((g: { name: string }) => g.name === 'tests-passed').passed).toBe(false);
     expect(summary(r)).toContain('tests-passed');
+  });
+
+  it('evidence - ignored build output the agent writes itself (Write and Bash are allowed there, CONTRACT §9) does not reach the verdict: unverified', async () => {
+    const repo = makeRepo(JEST_FILES, true);
+    const build = toolUse('Write', { file_path: 'local/override.js', content: 'exports.total = (items) => items.reduce((s, i) => s + i.price * (i.qty ?? 1), 0);\n' });
+    const copy = toolUse('Bash', { command: 'mkdir -p local/copy && cp local/override.js local/copy/override.js' });
+    const r = await run(repo, JEST_YAML, [{ content: [readPrice] }, { content: [build] }, { content: [copy] }, { content: [npmTest] }, done, done]);
+    // Both writes into the ignored folder ran: nothing was refused.
+    expect(r.evidence.denied).toEqual([]);
+    expect(r.evidence.testRuns.find((t) => t.by === 'agent')).toMatchObject({ exitCode: 0 });
+    // The clean checkout of the commit has no local/ folder: the final run fails, so does the verdict.
+    expect(r.evidence.verdict).toBe('unverified');
+    expect(gate(r, 'tests-passed')).toMatchObject({ passed: false });
+    expect(r.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ by: 'harness', counts: { failed: 1 } });
+    expect(r.evidence.filesChanged).toEqual([]);
+  });
+
+  it('evidence - an honest fix with ignored scratch and build output written by the agent is verified; the output is not in the commit', async () => {
+    const repo = makeRepo(JEST_FILES, true);
+    const scratch = toolUse('Write', { file_path: 'local/notes.md', content: 'total() must multiply by qty\n' });
+    const r = await run(repo, JEST_YAML, [{ content: [readPrice] }, { content: [scratch] }, { content: [honest] }, { content: [npmTest] }, done]);
+    expect(`${r.evidence.verdict}: ${r.evidence.reason} ${JSON.stringify(r.evidence.gates.filter((g) => !g.passed))}`).toMatch(/^verified/);
+    expect(r.evidence.denied).toEqual([]);
+    expect(git(repo.dir, ['ls-tree', '-r', '--name-only', 'proofpr/3-total']).split('\n')).not.toContain('local/notes.md');
+    expect(freshCheckoutExit(repo, 'proofpr/3-total', 'npx jest --ci', true)).toBe(0);
   });
 
   it('evidence - with final_run off, a printf of a fake summary is not a test run: unverified, tests-ran failed', async () => {

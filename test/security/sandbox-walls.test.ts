@@ -83,6 +83,25 @@ describe('sandbox walls (bubblewrap)', () => {
     expect((await run(h, 'echo ok > src/new.ts && cat src/new.ts')).stdout).toBe('ok\n');
   });
 
+  it('walls - ignored scratch and build output are writable; an ignored dependency folder in the worktree is read-only', async () => {
+    if (!bwrap) return;
+    const h = await open();
+    expect((await run(h, 'mkdir -p dist && echo built > dist/out.js && echo note > scratch.log && cat dist/out.js')).stdout).toBe('built\n');
+    expect(readFileSync(join(repo.root, 'scratch.log'), 'utf8')).toBe('note\n');
+    for (const command of ['echo x > node_modules/dep/index.js', "node -e \"require('fs').writeFileSync('node_modules/dep/new.js', 'x')\"", 'rm -f node_modules/dep/index.js']) {
+      expect({ command, failed: (await run(h, command)).exitCode !== 0 }).toEqual({ command, failed: true });
+    }
+    expect(readFileSync(join(repo.root, 'node_modules/dep/index.js'), 'utf8')).toBe('module.exports = 1;\n');
+    expect(existsSync(join(repo.root, 'node_modules/dep/new.js'))).toBe(false);
+  });
+
+  it('walls - without protection (setup.command) the dependency folder stays writable', async () => {
+    if (!bwrap) return;
+    const h = await open({ protect: undefined });
+    expect((await run(h, 'echo x > node_modules/dep/setup-wrote.js')).exitCode).toBe(0);
+    rmSync(join(repo.root, 'node_modules/dep/setup-wrote.js'));
+  });
+
   it('walls - permissions.writable opens a control path, and only that one', async () => {
     if (!bwrap) return;
     const h = await open({ protect: { writable: ['.husky/**'], writableWorkflows: true } });

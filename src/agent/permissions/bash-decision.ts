@@ -7,7 +7,7 @@ import { SAFE_ENV_NAMES } from './wrappers.js';
 import type { WorktreeIndex } from './worktree-index.js';
 import { checkCommand, type CommandCheck } from './command-checks.js';
 import { checkPathArg, type PathContext } from './path-args.js';
-import { ignoredReason } from './git-ignored.js';
+import { dependencyReason, ignoredDependencyDir } from './git-ignored.js';
 import type { FilePolicy } from './file-decision.js';
 import { resolveInside } from './path-jail.js';
 import { bashRuleMatches, type PermissionRule } from './rules.js';
@@ -17,7 +17,7 @@ export interface BashPolicy extends FilePolicy {
   parser: Parser;
   /** Implicit prefix rules from `test.command`. */
   testRules: PermissionRule[];
-  /** Worktree-relative redirect targets of `test.command` itself: writable even when ignored, by a line that runs the tests. */
+  /** Worktree-relative redirect targets of `test.command` itself: writable even inside an ignored dependency folder, by a line that runs the tests. */
   testRedirects?: ReadonlySet<string>;
   /** Secret files and escaping symlinks, for recursive searches. */
   index?: WorktreeIndex;
@@ -36,14 +36,15 @@ export function suggestRule(words: readonly (string | null)[]): string {
   return `Bash(${w.slice(0, n).join(' ')}:*)`;
 }
 
-/** A redirect into an ignored path; the test command's own redirect stays allowed when the line runs the tests. */
-function ignoredRedirect(p: BashPolicy, cwds: Iterable<string>, target: string, runsTests: boolean): boolean {
-  if (!p.ignored) return false;
+/** The ignored dependency folder a redirect writes into; the test command's own redirect stays allowed when the line runs the tests. */
+function dependencyRedirect(p: BashPolicy, cwds: Iterable<string>, target: string, runsTests: boolean): string | undefined {
+  if (!p.ignored) return undefined;
   for (const cwd of cwds) {
     const r = resolveInside(p.root, target, { gitDirs: p.gitDirs, cwd });
-    if (r.ok && !(runsTests && p.testRedirects?.has(r.rel)) && p.ignored.isIgnored(r.rel)) return true;
+    const dir = r.ok && !(runsTests && p.testRedirects?.has(r.rel)) ? ignoredDependencyDir(p.ignored, r.rel) : undefined;
+    if (dir) return dir;
   }
-  return false;
+  return undefined;
 }
 
 /** A variable set in the line (`X=1;`, `export X`, `for X in`): exported ones only from the safe set, plain ones never a name programs read. */
@@ -98,7 +99,8 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     if (!reading && !/^\/dev\//.test(r.target.value)) {
       writesByRedirect = true;
       const target = r.target.value;
-      if (ignoredRedirect(p, ctx.cwds, target, runsTests)) return no('builtin-deny:ignored-path', `redirect ${r.text}: ${ignoredReason(target)}`);
+      const dependency = dependencyRedirect(p, ctx.cwds, target, runsTests);
+      if (dependency) return no('builtin-deny:dependency-path', `redirect ${r.text}: ${dependencyReason(target, dependency)}`);
     }
   }
   const checks: CommandCheck[] = a.commands.map((c, i) => checkCommand(c, ctxFor(cwd.commands[i] ?? [p.root])));

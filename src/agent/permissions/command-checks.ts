@@ -8,7 +8,7 @@ import { SAFE_ENV_NAMES, unwrap, XARGS_SAFE_INNER } from './wrappers.js';
 import { checkFind, checkFollowLinks, checkGit, checkInterpreter, checkLocalPackage, checkPackageManager, checkRg, checkSed, interpreterOf } from './arg-checks.js';
 import { checkPathArg, configDenied, type PathContext, type PathRefusal } from './path-args.js';
 import { resolveInside } from './path-jail.js';
-import { ignoredReason } from './git-ignored.js';
+import { dependencyReason, ignoredDependencyDir } from './git-ignored.js';
 import { checkSearchScope, checkSecretScope, linksEscapeUnder, searchOperands } from './search-scope.js';
 import { writeTargets } from './write-targets.js';
 import { relOf } from './read-deny.js';
@@ -110,7 +110,7 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
     checkSearchScope(base, sargs.filter((a): a is string => a !== null), ctx) ??
     checkSecretScope(base, sargs, ctx) ??
     (base === 'git' ? checkGitPaths(sargs, ctx) : null) ??
-    checkIgnoredTargets(base, sargs, sedInPlace, ctx);
+    checkDependencyTargets(base, sargs, sedInPlace, ctx);
   if (refusal) return deny(refusal.rule, refusal.reason, words);
   const literal = ECHO_LIKE.has(base) ? words.map((w) => w ?? '$') : words;
   const known = literal.every((w) => w !== null);
@@ -176,17 +176,16 @@ function outputOptionTargets(args: readonly string[]): { path: string; intoName?
   return out;
 }
 
-/** Content writes (cp/mv destination, tee, touch, sed -i, ...) into paths git ignores would miss the commit. */
-function checkIgnoredTargets(base: string, args: readonly (string | null)[], sedInPlace: boolean, ctx: PathContext): PathRefusal | null {
+/** Content writes (cp/mv destination, tee, touch, sed -i, ...) into an ignored dependency folder would reach the final run without being in the commit. */
+function checkDependencyTargets(base: string, args: readonly (string | null)[], sedInPlace: boolean, ctx: PathContext): PathRefusal | null {
   if (!ctx.ignored || args.some((a) => a === null)) return null;
   for (const t of writeTargets(base, args as string[], sedInPlace)) {
     for (const cwd of ctx.cwds) {
       const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
       if (!r.ok) continue;
       const into = t.intoName !== undefined && (t.folder === true || isDir(r.abs)) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
-      if (ctx.ignored.isIgnored(r.rel) || (into !== null && ctx.ignored.isIgnored(into))) {
-        return { rule: 'builtin-deny:ignored-path', reason: `${base}: ${ignoredReason(into ?? t.path)}` };
-      }
+      const dir = ignoredDependencyDir(ctx.ignored, r.rel) ?? (into !== null ? ignoredDependencyDir(ctx.ignored, into) : undefined);
+      if (dir) return { rule: 'builtin-deny:dependency-path', reason: `${base}: ${dependencyReason(into ?? t.path, dir)}` };
     }
   }
   return null;

@@ -2,7 +2,7 @@ import type { ToolAccess, ToolKind, ToolLocation } from '../../tools/define-tool
 import type { PermissionDecision } from './types.js';
 import { resolveInside } from './path-jail.js';
 import { fileRuleMatches, type PermissionRule } from './rules.js';
-import { ignoredReason, type IgnoredPaths } from './git-ignored.js';
+import { dependencyReason, ignoredDependencyDir, type IgnoredPaths } from './git-ignored.js';
 import { folderDeniedBy } from './read-deny.js';
 
 export interface FilePolicy {
@@ -16,7 +16,7 @@ export interface FilePolicy {
   allow: PermissionRule[];
   deny: PermissionRule[];
   configFile: string;
-  /** Git's ignore rules: Write/Edit of an ignored path is refused (it would not be committed). */
+  /** Git's ignore rules: Write/Edit inside an ignored dependency folder is refused (the final run borrows it); other ignored paths are writable. */
   ignored?: IgnoredPaths;
 }
 
@@ -33,7 +33,7 @@ export interface FileCall {
   access: ToolAccess;
 }
 
-/** Calls that touch paths (read, search, edit) and calls that touch nothing (think tools, Skill): path jail, then deny rules, mode, git-ignored writes, allow rules. */
+/** Calls that touch paths (read, search, edit) and calls that touch nothing (think tools, Skill): path jail, then deny rules, mode, writes into ignored dependency folders, allow rules. */
 export function decideFileTool(p: FilePolicy, call: FileCall): PermissionDecision {
   const { tool, kind, access } = call;
   if (access.paths.length === 0 && access.patterns.length === 0) {
@@ -60,7 +60,8 @@ function decidePath(p: FilePolicy, tool: string, kind: ToolKind, loc: ToolLocati
     p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir)) ?? (isDir ? folderDeniedBy(p.deny, jail.rel) : undefined);
   if (denied) return no(`config-deny:${denied.text}`, `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`);
   if (writing && p.mode === 'plan') return no('mode:plan', `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
-  if (writing && p.ignored?.isIgnored(jail.rel)) return no('builtin-deny:ignored-path', `${tool} refused: ${ignoredReason(target)}`);
+  const dependency = writing && p.ignored ? ignoredDependencyDir(p.ignored, jail.rel) : undefined;
+  if (dependency) return no('builtin-deny:dependency-path', `${tool} refused: ${dependencyReason(target, dependency)}`);
   const allowed = p.allow.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir));
   if (allowed) return { behavior: 'allow', rule: `config-allow:${allowed.text}`, reason: '' };
   return { behavior: 'allow', rule: writing ? `builtin-allow:${tool} inside worktree` : `builtin-allow:${tool} read-only`, reason: '' };

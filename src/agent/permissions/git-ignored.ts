@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { dependencyDirOf } from '../../workspace/dependency-dirs.js';
 
 /** Answers "would `git add -A` leave this worktree path out?" (it is ignored and not tracked). */
 export interface IgnoredPaths {
@@ -56,7 +57,19 @@ export function createIgnoredPaths(root: string): IgnoredPaths {
   };
 }
 
-/** The refusal every writer gives for an ignored target. */
-export function ignoredReason(shown: string): string {
-  return `${shown} is ignored by git, so a change there would not be part of the commit; change tracked files instead`;
+/**
+ * CONTRACT §9: git-ignored paths are writable (scratch, build output): the verdict comes from a clean
+ * checkout of the commit, which never sees them. Except installed dependency folders that git ignores
+ * (`node_modules`, `.venv`, …): that clean checkout borrows them from the agent's worktree, so a change
+ * there would reach the verdict without being in the commit. `.git`, secrets and control files are
+ * refused before this, by the path jail. `rel` is worktree-relative.
+ */
+export function ignoredDependencyDir(ignored: IgnoredPaths, rel: string): string | undefined {
+  const dir = dependencyDirOf(rel);
+  return dir !== undefined && ignored.isIgnored(rel) ? dir : undefined;
+}
+
+/** The refusal every writer gives for a target inside an ignored dependency folder. */
+export function dependencyReason(shown: string, dir: string): string {
+  return `${shown} is inside ${dir}, an installed dependency folder git ignores: the harness's clean final run reuses that folder, so a change there would change the verdict without being part of the commit; change tracked files instead (dependencies come from setup.command)`;
 }

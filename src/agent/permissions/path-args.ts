@@ -15,7 +15,7 @@ export interface PathContext {
   /** Config deny rules: Read(...) rules hold for read arguments, Edit(...)/Write(...) rules for write arguments. */
   deny?: readonly PermissionRule[];
   configFile?: string;
-  /** Git's ignore rules: content writes into ignored paths are refused (they would miss the commit). */
+  /** Git's ignore rules: content writes into ignored dependency folders are refused (the final run borrows them). */
   ignored?: IgnoredPaths;
   /** Secret files and escaping symlinks in the worktree, for recursive searches. */
   index?: WorktreeIndex;

@@ -2,10 +2,11 @@ import { lstat, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { silentLogger } from '../../log.js';
+import { DEPENDENCY_DIRS } from '../../workspace/dependency-dirs.js';
 import { git } from '../../workspace/git.js';
 
 /** Installed dependency folders (ignored by git) a clean checkout borrows from the agent's worktree. */
-export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv', 'vendor'];
+export { DEPENDENCY_DIRS };
 
 export interface PristineOptions {
   /** The agent's worktree: its git dir holds the commit, its dependency folders are linked. */
