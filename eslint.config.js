@@ -32,6 +32,7 @@ export default tseslint.config(
     { files: ['src/usecases/**/*.ts'], regex: '(^|/)(jobs|hosts)(/|$)', message: 'src/usecases must not import src/jobs or src/hosts: define the port it needs in usecases/ports.ts (docs/architecture.md).' },
     { files: ['src/run/**/*.ts'], regex: '(^|/)(usecases|jobs|hosts)(/|$)', message: 'src/run must not import src/usecases, src/jobs or src/hosts (docs/architecture.md).' },
     { files: ['src/jobs/**/*.ts'], regex: '(^|/)hosts(/|$)', message: 'src/jobs must not import src/hosts (docs/architecture.md).' },
+    { files: ['src/memory/**/*.ts'], regex: '(^|/)(jobs|hosts|run)(/|$)', message: 'src/memory must not import src/jobs, src/hosts or src/run (docs/architecture.md).' },
     // Hosts are independent: what two hosts share lives in src/hosts/shared. The one exception is the CLI's
     // `serve` command (src/hosts/cli/serve.ts), the process entry that starts the App's server.
     { files: ['src/hosts/action/**/*.ts'], regex: '^(\\.\\./)+(hosts/)?(probot|cli)(/|$)', message: 'src/hosts/action must not import another host; shared wiring goes in src/hosts/shared.' },

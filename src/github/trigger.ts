@@ -1,12 +1,12 @@
 /**
  * WebhookFacts + the repository's trigger settings → a Trigger (what the user asked for), or undefined.
- * `/agent fix [instructions]`, `/agent plan [instructions]`, `/agent status`, `/agent cancel`; the prefix is
- * config `trigger`. A configured `trigger_label` on an issue is a fix.
+ * `/agent fix [instructions]`, `/agent plan [instructions]`, `/agent status`, `/agent cancel`, `/agent memory`,
+ * `/agent forget N`; the prefix is config `trigger`. A configured `trigger_label` on an issue is a fix.
  */
 import type { WebhookFacts } from './event.js';
 import type { CommentKind } from './reaction-endpoint.js';
 
-export type TriggerKind = 'fix' | 'plan' | 'status' | 'cancel';
+export type TriggerKind = 'fix' | 'plan' | 'status' | 'cancel' | 'memory' | 'forget';
 
 export interface Trigger {
   kind: TriggerKind;
@@ -41,7 +41,7 @@ export interface TriggerSettings {
   trigger_label?: string | undefined;
 }
 
-const VERBS: ReadonlySet<string> = new Set(['fix', 'plan', 'status', 'cancel']);
+const VERBS: ReadonlySet<string> = new Set(['fix', 'plan', 'status', 'cancel', 'memory', 'forget']);
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -53,7 +53,7 @@ function escapeRegex(s: string): string {
  * config, which names the prefix, is read only for text that passes).
  */
 export function mayBeCommand(text: string): boolean {
-  return /^\s*\S[^\n]*?[ \t](fix|plan|status|cancel)\b/i.test(text);
+  return /^\s*\S[^\n]*?[ \t](fix|plan|status|cancel|memory|forget)\b/i.test(text);
 }
 
 /** Parse `<prefix> <verb> [instructions]` at the very start of a comment; anything else is not a command. */

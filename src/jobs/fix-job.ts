@@ -5,6 +5,7 @@
  */
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Trigger } from '../github/trigger.js';
+import type { LearnJob } from './learn-job.js';
 
 export interface FixJob {
   kind?: 'fix';
@@ -26,6 +27,6 @@ export interface SweepJob {
   firedAt?: string;
 }
 
-export type ProofprJob = FixJob | SweepJob;
+export type ProofprJob = FixJob | SweepJob | LearnJob;
 
 export const isSweepJob = (job: ProofprJob): job is SweepJob => job.kind === 'sweep';

@@ -1,6 +1,6 @@
 /**
  * The per-repository and per-issue keys of a queued job (the per-repository limit and the per-issue
- * lease): jobs shaped like a FixJob (`data.trigger.owner/repo/number`) or a sweep (`kind: 'sweep'`).
+ * lease): jobs shaped like a FixJob (`data.trigger.owner/repo/number`) or a sweep or a learning job (`kind: 'sweep' | 'learn'`, `owner`, `repo`).
  */
 
 interface TriggerLike {
@@ -9,7 +9,7 @@ interface TriggerLike {
 
 export function repoOfJob(data: unknown): string | undefined {
   const sweep = data as { kind?: unknown; owner?: unknown; repo?: unknown } | null;
-  if (sweep?.kind === 'sweep' && typeof sweep.owner === 'string' && typeof sweep.repo === 'string') return `${sweep.owner}/${sweep.repo}`;
+  if ((sweep?.kind === 'sweep' || sweep?.kind === 'learn') && typeof sweep.owner === 'string' && typeof sweep.repo === 'string') return `${sweep.owner}/${sweep.repo}`;
   const t = (data as TriggerLike | null)?.trigger;
   return t && typeof t.owner === 'string' && typeof t.repo === 'string' ? `${t.owner}/${t.repo}` : undefined;
 }

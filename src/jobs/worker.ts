@@ -14,6 +14,7 @@ import { runSweeps } from '../usecases/sweep.js';
 import type { BaselineRunner } from '../usecases/sweep-baseline.js';
 import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
+import { isLearnJob, runLearnJob } from './learn-job.js';
 
 const log = logger('worker');
 
@@ -71,6 +72,7 @@ export function createJobHandler(deps: WorkerDeps): JobHandler<ProofprJob> {
   return async (job, ctx) => {
     const data = job.data;
     if (isSweepJob(data)) await runSweepJob({ ...job, data }, ctx, deps);
+    else if (isLearnJob(data)) await runLearnJob({ ...job, data }, ctx, deps);
     else await runFixJob({ ...job, data }, ctx, deps);
   };
 }

@@ -93,6 +93,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     model: input.modelId,
     instructionsRoot,
     skills: skills.map(({ name, description, path }) => ({ name, description, path })),
+    ...(input.memoryIndex ? { memoryIndex: input.memoryIndex } : {}),
     // PreCompact hooks run before each summary; their outcomes are recorded as hook events, none blocks it.
     beforeSummary: async () => void (await hooks.run('PreCompact', { hook_event_name: 'PreCompact', cwd: wt.path })),
     logger: log,

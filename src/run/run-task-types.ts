@@ -60,6 +60,8 @@ export interface RunTaskInput {
   gitToken?: string;
   /** Reuse warm worktrees between runs (default: on for bare mirrors, off for a caller's checkout). */
   pool?: boolean;
+  /** The repository's feedback memory index (numbered lines, at most 200): in the prompt after the instructions. */
+  memoryIndex?: string;
   /** Keep the worktree after the run (for the CLI's --keep; default false: removed however the run ends). */
   keepWorktree?: boolean;
 }

@@ -17,6 +17,8 @@ import { replies } from './intake/replies.js';
 import { requestTrigger, type RequestFacts } from './intake/request-trigger.js';
 import type { RunLedger } from './ports.js';
 import { FORK_REPLY, prOwnership } from './pr-ownership.js';
+import { answerMemoryCommand } from '../memory/memory-commands.js';
+import type { MemoryStore } from '../memory/types.js';
 
 export type { RequestFacts } from './intake/request-trigger.js';
 
@@ -32,7 +34,7 @@ export interface AcceptedRun {
   statusCommentUrl: string;
 }
 
-export type RefusalOutcome = 'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'refused';
+export type RefusalOutcome = 'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'refused' | 'memory';
 
 export type Acceptance =
   | { outcome: 'accepted'; trigger: Trigger; run: AcceptedRun }
@@ -50,6 +52,8 @@ export interface AcceptDeps {
   newRunId(): string;
   /** The App's own login, e.g. "proofpr[bot]" (its comments never trigger). */
   selfLogin?: string;
+  /** The repository's feedback memory (`/agent memory`, `/agent forget N`); absent in hosts without one. */
+  memory?: MemoryStore;
 }
 
 /** Who may trigger a run when the config cannot say (it is invalid): the schema's default. */
@@ -98,6 +102,10 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, tokenHolderAsks: b
   }
   if (trigger.kind === 'status') return answerStatus(trigger, config, deps, reply);
   if (trigger.kind === 'cancel') return answerCancel(trigger, deps, reply);
+  if (trigger.kind === 'memory' || trigger.kind === 'forget') {
+    const answer = await answerMemoryCommand(trigger, config.trigger, deps.memory);
+    return reply('memory', answer.text, answer.why);
+  }
   return startRun(trigger, config, deps, reply, !tokenHolderAsks);
 }
 

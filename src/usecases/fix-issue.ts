@@ -16,6 +16,7 @@ import { upsertPullRequest } from '../github/pull-request.js';
 import { checkRunFor } from '../github/check-run.js';
 import { recordPullRequest } from './record-pr.js';
 import type { Phase } from '../github/status-comment.js';
+import { memoryForRun } from '../memory/memory-for-run.js';
 
 export interface FixIssueInput {
   runId: string;
@@ -102,6 +103,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       // No Co-authored-by trailer when nobody in particular asked (a token whose user is unknown).
       ...(t.commenter ? { coAuthor: coAuthorOf(t) } : {}),
       repoFullName: `${github.owner}/${github.repo}`,
+      ...(await memoryForRun(deps.memory, `${github.owner}/${github.repo}`)),
       ...(inp.signal ? { signal: inp.signal } : {}),
       onEvent: (ev) => {
         if (inp.mode === 'plan') events.push(ev);

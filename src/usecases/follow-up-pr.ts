@@ -18,6 +18,7 @@ import { recordPullRequest } from './record-pr.js';
 import { reviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
+import { memoryForRun } from '../memory/memory-for-run.js';
 
 export interface FollowUpPrInput {
   runId: string;
@@ -84,6 +85,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       worktreesDir: join(deps.home, 'worktrees'),
       coAuthor: coAuthorOf(t),
       repoFullName: `${github.owner}/${github.repo}`,
+      ...(await memoryForRun(deps.memory, `${github.owner}/${github.repo}`)),
       instructionsRef: pr.baseRef,
       ...(inp.signal ? { signal: inp.signal } : {}),
       onEvent: (ev) => {

@@ -8,6 +8,7 @@ import type { RunTask } from '../run/run-task-types.js';
 import type { EnsureMirrorOptions } from '../workspace/mirror.js';
 import type { PushBranchOptions } from '../workspace/push.js';
 import type { BranchLedger } from './pr-ownership.js';
+import type { MemoryStore } from '../memory/types.js';
 
 /** The workspace side: a bare mirror per repository, and pushing a branch from it. */
 export interface WorkspacePort {
@@ -41,6 +42,8 @@ export interface UsecaseDeps {
   branches?: BranchLedger;
   /** $PROOFPR_HOME: mirrors/, worktrees/, runs/ live under it. */
   home: string;
+  /** The repositories' feedback memory (the App's state): its index goes into every run's prompt. */
+  memory?: MemoryStore;
   /** Model id override (PROOFPR_MODEL); else the repo config's `model`. */
   modelOverride?: string;
   /** Minimum time between two edits of the status comment (default 3000 ms). */

@@ -47,6 +47,8 @@ export interface ContextManagerOptions {
   instructionsMaxBytes?: number;
   /** Runs right before every summary compaction (the repository's PreCompact hooks). */
   beforeSummary?: () => Promise<void>;
+  /** The repository's feedback memory index (numbered lines): in the system prompt after the instructions. */
+  memoryIndex?: string;
 }
 
 /** The manager plus what it loaded (the lead registers the Skill tool when `skills` is not empty). */
@@ -77,7 +79,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
 
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
   const skills = opts.skills ?? (await loadSkills(opts.instructionsRoot ?? opts.root, log));
-  const system = buildSystemPrompt({ toolNames: opts.toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}) });
+  const system = buildSystemPrompt({ toolNames: opts.toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}), ...(opts.memoryIndex ? { memoryIndex: opts.memoryIndex } : {}) });
   const systemTokens = estimateSystem(system);
   let toolsTokens = 0;
   /** After a microcompact: the last unchanged user turn, marked once so its cached prefix is read. */

@@ -6,6 +6,7 @@
 import type { TextBlock } from '../../model/model-client.js';
 import type { ContextTask, InstructionFile, SkillInfo } from './types.js';
 import { escapeTags } from './escape-tags.js';
+import { memorySection } from './memory-section.js';
 
 export interface SystemPromptOptions {
   toolNames: string[];
@@ -15,6 +16,8 @@ export interface SystemPromptOptions {
   testCommand?: string;
   mode: 'fix' | 'plan';
   gatesEnabled: string[];
+  /** The repository's feedback memory index (numbered lines), loaded after the instructions. */
+  memoryIndex?: string;
 }
 
 function sorted(values: readonly string[]): string[] {
@@ -100,7 +103,7 @@ function taskSection(task: ContextTask): string {
 
 /** Builds the system prompt blocks; the last block carries the cache breakpoint. */
 export function buildSystemPrompt(opts: SystemPromptOptions): TextBlock[] {
-  const sections = [coreRules(opts), toolNotes(opts), repoInstructions(opts.instructions), skillsList(opts.skills), taskSection(opts.task)];
+  const sections = [coreRules(opts), toolNotes(opts), repoInstructions(opts.instructions), memorySection(opts.memoryIndex), skillsList(opts.skills), taskSection(opts.task)];
   const blocks: TextBlock[] = sections.filter((s): s is string => s !== undefined).map((text) => ({ type: 'text', text }));
   const last = blocks[blocks.length - 1];
   if (last) last.cache_control = { type: 'ephemeral' };

@@ -17,6 +17,9 @@ import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
 import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';
+import { isLearnJob } from '../../jobs/learn-job.js';
+import { createMemoryStore } from '../../memory/memory-store.js';
+import { redisMemoryBlobs } from '../../memory/memory-blobs.js';
 import type { JobHandler, QueuedJob } from '../../jobs/queue.js';
 import { runTask } from '../../run/run-task.js';
 import { ensureMirror } from '../../workspace/mirror.js';
@@ -73,10 +76,15 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     modelFactory: modelFactoryFromEnv(env, 'worker'),
     runs,
     branches: store,
+    memory: createMemoryStore(redisMemoryBlobs(queue.redis)),
     home: env.home,
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
   });
   const handler: JobHandler<ProofprJob> = async (job, ctx) => {
+    if (job.attempt > 1 && isLearnJob(job.data)) {
+      log.warn({ runId: job.runId, attempt: job.attempt }, 'learning job handed over from a worker that stopped: skipped (a lost lesson costs less than a duplicate reply)');
+      return;
+    }
     if (job.attempt > 1 && isSweepJob(job.data)) {
       // A sweep slot is not worth a second attempt: it runs again at its next scheduled time.
       log.warn({ runId: job.runId, attempt: job.attempt }, 'sweep job handed over from a worker that stopped: skipped until its next slot');

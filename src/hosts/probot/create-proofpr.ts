@@ -24,6 +24,10 @@ import { reportInterrupted } from '../../jobs/report-interrupted.js';
 import { isSweepJob, type FixJob, type ProofprJob } from '../../jobs/fix-job.js';
 import type { QueuedJob } from '../../jobs/queue.js';
 import { startSweepScheduler } from './scheduler.js';
+import { isLearnJob, type LearnJob } from '../../jobs/learn-job.js';
+import { createMemoryStore } from '../../memory/memory-store.js';
+import { redisMemoryBlobs, sqliteMemoryBlobs } from '../../memory/memory-blobs.js';
+import type { MemoryStore } from '../../memory/types.js';
 import type { Queue } from '../../jobs/queue.js';
 import type { ModelFactory, WorkspacePort } from '../../usecases/ports.js';
 import type { RunTask } from '../../run/run-task-types.js';
@@ -66,6 +70,8 @@ export interface Proofpr {
   probot: Probot;
   env: ServerEnv;
   runs: SharedRunStore;
+  /** The repositories' feedback memory, kept with the runs (SQLite, or Redis with REDIS_URL). */
+  memory: MemoryStore;
   queue: Queue<ProofprJob>;
   /** Enqueues the configured sweeps on their schedule; absent when PROOFPR_SWEEP_SCHEDULER=off. */
   scheduler?: ReturnType<typeof startSweepScheduler>;
@@ -119,12 +125,14 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   const bull = !opts.queue && env.redisUrl ? createBullmqQueue<ProofprJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
   const db = bull ? undefined : openDatabase(env.home);
   const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
+  const memory = createMemoryStore(bull ? redisMemoryBlobs(bull.redis) : sqliteMemoryBlobs(db!));
   const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<ProofprJob>(db!);
   const queue: Queue<ProofprJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<ProofprJob>);
   const githubFor = githubForApp(probot, env.webUrl);
 
   // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.
   for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
+    if (isLearnJob(job.data)) continue;
     if (isSweepJob(job.data)) {
       log.warn({ runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep }, 'a sweep was interrupted by the previous process; it runs again at its next scheduled time');
       continue;
@@ -139,6 +147,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
       runs,
       branches: runs,
+      memory,
       home: env.home,
       ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
       ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
@@ -146,10 +155,10 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     { concurrency: opts.concurrency ?? 1 },
   );
 
-  // Webhooks only ever enqueue fix jobs (and cancel by run id) on the shared queue.
-  const fixQueue = queue as unknown as Queue<FixJob>;
+  // Webhooks only ever enqueue fix and learning jobs (and cancel by run id) on the shared queue.
+  const fixQueue = queue as unknown as Queue<FixJob | LearnJob>;
   const middleware = await createNodeMiddleware(
-    proofprApp({ runs, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
+    proofprApp({ runs, memory, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
     { probot, webhooksPath: env.webhookPath },
   );
   const schedulerOff = (opts.env ?? process.env).PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';
@@ -179,6 +188,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     probot,
     env,
     runs,
+    memory,
     queue,
     ...(scheduler ? { scheduler } : {}),
     middleware,

@@ -10,13 +10,18 @@ import type { FixJob } from '../../jobs/fix-job.js';
 import type { Trigger } from '../../github/trigger.js';
 import { loadRepoConfig } from '../../github/repo-config.js';
 import { acceptRequest, type RefusalOutcome } from '../../usecases/accept-request.js';
+import type { LearnJob } from '../../jobs/learn-job.js';
+import type { MemoryStore } from '../../memory/types.js';
+import { learnIntake } from './learn-intake.js';
 
-export type IntakeOutcome = RefusalOutcome | 'queued';
+export type IntakeOutcome = RefusalOutcome | 'queued' | 'learning';
 
 export interface IntakeDeps {
   runs: SharedRunStore;
-  queue: Queue<FixJob>;
+  queue: Queue<FixJob | LearnJob>;
   newRunId(): string;
+  /** The repositories' feedback memory (`/agent memory`, `/agent forget N`). */
+  memory?: MemoryStore;
   /** The App's own login, e.g. "proofpr[bot]". */
   selfLogin?: string;
 }
@@ -37,8 +42,14 @@ export async function intake(evt: WebhookInput, github: GitHubPort, deps: Intake
       cancel: (runId) => deps.queue.cancel(runId),
       newRunId: deps.newRunId,
       ...(deps.selfLogin ? { selfLogin: deps.selfLogin } : {}),
+      ...(deps.memory ? { memory: deps.memory } : {}),
     },
   );
+  // A review that is not a command may still teach something: a learning job of its own.
+  if (res.outcome === 'ignored' && deps.memory) {
+    const learnId = await learnIntake(evt, github, deps);
+    if (learnId) return { outcome: 'learning', runId: learnId };
+  }
   if (res.outcome !== 'accepted') return { outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), ...(res.trigger ? { trigger: res.trigger } : {}) };
   const { runId, mode, trigger, config, statusCommentId } = res.run;
   try {
