@@ -86,6 +86,8 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
     // ~/.nvm/versions/node/v20/bin → its prefix (lib/ holds npm); ~/.cargo/bin alone (~/.cargo holds credentials).
     const prefix = dirname(p);
     if (basename(p) === 'bin' && relative(under, prefix).split(sep).length >= 2) readOnly.push(prefix);
+    // A version manager's shims (~/.pyenv/shims, ~/.rbenv/shims, ~/.asdf/shims) exec its own root, where the versions live.
+    else if (basename(p) === 'shims' && prefix !== under) readOnly.push(prefix);
   }
   const p = protectedMounts(input.root, input.protect);
   if (p.masked.length > 0) {

@@ -169,6 +169,11 @@ describe('sandbox', () => {
     expect(m.hide).toEqual([home]);
     expect(m.readOnly).toEqual([join(home, '.nvm/versions/node/v20/bin'), join(home, '.nvm/versions/node/v20'), join(home, '.cargo/bin')]);
     expect((await sandboxMounts({ root: base, runTmp: base, hidePaths: ['/', join(base, 'missing')] })).hide).toEqual([]);
+    // A version manager's shims (pyenv, rbenv, asdf) run its root's own scripts and versions: the root is shown too.
+    mkdirSync(join(home, '.pyenv/shims'), { recursive: true });
+    mkdirSync(join(home, 'shims'), { recursive: true });
+    const shims = await sandboxMounts({ root: join(home, 'root'), runTmp: join(home, 'run'), hidePaths: [home], pathEnv: `${home}/.pyenv/shims:${home}/shims` });
+    expect(shims.readOnly).toEqual([join(home, '.pyenv/shims'), join(home, '.pyenv'), join(home, 'shims')]);
     await expect(sandboxMounts({ root: base, runTmp: base, hidePaths: ['home'] })).rejects.toThrow(/must be an absolute path/);
   });
 });
