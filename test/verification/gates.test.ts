@@ -45,6 +45,17 @@ describe('evaluateGates', () => {
     expect(g?.detail).toMatch(detail);
   });
 
+  it('gates - an agent run of a runner called straight with no counts in its output (go test) is counted by the final run', () => {
+    const goRun = run({ command: 'go test ./...', counts: null, source: 'none' });
+    const g = byName(facts({ config: config('test:\n  command: go test ./...\n'), testRuns: [goRun] }))['tests-ran'];
+    expect(g).toMatchObject({ passed: true, detail: expect.stringContaining("the harness's final run asks the runner for its report") });
+    // Without the final run, or once the harness's own run has no counts either, it fails as before.
+    const off = byName(facts({ config: config('test:\n  command: go test ./...\ngates:\n  final_run: false\n'), testRuns: [goRun] }))['tests-ran'];
+    expect(off?.passed).toBe(false);
+    const harness = byName(facts({ config: config('test:\n  command: go test ./...\n'), testRuns: [goRun, { ...goRun, by: 'harness' }] }))['tests-ran'];
+    expect(harness?.detail).toMatch(/couldn't read test counts/);
+  });
+
   it('gates - min_tests raises the bar for tests-ran', () => {
     const g = byName(facts({ config: config('test:\n  command: npm test\n  min_tests: 5\n') }))['tests-ran'];
     expect(g?.passed).toBe(false);

@@ -3,6 +3,7 @@ import type { GateResult, TestRun } from '../events.js';
 import type { HookOutcome } from '../hooks/types.js';
 import type { AssertionsResult } from './assertions.js';
 import type { RedGreenResult } from './red-green.js';
+import { RUNNERS } from './runners/index.js';
 import type { TestConfigResult } from './test-config.js';
 
 export interface GateFacts {
@@ -48,6 +49,17 @@ function earlierMax(runs: readonly TestRun[], r: TestRun, command: string): numb
   return runs.slice(0, at < 0 ? runs.length : at).reduce((m, x) => (norm(x.command) === norm(command) ? Math.max(m, executedBy(x)) : m), 0);
 }
 
+/**
+ * An agent's run of a runner called straight (`go test ./...`, `npx jest`), whose plain output may carry
+ * no counts (go test prints them only with -v or -json): the final run asks that runner for its report.
+ */
+function countedByFinalRun(r: TestRun): boolean {
+  if (r.by !== 'agent') return false;
+  const words = r.command.trim().split(/\s+/);
+  const rest = words[0] === 'npx' ? words.slice(1) : words;
+  return RUNNERS.some((runner) => runner.match(rest) !== undefined);
+}
+
 const describe = (r: TestRun): string => {
   const c = r.counts;
   return c ? `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped of ${c.total}` : 'counts unknown';
@@ -71,6 +83,9 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
 
   if (gates.tests_ran) {
     testGate('tests-ran', (r, c) => {
+      if (!r.counts && gates.final_run && countedByFinalRun(r)) {
+        return { name: 'tests-ran', passed: true, detail: `\`${r.command}\` printed no test counts; the harness's final run asks the runner for its report and counts the tests there` };
+      }
       if (!r.counts) return { name: 'tests-ran', passed: false, detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted` };
       const executed = executedBy(r);
       const fail = (detail: string): GateResult => ({ name: 'tests-ran', passed: false, detail });
