@@ -18,7 +18,7 @@ describe('planReport - how the harness asks each runner for its report', () => {
   it('direct calls get the report flags, environment or stream', async () => {
     expect(await plan('npx jest --ci')).toMatchObject({ ok: true, command: 'npx jest --ci --json --outputFile=/r/x.report' });
     expect(await plan('vitest run')).toMatchObject({ ok: true, command: 'vitest run --reporter=default --reporter=json --outputFile.json=/r/x.report' });
-    expect(await plan('mocha')).toMatchObject({ ok: true, command: 'mocha --reporter json --reporter-option output=/r/x.report' });
+    expect(await plan('mocha')).toMatchObject({ ok: true, command: 'mocha --reporter /r/proofpr-mocha-reporter.cjs', env: { PROOFPR_MOCHA_REPORT: '/r/x.report' } });
     expect(await plan('node --test')).toMatchObject({ ok: true, command: 'node --test', env: { NODE_OPTIONS: expect.stringContaining('--test-reporter-destination=/r/x.report') } });
     expect(await plan('ava')).toMatchObject({ ok: true, command: 'ava --tap > /r/x.report' });
     expect(await plan('tap')).toMatchObject({ ok: true, command: 'tap --reporter=tap --reporter-file=/r/x.report' });

@@ -1,16 +1,24 @@
+import { join } from 'node:path';
 import { z } from 'zod';
+import { MOCHA_REPORTER_SOURCE } from './mocha-reporter.js';
 import { binName, parseJson, relFile, reportOf, testCase } from './report-util.js';
 import type { Runner } from './types.js';
 
 const test = z.object({ fullTitle: z.string(), file: z.string().optional(), err: z.record(z.string(), z.unknown()).optional() });
 const shape = z.object({ stats: z.object({ tests: z.number() }), tests: z.array(test), pending: z.array(test), failures: z.array(test) });
 
-/** Mocha's json reporter: `tests` holds every test; a pending one is skipped, one with an error failed. */
+/**
+ * Mocha's json reporter shape: `tests` holds every test; a pending one is skipped, one with an error failed.
+ * Written by the harness's own reporter module (mocha-reporter.ts), which works with every mocha version.
+ */
 export const mochaRunner: Runner = {
   name: 'mocha',
   source: 'runner-report',
   match: (w) => (binName(w[0]) === 'mocha' || binName(w[0]) === '_mocha' ? 1 : undefined),
-  request: (report) => ({ args: ['--reporter', 'json', '--reporter-option', `output=${report}`] }),
+  request: (report, dir) => {
+    const reporter = join(dir, 'proofpr-mocha-reporter.cjs');
+    return { args: ['--reporter', reporter], env: { PROOFPR_MOCHA_REPORT: report }, files: [{ path: reporter, content: MOCHA_REPORTER_SOURCE }] };
+  },
   parse(text, cwd) {
     const r = shape.safeParse(parseJson(text));
     if (!r.success) return undefined;
