@@ -29,7 +29,9 @@ export async function linkDependencyDirs(repoDir: string, worktree: string, gitD
     if (!SIMPLE.test(name) || name === '.' || name === '..' || name.toLowerCase() === '.git') continue;
     const from = join(source, name);
     if (!(await stat(from).catch(() => undefined))?.isDirectory()) continue;
-    const ignored = await git(['check-ignore', '-q', '--', `${name}/`], { cwd: source, okCodes: [0, 1, 128] });
+    // A folder that is itself a symlink (installed elsewhere, linked in) is a file to git: `name/` is "beyond a symbolic link".
+    const isLink = (await lstat(from)).isSymbolicLink();
+    const ignored = await git(['check-ignore', '-q', '--', isLink ? name : `${name}/`], { cwd: source, okCodes: [0, 1, 128] });
     if (ignored.code !== 0) continue;
     const at = join(worktree, name);
     if (await lstat(at).catch(() => undefined)) continue;

@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { filesChanged } from '../../src/workspace/diff-stat.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { join } from 'node:path';
@@ -141,6 +141,20 @@ describe('createWorktree', () => {
     await createWorktree({ ...opts, pool: false, branch: 'proofpr/9-n', runId: 'c' }).then((c) => c.remove());
     expect(readFileSync(join(src, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
     expect(existsSync(join(src, '.venv/bin/python'))).toBe(true);
+  });
+
+  it('createWorktree - linkDirs links a dependency folder that is itself a symlink (installed elsewhere), to its real target', async () => {
+    remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules\n' });
+    const src = join(remote.root, 'checkout');
+    sh(remote.root, 'clone', '-q', remote.bare, src);
+    const store = tempDir();
+    writeFiles(store, { 'node_modules/dep/index.js': 'dep\n' });
+    symlinkSync(join(store, 'node_modules'), join(src, 'node_modules'));
+    const wt = await createWorktree({ repoDir: src, baseRef: 'main', branch: 'proofpr/9-s', worktreesDir: tempDir(), runId: 's', linkDirs: ['node_modules'] });
+    expect(wt.linked.map((l) => l.name)).toEqual(['node_modules']);
+    expect(readlinkSync(join(wt.path, 'node_modules'))).toBe(realpathSync(join(store, 'node_modules')));
+    expect(readFileSync(join(wt.path, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
+    await wt.remove();
   });
 
   it('createWorktree - linkDirs links nothing from a bare mirror and refuses names that are not top-level folders', async () => {
