@@ -90,9 +90,19 @@ export function splitPaths(paths: readonly string[], tests: readonly string[]): 
   return { source: paths.filter((p) => !test.includes(p)), test };
 }
 
-/** The runner's own count: the sum of every match's first group of `pattern` in `output` (no group: the number of matches). */
+/**
+ * The runner's own count in `output`: the sum of every match's first group of `pattern`; without a group,
+ * the number of matches; with a named group `name` (go test -v's `--- PASS: A/b` lines), the distinct
+ * names that are leaves (no other name extends them with `/`): a test with subtests is their parent.
+ */
 export function directCount(output: string, pattern: string): number | undefined {
   let total: number | undefined;
-  for (const m of output.matchAll(new RegExp(pattern, 'gm'))) total = (total ?? 0) + (m.length > 1 ? Number(m[1] ?? 0) : 1);
-  return total;
+  const names = new Set<string>();
+  for (const m of output.matchAll(new RegExp(pattern, 'gm'))) {
+    if (m.groups?.name !== undefined) names.add(m.groups.name);
+    else total = (total ?? 0) + (m.length > 1 ? Number(m[1] ?? 0) : 1);
+  }
+  if (names.size === 0) return total;
+  const all = [...names];
+  return all.filter((n) => !all.some((o) => o.startsWith(`${n}/`))).length;
 }

@@ -40,6 +40,8 @@ describe('bench/real manifest', () => {
     expect(directCount('== 3 passed in 1s ==\n== 4 passed ==', '(\\d+) passed')).toBe(7);
     expect(directCount('--- PASS: A\n    --- PASS: A/x\n--- FAIL: B', '^\\s*--- (?:PASS|FAIL):')).toBe(3);
     expect(directCount('nothing', '(\\d+) passed')).toBeUndefined();
+    // go test -v: a test with subtests is their parent, only leaves count.
+    expect(directCount('--- PASS: A\n    --- PASS: A/x\n    --- PASS: A/y\n--- PASS: B', '^\\s*--- (?:PASS|FAIL): (?<name>\\S+)')).toBe(3);
   });
 });
 

@@ -37,7 +37,7 @@ describe('the harness\'s mocha reporter (works with every mocha version: no --re
     const write = process.stdout.write;
     const printed: string[] = [];
     process.env.PROOFPR_MOCHA_REPORT = report;
-    process.stdout.write = ((s: string) => printed.push(s)) as typeof process.stdout.write;
+    process.stdout.write = ((s: string) => printed.push(s) > 0) as unknown as typeof process.stdout.write;
     try {
       fakeMochaRun(createRequire(import.meta.url)(join(dir, 'proofpr-mocha-reporter.cjs')) as new (r: EventEmitter) => unknown, dir);
     } finally {
