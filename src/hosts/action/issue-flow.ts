@@ -1,5 +1,5 @@
 /**
- * issue_comment / issues (labeled): the one intake (acceptRequest, no run state: the workflow run is the
+ * issue_comment / issues (labeled) / pull_request_review / pull_request_review_comment: the one intake (acceptRequest, no run state: the workflow run is the
  * state) with the checkout's config, then the accepted run inline: fixIssue or followUpPr over the checkout.
  */
 import { join } from 'node:path';

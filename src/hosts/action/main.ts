@@ -1,6 +1,6 @@
 /**
  * The Action's orchestration (testable in-process): config, ports, then one flow by event —
- * issue_comment / issues → the App's trigger and usecases; a `prompt` → a direct task; schedule or
+ * issue_comment / issues / pull_request_review / pull_request_review_comment → the App's trigger and usecases; a `prompt` → a direct task; schedule or
  * `mode: sweep` → the configured sweeps.
  */
 import { isAbsolute, relative } from 'node:path';
@@ -23,6 +23,9 @@ import { issueFlow } from './issue-flow.js';
 import { promptFlow } from './prompt-flow.js';
 import { sweepFlow } from './sweep-flow.js';
 import type { ActionResult } from './result.js';
+
+/** Events that may carry a command (comment, label, review): they go through the one intake, as in the App. */
+export const REQUEST_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'issues', 'pull_request_review', 'pull_request_review_comment']);
 
 export interface ActionDeps {
   github?: GitHubPort;
@@ -63,9 +66,9 @@ export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, de
   const sweep = () => sweepFlow(ctx, config, { ...common, workspace, ...(deps.baseline ? { baseline: deps.baseline } : {}) });
 
   if (inputs.mode === 'sweep') return sweep();
-  if (ctx.eventName === 'issue_comment' || ctx.eventName === 'issues') return issueFlow(ctx, config, common);
+  if (REQUEST_EVENTS.has(ctx.eventName)) return issueFlow(ctx, config, common);
   if (inputs.prompt) return promptFlow(ctx, config, inputs.prompt, { ...common, workspace });
   if (ctx.eventName === 'schedule') return sweep();
   if (ctx.eventName === 'workflow_dispatch') throw new ActionInputError('prompt', 'is required for workflow_dispatch (pass `prompt: ${{ inputs.prompt }}`), or set `mode: sweep`');
-  throw new ActionInputError('mode', `the ${ctx.eventName} event needs a \`prompt\` input or \`mode: sweep\` (comment triggers come from issue_comment and issues events)`);
+  throw new ActionInputError('mode', `the ${ctx.eventName} event needs a \`prompt\` input or \`mode: sweep\` (comment triggers come from issue_comment, issues, pull_request_review and pull_request_review_comment events)`);
 }

@@ -112,6 +112,24 @@ describe('probot app - review follow-ups', () => {
     expect(gh.comments.some((c) => c.body.includes('could not be verified'))).toBe(true);
   });
 
+  it('review - /agent fix in a submitted review on a fork PR named proofpr/7-…: one reply, no reaction, no run, no push, no edit', async () => {
+    gh = fakeGitHub({ permissions: perms, pulls: [{ ...ownPr, number: 14, head: 'proofpr/7-looks-like-ours', headRepo: 'mallory/widgets' }], reviewThreads: [{ pr: 14, path: 'a.ts', comments: [{ id: 901, user: 'maintainer', body: 'fix' }] }] });
+    const fake = fakeRunTask();
+    const ws = fakeWorkspace();
+    h = await startHarness(fake.runTask, ws);
+    const ev = payload('pull_request_review.submitted', (p) => {
+      p.pull_request.number = 14;
+      p.pull_request.head = { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } };
+    });
+    await h.app.probot.receive({ id: 'rv-fork', name: 'pull_request_review', payload: ev } as never);
+    const writes = gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
+    expect(writes.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /repos/acme/widgets/issues/14/comments']);
+    expect((writes[0]?.body as { body: string }).body).toMatch(/does not push to forks or run their code/);
+    expect(fake.inputs).toHaveLength(0);
+    expect(ws.pushes).toHaveLength(0);
+    expect(gh.review.replies).toEqual([]);
+  });
+
   it('review - without GraphQL the REST review comments are the threads (resolved ones cannot be told apart, and it says so)', async () => {
     const { fake } = await start(report(['thread T1: addressed', 'thread T2: addressed', 'thread T3: addressed']), ['src/parser.ts', 'src/lexer.ts', 'src/old.ts'], 'verified', true);
     await h?.app.probot.receive({ id: 'rv-5', name: 'pull_request_review', payload: review() } as never);
