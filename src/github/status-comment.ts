@@ -2,6 +2,8 @@
  * The one status comment per run, rendered from its state; edited in place as the run moves on.
  */
 import type { GateResult, TodoItem } from '../agent/events.js';
+import type { CiEvidence } from '../usecases/ci-types.js';
+import { ciLine } from '../agent/evidence/ci-md.js';
 
 export type Phase = 'queued' | 'preparing' | 'working' | 'verifying' | 'publishing' | 'done' | 'failed' | 'cancelled' | 'aborted';
 
@@ -29,6 +31,8 @@ export interface StatusState {
   /** The run's sandbox, known at its start, and why there is none. */
   sandbox?: string;
   sandboxReason?: string;
+  /** What the repository's CI said about the pushed commit, once watched. */
+  ci?: CiEvidence;
 }
 
 const ICON: Record<Phase, string> = {
@@ -69,6 +73,7 @@ export function renderStatusComment(s: StatusState): string {
   if (s.todos && s.todos.length > 0) out.push('', ...s.todos.map((t) => `- ${TODO_MARK[t.status]} ${t.content.replace(/\n/g, ' ')}`));
   if (s.verdict) out.push('', `**Verdict: ${s.verdict}**${s.reason ? ` — ${s.reason}` : ''}`);
   if (s.prUrl) out.push('', `Pull request: ${s.prUrl}`);
+  if (s.ci) out.push('', `${ciLine(s.ci)}${s.ci.cause ? ` — ${s.ci.cause}` : ''}`);
   if (s.failedGates && s.failedGates.length > 0) out.push('', 'Failed gates:', ...s.failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
   if (s.branch && !s.prUrl) out.push('', `Work in progress kept on branch [\`${s.branch}\`](${s.branchUrl ?? '#'}).`);
   if (s.phase === 'failed') out.push('', `Failed while ${s.failedPhase ?? 'working'}${s.error ? `: ${s.error}` : ''}.`);

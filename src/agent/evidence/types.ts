@@ -17,6 +17,24 @@ export interface EvidenceUsage {
   compactions: number;
 }
 
+export type CiState = 'passed' | 'failed' | 'not-run' | 'timed-out';
+
+export interface CiCheck {
+  name: string;
+  /** success | failure | neutral | skipped | cancelled | timed_out | action_required | error | pending … */
+  conclusion: string;
+  url: string;
+}
+
+/** evidence.ci (CONTRACT §5). */
+export interface CiEvidence {
+  sha: string;
+  state: CiState;
+  checks: CiCheck[];
+  /** Why, for not-run and timed-out (with the fix); absent when CI passed or failed on its own. */
+  cause?: string;
+}
+
 export interface Evidence {
   version: 1;
   runId: string;
@@ -36,6 +54,8 @@ export interface Evidence {
   denied: Denial[];
   usage: EvidenceUsage;
   pr?: { number: number; url: string };
+  /** What the repository's own CI said about the pushed commit (when it was watched). */
+  ci?: CiEvidence;
   /** Extra facts (not in the contract's minimum): which sandbox applied, baseline of a sweep, red→green, hook errors. */
   sandbox?: 'bwrap' | 'none';
   /** Why there is no sandbox, when there is none (CONTRACT §5). */
