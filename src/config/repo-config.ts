@@ -115,6 +115,20 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' }),
+    ci: z
+      .object({
+        wait_min: z.number().min(0).max(360).default(30).describe("watch the pushed commit's check runs and statuses this long (minutes); 0 = off"),
+        fix_rounds: z.number().int().min(0).max(3).default(1).describe('follow-up runs when CI fails on that commit (never for forks)'),
+      })
+      .strict()
+      .default({ wait_min: 30, fix_rounds: 1 }),
+    review: z
+      .object({
+        enabled: z.boolean().default(false).describe('after the gates pass, a fresh-context read-only second look at the diff'),
+        block_on: z.enum(['none', 'high']).default('none').describe('high: high-severity findings fail the second-look gate'),
+      })
+      .strict()
+      .default({ enabled: false, block_on: 'none' }),
     sweeps: z.array(sweep).default([]).describe('maintenance sweeps run by `proofpr sweep`, the Action in sweep mode, and `serve` on their schedule'),
   })
   .strict();

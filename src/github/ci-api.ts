@@ -3,7 +3,7 @@
  * runs and jobs, job logs (Actions API) and the workflow files' triggers, for one repository.
  */
 import { parse as parseYaml } from 'yaml';
-import type { CheckRunInfo, CiPort, CommitStatusInfo, WorkflowJobInfo, WorkflowRunInfo } from '../usecases/ci-types.js';
+import type { CheckRunInfo, CiPort, CommitStatusInfo, WorkflowJobInfo, WorkflowRunInfo } from './ci-port.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

@@ -13,6 +13,7 @@ import { issueMethods } from './rest/issues.js';
 import { pullMethods } from './rest/pulls.js';
 import { repositoryMethods } from './rest/repository.js';
 import { reviewThreadMethods } from './rest/review-threads.js';
+import { createCiApi } from './ci-api.js';
 import type { PortContext, RestOctokit } from './rest/rest-octokit.js';
 
 export type { RestOctokit } from './rest/rest-octokit.js';
@@ -36,5 +37,6 @@ export function createGitHubPort(octokit: RestOctokit, opts: GitHubPortOptions):
     webUrl: (opts.webUrl ?? 'https://github.com').replace(/\/+$/, ''),
     configPath: opts.configPath ?? CONFIG_PATH,
   };
-  return { ...repositoryMethods(ctx), ...issueMethods(ctx), ...pullMethods(ctx), ...checkMethods(ctx), reviews: reviewThreadMethods(ctx) };
+  const ci = createCiApi((route, params) => octokit.request(route, params), { owner: opts.owner, repo: opts.repo });
+  return { ...repositoryMethods(ctx), ...issueMethods(ctx), ...pullMethods(ctx), ...checkMethods(ctx), reviews: reviewThreadMethods(ctx), ci };
 }

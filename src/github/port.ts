@@ -5,6 +5,7 @@
  */
 import type { ReactionTarget } from './reaction-endpoint.js';
 import type { ReviewThreadsPort } from './review-threads-port.js';
+import type { CiPort } from './ci-port.js';
 
 export interface IssueComment {
   id: number;
@@ -110,4 +111,6 @@ export interface RepositoryPort {
 export interface GitHubPort extends RepositoryPort, IssuesPort, PullsPort, ChecksPort {
   /** A PR's review threads and replies in them (review follow-ups); absent in fakes that have none. */
   readonly reviews?: ReviewThreadsPort;
+  /** Checks, statuses and Actions of this repository (the CI watch); absent in fakes that cannot read them. */
+  readonly ci?: CiPort;
 }

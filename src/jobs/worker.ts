@@ -15,6 +15,7 @@ import type { BaselineRunner } from '../usecases/sweep-baseline.js';
 import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 import { isLearnJob, runLearnJob } from './learn-job.js';
+import type { CiWatcher } from './ci-watch-job.js';
 
 const log = logger('worker');
 
@@ -22,6 +23,8 @@ export interface WorkerDeps extends Omit<UsecaseDeps, 'github'> {
   githubFor(target: Pick<Trigger, 'owner' | 'repo' | 'installationId'>): Promise<GitHubPort>;
   /** Replaces the sweeps' baseline run (setup + tests on the base), e.g. in tests. */
   baseline?: BaselineRunner;
+  /** Takes over the CI watch of each verified push (off the worker slot). */
+  ciWatcher?: CiWatcher;
 }
 
 async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
@@ -34,6 +37,7 @@ async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDe
   ctx.progress({ phase: 'preparing' });
   const out = mode === 'follow-up' ? await followUpPr(base, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
   ctx.progress({ phase: 'done', verdict: out.verdict });
+  if (out.published) deps.ciWatcher?.start({ target: trigger, config, published: out.published });
   // One info line per run (serve and worker log at info by default).
   log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode, verdict: out.verdict, seconds: Math.round((Date.now() - startedAt) / 1000) }, 'run finished');
 }

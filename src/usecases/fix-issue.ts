@@ -15,8 +15,24 @@ import { createStatusReporter } from '../github/status-reporter.js';
 import { upsertPullRequest } from '../github/pull-request.js';
 import { checkRunFor } from '../github/check-run.js';
 import { recordPullRequest } from './record-pr.js';
-import type { Phase } from '../github/status-comment.js';
+import type { Phase, StatusState } from '../github/status-comment.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
+import type { PublishedRun } from './publish-ci.js';
+
+/** The facts the CI watch needs about a run whose verified commit was pushed to PR `prNumber`. */
+export function publishedRun(inp: { runId: string; statusCommentId: number }, result: RunTaskResult, prNumber: number, status: StatusState): PublishedRun {
+  return {
+    runId: inp.runId,
+    prNumber,
+    sha: result.headSha as string,
+    evidence: result.evidence,
+    summaryMd: result.summaryMd,
+    runDir: result.runDir,
+    statusCommentId: inp.statusCommentId,
+    status: { ...status },
+    changedFiles: result.evidence.filesChanged.map((f) => f.path),
+  };
+}
 
 export interface FixIssueInput {
   runId: string;
@@ -36,6 +52,8 @@ export interface FixIssueOutcome {
   planCommentUrl?: string;
   /** The run itself, when it ran: its evidence (with `pr`), summary and folder. Hosts never read them back from disk. */
   run?: RunTaskResult;
+  /** A verified PR was opened or updated: what the CI watch reports on. */
+  published?: PublishedRun;
 }
 
 /** "octocat <583231+octocat@users.noreply.github.com>" for the Co-authored-by trailer. */
@@ -127,6 +145,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     const failedGates = ev.gates.filter((g) => !g.passed);
     let prUrl: string | undefined;
     let prRef: { number: number; url: string } | undefined;
+    let prNumber: number | undefined;
     let pushed = false;
     if (result.headSha && (verified || cfg.pr.wip_commit)) {
       const remoteSha = await github.getBranchSha(branch);
@@ -144,6 +163,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       prUrl = pr.url;
       prRef = { number: pr.number, url: pr.url };
       result.evidence = await recordPullRequest(result.runDir, ev, prRef);
+      if (verified) prNumber = pr.number;
       const check = checkRunFor(ev, result.summaryMd);
       await github.createCheckRun({ headSha: result.headSha as string, ...check });
     } else if (!verified) {
@@ -161,7 +181,8 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       true,
     );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
-    return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}), ...(prRef ? { pr: prRef } : {}), run: result };
+    const published = prNumber !== undefined && result.headSha ? publishedRun(inp, result, prNumber, status.state) : undefined;
+    return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}), ...(prRef ? { pr: prRef } : {}), run: result, ...(published ? { published } : {}) };
   } catch (e) {
     const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
     await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);

@@ -13,7 +13,8 @@ import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { createStatusReporter } from '../github/status-reporter.js';
 import { checkRunFor } from '../github/check-run.js';
-import { coAuthorOf } from './fix-issue.js';
+import { coAuthorOf, publishedRun } from './fix-issue.js';
+import type { PublishedRun } from './publish-ci.js';
 import { recordPullRequest } from './record-pr.js';
 import { reviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
@@ -36,6 +37,8 @@ export interface FollowUpPrOutcome {
   pr?: { number: number; url: string };
   /** The run itself, when it ran: its evidence, summary and folder. */
   run?: RunTaskResult;
+  /** Verified work was pushed to the PR: what the CI watch reports on. */
+  published?: PublishedRun;
 }
 
 export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<FollowUpPrOutcome> {
@@ -130,7 +133,8 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       true,
     );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
-    return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}), ...(prRef ? { pr: prRef } : {}), run: result };
+    const published = pushedTo && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
+    return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}), ...(prRef ? { pr: prRef } : {}), run: result, ...(published ? { published } : {}) };
   } catch (e) {
     const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
     await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);

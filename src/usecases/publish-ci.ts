@@ -10,7 +10,7 @@ import { renderCiSection, withCiSection } from '../agent/evidence/ci-md.js';
 import { checkRunFor } from '../github/check-run.js';
 import { renderStatusComment, type StatusState } from '../github/status-comment.js';
 import type { CiEvidence, CiPort } from './ci-types.js';
-import type { GitHubPort } from './ports.js';
+import type { GitHubPort } from '../github/port.js';
 
 /** What a published run leaves for the CI watch: where to report, and the evidence it extends. */
 export interface PublishedRun {

@@ -10,6 +10,10 @@ import { fixIssue } from '../../usecases/fix-issue.js';
 import { followUpPr } from '../../usecases/follow-up-pr.js';
 import { acceptRequest } from '../../usecases/accept-request.js';
 import { newRunId } from '../../usecases/run-id.js';
+import { ciAfterPush } from '../../usecases/ci-after-push.js';
+import type { PublishedRun } from '../../usecases/publish-ci.js';
+import { realClock, type Clock } from '../../usecases/watch-ci.js';
+import { logger } from '../../log.js';
 import type { UsecaseDeps } from '../../usecases/ports.js';
 import type { RunTask } from '../../run/run-task-types.js';
 import { exitCodeFor } from '../../agent/evidence/types.js';
@@ -23,7 +27,10 @@ export interface IssueFlowDeps {
   runTask: RunTask;
   modelId: string;
   evidencePath: (absolute: string) => string;
+  clock?: Clock;
 }
+
+const log = logger('action');
 
 export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: IssueFlowDeps): Promise<ActionResult> {
   const { github } = deps;
@@ -45,6 +52,10 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
   };
   const input = { runId: run.runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? (await github.getDefaultBranch()) }, config, statusCommentId: run.statusCommentId };
   const outcome = run.mode === 'follow-up' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: run.mode }, usecaseDeps);
+  // A bounded wait in the step: what the repository's CI says about the pushed commit (ci.wait_min).
+  if (outcome.published) {
+    await ciAfterPush(outcome.published, config, { github, clock: deps.clock ?? realClock, pushedByAction: true }).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'CI watch failed'));
+  }
 
   const res = outcome.run;
   const plan = outcome.verdict === 'plan';

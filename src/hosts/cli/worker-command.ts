@@ -13,6 +13,7 @@ import { githubForApp } from '../shared/github-for.js';
 import { modelFactoryFromEnv } from '../shared/model-factory.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
+import { createCiWatcher } from '../../jobs/ci-watch-job.js';
 import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
@@ -69,8 +70,11 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   const runs = { update: (id: string, patch: Parameters<typeof store.update>[1]): void => void store.update(id, patch).catch(() => undefined) };
   const probot = new Probot({ appId: env.appId, privateKey: env.privateKey, baseUrl: env.apiUrl, log: logger('probot') });
   const githubFor = githubForApp(probot, env.webUrl);
+  // Webhooks reach `serve`, not workers: a worker's CI watches poll (with backoff) until CI completes.
+  const ciWatcher = createCiWatcher({ githubFor });
   const run = createJobHandler({
     githubFor,
+    ciWatcher,
     workspace: { ensureMirror, pushBranch },
     runTask,
     modelFactory: modelFactoryFromEnv(env, 'worker'),
@@ -112,8 +116,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       process.stderr.write('proofpr worker: draining (no new jobs; running ones get the grace period)\n');
-      void queue
-        .close()
+      void Promise.all([queue.close(), ciWatcher.close()])
         .catch((e: Error) => log.error({ err: e.message }, 'error while closing the queue'))
         .finally(() => (metricsServer ? metricsServer.server.close(() => resolve()) : resolve()));
     };

@@ -11,6 +11,16 @@ export interface ProofprAppOptions extends IntakeDeps {
   webUrl: string;
   /** Called after each handled event (tests, metrics). */
   onIntake?: (r: { outcome: IntakeOutcome; runId?: string; deliveryId: string }) => void;
+  /** A check run / check suite completed or a commit status changed on `sha` (wakes the CI watch). */
+  onCiEvent?: (repo: string, sha: string) => void;
+}
+
+export const CI_EVENTS = ['check_run.completed', 'check_suite.completed', 'status'] as const;
+
+/** The sha a CI webhook is about. */
+function ciSha(payload: unknown): string | undefined {
+  const p = payload as { check_run?: { head_sha?: string }; check_suite?: { head_sha?: string }; sha?: string };
+  return p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
 }
 
 export const WATCHED_EVENTS = ['issue_comment.created', 'issues.labeled', 'pull_request_review_comment.created', 'pull_request_review.submitted'] as const;
@@ -23,6 +33,12 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
       const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, opts);
       context.log.info({ delivery: context.id, event: context.name, outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` }, 'delivery');
       opts.onIntake?.({ outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), deliveryId: context.id });
+    });
+    // CI webhooks cost no API call: they only wake a watch of that sha, which reads the checks itself.
+    app.on([...CI_EVENTS], async (context) => {
+      const { owner, repo } = context.repo();
+      const sha = ciSha(context.payload);
+      if (sha) opts.onCiEvent?.(`${owner}/${repo}`, sha);
     });
   };
 }

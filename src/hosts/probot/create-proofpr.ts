@@ -28,6 +28,8 @@ import { isLearnJob, type LearnJob } from '../../jobs/learn-job.js';
 import { createMemoryStore } from '../../memory/memory-store.js';
 import { redisMemoryBlobs, sqliteMemoryBlobs } from '../../memory/memory-blobs.js';
 import type { MemoryStore } from '../../memory/types.js';
+import { createCiWatcher, type CiWatcher } from '../../jobs/ci-watch-job.js';
+import type { Clock } from '../../usecases/watch-ci.js';
 import type { Queue } from '../../jobs/queue.js';
 import type { ModelFactory, WorkspacePort } from '../../usecases/ports.js';
 import type { RunTask } from '../../run/run-task-types.js';
@@ -64,6 +66,8 @@ export interface StartServerOptions {
   sweepIntervalMs?: number;
   /** Probot's logger (default: the pino child logger 'probot'). */
   probotLog?: Logger;
+  /** The CI watch's clock (tests advance it instead of waiting). */
+  ciClock?: Clock;
 }
 
 export interface Proofpr {
@@ -77,6 +81,8 @@ export interface Proofpr {
   scheduler?: ReturnType<typeof startSweepScheduler>;
   /** Webhook middleware (signature check, then the app); calls `next` for other paths. */
   middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): unknown;
+  /** CI watches of verified pushes (woken by check_suite / check_run / status webhooks). */
+  ciWatcher: CiWatcher;
   /** Prometheus metrics of this process (runs, verdicts, tokens, cost, queue depth). */
   metrics: Metrics;
   /** True when the state store answers (SQLite, or Redis with REDIS_URL) and the queue takes jobs. */
@@ -139,9 +145,11 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     }
     await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
   }
+  const ciWatcher = createCiWatcher({ githubFor, ...(opts.ciClock ? { clock: opts.ciClock } : {}) });
   if (!bull) queue.consume(
     createJobHandler({
       githubFor,
+      ciWatcher,
       workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
       runTask: opts.runTask ?? realRunTask,
       modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
@@ -158,7 +166,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   // Webhooks only ever enqueue fix and learning jobs (and cancel by run id) on the shared queue.
   const fixQueue = queue as unknown as Queue<FixJob | LearnJob>;
   const middleware = await createNodeMiddleware(
-    proofprApp({ runs, memory, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
+    proofprApp({ runs, memory, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha), ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
     { probot, webhooksPath: env.webhookPath },
   );
   const schedulerOff = (opts.env ?? process.env).PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';
@@ -193,10 +201,12 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     ...(scheduler ? { scheduler } : {}),
     middleware,
     metrics,
+    ciWatcher,
     health,
     async close(closeOpts = {}) {
       closing = true;
       scheduler?.stop();
+      await ciWatcher.close();
       if (closeOpts.drainMs === undefined) await queue.close({ abort: true });
       else {
         const grace = setTimeout(() => {

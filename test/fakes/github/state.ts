@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createReviewFake, type ReviewFakeOptions, type ReviewFakeState } from './review-routes.js';
+import { ciRoute, workflowContents, type CiFakeOptions } from './ci-routes.js';
 
 export const API = 'https://api.github.com';
 export const OWNER = 'acme';
@@ -48,7 +49,7 @@ export interface FakePull {
 
 export type Permission = string | { permission: string; role_name?: string };
 
-export interface FakeGitHubOptions extends ReviewFakeOptions {
+export interface FakeGitHubOptions extends ReviewFakeOptions, CiFakeOptions {
   owner?: string;
   repo?: string;
   /** Web root for html_url (default https://github.com); a function when the port is known later. */
@@ -167,6 +168,8 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
 
   /** Contents of .github/proofpr.yml (or any file in `files`), raw as Probot's loader asks for it. */
   const contents = (o: string, r: string, path: string, ref: string | null): Reply => {
+    const workflow = o === owner && r === repo ? workflowContents(opts, path) : undefined;
+    if (workflow) return workflow;
     let text: string | undefined;
     if (o === owner && r === repo && path === '.github/proofpr.yml') text = ref && opts.configAt?.[ref] !== undefined ? opts.configAt[ref] : opts.config;
     else text = opts.files?.[`${o}/${r}:${path}`];
@@ -267,7 +270,8 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     if (method === 'POST' && path === '/graphql') return reviewFake.graphql(body);
     if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(path))) return contents(m[1] as string, m[2] as string, m[3] as string, url.searchParams.get('ref'));
     const base = `/repos/${owner}/${repo}`;
-    const reply = path === base || path.startsWith(`${base}/`) ? repoRoute(method, path.slice(base.length), url, body as Json) : undefined;
+    const inRepo = path === base || path.startsWith(`${base}/`);
+    const reply = inRepo ? (repoRoute(method, path.slice(base.length), url, body as Json) ?? ciRoute(opts, method, path.slice(base.length), url)) : undefined;
     if (reply) return reply;
     state.unhandled.push(call);
     return [500, { message: `fake GitHub: no route ${method} ${path}` }];

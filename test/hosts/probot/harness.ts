@@ -11,6 +11,7 @@ import type { RunEvent } from '../../../src/agent/events.js';
 import type { RunTask, RunTaskInput, RunTaskResult } from '../../../src/run/run-task-types.js';
 import type { ModelClient } from '../../../src/model/model-client.js';
 import type { WorkspacePort } from '../../../src/usecases/ports.js';
+import type { Clock } from '../../../src/usecases/watch-ci.js';
 
 let key: string | undefined;
 export function testPrivateKey(): string {
@@ -120,7 +121,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(runTask: RunTask, workspace: WorkspacePort, home = mkdtempSync(join(tmpdir(), 'proofpr-app-'))): Promise<Harness> {
+export async function startHarness(runTask: RunTask, workspace: WorkspacePort, home = mkdtempSync(join(tmpdir(), 'proofpr-app-')), extra: { ciClock?: Clock } = {}): Promise<Harness> {
   const app = await createProofpr({
     env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home },
     runTask,
@@ -129,6 +130,7 @@ export async function startHarness(runTask: RunTask, workspace: WorkspacePort, h
     Octokit: TestOctokit,
     progressIntervalMs: 0,
     probotLog: silentLogger,
+    ...extra,
   });
   return {
     app,

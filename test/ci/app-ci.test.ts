@@ -1,0 +1,112 @@
+/**
+ * The App end to end on local fakes (signed-off webhooks through Probot, the REST stand-in with checks,
+ * statuses and Actions, an injected clock): after a verified push, the repository's own CI on that sha
+ * lands in evidence.json, the PR body, the check run and the status comment.
+ */
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nock from 'nock';
+import { fakeGitHub, type FakeGitHub } from '../fakes/github/nock.js';
+import { evidence, fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from '../hosts/probot/harness.js';
+import { payload } from '../github/payloads.js';
+import type { RunStore } from '../../src/jobs/run-store.js';
+import type { RunTask } from '../../src/run/run-task-types.js';
+import { fakeClock } from './fake-ci.js';
+
+const REPO = 'acme/widgets';
+const SHA = 'c'.repeat(40);
+const maintainer = { maintainer: { permission: 'write', role_name: 'write' } };
+const fix = payload('issue_comment.created', (p) => (p.comment.body = '/agent fix'));
+
+/** The fake run, writing its evidence.json like the real one does. */
+function writingRunTask(): RunTask {
+  const inner = fakeRunTask().runTask;
+  return async (input) => {
+    const out = await inner(input);
+    mkdirSync(input.runDir, { recursive: true });
+    writeFileSync(join(input.runDir, 'evidence.json'), JSON.stringify(evidence('verified', { runId: input.runId })));
+    return out;
+  };
+}
+
+const checkRun = (name: string, status: string, conclusion: string | null) => ({ id: 1, name, status, conclusion, html_url: `https://github.com/acme/widgets/runs/${name}`, app: { slug: 'github-actions' } });
+
+describe('App - CI on the pushed commit', () => {
+  let gh: FakeGitHub;
+  let h: Harness | undefined;
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  const runOnce = async (): Promise<string> => {
+    await h?.app.probot.receive({ id: 'ci-1', name: 'issue_comment', payload: fix } as never);
+    await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
+    await h?.app.ciWatcher.idle();
+    return (h?.app.runs as RunStore).latest(REPO, 12)?.id ?? '';
+  };
+
+  it('app ci - CI passes → evidence ci.state passed, and the PR body, check run and status comment say so', async () => {
+    let polls = 0;
+    gh = fakeGitHub({
+      permissions: maintainer,
+      ci: (sha: string) => {
+        expect(sha).toBe(SHA);
+        polls += 1;
+        const done = polls > 2;
+        return { check_runs: [checkRun('proofpr', 'completed', 'success'), checkRun('test', done ? 'completed' : 'in_progress', done ? 'success' : null)], statuses: [] };
+      },
+    });
+    const clock = fakeClock();
+    h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
+    const runId = await runOnce();
+
+    const ev = JSON.parse(readFileSync(join(h.home, 'runs', runId, 'evidence.json'), 'utf8')) as { ci?: unknown };
+    expect(ev.ci).toEqual({ sha: SHA, state: 'passed', checks: [{ name: 'test', conclusion: 'success', url: 'https://github.com/acme/widgets/runs/test' }] });
+    const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
+    expect(body).toMatch(/^Fixes #12\n\n## proofpr: verified/);
+    expect(body).toContain('**CI passed ✅ on `cccccccccccc` (1 check)** — state `passed`');
+    const checks = gh.calledWith('POST', /\/check-runs$/);
+    expect(checks).toHaveLength(2);
+    expect((checks[1]?.body as { output: { summary: string } }).output.summary).toContain('CI passed');
+    expect(gh.comments.find((c) => c.body.includes('proofpr:run='))?.body).toContain('CI passed ✅ on `cccccccccccc`');
+    expect(clock.sleeps.length).toBeGreaterThan(0);
+    expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app ci - CI never starts → not-run with its cause within the wait', async () => {
+    gh = fakeGitHub({ permissions: maintainer, config: 'ci:\n  wait_min: 10\n  fix_rounds: 0\n', ci: () => ({}), workflows: { '.github/workflows/release.yml': 'on:\n  release:\n    types: [published]\njobs: {}\n' } });
+    const clock = fakeClock();
+    h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
+    const runId = await runOnce();
+    const ev = JSON.parse(readFileSync(join(h.home, 'runs', runId, 'evidence.json'), 'utf8')) as { ci?: { state: string; cause: string } };
+    expect(ev.ci?.state).toBe('not-run');
+    expect(ev.ci?.cause).toMatch(/^no workflow on pull_request/);
+    expect(clock.t).toBeLessThanOrEqual(10 * 60_000);
+    const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
+    expect(body).toContain('CI did not run ⚠️');
+    expect(body).toContain('Cause: no workflow on pull_request');
+    expect(gh.unhandled).toEqual([]);
+  });
+
+  it('app ci - a check_suite webhook for the sha wakes the watch (no wait for the next poll)', async () => {
+    let finished = false;
+    gh = fakeGitHub({ permissions: maintainer, ci: () => ({ check_runs: [checkRun('test', finished ? 'completed' : 'in_progress', finished ? 'failure' : null)] }) });
+    // A clock whose sleep only ends on a wake: the watch can only finish through the webhook.
+    const slept: number[] = [];
+    const clock = { now: () => 0, sleep: async (ms: number, wake?: Promise<void>) => { slept.push(ms); await wake; } };
+    h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
+    await h.app.probot.receive({ id: 'ci-w', name: 'issue_comment', payload: fix } as never);
+    await until(() => slept.length > 0);
+    finished = true;
+    await h.app.probot.receive({ id: 'cs-1', name: 'check_suite', payload: { action: 'completed', check_suite: { head_sha: SHA }, repository: { name: 'widgets', owner: { login: 'acme' } }, installation: { id: 42 } } } as never);
+    await h.app.ciWatcher.idle();
+    const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
+    expect(body).toContain('CI failed ❌');
+    expect(slept).toHaveLength(1);
+  });
+});
