@@ -96,7 +96,10 @@ export async function actionFixture(mutate?: (dir: string) => void): Promise<Act
   const gitServer = await startGitHttpServer(root, `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
   const serverUrl = gitServer.url('').replace(/\/$/, '');
   git(workspace, 'remote', 'set-url', 'origin', `${serverUrl}/acme/demo.git`);
-  const server = await startFakeGitHubServer({ owner: 'acme', repo: 'demo', bareDir: bare, webUrl: () => serverUrl, self: 'github-actions[bot]' });
+  const server = await startFakeGitHubServer({ owner: 'acme', repo: 'demo', bareDir: bare, webUrl: () => serverUrl, self: 'github-actions[bot]',
+    // The repository's CI passed on whatever sha is asked (the Action's bounded CI wait ends at once).
+    ci: () => ({ check_runs: [{ id: 1, name: 'test', status: 'completed', conclusion: 'success', html_url: `${serverUrl}/acme/demo/runs/1`, app: { slug: 'github-actions' } }] }),
+  });
   const github = server.state;
   let steps: Block[][] = FIX_STEPS;
   const model = await startFakeMessagesServer((body) => {

@@ -78,6 +78,8 @@ describe('action: issue_comment', () => {
     expect(pr?.base).toBe('main');
     expect(pr?.body).toMatch(/^Fixes #7/);
     expect(pr?.body).toContain('proofpr: verified');
+    // The bounded CI wait in the step: the repository's CI on the pushed sha is in the PR body.
+    expect(pr?.body).toContain('**CI passed ✅ on `');
     // The pushed branch carries exactly the fix.
     const pushed = git(fx.bare, 'show', `${r.outputs.branch}:src/stats.js`);
     expect(pushed).toContain('.sort((a, b) => a - b)');
