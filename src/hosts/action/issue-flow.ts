@@ -11,7 +11,6 @@ import { followUpPr } from '../../usecases/follow-up-pr.js';
 import { acceptRequest } from '../../usecases/accept-request.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { ciAfterPush } from '../../usecases/ci-after-push.js';
-import type { PublishedRun } from '../../usecases/publish-ci.js';
 import { realClock, type Clock } from '../../usecases/watch-ci.js';
 import { logger } from '../../log.js';
 import type { UsecaseDeps } from '../../usecases/ports.js';
