@@ -2,7 +2,7 @@
  * The one status comment per run, rendered from its state; edited in place as the run moves on.
  */
 import type { GateResult, TodoItem } from '../agent/events.js';
-import type { CiEvidence } from '../usecases/ci-types.js';
+import type { CiEvidence } from '../agent/evidence/types.js';
 import { ciLine } from '../agent/evidence/ci-md.js';
 
 export type Phase = 'queued' | 'preparing' | 'working' | 'verifying' | 'publishing' | 'done' | 'failed' | 'cancelled' | 'aborted';
