@@ -12,11 +12,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DelayedError, Queue as BullQueue, Worker, type Job } from 'bullmq';
-import type { CancelResult, JobHandler, JobProgress, Queue } from './queue.js';
+import { Queue as BullQueue, Worker } from 'bullmq';
+import type { CancelResult, JobHandler, Queue } from './queue.js';
 import type { Redis } from 'ioredis';
-import { createRedisConnections } from './redis-connections.js';
-import { acquireLease, acquireSlot, releaseLease, releaseSlot, renewLease } from './lease.js';
+import { createRedisConnections, type RedisConnections } from './redis-connections.js';
+import { processorFor, type Payload, type ProcessorContext } from './bullmq-processor.js';
 import { logger } from '../log.js';
 
 const log = logger('bullmq-queue');
@@ -65,11 +65,6 @@ export interface BullmqQueueOptions<T> {
   workerId?: string;
 }
 
-interface Payload<T> {
-  runId: string;
-  data: T;
-}
-
 export interface BullmqQueue<T> extends Queue<T> {
   /** Jobs by state, for /metrics. */
   counts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed' | 'completed', number>>;
@@ -78,181 +73,165 @@ export interface BullmqQueue<T> extends Queue<T> {
   readonly prefix: string;
 }
 
-export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T> {
-  const prefix = opts.prefix ?? 'proofpr';
-  const key = (...parts: string[]): string => [prefix, opts.name, ...parts].join(':');
-  const jobIdOf = (dedupeKey: string): string => `j-${createHash('sha1').update(dedupeKey).digest('hex').slice(0, 24)}`;
-  const leaseTtl = opts.leaseTtlMs ?? 60_000;
-  const busyRetry = opts.busyRetryMs ?? 5000;
-  const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const enqueueTimeout = opts.enqueueTimeoutMs ?? 2000;
+/** The queue's connections, settings and the jobs this process runs (createBullmqQueue builds it once). */
+interface QueueContext<T> extends ProcessorContext<T> {
+  opts: BullmqQueueOptions<T>;
+  prefix: string;
+  conn: RedisConnections;
+  producer: Redis;
+  queue: BullQueue<Payload<T>>;
+  /** Rejects after enqueueTimeoutMs naming `what` (for BullMQ calls on the producer). */
+  withTimeout: <R>(p: Promise<R>, what: string) => Promise<R>;
+  worker: Worker<Payload<T>> | undefined;
+  subscriber: Redis | undefined;
+}
 
-  const { producer, redis, where, producerReady, end, ...conn } = createRedisConnections(opts.redisUrl, { name: prefix, timeoutMs: enqueueTimeout });
+function queueContext<T>(opts: BullmqQueueOptions<T>): QueueContext<T> {
+  const prefix = opts.prefix ?? 'proofpr';
+  const enqueueTimeout = opts.enqueueTimeoutMs ?? 2000;
+  const conn = createRedisConnections(opts.redisUrl, { name: prefix, timeoutMs: enqueueTimeout });
+  const { producer, redis } = conn;
   producer.defineCommand('proofprMarkEnqueued', { numberOfKeys: 2, lua: MARK });
   const queue = new BullQueue<Payload<T>>(opts.name, { connection: producer, prefix });
   queue.on('error', (e: Error) => log.warn({ err: e.message }, 'queue connection error'));
-
-  const running = new Map<string, AbortController>();
-  const listeners = new Set<(runId: string, p: JobProgress) => void>();
-  let worker: Worker<Payload<T>> | undefined;
-  let subscriber: Redis | undefined;
-
   const withTimeout = <R>(p: Promise<R>, what: string): Promise<R> =>
     new Promise<R>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`${what}: Redis did not answer within ${enqueueTimeout} ms (is REDIS_URL reachable?)`)), enqueueTimeout);
       p.then(resolve, reject).finally(() => clearTimeout(t));
     });
-
-  const processorFor = (handler: JobHandler<T>) => async (job: Job<Payload<T>>, token?: string, bullSignal?: AbortSignal): Promise<void> => {
-    const { runId, data } = job.data;
-    if ((await redis.exists(key('cancelled', runId))) === 1) {
-      log.info({ runId }, 'job was cancelled before it started');
-      return;
-    }
-    const repo = opts.repoOf?.(data);
-    const issue = opts.issueOf?.(data);
-    const slotKey = repo ? key('slots', repo) : undefined;
-    const leaseKey = issue ? key('lease', issue) : undefined;
-    const owner = `${runId}|${workerId}|${job.id ?? ''}`;
-    const later = async (why: string): Promise<never> => {
-      log.info({ runId, why, retryMs: busyRetry }, 'job postponed');
-      await job.moveToDelayed(Date.now() + busyRetry, token);
-      throw new DelayedError();
-    };
-    if (slotKey && !(await acquireSlot(redis, slotKey, runId, opts.perRepoConcurrency ?? 2, leaseTtl))) await later(`repository ${repo} is at its limit`);
-    if (leaseKey) {
-      const lease = await acquireLease(redis, leaseKey, owner, leaseTtl, `${runId}|`);
-      if (!lease.ok) {
-        if (slotKey) await releaseSlot(redis, slotKey, runId);
-        await later(`issue ${issue} is leased by ${lease.holder}`);
-      } else if (lease.previousOwner) log.warn({ runId, previousOwner: lease.previousOwner }, 'took over the lease of an earlier attempt');
-    }
-    const attempt = await redis.hincrby(key('attempts'), runId, 1);
-    await redis.pexpire(key('attempts'), 7 * 24 * 3600 * 1000);
-    const controller = new AbortController();
-    const abortFromBull = (): void => controller.abort(bullSignal?.reason ?? new Error('job lock lost'));
-    bullSignal?.addEventListener('abort', abortFromBull, { once: true });
-    running.set(runId, controller);
-    const renew = setInterval(() => {
-      void (async () => {
-        if (slotKey) await acquireSlot(redis, slotKey, runId, Number.MAX_SAFE_INTEGER, leaseTtl);
-        if (leaseKey && !(await renewLease(redis, leaseKey, owner, leaseTtl))) {
-          log.warn({ runId, issue }, 'issue lease lost: another attempt holds it; aborting this one');
-          controller.abort(new Error('issue lease lost'));
-        }
-      })().catch((e: Error) => log.warn({ runId, err: e.message }, 'lease renewal failed'));
-    }, Math.max(50, Math.floor(leaseTtl / 3)));
-    try {
-      await handler(
-        { id: job.id ?? '', runId, data, attempt },
-        {
-          signal: controller.signal,
-          progress: (p) => {
-            listeners.forEach((l) => l(runId, p));
-            void job.updateProgress(p).catch(() => undefined);
-          },
-        },
-      );
-    } finally {
-      clearInterval(renew);
-      bullSignal?.removeEventListener('abort', abortFromBull);
-      running.delete(runId);
-      await Promise.all([
-        leaseKey ? releaseLease(redis, leaseKey, owner).catch(() => false) : undefined,
-        slotKey ? releaseSlot(redis, slotKey, runId).catch(() => undefined) : undefined,
-      ]);
-    }
-  };
-
   return {
-    redis,
+    opts,
     prefix,
-    async enqueue(job, { dedupeKey }) {
-      await producerReady('enqueue');
-      const jobId = jobIdOf(dedupeKey);
-      const marker = key('dedupe', dedupeKey);
-      // One round trip: the marker (NX) and the runId → jobId mapping, or the job id seen before.
-      const seen = await (producer as Redis & MarkCommand).proofprMarkEnqueued(marker, key('run', job.runId), jobId, 7 * 24 * 3600).catch((e: Error) => {
-        throw new Error(`enqueue: Redis at ${where} did not answer (${e.message}); nothing was queued`);
-      });
-      if (seen !== null) return { id: String(seen), deduped: true };
-      try {
-        await withTimeout(queue.add('run', { runId: job.runId, data: job.data }, { jobId, removeOnComplete: 1000, removeOnFail: 5000 }), 'enqueue');
-      } catch (e) {
-        await producer.del(marker).catch(() => 0);
-        throw e;
-      }
-      return { id: jobId, deduped: false };
-    },
-    consume(handler, { concurrency }) {
-      worker = new Worker<Payload<T>>(opts.name, processorFor(handler), {
-        connection: redis,
-        prefix,
-        concurrency: Math.max(1, concurrency),
-        lockDuration: opts.lockDurationMs ?? 30_000,
-        stalledInterval: opts.stalledIntervalMs ?? 30_000,
-        maxStalledCount: opts.maxStalledCount ?? 2,
-        name: workerId,
-      });
-      worker.on('error', (e: Error) => log.warn({ err: e.message }, 'worker connection error'));
-      worker.on('failed', (j, e: Error) => log.error({ runId: j?.data.runId, err: e.message }, 'job failed'));
-      subscriber = conn.subscriber();
-      subscriber.on('message', (channel: string, message: string) => {
-        if (channel !== CANCEL_CHANNEL) return;
-        const c = running.get(message);
-        if (c) {
-          log.info({ runId: message }, 'cancel received: aborting the running job');
-          c.abort(new Error('cancelled'));
-        }
-      });
-      void subscriber.subscribe(CANCEL_CHANNEL).catch((e: Error) => log.warn({ err: e.message }, 'cancel subscription failed'));
-    },
-    async cancel(runId): Promise<CancelResult> {
-      const local = running.get(runId);
-      await producerReady('cancel');
-      await producer.set(key('cancelled', runId), '1', 'EX', 24 * 3600);
-      if (local) {
-        local.abort(new Error('cancelled'));
-        return 'aborted';
-      }
-      const jobId = await producer.get(key('run', runId));
-      const job = jobId ? await withTimeout(queue.getJob(jobId), 'cancel') : undefined;
-      const state = job ? await job.getState() : 'unknown';
-      if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized')) {
-        await job.remove().catch(() => undefined);
-        return 'dequeued';
-      }
-      if (state === 'active') {
-        await producer.publish(CANCEL_CHANNEL, runId);
-        return 'aborted';
-      }
-      return 'not_found';
-    },
+    conn,
+    producer,
+    redis,
+    queue,
+    withTimeout,
+    key: (...parts: string[]): string => [prefix, opts.name, ...parts].join(':'),
+    workerId: opts.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    leaseTtl: opts.leaseTtlMs ?? 60_000,
+    busyRetry: opts.busyRetryMs ?? 5000,
+    perRepoConcurrency: opts.perRepoConcurrency ?? 2,
+    repoOf: opts.repoOf,
+    issueOf: opts.issueOf,
+    running: new Map(),
+    listeners: new Set(),
+    worker: undefined,
+    subscriber: undefined,
+  };
+}
+
+const jobIdOf = (dedupeKey: string): string => `j-${createHash('sha1').update(dedupeKey).digest('hex').slice(0, 24)}`;
+
+async function enqueueJob<T>(cx: QueueContext<T>, job: { runId: string; data: T }, dedupeKey: string): Promise<{ id: string; deduped: boolean }> {
+  const { producer, key } = cx;
+  await cx.conn.producerReady('enqueue');
+  const jobId = jobIdOf(dedupeKey);
+  const marker = key('dedupe', dedupeKey);
+  // One round trip: the marker (NX) and the runId → jobId mapping, or the job id seen before.
+  const seen = await (producer as Redis & MarkCommand).proofprMarkEnqueued(marker, key('run', job.runId), jobId, 7 * 24 * 3600).catch((e: Error) => {
+    throw new Error(`enqueue: Redis at ${cx.conn.where} did not answer (${e.message}); nothing was queued`);
+  });
+  if (seen !== null) return { id: String(seen), deduped: true };
+  try {
+    await cx.withTimeout(cx.queue.add('run', { runId: job.runId, data: job.data }, { jobId, removeOnComplete: 1000, removeOnFail: 5000 }), 'enqueue');
+  } catch (e) {
+    await producer.del(marker).catch(() => 0);
+    throw e;
+  }
+  return { id: jobId, deduped: false };
+}
+
+/** Starts this process's BullMQ Worker and the cancel subscription. */
+function startWorker<T>(cx: QueueContext<T>, handler: JobHandler<T>, concurrency: number): void {
+  const { opts } = cx;
+  const worker = new Worker<Payload<T>>(opts.name, processorFor(cx, handler), {
+    connection: cx.redis,
+    prefix: cx.prefix,
+    concurrency: Math.max(1, concurrency),
+    lockDuration: opts.lockDurationMs ?? 30_000,
+    stalledInterval: opts.stalledIntervalMs ?? 30_000,
+    maxStalledCount: opts.maxStalledCount ?? 2,
+    name: cx.workerId,
+  });
+  cx.worker = worker;
+  worker.on('error', (e: Error) => log.warn({ err: e.message }, 'worker connection error'));
+  worker.on('failed', (j, e: Error) => log.error({ runId: j?.data.runId, err: e.message }, 'job failed'));
+  const subscriber = cx.conn.subscriber();
+  cx.subscriber = subscriber;
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel !== CANCEL_CHANNEL) return;
+    const c = cx.running.get(message);
+    if (c) {
+      log.info({ runId: message }, 'cancel received: aborting the running job');
+      c.abort(new Error('cancelled'));
+    }
+  });
+  void subscriber.subscribe(CANCEL_CHANNEL).catch((e: Error) => log.warn({ err: e.message }, 'cancel subscription failed'));
+}
+
+/** Marks the run cancelled; aborts it here, removes it from the queue, or tells the worker running it. */
+async function cancelRun<T>(cx: QueueContext<T>, runId: string): Promise<CancelResult> {
+  const { producer, key } = cx;
+  const local = cx.running.get(runId);
+  await cx.conn.producerReady('cancel');
+  await producer.set(key('cancelled', runId), '1', 'EX', 24 * 3600);
+  if (local) {
+    local.abort(new Error('cancelled'));
+    return 'aborted';
+  }
+  const jobId = await producer.get(key('run', runId));
+  const job = jobId ? await cx.withTimeout(cx.queue.getJob(jobId), 'cancel') : undefined;
+  const state = job ? await job.getState() : 'unknown';
+  if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized')) {
+    await job.remove().catch(() => undefined);
+    return 'dequeued';
+  }
+  if (state === 'active') {
+    await producer.publish(CANCEL_CHANNEL, runId);
+    return 'aborted';
+  }
+  return 'not_found';
+}
+
+/** Drains the worker (running jobs get drainGraceMs, then their signal fires), then ends every connection. */
+async function closeQueue<T>(cx: QueueContext<T>, abort: boolean): Promise<void> {
+  const { worker, subscriber, running } = cx;
+  const { end } = cx.conn;
+  if (worker) {
+    const drained = worker.close();
+    const grace = abort ? 0 : (cx.opts.drainGraceMs ?? 30_000);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((ok) => (timer = setTimeout(() => ok(true), grace)))]);
+    clearTimeout(timer);
+    if (timedOut) {
+      log.warn({ running: [...running.keys()] }, 'drain grace period over: aborting running jobs (their WIP is kept)');
+      for (const c of running.values()) c.abort(new Error('worker shutting down'));
+      await drained;
+    }
+  }
+  if (subscriber) await end(subscriber);
+  await cx.queue.close().catch(() => undefined);
+  await Promise.all([end(cx.producer), end(cx.redis)]);
+}
+
+export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T> {
+  const cx = queueContext(opts);
+  return {
+    redis: cx.redis,
+    prefix: cx.prefix,
+    enqueue: (job, { dedupeKey }) => enqueueJob(cx, job, dedupeKey),
+    consume: (handler, { concurrency }) => startWorker(cx, handler, concurrency),
+    cancel: (runId) => cancelRun(cx, runId),
     onProgress(l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
+      cx.listeners.add(l);
+      return () => cx.listeners.delete(l);
     },
     async counts() {
-      await producerReady('counts');
-      const c = await withTimeout(queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 'counts');
+      await cx.conn.producerReady('counts');
+      const c = await cx.withTimeout(cx.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 'counts');
       return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
     },
-    async close({ abort = false } = {}) {
-      if (worker) {
-        const drained = worker.close();
-        const grace = abort ? 0 : (opts.drainGraceMs ?? 30_000);
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((ok) => (timer = setTimeout(() => ok(true), grace)))]);
-        clearTimeout(timer);
-        if (timedOut) {
-          log.warn({ running: [...running.keys()] }, 'drain grace period over: aborting running jobs (their WIP is kept)');
-          for (const c of running.values()) c.abort(new Error('worker shutting down'));
-          await drained;
-        }
-      }
-      if (subscriber) await end(subscriber);
-      await queue.close().catch(() => undefined);
-      await Promise.all([end(producer), end(redis)]);
-    },
+    close: ({ abort = false } = {}) => closeQueue(cx, abort),
   };
 }
