@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { walkTree } from './walk-tree.js';
 import { hasToken, isControlPath, isSecretName, isTokenFileName, writableMatcher } from './protected-paths.js';
 
 export interface ProtectOptions {
@@ -42,36 +43,24 @@ function isSecret(rel: string, abs: string): boolean {
 export function protectedMounts(root: string, opts: ProtectOptions = {}, cap = 50_000): ProtectedMounts {
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
   const out: ProtectedMounts = { masked: [], readOnly: [], writable: [], truncated: false };
-  const stack = [''];
-  let seen = 0;
-  while (stack.length > 0) {
-    const dir = stack.pop() as string;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (++seen > cap) {
-        out.truncated = true;
-        return out;
-      }
-      if (e.name === '.git' || e.name === 'node_modules' || e.isSymbolicLink()) continue;
-      const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+  const inReadOnly = (abs: string): boolean => out.readOnly.some((r) => abs.startsWith(`${r}/`));
+  const end = walkTree(
+    root,
+    ({ rel, parent, dirent: e }) => {
       const abs = join(root, rel);
       if (e.isDirectory()) {
-        if (dir === '' && CONTROL_DIRS.includes(e.name)) out.readOnly.push(abs);
-        else if (out.readOnly.some((r) => abs.startsWith(`${r}/`)) && isWritable(`${rel}/__any__`)) out.writable.push(abs);
-        stack.push(rel);
-        continue;
+        if (parent === '' && CONTROL_DIRS.includes(e.name)) out.readOnly.push(abs);
+        else if (inReadOnly(abs) && isWritable(`${rel}/__any__`)) out.writable.push(abs);
+        return;
       }
-      if (!e.isFile()) continue;
+      if (!e.isFile()) return;
       if (isSecret(rel, abs) && !(opts.readable?.(rel) ?? false) && !isWritable(rel)) out.masked.push(abs);
-      else if (isControlPath(rel) && !isWritable(rel) && !out.readOnly.some((r) => abs.startsWith(`${r}/`))) out.readOnly.push(abs);
-      else if (isWritable(rel) && out.readOnly.some((r) => abs.startsWith(`${r}/`)) && !out.writable.some((w) => abs.startsWith(`${w}/`))) out.writable.push(abs);
-    }
-  }
+      else if (isControlPath(rel) && !isWritable(rel) && !inReadOnly(abs)) out.readOnly.push(abs);
+      else if (isWritable(rel) && inReadOnly(abs) && !out.writable.some((w) => abs.startsWith(`${w}/`))) out.writable.push(abs);
+    },
+    { cap, skip: (e) => e.name === '.git' || e.name === 'node_modules' || e.isSymbolicLink() },
+  );
+  out.truncated = end === 'truncated';
   return out;
 }
 

@@ -6,8 +6,8 @@
  * readDeny); git commands without a pathspec that print tracked contents (git diff, git log -p); and
  * anything an allowed program reads by itself (the test command, scripts, interpreters) — inherent.
  */
-import { readdirSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
+import { walkTree } from '../../workspace/walk-tree.js';
 import { RULE_KINDS, fileRuleMatches, parseRules, type PermissionRule } from './rules.js';
 
 /** Worktree-relative POSIX form of `p` ('' for the root, null when it lies outside `root`). */
@@ -59,27 +59,18 @@ export function firstDeniedUnder(
   if (!rules.some(isReadPathRule)) return null;
   const self = rel === '' ? undefined : folderDeniedBy(rules, rel);
   if (self) return { path: rel, rule: self };
-  let seen = 0;
-  const stack = [rel];
-  while (stack.length > 0) {
-    const dir = stack.pop() as string;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = readdirSync(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (++seen > cap) return 'too-many';
-      if (e.name === '.git' || (opts.skipHidden && e.name.startsWith('.'))) continue;
-      const child = dir === '' ? e.name : `${dir}/${e.name}`;
-      const isDir = e.isDirectory();
-      const rule = readDeniedBy(rules, child, isDir);
-      if (rule) return { path: child, rule };
-      if (isDir) stack.push(child);
-    }
-  }
-  return null;
+  let found: { path: string; rule: PermissionRule } | undefined;
+  const end = walkTree(
+    root,
+    ({ rel: child, dirent }) => {
+      const rule = readDeniedBy(rules, child, dirent.isDirectory());
+      if (!rule) return undefined;
+      found = { path: child, rule };
+      return 'stop';
+    },
+    { from: rel, cap, skip: (e) => e.name === '.git' || (opts.skipHidden === true && e.name.startsWith('.')) },
+  );
+  return end === 'truncated' ? 'too-many' : (found ?? null);
 }
 
 /**

@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveInRoot } from '../../workspace/resolve-in-root.js';
+import { walkTree } from '../../workspace/walk-tree.js';
 import { isSecretFile } from './path-jail.js';
 
 /**
@@ -26,31 +26,18 @@ export function createWorktreeIndex(root: string, gitDirs: readonly string[], se
   const get = (): Walk => {
     if (walk) return walk;
     const w: Walk = { secrets: [], links: [], truncated: false };
-    const stack = [''];
-    let seen = 0;
-    while (stack.length > 0 && !w.truncated) {
-      const dir = stack.pop() as string;
-      let entries: import('node:fs').Dirent[];
-      try {
-        entries = readdirSync(join(root, dir), { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (++seen > cap) {
-          w.truncated = true;
-          break;
-        }
-        if (e.name === '.git' || e.name === 'node_modules') continue;
-        const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+    const end = walkTree(
+      root,
+      ({ rel, dirent: e }) => {
         if (e.isSymbolicLink()) {
           const r = resolveInRoot(root, rel, { gitDirs });
           if (!r.ok) w.links.push(rel);
           else if (isSecretFile(r.rel, r.abs) && !secretExempt(r.rel)) w.secrets.push(rel);
-        } else if (e.isDirectory()) stack.push(rel);
-        else if (isSecretFile(rel, join(root, rel)) && !secretExempt(rel)) w.secrets.push(rel);
-      }
-    }
+        } else if (!e.isDirectory() && isSecretFile(rel, join(root, rel)) && !secretExempt(rel)) w.secrets.push(rel);
+      },
+      { cap, skip: (e) => e.name === '.git' || e.name === 'node_modules' },
+    );
+    w.truncated = end === 'truncated';
     walk = w;
     return w;
   };
