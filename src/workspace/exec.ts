@@ -1,10 +1,12 @@
 import { createWriteStream, mkdirSync, realpathSync, type WriteStream } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
 import { silentLogger } from '../log.js';
 import { OUTPUT_FILE_CAP_BYTES, type ExecPort, type ExecRequest, type ExecResult } from './exec-port.js';
 import { scrubbedEnv } from './env-scrub.js';
+import { homeCaches } from './home-caches.js';
 import { OutputCap } from './output-cap.js';
 import { resolveSandbox, sandboxArgv, type SandboxSetting } from './sandbox.js';
 import { sandboxMounts } from './sandbox-mounts.js';
@@ -49,6 +51,9 @@ export interface ExecOptions {
   protect?: ProtectOptions;
   /** The worktree read-only inside the sandbox (plan mode). */
   readOnlyWorktree?: boolean;
+  /** Where the home folder's dependency caches are looked for (see home-caches.ts). Default os.homedir() and process.env. */
+  hostHome?: string;
+  hostEnv?: NodeJS.ProcessEnv;
   logger?: Logger;
 }
 
@@ -81,21 +86,20 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
   const runTmp = realpathSync(opts.runTmp);
   const home = join(runTmp, 'home');
   const tmp = join(runTmp, 'tmp');
-  const baseEnv = scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames });
-  const box =
-    sandbox === 'bwrap'
-      ? {
-          root, tmp, home, network: opts.network === true, readOnlyRoot: opts.readOnlyWorktree === true,
-          ...(await sandboxMounts({ root, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH, ...(opts.protect ? { protect: opts.protect } : {}) })),
-        }
-      : undefined;
+  const caches = homeCaches({ hostHome: opts.hostHome ?? homedir(), hostEnv: opts.hostEnv ?? process.env, runHome: home, network: opts.network === true });
+  // Configured env names win over the cache locations.
+  const baseEnv = { ...caches.env, ...scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames }) };
+  const mounts = sandbox === 'bwrap' ? await sandboxMounts({ root, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH, ...(opts.protect ? { protect: opts.protect } : {}) }) : undefined;
+  const box = mounts
+    ? { root, tmp, home, network: opts.network === true, readOnlyRoot: opts.readOnlyWorktree === true, ...mounts, readOnly: [...(mounts.readOnly ?? []), ...caches.readOnly] }
+    : undefined;
   const gitDir = opts.gitDir ? realpathSync(opts.gitDir) : pinnedGitDir(root);
   const pin = gitDir ? gitPinEnv(root, gitDir) : undefined;
   const max = opts.maxOutputBytes ?? 1024 * 1024;
   const limit = opts.maxConcurrent ?? 4;
   const grace = opts.killGraceMs ?? 2000;
   const log = opts.logger ?? silentLogger;
-  if (box) log.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network }, 'sandbox mounts');
+  if (box) log.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network, caches: caches.notes }, 'sandbox mounts');
   const live = new Map<number, ResultPromise>();
   const waiting: Array<() => void> = [];
   let running = 0;

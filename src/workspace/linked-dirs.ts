@@ -15,8 +15,22 @@ export interface LinkedDir {
 const SIMPLE = /^[A-Za-z0-9._-]+$/;
 
 /**
+ * True when `<source>/<name>` is an installed folder git leaves alone: ignored, or (a `node_modules`
+ * that is itself a symlink, which git sees as a file: `node_modules/` in .gitignore does not match it)
+ * an untracked symlink.
+ */
+async function installedHere(source: string, name: string): Promise<boolean> {
+  const link = (await lstat(join(source, name))).isSymbolicLink();
+  const ignored = await git(['check-ignore', '-q', '--', link ? name : `${name}/`], { cwd: source, okCodes: [0, 1, 128] });
+  if (ignored.code === 0) return true;
+  if (!link) return false;
+  const tracked = await git(['ls-files', '-z', '--', name], { cwd: source, okCodes: [0, 128] });
+  return tracked.code === 0 && tracked.stdout === '';
+}
+
+/**
  * For each name that exists as a folder at the source checkout's top level and is ignored by git
- * there, puts a symlink at `<worktree>/<name>` pointing at it (dependencies installed before the run,
+ * there (or is an untracked symlink to a folder), puts a symlink at `<worktree>/<name>` pointing at it (dependencies installed before the run,
  * e.g. `npm ci` in the Action). Names already present in the worktree are left alone. A bare
  * repository (a mirror) has no checkout: nothing is linked. The list is recorded in the git dir so the
  * tree hash and commits leave the links out and the sandbox keeps their targets visible.
@@ -29,10 +43,7 @@ export async function linkDependencyDirs(repoDir: string, worktree: string, gitD
     if (!SIMPLE.test(name) || name === '.' || name === '..' || name.toLowerCase() === '.git') continue;
     const from = join(source, name);
     if (!(await stat(from).catch(() => undefined))?.isDirectory()) continue;
-    // A folder that is itself a symlink (installed elsewhere, linked in) is a file to git: `name/` is "beyond a symbolic link".
-    const isLink = (await lstat(from)).isSymbolicLink();
-    const ignored = await git(['check-ignore', '-q', '--', isLink ? name : `${name}/`], { cwd: source, okCodes: [0, 1, 128] });
-    if (ignored.code !== 0) continue;
+    if (!(await installedHere(source, name))) continue;
     const at = join(worktree, name);
     if (await lstat(at).catch(() => undefined)) continue;
     const target = await realpath(from);

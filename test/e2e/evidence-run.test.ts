@@ -7,6 +7,7 @@ import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import { runTask } from '../../src/run/run-task.js';
 import type { RunTaskResult } from '../../src/run/run-task-types.js';
+import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { git } from './helpers.js';
 
 /**
@@ -164,6 +165,12 @@ describe('the evidence run is the commit (jest project)', () => {
   });
 });
 
+/** These runs go through bubblewrap wherever it works (on CI it must). */
+async function expectSandboxed(r: RunTaskResult): Promise<void> {
+  const here = (await detectBwrap()) !== null || process.env.CI === 'true' ? 'bwrap' : 'none';
+  expect(r.evidence.sandbox).toBe(here);
+}
+
 describe('the evidence run per ecosystem, through the sandbox', () => {
   it('evidence - node:test: an honest fix is verified with per-test ids; the branch checked out fresh passes', async () => {
     const repo = makeRepo({
@@ -176,6 +183,7 @@ describe('the evidence run per ecosystem, through the sandbox', () => {
     const r = await run(repo, yaml, [{ content: [toolUse('Read', { file_path: 'src/calc.js' })] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'node --test' })] }, done]);
     expect(`${r.evidence.verdict}: ${r.evidence.reason} ${JSON.stringify(r.evidence.gates.filter((g) => !g.passed))}`).toMatch(/^verified/);
     expect(r.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ source: 'junit', fixed: ['total multiplies by qty'], counts: { passed: 1, failed: 0 } });
+    await expectSandboxed(r);
     expect(freshCheckoutExit(repo, 'proofpr/3-total', 'node --test')).toBe(0);
   });
 
@@ -193,6 +201,7 @@ describe('the evidence run per ecosystem, through the sandbox', () => {
     const r = await run(repo, yaml, [{ content: [toolUse('Read', { file_path: 'calc.py' })] }, { content: [fix] }, { content: [toolUse('Bash', { command: py })] }, done]);
     expect(`${r.evidence.verdict}: ${r.evidence.reason} ${JSON.stringify(r.evidence.gates.filter((g) => !g.passed))}`).toMatch(/^verified/);
     expect(r.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ source: 'junit', runner: 'pytest', fixed: ['tests/test_calc.py > test_qty'], counts: { passed: 2, failed: 0 } });
+    await expectSandboxed(r);
     expect(freshCheckoutExit(repo, 'proofpr/3-total', py)).toBe(0);
   });
 
@@ -203,10 +212,12 @@ describe('the evidence run per ecosystem, through the sandbox', () => {
       'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestTotal(t *testing.T) {\n\tif got := Total([]int{2}, []int{3}); got != 6 {\n\t\tt.Fatalf("got %d", got)\n\t}\n}\n',
     });
     const fix = toolUse('Edit', { file_path: 'calc.go', old_string: 's += prices[i]', new_string: 's += prices[i] * qty[i]' });
-    const yaml = 'test:\n  command: go test\npermissions:\n  allow: ["Bash(go test:*)"]\n';
-    const r = await run(repo, yaml, [{ content: [toolUse('Read', { file_path: 'calc.go' })] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'go test -v' })] }, done]);
+    // The standard `go test ./...`: the package pattern is not a path.
+    const yaml = 'test:\n  command: go test ./...\npermissions:\n  allow: ["Bash(go test:*)"]\n';
+    const r = await run(repo, yaml, [{ content: [toolUse('Read', { file_path: 'calc.go' })] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'go test ./... -v' })] }, done]);
     expect(`${r.evidence.verdict}: ${r.evidence.reason} ${JSON.stringify(r.evidence.gates.filter((g) => !g.passed))}`).toMatch(/^verified/);
-    expect(r.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ runner: 'go', fixed: ['example.com/calc > TestTotal'], counts: { passed: 1, failed: 0 } });
+    expect(r.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ runner: 'go', command: 'go test ./...', fixed: ['example.com/calc > TestTotal'], counts: { passed: 1, failed: 0 } });
+    await expectSandboxed(r);
     expect(freshCheckoutExit(repo, 'proofpr/3-total', 'go test')).toBe(0);
   });
 });

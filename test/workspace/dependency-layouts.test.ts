@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createExec } from '../../src/workspace/exec.js';
+import { detectBwrap } from '../../src/workspace/sandbox.js';
+import { createWorktree } from '../../src/workspace/worktree.js';
+import { makeRemote, sh, writeFiles } from './git-fixtures.js';
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0)) await f();
+});
+
+/**
+ * A checkout in a (hidden) home with its dependencies installed in `layout`, a worktree of it with
+ * node_modules linked, and a sandboxed exec there: node requires `dep` and cannot write to it.
+ */
+async function withLayout(layout: (src: string, outside: string) => void) {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-layout-')));
+  const remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules/\n', 'index.js': "console.log(require('dep').answer);\n" });
+  const home = join(base, 'home');
+  const src = join(home, 'src');
+  sh(base, 'clone', '-q', remote.bare, src);
+  layout(src, join(home, 'elsewhere'));
+  const wt = await createWorktree({ repoDir: src, baseRef: 'main', branch: 'proofpr/1-l', worktreesDir: join(base, 'state', 'worktrees'), runId: 'r', linkDirs: ['node_modules'] });
+  const h = await createExec({ root: wt.path, runTmp: join(base, 'state', 'run'), sandbox: 'required', gitDir: wt.gitDir, hidePaths: [home, join(base, 'state')], killGraceMs: 200 });
+  cleanup.push(async () => {
+    await h.dispose();
+    await wt.remove();
+    remote.cleanup();
+    rmSync(base, { recursive: true, force: true });
+  });
+  const run = async (command: string) => h.exec({ command, cwd: wt.path, timeoutMs: 20_000 });
+  return { wt, run, src };
+}
+
+async function needBwrap(): Promise<boolean> {
+  const ok = (await detectBwrap()) !== null;
+  if (!ok) expect(process.env.CI === 'true' ? 'bwrap missing on CI: apt-get install bubblewrap' : 'no bwrap').toBe('no bwrap');
+  return ok;
+}
+
+const DEP = { 'package.json': '{"name":"dep","version":"1.0.0","main":"index.js"}\n', 'index.js': 'exports.answer = 42;\n' };
+const prefixed = (dir: string, files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t]));
+
+describe('installed dependencies survive the sandbox, whatever their layout', () => {
+  // `node_modules/` in .gitignore does not match a symlink (git sees a file): it is linked all the same.
+  it('layouts - a node_modules that is itself a symlink (to a folder outside the checkout) is linked to its target and usable, read-only', async () => {
+    if (!(await needBwrap())) return;
+    const { wt, run, src } = await withLayout((src, outside) => {
+      writeFiles(outside, prefixed('node_modules/dep', DEP));
+      symlinkSync(join(outside, 'node_modules'), join(src, 'node_modules'), 'dir');
+    });
+    expect(wt.linked.map((l) => l.name)).toEqual(['node_modules']);
+    expect(wt.linked[0]?.target).toBe(realpathSync(join(src, 'node_modules')));
+    expect((await run('node index.js')).output).toBe('42\n');
+    expect((await run('touch node_modules/dep/x || exit 7')).exitCode).toBe(7);
+  });
+
+  it('layouts - pnpm: node_modules/.pnpm holds the packages, node_modules/<name> are relative symlinks into it', async () => {
+    if (!(await needBwrap())) return;
+    const { run } = await withLayout((src) => {
+      writeFiles(src, { ...prefixed('node_modules/.pnpm/dep@1.0.0/node_modules/dep', DEP), 'node_modules/.modules.yaml': 'layoutVersion: 5\n' });
+      symlinkSync('.pnpm/dep@1.0.0/node_modules/dep', join(src, 'node_modules', 'dep'), 'dir');
+    });
+    expect((await run('node index.js')).output).toBe('42\n');
+    expect((await run('ls -l node_modules/dep')).output).toContain('.pnpm/dep@1.0.0/node_modules/dep');
+  });
+
+  it('layouts - yarn classic / npm: a plain node_modules with a .bin link', async () => {
+    if (!(await needBwrap())) return;
+    const { run } = await withLayout((src) => {
+      writeFiles(src, { ...prefixed('node_modules/dep', DEP), 'node_modules/dep/bin.js': '#!/usr/bin/env node\nconsole.log("bin " + require("./").answer);\n', 'node_modules/.yarn-integrity': '{}\n' });
+      mkdirSync(join(src, 'node_modules', '.bin'));
+      symlinkSync('../dep/bin.js', join(src, 'node_modules', '.bin', 'dep'));
+    });
+    expect((await run('node index.js && chmod +x node_modules/dep/bin.js 2>/dev/null; node node_modules/.bin/dep')).output).toBe('42\nbin 42\n');
+  });
+});
