@@ -9,4 +9,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
   },
   testTimeout: 60000,
+  // A test never touches the repository it runs in (test/hygiene/project-worktrees.mjs).
+  globalSetup: '<rootDir>/test/hygiene/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/hygiene/global-teardown.mjs',
 };

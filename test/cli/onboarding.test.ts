@@ -4,10 +4,10 @@
  * The key/model check talks to a local stand-in for count_tokens on 127.0.0.1 (ANTHROPIC_BASE_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -170,6 +170,49 @@ describe('proofpr doctor', () => {
     const r = await cli(['doctor', '--repo', dir], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl });
     expect(r.stdout).toMatch(/^warn {2}dry test run: `[^`]*pytest[^`]*` \(detected\).*exit 1, 2 passed, 1 failed/m);
     expect(r.code).toBe(0);
+  });
+
+  it('doctor - the dry test run registers no worktree in the repository it inspects, not even when doctor is killed mid-run', async () => {
+    const token = `t${process.pid}${Date.now()}`;
+    // The test waits in the sandbox's TMPDIR (the doctor's run folder, visible from here) until told to go.
+    const waiting = [
+      "import { test } from 'node:test';",
+      "import { existsSync, writeFileSync } from 'node:fs';",
+      "import { tmpdir } from 'node:os';",
+      "import { join } from 'node:path';",
+      `test('waits', async () => {`,
+      `  writeFileSync(join(tmpdir(), 'started-${token}'), '');`,
+      `  while (!existsSync(join(tmpdir(), 'go-${token}'))) await new Promise((r) => setTimeout(r, 50));`,
+      '});',
+      '',
+    ].join('\n');
+    const dir = repo({ ...NODE_PROJECT, 'test/wait.test.js': waiting, '.github/proofpr.yml': 'model: claude-known-1\n' });
+    await commitAll(dir);
+    const worktrees = () => execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: dir, encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('worktree '));
+    expect(worktrees()).toHaveLength(1);
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'error', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl };
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'doctor', '--repo', dir], { env, stdio: 'ignore' });
+    const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
+    const runTmp = async (): Promise<string> => {
+      for (;;) {
+        for (const d of readdirSync(tmpdir()).filter((n) => n.startsWith('proofpr-doctor-'))) {
+          const t = join(tmpdir(), d, 'run', 'tmp');
+          if (existsSync(join(t, `started-${token}`))) return t;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const t = await runTmp();
+    try {
+      expect(worktrees()).toHaveLength(1);
+      child.kill('SIGKILL');
+      await exited;
+      expect(worktrees()).toHaveLength(1);
+      expect(readdirSync(join(dir, '.git')).filter((n) => n === 'worktrees')).toEqual([]);
+    } finally {
+      writeFileSync(join(t, `go-${token}`), '');
+      temps.push(dirname(dirname(t)));
+    }
   });
 
   it('doctor - a wrong key, an unknown model and a broken config each fail with their fix; exit 2', async () => {

@@ -32,6 +32,8 @@ export interface BaselineOptions {
   /** The run folder: the full output goes to `<runDir>/tool-output/baseline-test-run.txt`. */
   runDir?: string;
   signal?: AbortSignal;
+  /** Check out without registering a worktree in the repository (see PristineOptions.standalone). */
+  standalone?: boolean;
   logger?: Logger;
 }
 
@@ -44,7 +46,7 @@ export interface BaselineOptions {
 export async function runBaseline(opts: BaselineOptions): Promise<Baseline> {
   const command = opts.config.test.command;
   if (command === undefined) throw new Error('runBaseline needs test.command (configured or detected)');
-  const { run } = await withPristineCheckout({ root: opts.root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), sha: opts.baseSha, scratchDir: opts.scratchDir, ...(opts.logger ? { logger: opts.logger } : {}) }, (dir) =>
+  const { run } = await withPristineCheckout({ root: opts.root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), sha: opts.baseSha, scratchDir: opts.scratchDir, ...(opts.standalone ? { standalone: true } : {}), ...(opts.logger ? { logger: opts.logger } : {}) }, (dir) =>
     harnessTestRun({
       cwd: dir,
       command,

@@ -15,6 +15,12 @@ export interface PristineOptions {
   sha: string;
   /** Folder for the checkout; must be writable inside the sandbox (the exec's TMPDIR). */
   scratchDir: string;
+  /**
+   * Leave the repository at `root` untouched (doctor only inspects it): a standalone clone sharing its
+   * objects (`git clone --shared`, read-only on the source) instead of a worktree registered in it, so
+   * nothing is added to its `git worktree list` even when the process is killed mid-run.
+   */
+  standalone?: boolean;
   logger?: Logger;
 }
 
@@ -30,7 +36,13 @@ export async function withPristineCheckout<T>(opts: PristineOptions, fn: (dir: s
   const tmp = await mkdtemp(join(opts.scratchDir, 'proofpr-pristine-'));
   const dir = join(tmp, 'tree');
   try {
-    await git(['worktree', 'add', '--detach', '--quiet', dir, opts.sha], g);
+    if (opts.standalone) {
+      const hooksOff = { 'core.hooksPath': '/dev/null' };
+      await git(['clone', '--shared', '--no-checkout', '--quiet', '--', opts.gitDir ?? opts.root, dir], { cwd: tmp, config: hooksOff });
+      await git(['checkout', '--detach', '--quiet', opts.sha], { cwd: dir, config: hooksOff });
+    } else {
+      await git(['worktree', 'add', '--detach', '--quiet', dir, opts.sha], g);
+    }
     for (const name of DEPENDENCY_DIRS) {
       const from = join(opts.root, name);
       if (!(await lstat(from).catch(() => undefined)) || (await lstat(join(dir, name)).catch(() => undefined))) continue;
@@ -39,8 +51,8 @@ export async function withPristineCheckout<T>(opts: PristineOptions, fn: (dir: s
     }
     return await fn(dir);
   } finally {
-    await git(['worktree', 'remove', '--force', dir], g).catch((e: Error) => log.warn({ err: e.message }, 'pristine checkout: worktree remove failed'));
+    if (!opts.standalone) await git(['worktree', 'remove', '--force', dir], g).catch((e: Error) => log.warn({ err: e.message }, 'pristine checkout: worktree remove failed'));
     await rm(tmp, { recursive: true, force: true });
-    await git(['worktree', 'prune'], g).catch(() => undefined);
+    if (!opts.standalone) await git(['worktree', 'prune'], g).catch(() => undefined);
   }
 }

@@ -2,7 +2,9 @@
  * A dry test run: the test command (configured or detected) on a clean checkout of HEAD, through the same
  * exec (sandbox, scrubbed env, timeout) and report request as a run's baseline, showing the counts the
  * harness can read. The setup command is not run (it may install things); dependency folders of the
- * checkout (node_modules, .venv, …) are linked in as for a run.
+ * checkout (node_modules, .venv, …) are linked in as for a run. The checkout is a standalone clone
+ * sharing the repository's objects: doctor only inspects the repository, so it registers no worktree
+ * there (a killed doctor leaves nothing in its `git worktree list`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,7 @@ export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, 
   try {
     const handle = await createExec({ root: repoDir, runTmp: join(tmp, 'run'), sandbox: config.sandbox, extraEnvNames: config.env, ...(home ? { hidePaths: [home] } : {}) });
     dispose = handle.dispose;
-    const b = await runBaseline({ root: repoDir, baseSha: sha, config, exec: handle.exec, scratchDir: join(tmp, 'run', 'tmp') });
+    const b = await runBaseline({ root: repoDir, baseSha: sha, config, exec: handle.exec, scratchDir: join(tmp, 'run', 'tmp'), standalone: true });
     const c = b.counts;
     const where = `\`${resolved.test.command}\` (${resolved.test.source}) on ${sha.slice(0, 12)}${handle.sandbox === 'bwrap' ? ' in the sandbox' : ''}`;
     const exit = b.run.exitCode === null ? 'killed or timed out' : `exit ${b.run.exitCode}`;

@@ -1,0 +1,1 @@
+export { before as default } from './project-worktrees.mjs';

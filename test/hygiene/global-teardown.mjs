@@ -1,0 +1,1 @@
+export { after as default } from './project-worktrees.mjs';
