@@ -4,6 +4,7 @@
  */
 import type { AssistantBlock, Usage } from '../model/model-client.js';
 import type { TodoItem, ToolKind } from '../tools/define-tool.js';
+import type { SecondLook } from './second-look/types.js';
 
 export type Verdict = 'verified' | 'unverified' | 'aborted' | 'error';
 
@@ -98,6 +99,8 @@ export type RunEvent =
   | Ev<'compaction', { kind: 'microcompact' | 'summary' | 'clear'; beforeTokens: number; afterTokens: number; ok: boolean; detail?: string }>
   | Ev<'retry', { turn: number; reason: string; attempt: number }>
   | Ev<'notice', { message: string }>
+  /** The second look after the gates passed (review.enabled): its findings, usage and, with block_on: high, its gate. */
+  | Ev<'second_look', { look: SecondLook }>
   | Ev<'error', { message: string; kind: string }>
   | Ev<'run_end', { verdict: Verdict; reason: string }>;
 

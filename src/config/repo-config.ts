@@ -99,6 +99,13 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ tests_ran: true, tests_fresh: true, tests_passed: true, assertions_kept: true, final_run: true, max_stop_blocks: 3, test_changes_allowed: [] }),
+    review: z
+      .object({
+        enabled: z.boolean().default(false).describe('after the gates pass, a fresh-context read-only sub-agent looks at the issue, the diff and the final test output for counterexamples and untested cases; its findings go in the PR body and the evidence'),
+        block_on: z.enum(['none', 'high']).default('none').describe('none: findings never block; high: a high-severity finding fails the second-look gate (the run is unverified)'),
+      })
+      .strict()
+      .default({ enabled: false, block_on: 'none' }),
     pr: z
       .object({
         draft: z.boolean().default(false).describe('open verified PRs as drafts'),

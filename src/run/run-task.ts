@@ -15,6 +15,7 @@ import type { Readiness } from './check-readiness.js';
 import { getReady } from './get-ready.js';
 import { resolveRunCommands, type RunCommands } from './resolve-run-commands.js';
 import { outcomeOf, type RunOutcome } from './run-outcome.js';
+import { secondLookStep } from './second-look-step.js';
 
 /**
  * One run, as its steps: prepare a worktree, open the sandbox, assemble the agent, run it, commit exactly
@@ -49,7 +50,9 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       // 5. Policy, hooks, verifier, toolbox and context for this task.
       const agent = await assembleAgent(ready?.ready && ready.full ? { ...run, verifierBaseline: ready.full } : run, ws, sandbox.exec);
       // 6. The agent loop, every event recorded as it happens.
-      const result = await drain(runAgent(agent.task, agent.deps), rec.record);
+      const ran = await drain(runAgent(agent.task, agent.deps), rec.record);
+      // 6b. The second look (review.enabled): findings into the evidence; with block_on: high, a gate.
+      const result = await secondLookStep(run, ws, sandbox.exec, ran, rec, Date.parse(startedAt));
       // 7. Commit the accepted tree, or save the work as WIP.
       outcome = await publishResult(run, ws, result, agent.deps.verifier?.testedCommit?.());
     }

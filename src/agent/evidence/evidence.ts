@@ -9,6 +9,7 @@ import type { RunEvent, TestRun, Verdict } from '../events.js';
 import { collectDenials } from './denials.js';
 import { acceptedTreeHash, selectFinalGates } from './final-gates.js';
 import type { Evidence, EvidenceUsage, FileChange } from './types.js';
+import { secondLookOf } from './second-look-evidence.js';
 
 export interface EvidenceFacts {
   repo: Evidence['repo'];
@@ -66,6 +67,14 @@ function usageOf(events: readonly RunEvent[]): EvidenceUsage {
       u.turns += 1;
     } else if (ev.type === 'compaction' && ev.ok) {
       u.compactions += 1;
+    } else if (ev.type === 'second_look') {
+      // The second look's requests are the run's too: its tokens count against the budget and show here.
+      u.inputTokens += ev.look.usage.inputTokens;
+      u.outputTokens += ev.look.usage.outputTokens;
+      u.cacheReadTokens += ev.look.usage.cacheReadTokens;
+      u.cacheWriteTokens += ev.look.usage.cacheWriteTokens;
+      u.costUsd += ev.look.costUsd;
+      u.turns += ev.look.turns;
     }
   }
   u.costUsd = Math.round(u.costUsd * 1e6) / 1e6;
@@ -95,6 +104,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
   const model = facts.model ?? start?.model;
   const editAt = lastEditAt(events);
   const finalTreeHash = facts.finalTreeHash ?? acceptedTreeHash(events, selection);
+  const look = lastOf(events, 'second_look')?.look;
   return {
     version: 1,
     runId: facts.runId ?? start?.runId ?? '',
@@ -104,7 +114,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     reason: facts.reason ?? end?.reason ?? 'The run ended without recording a verdict.',
     task: facts.task ?? taskFrom(start),
     repo: facts.repo,
-    gates: selection.gates,
+    gates: look?.gate ? [...selection.gates, look.gate] : selection.gates,
     testRuns: events.flatMap((ev) => (ev.type === 'test_run' ? [ev.run] : [])),
     ...(editAt !== undefined ? { lastEditAt: editAt } : {}),
     ...(finalTreeHash !== undefined ? { finalTreeHash } : {}),
@@ -121,6 +131,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(facts.redGreen ? { redGreen: facts.redGreen } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
     ...(model ? { model } : {}),
+    ...(look ? { secondLook: secondLookOf(look) } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { Verdict } from '../events.js';
 import { mdCode, mdText } from './markdown.js';
 import { executed, formatCost, formatInt, shortHash } from './text.js';
 import type { Evidence } from './types.js';
+import { secondLookSection } from './second-look-md.js';
 
 export interface SummaryOptions {
   reportUrl?: string;
@@ -146,6 +147,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     gatesTable(ev),
     lifecycleSection(ev),
     notVerified(ev),
+    secondLookSection(ev),
     testRunsTable(ev),
     filesTable(ev),
     deniedTable(ev),

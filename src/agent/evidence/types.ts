@@ -68,6 +68,13 @@ export interface Evidence {
   redGreen?: { ran: boolean; failedBefore: boolean; detail: string };
   hookErrors?: string[];
   model?: string;
+  /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */
+  secondLook?: {
+    status: 'done' | 'skipped' | 'failed';
+    findings: Array<{ severity: 'high' | 'medium' | 'low'; file: string; text: string }>;
+    reason?: string;
+    usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number; turns: number };
+  };
 }
 
 /** Exit codes of `proofpr run` (CONTRACT §3). */

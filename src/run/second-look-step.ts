@@ -1,0 +1,73 @@
+/**
+ * Step 6b (review.enabled): after the loop ended with every gate passed, the second look reviews the
+ * issue, the diff and the final test output with a fresh context and read-only tools, under what is
+ * left of the run's budget. Its findings go in the evidence (and so the PR body); its tokens in usage.
+ * With `review.block_on: high`, a high-severity finding fails the `second-look` gate: the run becomes
+ * unverified and the work is kept as WIP instead of committed as verified.
+ */
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stamp, type RunEvent } from '../agent/events.js';
+import type { RunResult } from '../agent/loop.js';
+import { redactValue } from '../agent/evidence/redact.js';
+import { runSecondLook } from '../agent/second-look/run-second-look.js';
+import { costUsd } from '../model/pricing.js';
+import { logger } from '../log.js';
+import { diffText } from '../workspace/diff-stat.js';
+import type { ExecPort } from '../workspace/exec-port.js';
+import type { Workspace } from './prepare-workspace.js';
+import type { RunRecord } from './run-record.js';
+import type { RunTaskInput } from './run-task-types.js';
+
+const log = logger('second-look');
+const MAX_DIFF_BYTES = 200_000;
+
+export async function secondLookStep(input: RunTaskInput, ws: Workspace, exec: ExecPort, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
+  const { config } = input;
+  if (!config.review.enabled || input.mode !== 'fix' || result.status !== 'completed') return result;
+  const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
+  const transcript = join(input.runDir, 'second-look.jsonl');
+  const look = await runSecondLook({
+    model: input.model,
+    modelId: input.modelId,
+    root: ws.wt.path,
+    gitDir: ws.wt.gitDir,
+    runDir: input.runDir,
+    exec,
+    logger: log,
+    allow: config.permissions.allow,
+    deny: config.permissions.deny,
+    budget: {
+      maxTurns: config.max_turns - result.turns,
+      maxCostUsd: config.max_cost_usd - result.costUsd,
+      timeoutMs: config.timeout_min * 60_000 - (Date.now() - startedAtMs),
+    },
+    costOf: (u) => costUsd(input.modelId, u),
+    blockOn: config.review.block_on,
+    input: {
+      issue: { title: input.task.title, body: input.task.body, ...(input.task.issue !== undefined ? { number: input.task.issue } : {}) },
+      diff,
+      testOutput: await finalTestOutput(rec.ledger.events()),
+      ...(config.test.command ? { testCommand: config.test.command } : {}),
+    },
+    ...(input.signal ? { signal: input.signal } : {}),
+    // The sub-agent's own events go to a transcript of their own (redacted), not into the run's ledger.
+    onEvent: (ev) => void appendFile(transcript, `${JSON.stringify(redactValue(ev, rec.secrets))}\n`).catch(() => undefined),
+  });
+  rec.record(stamp({ type: 'second_look', look }));
+  const gate = look.gate;
+  if (!gate || gate.passed) return result;
+  return { ...result, status: 'unverified', reason: `the second look found what blocks it (review.block_on: high): ${gate.detail}`, gates: [...result.gates, gate] };
+}
+
+/** What the harness's final run printed (its saved output), else the last test run's. */
+async function finalTestOutput(events: readonly RunEvent[]): Promise<string> {
+  const runs = events.flatMap((e) => (e.type === 'test_run' ? [e.run] : []));
+  const final = [...runs].reverse().find((r) => r.kind === 'final') ?? runs.filter((r) => r.kind !== 'baseline').at(-1);
+  if (!final?.outputPath) return final ? `(exit ${final.exitCode ?? 'killed'}; no output saved)` : '(no test run recorded)';
+  try {
+    return await readFile(final.outputPath, 'utf8');
+  } catch {
+    return `(exit ${final.exitCode ?? 'killed'}; the output at ${final.outputPath} could not be read)`;
+  }
+}
