@@ -129,13 +129,6 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ wait_min: 30, fix_rounds: 1 }),
-    review: z
-      .object({
-        enabled: z.boolean().default(false).describe('after the gates pass, a fresh-context read-only second look at the diff'),
-        block_on: z.enum(['none', 'high']).default('none').describe('high: high-severity findings fail the second-look gate'),
-      })
-      .strict()
-      .default({ enabled: false, block_on: 'none' }),
     sweeps: z.array(sweep).default([]).describe('maintenance sweeps run by `proofpr sweep`, the Action in sweep mode, and `serve` on their schedule'),
   })
   .strict();
