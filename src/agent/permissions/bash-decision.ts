@@ -19,6 +19,8 @@ export interface BashPolicy extends FilePolicy {
   testRules: PermissionRule[];
   /** Worktree-relative redirect targets of `test.command` itself: writable even inside an ignored dependency folder, by a line that runs the tests. */
   testRedirects?: ReadonlySet<string>;
+  /** `NAME=value` prefixes of `test.command` (`PYTHONPATH=src python -m unittest`): allowed exactly as configured. */
+  testEnv?: ReadonlySet<string>;
   /** Secret files and escaping symlinks, for recursive searches. */
   index?: WorktreeIndex;
 }
@@ -86,6 +88,7 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     configFile: p.configFile,
     ...(p.ignored ? { ignored: p.ignored } : {}),
     ...(p.index ? { index: p.index } : {}),
+    ...(p.testEnv?.size ? { testEnv: p.testEnv } : {}),
   });
   let writesByRedirect = false;
   const runsTests = a.commands.some((c) => p.testRules.some((r) => bashRuleMatches(r, c.words.map((w) => w.value))));

@@ -77,6 +77,7 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const parser = await loadBashParser();
   const testRules: PermissionRule[] = [];
   const testRedirects = new Set<string>();
+  const testEnv = new Set<string>();
   if (opts.testCommand) {
     const a = analyzeBash(parser, opts.testCommand);
     if (a.ok) {
@@ -86,6 +87,7 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
         if (j?.ok) testRedirects.add(j.rel);
       }
       for (const c of a.commands) {
+        for (const as of c.assignments) if (typeof as.value?.value === 'string') testEnv.add(`${as.name}=${as.value.value}`);
         const words = c.words.map((w) => w.value);
         if (words.every((w): w is string => w !== null)) testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
       }
@@ -97,7 +99,7 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'read', rel));
   const base = { root, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny, configFile, ignored };
   const index = createWorktreeIndex(root, gitDirs, secretExempt);
-  const bash = { ...base, parser, testRules, testRedirects, index };
+  const bash = { ...base, parser, testRules, testRedirects, testEnv, index };
   // A Bash command or a .gitignore edit may change what git ignores: re-ask git after either ran.
   let ignoreRulesMayHaveChanged = false;
   return {

@@ -21,6 +21,8 @@ export interface PathContext {
   index?: WorktreeIndex;
   /** The command only lists names (ls, stat, du): a glob may match .git and secret files by name. */
   namesOnly?: boolean;
+  /** `NAME=value` prefixes of `test.command` itself (the maintainer's config): allowed on a command line as written there. */
+  testEnv?: ReadonlySet<string>;
 }
 
 /** Why a path argument is refused, and by which rule ('builtin-deny:path' or 'config-deny:<rule>'). */
