@@ -49,6 +49,8 @@ describe('evaluateGates', () => {
     const goRun = run({ command: 'go test ./...', counts: null, source: 'none' });
     const g = byName(facts({ config: config('test:\n  command: go test ./...\n'), testRuns: [goRun] }))['tests-ran'];
     expect(g).toMatchObject({ passed: true, detail: expect.stringContaining("the harness's final run asks the runner for its report") });
+    const unittest = run({ command: 'PYTHONPATH=src python3 -m unittest', counts: null, source: 'none' });
+    expect(byName(facts({ config: config('test:\n  command: PYTHONPATH=src python3 -m unittest\n'), testRuns: [unittest] }))['tests-ran']?.passed).toBe(true);
     // Without the final run, or once the harness's own run has no counts either, it fails as before.
     const off = byName(facts({ config: config('test:\n  command: go test ./...\ngates:\n  final_run: false\n'), testRuns: [goRun] }))['tests-ran'];
     expect(off?.passed).toBe(false);

@@ -56,7 +56,9 @@ function earlierMax(runs: readonly TestRun[], r: TestRun, command: string): numb
 function countedByFinalRun(r: TestRun): boolean {
   if (r.by !== 'agent') return false;
   const words = r.command.trim().split(/\s+/);
-  const rest = words[0] === 'npx' ? words.slice(1) : words;
+  // `PYTHONPATH=src python -m unittest`: the environment prefix is not the runner.
+  const at = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const rest = words.slice(words[at] === 'npx' ? at + 1 : at);
   return RUNNERS.some((runner) => runner.match(rest) !== undefined);
 }
 
