@@ -182,4 +182,13 @@ describe('test-config-kept: what changes how the test process starts', () => {
     const s = await judge(base, { 'scripts/pre.cjs': '2;\n' }, 'node -r ./scripts/pre.cjs --test');
     expect(s.detail).toContain('scripts/pre.cjs:1: setup/preload file changed: the runner config or test command (test.command)');
   });
+
+  it('config - a spec file the test command or scripts.test names (`mocha tests.js`, `node --test test/a.js`) is a test, not a setup file; a --require preload still is', async () => {
+    const pkg = (test: string) => `${JSON.stringify({ scripts: { test } })}\n`;
+    const base = { 'package.json': pkg('mocha tests.js'), 'tests.js': "it('a', () => {});\n", 'test/a.js': "test('a', () => {});\n", 'setup.js': '1;\n' };
+    expect((await judge(base, { 'tests.js': "it('a', () => {});\nit('b', () => {});\n" })).passed).toBe(true);
+    expect((await judge(base, { 'test/a.js': "test('a', () => {});\ntest('b', () => {});\n" }, 'node --test test/a.js')).passed).toBe(true);
+    const pre = await judge({ ...base, 'package.json': pkg('mocha --require setup.js tests.js') }, { 'setup.js': '2;\n' });
+    expect(pre.detail).toContain('setup.js:1: setup/preload file changed');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isTestFile, testFilePatterns } from '../../src/agent/verification/test-files.js';
+import { isTestFile, specArgs, testFilePatterns } from '../../src/agent/verification/test-files.js';
 import { makeRepo } from './git-repo.js';
 
 describe('isTestFile - each runner\'s conventions', () => {
@@ -29,5 +29,17 @@ describe('isTestFile - each runner\'s conventions', () => {
     for (const f of ['checks/a.js', 'verify/x/y.mjs', 'behaviour/z.cjs', 'jas/unit/MathCheck.js', 'pkg/check_math.py']) expect(isTestFile(f, p)).toBe(true);
     expect(isTestFile('lib/a.js', p)).toBe(false);
     expect(p.globs.map((g) => g.from)).toEqual(expect.arrayContaining(['package.json#jest.testMatch', 'package.json#ava.files', '.mocharc.json#spec', 'spec/support/jasmine.json#spec_files', 'pytest.ini#python_files']));
+  });
+
+  it('reads the spec files scripts.test names: `mocha tests.js`, `node --test checks/a.js`, not a --require value', () => {
+    expect(specArgs('mocha tests.js')).toEqual(['tests.js']);
+    expect(specArgs('npx mocha --exit t.js && eslint .')).toEqual([]);
+    expect(specArgs('mocha -r setup.js tests.js "spec/**/*.js"')).toEqual(['tests.js', 'spec/**/*.js']);
+    expect(specArgs('node --test checks/a.js checks/b.mjs')).toEqual(['checks/a.js', 'checks/b.mjs']);
+    expect(specArgs('node scripts/run.js')).toEqual([]);
+    const { root } = makeRepo({ 'package.json': JSON.stringify({ scripts: { test: 'mocha -r setup.js tests.js' } }) });
+    const p = testFilePatterns(root);
+    expect(isTestFile('tests.js', p)).toBe(true);
+    expect(isTestFile('setup.js', p)).toBe(false);
   });
 });

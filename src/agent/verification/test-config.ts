@@ -3,6 +3,7 @@ import { join, posix } from 'node:path';
 import { git } from '../../workspace/git.js';
 import { allowedMatcher, hunkFinding } from './integrity/classify.js';
 import { formatFinding } from './integrity/compare.js';
+import { specArgs } from './test-files.js';
 import type { FileDiff } from './worktree-diff.js';
 
 export interface TestConfigResult {
@@ -176,15 +177,27 @@ export async function setupFiles(root: string, baseSha: string, diffs: readonly 
     const before = await baseText(root, baseSha, p, gitDir).catch(() => '');
     for (const text of [now, before]) if (text) sources.push({ from: p, dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), text: posix.basename(p) === 'package.json' ? packageTestText(text) : text });
   }
+  // Spec files the test command or a test script names (`mocha tests.js`) are tests, judged by assertions-kept.
+  const specs = new Set(sources.flatMap((s) => (s.from === 'test.command' ? specArgs(s.text) : posix.basename(s.from) === 'package.json' ? scriptSpecs(s.text) : [])));
   for (const s of sources) {
     for (const m of s.text.matchAll(PATH_TOKEN)) {
       const tok = m[0].replace(/^<rootDir>\//, '');
       for (const cand of [posix.normalize(posix.join(s.dir, tok)), posix.normalize(tok)]) {
-        if (changed.has(cand) && !out.has(cand) && cand !== s.from) out.set(cand, s.from);
+        if (changed.has(cand) && !out.has(cand) && cand !== s.from && !specs.has(cand)) out.set(cand, s.from);
       }
     }
   }
   return out;
+}
+
+/** Spec files named by the scripts in packageTestText's output (its first element holds the scripts). */
+function scriptSpecs(text: string): string[] {
+  try {
+    const [scripts] = JSON.parse(text) as [Record<string, unknown> | undefined];
+    return Object.values(scripts ?? {}).flatMap((v) => (typeof v === 'string' ? specArgs(v) : []));
+  } catch {
+    return [];
+  }
 }
 
 /** The parts of a package.json that configure the test run (scripts and runner keys), as text. */

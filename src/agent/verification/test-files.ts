@@ -52,6 +52,30 @@ const readJson = (root: string, file: string): Record<string, unknown> | undefin
   }
 };
 
+const SPEC_RUNNERS = new Set(['mocha', '_mocha', 'ava', 'tap', 'jasmine', 'jest', 'vitest']);
+
+/**
+ * Paths a test runner call names as positional arguments, its spec files: `mocha tests.js`, `ava test/*.js`,
+ * `node --test test/a.js`. Only words right after the runner or after another positional count: a word
+ * after a flag may be that flag's value (`--require setup.js` is a preload, not a spec).
+ */
+export function specArgs(command: string): string[] {
+  const out: string[] = [];
+  for (const segment of command.split(/&&|\|\||[;|&]/)) {
+    const words = segment.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+    const at = words.findIndex((w, i) => SPEC_RUNNERS.has(w.split('/').pop() ?? '') || (w.split('/').pop() === 'node' && words[i + 1] === '--test'));
+    if (at < 0) continue;
+    const start = words[at]?.split('/').pop() === 'node' ? at + 1 : at;
+    for (let i = start + 1; i < words.length; i++) {
+      const w = words[i] ?? '';
+      const prev = words[i - 1] ?? '';
+      if (w.startsWith('-') || (prev.startsWith('-') && i - 1 !== start)) continue;
+      if (CODE.test(w) || w.includes('*')) out.push(w.replace(/^\.\//, ''));
+    }
+  }
+  return out;
+}
+
 /** `python_files = check_*.py test_*.py` in pytest.ini / setup.cfg / tox.ini / pyproject.toml (ini-style or TOML list). */
 function pythonFiles(text: string): string[] {
   const m = /^\s*python_files\s*=\s*(.+)$/m.exec(text);
@@ -61,7 +85,7 @@ function pythonFiles(text: string): string[] {
 
 /**
  * Test-file globs from the runner's own configuration, where it has one readable without running code:
- * package.json `jest.testMatch`, `ava.files`, `mocha.spec`; `.mocharc.json` `spec`; jasmine's
+ * package.json `jest.testMatch`, `ava.files`, `mocha.spec`, the spec files `scripts.test` names (`mocha tests.js`); `.mocharc.json` `spec`; jasmine's
  * `spec/support/jasmine.json` (`spec_dir` + `spec_files`); pytest `python_files`. JS config files
  * (`jest.config.js`, `ava.config.js`, …) are code and are not evaluated: the name conventions above
  * still apply to them.
@@ -74,6 +98,8 @@ export function testFilePatterns(root: string): TestFilePatterns {
   for (const g of strings(section('ava').files)) if (!g.startsWith('!')) globs.push({ glob: g, from: 'package.json#ava.files' });
   for (const g of strings(section('mocha').spec)) globs.push({ glob: g, from: 'package.json#mocha.spec' });
   for (const g of strings(readJson(root, '.mocharc.json')?.spec)) globs.push({ glob: g, from: '.mocharc.json#spec' });
+  const scripts = section('scripts');
+  if (typeof scripts.test === 'string') for (const g of specArgs(scripts.test)) globs.push({ glob: g, from: 'package.json#scripts.test' });
   const jasmine = readJson(root, 'spec/support/jasmine.json');
   if (jasmine) {
     const dir = typeof jasmine.spec_dir === 'string' ? jasmine.spec_dir.replace(/\/+$/, '') : 'spec';
