@@ -120,7 +120,8 @@ async function cliRun(c: BenchCase, m: Materialized, changes: readonly FileChang
     if (!existsSync(evPath)) throw new Error(`${c.id} ${label}: no evidence.json (exit ${exitCode}):\n${stderr}`);
     const ev = JSON.parse(readFileSync(evPath, 'utf8')) as EvidenceLike;
     if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} ${label}\n${stderr}\n`);
-    const runs = [...(ev.baseline ? [ev.baseline] : []), ...ev.testRuns];
+    // The baseline is also one of the test runs: count it once.
+    const runs = [...(ev.baseline && !ev.testRuns.some((r) => r.startedAt === ev.baseline?.startedAt) ? [ev.baseline] : []), ...ev.testRuns];
     const last = ev.testRuns.at(-1);
     return {
       verdict: ev.verdict,
@@ -135,7 +136,8 @@ async function cliRun(c: BenchCase, m: Materialized, changes: readonly FileChang
       turns: ev.usage.turns,
     };
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) process.stderr.write(`  kept ${work}\n`);
+    else rmSync(work, { recursive: true, force: true });
   }
 }
 
