@@ -3,6 +3,7 @@
  * trigger → dedupe → authorize → lease → enqueue). The run itself happens in a worker, not in the webhook.
  */
 import type { ApplicationFunction } from 'probot';
+import { pushChangesConfig } from '../../github/config-push.js';
 import { createGitHubPort } from '../../github/github-port.js';
 import { intake, type IntakeDeps, type IntakeOutcome } from './intake.js';
 
@@ -13,6 +14,8 @@ export interface ProofprAppOptions extends IntakeDeps {
   onIntake?: (r: { outcome: IntakeOutcome; runId?: string; deliveryId: string }) => void;
   /** A check run / check suite completed or a commit status changed on `sha` (wakes the CI watch). */
   onCiEvent?: (repo: string, sha: string) => void;
+  /** A push to the default branch changed `.github/proofpr.yml` (the sweep scheduler forgets its cached config); `owner/repo`. */
+  onConfigPush?: (repo: string) => void;
 }
 
 export const CI_EVENTS = ['check_run.completed', 'check_suite.completed', 'status'] as const;
@@ -39,6 +42,13 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
       const { owner, repo } = context.repo();
       const sha = ciSha(context.payload);
       if (sha) opts.onCiEvent?.(`${owner}/${repo}`, sha);
+    });
+    // Push webhooks cost no API call either: the payload says whether the config changed.
+    app.on('push', async (context) => {
+      const { owner, repo } = context.repo();
+      if (!pushChangesConfig(context.payload)) return;
+      context.log.info({ delivery: context.id, repo: `${owner}/${repo}` }, 'config pushed: sweep schedule re-read at the next tick');
+      opts.onConfigPush?.(`${owner}/${repo}`);
     });
   };
 }

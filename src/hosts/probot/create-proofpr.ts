@@ -166,7 +166,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   // Webhooks only ever enqueue fix and learning jobs (and cancel by run id) on the shared queue.
   const fixQueue = queue as unknown as Queue<FixJob | LearnJob>;
   const middleware = await createNodeMiddleware(
-    proofprApp({ runs, memory, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha), ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
+    proofprApp({ runs, memory, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha), onConfigPush: (repo) => scheduler?.invalidate(repo), ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
     { probot, webhooksPath: env.webhookPath },
   );
   const schedulerOff = (opts.env ?? process.env).PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';

@@ -40,11 +40,11 @@ describe('app.yml through Probot manifest creation', () => {
     expect(m.redirect_url).toBe('https://proofpr.example.org/probot/setup');
   });
 
-  it('manifest - the homepage is the project, the events are the handled ones plus the CI events', async () => {
+  it('manifest - the homepage is the project, the events are the handled ones plus the CI events and push (config changes)', async () => {
     const m = JSON.parse((await manifestCreation()).getManifest({ pkg, baseUrl: 'http://localhost:3000' })) as { url: string; default_events: string[]; default_permissions: Record<string, string>; public: boolean };
     expect(m.url).toBe('https://github.com/proofpr/proofpr');
     const handled = [...new Set(WATCHED_EVENTS.map((e) => e.split('.')[0]!))];
-    expect([...m.default_events].sort()).toEqual([...new Set([...handled, 'check_run', 'check_suite', 'status'])].sort());
+    expect([...m.default_events].sort()).toEqual([...new Set([...handled, 'check_run', 'check_suite', 'status', 'push'])].sort());
     expect(m.default_permissions).toMatchObject({ contents: 'write', issues: 'write', pull_requests: 'write', checks: 'write', statuses: 'read', metadata: 'read' });
     expect(m.public).toBe(false);
     const raw = parseYaml(readFileSync('app.yml', 'utf8')) as Record<string, unknown>;

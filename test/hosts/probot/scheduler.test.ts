@@ -168,6 +168,64 @@ describe('job handler - sweep jobs', () => {
 });
 
 describe('serve - sweep scheduler wiring', () => {
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  const push = (ref: string, files: { added?: string[]; modified?: string[]; removed?: string[] }, extra: Record<string, unknown> = {}) => ({
+    name: 'push' as const,
+    id: `push-${Math.random()}`,
+    payload: {
+      ref,
+      before: 'a'.repeat(40),
+      after: 'b'.repeat(40),
+      forced: false,
+      deleted: false,
+      repository: { name: 'widgets', full_name: 'acme/widgets', owner: { login: 'acme' }, default_branch: 'main' },
+      installation: { id: 7 },
+      commits: [{ id: 'b'.repeat(40), added: [], modified: [], removed: [], ...files }],
+      head_commit: { id: 'b'.repeat(40), added: [], modified: [], removed: [], ...files },
+      ...extra,
+    },
+  });
+
+  it('serve - a push to the default branch that changes .github/proofpr.yml invalidates the cached config: the next tick reads it (the new sweep fires)', async () => {
+    nock.disableNetConnect();
+    const configs: Record<string, string> = { widgets: SWEEP_CONFIG };
+    let reads = 0;
+    playGitHub(configs, () => reads++);
+    const h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
+    try {
+      const s = h.app.scheduler!;
+      await s.tick(new Date('2026-03-01T04:00:00Z'));
+      expect(reads).toBe(1);
+      // Not the config, or not the default branch: the cache stays.
+      await h.app.probot.receive(push('refs/heads/main', { modified: ['src/a.ts'] }) as never);
+      await h.app.probot.receive(push('refs/heads/feature', { modified: ['.github/proofpr.yml'] }) as never);
+      await s.tick(new Date('2026-03-01T04:01:00Z'));
+      expect(reads).toBe(1);
+      // The maintainer adds an hourly sweep on main: the next tick sees it, well within the 15 min TTL.
+      configs.widgets = `${SWEEP_CONFIG}  - name: hourly\n    schedule: "5 * * * *"\n    prompt: Tidy up.\n`;
+      await h.app.probot.receive(push('refs/heads/main', { modified: ['.github/proofpr.yml'] }) as never);
+      const queued: string[] = [];
+      const enqueue = h.app.queue.enqueue.bind(h.app.queue);
+      h.app.queue.enqueue = async (job, opts) => (queued.push(opts.dedupeKey), enqueue(job, opts));
+      await s.tick(new Date('2026-03-01T04:05:00Z'));
+      expect(reads).toBe(2);
+      expect(queued).toEqual(['sweep:acme/widgets:hourly:2026-03-01T04:05']);
+      // Removing the file counts too; a push whose commit list may be incomplete (forced) invalidates as well.
+      await h.app.probot.receive(push('refs/heads/main', { removed: ['.github/proofpr.yml'] }) as never);
+      await s.tick(new Date('2026-03-01T04:06:00Z'));
+      expect(reads).toBe(3);
+      await h.app.probot.receive(push('refs/heads/main', { modified: ['README.md'] }, { forced: true }) as never);
+      await s.tick(new Date('2026-03-01T04:07:00Z'));
+      expect(reads).toBe(4);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('serve - starts the sweep scheduler, unless PROOFPR_SWEEP_SCHEDULER=off', async () => {
     const h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
     expect(h.app.scheduler).toBeDefined();
