@@ -11,7 +11,7 @@ import type { Trigger } from '../github/trigger.js';
 import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { issueBranch } from './branch-name.js';
-import { createStatusReporter } from '../github/status-reporter.js';
+import { recordRunError, runStatus } from './run-status.js';
 import { upsertPullRequest } from '../github/pull-request.js';
 import { checkRunFor } from '../github/check-run.js';
 import { recordPullRequest } from './record-pr.js';
@@ -81,17 +81,54 @@ function unverifiedComment(issue: number, reason: string, failedGates: readonly 
   return lines.join('\n');
 }
 
+/**
+ * Pushes the run's commit (when verified, or as WIP when pr.wip_commit), then opens or updates the PR
+ * (verified, or a draft when pr.on_unverified says so) with its check run, or comments on the issue why
+ * no fix was verified. `prNumber` only for a verified PR (what the CI watch follows).
+ */
+async function publishIssueWork(
+  inp: FixIssueInput,
+  deps: UsecaseDeps,
+  w: { mirrorDir: string; branch: string; base: string; result: RunTaskResult; verified: boolean; failedGates: readonly { name: string; detail: string }[] },
+): Promise<{ pushed: boolean; prRef?: { number: number; url: string }; prNumber?: number }> {
+  const { github } = deps;
+  const { branch, result, verified } = w;
+  const t = inp.trigger;
+  const cfg = inp.config;
+  const ev = result.evidence;
+  let pushed = false;
+  if (result.headSha && (verified || cfg.pr.wip_commit)) {
+    const remoteSha = await github.getBranchSha(branch);
+    // A fresh token: the one from the start of the run may have expired during a long run.
+    const pushAccess = await github.gitAccess();
+    await deps.workspace.pushBranch({ repoDir: w.mirrorDir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
+    pushed = true;
+    // The ledger, not the name, is what makes this branch proofpr's own for later follow-ups.
+    await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, inp.runId);
+  }
+  if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {
+    const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;
+    const body = `${verified ? 'Fixes' : 'Refs'} #${t.number}\n\n${result.summaryMd}`;
+    const pr = await upsertPullRequest(github, { branch, base: w.base, title, body, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
+    const prRef = { number: pr.number, url: pr.url };
+    result.evidence = await recordPullRequest(result.runDir, ev, prRef);
+    const check = checkRunFor(ev, result.summaryMd);
+    await github.createCheckRun({ headSha: result.headSha as string, ...check });
+    return { pushed, prRef, ...(verified ? { prNumber: pr.number } : {}) };
+  }
+  if (!verified) {
+    await github.createComment(t.number, unverifiedComment(t.number, ev.reason, w.failedGates, pushed ? { branch, url: github.branchUrl(branch) } : undefined));
+  }
+  return { pushed };
+}
+
 export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<FixIssueOutcome> {
   const { github, runs } = deps;
   const t = inp.trigger;
   const cfg = inp.config;
   const branch = issueBranch(t.number, t.title);
-  const status = createStatusReporter(
-    github,
-    inp.statusCommentId,
-    { runId: inp.runId, phase: 'queued', requester: t.commenter || 'proofpr', mode: inp.mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
-    { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
-  );
+  const status = runStatus(deps, inp, t.commenter || 'proofpr', inp.mode);
+
   let phase: Phase = 'preparing';
   await runs.update(inp.runId, { status: 'running' });
   try {
@@ -143,32 +180,8 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
 
     const verified = ev.verdict === 'verified' && result.headSha !== undefined && !result.wip;
     const failedGates = ev.gates.filter((g) => !g.passed);
-    let prUrl: string | undefined;
-    let prRef: { number: number; url: string } | undefined;
-    let prNumber: number | undefined;
-    let pushed = false;
-    if (result.headSha && (verified || cfg.pr.wip_commit)) {
-      const remoteSha = await github.getBranchSha(branch);
-      // A fresh token: the one from the start of the run may have expired during a long run.
-      const pushAccess = await github.gitAccess();
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
-      pushed = true;
-      // The ledger, not the name, is what makes this branch proofpr's own for later follow-ups.
-      await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, inp.runId);
-    }
-    if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {
-      const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;
-      const body = `${verified ? 'Fixes' : 'Refs'} #${t.number}\n\n${result.summaryMd}`;
-      const pr = await upsertPullRequest(github, { branch, base, title, body, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
-      prUrl = pr.url;
-      prRef = { number: pr.number, url: pr.url };
-      result.evidence = await recordPullRequest(result.runDir, ev, prRef);
-      if (verified) prNumber = pr.number;
-      const check = checkRunFor(ev, result.summaryMd);
-      await github.createCheckRun({ headSha: result.headSha as string, ...check });
-    } else if (!verified) {
-      await github.createComment(t.number, unverifiedComment(t.number, ev.reason, failedGates, pushed ? { branch, url: github.branchUrl(branch) } : undefined));
-    }
+    const { pushed, prRef, prNumber } = await publishIssueWork(inp, deps, { mirrorDir: mirror.dir, branch, base, result, verified, failedGates });
+    const prUrl = prRef?.url;
     const cancelled = inp.signal?.aborted === true;
     await status.set(
       {
@@ -184,9 +197,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     const published = prNumber !== undefined && result.headSha ? publishedRun(inp, result, prNumber, status.state) : undefined;
     return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}), ...(prRef ? { pr: prRef } : {}), run: result, ...(published ? { published } : {}) };
   } catch (e) {
-    const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
-    await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
-    await runs.update(inp.runId, { status: 'done', verdict: 'error' });
+    await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };
   }
 }

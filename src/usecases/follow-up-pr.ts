@@ -10,8 +10,8 @@ import type { UsecaseDeps } from './ports.js';
 import type { Trigger } from '../github/trigger.js';
 import { prOwnership } from './pr-ownership.js';
 import { loadIssueContext } from '../github/issue-context.js';
-import { sanitizeText, redactSecrets } from '../github/sanitize.js';
-import { createStatusReporter } from '../github/status-reporter.js';
+import { sanitizeText } from '../github/sanitize.js';
+import { recordRunError, runStatus } from './run-status.js';
 import { checkRunFor } from '../github/check-run.js';
 import { coAuthorOf, publishedRun } from './fix-issue.js';
 import type { PublishedRun } from './publish-ci.js';
@@ -45,12 +45,8 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
   const { github, runs } = deps;
   const t = inp.trigger;
   const cfg = inp.config;
-  const status = createStatusReporter(
-    github,
-    inp.statusCommentId,
-    { runId: inp.runId, phase: 'queued', requester: t.commenter, mode: 'follow-up', maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
-    { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
-  );
+  const status = runStatus(deps, inp, t.commenter, 'follow-up');
+
   let phase: Phase = 'preparing';
   let branch = t.headRef ?? '';
   await runs.update(inp.runId, { status: 'running' });
@@ -136,9 +132,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const published = pushedTo && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
     return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}), ...(prRef ? { pr: prRef } : {}), run: result, ...(published ? { published } : {}) };
   } catch (e) {
-    const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
-    await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
-    await runs.update(inp.runId, { status: 'done', verdict: 'error' });
+    await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };
   }
 }

@@ -10,7 +10,8 @@ import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import { proofprApp, type ProofprAppOptions } from './app.js';
 import { readServerEnv, ServerEnvError, type ServerEnv } from '../shared/server-env.js';
 import { createMetrics, type Metrics } from '../../metrics/metrics.js';
-import { openDatabase } from '../../jobs/db.js';
+import { openDatabase, type Db } from '../../jobs/db.js';
+import type { Redis } from 'ioredis';
 import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
@@ -111,6 +112,21 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   });
 }
 
+/** Whether the run store answers: Redis a PING within a second, SQLite a SELECT; an injected store counts as up. */
+async function storeHealth(redis: Redis | undefined, db: Db | undefined): Promise<HealthReport['store']> {
+  if (redis) {
+    const pong = redis.status === 'ready' ? await within(redis.ping(), 1000, 'timeout') : redis.status;
+    return { kind: 'redis', ok: pong === 'PONG', ...(pong === 'PONG' ? {} : { detail: `redis: ${pong}` }) };
+  }
+  if (!db) return { kind: 'injected', ok: true };
+  try {
+    db.prepare('SELECT 1').get();
+    return { kind: 'sqlite', ok: true };
+  } catch (e) {
+    return { kind: 'sqlite', ok: false, detail: `sqlite: ${(e as Error).message}` };
+  }
+}
+
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const env = readServerEnv(opts.env ?? process.env, opts.cwd);
   // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
@@ -177,18 +193,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   metrics.attachQueue(queue);
   let closing = false;
   const health = async (): Promise<HealthReport> => {
-    let store: HealthReport['store'];
-    if (bull) {
-      const pong = bull.redis.status === 'ready' ? await within(bull.redis.ping(), 1000, 'timeout') : bull.redis.status;
-      store = { kind: 'redis', ok: pong === 'PONG', ...(pong === 'PONG' ? {} : { detail: `redis: ${pong}` }) };
-    } else if (db) {
-      try {
-        db.prepare('SELECT 1').get();
-        store = { kind: 'sqlite', ok: true };
-      } catch (e) {
-        store = { kind: 'sqlite', ok: false, detail: `sqlite: ${(e as Error).message}` };
-      }
-    } else store = { kind: 'injected', ok: true };
+    const store = await storeHealth(bull?.redis, db);
     const q = closing ? { ok: false, detail: 'shutting down' } : { ok: true };
     return { ok: store.ok && q.ok, store, queue: q };
   };
