@@ -15,7 +15,7 @@ export class SetupError extends Error {}
  * Step 2: runs `setup.command` (fix mode; configured or detected, see run-setup.ts), then opens the exec every tool, hook and test run goes through:
  * bubblewrap when available, scrubbed environment, no network.
  */
-export async function openSandbox(input: RunTaskInput, ws: Workspace, setup?: CommandChoice): Promise<ExecHandle> {
+export async function openSandbox(input: RunTaskInput, ws: Workspace, setup?: CommandChoice, afterSetup?: () => Promise<void>): Promise<ExecHandle> {
   const { config } = input;
   const base: ExecOptions = {
     root: ws.wt.path,
@@ -38,6 +38,8 @@ export async function openSandbox(input: RunTaskInput, ws: Workspace, setup?: Co
   if (command && input.mode === 'fix') {
     const r = await runSetup(command, config.setup.timeout_min, base);
     if (!r.ok) throw new SetupError(r.reason);
+    // Before the exec opens: a folder the dependency cache took over is bound read-only like a linked one.
+    await afterSetup?.();
   }
   return createExec(base);
 }

@@ -18,6 +18,8 @@ export interface Workspace {
   git: { gitDir: string; exclude: string[] };
   /** What the sandbox hides: proofpr's state, the real HOME, the source repository's git dir. */
   hidePaths: string[];
+  /** The worktree was made from a bare mirror (the App), not a caller's checkout. */
+  mirror: boolean;
   /** Removes the scratch folder and the worktree (unless kept). */
   cleanup(keepWorktree: boolean): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function prepareWorkspace(input: RunTaskInput): Promise<Workspace> 
     wt,
     runTmp,
     git: { gitDir: wt.gitDir, exclude: report ? [report] : [] },
+    mirror: bare,
     // The worktree and its git dir stay visible even though they lie under a hidden folder.
     hidePaths: [dirname(input.worktreesDir), dirname(input.runDir), homedir(), ...(bare ? [] : [gitCommonDir(input.repoDir)])],
     async cleanup(keepWorktree) {

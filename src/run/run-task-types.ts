@@ -64,6 +64,12 @@ export interface RunTaskInput {
   memoryIndex?: string;
   /** Keep the worktree after the run (for the CLI's --keep; default false: removed however the run ends). */
   keepWorktree?: boolean;
+  /**
+   * Folder of the dependency cache (a frozen install keyed by the lock file's hash, see
+   * run/dependency-cache-step.ts); false = none. Default: `<PROOFPR_HOME>/dep-cache` (next to
+   * worktreesDir) for a bare mirror (the App), none for a caller's checkout.
+   */
+  dependencyCache?: string | false;
 }
 
 export interface RunTaskResult {

@@ -16,6 +16,8 @@ import { getReady } from './get-ready.js';
 import { resolveRunCommands, type RunCommands } from './resolve-run-commands.js';
 import { outcomeOf, type RunOutcome } from './run-outcome.js';
 import { secondLookStep } from './second-look-step.js';
+import { dependencyCacheDir } from './dependency-cache-dir.js';
+import { dependencyCacheStep } from './dependency-cache-step.js';
 
 /**
  * One run, as its steps: prepare a worktree, open the sandbox, assemble the agent, run it, commit exactly
@@ -35,11 +37,14 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     ws = await prepareWorkspace(input);
     // 2. The test and setup commands: configured, else detected from the worktree at the base.
     cmds = await resolveRunCommands(ws.wt.path, input.config);
+    // 2b. A frozen install the dependency cache holds is linked instead of run (the App's mirrors).
+    const deps = await dependencyCacheStep(dependencyCacheDir(input, ws), ws.wt.path, ws.wt.gitDir, cmds);
+    cmds = deps.cmds;
     const run: RunTaskInput = { ...input, config: cmds.config };
     // 3. Said at the start: the sandbox (and why none) and the commands; then setup.command and the sandboxed exec.
     box = await sandboxStatus(input.config.sandbox);
     rec.record(runStart(run, ws, box, cmds));
-    sandbox = await openSandbox(run, ws, cmds.setup);
+    sandbox = await openSandbox(run, ws, cmds.setup, deps.afterSetup);
     // 4. Readiness: the test command once on the base, before any model request.
     ready = await getReady(run, ws, sandbox.exec, cmds);
     // The readiness run is the run's baseline test run (kind 'baseline'), as when the verifier takes it itself.

@@ -2,13 +2,16 @@
  * `proofpr gc [--older-than-days N] [--repo DIR] [--dry-run]`: retention for $PROOFPR_HOME. Removes run
  * folders (runs/<id>/) older than N days (default 30); worktrees whose run process is gone (uncommitted
  * work is first committed as WIP on its branch); mirrors not fetched for N days that hold no unpushed
- * work; and in every mirror (and --repo) the proofpr/* branches with no commit of their own. Branches
- * with commits (WIP of unverified or aborted runs) are kept.
+ * work; dependency cache entries (dep-cache/) not used for N days, then the least recently used until
+ * the cache is at most --dep-cache-max-mb (default 5120); and in every mirror (and --repo) the
+ * proofpr/* branches with no commit of their own. Branches with commits (WIP of unverified or aborted
+ * runs) are kept.
  */
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { proofprHome } from '../../config/home.js';
+import { gcDependencyCache } from '../../workspace/dependency-cache-gc.js';
 import { hasOwnCommits, pruneEmptyBranches } from '../../workspace/prune-branches.js';
 import { sweepWorktrees } from '../../workspace/worktree-sweep.js';
 import { git } from '../../workspace/git.js';
@@ -16,6 +19,7 @@ import { UsageError } from './usage-error.js';
 
 export interface GcFlags {
   olderThanDays?: string;
+  depCacheMaxMb?: string;
   repo?: string;
   dryRun?: boolean;
 }
@@ -63,6 +67,11 @@ export async function gcCommand(flags: GcFlags, env: NodeJS.ProcessEnv = process
     runs++;
   }
   out(`runs: ${verb} ${runs} folder${runs === 1 ? '' : 's'} older than ${days} days\n`);
+
+  const maxMb = flags.depCacheMaxMb === undefined ? 5120 : Number(flags.depCacheMaxMb);
+  if (!Number.isFinite(maxMb) || maxMb < 0) throw new UsageError('--dep-cache-max-mb must be a number of MiB (0 or more)');
+  const dc = await gcDependencyCache(join(home, 'dep-cache'), { unusedSince: cutoff, maxBytes: maxMb * 1024 * 1024, dryRun: dry });
+  out(`dependency cache: ${verb} ${dc.removed.length} entr${dc.removed.length === 1 ? 'y' : 'ies'}, ${dc.keptEntries} kept (${(dc.keptBytes / 1048576).toFixed(1)} MiB)\n`);
 
   const mirrors = await findMirrors(join(home, 'mirrors'));
   if (!dry && existsSync(join(home, 'worktrees'))) {

@@ -130,8 +130,9 @@ function setupCommands(program: Command, done: (code: number) => void): void {
 
   program
     .command('gc')
-    .description('retention for $PROOFPR_HOME: old run folders, worktrees of runs that are gone, unused mirrors, empty proofpr/* branches (WIP branches kept)')
+    .description('retention for $PROOFPR_HOME: old run folders, worktrees of runs that are gone, unused mirrors, dependency cache entries, empty proofpr/* branches (WIP branches kept)')
     .option('--older-than-days <n>', 'age of run folders and mirrors to remove', '30')
+    .option('--dep-cache-max-mb <n>', 'size bound of the dependency cache (least recently used entries go first)', '5120')
     .option('--repo <dir>', 'also delete the empty proofpr/* branches of this repository (left by `proofpr run`)')
     .option('--dry-run', 'say what would go, remove nothing')
     .action(async (flags) => {
