@@ -79,6 +79,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
         logger: log,
         scratchDir: join(ws.runTmp, 'tmp'),
         taskKind: input.task.kind,
+        ...(input.reproduce ? { reproduce: input.reproduce } : {}),
         // The final run tests the commit that gets pushed: written with the run's own message and identity.
         commit: { message: commitMessage(input.task), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}) },
         ...withSignal,

@@ -62,6 +62,8 @@ export interface RunTaskInput {
   pool?: boolean;
   /** The repository's feedback memory index (numbered lines, at most 200): in the prompt after the instructions. */
   memoryIndex?: string;
+  /** A CI fix round: the commands CI's failing steps ran; the verifier's ci-reproduced gate needs one failing before the fix and passing after. */
+  reproduce?: { commands: string[] };
   /** Keep the worktree after the run (for the CLI's --keep; default false: removed however the run ends). */
   keepWorktree?: boolean;
   /**

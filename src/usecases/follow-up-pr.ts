@@ -15,6 +15,7 @@ import { recordRunError, runStatus } from './run-status.js';
 import { checkRunFor } from '../github/check-run.js';
 import { coAuthorOf, publishedRun } from './fix-issue.js';
 import type { PublishedRun } from './publish-ci.js';
+import type { CiFailureReport } from './ci-failure-report.js';
 import { recordPullRequest } from './record-pr.js';
 import { reviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
@@ -27,6 +28,8 @@ export interface FollowUpPrInput {
   config: RepoConfig;
   statusCommentId: number;
   signal?: AbortSignal;
+  /** A CI fix round (ci-fix-round.ts): CI's failure on the PR's head is the task, reproduced first. */
+  ciFix?: CiFailureReport;
 }
 
 export interface FollowUpPrOutcome {
@@ -74,8 +77,9 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       baseRef: pr.baseRef,
       branch,
       continueBranch: true,
-      task: { kind: 'issue', issue: t.number, title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`, body: review.taskText ? `${ctx.body}\n\n${review.taskText}` : ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
+      task: { kind: 'issue', issue: t.number, title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`, body: [ctx.body, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n'), ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
       config: cfg,
+      ...(inp.ciFix ? { reproduce: { commands: inp.ciFix.commands } } : {}),
       model: deps.modelFactory({ modelId }),
       modelId,
       mode: 'fix',

@@ -11,6 +11,7 @@ import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
 import { startFakeGitHubServer } from '../fakes/github/server.js';
 import type { GitHubState } from '../fakes/github/state.js';
+import type { CiFakeOptions } from '../fakes/github/ci-routes.js';
 
 export const TOKEN = 'ghs_fakeActionToken0123456789abcdefXYZ';
 export const API_KEY = 'sk-ant-fake-action-key-0123456789';
@@ -60,7 +61,8 @@ export interface ActionFixture {
   github: GitHubState;
   model: FakeMessagesServer;
   gitServer: GitHttpServer;
-  setSteps(steps: Block[][]): void;
+  /** The model's turns, or a function choosing them per conversation (by its first request's body). */
+  setSteps(steps: Block[][] | ((body: unknown) => Block[][])): void;
   run(eventName: string, payload: unknown, inputs?: Record<string, string>, env?: Record<string, string>): Promise<RunResult>;
   /** Commit a change on main in the remote (a merged PR) and pull it into the checkout. */
   commitOnMain(file: string, content: string, message: string): void;
@@ -74,7 +76,8 @@ function parseOutputs(text: string): Record<string, string> {
 }
 
 /** A checkout of a fresh remote seeded from the demo repository; `mutate` edits the seed before the first commit. */
-export async function actionFixture(mutate?: (dir: string) => void): Promise<ActionFixture> {
+/** `ci`: the fake repository's CI (default: passed at once on every sha), with Actions jobs and logs. */
+export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (serverUrl: string) => CiFakeOptions): Promise<ActionFixture> {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-action-')));
   const dist = join(work, 'action');
   cpSync(DIST, dist, { recursive: true });
@@ -99,12 +102,14 @@ export async function actionFixture(mutate?: (dir: string) => void): Promise<Act
   const server = await startFakeGitHubServer({ owner: 'acme', repo: 'demo', bareDir: bare, webUrl: () => serverUrl, self: 'github-actions[bot]',
     // The repository's CI passed on whatever sha is asked (the Action's bounded CI wait ends at once).
     ci: () => ({ check_runs: [{ id: 1, name: 'test', status: 'completed', conclusion: 'success', html_url: `${serverUrl}/acme/demo/runs/1`, app: { slug: 'github-actions' } }] }),
+    ...ciFake?.(serverUrl),
   });
   const github = server.state;
-  let steps: Block[][] = FIX_STEPS;
+  let steps: Block[][] | ((body: unknown) => Block[][]) = FIX_STEPS;
   const model = await startFakeMessagesServer((body) => {
     const msgs = ((body as { messages?: Array<{ role: string }> }).messages ?? []).filter((m) => m.role === 'assistant').length;
-    const content = steps[Math.min(msgs, steps.length - 1)] ?? [text('done')];
+    const list = typeof steps === 'function' ? steps(body) : steps;
+    const content = list[Math.min(msgs, list.length - 1)] ?? [text('done')];
     return { content, stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { input_tokens: 100, output_tokens: 20 } };
   });
   let runs = 0;

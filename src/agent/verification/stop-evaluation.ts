@@ -91,7 +91,7 @@ function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
  */
 export async function evaluateStop(ctx: VerifierContext, final: boolean): Promise<StopVerdict> {
   const observed = await observe(ctx, final);
-  const gates = evaluateGates(gateFacts(ctx, observed));
+  const gates = [...evaluateGates(gateFacts(ctx, observed)), ...((await ctx.extraGates?.(observed.current)) ?? [])];
   for (const g of gates) ctx.onEvent({ type: 'gate', name: g.name, passed: g.passed, detail: g.detail, final });
   const ok = gates.every((g) => g.passed);
   if (!ok && !final) ctx.state.stopBlocks++;

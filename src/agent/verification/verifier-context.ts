@@ -7,12 +7,13 @@ import { logger as moduleLogger } from '../../log.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
 import type { Snapshot } from '../../workspace/snapshot-commit.js';
 import { treeHash as gitTreeHash } from '../../workspace/tree-hash.js';
-import type { RunEventInput, TestRun } from '../events.js';
+import type { GateResult, RunEventInput, TestRun } from '../events.js';
 import type { HookRunner } from '../hooks/types.js';
 import { runBaseline, type Baseline } from './baseline.js';
 import type { RedGreenResult } from './red-green.js';
 import { reportExclude } from './report-exclude.js';
 import type { TestRunHandle } from './types.js';
+import type { ReproduceSpec } from './ci-reproduce.js';
 
 export interface VerifierOptions {
   root: string;
@@ -44,6 +45,8 @@ export interface VerifierOptions {
   taskKind?: string;
   /** How the tested commit is written (the run layer's message and identity); it is the commit that gets pushed. */
   commit?: { message: string; identity: { name: string; email: string }; coAuthor?: string };
+  /** A CI fix round: the commands CI's failing steps ran (gate ci-reproduced, ci-reproduce.ts). */
+  reproduce?: ReproduceSpec;
 }
 
 export type ReportStat = { mtimeMs: number; size: number } | undefined;
@@ -67,6 +70,8 @@ export interface VerifierContext {
   /** The baseline on the base commit, run at most once (undefined when there is no test command or it could not run). */
   getBaseline: () => Promise<Baseline | undefined>;
   state: VerifierState;
+  /** Gates evaluated after the built-in ones (the CI fix round's ci-reproduced). */
+  extraGates?: (current: Hash) => Promise<GateResult[]>;
 }
 
 /** What the verifier has observed so far (mutated as the run goes). */

@@ -3,6 +3,7 @@ import { finalRun } from './pristine-run.js';
 import { evaluateStop } from './stop-evaluation.js';
 import type { Verifier } from './types.js';
 import { verifierContext, type VerifierOptions } from './verifier-context.js';
+import { reproduceWatch } from './ci-reproduce.js';
 
 export type { VerifierOptions } from './verifier-context.js';
 
@@ -19,9 +20,14 @@ export type { VerifierOptions } from './verifier-context.js';
  */
 export function createVerifier(opts: VerifierOptions): Verifier {
   const ctx = verifierContext(opts);
+  const repro = opts.reproduce ? reproduceWatch(ctx, opts.reproduce) : undefined;
+  if (repro) ctx.extraGates = async (current) => [await repro.gate(current)];
   return {
-    beforeBash: (command) => beforeTestRun(ctx, command),
-    afterBash: (handle, outcome) => afterTestRun(ctx, handle, outcome),
+    beforeBash: async (command) => {
+      const test = await beforeTestRun(ctx, command);
+      return test ?? (await repro?.before(command, false));
+    },
+    afterBash: async (handle, outcome) => (repro?.owns(handle) ? repro.after(handle, outcome) : afterTestRun(ctx, handle, outcome)),
     evaluate: () => evaluateStop(ctx, false),
     testedCommit: () => ctx.state.tested,
     async finalCheck() {

@@ -11,6 +11,8 @@ import { followUpPr } from '../../usecases/follow-up-pr.js';
 import { acceptRequest } from '../../usecases/accept-request.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { ciAfterPush } from '../../usecases/ci-after-push.js';
+import { runCiFixRounds } from '../../usecases/ci-fix-round.js';
+import type { PublishedRun } from '../../usecases/publish-ci.js';
 import { realClock, type Clock } from '../../usecases/watch-ci.js';
 import { logger } from '../../log.js';
 import type { UsecaseDeps } from '../../usecases/ports.js';
@@ -51,9 +53,13 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
   };
   const input = { runId: run.runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? (await github.getDefaultBranch()) }, config, statusCommentId: run.statusCommentId };
   const outcome = run.mode === 'follow-up' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: run.mode }, usecaseDeps);
-  // A bounded wait in the step: what the repository's CI says about the pushed commit (ci.wait_min).
+  // A bounded wait in the step: what the repository's CI says about the pushed commit (ci.wait_min);
+  // when it failed, up to ci.fix_rounds follow-up runs on the same branch, each watched again.
   if (outcome.published) {
-    await ciAfterPush(outcome.published, config, { github, clock: deps.clock ?? realClock, pushedByAction: true }).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'CI watch failed'));
+    const branch = outcome.branch;
+    const ciDeps = { ...usecaseDeps, workspace: checkoutWorkspace(ctx.workspace, { fetchBranches: [branch] }) };
+    const watch = (p: PublishedRun) => ciAfterPush(p, config, { github, clock: deps.clock ?? realClock, pushedByAction: true });
+    await runCiFixRounds(outcome.published, { trigger: input.trigger, config, newRunId: () => newRunId() }, { ...ciDeps, watch }).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'CI watch failed'));
   }
 
   const res = outcome.run;
