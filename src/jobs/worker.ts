@@ -65,7 +65,7 @@ async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: Work
   const modelId = deps.modelOverride ?? loaded.config.model;
   const outcomes = await runSweeps(
     { repoDir: mirror.dir, baseRef: defaultBranch, prBase: defaultBranch, config: loaded.config, names: [sweep], modelId, home: deps.home, repoFullName, signal: ctx.signal },
-    { runTask: deps.runTask, model: deps.modelFactory({ modelId }), github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}), ...(deps.baseline ? { baseline: deps.baseline } : {}) },
+    { runTask: deps.runTask, model: deps.modelFactory({ modelId }), github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}), ...(deps.baseline ? { baseline: deps.baseline } : {}), ...(deps.memory ? { memory: deps.memory } : {}) },
   );
   const out = outcomes[0];
   ctx.progress({ phase: 'done', verdict: out?.verdict ?? 'skipped' });

@@ -21,6 +21,8 @@ import { slugify, sweepBranch } from './branch-name.js';
 import { newRunId } from './run-id.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
 import { baselineFailed, describeBaseline, runBaseline, type BaselineResult, type BaselineRunner } from './sweep-baseline.js';
+import { memoryForRun } from '../memory/memory-for-run.js';
+import type { MemoryStore } from '../memory/types.js';
 
 export type SweepConfig = RepoConfig['sweeps'][number];
 
@@ -56,6 +58,8 @@ export interface SweepDeps {
   now?: () => Date;
   /** Where the branches proofpr created are recorded (its own PRs are the ones it follows up on). */
   branches?: BranchLedger;
+  /** The repositories' feedback memory: its index goes into the sweep's prompt too. */
+  memory?: MemoryStore;
 }
 
 export interface SweepOutcome {
@@ -196,6 +200,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
     runDir,
     worktreesDir: join(input.home, 'worktrees'),
     ...(input.repoFullName ? { repoFullName: input.repoFullName } : {}),
+    ...(input.repoFullName ? await memoryForRun(deps.memory, input.repoFullName) : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.onEvent ? { onEvent: (ev: RunEvent) => input.onEvent?.(s.name, ev) } : {}),
   });
