@@ -63,7 +63,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     // The PR's unresolved review threads are part of the task; each gets its answer after the push.
-    const review = await reviewFollowUp(github, t.number, cfg.authorized);
+    const review = await reviewFollowUp(github, t.number, cfg);
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);

@@ -38,8 +38,8 @@ async function changedSet(o: AnswerOptions): Promise<ReadonlySet<string> | undef
   return o.runPaths && o.runPaths.length > 0 ? new Set(o.runPaths) : undefined;
 }
 
-export async function reviewFollowUp(github: GitHubPort, pr: number, authorized: readonly string[]): Promise<ReviewFollowUp> {
-  const task: ReviewTask | undefined = await loadReviewTask(github, pr, authorized);
+export async function reviewFollowUp(github: GitHubPort, pr: number, config: { authorized: readonly string[]; trigger: string }): Promise<ReviewFollowUp> {
+  const task: ReviewTask | undefined = await loadReviewTask(github, pr, config.authorized);
   let finalText = '';
   return {
     taskText: task?.text ?? '',
@@ -54,7 +54,7 @@ export async function reviewFollowUp(github: GitHubPort, pr: number, authorized:
       try {
         const claims = parseThreadReport(finalText, task.threads.map((t) => t.key));
         const changed = await changedSet(o);
-        return await answerThreads(github, { pr, task, claims, sha: o.sha, branch: o.branch, ...(changed ? { changed } : {}) });
+        return await answerThreads(github, { pr, task, claims, sha: o.sha, branch: o.branch, trigger: config.trigger, ...(changed ? { changed } : {}) });
       } catch (e) {
         log.warn({ pr, err: (e as Error).message }, 'could not answer the review threads');
         return [];

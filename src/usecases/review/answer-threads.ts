@@ -33,6 +33,8 @@ export interface AnswerInput {
   branch: string;
   /** Paths the pushed commit changes relative to the branch's previous tip; undefined when unknown. */
   changed?: ReadonlySet<string>;
+  /** The configured comment prefix (default /agent), for the hint in the not-addressed comment. */
+  trigger?: string;
 }
 
 /** Model text going into a comment: no hidden channels, no @-mentions that would notify anyone. */
@@ -46,13 +48,13 @@ function judge(tt: TaskThread, inp: AnswerInput): { addressed: boolean; why?: st
   return { addressed: true };
 }
 
-function notAddressedComment(list: Array<{ tt: TaskThread; why: string }>, total: number, sha: string): string {
+function notAddressedComment(list: Array<{ tt: TaskThread; why: string }>, total: number, sha: string, trigger: string): string {
   const lines = [`proofpr did not address ${list.length} of ${total} unresolved review thread(s) in commit ${sha}:`, ''];
   for (const { tt, why } of list) {
     const where = `\`${threadWhere(tt.thread)}\``;
     lines.push(`- ${tt.url ? `[${where}](${tt.url})` : where}: ${why}`);
   }
-  lines.push('', 'Those threads were left as they are; resolve them by hand or comment `/agent fix` with more detail.');
+  lines.push('', `Those threads were left as they are; resolve them by hand or comment \`${trigger} fix\` with more detail.`);
   return lines.join('\n');
 }
 
@@ -75,6 +77,6 @@ export async function answerThreads(github: Pick<GitHubPort, 'reviews' | 'create
     }
   }
   for (const tt of inp.task.overflow) missed.push({ tt, why: 'more unresolved threads than one follow-up takes: ask again after this one' });
-  if (missed.length > 0) await github.createComment(inp.pr, notAddressedComment(missed, inp.task.threads.length + inp.task.overflow.length, inp.sha));
+  if (missed.length > 0) await github.createComment(inp.pr, notAddressedComment(missed, inp.task.threads.length + inp.task.overflow.length, inp.sha, inp.trigger ?? '/agent'));
   return outcomes;
 }
