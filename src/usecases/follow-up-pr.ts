@@ -62,8 +62,8 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     if (owner.kind !== 'own') throw new Error(owner.kind === 'fork' ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code` : `PR #${t.number} is not proofpr's own: ${owner.why}`);
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
-    // The PR's unresolved review threads are part of the task; each gets its answer after the push.
-    const review = await reviewFollowUp(github, t.number, cfg);
+    // The PR's unresolved review threads are part of the task (not in a CI fix round); each gets its answer after the push.
+    const review = await reviewFollowUp(github, t.number, cfg, { threads: !inp.ciFix });
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);

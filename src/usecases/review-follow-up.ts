@@ -38,8 +38,9 @@ async function changedSet(o: AnswerOptions): Promise<ReadonlySet<string> | undef
   return o.runPaths && o.runPaths.length > 0 ? new Set(o.runPaths) : undefined;
 }
 
-export async function reviewFollowUp(github: GitHubPort, pr: number, config: { authorized: readonly string[]; trigger: string }): Promise<ReviewFollowUp> {
-  const task: ReviewTask | undefined = await loadReviewTask(github, pr, config.authorized);
+/** `threads: false` (a CI fix round, whose task is the failing checks): no threads read, nothing answered. */
+export async function reviewFollowUp(github: GitHubPort, pr: number, config: { authorized: readonly string[]; trigger: string }, opts: { threads?: boolean } = {}): Promise<ReviewFollowUp> {
+  const task: ReviewTask | undefined = opts.threads === false ? undefined : await loadReviewTask(github, pr, config.authorized);
   let finalText = '';
   return {
     taskText: task?.text ?? '',

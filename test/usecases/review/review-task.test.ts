@@ -79,3 +79,20 @@ describe('review follow-ups - the task from the threads', () => {
     expect(p.replies.map((r) => r[0])).toEqual([1002]);
   });
 });
+
+describe('review follow-ups - not in a CI fix round', () => {
+  it('review follow-up - threads: false reads no threads, adds nothing to the task and answers nothing', async () => {
+    const { reviewFollowUp } = await import('../../../src/usecases/review-follow-up.js');
+    let listed = 0;
+    const p = port([thread(1)]);
+    const github = { ...p.github, reviews: { ...p.github.reviews, listThreads: async () => (listed++, p.github.reviews.listThreads()) } } as never;
+    const r = await reviewFollowUp(github, 13, { authorized: ['write'], trigger: '/agent' }, { threads: false });
+    expect(r.taskText).toBe('');
+    expect(await r.answer({ sha: 'f'.repeat(40), branch: 'b' })).toEqual([]);
+    expect(listed).toBe(0);
+    expect(p.replies).toEqual([]);
+    const on = await reviewFollowUp(github, 13, { authorized: ['write'], trigger: '/agent' });
+    expect(on.threads).toBe(1);
+    expect(listed).toBe(1);
+  });
+});
