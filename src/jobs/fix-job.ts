@@ -6,6 +6,8 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Trigger } from '../github/trigger.js';
 import type { LearnJob } from './learn-job.js';
+import type { CiWatchJob } from './ci-watch-job.js';
+import type { CiFailureReport } from '../usecases/ci-failure-report.js';
 
 export interface FixJob {
   kind?: 'fix';
@@ -13,6 +15,9 @@ export interface FixJob {
   trigger: Trigger;
   config: RepoConfig;
   statusCommentId: number;
+  /** A CI fix round (follow-up mode): CI's failure on the PR head is the task; the round's number. */
+  ciFix?: CiFailureReport;
+  ciRound?: number;
 }
 
 export interface SweepJob {
@@ -27,6 +32,6 @@ export interface SweepJob {
   firedAt?: string;
 }
 
-export type ProofprJob = FixJob | SweepJob | LearnJob;
+export type ProofprJob = FixJob | SweepJob | LearnJob | CiWatchJob;
 
 export const isSweepJob = (job: ProofprJob): job is SweepJob => job.kind === 'sweep';

@@ -15,7 +15,7 @@ import type { BaselineRunner } from '../usecases/sweep-baseline.js';
 import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 import { isLearnJob, runLearnJob } from './learn-job.js';
-import type { CiWatcher } from './ci-watch-job.js';
+import { isCiWatchJob, type CiWatcher } from './ci-watch-job.js';
 
 const log = logger('worker');
 
@@ -28,16 +28,16 @@ export interface WorkerDeps extends Omit<UsecaseDeps, 'github'> {
 }
 
 async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
-  const { trigger, config, statusCommentId, mode } = job.data;
+  const { trigger, config, statusCommentId, mode, ciFix } = job.data;
   const github = await deps.githubFor(trigger);
   const usecaseDeps: UsecaseDeps = { ...deps, github };
   const base = { runId: job.runId, trigger, config, statusCommentId, signal: ctx.signal };
   log.debug({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode }, 'job start');
   const startedAt = Date.now();
   ctx.progress({ phase: 'preparing' });
-  const out = mode === 'follow-up' ? await followUpPr(base, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
+  const out = mode === 'follow-up' ? await followUpPr({ ...base, ...(ciFix ? { ciFix } : {}) }, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
   ctx.progress({ phase: 'done', verdict: out.verdict });
-  if (out.published) deps.ciWatcher?.start({ target: trigger, config, published: out.published });
+  if (out.published) deps.ciWatcher?.start({ target: trigger, trigger, config, published: out.published, round: job.data.ciRound ?? 0 });
   // One info line per run (serve and worker log at info by default).
   log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode, verdict: out.verdict, seconds: Math.round((Date.now() - startedAt) / 1000) }, 'run finished');
 }
@@ -77,6 +77,7 @@ export function createJobHandler(deps: WorkerDeps): JobHandler<ProofprJob> {
     const data = job.data;
     if (isSweepJob(data)) await runSweepJob({ ...job, data }, ctx, deps);
     else if (isLearnJob(data)) await runLearnJob({ ...job, data }, ctx, deps);
+    else if (isCiWatchJob(data)) await deps.ciWatcher?.handle({ ...job, data });
     else await runFixJob({ ...job, data }, ctx, deps);
   };
 }

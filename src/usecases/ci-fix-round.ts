@@ -86,10 +86,10 @@ export async function planCiFix(inp: PlanCiFixInput, github: Pick<GitHubPort, 'c
 }
 
 /** The follow-up's status comment on the PR, saying which round this is. */
-export async function ciFixStatusComment(github: Pick<GitHubPort, 'createComment'>, plan: CiFixPlan, runId: string, config: Pick<RepoConfig, 'max_turns' | 'max_cost_usd' | 'ci'>): Promise<number> {
+export async function ciFixStatusComment(github: Pick<GitHubPort, 'createComment'>, plan: CiFixPlan, runId: string, config: Pick<RepoConfig, 'max_turns' | 'max_cost_usd' | 'ci'>): Promise<{ id: number; url: string }> {
   const head = `CI failed on \`${plan.report.sha.slice(0, 12)}\` (${plan.report.failing.join(', ') || 'failing checks'}): CI fix round ${plan.round} of ${config.ci.fix_rounds}.`;
   const c = await github.createComment(plan.trigger.number, `${head}\n\n${renderStatusComment({ runId, phase: 'queued', requester: plan.trigger.commenter || 'proofpr', mode: 'follow-up', maxTurns: config.max_turns, budgetUsd: config.max_cost_usd })}`);
-  return c.id;
+  return c;
 }
 
 /**
@@ -109,7 +109,7 @@ export async function runCiFixRounds(
     const plan = await planCiFix({ ci, published, trigger: inp.trigger, config: inp.config, roundsDone: done }, deps.github);
     if (!plan) return ci;
     const runId = inp.newRunId();
-    const statusCommentId = await ciFixStatusComment(deps.github, plan, runId, inp.config);
+    const statusCommentId = (await ciFixStatusComment(deps.github, plan, runId, inp.config)).id;
     const out = await followUpPr({ runId, trigger: plan.trigger, config: inp.config, statusCommentId, ciFix: plan.report }, deps);
     log.info({ runId, round: plan.round, verdict: out.verdict }, 'CI fix round finished');
     published = out.published;

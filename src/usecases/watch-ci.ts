@@ -51,33 +51,43 @@ export function backoffMs(poll: number): number {
   return Math.min(60_000, 10_000 * 2 ** Math.max(0, poll));
 }
 
+/** One look at CI: a final answer, or how long to wait before the next look (poll 0, 1, … since `start`). */
+export type CiStep = { done: CiEvidence } | { waitMs: number };
+
+export async function ciWatchStep(inp: WatchCiInput, at: { start: number; poll: number }, deps: { ci: CiPort; now: number }): Promise<CiStep> {
+  const { ci, now } = deps;
+  const { start, poll } = at;
+  const deadline = start + inp.waitMin * 60_000;
+  const grace = inp.graceMs ?? Math.min(inp.waitMin * 60_000, 5 * 60_000);
+  const [runs, statuses] = await Promise.all([ci.listCheckRuns(inp.sha), ci.listCommitStatuses(inp.sha)]);
+  const snap = ciSnapshot(runs, statuses, { checkName: inp.ownCheckName, ...(inp.ownAppSlug ? { appSlug: inp.ownAppSlug } : {}) });
+  if (snap.state === 'passed' || snap.state === 'failed') return { done: { sha: inp.sha, state: snap.state, checks: snap.checks } };
+  if (snap.state === 'none') {
+    const workflowRuns = await ci.listWorkflowRuns(inp.sha);
+    const waiting = workflowRuns.some((r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting');
+    if (waiting || (now - start >= grace && workflowRuns.every((r) => r.status === 'completed'))) {
+      const workflows = await ci.workflowTriggers(inp.sha).catch(() => undefined);
+      return { done: { sha: inp.sha, state: 'not-run', checks: [], cause: notRunCause({ workflowRuns, workflows, pushedByAction: inp.pushedByAction, changedFiles: inp.changedFiles }) } };
+    }
+  }
+  if (now >= deadline || inp.signal?.aborted) {
+    const running = snap.checks.filter((c) => c.conclusion === 'pending').map((c) => c.name);
+    const minutes = Math.round((now - start) / 60_000);
+    const cause = inp.signal?.aborted
+      ? 'the watch was stopped before CI finished'
+      : `still running after ${minutes} min (ci.wait_min: ${inp.waitMin})${running.length > 0 ? `: ${running.join(', ')}` : ''}. Fix: raise ci.wait_min, or look at the checks on the PR.`;
+    return { done: { sha: inp.sha, state: 'timed-out', checks: snap.checks, cause } };
+  }
+  return { waitMs: Math.min(backoffMs(poll), deadline - now) };
+}
+
 export async function watchCi(inp: WatchCiInput, deps: { ci: CiPort; clock: Clock }): Promise<CiEvidence | undefined> {
   if (inp.waitMin <= 0) return undefined;
   const { ci, clock } = deps;
   const start = clock.now();
-  const deadline = start + inp.waitMin * 60_000;
-  const grace = inp.graceMs ?? Math.min(inp.waitMin * 60_000, 5 * 60_000);
   for (let poll = 0; ; poll++) {
-    const [runs, statuses] = await Promise.all([ci.listCheckRuns(inp.sha), ci.listCommitStatuses(inp.sha)]);
-    const snap = ciSnapshot(runs, statuses, { checkName: inp.ownCheckName, ...(inp.ownAppSlug ? { appSlug: inp.ownAppSlug } : {}) });
-    if (snap.state === 'passed' || snap.state === 'failed') return { sha: inp.sha, state: snap.state, checks: snap.checks };
-    const now = clock.now();
-    if (snap.state === 'none') {
-      const workflowRuns = await ci.listWorkflowRuns(inp.sha);
-      const waiting = workflowRuns.some((r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting');
-      if (waiting || (now - start >= grace && workflowRuns.every((r) => r.status === 'completed'))) {
-        const workflows = await ci.workflowTriggers(inp.sha).catch(() => undefined);
-        return { sha: inp.sha, state: 'not-run', checks: [], cause: notRunCause({ workflowRuns, workflows, pushedByAction: inp.pushedByAction, changedFiles: inp.changedFiles }) };
-      }
-    }
-    if (now >= deadline || inp.signal?.aborted) {
-      const running = snap.checks.filter((c) => c.conclusion === 'pending').map((c) => c.name);
-      const minutes = Math.round((now - start) / 60_000);
-      const cause = inp.signal?.aborted
-        ? 'the watch was stopped before CI finished'
-        : `still running after ${minutes} min (ci.wait_min: ${inp.waitMin})${running.length > 0 ? `: ${running.join(', ')}` : ''}. Fix: raise ci.wait_min, or look at the checks on the PR.`;
-      return { sha: inp.sha, state: 'timed-out', checks: snap.checks, cause };
-    }
-    await clock.sleep(Math.min(backoffMs(poll), deadline - now), inp.wake?.(), inp.signal);
+    const step = await ciWatchStep(inp, { start, poll }, { ci, now: clock.now() });
+    if ('done' in step) return step.done;
+    await clock.sleep(step.waitMs, inp.wake?.(), inp.signal);
   }
 }

@@ -109,4 +109,36 @@ describe('App - CI on the pushed commit', () => {
     expect(body).toContain('CI failed ❌');
     expect(slept).toHaveLength(1);
   });
+  it('app ci - CI fails → a CI fix round is queued as a follow-up job (CI\'s log as its task, reproduce first); after the last round a comment says what still fails', async () => {
+    gh = fakeGitHub({
+      permissions: maintainer,
+      ci: (sha: string) => {
+        // The PR's head is the sha proofpr pushed (the fake workspace pushes nothing).
+        for (const p of gh.pulls) p.headSha = SHA;
+        return {
+          check_runs: [checkRun('lint', 'completed', 'failure')],
+          workflow_runs: [{ id: 500, name: 'CI', event: 'pull_request', status: 'completed', conclusion: 'failure', html_url: 'https://github.com/acme/widgets/actions/runs/500', created_at: '2026-12-01T10:00:00Z', head_sha: sha }],
+        };
+      },
+      jobs: { '500': [{ id: 900, name: 'lint', conclusion: 'failure', html_url: 'https://github.com/acme/widgets/actions/runs/500/job/900', steps: [{ name: 'Run npm run lint', number: 1, conclusion: 'failure' }] }] },
+      logs: { '900': '##[group]Run npm run lint\nnpm run lint\n##[endgroup]\nsrc/a.ts: 1 error\n##[error]Process completed with exit code 1.' },
+    });
+    const clock = fakeClock();
+    const fake = fakeRunTask();
+    const inner = writingRunTask();
+    const runTask: RunTask = async (input) => (await fake.runTask(input), inner(input));
+    h = await startHarness(runTask, fakeWorkspace(), undefined, { ciClock: clock });
+    await h.app.probot.receive({ id: 'ci-f', name: 'issue_comment', payload: fix } as never);
+    await until(() => gh.comments.some((c) => /CI still fails/.test(c.body)));
+    expect(fake.inputs).toHaveLength(2);
+    const round = fake.inputs[1];
+    expect(round?.continueBranch).toBe(true);
+    expect(round?.reproduce).toEqual({ commands: ['npm run lint'] });
+    expect(round?.task.body).toContain(`## CI failed on commit ${SHA}`);
+    expect(round?.task.body).toContain('> src/a.ts: 1 error');
+    const still = gh.comments.find((c) => /CI still fails/.test(c.body))?.body ?? '';
+    expect(still).toMatch(/^CI still fails on `cccccccccccc` after 1 CI fix round\(s\) \(ci\.fix_rounds: 1\)/);
+    expect(still).toContain('- lint');
+    expect(gh.comments.filter((c) => /CI still fails/.test(c.body))).toHaveLength(1);
+  });
 });

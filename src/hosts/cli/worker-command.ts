@@ -13,7 +13,8 @@ import { githubForApp } from '../shared/github-for.js';
 import { modelFactoryFromEnv } from '../shared/model-factory.js';
 import { createBullmqQueue } from '../../jobs/bullmq-queue.js';
 import { createRedisRunStore } from '../../jobs/redis-run-store.js';
-import { createCiWatcher } from '../../jobs/ci-watch-job.js';
+import { createCiWatcher, isCiWatchJob } from '../../jobs/ci-watch-job.js';
+import { newRunId } from '../../usecases/run-id.js';
 import { issueOfJob, repoOfJob } from '../../jobs/job-keys.js';
 import { createJobHandler } from '../../jobs/worker.js';
 import { reportInterrupted } from '../../jobs/report-interrupted.js';
@@ -70,8 +71,9 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   const runs = { update: (id: string, patch: Parameters<typeof store.update>[1]): void => void store.update(id, patch).catch(() => undefined) };
   const probot = new Probot({ appId: env.appId, privateKey: env.privateKey, baseUrl: env.apiUrl, log: logger('probot') });
   const githubFor = githubForApp(probot, env.webUrl);
-  // Webhooks reach `serve`, not workers: a worker's CI watches poll (with backoff) until CI completes.
-  const ciWatcher = createCiWatcher({ githubFor });
+  // CI watches are jobs on the shared queue; webhooks reach `serve`, not workers, so a worker's looks
+  // follow the backoff only (no early wake).
+  const ciWatcher = createCiWatcher({ githubFor, enqueue: (j, o) => (queue as unknown as { enqueue: (job: typeof j, opts: typeof o) => Promise<unknown> }).enqueue(j, o), ledger: store, newRunId: () => newRunId() });
   const run = createJobHandler({
     githubFor,
     ciWatcher,
@@ -85,6 +87,8 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
   });
   const handler: JobHandler<ProofprJob> = async (job, ctx) => {
+    // A look at CI is safe to repeat, whoever took it first.
+    if (isCiWatchJob(job.data)) return run(job, ctx);
     if (job.attempt > 1 && isLearnJob(job.data)) {
       log.warn({ runId: job.runId, attempt: job.attempt }, 'learning job handed over from a worker that stopped: skipped (a lost lesson costs less than a duplicate reply)');
       return;

@@ -29,7 +29,7 @@ import { isLearnJob, type LearnJob } from '../../jobs/learn-job.js';
 import { createMemoryStore } from '../../memory/memory-store.js';
 import { redisMemoryBlobs, sqliteMemoryBlobs } from '../../memory/memory-blobs.js';
 import type { MemoryStore } from '../../memory/types.js';
-import { createCiWatcher, type CiWatcher } from '../../jobs/ci-watch-job.js';
+import { createCiWatcher, isCiWatchJob, type CiWatcher } from '../../jobs/ci-watch-job.js';
 import type { Clock } from '../../usecases/watch-ci.js';
 import type { Queue } from '../../jobs/queue.js';
 import type { ModelFactory, WorkspacePort } from '../../usecases/ports.js';
@@ -154,14 +154,15 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
 
   // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.
   for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
-    if (isLearnJob(job.data)) continue;
+    if (isLearnJob(job.data) || isCiWatchJob(job.data)) continue;
     if (isSweepJob(job.data)) {
       log.warn({ runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep }, 'a sweep was interrupted by the previous process; it runs again at its next scheduled time');
       continue;
     }
     await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
   }
-  const ciWatcher = createCiWatcher({ githubFor, ...(opts.ciClock ? { clock: opts.ciClock } : {}) });
+  // CI watches are jobs on this queue (one short look each); a CI fix round is a follow-up job.
+  const ciWatcher = createCiWatcher({ githubFor, enqueue: (j, o) => queue.enqueue(j, o), ledger: runs, newRunId: () => newRunId(), ...(opts.ciClock ? { clock: opts.ciClock } : {}) });
   if (!bull) queue.consume(
     createJobHandler({
       githubFor,
