@@ -5,10 +5,21 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { join } from 'node:path';
 
 export type Db = BetterSqlite3.Database;
+
+/**
+ * Node's own `node:sqlite` (Node >= 22.5) is not a fallback: the state code is written against
+ * better-sqlite3 (transactions, pragmas, statement API) and has not been run on node:sqlite, so proofpr
+ * does not use it. The error says which case this Node is in, so nobody looks for a fallback that is not there.
+ */
+export function nodeSqliteNote(builtin: (id: string) => boolean = isBuiltin, version: string = process.version): string {
+  return builtin('node:sqlite')
+    ? `this Node (${version}) has node:sqlite, but proofpr does not use it as a fallback`
+    : `Node's own node:sqlite is no way around it either (it needs Node >= 22.5, this is ${version}, and proofpr does not use it)`;
+}
 
 /** better-sqlite3 is not installed (or its native binary does not load); the message names the fix. */
 export class SqliteUnavailableError extends Error {
@@ -16,7 +27,8 @@ export class SqliteUnavailableError extends Error {
     super(
       'the embedded queue of `proofpr serve` needs better-sqlite3, an optional dependency that is not usable here ' +
         `(${cause}): install it next to proofpr with \`npm install better-sqlite3@12\` (it downloads a prebuilt binary, ` +
-        'or builds one with python3, make and a C++ compiler), or set REDIS_URL to keep the queue and run records in Redis',
+        'or builds one with python3, make and a C++ compiler), or set REDIS_URL to keep the queue and run records in Redis; ' +
+        nodeSqliteNote(),
     );
     this.name = 'SqliteUnavailableError';
   }
