@@ -1,0 +1,71 @@
+/**
+ * docs/security.md's threat table against the code (issue 15: "the threat table matches the code, and the
+ * README's security section points to it"): the seven threats each have a row with both walls and what
+ * remains; the control files and secret names it lists are the ones the one protected-paths predicate
+ * protects; every source path and rule name it cites exists.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTROL_FILE_PATTERNS, isControlPath, isSecretName, isTokenFileName, hasToken } from '../../src/workspace/protected-paths.js';
+
+const doc = readFileSync('docs/security.md', 'utf8');
+const rows = doc.split('\n').filter((l) => /^\| T\d+ \|/.test(l)).map((l) => l.split(' | ').map((c) => c.replace(/^\| |\s\|$/g, '').trim()));
+const row = (id: string): string[] => rows.find((r) => r[0] === id) ?? [];
+const code = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? sources(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
+}
+
+describe('docs/security.md threat table', () => {
+  it('threat doc - one row per threat of the threat model, each with the bwrap wall, the wall without it and what remains', () => {
+    const threats = ['exfiltration', 'secret reads', 'harness tampering', 'persistence in committed files', 'host escape', 'plan-mode side effects', 'resource exhaustion'];
+    expect(rows.map((r) => r[1]?.replace(/\*\*/g, '').split(' (')[0]?.split(':')[0])).toEqual(threats);
+    for (const r of rows) {
+      expect({ row: r[0], cells: r.length }).toEqual({ row: r[0], cells: 5 });
+      for (const c of r) expect(c.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('threat doc - the control files of row T4 are exactly the protected control patterns, and the code protects each one named', () => {
+    const named = code(row('T4')[2] ?? '');
+    const asDoc = (p: string): string => (p.endsWith('/**') ? p.slice(0, -2) : p);
+    for (const p of CONTROL_FILE_PATTERNS) {
+      const shown = asDoc(p);
+      expect({ pattern: p, named: named.includes(shown) || named.some((n) => n.endsWith('*') && shown.startsWith(n.slice(0, -1))) }).toEqual({ pattern: p, named: true });
+    }
+    for (const n of named.filter((x) => x.startsWith('.'))) {
+      const sample = n.endsWith('/') ? `${n}x` : n.endsWith('*') ? n.slice(0, -1) : n;
+      expect({ n, protected: isControlPath(sample) }).toEqual({ n, protected: true });
+    }
+    expect(isControlPath('.github/proofpr.yml')).toBe(true);
+  });
+
+  it('threat doc - the secret files of row T2 are secrets to the code (by name, or by a token in them)', () => {
+    expect(isSecretName('.env')).toBe(true);
+    expect(isSecretName('.env.local')).toBe(true);
+    expect(isSecretName('id_rsa')).toBe(true);
+    expect(isSecretName('.netrc')).toBe(true);
+    for (const f of ['.npmrc', '.pypirc', 'credentials.json']) expect({ f, token: isTokenFileName(f) }).toEqual({ f, token: true });
+    expect(hasToken('//registry.npmjs.org/:_authToken=npm_x\n')).toBe(true);
+    expect(isSecretName('.env.example')).toBe(false);
+  });
+
+  it('threat doc - every source path and rule name it cites exists', () => {
+    const cited = code(doc);
+    const paths = cited.filter((c) => /^(src|test|bench)\//.test(c));
+    expect(paths.length).toBeGreaterThan(3);
+    for (const p of paths) expect({ p, exists: existsSync(p) }).toEqual({ p, exists: true });
+    const rules = cited.filter((c) => /^builtin-deny:/.test(c));
+    const src = sources('src').map((f) => readFileSync(f, 'utf8')).join('\n');
+    for (const r of rules) expect({ r, inCode: src.includes(`'${r}'`) }).toEqual({ r, inCode: true });
+  });
+
+  it("threat doc - the README's security section points to it", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Security model'), readme.indexOf('\n## ', readme.indexOf('## Security model') + 5));
+    expect(section).toContain('](docs/security.md)');
+    expect(section).toContain('threat');
+  });
+});
