@@ -1,3 +1,4 @@
+import { onlyDataAppended } from './data-append.js';
 import type { Assertion, FileModel, Guard, Span, TestCase, TopLevel } from './model.js';
 
 export type FindingKind = 'assertion-removed' | 'assertion-weakened' | 'marker' | 'mock' | 'test-removed' | 'code-changed' | 'import-changed' | 'unparsed' | 'deleted' | 'snapshot' | 'support' | 'config' | 'unclassified';
@@ -195,6 +196,13 @@ export function compareTopLevel(file: string, oldFile: string, before: readonly 
         const now = newBindings.get(k);
         if (now && now.source !== v) out.push(finding('import-changed', file, now.span, `\`${k}\` is now imported from \`${now.source}\` instead of \`${v}\`: the tests would check other code`));
       }
+      continue;
+    }
+    // A table of cases that only gained rows keeps every existing case: the statement counts as kept.
+    const grown = t.kind !== 'hook' ? after.find((u) => u.kind === t.kind && (pool.get(u.key) ?? 0) > 0 && onlyDataAppended(t.span.text, u.span.text)) : undefined;
+    if (grown) {
+      pool.set(grown.key, (pool.get(grown.key) ?? 0) - 1);
+      used.set(grown.key, (used.get(grown.key) ?? 0) + 1);
       continue;
     }
     out.push(finding('code-changed', oldFile, t.span, `${t.kind === 'hook' ? 'hook' : what} changed or removed: the tests depend on it and its change cannot be shown to keep them as strict (base lines)`, { base: true }));
