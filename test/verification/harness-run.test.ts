@@ -21,7 +21,7 @@ describe('planReport - how the harness asks each runner for its report', () => {
     expect(await plan('mocha')).toMatchObject({ ok: true, command: 'mocha --reporter /r/proofpr-mocha-reporter.cjs', env: { PROOFPR_MOCHA_REPORT: '/r/x.report' } });
     expect(await plan('node --test')).toMatchObject({ ok: true, command: 'node --test', env: { NODE_OPTIONS: expect.stringContaining('--test-reporter-destination=/r/x.report') } });
     expect(await plan('ava')).toMatchObject({ ok: true, command: 'ava --tap > /r/x.report' });
-    expect(await plan('tap')).toMatchObject({ ok: true, command: 'tap --reporter=tap --reporter-file=/r/x.report' });
+    expect(await plan('tap')).toMatchObject({ ok: true, command: 'tap --reporter=tap > /r/x.report' });
     expect(await plan('jasmine')).toMatchObject({ ok: true, command: 'jasmine --reporter=/r/proofpr-jasmine-reporter.cjs', env: { PROOFPR_JASMINE_REPORT: '/r/x.report' } });
     expect(await plan('npx playwright test')).toMatchObject({ ok: true, env: { PLAYWRIGHT_JSON_OUTPUT_NAME: '/r/x.report' } });
     expect(await plan('python3 -m pytest -q')).toMatchObject({ ok: true, command: 'python3 -m pytest -q --junitxml=/r/x.report -o junit_family=xunit2' });

@@ -27,7 +27,8 @@ export const nodeTapRunner: Runner = {
   name: 'node-tap',
   source: 'tap',
   match: (w) => (w[0]?.split('/').pop() === 'tap' ? 1 : undefined),
-  request: (report) => ({ args: ['--reporter=tap', `--reporter-file=${report}`] }),
+  // TAP on stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both print TAP with --reporter=tap.
+  request: () => ({ args: ['--reporter=tap'], stream: 'stdout' }),
   parse(text) {
     const { points, sawTap } = tapTree(text);
     if (!sawTap) return undefined;
