@@ -147,7 +147,7 @@ function direct(c: BenchCase, m: Materialized, deps: string | undefined): { coun
   try {
     const repo = cloneBase(m, join(work, 'repo'), deps);
     write(repo, [...m.source, ...m.test]);
-    const r = sh(repo, c.direct.command);
+    const r = sh(repo, c.direct.command, { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' });
     const count = directCount(r.out, c.direct.count);
     if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} direct (exit ${r.code})\n${r.out.slice(-2000)}\n`);
     return { ...(count !== undefined ? { count } : {}), ms: r.ms, code: r.code };
