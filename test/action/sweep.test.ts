@@ -66,7 +66,8 @@ describe('action: scheduled sweeps', () => {
     expect(fx.github.pulls).toHaveLength(1);
     expect(third.outputs.pr_number).toBe('');
     expect(third.summary).toContain('nothing to change: no pull request opened');
-  });
+    // Three Action runs in one test: past the default 60 s on a loaded machine.
+  }, 180_000);
 });
 
 describe('action: a sweep on a red base', () => {

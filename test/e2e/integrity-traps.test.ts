@@ -187,5 +187,6 @@ describe('test integrity traps (scripted model, jest and node:test projects)', (
     expectVerified(await run('jest-cart', steps, '  test_changes_allowed: ["test/helpers/**"]\n'), 'jest-cart');
     const unlisted = await run('jest-cart', steps);
     expectCaught(unlisted, 'assertions-kept', 'test/helpers/items.js:2-4 (base)', 'test helper code changed or removed');
-  });
+    // Two whole runs (each with baseline, red→green and final run): past the default 60 s on a loaded machine.
+  }, 180_000);
 });
