@@ -12,6 +12,7 @@ import type { RunResult } from '../agent/loop.js';
 import { redactValue } from '../agent/evidence/redact.js';
 import { runSecondLook } from '../agent/second-look/run-second-look.js';
 import { costUsd } from '../model/pricing.js';
+import { emptyUsage } from '../model/model-client.js';
 import { logger } from '../log.js';
 import { diffText } from '../workspace/diff-stat.js';
 import type { ExecPort } from '../workspace/exec-port.js';
@@ -23,8 +24,21 @@ const log = logger('second-look');
 const MAX_DIFF_BYTES = 200_000;
 
 export async function secondLookStep(input: RunTaskInput, ws: Workspace, exec: ExecPort, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
+  if (!input.config.review.enabled || input.mode !== 'fix' || result.status !== 'completed') return result;
+  try {
+    return await lookAndJudge(input, ws, exec, result, rec, startedAtMs);
+  } catch (e) {
+    // Advisory by design: a second look that breaks never costs the run its verdict.
+    const reason = `it could not run: ${(e as Error).message}`;
+    log.warn({ err: (e as Error).message }, 'second look failed');
+    const gate = input.config.review.block_on === 'high' ? { gate: { name: 'second-look', passed: true, detail: `no findings read (${reason}): not blocking` } } : {};
+    rec.record(stamp({ type: 'second_look', look: { status: 'failed', findings: [], reason, usage: emptyUsage(), costUsd: 0, turns: 0, ...gate } }));
+    return result;
+  }
+}
+
+async function lookAndJudge(input: RunTaskInput, ws: Workspace, exec: ExecPort, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
   const { config } = input;
-  if (!config.review.enabled || input.mode !== 'fix' || result.status !== 'completed') return result;
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
   const transcript = join(input.runDir, 'second-look.jsonl');
   const look = await runSecondLook({
