@@ -147,8 +147,11 @@ function direct(c: BenchCase, m: Materialized, deps: string | undefined): { coun
   try {
     const repo = cloneBase(m, join(work, 'repo'), deps);
     write(repo, [...m.source, ...m.test]);
-    const r = sh(repo, c.direct.command, { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' });
-    const count = directCount(r.out, c.direct.count);
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.FORCE_COLOR;
+    const r = sh(repo, c.direct.command, env);
+    // eslint-disable-next-line no-control-regex
+    const count = directCount(r.out.replace(/\x1b\[[0-9;]*m/g, ''), c.direct.count);
     if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} direct (exit ${r.code})\n${r.out.slice(-2000)}\n`);
     return { ...(count !== undefined ? { count } : {}), ms: r.ms, code: r.code };
   } finally {

@@ -13,7 +13,10 @@ describe('bench/real manifest', () => {
   const m = readManifest('bench/real/cases.json');
 
   it('bench real - cases.json is well-formed: unique ids ending in the fix id, full commit ids, a test part and a counting regex each', () => {
-    expect(m.cases.length).toBeGreaterThanOrEqual(2);
+    expect(m.cases.length).toBeGreaterThanOrEqual(8);
+    const runners = new Set(m.cases.map((c) => c.runner));
+    expect(runners.size).toBeGreaterThanOrEqual(6);
+    for (const r of ['pytest', 'unittest', 'go test']) expect(runners).toContain(r);
     for (const c of m.cases) {
       expect(c.id.endsWith(c.fix.slice(0, 7))).toBe(true);
       expect(c.fix).not.toBe(c.parent);
