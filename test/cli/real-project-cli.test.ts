@@ -8,10 +8,43 @@ import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-
 
 const run = promisify(execFile);
 const BIN = resolve('bin/proofpr.js');
-/** jsdom/webidl-conversions at the parent of upstream 612790f7dbfceaba7ff76c8c69b7d7cbd9e2221a (branch main) and that commit's files (branch upstream-fix). */
-const BUNDLE = resolve('test/fixtures/real/webidl-conversions.bundle');
-// The upstream source change alone (its test change rewrites a shared test helper, which the assertions-kept gate refuses to judge).
+// A small npm project laid out as published ones are (package.json with scripts.test running node:test,
+// a package-lock.json, lib/, test/ with a helper file that holds no tests), built here rather than copied
+// from another project: branch `main` has the bug, branch `upstream-fix` the fix of lib/index.js.
 const FIXED = ['lib/index.js'];
+const PROJECT: Record<string, string> = {
+  'package.json': `${JSON.stringify({ name: 'range-clamp', version: '1.2.0', description: 'Clamp numbers into ranges', main: 'lib/index.js', scripts: { test: 'node --test test/' }, license: 'MIT', devDependencies: { 'left-pad': '^1.3.0' } }, null, 2)}\n`,
+  'package-lock.json': `${JSON.stringify({ name: 'range-clamp', version: '1.2.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'range-clamp', version: '1.2.0', license: 'MIT', devDependencies: { 'left-pad': '^1.3.0' } }, 'node_modules/left-pad': { version: '1.3.0', dev: true, license: 'WTFPL' } } }, null, 2)}\n`,
+  '.gitignore': 'node_modules/\ncoverage/\n',
+  'README.md': '# range-clamp\n\nClamp numbers into ranges.\n',
+  'lib/index.js': "'use strict';\n\nfunction clamp(value, min, max) {\n  if (min > max) throw new RangeError('min must not exceed max');\n  return Math.min(Math.max(value, min), max);\n}\n\nfunction clampAll(values, min, max) {\n  return values.map((v) => clamp(v, min, max));\n}\n\nmodule.exports = { clamp, clampAll };\n",
+  'test/helpers.js': "'use strict';\n\nexports.cases = (fn, rows) => rows.map(([args, expected]) => [fn(...args), expected]);\n",
+  'test/clamp.test.js': "'use strict';\n\nconst test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { clamp, clampAll } = require('../lib/index.js');\nconst { cases } = require('./helpers.js');\n\ntest('clamps below the range', () => assert.equal(clamp(-5, 0, 10), 0));\ntest('clamps above the range', () => assert.equal(clamp(50, 0, 10), 10));\ntest('keeps values inside', () => {\n  for (const [got, want] of cases(clamp, [[[3, 0, 10], 3], [[0, 0, 10], 0]])) assert.equal(got, want);\n});\ntest('refuses an inverted range', () => assert.throws(() => clamp(1, 5, 2), RangeError));\ntest('clamps a list', () => assert.deepEqual(clampAll([-1, 4, 11], 0, 10), [0, 4, 10]));\n",
+};
+/** The fix: NaN is passed through by Math.min/max; the upstream-style change makes clamp refuse it. */
+const FIXED_INDEX = "'use strict';\n\nfunction clamp(value, min, max) {\n  if (Number.isNaN(value)) throw new TypeError('value must be a number');\n  if (min > max) throw new RangeError('min must not exceed max');\n  return Math.min(Math.max(value, min), max);\n}\n\nfunction clampAll(values, min, max) {\n  return values.map((v) => clamp(v, min, max));\n}\n\nmodule.exports = { clamp, clampAll };\n";
+
+/** A bare repository holding the project (main) and its fix (upstream-fix), as a remote to clone from. */
+function makeUpstream(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-real-src-')));
+  const src = join(root, 'src');
+  const g = (...a: string[]) => execFileSync('git', ['-c', 'user.name=upstream', '-c', 'user.email=upstream@example.invalid', ...a], { cwd: src });
+  mkdirSync(src);
+  g('init', '-q', '-b', 'main');
+  for (const [f, c] of Object.entries(PROJECT)) {
+    mkdirSync(join(src, f, '..'), { recursive: true });
+    writeFileSync(join(src, f), c);
+  }
+  g('add', '-A');
+  g('commit', '-q', '-m', 'range-clamp 1.2.0');
+  g('checkout', '-q', '-b', 'upstream-fix');
+  writeFileSync(join(src, 'lib/index.js'), FIXED_INDEX);
+  g('commit', '-qam', 'clamp: refuse NaN');
+  g('checkout', '-q', 'main');
+  execFileSync('git', ['clone', '-q', '--bare', src, join(root, 'range-clamp.git')]);
+  return join(root, 'range-clamp.git');
+}
+const UPSTREAM = makeUpstream();
 
 async function cli(args: string[], env: Record<string, string | undefined>) {
   try {
@@ -23,17 +56,17 @@ async function cli(args: string[], env: Record<string, string | undefined>) {
   }
 }
 
-/** A fresh clone of the bundle: no .github/proofpr.yml. */
+/** A fresh clone of the project: no .github/proofpr.yml. */
 function freshClone(): { dir: string; work: string } {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-real-')));
-  const dir = join(work, 'webidl-conversions');
-  execFileSync('git', ['clone', '-q', '--no-single-branch', BUNDLE, dir]);
+  const dir = join(work, 'range-clamp');
+  execFileSync('git', ['clone', '-q', '--no-single-branch', UPSTREAM, dir]);
   execFileSync('git', ['checkout', '-q', '-B', 'main', 'origin/main'], { cwd: dir });
   execFileSync('git', ['branch', '-q', 'upstream-fix', 'origin/upstream-fix'], { cwd: dir });
   return { dir, work };
 }
 
-describe('proofpr run on a real npm project with no config (the built CLI)', () => {
+describe('proofpr run on a fresh clone of an npm project with no config (the built CLI)', () => {
   let server: FakeMessagesServer;
   const contents = new Map<string, string>();
   beforeAll(async () => {
@@ -43,17 +76,17 @@ describe('proofpr run on a real npm project with no config (the built CLI)', () 
     const steps = [...FIXED.flatMap((f) => [['Read', { file_path: f }], ['Write', { file_path: f, content: contents.get(f) }]]), ['Bash', { command: 'npm test' }]] as Array<[string, unknown]>;
     server = await startFakeMessagesServer((_b, n) => {
       const s = steps[n - 1];
-      return s ? { content: [{ type: 'tool_use', id: `toolu_${n}`, name: s[0], input: s[1] }], stop_reason: 'tool_use' } : { content: [{ type: 'text', text: 'Added allowResizable.' }], stop_reason: 'end_turn' };
+      return s ? { content: [{ type: 'tool_use', id: `toolu_${n}`, name: s[0], input: s[1] }], stop_reason: 'tool_use' } : { content: [{ type: 'text', text: 'clamp refuses NaN.' }], stop_reason: 'end_turn' };
     });
   });
   afterAll(async () => server.close());
 
   it('cli run - detects `npm test` (scripts.test runs node --test) and verifies the upstream fix', async () => {
     const { dir, work } = freshClone();
-    // Its devDependencies are lint and coverage tools the tests never load: an installed (here empty)
-    // node_modules stands for the user's `npm ci`, so the detected install is skipped and no network is needed.
+    // Its one devDependency is a tool the tests never load: an installed (here empty) node_modules stands
+    // for the user's `npm ci`, so the detected install is skipped and no network is needed.
     mkdirSync(join(dir, 'node_modules'));
-    const r = await cli(['run', '--repo', dir, '--prompt', 'Add allowResizable to the (Shared)ArrayBuffer conversions', '--out', join(work, 'run'), '--json'], {
+    const r = await cli(['run', '--repo', dir, '--prompt', 'clamp(NaN) should throw a TypeError', '--out', join(work, 'run'), '--json'], {
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: 'sk-ant-test-0123456789',
       PROOFPR_HOME: join(work, 'home'),
