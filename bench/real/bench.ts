@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startFakeMessagesServer } from '../../test/fakes/fake-server.js';
 import { directCount, readManifest, type BenchCase } from './manifest.js';
-import { loadCase, type Materialized } from './materialize.js';
+import { materialize, type Materialized } from './materialize.js';
 import { replayReply, replaySteps, type FileChange } from './replay.js';
 
 interface TestRunLike {
@@ -49,10 +49,8 @@ export interface PassResult {
 }
 
 const root = process.argv[2] ?? process.cwd();
-const store = process.argv.includes('--store');
-const only = process.argv.slice(3).filter((a) => a !== '--store');
+const only = process.argv.slice(3);
 const cacheRoot = join(root, 'bench', '.cache', 'real');
-const storeRoot = join(root, 'bench', 'real', 'cases');
 const bin = join(root, 'bin', 'proofpr.js');
 const ms = (a: string, b: string) => Date.parse(b) - Date.parse(a);
 
@@ -166,7 +164,7 @@ const cases = manifest.cases.filter((c) => only.length === 0 || only.includes(c.
 const rows: Array<{ id: string; repo: string; fix: string; runner: string; direct: ReturnType<typeof direct>; fix_: PassResult; testOnly: PassResult }> = [];
 for (const c of cases) {
   process.stderr.write(`${c.id} (${c.runner}, ${c.repo}@${c.fix.slice(0, 7)}) …\n`);
-  const m = loadCase(storeRoot, cacheRoot, c, { store });
+  const m = materialize(cacheRoot, c);
   const deps = ensureDeps(c);
   const d = direct(c, m, deps);
   const fixPass = await cliRun(c, m, [...m.source, ...m.test], deps, 'fix');

@@ -1,9 +1,8 @@
 /**
  * The real-repository benchmark's manifest (bench/real/cases.json): one entry per upstream fix commit.
  * Only facts about public commits are stored here (repository, commit ids, which changed paths are the
- * test part, how to run and count the tests); the code itself is stored under bench/real/cases/<id>/
- * (a one-commit bundle of the parent tree, the diff in two parts), made once from the upstream
- * repository or a local mirror of it with `--store`.
+ * test part, how to run and count the tests); the code itself is materialized at run time from the
+ * upstream repository (or a local mirror of it) into bench/.cache/real/, never committed.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';

@@ -5,7 +5,7 @@
  * the upstream diff split into its source part and its test part, and the changed files' contents.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitPaths, type BenchCase } from './manifest.js';
 import type { FileChange } from './replay.js';
@@ -73,46 +73,6 @@ function show(bare: string, rev: string, path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-interface StoredFiles {
-  baseCommit: string;
-  source: FileChange[];
-  test: FileChange[];
-}
-
-/**
- * A case committed to the repository (bench/real/cases/<id>/: parent.bundle, source.diff, test.diff,
- * files.json with the changed files' contents), so the benchmark runs from a clean clone without the
- * network. Undefined when the case is not stored there.
- */
-export function storedCase(storeRoot: string, c: BenchCase): Materialized | undefined {
-  const dir = join(storeRoot, c.id);
-  const names = ['parent.bundle', 'source.diff', 'test.diff', 'files.json'];
-  if (!names.every((n) => existsSync(join(dir, n)))) return undefined;
-  const files = JSON.parse(readFileSync(join(dir, 'files.json'), 'utf8')) as StoredFiles;
-  const read = (n: string) => readFileSync(join(dir, n), 'utf8');
-  return { dir, bundle: join(dir, 'parent.bundle'), baseCommit: files.baseCommit, source: files.source, test: files.test, sourceDiff: read('source.diff'), testDiff: read('test.diff') };
-}
-
-/** Copies a materialized case into the repository's store (bench/real/cases/<id>/). */
-export function storeCase(storeRoot: string, c: BenchCase, m: Materialized): void {
-  const dir = join(storeRoot, c.id);
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(m.bundle, join(dir, 'parent.bundle'));
-  writeFileSync(join(dir, 'source.diff'), m.sourceDiff);
-  writeFileSync(join(dir, 'test.diff'), m.testDiff);
-  const files: StoredFiles = { baseCommit: m.baseCommit, source: m.source, test: m.test };
-  writeFileSync(join(dir, 'files.json'), `${JSON.stringify({ upstream: { repo: c.repo, fix: c.fix, parent: c.parent }, ...files }, null, 1)}\n`);
-}
-
-/** The case from the repository's store when it is there, else materialized from upstream (and stored when asked). */
-export function loadCase(storeRoot: string, cacheRoot: string, c: BenchCase, opts: { store?: boolean; env?: NodeJS.ProcessEnv } = {}): Materialized {
-  const stored = opts.store ? undefined : storedCase(storeRoot, c);
-  if (stored) return stored;
-  const m = materialize(cacheRoot, c, opts.env);
-  if (opts.store) storeCase(storeRoot, c, m);
-  return m;
 }
 
 export function materialize(cacheRoot: string, c: BenchCase, env: NodeJS.ProcessEnv = process.env): Materialized {

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { directCount, globToRegExp, parseManifest, readManifest, splitPaths, type BenchCase } from '../../bench/real/manifest.js';
-import { materialize, storedCase } from '../../bench/real/materialize.js';
+import { materialize } from '../../bench/real/materialize.js';
 import { editsFor, replayReply, replaySteps } from '../../bench/real/replay.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -21,22 +21,6 @@ describe('bench/real manifest', () => {
       expect(c.id.endsWith(c.fix.slice(0, 7))).toBe(true);
       expect(c.fix).not.toBe(c.parent);
       expect(() => new RegExp(c.direct.count)).not.toThrow();
-    }
-  });
-
-  it('bench real - every case is stored in the repository (bundle, both diff parts, file contents), so a clean clone runs it offline', () => {
-    for (const c of m.cases) {
-      const stored = storedCase('bench/real/cases', c);
-      expect(stored).toBeDefined();
-      if (!stored) continue;
-      const heads = execFileSync('git', ['bundle', 'list-heads', stored.bundle], { encoding: 'utf8' });
-      expect(heads).toContain(`${stored.baseCommit} refs/heads/main`);
-      expect(stored.source.length).toBeGreaterThan(0);
-      expect(stored.test.length).toBeGreaterThan(0);
-      expect(stored.sourceDiff).toContain('diff --git');
-      expect(stored.testDiff).toContain('diff --git');
-      const upstream = (JSON.parse(readFileSync(join('bench/real/cases', c.id, 'files.json'), 'utf8')) as { upstream: { fix: string; parent: string } }).upstream;
-      expect(upstream).toEqual(expect.objectContaining({ fix: c.fix, parent: c.parent }));
     }
   });
 
