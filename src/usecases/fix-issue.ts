@@ -12,6 +12,7 @@ import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { issueBranch } from './branch-name.js';
 import { recordRunError, runStatus } from './run-status.js';
+import type { StatusReporter } from '../github/status-reporter.js';
 import { upsertPullRequest } from '../github/pull-request.js';
 import { checkRunFor } from '../github/check-run.js';
 import { recordPullRequest } from './record-pr.js';
@@ -79,6 +80,16 @@ function unverifiedComment(issue: number, reason: string, failedGates: readonly 
   if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
   if (wip) lines.push('', `The work in progress is on branch [\`${wip.branch}\`](${wip.url}).`);
   return lines.join('\n');
+}
+
+/** Plan mode: the model's last text is posted on the issue as the plan; nothing was committed or pushed. */
+async function postPlan(inp: FixIssueInput, deps: UsecaseDeps, status: StatusReporter, r: { events: RunEvent[]; result: RunTaskResult; branch: string }): Promise<FixIssueOutcome> {
+  const n = inp.trigger.number;
+  const plan = redactSecrets(lastText(r.events)) || '(the model wrote no plan)';
+  const posted = await deps.github.createComment(n, `### Plan for #${n}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
+  await status.set({ phase: 'done', verdict: 'plan posted', reason: posted.url }, true);
+  await deps.runs.update(inp.runId, { status: 'done', verdict: 'plan' });
+  return { verdict: 'plan', branch: r.branch, planCommentUrl: posted.url, run: r.result };
 }
 
 /**
@@ -170,13 +181,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
 
     phase = 'publishing';
     await status.set({ phase });
-    if (inp.mode === 'plan') {
-      const plan = redactSecrets(lastText(events)) || '(the model wrote no plan)';
-      const posted = await github.createComment(t.number, `### Plan for #${t.number}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
-      await status.set({ phase: 'done', ...final, verdict: 'plan posted', reason: posted.url }, true);
-      await runs.update(inp.runId, { status: 'done', verdict: 'plan' });
-      return { verdict: 'plan', branch, planCommentUrl: posted.url, run: result };
-    }
+    if (inp.mode === 'plan') return await postPlan(inp, deps, status, { events, result, branch });
 
     const verified = ev.verdict === 'verified' && result.headSha !== undefined && !result.wip;
     const failedGates = ev.gates.filter((g) => !g.passed);

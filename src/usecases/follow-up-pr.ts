@@ -17,7 +17,7 @@ import { coAuthorOf, publishedRun } from './fix-issue.js';
 import type { PublishedRun } from './publish-ci.js';
 import type { CiFailureReport } from './ci-failure-report.js';
 import { recordPullRequest } from './record-pr.js';
-import { reviewFollowUp } from './review-follow-up.js';
+import { reviewFollowUp, type ReviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
@@ -42,6 +42,39 @@ export interface FollowUpPrOutcome {
   run?: RunTaskResult;
   /** Verified work was pushed to the PR: what the CI watch reports on. */
   published?: PublishedRun;
+}
+
+/**
+ * Verified follow-up work: pushed to the PR branch (with a lease on the tip the run started from), the PR
+ * body and evidence updated, a check run, and one reply per review thread the run answered.
+ */
+async function pushFollowUp(
+  deps: UsecaseDeps,
+  w: { prNumber: number; prUrl: string; mirrorDir: string; branch: string; startSha: string | undefined; result: RunTaskResult; review: ReviewFollowUp },
+): Promise<{ number: number; url: string } | undefined> {
+  const { github } = deps;
+  const { result, branch, startSha } = w;
+  if (!result.headSha) return undefined;
+  const ev = result.evidence;
+  const pushAccess = await github.gitAccess();
+  await deps.workspace.pushBranch({ repoDir: w.mirrorDir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
+  await github.updatePullRequest(w.prNumber, { body: `${result.summaryMd}` });
+  const prRef = { number: w.prNumber, url: w.prUrl };
+  result.evidence = await recordPullRequest(result.runDir, ev, prRef);
+  await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
+  const { changedPaths } = deps.workspace;
+  const from = startSha;
+  const commitPaths = changedPaths && from ? (sha: string) => changedPaths({ repoDir: w.mirrorDir, from, to: sha }) : undefined;
+  await w.review.answer({ sha: result.headSha, branch, ...(commitPaths ? { commitPaths } : {}), runPaths: ev.filesChanged.map((f) => f.path) });
+  return prRef;
+}
+
+/** The PR comment when the follow-up could not be verified: why, the failed gates, and where the WIP commit is. */
+function unverifiedFollowUp(reason: string, failedGates: readonly { name: string; detail: string }[], headSha: string | undefined, runId: string): string {
+  const lines = [`The follow-up could not be verified: ${reason}. The PR branch was left unchanged.`];
+  if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
+  if (headSha) lines.push('', `The work-in-progress commit \`${headSha.slice(0, 12)}\` is kept on the server (run \`${runId}\`), not pushed.`);
+  return lines.join('\n');
 }
 
 export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<FollowUpPrOutcome> {
@@ -101,27 +134,9 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     await status.set({ phase });
     const verified = ev.verdict === 'verified' && !result.wip && result.headSha !== undefined;
     const failedGates = ev.gates.filter((g) => !g.passed);
-    let prRef: { number: number; url: string } | undefined;
-    let pushedTo: string | undefined;
-    if (result.headSha && verified) {
-      const pushAccess = await github.gitAccess();
-      await deps.workspace.pushBranch({ repoDir: mirror.dir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
-      pushedTo = branch;
-      await github.updatePullRequest(t.number, { body: `${result.summaryMd}` });
-      prRef = { number: t.number, url: pr.url };
-      result.evidence = await recordPullRequest(result.runDir, ev, prRef);
-      await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
-      const { changedPaths } = deps.workspace;
-      const from = startSha;
-      const commitPaths = changedPaths && from ? (sha: string) => changedPaths({ repoDir: mirror.dir, from, to: sha }) : undefined;
-      await review.answer({ sha: result.headSha, branch, ...(commitPaths ? { commitPaths } : {}), runPaths: ev.filesChanged.map((f) => f.path) });
-    }
-    if (!verified) {
-      const lines = [`The follow-up could not be verified: ${ev.reason}. The PR branch was left unchanged.`];
-      if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
-      if (result.headSha) lines.push('', `The work-in-progress commit \`${result.headSha.slice(0, 12)}\` is kept on the server (run \`${inp.runId}\`), not pushed.`);
-      await github.createComment(t.number, lines.join('\n'));
-    }
+    const prRef = verified ? await pushFollowUp(deps, { prNumber: t.number, prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review }) : undefined;
+    const pushedTo = prRef ? branch : undefined;
+    if (!verified) await github.createComment(t.number, unverifiedFollowUp(ev.reason, failedGates, result.headSha, inp.runId));
     await status.set(
       {
         phase: inp.signal?.aborted ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
