@@ -13,7 +13,7 @@ import { buildEvidence, writeEvidence } from '../agent/evidence/evidence.js';
 import { renderSummaryMd } from '../agent/evidence/summary-md.js';
 import { renderReportHtml } from '../agent/evidence/report-html.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
-import type { GitHubPort } from '../github/port.js';
+import type { GitHubPort, PullRequestInfo } from '../github/port.js';
 import type { WorkspacePort } from './ports.js';
 import type { BranchLedger } from './pr-ownership.js';
 import type { RunTask } from '../run/run-task-types.js';
@@ -144,6 +144,60 @@ export async function runSweeps(input: SweepInput, deps: SweepDeps): Promise<Swe
   return out;
 }
 
+/** A sweep the baseline stopped before the agent ran: its evidence, an empty transcript and the report are still written. */
+async function recordBaselineStop(
+  input: SweepInput,
+  r: { runId: string; runDir: string; task: Evidence['task']; branch: string; baseline: BaselineResult; stop: string; sweep: SweepConfig },
+): Promise<{ summaryMd: string; evidencePath: string; verdict: 'unverified'; reason: string; exitCode: number }> {
+  const { baseline, runDir } = r;
+  const at = new Date().toISOString();
+  const evidence = buildEvidence([], {
+    runId: r.runId,
+    startedAt: baseline.run?.startedAt ?? at,
+    endedAt: at,
+    verdict: 'unverified',
+    reason: r.stop,
+    task: r.task,
+    repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: baseline.baseSha, branch: r.branch },
+    filesChanged: [],
+    ...(baseline.run ? { baseline: baseline.run } : {}),
+    ...(baseline.test ? { test: commandFact(baseline.test) } : {}),
+    model: input.modelId,
+  });
+  await writeFile(join(runDir, 'transcript.jsonl'), '');
+  await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, []));
+  const f = await finish(runDir, evidence, r.sweep, baseline);
+  return { ...f, verdict: 'unverified', reason: r.stop, exitCode: exitCodeFor('unverified') };
+}
+
+/** Verified sweep work: pushed to its branch, then its one pull request opened or updated, with the labels. */
+async function publishSweep(
+  s: SweepConfig,
+  input: SweepInput,
+  deps: { github: SweepGitHub; workspace: Pick<WorkspacePort, 'pushBranch'>; branches?: BranchLedger },
+  w: { branch: string; runId: string; runDir: string; evidence: Evidence; baseline: BaselineResult; existing: PullRequestInfo | undefined; headSha: string },
+): Promise<NonNullable<SweepOutcome['pr']>> {
+  const { github } = deps;
+  const { branch, existing } = w;
+  const config = input.config;
+  const access = await github.gitAccess();
+  const remoteSha = await github.getBranchSha(branch);
+  await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: w.headSha });
+  await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, w.runId);
+  const body = (await finish(w.runDir, w.evidence, s, w.baseline)).summaryMd;
+  const labels = [...new Set([...config.pr.labels, ...s.labels])];
+  let pr: NonNullable<SweepOutcome['pr']>;
+  if (existing) {
+    await github.updatePullRequest(existing.number, { title: titleOf(s), body });
+    pr = { number: existing.number, url: existing.url, created: false };
+  } else {
+    const created = await github.createPullRequest({ title: titleOf(s), body, head: branch, base: input.prBase, draft: config.pr.draft });
+    pr = { number: created.number, url: created.url, created: true };
+  }
+  if (labels.length > 0) await github.addLabels(pr.number, labels);
+  return pr;
+}
+
 async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): Promise<SweepOutcome> {
   const config = input.config;
   const github = deps.github;
@@ -163,26 +217,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
   await mkdir(runDir, { recursive: true });
   const baseline = await (deps.baseline ?? runBaseline)({ repoDir: input.repoDir, baseRef: input.baseRef, config, runDir, ...(input.signal ? { signal: input.signal } : {}) });
   const stop = baselineStop(s, baseline);
-  if (stop) {
-    const at = new Date().toISOString();
-    const evidence = buildEvidence([], {
-      runId,
-      startedAt: baseline.run?.startedAt ?? at,
-      endedAt: at,
-      verdict: 'unverified',
-      reason: stop,
-      task,
-      repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: baseline.baseSha, branch },
-      filesChanged: [],
-      ...(baseline.run ? { baseline: baseline.run } : {}),
-      ...(baseline.test ? { test: commandFact(baseline.test) } : {}),
-      model: input.modelId,
-    });
-    await writeFile(join(runDir, 'transcript.jsonl'), '');
-    await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, []));
-    const f = await finish(runDir, evidence, s, baseline);
-    return { ...common, ...f, verdict: 'unverified', reason: stop, exitCode: exitCodeFor('unverified'), branch };
-  }
+  if (stop) return { ...common, ...(await recordBaselineStop(input, { runId, runDir, task, branch, baseline, stop, sweep: s })), branch };
 
   const counted = baseline.run?.counts;
   const res = await deps.runTask({
@@ -216,20 +251,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
   } else if (!github || !deps.workspace) {
     reason = `${evidence.reason}; committed on ${branch} (no GitHub target: not pushed)`;
   } else {
-    const access = await github.gitAccess();
-    const remoteSha = await github.getBranchSha(branch);
-    await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: res.headSha });
-    await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, runId);
-    const body = (await finish(runDir, evidence, s, baseline)).summaryMd;
-    const labels = [...new Set([...config.pr.labels, ...s.labels])];
-    if (existing) {
-      await github.updatePullRequest(existing.number, { title: titleOf(s), body });
-      pr = { number: existing.number, url: existing.url, created: false };
-    } else {
-      const created = await github.createPullRequest({ title: titleOf(s), body, head: branch, base: input.prBase, draft: config.pr.draft });
-      pr = { number: created.number, url: created.url, created: true };
-    }
-    if (labels.length > 0) await github.addLabels(pr.number, labels);
+    pr = await publishSweep(s, input, { github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}) }, { branch, runId, runDir, evidence, baseline, existing, headSha: res.headSha });
     evidence = { ...evidence, pr: { number: pr.number, url: pr.url } };
     reason = `${evidence.reason}; ${pr.created ? 'opened' : 'updated'} #${pr.number}`;
   }
