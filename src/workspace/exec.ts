@@ -8,7 +8,7 @@ import { OUTPUT_FILE_CAP_BYTES, type ExecPort, type ExecRequest, type ExecResult
 import { scrubbedEnv } from './env-scrub.js';
 import { homeCaches } from './home-caches.js';
 import { OutputCap } from './output-cap.js';
-import { resolveSandbox, sandboxArgv, type SandboxSetting } from './sandbox.js';
+import { resolveSandbox, sandboxArgv, type SandboxOptions, type SandboxSetting } from './sandbox.js';
 import { sandboxMounts } from './sandbox-mounts.js';
 import type { ProtectOptions } from './protected-mounts.js';
 import { gitPinEnv, runsGit } from './git-pin.js';
@@ -78,7 +78,24 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
  * bubblewrap when available, timeout and cancel kill the whole group (SIGTERM, then SIGKILL), output
  * capped, a bounded number of concurrent processes, and nothing left running after dispose().
  */
-export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
+/** What every command of one exec shares: the scrubbed environment, the sandbox, the git pin, the limits. */
+interface ExecContext {
+  opts: ExecOptions;
+  sandbox: 'bwrap' | 'none';
+  baseEnv: Record<string, string>;
+  /** The bwrap settings; undefined without the sandbox. */
+  box: Omit<SandboxOptions, 'cwd'> | undefined;
+  /** The env that pins git to the worktree's git dir, for commands that run git. */
+  pin: Record<string, string> | undefined;
+  max: number;
+  grace: number;
+  log: Logger;
+  /** Running children by pid (dispose kills their groups). */
+  live: Map<number, ResultPromise>;
+}
+
+/** The run's home and tmp, the environment, the sandbox mounts and the git pin: set up once per exec. */
+async function execContext(opts: ExecOptions): Promise<ExecContext> {
   const sandbox = await resolveSandbox(opts.sandbox);
   const root = realpathSync(opts.root);
   mkdirSync(join(opts.runTmp, 'home'), { recursive: true });
@@ -95,12 +112,60 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
     : undefined;
   const gitDir = opts.gitDir ? realpathSync(opts.gitDir) : pinnedGitDir(root);
   const pin = gitDir ? gitPinEnv(root, gitDir) : undefined;
-  const max = opts.maxOutputBytes ?? 1024 * 1024;
-  const limit = opts.maxConcurrent ?? 4;
-  const grace = opts.killGraceMs ?? 2000;
   const log = opts.logger ?? silentLogger;
   if (box) log.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network, caches: caches.notes }, 'sandbox mounts');
-  const live = new Map<number, ResultPromise>();
+  return { opts, sandbox, baseEnv, box, pin, max: opts.maxOutputBytes ?? 1024 * 1024, grace: opts.killGraceMs ?? 2000, log, live: new Map() };
+}
+
+/** One command: bash (in bwrap when sandboxed) in its own process group, output capped, killed on timeout or abort. */
+async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult> {
+  const { opts, box, pin, max, grace, log, live, sandbox } = cx;
+  const started = Date.now();
+  const env = { ...cx.baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
+  const [file, args] = box ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]] : ['bash', ['-c', req.command]];
+  const child = execa(file, args, {
+    cwd: req.cwd, env, extendEnv: false, detached: true, buffer: false, reject: false, stripFinalNewline: false,
+    ...(req.stdin !== undefined ? { input: req.stdin } : { stdin: 'ignore' as const }),
+  });
+  const pid = child.pid;
+  if (pid) live.set(pid, child);
+  const out = new OutputCap(max);
+  const so = new OutputCap(max);
+  const se = new OutputCap(max);
+  const sink = req.outputFile ? openOutputFile(req.outputFile, opts.maxOutputFileBytes ?? OUTPUT_FILE_CAP_BYTES) : undefined;
+  child.stdout?.on('data', (b: Buffer) => (out.push(b), so.push(b), sink?.write(b)));
+  child.stderr?.on('data', (b: Buffer) => (out.push(b), se.push(b), sink?.write(b)));
+  let timedOut = false;
+  let cancelled = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    killGroup(pid, 'SIGTERM');
+    killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
+  };
+  const timer = setTimeout(() => ((timedOut = true), stop()), req.timeoutMs);
+  const onAbort = (): void => ((cancelled = true), stop());
+  if (req.signal?.aborted) onAbort();
+  else req.signal?.addEventListener('abort', onAbort, { once: true });
+  // When bash exits, anything it left in its group (daemons, `sleep &`) goes too.
+  child.once('exit', () => killGroup(pid, 'SIGKILL'));
+  const res = await child;
+  clearTimeout(timer);
+  if (killTimer) clearTimeout(killTimer);
+  req.signal?.removeEventListener('abort', onAbort);
+  if (pid) live.delete(pid);
+  const exitCode = typeof res.exitCode === 'number' ? res.exitCode : null;
+  const saved = sink ? await sink.close() : false;
+  log.debug({ exitCode, timedOut, cancelled, ms: Date.now() - started }, 'exec finished');
+  return {
+    exitCode, output: out.text(), stdout: so.text(), stderr: se.text(), timedOut, cancelled,
+    durationMs: Date.now() - started, truncated: out.truncated || so.truncated || se.truncated, sandbox,
+    outputBytes: out.total, ...(saved && req.outputFile ? { outputPath: req.outputFile } : {}),
+  };
+}
+
+export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
+  const cx = await execContext(opts);
+  const limit = opts.maxConcurrent ?? 4;
   const waiting: Array<() => void> = [];
   let running = 0;
   let disposed = false;
@@ -112,55 +177,11 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
     waiting.shift()?.();
   };
 
-  async function run(req: ExecRequest): Promise<ExecResult> {
-    const started = Date.now();
-    const env = { ...baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
-    const [file, args] = box ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]] : ['bash', ['-c', req.command]];
-    const child = execa(file, args, {
-      cwd: req.cwd, env, extendEnv: false, detached: true, buffer: false, reject: false, stripFinalNewline: false,
-      ...(req.stdin !== undefined ? { input: req.stdin } : { stdin: 'ignore' as const }),
-    });
-    const pid = child.pid;
-    if (pid) live.set(pid, child);
-    const out = new OutputCap(max);
-    const so = new OutputCap(max);
-    const se = new OutputCap(max);
-    const sink = req.outputFile ? openOutputFile(req.outputFile, opts.maxOutputFileBytes ?? OUTPUT_FILE_CAP_BYTES) : undefined;
-    child.stdout?.on('data', (b: Buffer) => (out.push(b), so.push(b), sink?.write(b)));
-    child.stderr?.on('data', (b: Buffer) => (out.push(b), se.push(b), sink?.write(b)));
-    let timedOut = false;
-    let cancelled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const stop = (): void => {
-      killGroup(pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
-    };
-    const timer = setTimeout(() => ((timedOut = true), stop()), req.timeoutMs);
-    const onAbort = (): void => ((cancelled = true), stop());
-    if (req.signal?.aborted) onAbort();
-    else req.signal?.addEventListener('abort', onAbort, { once: true });
-    // When bash exits, anything it left in its group (daemons, `sleep &`) goes too.
-    child.once('exit', () => killGroup(pid, 'SIGKILL'));
-    const res = await child;
-    clearTimeout(timer);
-    if (killTimer) clearTimeout(killTimer);
-    req.signal?.removeEventListener('abort', onAbort);
-    if (pid) live.delete(pid);
-    const exitCode = typeof res.exitCode === 'number' ? res.exitCode : null;
-    const saved = sink ? await sink.close() : false;
-    log.debug({ exitCode, timedOut, cancelled, ms: Date.now() - started }, 'exec finished');
-    return {
-      exitCode, output: out.text(), stdout: so.text(), stderr: se.text(), timedOut, cancelled,
-      durationMs: Date.now() - started, truncated: out.truncated || so.truncated || se.truncated, sandbox,
-      outputBytes: out.total, ...(saved && req.outputFile ? { outputPath: req.outputFile } : {}),
-    };
-  }
-
   const exec: ExecPort = async (req) => {
     if (disposed) throw new Error('exec used after the run ended (dispose() was called)');
     await acquire();
     try {
-      return await run(req);
+      return await runCommand(cx, req);
     } finally {
       release();
     }
@@ -168,10 +189,10 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
 
   return {
     exec,
-    sandbox,
+    sandbox: cx.sandbox,
     async dispose() {
       disposed = true;
-      const all = [...live.entries()];
+      const all = [...cx.live.entries()];
       for (const [pid] of all) killGroup(pid, 'SIGKILL');
       await Promise.allSettled(all.map(([, c]) => c));
     },
