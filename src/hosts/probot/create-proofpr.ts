@@ -127,6 +127,43 @@ async function storeHealth(redis: Redis | undefined, db: Db | undefined): Promis
   }
 }
 
+/** The run store, memory and queue: on Redis with REDIS_URL (BullMQ), else on one SQLite file; an injected queue wins. */
+function openStores(env: ServerEnv, opts: StartServerOptions) {
+  const bull = !opts.queue && env.redisUrl ? createBullmqQueue<ProofprJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
+  const db = bull ? undefined : openDatabase(env.home);
+  const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
+  const memory = createMemoryStore(bull ? redisMemoryBlobs(bull.redis) : sqliteMemoryBlobs(db!));
+  const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<ProofprJob>(db!);
+  const queue: Queue<ProofprJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<ProofprJob>);
+  return { bull, db, runs, memory, sqliteQueue, queue };
+}
+
+/**
+ * The SQLite queue cannot resume a job mid-flight (an injected queue, BullMQ, has its own stalled-job
+ * recovery): each interrupted fix run says so on its issue; a sweep runs again at its next time.
+ */
+async function reportInterruptedJobs(sqliteQueue: ReturnType<typeof createSqliteQueue<ProofprJob>>, githubFor: ReturnType<typeof githubForApp>, runs: SharedRunStore): Promise<void> {
+  for (const job of sqliteQueue.recoverInterrupted()) {
+    if (isLearnJob(job.data) || isCiWatchJob(job.data)) continue;
+    if (isSweepJob(job.data)) {
+      log.warn({ runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep }, 'a sweep was interrupted by the previous process; it runs again at its next scheduled time');
+      continue;
+    }
+    await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
+  }
+}
+
+/** Closes the queue: at once (aborting running jobs) without `drainMs`, else after the running jobs finish or `drainMs` passes. */
+async function drainQueue(queue: Queue<ProofprJob>, drainMs: number | undefined): Promise<void> {
+  if (drainMs === undefined) return queue.close({ abort: true });
+  const grace = setTimeout(() => {
+    log.warn({ graceMs: drainMs }, 'drain grace is over: aborting the runs still going (their WIP is kept)');
+    void queue.close({ abort: true });
+  }, drainMs);
+  await queue.close();
+  clearTimeout(grace);
+}
+
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const env = readServerEnv(opts.env ?? process.env, opts.cwd);
   // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
@@ -144,23 +181,9 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   });
   // With REDIS_URL, this process only receives webhooks and enqueues on BullMQ; `proofpr worker` processes
   // run the jobs, and runs/leases/deliveries live in Redis where every worker sees them.
-  const bull = !opts.queue && env.redisUrl ? createBullmqQueue<ProofprJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
-  const db = bull ? undefined : openDatabase(env.home);
-  const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
-  const memory = createMemoryStore(bull ? redisMemoryBlobs(bull.redis) : sqliteMemoryBlobs(db!));
-  const sqliteQueue = opts.queue || bull ? undefined : createSqliteQueue<ProofprJob>(db!);
-  const queue: Queue<ProofprJob> = opts.queue ?? bull ?? (sqliteQueue as Queue<ProofprJob>);
+  const { bull, db, runs, memory, sqliteQueue, queue } = openStores(env, opts);
   const githubFor = githubForApp(probot, env.webUrl);
-
-  // The SQLite queue cannot resume a job mid-flight; an injected queue (BullMQ) has its own stalled-job recovery.
-  for (const job of sqliteQueue?.recoverInterrupted() ?? []) {
-    if (isLearnJob(job.data) || isCiWatchJob(job.data)) continue;
-    if (isSweepJob(job.data)) {
-      log.warn({ runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep }, 'a sweep was interrupted by the previous process; it runs again at its next scheduled time');
-      continue;
-    }
-    await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
-  }
+  if (sqliteQueue) await reportInterruptedJobs(sqliteQueue, githubFor, runs);
   // CI watches are jobs on this queue (one short look each); a CI fix round is a follow-up job.
   const ciWatcher = createCiWatcher({ githubFor, enqueue: (j, o) => queue.enqueue(j, o), ledger: runs, newRunId: () => newRunId(), ...(opts.ciClock ? { clock: opts.ciClock } : {}) });
   if (!bull) queue.consume(
@@ -213,15 +236,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       closing = true;
       scheduler?.stop();
       await ciWatcher.close();
-      if (closeOpts.drainMs === undefined) await queue.close({ abort: true });
-      else {
-        const grace = setTimeout(() => {
-          log.warn({ graceMs: closeOpts.drainMs }, 'drain grace is over: aborting the runs still going (their WIP is kept)');
-          void queue.close({ abort: true });
-        }, closeOpts.drainMs);
-        await queue.close();
-        clearTimeout(grace);
-      }
+      await drainQueue(queue, closeOpts.drainMs);
       db?.close();
     },
   };
