@@ -96,28 +96,40 @@ async function finished(data: CiWatchJob, github: GitHubPort, ci: CiEvidence, de
   log.info({ runId, pr: plan.trigger.number, sha: ci.sha, round: plan.round }, 'CI fix round queued');
 }
 
+/** Work in flight (queued looks, timers): idle() resolves when it is back to none. */
+function pendingCounter(): { add(): void; settle(): void; idle(): Promise<void> } {
+  let pending = 0;
+  let idleWaiters: Array<() => void> = [];
+  return {
+    add: () => {
+      pending += 1;
+    },
+    settle: () => {
+      pending -= 1;
+      if (pending <= 0) {
+        pending = 0;
+        const w = idleWaiters;
+        idleWaiters = [];
+        for (const f of w) f();
+      }
+    },
+    idle: () => (pending <= 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+  };
+}
+
 export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
   const clock = deps.clock ?? realClock;
   const waiters = new Map<string, Array<() => void>>();
   const abort = new AbortController();
-  let pending = 0;
-  let idleWaiters: Array<() => void> = [];
-  const settle = (): void => {
-    pending -= 1;
-    if (pending <= 0) {
-      pending = 0;
-      const w = idleWaiters;
-      idleWaiters = [];
-      for (const f of w) f();
-    }
-  };
+  const pending = pendingCounter();
+  const settle = pending.settle;
   const wake = (repo: string, sha: string): Promise<void> =>
     new Promise<void>((resolve) => {
       const k = key(repo, sha);
       waiters.set(k, [...(waiters.get(k) ?? []), resolve]);
     });
   const enqueueLook = (data: CiWatchJob): void => {
-    pending += 1;
+    pending.add();
     const repo = `${data.owner}/${data.repo}`;
     void deps
       .enqueue({ runId: `${data.published.runId}.ci${data.poll}`, data }, { dedupeKey: `ci-watch:${repo}:${data.published.sha}:${data.round}:${data.poll}` })
@@ -140,7 +152,7 @@ export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
       return;
     }
     // The next look: a timer (not a busy worker), cut short by a webhook for this sha.
-    pending += 1;
+    pending.add();
     void clock
       .sleep(step.waitMs, wake(repo, sha), abort.signal)
       .then(() => {
@@ -180,9 +192,7 @@ export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
       waiters.delete(k);
       for (const w of list) w();
     },
-    idle() {
-      return pending <= 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
-    },
+    idle: pending.idle,
     async close() {
       abort.abort();
       for (const list of waiters.values()) for (const w of list) w();
