@@ -44,6 +44,34 @@ function fail(msg: string): number {
   return 2;
 }
 
+/**
+ * What a worker does with a job: a CI look always runs; a job another worker started (attempt > 1) is
+ * skipped when it is a lesson or a sweep, and reported as interrupted when it is a fix; the rest runs.
+ */
+function workerHandler(run: JobHandler<ProofprJob>, deps: Parameters<typeof reportInterrupted>[1]): JobHandler<ProofprJob> {
+  const { githubFor, runs } = deps;
+  return async (job, ctx) => {
+    // A look at CI is safe to repeat, whoever took it first.
+    if (isCiWatchJob(job.data)) return run(job, ctx);
+    if (job.attempt > 1 && isLearnJob(job.data)) {
+      log.warn({ runId: job.runId, attempt: job.attempt }, 'learning job handed over from a worker that stopped: skipped (a lost lesson costs less than a duplicate reply)');
+      return;
+    }
+    if (job.attempt > 1 && isSweepJob(job.data)) {
+      // A sweep slot is not worth a second attempt: it runs again at its next scheduled time.
+      log.warn({ runId: job.runId, attempt: job.attempt }, 'sweep job handed over from a worker that stopped: skipped until its next slot');
+      return;
+    }
+    if (job.attempt > 1) {
+      log.warn({ runId: job.runId, attempt: job.attempt }, 'job handed over from a worker that stopped: reporting it as interrupted');
+      await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs });
+      ctx.progress({ phase: 'done', verdict: 'aborted' });
+      return;
+    }
+    await run(job, ctx);
+  };
+}
+
 export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<number> {
   const raw = opts.env ?? process.env;
   const redisUrl = raw.REDIS_URL?.trim();
@@ -86,26 +114,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     home: env.home,
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
   });
-  const handler: JobHandler<ProofprJob> = async (job, ctx) => {
-    // A look at CI is safe to repeat, whoever took it first.
-    if (isCiWatchJob(job.data)) return run(job, ctx);
-    if (job.attempt > 1 && isLearnJob(job.data)) {
-      log.warn({ runId: job.runId, attempt: job.attempt }, 'learning job handed over from a worker that stopped: skipped (a lost lesson costs less than a duplicate reply)');
-      return;
-    }
-    if (job.attempt > 1 && isSweepJob(job.data)) {
-      // A sweep slot is not worth a second attempt: it runs again at its next scheduled time.
-      log.warn({ runId: job.runId, attempt: job.attempt }, 'sweep job handed over from a worker that stopped: skipped until its next slot');
-      return;
-    }
-    if (job.attempt > 1) {
-      log.warn({ runId: job.runId, attempt: job.attempt }, 'job handed over from a worker that stopped: reporting it as interrupted');
-      await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs });
-      ctx.progress({ phase: 'done', verdict: 'aborted' });
-      return;
-    }
-    await run(job, ctx);
-  };
+  const handler = workerHandler(run, { githubFor, runs });
   const metrics = createMetrics();
   metrics.attachQueue(queue);
   queue.consume(handler, { concurrency: opts.concurrency ?? 1 });
