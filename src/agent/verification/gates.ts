@@ -68,59 +68,74 @@ const describe = (r: TestRun): string => {
 };
 
 /** Evaluates every enabled gate over facts the harness observed (pure: no I/O). */
-export function evaluateGates(facts: GateFacts): GateResult[] {
+/** Judges the run that counts against `test.command` (`c`): a result, or undefined for no gate. */
+type Judge = (r: TestRun, c: string) => GateResult | undefined;
+
+/** tests-ran: the run executed tests (counts known), at least min_tests, and no fewer than before or on the base. */
+function judgeTestsRan(facts: GateFacts): Judge {
+  const { gates, test } = facts.config;
+  return (r, c) => {
+    if (!r.counts && gates.final_run && countedByFinalRun(r)) {
+      return { name: 'tests-ran', passed: true, detail: `\`${r.command}\` printed no test counts; the harness's final run asks the runner for its report and counts the tests there` };
+    }
+    if (!r.counts) return { name: 'tests-ran', passed: false, detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted` };
+    const executed = executedBy(r);
+    const fail = (detail: string): GateResult => ({ name: 'tests-ran', passed: false, detail });
+    if (executed < test.min_tests) return fail(`${executed} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe(r)}): run the tests without a filter that leaves them out`);
+    const before = earlierMax(facts.testRuns, r, c);
+    const leftOut = 'tests were left out of the run: restore the test files, test scripts or runner config that select them, then run';
+    if (executed < before) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c}\` run executed (${describe(r)}): ${leftOut} \`${c}\` again`);
+    const base = facts.baselineExecuted;
+    if (base !== undefined && executed < base) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${base} \`${c}\` executed on the base commit (${describe(r)}): ${leftOut} \`${c}\` again`);
+    return { name: 'tests-ran', passed: true, detail: `${executed} test(s) executed by \`${r.command}\` (${describe(r)})` };
+  };
+}
+
+/** tests-passed: the run exited 0 with no failed test. */
+const judgeTestsPassed: Judge = (r, c) => {
+  const failed = r.counts?.failed ?? 0;
+  if (r.exitCode === 0 && failed === 0) return { name: 'tests-passed', passed: true, detail: `\`${r.command}\` exited 0 (${describe(r)})` };
+  const how = r.exitCode === null ? 'did not finish (timed out or killed)' : `exited with code ${r.exitCode}`;
+  return { name: 'tests-passed', passed: false, detail: `\`${r.command}\` ${how} (${describe(r)}): fix the failures and run \`${c}\` again` };
+};
+
+/** tests-fresh: the run saw the current files; says who changed them when it did not (the run itself, a Stop hook, the agent). */
+function judgeTestsFresh(facts: GateFacts): Judge {
+  return (r, c) => {
+    const fail = (detail: string): GateResult => ({ name: 'tests-fresh', passed: false, detail });
+    if (r.treeHash === facts.currentTreeHash) return { name: 'tests-fresh', passed: true, detail: `the last test run saw the current files (tree ${r.treeHash.slice(0, 12)})` };
+    const byRun = facts.changedByTestRun ?? [];
+    if (byRun.length) return fail(`the test command itself changed files: ${list(byRun)}; add them to .gitignore or test.report`);
+    const hooks = facts.changedByStopHooks;
+    if (hooks) return fail(`the repository's Stop hook (${hooks.hooks.map((h) => `\`${h}\``).join(', ')}) changed files after the last test run (${list(hooks.files)}): run the tests again (\`${c}\`) on the changed files`);
+    return fail(`files changed after the last test run: run the tests again (\`${c}\`)`);
+  };
+}
+
+/** The gates on the test run that counts: tests-ran, tests-passed, tests-fresh (each when enabled). */
+function testRunGates(facts: GateFacts, gate: (name: string, passed: boolean, detail: string) => void, out: GateResult[]): void {
   const { gates, test } = facts.config;
   const cmd = test.command;
   const run = runThatCounts(facts.testRuns);
-  const out: GateResult[] = [];
-  const gate = (name: string, passed: boolean, detail: string) => out.push({ name, passed, detail });
   const missing = (name: string) => `\`test.command\` is missing in .github/proofpr.yml (needed by gate ${name})`;
-
-  const testGate = (name: string, judge: (r: TestRun, cmd: string) => GateResult | undefined, noRun: string) => {
+  const testGate = (name: string, judge: Judge, noRun: string) => {
     if (cmd === undefined) return gate(name, false, missing(name));
     if (run === undefined) return gate(name, false, `no test run: ${noRun}`);
     const r = judge(run, cmd);
     if (r) out.push(r);
   };
-
-  if (gates.tests_ran) {
-    testGate('tests-ran', (r, c) => {
-      if (!r.counts && gates.final_run && countedByFinalRun(r)) {
-        return { name: 'tests-ran', passed: true, detail: `\`${r.command}\` printed no test counts; the harness's final run asks the runner for its report and counts the tests there` };
-      }
-      if (!r.counts) return { name: 'tests-ran', passed: false, detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted` };
-      const executed = executedBy(r);
-      const fail = (detail: string): GateResult => ({ name: 'tests-ran', passed: false, detail });
-      if (executed < test.min_tests) return fail(`${executed} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe(r)}): run the tests without a filter that leaves them out`);
-      const before = earlierMax(facts.testRuns, r, c);
-      const leftOut = 'tests were left out of the run: restore the test files, test scripts or runner config that select them, then run';
-      if (executed < before) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c}\` run executed (${describe(r)}): ${leftOut} \`${c}\` again`);
-      const base = facts.baselineExecuted;
-      if (base !== undefined && executed < base) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${base} \`${c}\` executed on the base commit (${describe(r)}): ${leftOut} \`${c}\` again`);
-      return { name: 'tests-ran', passed: true, detail: `${executed} test(s) executed by \`${r.command}\` (${describe(r)})` };
-    }, `run \`${cmd ?? ''}\` before finishing`);
-  }
-  if (gates.tests_passed) {
-    testGate('tests-passed', (r, c) => {
-      const failed = r.counts?.failed ?? 0;
-      if (r.exitCode === 0 && failed === 0) return { name: 'tests-passed', passed: true, detail: `\`${r.command}\` exited 0 (${describe(r)})` };
-      const how = r.exitCode === null ? 'did not finish (timed out or killed)' : `exited with code ${r.exitCode}`;
-      return { name: 'tests-passed', passed: false, detail: `\`${r.command}\` ${how} (${describe(r)}): fix the failures and run \`${c}\` again` };
-    }, `run \`${cmd ?? ''}\` and make it pass`);
-  }
+  if (gates.tests_ran) testGate('tests-ran', judgeTestsRan(facts), `run \`${cmd ?? ''}\` before finishing`);
+  if (gates.tests_passed) testGate('tests-passed', judgeTestsPassed, `run \`${cmd ?? ''}\` and make it pass`);
   if (gates.tests_fresh && facts.hashError !== undefined) {
     gate('tests-fresh', false, `could not hash the worktree: ${facts.hashError}; remove nested git repositories (folders with their own .git) or add them to .gitignore, then run \`${cmd ?? 'the tests'}\` again`);
-  } else if (gates.tests_fresh) {
-    testGate('tests-fresh', (r, c) => {
-      const fail = (detail: string): GateResult => ({ name: 'tests-fresh', passed: false, detail });
-      if (r.treeHash === facts.currentTreeHash) return { name: 'tests-fresh', passed: true, detail: `the last test run saw the current files (tree ${r.treeHash.slice(0, 12)})` };
-      const byRun = facts.changedByTestRun ?? [];
-      if (byRun.length) return fail(`the test command itself changed files: ${list(byRun)}; add them to .gitignore or test.report`);
-      const hooks = facts.changedByStopHooks;
-      if (hooks) return fail(`the repository's Stop hook (${hooks.hooks.map((h) => `\`${h}\``).join(', ')}) changed files after the last test run (${list(hooks.files)}): run the tests again (\`${c}\`) on the changed files`);
-      return fail(`files changed after the last test run: run the tests again (\`${c}\`)`);
-    }, `run \`${cmd ?? ''}\` on the final files`);
-  }
+  } else if (gates.tests_fresh) testGate('tests-fresh', judgeTestsFresh(facts), `run \`${cmd ?? ''}\` on the final files`);
+}
+
+export function evaluateGates(facts: GateFacts): GateResult[] {
+  const { gates } = facts.config;
+  const out: GateResult[] = [];
+  const gate = (name: string, passed: boolean, detail: string) => out.push({ name, passed, detail });
+  testRunGates(facts, gate, out);
   if (gates.assertions_kept) {
     const a = facts.assertions;
     if (!a) gate('assertions-kept', false, 'the test files were not checked');
