@@ -42,12 +42,46 @@ const NAME_OK = /^[A-Za-z0-9_./+@%:[-]+$/;
 const deny = (rule: string, reason: string, words: (string | null)[] = []): CommandCheck => ({ deny: { rule, reason }, words, safe: null, writes: false });
 
 /** Built-in checks for one simple command: deny list, argument checks, path jail. */
-export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck {
+/**
+ * A search or listing told to follow symlinks: refused, unless it is a search whose operands have no
+ * link that leads out of the worktree (then following them shows nothing new).
+ */
+function followLinksRefusal(base: string, args: readonly (string | null)[], sargs: string[], ctx: PathContext): string | null {
+  const why = checkFollowLinks(base, args.filter((a): a is string => a !== null));
+  if (!why || !FOLLOWING_SEARCH.has(base)) return why;
+  const f = base === 'find' ? parseFind(sargs) : null;
+  const operands = f !== null ? (typeof f === 'string' ? null : f.paths) : searchOperands(base, sargs);
+  const escaping = operands === null ? 'unknown' : linksEscapeUnder(operands, ctx);
+  return escaping === null ? null : `${why} (${escaping} leads out of the worktree)`;
+}
+
+/** The program's own argument check (git, find, rg, sed, awk, interpreters, npx, package managers), then code loading by any program. */
+function programArgsRefusal(base: string, kind: ReturnType<typeof interpreterOf>, args: readonly (string | null)[], sargs: string[], ctx: PathContext): string | null {
+  let why: string | null = null;
+  if (base === 'git') why = checkGit(sargs, ctx.root);
+  else if (base === 'find') why = checkFind(sargs, ctx.root);
+  else if (base === 'rg') why = checkRg(sargs, ctx.root);
+  else if (base === 'sed') why = checkSed(sargs, ctx.root);
+  else if (base === 'awk' || base === 'gawk' || base === 'mawk') why = sargs.some((a) => /system|\||getline|>/.test(a)) ? 'awk with system(), pipes, getline or output redirection is not allowed' : null;
+  else if (kind !== null) why = checkInterpreter(kind, sargs);
+  else if (base === 'npx' || base === 'bunx' || base === 'pnpx') why = checkLocalPackage(base, sargs, ctx.root);
+  else if (base === 'npm' || base === 'yarn' || base === 'pnpm' || base === 'bun') why = checkPackageManager(base, sargs, ctx.root);
+  return why ?? codeLoading(base, args);
+}
+
+/** An `X=... cmd` prefix outside the safe names (or the test command's own env) is refused. */
+function envPrefixRefusal(cmd: SimpleCommand, ctx: PathContext): CommandCheck | undefined {
   for (const a of cmd.assignments) {
     if (!SAFE_ENV_NAMES.has(a.name) && !ctx.testEnv?.has(`${a.name}=${a.value?.value ?? ''}`)) {
       return deny(`builtin-deny:env:${a.name}`, `the prefix ${a.name}=... is not one of the environment names a command may get here (${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, …): it may point the program at other code or config; drop it`);
     }
   }
+  return undefined;
+}
+
+export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck {
+  const prefix = envPrefixRefusal(cmd, ctx);
+  if (prefix) return prefix;
   const first = cmd.words[0];
   if (!first || first.value === null) return deny('builtin-deny:dynamic-command', 'a variable or expansion in command position is not allowed; write the command name literally');
   const un = unwrap(cmd.words);
@@ -76,28 +110,13 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
     return deny(`builtin-deny:${base}-args`, `${base} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
   }
   const sargs = args as string[];
-  let why: string | null = checkFollowLinks(base, args.filter((a): a is string => a !== null));
-  if (why && FOLLOWING_SEARCH.has(base)) {
-    const f = base === 'find' ? parseFind(sargs) : null;
-    const operands = f !== null ? (typeof f === 'string' ? null : f.paths) : searchOperands(base, sargs);
-    const escaping = operands === null ? 'unknown' : linksEscapeUnder(operands, ctx);
-    if (escaping === null) why = null;
-    else why = `${why} (${escaping} leads out of the worktree)`;
-  }
+  let why = followLinksRefusal(base, args, sargs, ctx);
   if (why) return deny(`builtin-deny:${base}-follow-links`, why, words);
   if (base === 'git') {
     const embedded = embeddedRepo(ctx);
     if (embedded) return deny('builtin-deny:embedded-repo', `git in ${embedded} would use that embedded repository (its config can run programs); run git from the worktree root with a pathspec instead (git log -- ${embedded})`, words);
   }
-  if (base === 'git') why = checkGit(sargs, ctx.root);
-  else if (base === 'find') why = checkFind(sargs, ctx.root);
-  else if (base === 'rg') why = checkRg(sargs, ctx.root);
-  else if (base === 'sed') why = checkSed(sargs, ctx.root);
-  else if (base === 'awk' || base === 'gawk' || base === 'mawk') why = sargs.some((a) => /system|\||getline|>/.test(a)) ? 'awk with system(), pipes, getline or output redirection is not allowed' : null;
-  else if (kind !== null) why = checkInterpreter(kind, sargs);
-  else if (base === 'npx' || base === 'bunx' || base === 'pnpx') why = checkLocalPackage(base, sargs, ctx.root);
-  else if (base === 'npm' || base === 'yarn' || base === 'pnpm' || base === 'bun') why = checkPackageManager(base, sargs, ctx.root);
-  why ??= codeLoading(base, args);
+  why = programArgsRefusal(base, kind, args, sargs, ctx);
   if (why) return deny(`builtin-deny:${base}-args`, why, words);
   if (un.argvUnknown && !XARGS_SAFE_INNER.has(base) && (READ_PATHS.has(base) || WRITE_PATHS.has(base))) {
     return deny('builtin-deny:xargs', `xargs ${base} would take file names the policy cannot see; name the files directly (xargs may only feed ${[...XARGS_SAFE_INNER].join(', ')})`, words);
