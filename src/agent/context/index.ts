@@ -63,18 +63,23 @@ function fraction(value: number | undefined, fallback: number, field: string): n
   return v;
 }
 
-export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
-  const log = opts.logger ?? rootLogger('context');
+/** When the context is compacted, in tokens of the model's window. */
+function compactionThresholds(opts: ContextManagerOptions): { window: number; summaryAt: number; microAt: number; microTarget: number; protectRecent: number } {
   const window = opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const summaryAt = fraction(opts.compactThreshold, 0.75, 'compactThreshold') * window;
   const microAt = Math.min(fraction(opts.microcompactThreshold, 0.5, 'microcompactThreshold') * window, summaryAt);
-  const protectRecent = opts.protectRecent ?? 6;
   /**
    * Every compaction rewrites the cache from the first changed block, so one must buy real headroom:
    * a microcompact is used only when it brings the context down to 70% of the microcompact threshold;
    * otherwise nothing happens until the summary threshold, where a summary resets the context.
    */
   const microTarget = microAt * 0.7;
+  return { window, summaryAt, microAt, microTarget, protectRecent: opts.protectRecent ?? 6 };
+}
+
+export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
+  const log = opts.logger ?? rootLogger('context');
+  const { window, summaryAt, microAt, microTarget, protectRecent } = compactionThresholds(opts);
   const model = opts.model ?? DEFAULT_MODEL;
 
   const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
