@@ -2,7 +2,14 @@ import pino, { type Logger } from 'pino';
 
 /** The root logger: JSON to stderr, level from LOG_LEVEL (default warn for the CLI, info for servers). */
 const root: Logger = pino(
-  { level: process.env.LOG_LEVEL ?? 'warn', base: undefined, redact: { paths: ['token', '*.token', 'apiKey', '*.apiKey', 'authorization', '*.authorization', 'headers.authorization'], censor: '[redacted]' } },
+  {
+    level: process.env.LOG_LEVEL ?? 'warn',
+    base: undefined,
+    redact: {
+      paths: ['token', '*.token', 'apiKey', '*.apiKey', 'authorization', '*.authorization', 'headers.authorization'],
+      censor: '[redacted]',
+    },
+  },
   pino.destination(2),
 );
 

@@ -17,9 +17,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function* callModel(run: LoopRun, sent: Message[]): AsyncGenerator<RunEvent, ModelCall> {
   const { deps, events, signal } = run;
-  for (let brokenStreams = 0; ; ) {
+  for (let brokenStreams = 0; ;) {
     try {
-      const request = { model: deps.modelId, system: run.system, tools: run.tools, messages: sent, maxTokens: deps.maxTokens ?? 16000, signal };
+      const request = {
+        model: deps.modelId,
+        system: run.system,
+        tools: run.tools,
+        messages: sent,
+        maxTokens: deps.maxTokens ?? 16000,
+        signal,
+      };
       return { response: await deps.model.send(request) };
     } catch (e) {
       const err = e instanceof ModelError ? e : new ModelError(signal.aborted ? 'aborted' : 'fatal', (e as Error).message);

@@ -74,29 +74,48 @@ export interface Denial {
 type Ev<T extends string, B> = { type: T; ts: string } & B;
 
 export type RunEvent =
-  | Ev<'run_start', {
-      runId: string;
-      task: { kind: string; title?: string; issue?: number };
-      model: string;
-      root: string;
-      sandbox?: string;
-      /** Why there is no sandbox, when there is none: said at the start of the run. */
-      sandboxReason?: string;
-      /** The run's test and setup commands, configured or detected, and why. */
-      test?: { command: string; source: 'configured' | 'detected'; why: string };
-      setup?: { command?: string; source?: 'configured' | 'detected'; why: string };
-    }>
+  | Ev<
+      'run_start',
+      {
+        runId: string;
+        task: { kind: string; title?: string; issue?: number };
+        model: string;
+        root: string;
+        sandbox?: string;
+        /** Why there is no sandbox, when there is none: said at the start of the run. */
+        sandboxReason?: string;
+        /** The run's test and setup commands, configured or detected, and why. */
+        test?: { command: string; source: 'configured' | 'detected'; why: string };
+        setup?: { command?: string; source?: 'configured' | 'detected'; why: string };
+      }
+    >
   | Ev<'request', { turn: number; messages: number; estimatedTokens: number }>
   | Ev<'assistant', { turn: number; content: AssistantBlock[]; stopReason: string; usage: Usage; costUsd: number }>
   | Ev<'tool_call', { id: string; name: string; kind?: ToolKind; input: unknown }>
-  | Ev<'tool_result', { id: string; name: string; kind?: ToolKind; isError: boolean; errorKind?: string; preview: string; durationMs: number; outputPath?: string; meta?: Record<string, unknown> }>
+  | Ev<
+      'tool_result',
+      {
+        id: string;
+        name: string;
+        kind?: ToolKind;
+        isError: boolean;
+        errorKind?: string;
+        preview: string;
+        durationMs: number;
+        outputPath?: string;
+        meta?: Record<string, unknown>;
+      }
+    >
   | Ev<'permission', { tool: string; input: string; behavior: 'allow' | 'deny'; rule: string; reason: string }>
   | Ev<'hook', { event: string; name: string; outcome: 'continue' | 'block' | 'context' | 'error'; message?: string }>
   | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean }>
   | Ev<'test_run', { run: TestRun }>
   | Ev<'file_changed', { path: string }>
   | Ev<'todo', { todos: TodoItem[] }>
-  | Ev<'compaction', { kind: 'microcompact' | 'summary' | 'clear'; beforeTokens: number; afterTokens: number; ok: boolean; detail?: string }>
+  | Ev<
+      'compaction',
+      { kind: 'microcompact' | 'summary' | 'clear'; beforeTokens: number; afterTokens: number; ok: boolean; detail?: string }
+    >
   | Ev<'retry', { turn: number; reason: string; attempt: number }>
   | Ev<'notice', { message: string }>
   /** The second look after the gates passed (review.enabled): its findings, usage and, with block_on: high, its gate. */

@@ -113,7 +113,14 @@ export function recordResponse(run: LoopRun, response: ModelResponse): void {
   const turnCost = run.deps.costOf(response.usage);
   run.usage = addUsage(run.usage, response.usage);
   run.costUsd += turnCost;
-  run.events.push({ type: 'assistant', turn: run.turns, content: response.content, stopReason: response.stopReason, usage: response.usage, costUsd: turnCost });
+  run.events.push({
+    type: 'assistant',
+    turn: run.turns,
+    content: response.content,
+    stopReason: response.stopReason,
+    usage: response.usage,
+    costUsd: turnCost,
+  });
   const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
   if (text) run.finalText = text;
 }
@@ -129,7 +136,11 @@ export function recordOutcomes(run: LoopRun, outcomes: readonly ToolOutcome[]): 
     noteEffects(run.memory, o.result);
     const s = run.stuck.observe(o.name, o.input, o.block.content);
     if (s === 'abort') stop = `no progress: the same ${o.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
-    if (s === 'nudge') blocks.push({ type: 'text', text: `You have made the same ${o.name} call with the same result several times. It will not change: try a different approach.` });
+    if (s === 'nudge')
+      blocks.push({
+        type: 'text',
+        text: `You have made the same ${o.name} call with the same result several times. It will not change: try a different approach.`,
+      });
   }
   const verify = run.deps.verifier ? planClosedUnverified(run, outcomes) : undefined;
   if (verify) blocks.push({ type: 'text', text: verify });
@@ -138,7 +149,9 @@ export function recordOutcomes(run: LoopRun, outcomes: readonly ToolOutcome[]): 
 
 /** The verification nudge for the latest todo list this turn wrote, if it closed a plan without a check. */
 function planClosedUnverified(run: LoopRun, outcomes: readonly ToolOutcome[]): string | undefined {
-  const lists = outcomes.flatMap((o) => (o.result.isError ? [] : (o.result.effects ?? []).flatMap((e) => (e.type === 'todos' ? [e.todos] : []))));
+  const lists = outcomes.flatMap((o) =>
+    o.result.isError ? [] : (o.result.effects ?? []).flatMap((e) => (e.type === 'todos' ? [e.todos] : [])),
+  );
   const latest = lists[lists.length - 1];
   return latest ? run.nudge.observe(latest) : undefined;
 }
@@ -155,7 +168,13 @@ function noteEffects(memory: CompactionState, result: ToolResult): void {
   for (const e of result.effects ?? []) {
     if (e.type !== 'exec') continue;
     const log = e.outputPath ?? result.outputPath;
-    (memory.checks ??= []).push({ command: e.command, exitCode: e.exitCode, timedOut: e.timedOut, seq, ...(log ? { outputPath: log } : {}) });
+    (memory.checks ??= []).push({
+      command: e.command,
+      exitCode: e.exitCode,
+      timedOut: e.timedOut,
+      seq,
+      ...(log ? { outputPath: log } : {}),
+    });
     if (memory.checks.length > 200) memory.checks.splice(0, memory.checks.length - 200);
   }
   const log = result.outputPath;

@@ -121,7 +121,15 @@ async function* turn(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'stopped' 
   run.messages.push({ role: 'assistant', content: response.content });
   const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
   if (calls.length === 0) return yield* modelStops(run);
-  const outcomes = await runTools(calls, { toolbox: deps.toolbox, policy: deps.policy, hooks: deps.hooks, verifier: deps.verifier, base: deps.toolContext, signal: run.signal, events });
+  const outcomes = await runTools(calls, {
+    toolbox: deps.toolbox,
+    policy: deps.policy,
+    hooks: deps.hooks,
+    verifier: deps.verifier,
+    base: deps.toolContext,
+    signal: run.signal,
+    events,
+  });
   const { blocks, stop } = recordOutcomes(run, outcomes);
   run.messages.push({ role: 'user', content: blocks });
   yield* events.drain();
@@ -136,7 +144,8 @@ function continueCut(run: LoopRun, content: AssistantBlock[]): 'next' | RunResul
   const kept: AssistantBlock[] = content.filter((b) => b.type !== 'tool_use');
   run.messages.push({ role: 'assistant', content: kept.length ? kept : [{ type: 'text', text: '(output cut at the limit)' }] });
   run.continuations++;
-  if (run.continuations > LIMITS.continuations) return endRun(run, 'aborted', `the model hit its output limit ${run.continuations} times in a row`);
+  if (run.continuations > LIMITS.continuations)
+    return endRun(run, 'aborted', `the model hit its output limit ${run.continuations} times in a row`);
   run.messages.push({ role: 'user', content: CONTINUE_MESSAGE });
   return 'next';
 }

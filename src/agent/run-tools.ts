@@ -51,7 +51,12 @@ async function runOne(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolOutcome> 
     ...(result.meta ? { meta: slimMeta(result.meta) } : {}),
   });
   return {
-    block: { type: 'tool_result', tool_use_id: call.id, content: result.forModel || '(no output)', ...(result.isError ? { is_error: true } : {}) },
+    block: {
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: result.forModel || '(no output)',
+      ...(result.isError ? { is_error: true } : {}),
+    },
     result,
     name: call.name,
     input: call.input,
@@ -77,7 +82,14 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
     rule: 'policy-error',
     reason: `The permission check failed (${(e as Error).message}); the call was refused.`,
   }));
-  events.push({ type: 'permission', tool: call.name, input: shown, behavior: decision.behavior, rule: decision.rule, reason: decision.reason });
+  events.push({
+    type: 'permission',
+    tool: call.name,
+    input: shown,
+    behavior: decision.behavior,
+    rule: decision.rule,
+    reason: decision.reason,
+  });
   if (decision.behavior === 'deny') return errorResult(`Permission denied: ${decision.reason}`, 'denied');
 
   const pre = await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: base.root, tool_name: call.name, tool_input: input });
@@ -85,7 +97,10 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   for (const o of pre) {
     if (o.kind === 'context') extra.push(o.text);
     if (o.kind === 'block') {
-      return { ...errorResult(`Blocked by the repository's PreToolUse hook (${o.hook}): ${o.reason}`, 'hook_blocked'), meta: { rule: `hook:${o.hook}`, reason: o.reason, input: shown } };
+      return {
+        ...errorResult(`Blocked by the repository's PreToolUse hook (${o.hook}): ${o.reason}`, 'hook_blocked'),
+        meta: { rule: `hook:${o.hook}`, reason: o.reason, input: shown },
+      };
     }
   }
 
@@ -164,5 +179,10 @@ export async function runTools(calls: ToolUseBlock[], d: ToolRunDeps): Promise<T
 
 function cancelled(call: ToolUseBlock): ToolOutcome {
   const result = errorResult('Not run: the run was cancelled or ran out of time.', 'cancelled');
-  return { block: { type: 'tool_result', tool_use_id: call.id, content: result.forModel, is_error: true }, result, name: call.name, input: call.input };
+  return {
+    block: { type: 'tool_result', tool_use_id: call.id, content: result.forModel, is_error: true },
+    result,
+    name: call.name,
+    input: call.input,
+  };
 }

@@ -42,14 +42,19 @@ const positive = (integer: boolean) =>
   optionalText.pipe(
     z
       .string()
-      .regex(integer ? /^\d+$/ : /^\d+(\.\d+)?$/, integer ? 'expected a positive whole number, e.g. 40' : 'expected a positive number, e.g. 2.5')
+      .regex(
+        integer ? /^\d+$/ : /^\d+(\.\d+)?$/,
+        integer ? 'expected a positive whole number, e.g. 40' : 'expected a positive number, e.g. 2.5',
+      )
       .transform(Number)
       .refine((n) => n > 0, 'must be greater than 0')
       .optional(),
   );
 
 const schema = z.object({
-  anthropic_api_key: optionalText.pipe(z.string({ error: 'is required: pass `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}` in the step\'s with: block' })),
+  anthropic_api_key: optionalText.pipe(
+    z.string({ error: "is required: pass `anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}` in the step's with: block" }),
+  ),
   github_token: optionalText.pipe(z.string({ error: 'is empty: leave it unset (default `${{ github.token }}`) or pass a token' })),
   trigger: optionalText.pipe(z.string().regex(/^\S+$/, 'expected one word such as /agent').default('/agent')),
   prompt: optionalText,

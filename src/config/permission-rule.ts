@@ -48,7 +48,8 @@ export function parseRule(text: string, where: string): PermissionRule {
     const body = prefix ? spec.slice(0, -2).trim() : spec;
     if (body === '') fail(where, text, 'empty command prefix before ":*"');
     if (body.includes(':*')) fail(where, text, `":*" may only end the specifier (position ${open + 2 + spec.indexOf(':*')})`);
-    if (/[;&|`$<>\n]/.test(body)) fail(where, text, 'a Bash rule names one simple command; shell operators (; & | ` $ < >) are not allowed in it');
+    if (/[;&|`$<>\n]/.test(body))
+      fail(where, text, 'a Bash rule names one simple command; shell operators (; & | ` $ < >) are not allowed in it');
     return { text: t, tool, bash: { words: body.split(/\s+/), prefix } };
   }
   if (tool === 'TodoWrite') fail(where, text, 'TodoWrite takes no specifier');

@@ -27,20 +27,25 @@ export const hookMatcher = z.string().superRefine((m, ctx) => {
   try {
     matchesTool(m, 'Bash');
   } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(m)} is not a valid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, '')})` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(m)} is not a valid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, '')})`,
+    });
     return;
   }
   const t = m.trim();
   if (!/^[A-Za-z_]+(\|[A-Za-z_]+)*$/.test(t)) return;
   const unknown = t.split('|').filter((n) => !HOOK_TOOLS.includes(n));
-  if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown tool ${unknown.map((n) => `"${n}"`).join(', ')} (tools: ${HOOK_TOOLS.join(', ')})` });
+  if (unknown.length > 0)
+    ctx.addIssue({ code: 'custom', message: `unknown tool ${unknown.map((n) => `"${n}"`).join(', ')} (tools: ${HOOK_TOOLS.join(', ')})` });
 });
 
 /** A five-field cron expression (UTC), as `serve`'s scheduler reads it. */
 export const cronSchedule = z.string().superRefine((s, ctx) => {
   const fields = s.trim().split(/\s+/).length;
   let problem: string | undefined;
-  if (fields !== 5 && !s.trim().startsWith('@')) problem = `has ${fields} field${fields === 1 ? '' : 's'}, expected 5 (minute hour day-of-month month day-of-week)`;
+  if (fields !== 5 && !s.trim().startsWith('@'))
+    problem = `has ${fields} field${fields === 1 ? '' : 's'}, expected 5 (minute hour day-of-month month day-of-week)`;
   else {
     try {
       CronExpressionParser.parse(s, { tz: 'UTC' });
@@ -48,12 +53,17 @@ export const cronSchedule = z.string().superRefine((s, ctx) => {
       problem = (e as Error).message;
     }
   }
-  if (problem) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is not a valid cron expression: ${problem} (e.g. "0 3 * * 1" = Mondays 03:00 UTC)` });
+  if (problem)
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(s)} is not a valid cron expression: ${problem} (e.g. "0 3 * * 1" = Mondays 03:00 UTC)`,
+    });
 });
 
 /** A path relative to the repository root that stays inside it. */
 export const repoPath = z.string().superRefine((p, ctx) => {
   if (p.trim() === '') ctx.addIssue({ code: 'custom', message: 'empty path' });
-  else if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('~')) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(p)} must be relative to the repository root` });
+  else if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('~'))
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(p)} must be relative to the repository root` });
   else if (p.split(/[\\/]/).includes('..')) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(p)} leaves the repository ("..")` });
 });

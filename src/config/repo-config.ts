@@ -21,7 +21,10 @@ const hookEntry = z
 
 const sweep = z
   .object({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes').describe('sweep name (branch proofpr/sweep-<name>-<yyyymmdd>)'),
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and dashes')
+      .describe('sweep name (branch proofpr/sweep-<name>-<yyyymmdd>)'),
     schedule: cronSchedule.optional().describe('cron expression, used by `serve`'),
     prompt: z.string().min(1).describe("the sweep's task"),
     labels: z.array(z.string()).default([]).describe("labels for the sweep's PR"),
@@ -29,23 +32,42 @@ const sweep = z
     baseline: z
       .enum(['record', 'require_green'])
       .default('record')
-      .describe('record = a red base is recorded in the evidence and the sweep runs ("make the failing tests pass"); require_green = the sweep refuses to run on a red base'),
+      .describe(
+        'record = a red base is recorded in the evidence and the sweep runs ("make the failing tests pass"); require_green = the sweep refuses to run on a red base',
+      ),
   })
   .strict();
 
 export const repoConfigSchema = z
   .object({
-    trigger: z.string().min(1).default('/agent').describe('comment prefix that starts a command (`/agent fix`, `/agent plan`, `/agent status`, `/agent cancel`)'),
+    trigger: z
+      .string()
+      .min(1)
+      .default('/agent')
+      .describe('comment prefix that starts a command (`/agent fix`, `/agent plan`, `/agent status`, `/agent cancel`)'),
     model: z.string().min(1).default(DEFAULT_MODEL).describe('model id (PROOFPR_MODEL and --model override it)'),
     max_turns: z.number().int().positive().default(80).describe('maximum model requests per run'),
     max_cost_usd: z.number().positive().default(5).describe('maximum spend per run in USD (from token usage × model price)'),
     timeout_min: z.number().positive().default(30).describe('wall-clock limit per run in minutes'),
-    authorized: z.array(z.enum(['read', 'triage', 'write', 'maintain', 'admin'])).default(['write', 'maintain', 'admin']).describe('repository permissions allowed to trigger a run (asked through the API)'),
+    authorized: z
+      .array(z.enum(['read', 'triage', 'write', 'maintain', 'admin']))
+      .default(['write', 'maintain', 'admin'])
+      .describe('repository permissions allowed to trigger a run (asked through the API)'),
     trigger_label: z.string().optional().describe('an issue label that starts a fix like `/agent fix`'),
     test: z
       .object({
-        command: z.string().min(1).optional().describe('what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)'),
-        report: repoPath.optional().describe("report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines"),
+        command: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)',
+          ),
+        report: repoPath
+          .optional()
+          .describe(
+            "report file the test command writes (JUnit XML or Jest/Vitest JSON); else counts come from the runner's summary lines",
+          ),
         min_tests: z.number().int().min(0).default(1).describe('tests that must execute (passed + failed) for gate tests-ran'),
         timeout_min: z.number().positive().max(60).default(10).describe('limit for one harness test run in minutes'),
       })
@@ -53,20 +75,34 @@ export const repoConfigSchema = z
       .default({ min_tests: 1, timeout_min: 10 }),
     setup: z
       .object({
-        command: z.string().min(1).optional().describe('run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only; when absent, detected from the lock file (npm ci, pnpm install --frozen-lockfile, yarn install --frozen-lockfile / --immutable, go mod download, cargo fetch)'),
+        command: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only; when absent, detected from the lock file (npm ci, pnpm install --frozen-lockfile, yarn install --frozen-lockfile / --immutable, go mod download, cargo fetch)',
+          ),
         timeout_min: z.number().positive().max(60).default(15).describe('limit for the setup command in minutes'),
       })
       .strict()
       .default({ timeout_min: 15 }),
     permissions: z
       .object({
-        allow: z.array(permissionRule).default([]).describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
+        allow: z
+          .array(permissionRule)
+          .default([])
+          .describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
         deny: z.array(permissionRule).default([]).describe('deny rules, same syntax; deny always wins'),
-        writable_workflows: z.boolean().default(false).describe('allow edits under .github/workflows/ (same as listing `.github/workflows/**` in writable)'),
+        writable_workflows: z
+          .boolean()
+          .default(false)
+          .describe('allow edits under .github/workflows/ (same as listing `.github/workflows/**` in writable)'),
         writable: z
           .array(repoPath)
           .default([])
-          .describe('protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise'),
+          .describe(
+            'protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise',
+          ),
       })
       .strict()
       .default({ allow: [], deny: [], writable_workflows: false, writable: [] }),
@@ -74,7 +110,10 @@ export const repoConfigSchema = z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
       .default([])
       .describe('extra environment variable names passed to Bash, hooks and tests (never secrets)'),
-    sandbox: z.enum(['auto', 'required', 'off']).default('auto').describe('run Bash, hooks and tests in bubblewrap (no network, read-only outside the worktree): auto = when available'),
+    sandbox: z
+      .enum(['auto', 'required', 'off'])
+      .default('auto')
+      .describe('run Bash, hooks and tests in bubblewrap (no network, read-only outside the worktree): auto = when available'),
     hooks: z
       .object({
         SessionStart: z.array(hookEntry).default([]),
@@ -93,16 +132,46 @@ export const repoConfigSchema = z
         tests_passed: z.boolean().default(true).describe('the run exited 0 with no failed test'),
         assertions_kept: z.boolean().default(true).describe('test files lost no assertion and gained no skip/only'),
         final_run: z.boolean().default(true).describe('the harness reruns test.command on the final tree; that run is the evidence'),
-        red_green: z.boolean().optional().describe('[on for issues, off otherwise] a test that failed on the base passes now, or a new or changed test fails on the base tree plus only the test changes (proves the test catches the bug)'),
-        max_stop_blocks: z.number().int().min(0).max(20).default(3).describe('times failing gates send the model back before the run ends unverified'),
-        test_changes_allowed: z.array(z.string().min(1)).default([]).describe('globs (gitignore syntax) of test support files the agent may change freely: fixtures, data, helpers'),
+        red_green: z
+          .boolean()
+          .optional()
+          .describe(
+            '[on for issues, off otherwise] a test that failed on the base passes now, or a new or changed test fails on the base tree plus only the test changes (proves the test catches the bug)',
+          ),
+        max_stop_blocks: z
+          .number()
+          .int()
+          .min(0)
+          .max(20)
+          .default(3)
+          .describe('times failing gates send the model back before the run ends unverified'),
+        test_changes_allowed: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('globs (gitignore syntax) of test support files the agent may change freely: fixtures, data, helpers'),
       })
       .strict()
-      .default({ tests_ran: true, tests_fresh: true, tests_passed: true, assertions_kept: true, final_run: true, max_stop_blocks: 3, test_changes_allowed: [] }),
+      .default({
+        tests_ran: true,
+        tests_fresh: true,
+        tests_passed: true,
+        assertions_kept: true,
+        final_run: true,
+        max_stop_blocks: 3,
+        test_changes_allowed: [],
+      }),
     review: z
       .object({
-        enabled: z.boolean().default(false).describe('after the gates pass, a fresh-context read-only sub-agent looks at the issue, the diff and the final test output for counterexamples and untested cases; its findings go in the PR body and the evidence'),
-        block_on: z.enum(['none', 'high']).default('none').describe('none: findings never block; high: a high-severity finding fails the second-look gate (the run is unverified)'),
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe(
+            'after the gates pass, a fresh-context read-only sub-agent looks at the issue, the diff and the final test output for counterexamples and untested cases; its findings go in the PR body and the evidence',
+          ),
+        block_on: z
+          .enum(['none', 'high'])
+          .default('none')
+          .describe('none: findings never block; high: a high-severity finding fails the second-look gate (the run is unverified)'),
       })
       .strict()
       .default({ enabled: false, block_on: 'none' }),
@@ -110,7 +179,10 @@ export const repoConfigSchema = z
       .object({
         draft: z.boolean().default(false).describe('open verified PRs as drafts'),
         labels: z.array(z.string()).default(['proofpr']).describe('labels put on the PRs proofpr opens'),
-        on_unverified: z.enum(['comment', 'draft_pr']).default('comment').describe('unverified work: a comment with the failed gates and the WIP branch, or a draft PR'),
+        on_unverified: z
+          .enum(['comment', 'draft_pr'])
+          .default('comment')
+          .describe('unverified work: a comment with the failed gates and the WIP branch, or a draft PR'),
         wip_commit: z.boolean().default(true).describe('commit unverified/aborted work on the branch'),
       })
       .strict()
@@ -124,12 +196,20 @@ export const repoConfigSchema = z
       .default({ name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' }),
     ci: z
       .object({
-        wait_min: z.number().min(0).max(360).default(30).describe("watch the pushed commit's check runs and statuses this long (minutes); 0 = off"),
+        wait_min: z
+          .number()
+          .min(0)
+          .max(360)
+          .default(30)
+          .describe("watch the pushed commit's check runs and statuses this long (minutes); 0 = off"),
         fix_rounds: z.number().int().min(0).max(3).default(1).describe('follow-up runs when CI fails on that commit (never for forks)'),
       })
       .strict()
       .default({ wait_min: 30, fix_rounds: 1 }),
-    sweeps: z.array(sweep).default([]).describe('maintenance sweeps run by `proofpr sweep`, the Action in sweep mode, and `serve` on their schedule'),
+    sweeps: z
+      .array(sweep)
+      .default([])
+      .describe('maintenance sweeps run by `proofpr sweep`, the Action in sweep mode, and `serve` on their schedule'),
   })
   .strict();
 
@@ -154,7 +234,12 @@ export function validateRepoConfig(raw: unknown, source = '.github/proofpr.yml')
     if (i.code === 'unrecognized_keys') {
       const keys = (i as { keys: string[] }).keys;
       const base = issuePath(i.path);
-      return keys.map((k) => `${base === '(root)' ? k : `${base}.${k}`}: ${base === '(root)' && k === '_extends' ? EXTENDS_OFFLINE : 'unknown key (remove it or check the spelling)'}`).join('\n');
+      return keys
+        .map(
+          (k) =>
+            `${base === '(root)' ? k : `${base}.${k}`}: ${base === '(root)' && k === '_extends' ? EXTENDS_OFFLINE : 'unknown key (remove it or check the spelling)'}`,
+        )
+        .join('\n');
     }
     return `${issuePath(i.path)}: ${i.message}`;
   });

@@ -10,7 +10,13 @@ import type { DetectedCommands } from './types.js';
 
 export type { DetectedCommand, DetectedCommands, DetectedSetup, DetectedTest } from './types.js';
 
-const DETECTORS: ReadonlyArray<(root: string) => Promise<DetectedCommands | undefined>> = [detectNode, detectPython, detectGo, detectCargo, detectMake];
+const DETECTORS: ReadonlyArray<(root: string) => Promise<DetectedCommands | undefined>> = [
+  detectNode,
+  detectPython,
+  detectGo,
+  detectCargo,
+  detectMake,
+];
 
 /**
  * Looks, in this order, at package.json (scripts.test, the lock file's package manager), Python

@@ -25,7 +25,13 @@ function runnerOf(script: string): string | undefined {
   return undefined;
 }
 
-type Pkg = { scripts?: Record<string, unknown>; packageManager?: unknown; dependencies?: object; devDependencies?: object; workspaces?: unknown };
+type Pkg = {
+  scripts?: Record<string, unknown>;
+  packageManager?: unknown;
+  dependencies?: object;
+  devDependencies?: object;
+  workspaces?: unknown;
+};
 
 /**
  * A Node project: `scripts.test` of package.json (the runner it calls, following one `npm run x`),
@@ -43,17 +49,25 @@ export async function detectNode(root: string): Promise<DetectedCommands | undef
   const notes: string[] = [];
   const field = typeof pkg.packageManager === 'string' ? pkg.packageManager : undefined;
   const pm = await detectPackageManager(root, field);
-  const hasDeps = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length > 0 || pkg.workspaces !== undefined;
-  if (!pm.setup && hasDeps) notes.push('package.json has dependencies but no lock file: set setup.command (e.g. `npm install`) to install them before the run');
+  const hasDeps =
+    Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length > 0 || pkg.workspaces !== undefined;
+  if (!pm.setup && hasDeps)
+    notes.push('package.json has dependencies but no lock file: set setup.command (e.g. `npm install`) to install them before the run');
   const scripts = pkg.scripts ?? {};
   const script = typeof scripts.test === 'string' ? scripts.test.trim() : undefined;
   if (!script) return { ...(pm.setup && hasDeps ? { setup: pm.setup } : {}), notes: [...notes, 'package.json has no scripts.test'] };
-  if (PLACEHOLDER.test(script)) return { ...(pm.setup && hasDeps ? { setup: pm.setup } : {}), notes: [...notes, "package.json scripts.test is npm's placeholder (`no test specified`)"] };
+  if (PLACEHOLDER.test(script))
+    return {
+      ...(pm.setup && hasDeps ? { setup: pm.setup } : {}),
+      notes: [...notes, "package.json scripts.test is npm's placeholder (`no test specified`)"],
+    };
   const via = /^(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)\s*$/.exec(script)?.[1];
   const inner = via && typeof scripts[via] === 'string' ? (scripts[via] as string) : undefined;
   const runner = runnerOf(script) ?? (inner !== undefined ? runnerOf(inner) : undefined);
   const command = runScript(pm.pm, 'test');
-  const calls = runner ? `runs ${runner} (\`${script.length > 80 ? `${script.slice(0, 79)}…` : script}\`)` : `is \`${script.length > 80 ? `${script.slice(0, 79)}…` : script}\``;
+  const calls = runner
+    ? `runs ${runner} (\`${script.length > 80 ? `${script.slice(0, 79)}…` : script}\`)`
+    : `is \`${script.length > 80 ? `${script.slice(0, 79)}…` : script}\``;
   return {
     test: { command, why: `package.json scripts.test ${calls}; ${pm.why}`, ...(runner ? { runner } : {}) },
     ...(pm.setup && hasDeps ? { setup: pm.setup } : {}),

@@ -8,7 +8,11 @@ export async function detectGo(root: string): Promise<DetectedCommands | undefin
   const sum = await readText(root, 'go.sum');
   return {
     test: { command: 'go test ./...', runner: 'go', why: 'go.mod is at the top: every package of the module' },
-    ...(sum && sum.trim() ? { setup: { command: 'go mod download', tool: 'go', why: 'go.sum lists modules: download them before the sandbox cuts the network' } } : {}),
+    ...(sum && sum.trim()
+      ? {
+          setup: { command: 'go mod download', tool: 'go', why: 'go.sum lists modules: download them before the sandbox cuts the network' },
+        }
+      : {}),
     notes: [],
   };
 }
@@ -20,7 +24,15 @@ export async function detectCargo(root: string): Promise<DetectedCommands | unde
   const deps = /^\s*\[(?:dev-)?dependencies\]\s*$[\s\S]*?^\s*[A-Za-z0-9_-]+\s*=/m.test(text) || /^\s*\[workspace\]/m.test(text);
   return {
     test: { command: 'cargo test', runner: 'cargo', why: 'Cargo.toml is at the top' },
-    ...(deps ? { setup: { command: 'cargo fetch', tool: 'cargo', why: 'Cargo.toml has dependencies: fetch them before the sandbox cuts the network' } } : {}),
+    ...(deps
+      ? {
+          setup: {
+            command: 'cargo fetch',
+            tool: 'cargo',
+            why: 'Cargo.toml has dependencies: fetch them before the sandbox cuts the network',
+          },
+        }
+      : {}),
     notes: [],
   };
 }

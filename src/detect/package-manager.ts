@@ -30,7 +30,10 @@ async function yarnFlavour(root: string, packageManagerField: string | undefined
   const lock = (await readText(root, 'yarn.lock')) ?? '';
   if (/^__metadata:/m.test(lock)) return { pm: 'yarn-berry', why: 'yarn.lock has a __metadata section (yarn 2+)' };
   const m = /^yarn@(\d+)/.exec(packageManagerField ?? '');
-  if (m?.[1]) return Number(m[1]) >= 2 ? { pm: 'yarn-berry', why: `package.json packageManager is ${packageManagerField}` } : { pm: 'yarn-classic', why: `package.json packageManager is ${packageManagerField}` };
+  if (m?.[1])
+    return Number(m[1]) >= 2
+      ? { pm: 'yarn-berry', why: `package.json packageManager is ${packageManagerField}` }
+      : { pm: 'yarn-classic', why: `package.json packageManager is ${packageManagerField}` };
   if (await exists(root, '.yarnrc.yml')) return { pm: 'yarn-berry', why: 'yarn.lock with .yarnrc.yml (yarn 2+)' };
   return { pm: 'yarn-classic', why: 'yarn.lock in the yarn 1 format' };
 }
@@ -50,12 +53,18 @@ export async function detectPackageManager(root: string, packageManagerField?: s
   ];
   for (const [file, pm0] of locks) {
     if (!(await exists(root, file))) continue;
-    const { pm, why } = pm0 === 'yarn-classic' ? await yarnFlavour(root, packageManagerField) : { pm: pm0, why: `${file} is the lock file` };
-    return { pm, why, setup: { command: INSTALL[pm], tool: pm, why: `${why}: \`${INSTALL[pm]}\` installs exactly the locked dependencies` } };
+    const { pm, why } =
+      pm0 === 'yarn-classic' ? await yarnFlavour(root, packageManagerField) : { pm: pm0, why: `${file} is the lock file` };
+    return {
+      pm,
+      why,
+      setup: { command: INSTALL[pm], tool: pm, why: `${why}: \`${INSTALL[pm]}\` installs exactly the locked dependencies` },
+    };
   }
   const field = /^(npm|pnpm|yarn|bun)@(\d+)?/.exec(packageManagerField ?? '');
   if (field?.[1]) {
-    const pm: PackageManager = field[1] === 'yarn' ? (Number(field[2] ?? '1') >= 2 ? 'yarn-berry' : 'yarn-classic') : (field[1] as PackageManager);
+    const pm: PackageManager =
+      field[1] === 'yarn' ? (Number(field[2] ?? '1') >= 2 ? 'yarn-berry' : 'yarn-classic') : (field[1] as PackageManager);
     return { pm, why: `package.json packageManager is ${packageManagerField} (no lock file)` };
   }
   return { pm: 'npm', why: 'no lock file, so npm' };

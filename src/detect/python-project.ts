@@ -44,7 +44,8 @@ async function usesPytest(root: string, files: readonly string[]): Promise<strin
 export async function detectPython(root: string): Promise<DetectedCommands | undefined> {
   for (const [file, re, where] of PYTEST_CONFIG) {
     const text = await readText(root, file);
-    if (text !== undefined && re.test(text)) return { test: { command: 'python3 -m pytest', runner: 'pytest', why: `pytest is configured in ${where}` }, notes: [] };
+    if (text !== undefined && re.test(text))
+      return { test: { command: 'python3 -m pytest', runner: 'pytest', why: `pytest is configured in ${where}` }, notes: [] };
   }
   const markers = [];
   for (const f of ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini']) if (await exists(root, f)) markers.push(f);
@@ -56,5 +57,12 @@ export async function detectPython(root: string): Promise<DetectedCommands | und
   if (pytest) return { test: { command: 'python3 -m pytest', runner: 'pytest', why: `${what}: ${pytest}` }, notes: [] };
   // unittest discovery only walks packages: a tests/ folder without __init__.py is given as the start folder.
   const command = t.dir && !t.dirIsPackage ? `python3 -m unittest discover -s ${t.dir}` : 'python3 -m unittest discover';
-  return { test: { command, runner: 'unittest', why: `${what}: ${t.files.length} test file(s) (${t.files[0]}…) and none imports pytest, so unittest` }, notes: [] };
+  return {
+    test: {
+      command,
+      runner: 'unittest',
+      why: `${what}: ${t.files.length} test file(s) (${t.files[0]}…) and none imports pytest, so unittest`,
+    },
+    notes: [],
+  };
 }

@@ -26,7 +26,12 @@ export interface ResolvedCommands {
 export function resolveCommands(config: RepoConfig, detected: DetectedCommands, configFile = '.github/proofpr.yml'): ResolvedCommands {
   const test: CommandChoice | undefined = config.test.command
     ? { command: config.test.command, source: 'configured', why: `test.command in ${configFile}` }
-    : detected.test && { command: detected.test.command, source: 'detected', why: detected.test.why, ...(detected.test.runner ? { runner: detected.test.runner } : {}) };
+    : detected.test && {
+        command: detected.test.command,
+        source: 'detected',
+        why: detected.test.why,
+        ...(detected.test.runner ? { runner: detected.test.runner } : {}),
+      };
   const setup: CommandChoice | undefined = config.setup.command
     ? { command: config.setup.command, source: 'configured', why: `setup.command in ${configFile}` }
     : detected.setup && { command: detected.setup.command, source: 'detected', why: detected.setup.why };

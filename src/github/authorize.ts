@@ -11,7 +11,11 @@ export interface AuthorizeResult {
 }
 
 /** True when the permission or the role name (maintain, triage, custom roles) is in `allowed`. */
-export async function authorize(github: Pick<GitHubPort, 'permission'>, user: string, allowed: readonly string[]): Promise<AuthorizeResult> {
+export async function authorize(
+  github: Pick<GitHubPort, 'permission'>,
+  user: string,
+  allowed: readonly string[],
+): Promise<AuthorizeResult> {
   let res: { permission: string; roleName?: string };
   try {
     res = await github.permission(user);

@@ -4,8 +4,12 @@ import type { CheckConclusion } from './port.js';
 
 export const CHECK_NAME = 'proofpr';
 
-export function checkRunFor(evidence: Evidence, summaryMd: string): { name: string; conclusion: CheckConclusion; title: string; summary: string } {
-  const conclusion: CheckConclusion = evidence.verdict === 'verified' ? 'success' : evidence.verdict === 'aborted' ? 'cancelled' : 'failure';
+export function checkRunFor(
+  evidence: Evidence,
+  summaryMd: string,
+): { name: string; conclusion: CheckConclusion; title: string; summary: string } {
+  const conclusion: CheckConclusion =
+    evidence.verdict === 'verified' ? 'success' : evidence.verdict === 'aborted' ? 'cancelled' : 'failure';
   const passed = evidence.gates.filter((g) => g.passed).length;
   return {
     name: CHECK_NAME,

@@ -30,7 +30,14 @@ export function createCiApi(request: RequestFn, r: { owner: string; repo: string
   return {
     async listCheckRuns(sha): Promise<CheckRunInfo[]> {
       const { data } = await request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ...r, ref: sha, per_page: 100 });
-      return ((data as Json).check_runs as Json[]).map((c) => ({ id: c.id, name: c.name, status: c.status, conclusion: c.conclusion ?? null, url: c.html_url ?? c.details_url ?? '', ...(c.app?.slug ? { app: c.app.slug } : {}) }));
+      return ((data as Json).check_runs as Json[]).map((c) => ({
+        id: c.id,
+        name: c.name,
+        status: c.status,
+        conclusion: c.conclusion ?? null,
+        url: c.html_url ?? c.details_url ?? '',
+        ...(c.app?.slug ? { app: c.app.slug } : {}),
+      }));
     },
     async listCommitStatuses(sha): Promise<CommitStatusInfo[]> {
       const { data } = await request('GET /repos/{owner}/{repo}/commits/{ref}/statuses', { ...r, ref: sha, per_page: 100 });
@@ -38,15 +45,36 @@ export function createCiApi(request: RequestFn, r: { owner: string; repo: string
     },
     async listWorkflowRuns(sha): Promise<WorkflowRunInfo[]> {
       const { data } = await request('GET /repos/{owner}/{repo}/actions/runs', { ...r, head_sha: sha, per_page: 50 });
-      return ((data as Json).workflow_runs as Json[]).map((w) => ({ id: w.id, name: w.name ?? String(w.id), event: w.event, status: w.status, conclusion: w.conclusion ?? null, url: w.html_url ?? '', createdAt: w.created_at ?? '', headSha: w.head_sha }));
+      return ((data as Json).workflow_runs as Json[]).map((w) => ({
+        id: w.id,
+        name: w.name ?? String(w.id),
+        event: w.event,
+        status: w.status,
+        conclusion: w.conclusion ?? null,
+        url: w.html_url ?? '',
+        createdAt: w.created_at ?? '',
+        headSha: w.head_sha,
+      }));
     },
     async listWorkflowJobs(runId): Promise<WorkflowJobInfo[]> {
       const { data } = await request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { ...r, run_id: runId, per_page: 100 });
-      return ((data as Json).jobs as Json[]).map((j) => ({ id: j.id, name: j.name, conclusion: j.conclusion ?? null, url: j.html_url ?? '', steps: ((j.steps ?? []) as Json[]).map((s) => ({ name: s.name, number: s.number, conclusion: s.conclusion ?? null })) }));
+      return ((data as Json).jobs as Json[]).map((j) => ({
+        id: j.id,
+        name: j.name,
+        conclusion: j.conclusion ?? null,
+        url: j.html_url ?? '',
+        steps: ((j.steps ?? []) as Json[]).map((s) => ({ name: s.name, number: s.number, conclusion: s.conclusion ?? null })),
+      }));
     },
     async jobLog(jobId) {
       const { data } = await request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { ...r, job_id: jobId });
-      return typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : data instanceof ArrayBuffer ? Buffer.from(data).toString('utf8') : String(data ?? '');
+      return typeof data === 'string'
+        ? data
+        : Buffer.isBuffer(data)
+          ? data.toString('utf8')
+          : data instanceof ArrayBuffer
+            ? Buffer.from(data).toString('utf8')
+            : String(data ?? '');
     },
     async workflowTriggers(ref) {
       let list: Json[];
@@ -60,7 +88,8 @@ export function createCiApi(request: RequestFn, r: { owner: string; repo: string
       const out: Array<{ path: string; events: string[] }> = [];
       for (const f of files) {
         const { data } = await request('GET /repos/{owner}/{repo}/contents/{path}', { ...r, path: f.path, ref });
-        const text = typeof (data as Json).content === 'string' ? Buffer.from((data as Json).content, 'base64').toString('utf8') : String(data);
+        const text =
+          typeof (data as Json).content === 'string' ? Buffer.from((data as Json).content, 'base64').toString('utf8') : String(data);
         out.push({ path: f.path, events: workflowEvents(text) });
       }
       return out;

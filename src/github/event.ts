@@ -115,9 +115,19 @@ export function parseEvent(name: string, deliveryId: string, payload: unknown, o
     if (p.action !== 'created') return undefined;
     if (isBot(p.sender, opts.selfLogin) || isBot(p.comment.user, opts.selfLogin)) return undefined;
     const commentUser = p.comment.user ?? p.sender;
-    const common = { ...base(p, deliveryId), actor: commentUser.login, ...(commentUser.id !== undefined ? { actorId: commentUser.id } : {}) };
+    const common = {
+      ...base(p, deliveryId),
+      actor: commentUser.login,
+      ...(commentUser.id !== undefined ? { actorId: commentUser.id } : {}),
+    };
     const kind: CommentKind = name === 'issue_comment' ? 'issue-comment' : 'review-comment';
-    const c = { type: 'comment' as const, commentId: p.comment.id, commentKind: kind, commentCreatedAt: p.comment.created_at, commentBody: p.comment.body ?? '' };
+    const c = {
+      type: 'comment' as const,
+      commentId: p.comment.id,
+      commentKind: kind,
+      commentCreatedAt: p.comment.created_at,
+      commentBody: p.comment.body ?? '',
+    };
     if ('pull_request' in p && p.pull_request && typeof p.pull_request === 'object' && 'head' in p.pull_request) {
       const pr = (p as z.infer<typeof reviewComment>).pull_request;
       return { ...common, ...c, target: 'pr', ...prFacts(pr) };
@@ -148,7 +158,16 @@ export function parseEvent(name: string, deliveryId: string, payload: unknown, o
     const res = labeled.safeParse(payload);
     if (!res.success || isBot(res.data.sender, opts.selfLogin)) return undefined;
     const p = res.data;
-    return { ...base(p, deliveryId), type: 'label', label: p.label.name, at: new Date().toISOString(), target: 'issue', number: p.issue.number, title: p.issue.title, body: p.issue.body ?? '' };
+    return {
+      ...base(p, deliveryId),
+      type: 'label',
+      label: p.label.name,
+      at: new Date().toISOString(),
+      target: 'issue',
+      number: p.issue.number,
+      title: p.issue.title,
+      body: p.issue.body ?? '',
+    };
   }
   return undefined;
 }

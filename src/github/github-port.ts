@@ -38,5 +38,12 @@ export function createGitHubPort(octokit: RestOctokit, opts: GitHubPortOptions):
     configPath: opts.configPath ?? CONFIG_PATH,
   };
   const ci = createCiApi((route, params) => octokit.request(route, params), { owner: opts.owner, repo: opts.repo });
-  return { ...repositoryMethods(ctx), ...issueMethods(ctx), ...pullMethods(ctx), ...checkMethods(ctx), reviews: reviewThreadMethods(ctx), ci };
+  return {
+    ...repositoryMethods(ctx),
+    ...issueMethods(ctx),
+    ...pullMethods(ctx),
+    ...checkMethods(ctx),
+    reviews: reviewThreadMethods(ctx),
+    ci,
+  };
 }

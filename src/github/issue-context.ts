@@ -21,7 +21,11 @@ export interface IssueContextInput {
   selfLogin?: string;
 }
 
-export function buildIssueContext(inp: IssueContextInput): { body: string; included: number; excluded: { editedAfter: number; unauthorized: number } } {
+export function buildIssueContext(inp: IssueContextInput): {
+  body: string;
+  included: number;
+  excluded: { editedAfter: number; unauthorized: number };
+} {
   const t = Date.parse(inp.triggerAt);
   const parts = [quoteUntrusted(`Issue #${inp.number} body`, inp.body)];
   let editedAfter = 0;
@@ -60,5 +64,13 @@ export async function loadIssueContext(
   for (const login of new Set(comments.map((c) => c.user))) {
     if ((await authorize(github, login, allowed)).ok) authorizedLogins.add(login);
   }
-  return buildIssueContext({ number: t.number, title: t.title, body: t.body, comments, triggerAt: t.commentCreatedAt, ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}), authorized: authorizedLogins });
+  return buildIssueContext({
+    number: t.number,
+    title: t.title,
+    body: t.body,
+    comments,
+    triggerAt: t.commentCreatedAt,
+    ...(t.commentId !== undefined ? { triggerCommentId: t.commentId } : {}),
+    authorized: authorizedLogins,
+  });
 }

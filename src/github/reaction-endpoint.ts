@@ -13,13 +13,18 @@ export type CommentKind = 'issue-comment' | 'review-comment' | 'review';
 export type ReactionTarget = { issue: number } | { commentId: number; kind?: 'issue-comment' | 'review-comment' };
 
 export interface ReactionEndpoint {
-  route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions' | 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions' | 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions';
+  route:
+    | 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions'
+    | 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'
+    | 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions';
   params: { issue_number: number } | { comment_id: number };
 }
 
 export function reactionEndpoint(target: ReactionTarget): ReactionEndpoint {
-  if ('issue' in target) return { route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', params: { issue_number: target.issue } };
-  if (target.kind === 'review-comment') return { route: 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions', params: { comment_id: target.commentId } };
+  if ('issue' in target)
+    return { route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', params: { issue_number: target.issue } };
+  if (target.kind === 'review-comment')
+    return { route: 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions', params: { comment_id: target.commentId } };
   return { route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', params: { comment_id: target.commentId } };
 }
 

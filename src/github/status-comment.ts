@@ -57,7 +57,8 @@ function usageLine(s: StatusState): string | undefined {
   if (s.turns === undefined && s.costUsd === undefined) return undefined;
   const parts: string[] = [];
   if (s.turns !== undefined) parts.push(`turns ${s.turns}${s.maxTurns ? `/${s.maxTurns}` : ''}`);
-  if (s.inputTokens !== undefined || s.outputTokens !== undefined) parts.push(`tokens ${s.inputTokens ?? 0} in / ${s.outputTokens ?? 0} out`);
+  if (s.inputTokens !== undefined || s.outputTokens !== undefined)
+    parts.push(`tokens ${s.inputTokens ?? 0} in / ${s.outputTokens ?? 0} out`);
   if (s.costUsd !== undefined) parts.push(`$${s.costUsd.toFixed(2)}${s.budgetUsd !== undefined ? ` of $${s.budgetUsd.toFixed(2)}` : ''}`);
   return parts.join(' · ');
 }
@@ -65,7 +66,10 @@ function usageLine(s: StatusState): string | undefined {
 export function renderStatusComment(s: StatusState): string {
   const title = s.mode === 'plan' ? 'plan' : s.mode === 'follow-up' ? 'follow-up' : 'fix';
   const warn = s.phase === 'done' && s.verdict !== undefined && s.verdict !== 'verified' && s.verdict !== 'plan posted';
-  const out = [statusMarker(s.runId), `${warn ? '⚠️' : ICON[s.phase]} **proofpr ${title}** — ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`];
+  const out = [
+    statusMarker(s.runId),
+    `${warn ? '⚠️' : ICON[s.phase]} **proofpr ${title}** — ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`,
+  ];
   if (s.sandbox === 'none') out.push('', `⚠️ Sandbox: none: ${s.sandboxReason ?? 'not available'}`);
   else if (s.sandbox) out.push('', `Sandbox: ${s.sandbox}`);
   const usage = usageLine(s);

@@ -90,7 +90,15 @@ export function toTrigger(facts: WebhookFacts, settings: TriggerSettings): Trigg
   if (!cmd) return undefined;
   // On a pull request only a follow-up fix (and status/cancel) make sense; plan is for issues.
   if (facts.target === 'pr' && cmd.kind === 'plan') return undefined;
-  return { ...common, kind: cmd.kind, via: 'comment', commentId: facts.commentId, commentKind: facts.commentKind, commentCreatedAt: facts.commentCreatedAt, instructions: cmd.instructions };
+  return {
+    ...common,
+    kind: cmd.kind,
+    via: 'comment',
+    commentId: facts.commentId,
+    commentKind: facts.commentKind,
+    commentCreatedAt: facts.commentCreatedAt,
+    instructions: cmd.instructions,
+  };
 }
 
 /** Branch prefix of every branch proofpr creates (CONTRACT §1). */

@@ -54,7 +54,8 @@ async function claim<T>(cx: ProcessorContext<T>, job: Job<Payload<T>>, token: st
     await job.moveToDelayed(Date.now() + cx.busyRetry, token);
     throw new DelayedError();
   };
-  if (slotKey && !(await acquireSlot(redis, slotKey, runId, cx.perRepoConcurrency, cx.leaseTtl))) await later(`repository ${repo} is at its limit`);
+  if (slotKey && !(await acquireSlot(redis, slotKey, runId, cx.perRepoConcurrency, cx.leaseTtl)))
+    await later(`repository ${repo} is at its limit`);
   if (leaseKey) {
     const lease = await acquireLease(redis, leaseKey, owner, cx.leaseTtl, `${runId}|`);
     if (!lease.ok) {
@@ -68,15 +69,18 @@ async function claim<T>(cx: ProcessorContext<T>, job: Job<Payload<T>>, token: st
 /** Renews the slot and the lease every third of their TTL; a lost lease aborts the run. Returns the stop function. */
 function keepClaim<T>(cx: ProcessorContext<T>, c: Claim, controller: AbortController): () => void {
   const { redis, leaseTtl } = cx;
-  const renew = setInterval(() => {
-    void (async () => {
-      if (c.slotKey) await acquireSlot(redis, c.slotKey, c.runId, Number.MAX_SAFE_INTEGER, leaseTtl);
-      if (c.leaseKey && !(await renewLease(redis, c.leaseKey, c.owner, leaseTtl))) {
-        log.warn({ runId: c.runId, issue: c.issue }, 'issue lease lost: another attempt holds it; aborting this one');
-        controller.abort(new Error('issue lease lost'));
-      }
-    })().catch((e: Error) => log.warn({ runId: c.runId, err: e.message }, 'lease renewal failed'));
-  }, Math.max(50, Math.floor(leaseTtl / 3)));
+  const renew = setInterval(
+    () => {
+      void (async () => {
+        if (c.slotKey) await acquireSlot(redis, c.slotKey, c.runId, Number.MAX_SAFE_INTEGER, leaseTtl);
+        if (c.leaseKey && !(await renewLease(redis, c.leaseKey, c.owner, leaseTtl))) {
+          log.warn({ runId: c.runId, issue: c.issue }, 'issue lease lost: another attempt holds it; aborting this one');
+          controller.abort(new Error('issue lease lost'));
+        }
+      })().catch((e: Error) => log.warn({ runId: c.runId, err: e.message }, 'lease renewal failed'));
+    },
+    Math.max(50, Math.floor(leaseTtl / 3)),
+  );
   return () => clearInterval(renew);
 }
 

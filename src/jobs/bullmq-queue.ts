@@ -96,7 +96,10 @@ function queueContext<T>(opts: BullmqQueueOptions<T>): QueueContext<T> {
   queue.on('error', (e: Error) => log.warn({ err: e.message }, 'queue connection error'));
   const withTimeout = <R>(p: Promise<R>, what: string): Promise<R> =>
     new Promise<R>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`${what}: Redis did not answer within ${enqueueTimeout} ms (is REDIS_URL reachable?)`)), enqueueTimeout);
+      const t = setTimeout(
+        () => reject(new Error(`${what}: Redis did not answer within ${enqueueTimeout} ms (is REDIS_URL reachable?)`)),
+        enqueueTimeout,
+      );
       p.then(resolve, reject).finally(() => clearTimeout(t));
     });
   return {
@@ -123,18 +126,27 @@ function queueContext<T>(opts: BullmqQueueOptions<T>): QueueContext<T> {
 
 const jobIdOf = (dedupeKey: string): string => `j-${createHash('sha1').update(dedupeKey).digest('hex').slice(0, 24)}`;
 
-async function enqueueJob<T>(cx: QueueContext<T>, job: { runId: string; data: T }, dedupeKey: string): Promise<{ id: string; deduped: boolean }> {
+async function enqueueJob<T>(
+  cx: QueueContext<T>,
+  job: { runId: string; data: T },
+  dedupeKey: string,
+): Promise<{ id: string; deduped: boolean }> {
   const { producer, key } = cx;
   await cx.conn.producerReady('enqueue');
   const jobId = jobIdOf(dedupeKey);
   const marker = key('dedupe', dedupeKey);
   // One round trip: the marker (NX) and the runId → jobId mapping, or the job id seen before.
-  const seen = await (producer as Redis & MarkCommand).proofprMarkEnqueued(marker, key('run', job.runId), jobId, 7 * 24 * 3600).catch((e: Error) => {
-    throw new Error(`enqueue: Redis at ${cx.conn.where} did not answer (${e.message}); nothing was queued`);
-  });
+  const seen = await (producer as Redis & MarkCommand)
+    .proofprMarkEnqueued(marker, key('run', job.runId), jobId, 7 * 24 * 3600)
+    .catch((e: Error) => {
+      throw new Error(`enqueue: Redis at ${cx.conn.where} did not answer (${e.message}); nothing was queued`);
+    });
   if (seen !== null) return { id: String(seen), deduped: true };
   try {
-    await cx.withTimeout(cx.queue.add('run', { runId: job.runId, data: job.data }, { jobId, removeOnComplete: 1000, removeOnFail: 5000 }), 'enqueue');
+    await cx.withTimeout(
+      cx.queue.add('run', { runId: job.runId, data: job.data }, { jobId, removeOnComplete: 1000, removeOnFail: 5000 }),
+      'enqueue',
+    );
   } catch (e) {
     await producer.del(marker).catch(() => 0);
     throw e;
@@ -202,7 +214,10 @@ async function closeQueue<T>(cx: QueueContext<T>, abort: boolean): Promise<void>
     const drained = worker.close();
     const grace = abort ? 0 : (cx.opts.drainGraceMs ?? 30_000);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((ok) => (timer = setTimeout(() => ok(true), grace)))]);
+    const timedOut = await Promise.race([
+      drained.then(() => false),
+      new Promise<boolean>((ok) => (timer = setTimeout(() => ok(true), grace))),
+    ]);
     clearTimeout(timer);
     if (timedOut) {
       log.warn({ running: [...running.keys()] }, 'drain grace period over: aborting running jobs (their WIP is kept)');
@@ -230,7 +245,13 @@ export function createBullmqQueue<T>(opts: BullmqQueueOptions<T>): BullmqQueue<T
     async counts() {
       await cx.conn.producerReady('counts');
       const c = await cx.withTimeout(cx.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), 'counts');
-      return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
+      return {
+        waiting: c.waiting ?? 0,
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+        completed: c.completed ?? 0,
+      };
     },
     close: ({ abort = false } = {}) => closeQueue(cx, abort),
   };

@@ -80,7 +80,10 @@ const key = (repo: string, sha: string): string => `${repo.toLowerCase()}@${sha}
 async function finished(data: CiWatchJob, github: GitHubPort, ci: CiEvidence, deps: CiWatcherDeps): Promise<void> {
   log.info({ runId: data.published.runId, sha: ci.sha, state: ci.state, round: data.round }, 'CI on the pushed commit');
   if (github.ci) await publishCi(ci, data.published, github, github.ci);
-  const plan = await planCiFix({ ci, published: data.published, trigger: data.origin, config: data.config, roundsDone: data.round }, github);
+  const plan = await planCiFix(
+    { ci, published: data.published, trigger: data.origin, config: data.config, roundsDone: data.round },
+    github,
+  );
   if (!plan || !deps.ledger || !deps.newRunId) return;
   const runId = deps.newRunId();
   const repo = `${data.owner}/${data.repo}`;
@@ -91,7 +94,14 @@ async function finished(data: CiWatchJob, github: GitHubPort, ci: CiEvidence, de
   }
   const comment = await ciFixStatusComment(github, plan, runId, data.config);
   await deps.ledger.setComment(runId, comment.id, comment.url);
-  const job: FixJob = { mode: 'follow-up', trigger: plan.trigger, config: data.config, statusCommentId: comment.id, ciFix: plan.report, ciRound: plan.round };
+  const job: FixJob = {
+    mode: 'follow-up',
+    trigger: plan.trigger,
+    config: data.config,
+    statusCommentId: comment.id,
+    ciFix: plan.report,
+    ciRound: plan.round,
+  };
   await deps.enqueue({ runId, data: job }, { dedupeKey: `ci-fix:${repo}:${ci.sha}:${plan.round}` });
   log.info({ runId, pr: plan.trigger.number, sha: ci.sha, round: plan.round }, 'CI fix round queued');
 }
@@ -132,7 +142,10 @@ export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
     pending.add();
     const repo = `${data.owner}/${data.repo}`;
     void deps
-      .enqueue({ runId: `${data.published.runId}.ci${data.poll}`, data }, { dedupeKey: `ci-watch:${repo}:${data.published.sha}:${data.round}:${data.poll}` })
+      .enqueue(
+        { runId: `${data.published.runId}.ci${data.poll}`, data },
+        { dedupeKey: `ci-watch:${repo}:${data.published.sha}:${data.round}:${data.poll}` },
+      )
       .catch((e: unknown) => {
         log.warn({ runId: data.published.runId, sha: data.published.sha, err: (e as Error).message }, 'could not queue a CI look');
         settle();
@@ -141,10 +154,21 @@ export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
 
   const look = async (data: CiWatchJob): Promise<void> => {
     const repo = `${data.owner}/${data.repo}`;
-    const github = await deps.githubFor({ owner: data.owner, repo: data.repo, ...(data.installationId !== undefined ? { installationId: data.installationId } : {}) });
+    const github = await deps.githubFor({
+      owner: data.owner,
+      repo: data.repo,
+      ...(data.installationId !== undefined ? { installationId: data.installationId } : {}),
+    });
     if (!github.ci || data.config.ci.wait_min <= 0) return;
     const sha = data.published.sha;
-    const inp = { sha, waitMin: data.config.ci.wait_min, ownCheckName: CHECK_NAME, pushedByAction: false, changedFiles: data.published.changedFiles, signal: abort.signal };
+    const inp = {
+      sha,
+      waitMin: data.config.ci.wait_min,
+      ownCheckName: CHECK_NAME,
+      pushedByAction: false,
+      changedFiles: data.published.changedFiles,
+      signal: abort.signal,
+    };
     const step = await ciWatchStep(inp, { start: data.startedAt, poll: data.poll }, { ci: github.ci, now: clock.now() });
     if ('done' in step) {
       if (abort.signal.aborted) return;

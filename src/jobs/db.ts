@@ -42,7 +42,7 @@ export function loadBetterSqlite3(load: Load = createRequire(import.meta.url)): 
     return load('better-sqlite3') as typeof BetterSqlite3;
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new SqliteUnavailableError(err.code === 'MODULE_NOT_FOUND' ? 'not installed' : err.message.split('\n')[0] ?? 'does not load');
+    throw new SqliteUnavailableError(err.code === 'MODULE_NOT_FOUND' ? 'not installed' : (err.message.split('\n')[0] ?? 'does not load'));
   }
 }
 
@@ -54,7 +54,8 @@ export function openDatabase(home: string, load?: Load): Db {
     db = new Database(join(home, 'proofpr.db'));
   } catch (e) {
     // The JS wrapper loads without its native binary; the binding is only bound on the first open.
-    if (/bindings|\.node\b|NODE_MODULE_VERSION/i.test((e as Error).message)) throw new SqliteUnavailableError((e as Error).message.split('\n')[0] ?? 'does not load');
+    if (/bindings|\.node\b|NODE_MODULE_VERSION/i.test((e as Error).message))
+      throw new SqliteUnavailableError((e as Error).message.split('\n')[0] ?? 'does not load');
     throw e;
   }
   db.pragma('journal_mode = WAL');

@@ -9,7 +9,8 @@ interface TriggerLike {
 
 export function repoOfJob(data: unknown): string | undefined {
   const sweep = data as { kind?: unknown; owner?: unknown; repo?: unknown } | null;
-  if ((sweep?.kind === 'sweep' || sweep?.kind === 'learn') && typeof sweep.owner === 'string' && typeof sweep.repo === 'string') return `${sweep.owner}/${sweep.repo}`;
+  if ((sweep?.kind === 'sweep' || sweep?.kind === 'learn') && typeof sweep.owner === 'string' && typeof sweep.repo === 'string')
+    return `${sweep.owner}/${sweep.repo}`;
   const t = (data as TriggerLike | null)?.trigger;
   return t && typeof t.owner === 'string' && typeof t.repo === 'string' ? `${t.owner}/${t.repo}` : undefined;
 }

@@ -41,9 +41,23 @@ export async function runLearnJob(job: QueuedJob<LearnJob>, ctx: JobContext, dep
     log.warn({ runId: job.runId, repo: `${owner}/${repo}` }, 'no memory store: the review is not learned from');
     return;
   }
-  const github = await deps.githubFor({ owner, repo, ...(job.data.installationId !== undefined ? { installationId: job.data.installationId } : {}) });
+  const github = await deps.githubFor({
+    owner,
+    repo,
+    ...(job.data.installationId !== undefined ? { installationId: job.data.installationId } : {}),
+  });
   const modelId = deps.modelOverride ?? job.data.modelId;
-  const out = await learnFromReview(note, { github, memory: deps.memory, model: deps.modelFactory({ modelId }), modelId, trigger: job.data.trigger, signal: ctx.signal });
+  const out = await learnFromReview(note, {
+    github,
+    memory: deps.memory,
+    model: deps.modelFactory({ modelId }),
+    modelId,
+    trigger: job.data.trigger,
+    signal: ctx.signal,
+  });
   ctx.progress({ phase: 'done', verdict: out.kept ? 'learned' : 'skipped' });
-  log.info({ runId: job.runId, repo: `${owner}/${repo}`, pr: note.pr, kept: out.kept, ...(out.kept ? { entry: out.number } : { why: out.why }) }, 'review learned from');
+  log.info(
+    { runId: job.runId, repo: `${owner}/${repo}`, pr: note.pr, kept: out.kept, ...(out.kept ? { entry: out.number } : { why: out.why }) },
+    'review learned from',
+  );
 }

@@ -29,13 +29,19 @@ function redisTarget(url: string): string {
   } catch {
     throw new Error('REDIS_URL is not a URL: use redis://host:6379 (or rediss://host:6380 for TLS)');
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${u.protocol}//)`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new Error(`REDIS_URL must start with redis:// or rediss:// (got ${u.protocol}//)`);
   return `${u.hostname || '127.0.0.1'}:${u.port || 6379}`;
 }
 
 export function createRedisConnections(url: string, opts: { name: string; timeoutMs: number }): RedisConnections {
   const where = redisTarget(url);
-  const producer = new Redis(url, { enableOfflineQueue: false, commandTimeout: opts.timeoutMs, maxRetriesPerRequest: 1, connectionName: `${opts.name}:producer` });
+  const producer = new Redis(url, {
+    enableOfflineQueue: false,
+    commandTimeout: opts.timeoutMs,
+    maxRetriesPerRequest: 1,
+    connectionName: `${opts.name}:producer`,
+  });
   const redis = new Redis(url, { maxRetriesPerRequest: null, connectionName: `${opts.name}:shared` });
   let lastError = '';
   // Errors surface on the commands (and through BullMQ's own 'error' events); without a listener ioredis prints them.
@@ -45,7 +51,8 @@ export function createRedisConnections(url: string, opts: { name: string; timeou
   // One wait shared by every caller, so a burst of webhooks during an outage adds one listener, not hundreds.
   let waiting: Promise<void> | undefined;
   const producerReady = async (what: string): Promise<void> => {
-    const down = (): Error => new Error(`${what}: Redis at ${where} is not reachable (${producer.status}${lastError ? `: ${lastError}` : ''}); nothing was sent`);
+    const down = (): Error =>
+      new Error(`${what}: Redis at ${where} is not reachable (${producer.status}${lastError ? `: ${lastError}` : ''}); nothing was sent`);
     if (producer.status === 'ready') return;
     if (producer.status === 'end') throw down();
     waiting ??= new Promise<void>((resolve, reject) => {

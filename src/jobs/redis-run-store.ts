@@ -15,7 +15,12 @@ const log = logger('redis-run-store');
 
 export interface RedisRunStore {
   recordDelivery(deliveryId: string): Promise<boolean>;
-  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): Promise<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
+  tryCreate(run: {
+    id: string;
+    repo: string;
+    issue: number;
+    kind: string;
+  }): Promise<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
   get(id: string): Promise<RunRecord | undefined>;
   active(repo: string, issue: number): Promise<RunRecord | undefined>;
   latest(repo: string, issue: number): Promise<RunRecord | undefined>;
@@ -71,10 +76,7 @@ function toRecord(h: Record<string, string>): RunRecord | undefined {
   };
 }
 
-export function createRedisRunStore(
-  redis: Redis,
-  opts: { prefix?: string; ttlSeconds?: number; now?: () => Date } = {},
-): RedisRunStore {
+export function createRedisRunStore(redis: Redis, opts: { prefix?: string; ttlSeconds?: number; now?: () => Date } = {}): RedisRunStore {
   const p = `${opts.prefix ?? 'proofpr'}:`;
   const ttl = opts.ttlSeconds ?? 30 * 24 * 3600;
   const now = opts.now ?? (() => new Date());
@@ -83,7 +85,9 @@ export function createRedisRunStore(
   const latestKey = (repo: string, issue: number): string => `${p}latest:${repo}#${issue}`;
   const get = async (id: string): Promise<RunRecord | undefined> => toRecord(await redis.hgetall(runKey(id)));
   const update: RedisRunStore['update'] = async (id, patch) => {
-    const pairs = Object.entries(patch).filter(([, v]) => v !== undefined).flatMap(([k, v]) => [k, String(v)]);
+    const pairs = Object.entries(patch)
+      .filter(([, v]) => v !== undefined)
+      .flatMap(([k, v]) => [k, String(v)]);
     await redis.eval(UPDATE, 2, runKey(id), `${p}active:`, now().toISOString(), ...pairs);
   };
   return {
@@ -91,7 +95,20 @@ export function createRedisRunStore(
       return (await redis.set(`${p}delivery:${id}`, '1', 'EX', 7 * 24 * 3600, 'NX')) !== null;
     },
     async tryCreate(run) {
-      const r = (await redis.eval(TRY_CREATE, 4, runKey(run.id), activeKey(run.repo, run.issue), latestKey(run.repo, run.issue), `${p}run:`, run.id, run.repo, run.issue, run.kind, now().toISOString(), ttl)) as [number, string];
+      const r = (await redis.eval(
+        TRY_CREATE,
+        4,
+        runKey(run.id),
+        activeKey(run.repo, run.issue),
+        latestKey(run.repo, run.issue),
+        `${p}run:`,
+        run.id,
+        run.repo,
+        run.issue,
+        run.kind,
+        now().toISOString(),
+        ttl,
+      )) as [number, string];
       if (r[0] === 1) return { ok: true, run: (await get(run.id)) as RunRecord };
       const active = await get(r[1]);
       if (active && active.status !== 'done') return { ok: false, active };

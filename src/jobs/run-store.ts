@@ -61,7 +61,12 @@ export interface SharedRunStore extends RunLedger {
   /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
   forgetDelivery?(deliveryId: string): Awaitable<void>;
   /** Start a run holding the issue's lease; when another run is active, returns it instead. */
-  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): Awaitable<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
+  tryCreate(run: {
+    id: string;
+    repo: string;
+    issue: number;
+    kind: string;
+  }): Awaitable<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
   get(id: string): Awaitable<RunRecord | undefined>;
   /** The queued or running run of an issue, if any. */
   active(repo: string, issue: number): Awaitable<RunRecord | undefined>;
@@ -74,7 +79,12 @@ export interface RunStore extends SharedRunStore {
   update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void;
   recordDelivery(deliveryId: string): boolean;
   forgetDelivery?(deliveryId: string): void;
-  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): { ok: true; run: RunRecord } | { ok: false; active: RunRecord };
+  tryCreate(run: {
+    id: string;
+    repo: string;
+    issue: number;
+    kind: string;
+  }): { ok: true; run: RunRecord } | { ok: false; active: RunRecord };
   get(id: string): RunRecord | undefined;
   active(repo: string, issue: number): RunRecord | undefined;
   latest(repo: string, issue: number): RunRecord | undefined;
@@ -97,10 +107,14 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
   const stmts = {
     delivery: db.prepare('INSERT OR IGNORE INTO deliveries (id, received_at) VALUES (?, ?)'),
     forget: db.prepare('DELETE FROM deliveries WHERE id = ?'),
-    insert: db.prepare("INSERT INTO runs (id, repo, issue, kind, status, created_at, updated_at) VALUES (@id, @repo, @issue, @kind, 'queued', @ts, @ts)"),
+    insert: db.prepare(
+      "INSERT INTO runs (id, repo, issue, kind, status, created_at, updated_at) VALUES (@id, @repo, @issue, @kind, 'queued', @ts, @ts)",
+    ),
     get: db.prepare<[string], Row>('SELECT * FROM runs WHERE id = ?'),
     active: db.prepare<[string, number], Row>("SELECT * FROM runs WHERE repo = ? AND issue = ? AND status != 'done'"),
-    latest: db.prepare<[string, number], Row>('SELECT * FROM runs WHERE repo = ? AND issue = ? ORDER BY created_at DESC, rowid DESC LIMIT 1'),
+    latest: db.prepare<[string, number], Row>(
+      'SELECT * FROM runs WHERE repo = ? AND issue = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+    ),
     comment: db.prepare('UPDATE runs SET comment_id = ?, comment_url = ?, updated_at = ? WHERE id = ?'),
     branch: db.prepare('INSERT OR IGNORE INTO branches (repo, branch, run_id, created_at) VALUES (?, ?, ?, ?)'),
     owns: db.prepare<[string, string], { n: number }>('SELECT COUNT(*) AS n FROM branches WHERE repo = ? COLLATE NOCASE AND branch = ?'),
@@ -136,7 +150,15 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
       if (patch.verdict !== undefined) sets.push('verdict = @verdict');
       if (patch.prUrl !== undefined) sets.push('pr_url = @prUrl');
       if (patch.commentId !== undefined) sets.push('comment_id = @commentId');
-      db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @id`).run({ id, ts: now().toISOString(), status: null, verdict: null, prUrl: null, commentId: null, ...patch });
+      db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @id`).run({
+        id,
+        ts: now().toISOString(),
+        status: null,
+        verdict: null,
+        prUrl: null,
+        commentId: null,
+        ...patch,
+      });
     },
   };
 }

@@ -35,11 +35,24 @@ async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDe
   log.debug({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode }, 'job start');
   const startedAt = Date.now();
   ctx.progress({ phase: 'preparing' });
-  const out = mode === 'follow-up' ? await followUpPr({ ...base, ...(ciFix ? { ciFix } : {}) }, usecaseDeps) : await fixIssue({ ...base, mode }, usecaseDeps);
+  const out =
+    mode === 'follow-up'
+      ? await followUpPr({ ...base, ...(ciFix ? { ciFix } : {}) }, usecaseDeps)
+      : await fixIssue({ ...base, mode }, usecaseDeps);
   ctx.progress({ phase: 'done', verdict: out.verdict });
   if (out.published) deps.ciWatcher?.start({ target: trigger, trigger, config, published: out.published, round: job.data.ciRound ?? 0 });
   // One info line per run (serve and worker log at info by default).
-  log.info({ runId: job.runId, repo: `${trigger.owner}/${trigger.repo}`, issue: trigger.number, mode, verdict: out.verdict, seconds: Math.round((Date.now() - startedAt) / 1000) }, 'run finished');
+  log.info(
+    {
+      runId: job.runId,
+      repo: `${trigger.owner}/${trigger.repo}`,
+      issue: trigger.number,
+      mode,
+      verdict: out.verdict,
+      seconds: Math.round((Date.now() - startedAt) / 1000),
+    },
+    'run finished',
+  );
 }
 
 async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: WorkerDeps): Promise<void> {
@@ -64,12 +77,33 @@ async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: Work
   const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
   const modelId = deps.modelOverride ?? loaded.config.model;
   const outcomes = await runSweeps(
-    { repoDir: mirror.dir, baseRef: defaultBranch, prBase: defaultBranch, config: loaded.config, names: [sweep], modelId, home: deps.home, repoFullName, signal: ctx.signal },
-    { runTask: deps.runTask, model: deps.modelFactory({ modelId }), github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}), ...(deps.baseline ? { baseline: deps.baseline } : {}), ...(deps.memory ? { memory: deps.memory } : {}) },
+    {
+      repoDir: mirror.dir,
+      baseRef: defaultBranch,
+      prBase: defaultBranch,
+      config: loaded.config,
+      names: [sweep],
+      modelId,
+      home: deps.home,
+      repoFullName,
+      signal: ctx.signal,
+    },
+    {
+      runTask: deps.runTask,
+      model: deps.modelFactory({ modelId }),
+      github,
+      workspace: deps.workspace,
+      ...(deps.branches ? { branches: deps.branches } : {}),
+      ...(deps.baseline ? { baseline: deps.baseline } : {}),
+      ...(deps.memory ? { memory: deps.memory } : {}),
+    },
   );
   const out = outcomes[0];
   ctx.progress({ phase: 'done', verdict: out?.verdict ?? 'skipped' });
-  log.info({ runId: job.runId, sweep, sweepRunId: out?.runId, verdict: out?.verdict, pr: out?.pr?.url, reason: out?.reason }, 'sweep job end');
+  log.info(
+    { runId: job.runId, sweep, sweepRunId: out?.runId, verdict: out?.verdict, pr: out?.pr?.url, reason: out?.reason },
+    'sweep job end',
+  );
 }
 
 export function createJobHandler(deps: WorkerDeps): JobHandler<ProofprJob> {

@@ -13,7 +13,9 @@ import type { MemoryBlobs } from './types.js';
 export function sqliteMemoryBlobs(db: BetterSqlite3.Database, now: () => Date = () => new Date()): MemoryBlobs {
   db.exec('CREATE TABLE IF NOT EXISTS memory (repo TEXT PRIMARY KEY, entries TEXT NOT NULL, updated_at TEXT NOT NULL)');
   const get = db.prepare<[string], { entries: string }>('SELECT entries FROM memory WHERE repo = ?');
-  const put = db.prepare('INSERT INTO memory (repo, entries, updated_at) VALUES (?, ?, ?) ON CONFLICT(repo) DO UPDATE SET entries = excluded.entries, updated_at = excluded.updated_at');
+  const put = db.prepare(
+    'INSERT INTO memory (repo, entries, updated_at) VALUES (?, ?, ?) ON CONFLICT(repo) DO UPDATE SET entries = excluded.entries, updated_at = excluded.updated_at',
+  );
   return {
     read: (repo) => get.get(repo)?.entries,
     write: (repo, json) => void put.run(repo, json, now().toISOString()),

@@ -9,11 +9,16 @@ import type { MemoryStore } from './types.js';
 
 export type MemoryCommandReply = { text: string; why: string };
 
-export async function answerMemoryCommand(trigger: Pick<Trigger, 'kind' | 'owner' | 'repo' | 'instructions'>, prefix: string, store: MemoryStore | undefined): Promise<MemoryCommandReply> {
+export async function answerMemoryCommand(
+  trigger: Pick<Trigger, 'kind' | 'owner' | 'repo' | 'instructions'>,
+  prefix: string,
+  store: MemoryStore | undefined,
+): Promise<MemoryCommandReply> {
   if (!store) return { text: memoryReplies.stateless, why: 'this host keeps no memory' };
   const repo = `${trigger.owner}/${trigger.repo}`;
   const entries = await store.list(repo);
-  if (trigger.kind === 'memory') return { text: memoryReplies.list(renderMemoryIndex(entries), prefix), why: `memory listed (${entries.length} entries)` };
+  if (trigger.kind === 'memory')
+    return { text: memoryReplies.list(renderMemoryIndex(entries), prefix), why: `memory listed (${entries.length} entries)` };
   const arg = trigger.instructions.trim().split(/\s+/)[0] ?? '';
   const n = /^#?\d+$/.test(arg) ? Number(arg.replace('#', '')) : NaN;
   const gone = Number.isInteger(n) ? await store.remove(repo, n) : undefined;

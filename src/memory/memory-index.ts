@@ -5,7 +5,11 @@
 import { MAX_ENTRIES } from './memory-store.js';
 import type { MemoryEntry } from './types.js';
 
-const one = (s: string): string => s.replace(/\s+/g, ' ').trim().replace(/[.;:,\s]+$/, '');
+const one = (s: string): string =>
+  s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.;:,\s]+$/, '');
 
 export function memoryLine(e: MemoryEntry, n: number): string {
   const why = one(e.why) ? ` Why: ${one(e.why)}.` : '';
@@ -17,5 +21,8 @@ export function memoryLine(e: MemoryEntry, n: number): string {
 export function renderMemoryIndex(entries: readonly MemoryEntry[]): string | undefined {
   if (entries.length === 0) return undefined;
   const from = Math.max(0, entries.length - MAX_ENTRIES);
-  return entries.slice(from).map((e, i) => memoryLine(e, from + i + 1)).join('\n');
+  return entries
+    .slice(from)
+    .map((e, i) => memoryLine(e, from + i + 1))
+    .join('\n');
 }

@@ -21,7 +21,11 @@ const entrySchema = z.object({
 });
 const fileSchema = z.object({ version: z.literal(1), entries: z.array(entrySchema) });
 
-const norm = (rule: string): string => rule.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const norm = (rule: string): string =>
+  rule
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 function parse(json: string | undefined): MemoryEntry[] {
   if (json === undefined || json.trim() === '') return [];

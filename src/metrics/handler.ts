@@ -11,7 +11,10 @@ export interface HealthCheck {
   (): Promise<boolean>;
 }
 
-export function metricsHandler(metrics: Metrics, health: HealthCheck = async () => true): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function metricsHandler(
+  metrics: Metrics,
+  health: HealthCheck = async () => true,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || (path !== '/metrics' && path !== '/healthz')) return false;
@@ -30,7 +33,12 @@ export function metricsHandler(metrics: Metrics, health: HealthCheck = async () 
 }
 
 /** Listen on `port` (0 = any) with /metrics and /healthz only; 404 for anything else. */
-export async function serveMetrics(metrics: Metrics, port: number, health?: HealthCheck, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
+export async function serveMetrics(
+  metrics: Metrics,
+  port: number,
+  health?: HealthCheck,
+  host = '0.0.0.0',
+): Promise<{ server: Server; port: number }> {
   const handle = metricsHandler(metrics, health);
   const server = createServer((req, res) => {
     if (!handle(req, res)) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

@@ -46,9 +46,16 @@ export function createMetrics(now: () => number = Date.now): Metrics {
     buckets: DURATION_BUCKETS,
     registers,
   });
-  const tokens = new Counter({ name: 'proofpr_tokens_total', help: 'Model tokens by kind (input, output, cache_read, cache_write).', labelNames: ['kind'], registers });
+  const tokens = new Counter({
+    name: 'proofpr_tokens_total',
+    help: 'Model tokens by kind (input, output, cache_read, cache_write).',
+    labelNames: ['kind'],
+    registers,
+  });
   const cost = new Counter({ name: 'proofpr_cost_usd_total', help: 'Model spend in US dollars.', registers });
-  new Gauge({ name: 'proofpr_process_start_time_seconds', help: 'Start time of this process (unix seconds).', registers }).set(Math.floor(now() / 1000));
+  new Gauge({ name: 'proofpr_process_start_time_seconds', help: 'Start time of this process (unix seconds).', registers }).set(
+    Math.floor(now() / 1000),
+  );
 
   const started = new Map<string, number>();
   const seen = new Map<string, { tokens: Record<string, number>; cost: number }>();

@@ -37,9 +37,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
     const t0 = Date.now();
     log.debug({ model: request.model, messages: request.messages.length, tools: request.tools.length }, 'model request');
     try {
-      const { data: stream, response } = await sdk.messages
-        .create(toMessageParams(request), { signal: controller.signal })
-        .withResponse();
+      const { data: stream, response } = await sdk.messages.create(toMessageParams(request), { signal: controller.signal }).withResponse();
       started = true;
       const requestId = response.headers.get('request-id') ?? undefined;
       const assembler = assembleMessage(log, onDelta);

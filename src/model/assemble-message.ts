@@ -59,7 +59,8 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
       case 'content_block_start': {
         const b = ev.content_block;
         if (b.type === 'text') drafts.set(ev.index, { kind: 'text', text: b.text ?? '' });
-        else if (b.type === 'thinking') drafts.set(ev.index, { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' });
+        else if (b.type === 'thinking')
+          drafts.set(ev.index, { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' });
         else if (b.type === 'tool_use') {
           drafts.set(ev.index, { kind: 'tool_use', id: b.id, name: b.name, json: '', initial: b.input });
           emit({ type: 'tool_use_start', name: b.name, id: b.id });

@@ -40,9 +40,7 @@ export interface ThinkingBlock {
 export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock;
 export type UserBlock = TextBlock | ToolResultBlock;
 
-export type Message =
-  | { role: 'user'; content: string | UserBlock[] }
-  | { role: 'assistant'; content: AssistantBlock[] };
+export type Message = { role: 'user'; content: string | UserBlock[] } | { role: 'assistant'; content: AssistantBlock[] };
 
 export interface ToolSchema {
   name: string;

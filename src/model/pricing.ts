@@ -43,12 +43,22 @@ export function priceFor(model: string): Price {
   const id = model.toLowerCase().replace(/\[[^\]]*\]$/, '');
   const rule = RULES.find((r) => r.match.test(id));
   const r = rule ?? FALLBACK;
-  return { input: r.input, output: r.output, cacheWrite: r.input * 1.25, cacheRead: r.input * 0.1, family: r.family, known: rule !== undefined };
+  return {
+    input: r.input,
+    output: r.output,
+    cacheWrite: r.input * 1.25,
+    cacheRead: r.input * 0.1,
+    family: r.family,
+    known: rule !== undefined,
+  };
 }
 
 export function costUsd(model: string, usage: Usage): number {
   const p = priceFor(model);
   const micro =
-    usage.inputTokens * p.input + usage.outputTokens * p.output + usage.cacheWriteTokens * p.cacheWrite + usage.cacheReadTokens * p.cacheRead;
+    usage.inputTokens * p.input +
+    usage.outputTokens * p.output +
+    usage.cacheWriteTokens * p.cacheWrite +
+    usage.cacheReadTokens * p.cacheRead;
   return micro / 1_000_000;
 }

@@ -18,7 +18,9 @@ const assistantEvent = z.object({
   type: z.literal('assistant'),
   content: z.array(block),
   stopReason: z.string(),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number() }).partial(),
+  usage: z
+    .object({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number() })
+    .partial(),
 });
 
 type RecordedEvent = { type: string } & Record<string, unknown>;

@@ -85,5 +85,10 @@ export function toolUse(name: string, input: unknown, id?: string): ToolUseBlock
 function estimateUsage(request: ModelRequest, content: AssistantBlock[]): Usage {
   const inChars = JSON.stringify([request.system, request.tools, request.messages]).length;
   const outChars = JSON.stringify(content).length;
-  return { inputTokens: Math.ceil(inChars / 4), outputTokens: Math.max(1, Math.ceil(outChars / 4)), cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return {
+    inputTokens: Math.ceil(inChars / 4),
+    outputTokens: Math.max(1, Math.ceil(outChars / 4)),
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  };
 }

@@ -29,7 +29,10 @@ export function isPromptTooLongMessage(message: string): boolean {
 export function toModelError(err: unknown, ctx: ErrorContext): ModelError {
   if (ctx.callerAborted) return new ModelError('aborted', 'model request aborted by the caller');
   if (ctx.idleMs !== undefined) {
-    return new ModelError('stream_broken', `stream sent no event for ${ctx.idleMs >= 1000 ? `${Math.round(ctx.idleMs / 1000)}s` : `${ctx.idleMs}ms`}; gave up on it`);
+    return new ModelError(
+      'stream_broken',
+      `stream sent no event for ${ctx.idleMs >= 1000 ? `${Math.round(ctx.idleMs / 1000)}s` : `${ctx.idleMs}ms`}; gave up on it`,
+    );
   }
   if (err instanceof ModelError) return err;
   if (err instanceof APIUserAbortError) {

@@ -46,7 +46,9 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
   const testCommand = config.test.command;
   const withTestCommand = testCommand ? { testCommand } : {};
   const withSignal = input.signal ? { signal: input.signal } : {};
-  const instructionsRoot = input.instructionsRef ? await instructionsFromRef(wt.path, input.instructionsRef, join(ws.runTmp, 'instructions')) : wt.path;
+  const instructionsRoot = input.instructionsRef
+    ? await instructionsFromRef(wt.path, input.instructionsRef, join(ws.runTmp, 'instructions'))
+    : wt.path;
   const skills = await loadSkillBodies(instructionsRoot, log);
   const tools = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
   const toolbox = createRegistry(tools);
@@ -107,7 +109,14 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     hooks,
     ...(verifier ? { verifier } : {}),
     context,
-    toolContext: { root: wt.path, runDir, fileState: new FileState(), exec, logger: log, readDeny: readDenyPredicate(wt.path, config.permissions.deny) },
+    toolContext: {
+      root: wt.path,
+      runDir,
+      fileState: new FileState(),
+      exec,
+      logger: log,
+      readDeny: readDenyPredicate(wt.path, config.permissions.deny),
+    },
     budget: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
     costOf: (u) => costUsd(input.modelId, u),
     maxStopBlocks: config.gates.max_stop_blocks,

@@ -31,18 +31,21 @@ export interface ReadinessInput {
 /** How to make a runner's counts readable, for the runners proofpr knows. */
 const REPORTER_HINT: Record<string, string> = {
   jest: 'jest prints its summary to stderr by default: keep the default reporter, or write `--json --outputFile=<file>` and set test.report',
-  vitest: 'keep vitest\'s default reporter, or `--reporter=junit --outputFile=<file>` and set test.report',
+  vitest: "keep vitest's default reporter, or `--reporter=junit --outputFile=<file>` and set test.report",
   mocha: 'use the spec reporter (the default) or `--reporter tap`',
   ava: 'run ava with `--tap`',
   jasmine: 'write a JUnit report and set test.report',
-  'node:test': 'keep node --test\'s default spec or tap reporter',
-  pytest: 'keep pytest\'s summary line (no -q -q), or `--junitxml=<file>` and set test.report',
+  'node:test': "keep node --test's default spec or tap reporter",
+  pytest: "keep pytest's summary line (no -q -q), or `--junitxml=<file>` and set test.report",
   unittest: 'keep unittest\'s "Ran N tests" summary (it is printed to stderr)',
   go: 'go test prints ok/FAIL per package; `go test -v` names each test',
 };
 
 function fixFor(test: CommandChoice | undefined, config: RepoConfig): string {
-  const set = test?.source === 'detected' ? `set test.command in .github/proofpr.yml (detected \`${test.command}\`: ${test.why})` : 'fix test.command in .github/proofpr.yml';
+  const set =
+    test?.source === 'detected'
+      ? `set test.command in .github/proofpr.yml (detected \`${test.command}\`: ${test.why})`
+      : 'fix test.command in .github/proofpr.yml';
   return set + (config.test.report ? `; check that it writes test.report (${config.test.report})` : '');
 }
 
@@ -72,7 +75,11 @@ export async function checkReadiness(input: ReadinessInput): Promise<Readiness> 
   const exit = run.exitCode === null ? 'was killed or timed out' : `exited ${run.exitCode}`;
   const out = ` (output: ${join('tool-output', 'baseline-test-run.txt')} in the run folder${full.note ? `; ${full.note}` : ''})`;
   if (run.exitCode === null || run.exitCode === 126 || run.exitCode === 127) {
-    return { ready: false, baseline: run, reason: `the test command \`${command}\` could not run on the base commit: it ${exit}${out}; ${fixFor(input.test, input.config)} (or setup.command, when it needs installed dependencies)` };
+    return {
+      ready: false,
+      baseline: run,
+      reason: `the test command \`${command}\` could not run on the base commit: it ${exit}${out}; ${fixFor(input.test, input.config)} (or setup.command, when it needs installed dependencies)`,
+    };
   }
   const runner = input.test?.runner;
   const hint = runner && REPORTER_HINT[runner] ? `${REPORTER_HINT[runner]}; ` : '';

@@ -62,7 +62,12 @@ async function planFor(root: string, cmds: RunCommands): Promise<Plan | undefine
  * A hit links the folder into the worktree (read-only in the sandbox) and leaves setup out; a miss
  * runs setup as usual and then moves what it installed into the cache, linked back the same way.
  */
-export async function dependencyCacheStep(cacheDir: string | undefined, root: string, gitDir: string, cmds: RunCommands): Promise<DependencyCacheStep> {
+export async function dependencyCacheStep(
+  cacheDir: string | undefined,
+  root: string,
+  gitDir: string,
+  cmds: RunCommands,
+): Promise<DependencyCacheStep> {
   const plan = cacheDir ? await planFor(root, cmds).catch(() => undefined) : undefined;
   if (!cacheDir || !plan) return { cmds };
   const short = plan.key.slice(0, 12);
@@ -75,7 +80,9 @@ export async function dependencyCacheStep(cacheDir: string | undefined, root: st
   return {
     cmds,
     afterSetup: async () => {
-      const saved = await saveDependencies(cacheDir, plan.key, root, gitDir, plan).catch((e: Error) => (log.warn({ err: e.message }, 'dependency cache: not saved'), false));
+      const saved = await saveDependencies(cacheDir, plan.key, root, gitDir, plan).catch(
+        (e: Error) => (log.warn({ err: e.message }, 'dependency cache: not saved'), false),
+      );
       log.info({ key: plan.key, saved }, 'dependency cache miss');
     },
   };

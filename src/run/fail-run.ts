@@ -12,7 +12,12 @@ const log = logger('run-task');
  * A step threw: a failed setup command aborts the run, anything else is an internal error. Whatever the
  * worktree holds is saved as WIP (fix mode) so no work is lost.
  */
-export async function failRun(input: RunTaskInput, ws: Workspace | undefined, e: unknown, record: (ev: RunEvent) => void): Promise<RunOutcome> {
+export async function failRun(
+  input: RunTaskInput,
+  ws: Workspace | undefined,
+  e: unknown,
+  record: (ev: RunEvent) => void,
+): Promise<RunOutcome> {
   const err = e as Error;
   const outcome = e instanceof SetupError ? outcomeOf('aborted', err.message) : outcomeOf('error', `internal error: ${err.message}`);
   log.error({ err: err.message }, 'run failed');

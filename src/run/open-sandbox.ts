@@ -15,7 +15,12 @@ export class SetupError extends Error {}
  * Step 2: runs `setup.command` (fix mode; configured or detected, see run-setup.ts), then opens the exec every tool, hook and test run goes through:
  * bubblewrap when available, scrubbed environment, no network.
  */
-export async function openSandbox(input: RunTaskInput, ws: Workspace, setup?: CommandChoice, afterSetup?: () => Promise<void>): Promise<ExecHandle> {
+export async function openSandbox(
+  input: RunTaskInput,
+  ws: Workspace,
+  setup?: CommandChoice,
+  afterSetup?: () => Promise<void>,
+): Promise<ExecHandle> {
   const { config } = input;
   const base: ExecOptions = {
     root: ws.wt.path,

@@ -22,17 +22,25 @@ export async function publishResult(input: RunTaskInput, ws: Workspace, result: 
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
   let outcome: RunOutcome = { ...judge(input, result, changed.length), wip: false, keepWorktree: false, filesChanged: changed, diff };
   if (input.mode === 'plan' || changed.length === 0) return outcome;
-  if (outcome.verdict === 'verified') outcome = tested && tested.tree === result.acceptedTree ? await adoptTested(ws, outcome, tested) : await commitAccepted(input, ws, outcome, result.acceptedTree);
+  if (outcome.verdict === 'verified')
+    outcome =
+      tested && tested.tree === result.acceptedTree
+        ? await adoptTested(ws, outcome, tested)
+        : await commitAccepted(input, ws, outcome, result.acceptedTree);
   return outcome.headSha ? outcome : saveWip(input, ws, outcome);
 }
 
 /** The verdict and reason from how the loop ended, the mode and whether anything changed. */
 function judge(input: RunTaskInput, result: RunResult, changes: number): { verdict: Verdict; reason: string } {
-  if (input.mode === 'plan') return { verdict: 'unverified', reason: 'plan only (read-only run): nothing was changed, so nothing was verified' };
+  if (input.mode === 'plan')
+    return { verdict: 'unverified', reason: 'plan only (read-only run): nothing was changed, so nothing was verified' };
   const verdict: Verdict = result.status === 'completed' ? 'verified' : result.status;
   if (changes > 0) return { verdict, reason: result.reason };
   // A sweep with nothing to change succeeded; a fix that changed nothing did not fix anything.
-  return { verdict: input.task.kind !== 'sweep' && verdict === 'verified' ? 'unverified' : verdict, reason: `no changes: ${result.reason}` };
+  return {
+    verdict: input.task.kind !== 'sweep' && verdict === 'verified' ? 'unverified' : verdict,
+    reason: `no changes: ${result.reason}`,
+  };
 }
 
 /** The final run tested this exact commit in a clean checkout: the branch moves to it, so what is pushed is what was tested. */
@@ -42,8 +50,18 @@ async function adoptTested(ws: Workspace, outcome: RunOutcome, tested: Snapshot)
 }
 
 /** Commits the worktree only when its tree is the one the verifier accepted. */
-async function commitAccepted(input: RunTaskInput, ws: Workspace, outcome: RunOutcome, acceptedTree: string | undefined): Promise<RunOutcome> {
-  if (acceptedTree === undefined) return { ...outcome, verdict: 'unverified', reason: 'the verifier accepted no tree (the worktree could not be hashed), so nothing was committed as verified' };
+async function commitAccepted(
+  input: RunTaskInput,
+  ws: Workspace,
+  outcome: RunOutcome,
+  acceptedTree: string | undefined,
+): Promise<RunOutcome> {
+  if (acceptedTree === undefined)
+    return {
+      ...outcome,
+      verdict: 'unverified',
+      reason: 'the verifier accepted no tree (the worktree could not be hashed), so nothing was committed as verified',
+    };
   try {
     const c = await commitWork({
       worktree: ws.wt.path,
@@ -58,6 +76,10 @@ async function commitAccepted(input: RunTaskInput, ws: Workspace, outcome: RunOu
   } catch (e) {
     if (e instanceof WorkspaceError && e.kind === 'protected') return { ...outcome, verdict: 'unverified', reason: e.message };
     if (!(e instanceof TreeMismatchError)) throw e;
-    return { ...outcome, verdict: 'unverified', reason: `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})` };
+    return {
+      ...outcome,
+      verdict: 'unverified',
+      reason: `the files changed after the final test run, so the tested tree is not the tree on disk (${e.message})`,
+    };
   }
 }

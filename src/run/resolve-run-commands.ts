@@ -6,7 +6,13 @@ import { resolveCommands, type ResolvedCommands } from '../detect/resolve-comman
 import type { DetectedCommands } from '../detect/types.js';
 
 /** The folder each detected install fills: when the checkout's own is linked into the worktree, it is already installed. */
-const INSTALLS: Record<string, string> = { npm: 'node_modules', pnpm: 'node_modules', 'yarn-classic': 'node_modules', 'yarn-berry': 'node_modules', bun: 'node_modules' };
+const INSTALLS: Record<string, string> = {
+  npm: 'node_modules',
+  pnpm: 'node_modules',
+  'yarn-classic': 'node_modules',
+  'yarn-berry': 'node_modules',
+  bun: 'node_modules',
+};
 
 export interface RunCommands extends ResolvedCommands {
   /** Why a detected setup command is not run (the dependencies are linked from the checkout). */
@@ -18,7 +24,11 @@ export interface RunCommands extends ResolvedCommands {
  * from the worktree at the base commit. A detected install is left out when the worktree already has
  * the checkout's installed folder linked (the Action's `npm ci` step before proofpr).
  */
-export async function resolveRunCommands(root: string, config: RepoConfig, detect: (root: string) => Promise<DetectedCommands> = detectCommands): Promise<RunCommands> {
+export async function resolveRunCommands(
+  root: string,
+  config: RepoConfig,
+  detect: (root: string) => Promise<DetectedCommands> = detectCommands,
+): Promise<RunCommands> {
   const detected = await detect(root);
   const r = resolveCommands(config, detected);
   const folder = detected.setup ? INSTALLS[detected.setup.tool] : undefined;

@@ -66,7 +66,11 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   }
   try {
     // 8. run_end, the run folder and the result.
-    const said = { ...(box?.reason ? { sandboxReason: box.reason } : {}), ...commandFacts(cmds), ...(ready?.baseline ? { baseline: ready.baseline } : {}) };
+    const said = {
+      ...(box?.reason ? { sandboxReason: box.reason } : {}),
+      ...commandFacts(cmds),
+      ...(ready?.baseline ? { baseline: ready.baseline } : {}),
+    };
     return await writeResult(input, rec, { startedAt, ws, sandbox: sandbox?.sandbox ?? box?.sandbox, ...said }, outcome);
   } finally {
     // 9. Clean up: the transcript, the sandbox's processes, the scratch folder, the worktree.
@@ -87,7 +91,11 @@ function runStart(input: RunTaskInput, ws: Workspace, box: SandboxStatus, cmds: 
 function commandFacts(cmds: RunCommands | undefined): { test?: NonNullable<Evidence['test']>; setup?: NonNullable<Evidence['setup']> } {
   if (!cmds) return {};
   const test = cmds.test && { command: cmds.test.command, source: cmds.test.source, why: cmds.test.why };
-  const setup = cmds.setup ? { command: cmds.setup.command, source: cmds.setup.source, why: cmds.setup.why } : cmds.setupSkipped ? { why: cmds.setupSkipped } : undefined;
+  const setup = cmds.setup
+    ? { command: cmds.setup.command, source: cmds.setup.source, why: cmds.setup.why }
+    : cmds.setupSkipped
+      ? { why: cmds.setupSkipped }
+      : undefined;
   return { ...(test ? { test } : {}), ...(setup ? { setup } : {}) };
 }
 

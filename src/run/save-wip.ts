@@ -25,6 +25,10 @@ export async function saveWip(input: RunTaskInput, ws: Workspace, outcome: RunOu
     });
     return 'sha' in c ? { ...outcome, headSha: c.sha, wip: true } : outcome;
   } catch (e) {
-    return { ...outcome, keepWorktree: true, reason: `${outcome.reason} (the WIP commit failed: ${(e as Error).message}; the work is kept in ${where})` };
+    return {
+      ...outcome,
+      keepWorktree: true,
+      reason: `${outcome.reason} (the WIP commit failed: ${(e as Error).message}; the work is kept in ${where})`,
+    };
   }
 }

@@ -23,7 +23,14 @@ import type { RunTaskInput } from './run-task-types.js';
 const log = logger('second-look');
 const MAX_DIFF_BYTES = 200_000;
 
-export async function secondLookStep(input: RunTaskInput, ws: Workspace, exec: ExecPort, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
+export async function secondLookStep(
+  input: RunTaskInput,
+  ws: Workspace,
+  exec: ExecPort,
+  result: RunResult,
+  rec: RunRecord,
+  startedAtMs: number,
+): Promise<RunResult> {
   if (!input.config.review.enabled || input.mode !== 'fix' || result.status !== 'completed') return result;
   try {
     return await lookAndJudge(input, ws, exec, result, rec, startedAtMs);
@@ -31,13 +38,25 @@ export async function secondLookStep(input: RunTaskInput, ws: Workspace, exec: E
     // Advisory by design: a second look that breaks never costs the run its verdict.
     const reason = `it could not run: ${(e as Error).message}`;
     log.warn({ err: (e as Error).message }, 'second look failed');
-    const gate = input.config.review.block_on === 'high' ? { gate: { name: 'second-look', passed: true, detail: `no findings read (${reason}): not blocking` } } : {};
-    rec.record(stamp({ type: 'second_look', look: { status: 'failed', findings: [], reason, usage: emptyUsage(), costUsd: 0, turns: 0, ...gate } }));
+    const gate =
+      input.config.review.block_on === 'high'
+        ? { gate: { name: 'second-look', passed: true, detail: `no findings read (${reason}): not blocking` } }
+        : {};
+    rec.record(
+      stamp({ type: 'second_look', look: { status: 'failed', findings: [], reason, usage: emptyUsage(), costUsd: 0, turns: 0, ...gate } }),
+    );
     return result;
   }
 }
 
-async function lookAndJudge(input: RunTaskInput, ws: Workspace, exec: ExecPort, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
+async function lookAndJudge(
+  input: RunTaskInput,
+  ws: Workspace,
+  exec: ExecPort,
+  result: RunResult,
+  rec: RunRecord,
+  startedAtMs: number,
+): Promise<RunResult> {
   const { config } = input;
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
   const transcript = join(input.runDir, 'second-look.jsonl');
@@ -71,7 +90,12 @@ async function lookAndJudge(input: RunTaskInput, ws: Workspace, exec: ExecPort, 
   rec.record(stamp({ type: 'second_look', look }));
   const gate = look.gate;
   if (!gate || gate.passed) return result;
-  return { ...result, status: 'unverified', reason: `the second look found what blocks it (review.block_on: high): ${gate.detail}`, gates: [...result.gates, gate] };
+  return {
+    ...result,
+    status: 'unverified',
+    reason: `the second look found what blocks it (review.block_on: high): ${gate.detail}`,
+    gates: [...result.gates, gate],
+  };
 }
 
 /** What the harness's final run printed (its saved output), else the last test run's. */

@@ -8,7 +8,13 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 
 const input = z.strictObject({
   command: z.string().min(1).describe('The bash command line to run in the repository root.'),
-  timeout: z.number().int().min(1000).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+  timeout: z
+    .number()
+    .int()
+    .min(1000)
+    .max(BASH_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
   description: z.string().optional().describe('A short description of what the command does (5-10 words), for the progress display.'),
 });
 
@@ -32,7 +38,9 @@ export const bashTool = defineTool({
         forModel: `The command could not be started: ${(err as Error).message}`,
         isError: true,
         errorKind: 'exec_failed',
-        effects: [{ type: 'exec', command, exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: false }],
+        effects: [
+          { type: 'exec', command, exitCode: null, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: false },
+        ],
       };
     }
     const endedAt = new Date();
@@ -49,13 +57,24 @@ export const bashTool = defineTool({
       status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
       if (res.exitCode !== 0) errorKind = 'exit_code';
     }
-    const truncated = res.truncated ? `\n(output was cut in the middle: it exceeded the capture limit${res.outputPath ? `; the full output is in ${res.outputPath}` : ''})` : '';
+    const truncated = res.truncated
+      ? `\n(output was cut in the middle: it exceeded the capture limit${res.outputPath ? `; the full output is in ${res.outputPath}` : ''})`
+      : '';
     return {
       forModel: `${body}${truncated}\n${status}`,
       forHuman: `Bash ${description ?? command}`.slice(0, 200),
       isError: errorKind !== undefined,
       ...(errorKind ? { errorKind } : {}),
-      effects: [{ type: 'exec', command, exitCode: res.exitCode, startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString(), timedOut: res.timedOut }],
+      effects: [
+        {
+          type: 'exec',
+          command,
+          exitCode: res.exitCode,
+          startedAt: startedAt.toISOString(),
+          endedAt: endedAt.toISOString(),
+          timedOut: res.timedOut,
+        },
+      ],
       meta: { durationMs: res.durationMs, sandbox: res.sandbox },
       ...(res.outputPath ? { outputPath: res.outputPath } : {}),
     };

@@ -11,7 +11,9 @@ import { nearNames } from './lib/near-names.js';
 
 const input = z.strictObject({
   file_path: z.string().describe('The file to change: relative to the repository root, or absolute inside it.'),
-  old_string: z.string().describe('The exact text to replace (without Read line-number prefixes). Must match exactly one place unless replace_all is true.'),
+  old_string: z
+    .string()
+    .describe('The exact text to replace (without Read line-number prefixes). Must match exactly one place unless replace_all is true.'),
   new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
   replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false).'),
 });
@@ -52,11 +54,22 @@ export const editTool = defineTool({
       isDir = statSync(r.abs).isDirectory();
     } catch {
       const near = nearNames(r.abs, ctx.root).suggestions;
-      return fail('not_found', `File does not exist: ${file_path}.${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Edit changes existing files; to create a new file use Write.`);
+      return fail(
+        'not_found',
+        `File does not exist: ${file_path}.${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Edit changes existing files; to create a new file use Write.`,
+      );
     }
     if (isDir) return fail('is_directory', `${file_path} is a directory; Edit changes files.`);
-    if (old_string === '') return fail('invalid_input', 'old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.');
-    if (old_string === new_string) return fail('no_op', 'old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.');
+    if (old_string === '')
+      return fail(
+        'invalid_input',
+        'old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.',
+      );
+    if (old_string === new_string)
+      return fail(
+        'no_op',
+        'old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.',
+      );
     const guard = editGuard(ctx.fileState, r.abs, file_path, 'edit');
     if (guard) return guard;
 
@@ -77,13 +90,23 @@ export const editTool = defineTool({
     if (at.length === 0) {
       const lines = splitLines(raw);
       const region = closestRegion(lines, old_string);
-      const prefixHint = /^\s*\d+\t/.test(old_string) ? ' old_string seems to start with a Read line-number prefix: leave the number and tab out.' : '';
-      const shown = region ? ` The closest text is at lines ${region.start}-${region.end}:\n${numberedSlice(lines, region.start, region.end)}\n` : ' ';
-      return fail('no_match', `old_string was not found in ${file_path}.${shown}Copy the exact text, including indentation and whitespace, from the file and retry.${prefixHint}`);
+      const prefixHint = /^\s*\d+\t/.test(old_string)
+        ? ' old_string seems to start with a Read line-number prefix: leave the number and tab out.'
+        : '';
+      const shown = region
+        ? ` The closest text is at lines ${region.start}-${region.end}:\n${numberedSlice(lines, region.start, region.end)}\n`
+        : ' ';
+      return fail(
+        'no_match',
+        `old_string was not found in ${file_path}.${shown}Copy the exact text, including indentation and whitespace, from the file and retry.${prefixHint}`,
+      );
     }
     if (at.length > 1 && replace_all !== true) {
       const lineNos = at.map((i) => lineOf(raw, i));
-      return fail('ambiguous', `old_string matches ${at.length} places in ${file_path} (lines ${lineNos.join(', ')}). Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to change every occurrence.`);
+      return fail(
+        'ambiguous',
+        `old_string matches ${at.length} places in ${file_path} (lines ${lineNos.join(', ')}). Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to change every occurrence.`,
+      );
     }
 
     const first = at[0] ?? 0;

@@ -19,7 +19,11 @@ export class FileState {
   record(absPath: string, full: boolean): void {
     const st = statSync(absPath);
     const prev = this.files.get(absPath);
-    this.files.set(absPath, { mtimeMs: st.mtimeMs, size: st.size, full: full || (prev?.full === true && prev.mtimeMs === st.mtimeMs && prev.size === st.size) });
+    this.files.set(absPath, {
+      mtimeMs: st.mtimeMs,
+      size: st.size,
+      full: full || (prev?.full === true && prev.mtimeMs === st.mtimeMs && prev.size === st.size),
+    });
   }
 
   get(absPath: string): FileSnapshot | undefined {

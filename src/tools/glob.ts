@@ -53,13 +53,20 @@ export const globTool = defineTool({
     try {
       isDir = statSync(r.abs).isDirectory();
     } catch {
-      return fail('not_found', `Folder does not exist: ${path}. Use a folder inside the repository, or leave path out to search from the root.`);
+      return fail(
+        'not_found',
+        `Folder does not exist: ${path}. Use a folder inside the repository, or leave path out to search from the root.`,
+      );
     }
     if (!isDir) return fail('invalid_input', `path must be a folder, and ${path} is a file. Leave path out or give its folder.`);
     let pat = pattern;
     if (isAbsolute(pat)) {
       const rel = relative(r.abs, pat);
-      if (rel.startsWith('..')) return fail('invalid_input', `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`);
+      if (rel.startsWith('..'))
+        return fail(
+          'invalid_input',
+          `pattern "${pattern}" points outside the search folder; give a pattern relative to it, e.g. "**/*.ts".`,
+        );
       pat = rel;
     }
     const match = compileMatcher(pat);
@@ -70,11 +77,21 @@ export const globTool = defineTool({
     const stats = await statAll(ctx.root, matched);
     const found = stats.sort((a, b) => b.m - a.m || (a.f < b.f ? -1 : 1));
     if (found.length === 0) {
-      return { forModel: `No files matched "${pattern}"${path ? ` in ${path}` : ''}.`, forHuman: `Glob ${pattern}: 0 files`, isError: false, meta: { count: 0 } };
+      return {
+        forModel: `No files matched "${pattern}"${path ? ` in ${path}` : ''}.`,
+        forHuman: `Glob ${pattern}: 0 files`,
+        isError: false,
+        meta: { count: 0 },
+      };
     }
     const shown = found.slice(0, GLOB_MAX_RESULTS).map((s) => s.f);
     const more = found.length - shown.length;
     const tail = more > 0 ? `\n(results truncated: ${more} more. Use a narrower pattern or path.)` : '';
-    return { forModel: shown.join('\n') + tail, forHuman: `Glob ${pattern}: ${found.length} files`, isError: false, meta: { count: found.length, truncated: more > 0 } };
+    return {
+      forModel: shown.join('\n') + tail,
+      forHuman: `Glob ${pattern}: ${found.length} files`,
+      isError: false,
+      meta: { count: found.length, truncated: more > 0 },
+    };
   },
 });

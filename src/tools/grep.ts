@@ -16,7 +16,10 @@ const input = z.strictObject({
   pattern: z.string().min(1).describe('Regular expression to search for (ripgrep syntax), e.g. "function\\s+\\w+" or "TODO".'),
   path: z.string().optional().describe('File or folder to search (default: the repository root).'),
   glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('"files_with_matches" (default): matching file paths; "content": matching lines; "count": matching lines per file.'),
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .optional()
+    .describe('"files_with_matches" (default): matching file paths; "content": matching lines; "count": matching lines per file.'),
   '-i': z.boolean().optional().describe('Case-insensitive search.'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
   '-C': z.number().int().min(0).max(50).optional().describe('Lines of context before and after each match (content mode).'),
@@ -58,7 +61,10 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
     description: descriptions.Grep,
     input,
     kind: 'search',
-    access: ({ path, glob }) => ({ paths: [{ path, type: 'dir' }], patterns: glob === undefined ? [] : [{ field: 'glob', pattern: glob }] }),
+    access: ({ path, glob }) => ({
+      paths: [{ path, type: 'dir' }],
+      patterns: glob === undefined ? [] : [{ field: 'glob', pattern: glob }],
+    }),
     async execute(args, ctx) {
       const r = resolvePath(args.path ?? '.', { root: ctx.root, readRoots: readRootsOf(ctx) });
       if (!r.ok) return fail('denied', r.message);
@@ -66,7 +72,10 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
       try {
         isFile = statSync(r.abs).isFile();
       } catch {
-        return fail('not_found', `Path does not exist: ${args.path}. Use Glob to find the right file or folder, or leave path out to search the whole repository.`);
+        return fail(
+          'not_found',
+          `Path does not exist: ${args.path}. Use Glob to find the right file or folder, or leave path out to search the whole repository.`,
+        );
       }
       const mode = args.output_mode ?? 'files_with_matches';
       const q: GrepQuery = {
@@ -83,12 +92,20 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
       const hits = await backends[backend](q, ctx.root, ctx.signal);
       if (ctx.signal.aborted) return fail('cancelled', 'Grep was cancelled.');
       if (!hits.ok) {
-        return fail('invalid_regex', `Invalid pattern "${args.pattern}": ${hits.error}\nGrep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`);
+        return fail(
+          'invalid_regex',
+          `Invalid pattern "${args.pattern}": ${hits.error}\nGrep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.`,
+        );
       }
       if (args.glob && backend !== 'rg') filterGlob(hits, args.glob);
       if (ctx.readDeny && r.inRoot) dropDenied(hits, ctx.readDeny);
       const { text, entries } = renderHits(hits, mode, args['-n'] !== false, args.head_limit);
-      return { forModel: text, forHuman: `Grep ${args.pattern}: ${entries} ${mode === 'content' ? 'lines' : 'entries'}`, isError: false, meta: { backend, mode, entries } };
+      return {
+        forModel: text,
+        forHuman: `Grep ${args.pattern}: ${entries} ${mode === 'content' ? 'lines' : 'entries'}`,
+        isError: false,
+        meta: { backend, mode, entries },
+      };
     },
   });
 }

@@ -18,7 +18,10 @@ export const DEFAULT_OUTPUT_LIMIT = 30_000;
 
 /** Cut a string to at most `bytes` UTF-8 bytes, at a line break when one is near. */
 function headBytes(text: string, bytes: number): string {
-  let cut = Buffer.from(text, 'utf8').subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+  let cut = Buffer.from(text, 'utf8')
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const nl = cut.lastIndexOf('\n');
   if (nl > cut.length * 0.8) cut = cut.slice(0, nl + 1);
   return cut;
@@ -26,7 +29,10 @@ function headBytes(text: string, bytes: number): string {
 
 function tailBytes(text: string, bytes: number): string {
   const buf = Buffer.from(text, 'utf8');
-  let cut = buf.subarray(Math.max(0, buf.length - bytes)).toString('utf8').replace(/^\uFFFD/, '');
+  let cut = buf
+    .subarray(Math.max(0, buf.length - bytes))
+    .toString('utf8')
+    .replace(/^\uFFFD/, '');
   const nl = cut.indexOf('\n');
   if (nl >= 0 && nl < cut.length * 0.2) cut = cut.slice(nl + 1);
   return cut;

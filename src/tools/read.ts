@@ -35,25 +35,49 @@ export const readTool = defineTool({
       st = statSync(r.abs);
     } catch {
       const near = nearNames(r.abs, ctx.root);
-      const hint = near.suggestions.length > 0 ? ` Did you mean: ${near.suggestions.join(', ')}?` : near.missingDir ? ` The folder ${near.missingDir} does not exist either.` : '';
+      const hint =
+        near.suggestions.length > 0
+          ? ` Did you mean: ${near.suggestions.join(', ')}?`
+          : near.missingDir
+            ? ` The folder ${near.missingDir} does not exist either.`
+            : '';
       return fail('not_found', `File does not exist: ${file_path}.${hint} Use Glob to find files by name.`);
     }
-    if (st.isDirectory()) return fail('is_directory', `${file_path} is a directory, not a file. Use Glob (for example pattern "${r.rel === '.' ? '' : `${r.rel}/`}*") to list its files.`);
+    if (st.isDirectory())
+      return fail(
+        'is_directory',
+        `${file_path} is a directory, not a file. Use Glob (for example pattern "${r.rel === '.' ? '' : `${r.rel}/`}*") to list its files.`,
+      );
     const sliced = offset !== undefined || limit !== undefined;
     if (st.size > READ_MAX_BYTES && !sliced) {
-      return fail('too_large', `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`);
+      return fail(
+        'too_large',
+        `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`,
+      );
     }
     const buf = readFileSync(r.abs);
     if (buf.subarray(0, 8000).includes(0)) {
-      return fail('binary', `${file_path} is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example \`file\` or \`xxd | head\`) if you need to inspect it.`);
+      return fail(
+        'binary',
+        `${file_path} is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example \`file\` or \`xxd | head\`) if you need to inspect it.`,
+      );
     }
     const lines = splitLines(buf.toString('utf8'));
     if (lines.length === 0) {
       ctx.fileState.record(r.abs, true);
-      return { forModel: `${file_path} is empty (0 lines).`, forHuman: `Read ${r.rel} (empty)`, isError: false, meta: { path: r.rel, lines: 0, full: true } };
+      return {
+        forModel: `${file_path} is empty (0 lines).`,
+        forHuman: `Read ${r.rel} (empty)`,
+        isError: false,
+        meta: { path: r.rel, lines: 0, full: true },
+      };
     }
     const from = offset ?? 1;
-    if (from > lines.length) return fail('invalid_input', `offset ${from} is past the end of ${file_path}, which has ${lines.length} lines. Use an offset between 1 and ${lines.length}.`);
+    if (from > lines.length)
+      return fail(
+        'invalid_input',
+        `offset ${from} is past the end of ${file_path}, which has ${lines.length} lines. Use an offset between 1 and ${lines.length}.`,
+      );
     const to = Math.min(lines.length, from + (limit ?? READ_DEFAULT_LIMIT) - 1);
     const full = from === 1 && to === lines.length;
     ctx.fileState.record(r.abs, full);

@@ -103,7 +103,11 @@ export function createRegistry(tools: ToolDefinition[]): ToolRegistry {
         ctx.logger.error({ tool: name, err: message }, 'tool threw');
         result = { forModel: `${name} failed with an internal error: ${message}`, isError: true, errorKind: 'internal' };
       }
-      const budgeted = budgetOutput(result.forModel, { runDir: ctx.runDir, callId: ctx.callId, ...(result.outputPath ? { savedPath: result.outputPath } : {}) });
+      const budgeted = budgetOutput(result.forModel, {
+        runDir: ctx.runDir,
+        callId: ctx.callId,
+        ...(result.outputPath ? { savedPath: result.outputPath } : {}),
+      });
       if (budgeted.outputPath === undefined) {
         const { outputPath: _dropped, ...rest } = result;
         return rest;

@@ -2,9 +2,7 @@ import { join, resolve } from 'node:path';
 import { isWithin, resolveInRoot } from '../workspace/resolve-in-root.js';
 import { readWorktreeGitDirsSync } from '../workspace/worktree-git-dir.js';
 
-export type ResolvedPath =
-  | { ok: true; abs: string; rel: string; inRoot: boolean }
-  | { ok: false; message: string };
+export type ResolvedPath = { ok: true; abs: string; rel: string; inRoot: boolean } | { ok: false; message: string };
 
 export interface ResolvePathOptions {
   root: string;
@@ -57,11 +55,17 @@ export function resolvePath(input: string, opts: ResolvePathOptions): ResolvedPa
         message: `Access to "${input}" is refused: it resolves to ${r.abs}, outside the repository at ${root}. Use a path relative to the repository root, or an absolute path inside it.`,
       };
     case 'home':
-      return { ok: false, message: `Access to "${input}" is refused: "~" is a home directory, outside the repository at ${root}. Use a path relative to the repository root.` };
+      return {
+        ok: false,
+        message: `Access to "${input}" is refused: "~" is a home directory, outside the repository at ${root}. Use a path relative to the repository root.`,
+      };
     case 'nul':
       return { ok: false, message: `Access to ${JSON.stringify(input)} is refused: the path contains a NUL byte.` };
     case 'climb':
-      return { ok: false, message: `Access to "${input}" is refused: it climbs with ".." out of a folder that does not exist. Name the path without "..".` };
+      return {
+        ok: false,
+        message: `Access to "${input}" is refused: it climbs with ".." out of a folder that does not exist. Name the path without "..".`,
+      };
     case 'loop':
       return { ok: false, message: `Access to "${input}" is refused: it goes through too many symlinks.` };
   }

@@ -34,7 +34,10 @@ export function skillTool(skills: readonly SkillEntry[]): ToolDefinition<typeof 
       }
       let body = skill.body.trim();
       if (Buffer.byteLength(body, 'utf8') > MAX_BODY_BYTES) {
-        body = `${Buffer.from(body, 'utf8').subarray(0, MAX_BODY_BYTES).toString('utf8').replace(/\uFFFD$/, '')}\n\n[cut: Read ${skill.path} for the rest]`;
+        body = `${Buffer.from(body, 'utf8')
+          .subarray(0, MAX_BODY_BYTES)
+          .toString('utf8')
+          .replace(/\uFFFD$/, '')}\n\n[cut: Read ${skill.path} for the rest]`;
       }
       return {
         forModel: `<skill name="${skill.name}" path="${skill.path}">\n${body}\n</skill>`,

@@ -23,7 +23,8 @@ export const todoWriteTool = defineTool({
     const inProgress = n('in_progress');
     const parts = [`${n('completed')} completed`, `${inProgress} in progress`, `${n('pending')} pending`];
     let text = `Todo list updated (${todos.length} item${todos.length === 1 ? '' : 's'}: ${parts.join(', ')}).`;
-    if (inProgress > 1) text += ` Note: ${inProgress} items are in_progress; keep exactly one in progress at a time and mark the others pending or completed.`;
+    if (inProgress > 1)
+      text += ` Note: ${inProgress} items are in_progress; keep exactly one in progress at a time and mark the others pending or completed.`;
     if (todos.length > 0 && n('completed') === todos.length) text += ' All items are completed.';
     return {
       forModel: text,

@@ -46,7 +46,10 @@ export const writeTool = defineTool({
       atomicWrite(r.abs, text);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      return fail('write_failed', `Could not write ${file_path} (${code}). Check that no part of the path is an existing file, then retry.`);
+      return fail(
+        'write_failed',
+        `Could not write ${file_path} (${code}). Check that no part of the path is an existing file, then retry.`,
+      );
     }
     ctx.fileState.record(r.abs, true);
     const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);

@@ -34,7 +34,8 @@ export interface AcceptedRun {
   statusCommentUrl: string;
 }
 
-export type RefusalOutcome = 'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'refused' | 'memory';
+export type RefusalOutcome =
+  'ignored' | 'redelivery' | 'invalid-config' | 'unauthorized' | 'status' | 'cancelled' | 'already-running' | 'refused' | 'memory';
 
 export type Acceptance =
   | { outcome: 'accepted'; trigger: Trigger; run: AcceptedRun }
@@ -63,7 +64,8 @@ export async function acceptRequest(req: RequestFacts, deps: AcceptDeps): Promis
   const found = await requestTrigger(req, deps.github, deps.loadConfig, deps.selfLogin);
   if (!found.trigger) return { outcome: 'ignored', why: found.why };
   const { trigger, loaded } = found;
-  if (deps.ledger && !(await deps.ledger.recordDelivery(trigger.deliveryId))) return { outcome: 'redelivery', why: `delivery ${trigger.deliveryId} was handled before`, trigger };
+  if (deps.ledger && !(await deps.ledger.recordDelivery(trigger.deliveryId)))
+    return { outcome: 'redelivery', why: `delivery ${trigger.deliveryId} was handled before`, trigger };
   try {
     return await decide(trigger, loaded, req.kind === 'issue', deps);
   } catch (e) {
@@ -81,7 +83,8 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, tokenHolderAsks: b
   };
   if (!loaded.ok) {
     // The problems describe the repository's own file: only someone who could trigger a run sees them.
-    if (!tokenHolderAsks && !(await authorize(github, trigger.commenter, DEFAULT_AUTHORIZED)).ok) return { outcome: 'unauthorized', why: `${trigger.commenter} may not trigger runs`, trigger };
+    if (!tokenHolderAsks && !(await authorize(github, trigger.commenter, DEFAULT_AUTHORIZED)).ok)
+      return { outcome: 'unauthorized', why: `${trigger.commenter} may not trigger runs`, trigger };
     return reply('invalid-config', invalidConfigComment(loaded.problems), '.github/proofpr.yml is invalid');
   }
   const config = loaded.config;
@@ -97,8 +100,14 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, tokenHolderAsks: b
   if (trigger.target === 'pr') {
     const pr = { headRef: trigger.headRef ?? '', ...(trigger.headRepo !== undefined ? { headRepo: trigger.headRepo } : {}) };
     const owner = await prOwnership(pr, repo, deps.ledger);
-    if (owner.kind === 'fork') return reply('refused', FORK_REPLY, `PR #${trigger.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`);
-    if (owner.kind === 'not-ours') return reply('refused', replies.notOurs(owner.why), `PR #${trigger.number} is not proofpr's own: ${owner.why}`);
+    if (owner.kind === 'fork')
+      return reply(
+        'refused',
+        FORK_REPLY,
+        `PR #${trigger.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`,
+      );
+    if (owner.kind === 'not-ours')
+      return reply('refused', replies.notOurs(owner.why), `PR #${trigger.number} is not proofpr's own: ${owner.why}`);
   }
   if (trigger.kind === 'status') return answerStatus(trigger, config, deps, reply);
   if (trigger.kind === 'cancel') return answerCancel(trigger, deps, reply);
@@ -127,7 +136,10 @@ async function answerCancel(trigger: Trigger, deps: AcceptDeps, reply: Reply): P
     await ledger.update(run.id, { status: 'done', verdict: 'cancelled' });
     if (run.commentId !== undefined) {
       const reason = `cancelled by @${trigger.commenter} before it started`;
-      await github.updateComment(run.commentId, renderStatusComment({ runId: run.id, phase: 'cancelled', requester: trigger.commenter, mode: 'fix', verdict: 'cancelled', reason }));
+      await github.updateComment(
+        run.commentId,
+        renderStatusComment({ runId: run.id, phase: 'cancelled', requester: trigger.commenter, mode: 'fix', verdict: 'cancelled', reason }),
+      );
     }
   }
   await github.addReaction(reactionTargetOf(trigger), '+1');
@@ -143,15 +155,32 @@ async function startRun(trigger: Trigger, config: RepoConfig, deps: AcceptDeps, 
   const repo = `${trigger.owner}/${trigger.repo}`;
   if (ledger) {
     const lease = await ledger.tryCreate({ id: runId, repo, issue: trigger.number, kind: mode });
-    if (!lease.ok) return reply('already-running', replies.alreadyRunning(trigger.number, lease.active), `a run for #${trigger.number} is already ${lease.active.status}`, lease.active.id);
+    if (!lease.ok)
+      return reply(
+        'already-running',
+        replies.alreadyRunning(trigger.number, lease.active),
+        `a run for #${trigger.number} is already ${lease.active.status}`,
+        lease.active.id,
+      );
   }
   try {
     const status = await github.createComment(
       trigger.number,
-      renderStatusComment({ runId, phase: 'queued', requester: trigger.commenter || 'proofpr', mode, maxTurns: config.max_turns, budgetUsd: config.max_cost_usd }),
+      renderStatusComment({
+        runId,
+        phase: 'queued',
+        requester: trigger.commenter || 'proofpr',
+        mode,
+        maxTurns: config.max_turns,
+        budgetUsd: config.max_cost_usd,
+      }),
     );
     await ledger?.setComment(runId, status.id, status.url);
-    return { outcome: 'accepted', trigger, run: { runId, mode, trigger, config, statusCommentId: status.id, statusCommentUrl: status.url } };
+    return {
+      outcome: 'accepted',
+      trigger,
+      run: { runId, mode, trigger, config, statusCommentId: status.id, statusCommentUrl: status.url },
+    };
   } catch (e) {
     // Nothing was started: release the issue's lease so the next request can run.
     await ledger?.update(runId, { status: 'done', verdict: 'error' });

@@ -36,7 +36,10 @@ export interface ReviewToLearn {
 
 export type ReviewAcceptance = ReviewToLearn | { outcome: 'ignored'; why: string };
 
-export async function acceptReview(evt: { name: string; deliveryId: string; payload: unknown }, deps: AcceptReviewDeps): Promise<ReviewAcceptance> {
+export async function acceptReview(
+  evt: { name: string; deliveryId: string; payload: unknown },
+  deps: AcceptReviewDeps,
+): Promise<ReviewAcceptance> {
   const ignored = (why: string): ReviewAcceptance => ({ outcome: 'ignored', why });
   if (evt.name !== 'pull_request_review' && evt.name !== 'pull_request_review_comment') return ignored('not a review');
   const facts = parseEvent(evt.name, evt.deliveryId, evt.payload, deps.selfLogin ? { selfLogin: deps.selfLogin } : {});
@@ -51,7 +54,8 @@ export async function acceptReview(evt: { name: string; deliveryId: string; payl
   if (owner.kind !== 'own') return ignored(`PR #${facts.number} is not proofpr's own`);
   const loaded = await deps.loadConfig(pr.baseRef);
   if (!loaded.ok) return ignored('.github/proofpr.yml is invalid');
-  if (!(await authorize(github, facts.actor, loaded.config.authorized)).ok) return ignored(`${facts.actor} is not among the authorized maintainers`);
+  if (!(await authorize(github, facts.actor, loaded.config.authorized)).ok)
+    return ignored(`${facts.actor} is not among the authorized maintainers`);
   if (!(await deps.ledger.recordDelivery(evt.deliveryId))) return ignored(`delivery ${evt.deliveryId} was handled before`);
   const anchor = facts.commentKind === 'review' ? `#pullrequestreview-${facts.commentId}` : `#discussion_r${facts.commentId}`;
   const note: ReviewNote = {

@@ -23,7 +23,11 @@ export interface CiAfterPushDeps {
   signal?: AbortSignal;
 }
 
-export async function ciAfterPush(run: PublishedRun, config: Pick<RepoConfig, 'ci'>, deps: CiAfterPushDeps): Promise<CiEvidence | undefined> {
+export async function ciAfterPush(
+  run: PublishedRun,
+  config: Pick<RepoConfig, 'ci'>,
+  deps: CiAfterPushDeps,
+): Promise<CiEvidence | undefined> {
   const ci = deps.github.ci;
   if (!ci || config.ci.wait_min <= 0) return undefined;
   const result = await watchCi(

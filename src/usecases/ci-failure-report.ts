@@ -66,7 +66,11 @@ const commandOf = (header: string): string | undefined => {
   return c && !/^[\w.-]+\/[\w.\/-]+@\S+$/.test(c) ? c : undefined;
 };
 
-export async function ciFailureReport(ci: CiPort, sha: string, fallbackChecks: readonly { name: string; conclusion: string; url: string }[]): Promise<CiFailureReport> {
+export async function ciFailureReport(
+  ci: CiPort,
+  sha: string,
+  fallbackChecks: readonly { name: string; conclusion: string; url: string }[],
+): Promise<CiFailureReport> {
   const runs = newestCompletedRuns(await ci.listWorkflowRuns(sha), sha).filter((r) => r.conclusion !== null && FAILED.has(r.conclusion));
   const failing: string[] = [];
   const commands: string[] = [];
@@ -82,12 +86,20 @@ export async function ciFailureReport(ci: CiPort, sha: string, fallbackChecks: r
         const c = commandOf(s.header);
         if (c && !commands.includes(c)) commands.push(c);
       }
-      const cut = sections.map((s) => [s.header ? `step: ${s.header}` : '', ...s.lines.slice(-MAX_STEP_LINES)].filter((l) => l !== '').join('\n')).join('\n\n');
-      parts.push(quoteUntrusted(`CI job "${name}" (${job.url || run.url}), log of its failing steps`, redactSecrets(cut || '(no log could be read)')));
+      const cut = sections
+        .map((s) => [s.header ? `step: ${s.header}` : '', ...s.lines.slice(-MAX_STEP_LINES)].filter((l) => l !== '').join('\n'))
+        .join('\n\n');
+      parts.push(
+        quoteUntrusted(
+          `CI job "${name}" (${job.url || run.url}), log of its failing steps`,
+          redactSecrets(cut || '(no log could be read)'),
+        ),
+      );
     }
   }
   if (failing.length === 0) {
-    for (const c of fallbackChecks) if (c.conclusion !== 'success' && c.conclusion !== 'neutral' && c.conclusion !== 'skipped') failing.push(c.name);
+    for (const c of fallbackChecks)
+      if (c.conclusion !== 'success' && c.conclusion !== 'neutral' && c.conclusion !== 'skipped') failing.push(c.name);
     parts.push(quoteUntrusted('CI checks that failed (no Actions log could be read)', failing.map((f) => `- ${f}`).join('\n')));
   }
   const text = [

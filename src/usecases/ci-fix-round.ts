@@ -37,10 +37,14 @@ export interface PlanCiFixInput {
   roundsDone: number;
 }
 
-const failingNames = (ci: CiEvidence): string[] => ci.checks.filter((c) => !['success', 'neutral', 'skipped'].includes(c.conclusion)).map((c) => c.name);
+const failingNames = (ci: CiEvidence): string[] =>
+  ci.checks.filter((c) => !['success', 'neutral', 'skipped'].includes(c.conclusion)).map((c) => c.name);
 
 /** The next fix round, or undefined (CI did not fail, no round left, a fork, the PR moved on); posts the "still fails" comment after the last round. */
-export async function planCiFix(inp: PlanCiFixInput, github: Pick<GitHubPort, 'ci' | 'getPullRequest' | 'createComment' | 'owner' | 'repo'>): Promise<CiFixPlan | undefined> {
+export async function planCiFix(
+  inp: PlanCiFixInput,
+  github: Pick<GitHubPort, 'ci' | 'getPullRequest' | 'createComment' | 'owner' | 'repo'>,
+): Promise<CiFixPlan | undefined> {
   const { ci, published } = inp;
   if (ci.state !== 'failed' || !github.ci) return undefined;
   const pr = await github.getPullRequest(published.prNumber);
@@ -58,7 +62,13 @@ export async function planCiFix(inp: PlanCiFixInput, github: Pick<GitHubPort, 'c
       const names = failingNames(ci);
       await github.createComment(
         pr.number,
-        [`CI still fails on \`${ci.sha.slice(0, 12)}\` after ${inp.roundsDone} CI fix round(s) (ci.fix_rounds: ${inp.config.ci.fix_rounds}); proofpr stops here.`, '', 'Still failing:', ...(names.length ? names.map((n) => `- ${n}`) : ['- (no check named)']), ...ci.checks.filter((c) => names.includes(c.name) && c.url).map((c) => `  ${c.name}: ${c.url}`)].join('\n'),
+        [
+          `CI still fails on \`${ci.sha.slice(0, 12)}\` after ${inp.roundsDone} CI fix round(s) (ci.fix_rounds: ${inp.config.ci.fix_rounds}); proofpr stops here.`,
+          '',
+          'Still failing:',
+          ...(names.length ? names.map((n) => `- ${n}`) : ['- (no check named)']),
+          ...ci.checks.filter((c) => names.includes(c.name) && c.url).map((c) => `  ${c.name}: ${c.url}`),
+        ].join('\n'),
       );
     }
     return undefined;
@@ -86,9 +96,17 @@ export async function planCiFix(inp: PlanCiFixInput, github: Pick<GitHubPort, 'c
 }
 
 /** The follow-up's status comment on the PR, saying which round this is. */
-export async function ciFixStatusComment(github: Pick<GitHubPort, 'createComment'>, plan: CiFixPlan, runId: string, config: Pick<RepoConfig, 'max_turns' | 'max_cost_usd' | 'ci'>): Promise<{ id: number; url: string }> {
+export async function ciFixStatusComment(
+  github: Pick<GitHubPort, 'createComment'>,
+  plan: CiFixPlan,
+  runId: string,
+  config: Pick<RepoConfig, 'max_turns' | 'max_cost_usd' | 'ci'>,
+): Promise<{ id: number; url: string }> {
   const head = `CI failed on \`${plan.report.sha.slice(0, 12)}\` (${plan.report.failing.join(', ') || 'failing checks'}): CI fix round ${plan.round} of ${config.ci.fix_rounds}.`;
-  const c = await github.createComment(plan.trigger.number, `${head}\n\n${renderStatusComment({ runId, phase: 'queued', requester: plan.trigger.commenter || 'proofpr', mode: 'follow-up', maxTurns: config.max_turns, budgetUsd: config.max_cost_usd })}`);
+  const c = await github.createComment(
+    plan.trigger.number,
+    `${head}\n\n${renderStatusComment({ runId, phase: 'queued', requester: plan.trigger.commenter || 'proofpr', mode: 'follow-up', maxTurns: config.max_turns, budgetUsd: config.max_cost_usd })}`,
+  );
   return c;
 }
 

@@ -17,11 +17,16 @@ export interface NotRunFacts {
 }
 
 export function notRunCause(f: NotRunFacts): string {
-  const waiting = f.workflowRuns.filter((r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting');
+  const waiting = f.workflowRuns.filter(
+    (r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting',
+  );
   if (waiting.length > 0) {
     return `approval required: ${waiting.map((r) => `"${r.name}"`).join(', ')} is waiting for a maintainer to approve running workflows for the bot's push. Fix: approve the run on the Actions tab, or allow workflows from this App in the repository's Actions settings.`;
   }
-  if (f.workflows && !f.workflows.some((w) => w.events.includes('pull_request') || w.events.includes('pull_request_target') || w.events.includes('push'))) {
+  if (
+    f.workflows &&
+    !f.workflows.some((w) => w.events.includes('pull_request') || w.events.includes('pull_request_target') || w.events.includes('push'))
+  ) {
     return f.workflows.length === 0
       ? 'no workflow: the repository has no workflow under .github/workflows at this commit. Fix: add a workflow that runs on pull_request.'
       : 'no workflow on pull_request: no workflow under .github/workflows starts on pull_request or push. Fix: add `on: pull_request` to the workflow that runs the tests.';

@@ -8,7 +8,11 @@ export type CiSnapshot = { state: 'none' | 'pending' | 'passed' | 'failed'; chec
 
 const GREEN = new Set(['success', 'neutral', 'skipped']);
 
-export function ciSnapshot(checkRuns: CheckRunInfo[], statuses: CommitStatusInfo[], own: { checkName: string; appSlug?: string }): CiSnapshot {
+export function ciSnapshot(
+  checkRuns: CheckRunInfo[],
+  statuses: CommitStatusInfo[],
+  own: { checkName: string; appSlug?: string },
+): CiSnapshot {
   const runs = checkRuns.filter((c) => c.name !== own.checkName && (own.appSlug === undefined || c.app !== own.appSlug));
   const checks: CiCheck[] = [
     ...runs.map((c) => ({ name: c.name, conclusion: c.status === 'completed' ? (c.conclusion ?? 'neutral') : 'pending', url: c.url })),

@@ -21,7 +21,12 @@ import { memoryForRun } from '../memory/memory-for-run.js';
 import type { PublishedRun } from './publish-ci.js';
 
 /** The facts the CI watch needs about a run whose verified commit was pushed to PR `prNumber`. */
-export function publishedRun(inp: { runId: string; statusCommentId: number }, result: RunTaskResult, prNumber: number, status: StatusState): PublishedRun {
+export function publishedRun(
+  inp: { runId: string; statusCommentId: number },
+  result: RunTaskResult,
+  prNumber: number,
+  status: StatusState,
+): PublishedRun {
   return {
     runId: inp.runId,
     prNumber,
@@ -68,14 +73,22 @@ function lastText(events: RunEvent[]): string {
   for (let i = events.length - 1; i >= 0; i--) {
     const ev = events[i];
     if (ev?.type !== 'assistant') continue;
-    const text = ev.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+    const text = ev.content
+      .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+      .join('\n')
+      .trim();
     if (text) return text;
   }
   return '';
 }
 
 /** The issue comment when no fix could be verified: why, the failed gates, and where the work in progress is. */
-function unverifiedComment(issue: number, reason: string, failedGates: readonly { name: string; detail: string }[], wip: { branch: string; url: string } | undefined): string {
+function unverifiedComment(
+  issue: number,
+  reason: string,
+  failedGates: readonly { name: string; detail: string }[],
+  wip: { branch: string; url: string } | undefined,
+): string {
   const lines = [`proofpr could not verify a fix for #${issue}: ${reason}`];
   if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
   if (wip) lines.push('', `The work in progress is on branch [\`${wip.branch}\`](${wip.url}).`);
@@ -83,10 +96,18 @@ function unverifiedComment(issue: number, reason: string, failedGates: readonly 
 }
 
 /** Plan mode: the model's last text is posted on the issue as the plan; nothing was committed or pushed. */
-async function postPlan(inp: FixIssueInput, deps: UsecaseDeps, status: StatusReporter, r: { events: RunEvent[]; result: RunTaskResult; branch: string }): Promise<FixIssueOutcome> {
+async function postPlan(
+  inp: FixIssueInput,
+  deps: UsecaseDeps,
+  status: StatusReporter,
+  r: { events: RunEvent[]; result: RunTaskResult; branch: string },
+): Promise<FixIssueOutcome> {
   const n = inp.trigger.number;
   const plan = redactSecrets(lastText(r.events)) || '(the model wrote no plan)';
-  const posted = await deps.github.createComment(n, `### Plan for #${n}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`);
+  const posted = await deps.github.createComment(
+    n,
+    `### Plan for #${n}\n\n${plan}\n\n_Read-only run \`${inp.runId}\`: nothing was committed or pushed._`,
+  );
   await status.set({ phase: 'done', verdict: 'plan posted', reason: posted.url }, true);
   await deps.runs.update(inp.runId, { status: 'done', verdict: 'plan' });
   return { verdict: 'plan', branch: r.branch, planCommentUrl: posted.url, run: r.result };
@@ -100,7 +121,14 @@ async function postPlan(inp: FixIssueInput, deps: UsecaseDeps, status: StatusRep
 async function publishIssueWork(
   inp: FixIssueInput,
   deps: UsecaseDeps,
-  w: { mirrorDir: string; branch: string; base: string; result: RunTaskResult; verified: boolean; failedGates: readonly { name: string; detail: string }[] },
+  w: {
+    mirrorDir: string;
+    branch: string;
+    base: string;
+    result: RunTaskResult;
+    verified: boolean;
+    failedGates: readonly { name: string; detail: string }[];
+  },
 ): Promise<{ pushed: boolean; prRef?: { number: number; url: string }; prNumber?: number }> {
   const { github } = deps;
   const { branch, result, verified } = w;
@@ -112,7 +140,15 @@ async function publishIssueWork(
     const remoteSha = await github.getBranchSha(branch);
     // A fresh token: the one from the start of the run may have expired during a long run.
     const pushAccess = await github.gitAccess();
-    await deps.workspace.pushBranch({ repoDir: w.mirrorDir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
+    await deps.workspace.pushBranch({
+      repoDir: w.mirrorDir,
+      remoteUrl: pushAccess.url,
+      branch,
+      token: pushAccess.token,
+      expectedRemoteSha: remoteSha ?? null,
+      ownBranch: true,
+      ...(result.headSha ? { sha: result.headSha } : {}),
+    });
     pushed = true;
     // The ledger, not the name, is what makes this branch proofpr's own for later follow-ups.
     await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, inp.runId);
@@ -120,7 +156,14 @@ async function publishIssueWork(
   if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {
     const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;
     const body = `${verified ? 'Fixes' : 'Refs'} #${t.number}\n\n${result.summaryMd}`;
-    const pr = await upsertPullRequest(github, { branch, base: w.base, title, body, draft: verified ? cfg.pr.draft : true, labels: cfg.pr.labels });
+    const pr = await upsertPullRequest(github, {
+      branch,
+      base: w.base,
+      title,
+      body,
+      draft: verified ? cfg.pr.draft : true,
+      labels: cfg.pr.labels,
+    });
     const prRef = { number: pr.number, url: pr.url };
     result.evidence = await recordPullRequest(result.runDir, ev, prRef);
     const check = checkRunFor(ev, result.summaryMd);
@@ -128,7 +171,10 @@ async function publishIssueWork(
     return { pushed, prRef, ...(verified ? { prNumber: pr.number } : {}) };
   }
   if (!verified) {
-    await github.createComment(t.number, unverifiedComment(t.number, ev.reason, w.failedGates, pushed ? { branch, url: github.branchUrl(branch) } : undefined));
+    await github.createComment(
+      t.number,
+      unverifiedComment(t.number, ev.reason, w.failedGates, pushed ? { branch, url: github.branchUrl(branch) } : undefined),
+    );
   }
   return { pushed };
 }
@@ -158,7 +204,13 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       gitToken: access.token,
       baseRef: base,
       branch: inp.mode === 'plan' ? `${branch}-plan` : branch,
-      task: { kind: 'issue', issue: t.number, title: sanitizeText(t.title), body: ctx.body, ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
+      task: {
+        kind: 'issue',
+        issue: t.number,
+        title: sanitizeText(t.title),
+        body: ctx.body,
+        ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}),
+      },
       config: cfg,
       model: deps.modelFactory({ modelId }),
       modelId,
@@ -185,7 +237,14 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
 
     const verified = ev.verdict === 'verified' && result.headSha !== undefined && !result.wip;
     const failedGates = ev.gates.filter((g) => !g.passed);
-    const { pushed, prRef, prNumber } = await publishIssueWork(inp, deps, { mirrorDir: mirror.dir, branch, base, result, verified, failedGates });
+    const { pushed, prRef, prNumber } = await publishIssueWork(inp, deps, {
+      mirrorDir: mirror.dir,
+      branch,
+      base,
+      result,
+      verified,
+      failedGates,
+    });
     const prUrl = prRef?.url;
     const cancelled = inp.signal?.aborted === true;
     await status.set(
@@ -200,7 +259,14 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
     const published = prNumber !== undefined && result.headSha ? publishedRun(inp, result, prNumber, status.state) : undefined;
-    return { verdict: ev.verdict, branch, ...(prUrl ? { prUrl } : {}), ...(prRef ? { pr: prRef } : {}), run: result, ...(published ? { published } : {}) };
+    return {
+      verdict: ev.verdict,
+      branch,
+      ...(prUrl ? { prUrl } : {}),
+      ...(prRef ? { pr: prRef } : {}),
+      run: result,
+      ...(published ? { published } : {}),
+    };
   } catch (e) {
     await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };

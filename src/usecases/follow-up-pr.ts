@@ -50,14 +50,30 @@ export interface FollowUpPrOutcome {
  */
 async function pushFollowUp(
   deps: UsecaseDeps,
-  w: { prNumber: number; prUrl: string; mirrorDir: string; branch: string; startSha: string | undefined; result: RunTaskResult; review: ReviewFollowUp },
+  w: {
+    prNumber: number;
+    prUrl: string;
+    mirrorDir: string;
+    branch: string;
+    startSha: string | undefined;
+    result: RunTaskResult;
+    review: ReviewFollowUp;
+  },
 ): Promise<{ number: number; url: string } | undefined> {
   const { github } = deps;
   const { result, branch, startSha } = w;
   if (!result.headSha) return undefined;
   const ev = result.evidence;
   const pushAccess = await github.gitAccess();
-  await deps.workspace.pushBranch({ repoDir: w.mirrorDir, remoteUrl: pushAccess.url, branch, token: pushAccess.token, expectedRemoteSha: startSha ?? null, ownBranch: true, ...(result.headSha ? { sha: result.headSha } : {}) });
+  await deps.workspace.pushBranch({
+    repoDir: w.mirrorDir,
+    remoteUrl: pushAccess.url,
+    branch,
+    token: pushAccess.token,
+    expectedRemoteSha: startSha ?? null,
+    ownBranch: true,
+    ...(result.headSha ? { sha: result.headSha } : {}),
+  });
   await github.updatePullRequest(w.prNumber, { body: `${result.summaryMd}` });
   const prRef = { number: w.prNumber, url: w.prUrl };
   result.evidence = await recordPullRequest(result.runDir, ev, prRef);
@@ -65,15 +81,26 @@ async function pushFollowUp(
   const { changedPaths } = deps.workspace;
   const from = startSha;
   const commitPaths = changedPaths && from ? (sha: string) => changedPaths({ repoDir: w.mirrorDir, from, to: sha }) : undefined;
-  await w.review.answer({ sha: result.headSha, branch, ...(commitPaths ? { commitPaths } : {}), runPaths: ev.filesChanged.map((f) => f.path) });
+  await w.review.answer({
+    sha: result.headSha,
+    branch,
+    ...(commitPaths ? { commitPaths } : {}),
+    runPaths: ev.filesChanged.map((f) => f.path),
+  });
   return prRef;
 }
 
 /** The PR comment when the follow-up could not be verified: why, the failed gates, and where the WIP commit is. */
-function unverifiedFollowUp(reason: string, failedGates: readonly { name: string; detail: string }[], headSha: string | undefined, runId: string): string {
+function unverifiedFollowUp(
+  reason: string,
+  failedGates: readonly { name: string; detail: string }[],
+  headSha: string | undefined,
+  runId: string,
+): string {
   const lines = [`The follow-up could not be verified: ${reason}. The PR branch was left unchanged.`];
   if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
-  if (headSha) lines.push('', `The work-in-progress commit \`${headSha.slice(0, 12)}\` is kept on the server (run \`${runId}\`), not pushed.`);
+  if (headSha)
+    lines.push('', `The work-in-progress commit \`${headSha.slice(0, 12)}\` is kept on the server (run \`${runId}\`), not pushed.`);
   return lines.join('\n');
 }
 
@@ -92,7 +119,12 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     if (!pr) throw new Error(`PR #${t.number} was not found`);
     // Checked again here (the intake checked first): a job never runs or pushes on a PR that is not proofpr's own.
     const owner = await prOwnership(pr, `${github.owner}/${github.repo}`, deps.branches);
-    if (owner.kind !== 'own') throw new Error(owner.kind === 'fork' ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code` : `PR #${t.number} is not proofpr's own: ${owner.why}`);
+    if (owner.kind !== 'own')
+      throw new Error(
+        owner.kind === 'fork'
+          ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`
+          : `PR #${t.number} is not proofpr's own: ${owner.why}`,
+      );
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     // The PR's unresolved review threads are part of the task (not in a CI fix round); each gets its answer after the push.
@@ -110,7 +142,13 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
       baseRef: pr.baseRef,
       branch,
       continueBranch: true,
-      task: { kind: 'issue', issue: t.number, title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`, body: [ctx.body, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n'), ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}) },
+      task: {
+        kind: 'issue',
+        issue: t.number,
+        title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`,
+        body: [ctx.body, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n'),
+        ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}),
+      },
       config: cfg,
       ...(inp.ciFix ? { reproduce: { commands: inp.ciFix.commands } } : {}),
       model: deps.modelFactory({ modelId }),
@@ -134,7 +172,9 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     await status.set({ phase });
     const verified = ev.verdict === 'verified' && !result.wip && result.headSha !== undefined;
     const failedGates = ev.gates.filter((g) => !g.passed);
-    const prRef = verified ? await pushFollowUp(deps, { prNumber: t.number, prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review }) : undefined;
+    const prRef = verified
+      ? await pushFollowUp(deps, { prNumber: t.number, prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review })
+      : undefined;
     const pushedTo = prRef ? branch : undefined;
     if (!verified) await github.createComment(t.number, unverifiedFollowUp(ev.reason, failedGates, result.headSha, inp.runId));
     await status.set(
@@ -149,7 +189,14 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
     const published = pushedTo && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
-    return { verdict: ev.verdict, branch, ...(pushedTo ? { pushedTo } : {}), ...(prRef ? { pr: prRef } : {}), run: result, ...(published ? { published } : {}) };
+    return {
+      verdict: ev.verdict,
+      branch,
+      ...(pushedTo ? { pushedTo } : {}),
+      ...(prRef ? { pr: prRef } : {}),
+      run: result,
+      ...(published ? { published } : {}),
+    };
   } catch (e) {
     await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };

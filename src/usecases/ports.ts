@@ -73,7 +73,12 @@ export interface RunLedger extends RunRecorder, BranchLedger {
   /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
   forgetDelivery?(deliveryId: string): Awaitable<void>;
   /** Start a run holding the issue's lease; when another run is active, returns it instead. */
-  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): Awaitable<{ ok: true; run: RunView } | { ok: false; active: RunView }>;
+  tryCreate(run: {
+    id: string;
+    repo: string;
+    issue: number;
+    kind: string;
+  }): Awaitable<{ ok: true; run: RunView } | { ok: false; active: RunView }>;
   /** The queued or running run of an issue, if any. */
   active(repo: string, issue: number): Awaitable<RunView | undefined>;
   latest(repo: string, issue: number): Awaitable<RunView | undefined>;

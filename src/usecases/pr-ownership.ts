@@ -28,15 +28,24 @@ const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCas
  * `ledger` absent means the host keeps no state (the Action): then a same-repository `proofpr/` branch
  * counts as its own, which only someone with write access to the repository could have pushed.
  */
-export async function prOwnership(pr: Pick<PullRequestInfo, 'headRef' | 'headRepo'>, repoFullName: string, ledger?: BranchLedger): Promise<PrOwnership> {
-  if (pr.headRepo === undefined || !same(pr.headRepo, repoFullName)) return { kind: 'fork', headRepo: pr.headRepo || '(unknown or deleted repository)' };
+export async function prOwnership(
+  pr: Pick<PullRequestInfo, 'headRef' | 'headRepo'>,
+  repoFullName: string,
+  ledger?: BranchLedger,
+): Promise<PrOwnership> {
+  if (pr.headRepo === undefined || !same(pr.headRepo, repoFullName))
+    return { kind: 'fork', headRepo: pr.headRepo || '(unknown or deleted repository)' };
   if (!pr.headRef.startsWith(BRANCH_PREFIX)) return { kind: 'not-ours', why: `branch ${pr.headRef} was not created by proofpr` };
-  if (ledger && !(await ledger.ownsBranch(repoFullName, pr.headRef))) return { kind: 'not-ours', why: `proofpr has no record of creating branch ${pr.headRef}` };
+  if (ledger && !(await ledger.ownsBranch(repoFullName, pr.headRef)))
+    return { kind: 'not-ours', why: `proofpr has no record of creating branch ${pr.headRef}` };
   return { kind: 'own' };
 }
 
 /** The PR facts ownership needs: from the event when it carried them, else one API call. */
-export async function pullRequestFacts(github: GitHubPort, t: { number: number; headRef?: string; baseRef?: string; headRepo?: string }): Promise<Pick<PullRequestInfo, 'headRef' | 'baseRef' | 'headRepo'> | undefined> {
+export async function pullRequestFacts(
+  github: GitHubPort,
+  t: { number: number; headRef?: string; baseRef?: string; headRepo?: string },
+): Promise<Pick<PullRequestInfo, 'headRef' | 'baseRef' | 'headRepo'> | undefined> {
   if (t.headRef && t.baseRef && t.headRepo !== undefined) return { headRef: t.headRef, baseRef: t.baseRef, headRepo: t.headRepo };
   const pr = await github.getPullRequest(t.number);
   if (!pr) return undefined;

@@ -27,7 +27,12 @@ export interface PublishedRun {
   changedFiles: string[];
 }
 
-export async function publishCi(ci: CiEvidence, run: PublishedRun, github: Pick<GitHubPort, 'updatePullRequest' | 'createCheckRun' | 'updateComment'>, ciPort: Pick<CiPort, 'pullRequestBody'>): Promise<void> {
+export async function publishCi(
+  ci: CiEvidence,
+  run: PublishedRun,
+  github: Pick<GitHubPort, 'updatePullRequest' | 'createCheckRun' | 'updateComment'>,
+  ciPort: Pick<CiPort, 'pullRequestBody'>,
+): Promise<void> {
   const evidence: Evidence = { ...run.evidence, ci };
   const file = run.runDir ? join(run.runDir, 'evidence.json') : undefined;
   if (file && existsSync(file)) {
@@ -37,5 +42,6 @@ export async function publishCi(ci: CiEvidence, run: PublishedRun, github: Pick<
   const body = await ciPort.pullRequestBody(run.prNumber);
   await github.updatePullRequest(run.prNumber, { body: withCiSection(body, ci) });
   await github.createCheckRun({ headSha: run.sha, ...checkRunFor(evidence, `${run.summaryMd}\n\n${renderCiSection(ci)}`) });
-  if (run.statusCommentId !== undefined && run.status) await github.updateComment(run.statusCommentId, renderStatusComment({ ...run.status, ci }));
+  if (run.statusCommentId !== undefined && run.status)
+    await github.updateComment(run.statusCommentId, renderStatusComment({ ...run.status, ci }));
 }

@@ -39,7 +39,12 @@ async function changedSet(o: AnswerOptions): Promise<ReadonlySet<string> | undef
 }
 
 /** `threads: false` (a CI fix round, whose task is the failing checks): no threads read, nothing answered. */
-export async function reviewFollowUp(github: GitHubPort, pr: number, config: { authorized: readonly string[]; trigger: string }, opts: { threads?: boolean } = {}): Promise<ReviewFollowUp> {
+export async function reviewFollowUp(
+  github: GitHubPort,
+  pr: number,
+  config: { authorized: readonly string[]; trigger: string },
+  opts: { threads?: boolean } = {},
+): Promise<ReviewFollowUp> {
   const task: ReviewTask | undefined = opts.threads === false ? undefined : await loadReviewTask(github, pr, config.authorized);
   let finalText = '';
   return {
@@ -53,9 +58,20 @@ export async function reviewFollowUp(github: GitHubPort, pr: number, config: { a
     async answer(o) {
       if (!task) return [];
       try {
-        const claims = parseThreadReport(finalText, task.threads.map((t) => t.key));
+        const claims = parseThreadReport(
+          finalText,
+          task.threads.map((t) => t.key),
+        );
         const changed = await changedSet(o);
-        return await answerThreads(github, { pr, task, claims, sha: o.sha, branch: o.branch, trigger: config.trigger, ...(changed ? { changed } : {}) });
+        return await answerThreads(github, {
+          pr,
+          task,
+          claims,
+          sha: o.sha,
+          branch: o.branch,
+          trigger: config.trigger,
+          ...(changed ? { changed } : {}),
+        });
       } catch (e) {
         log.warn({ pr, err: (e as Error).message }, 'could not answer the review threads');
         return [];

@@ -6,7 +6,12 @@ import { createStatusReporter, type StatusReporter } from '../github/status-repo
 import type { UsecaseDeps } from './ports.js';
 
 /** The reporter for a run's status comment, starting at `queued` with the run's limits. */
-export function runStatus(deps: UsecaseDeps, inp: { runId: string; statusCommentId: number; config: RepoConfig }, requester: string, mode: StatusState['mode']): StatusReporter {
+export function runStatus(
+  deps: UsecaseDeps,
+  inp: { runId: string; statusCommentId: number; config: RepoConfig },
+  requester: string,
+  mode: StatusState['mode'],
+): StatusReporter {
   const cfg = inp.config;
   return createStatusReporter(
     deps.github,
@@ -18,7 +23,10 @@ export function runStatus(deps: UsecaseDeps, inp: { runId: string; statusComment
 
 /** A run that threw: the status comment names the phase and the (redacted, first-line) error; the run is done with verdict error. */
 export async function recordRunError(deps: UsecaseDeps, status: StatusReporter, runId: string, phase: Phase, e: unknown): Promise<void> {
-  const message = redactSecrets((e as Error).message ?? String(e)).split('\n')[0]?.slice(0, 300) ?? 'unknown error';
+  const message =
+    redactSecrets((e as Error).message ?? String(e))
+      .split('\n')[0]
+      ?.slice(0, 300) ?? 'unknown error';
   await status.set({ phase: 'failed', failedPhase: phase, error: message, verdict: 'error' }, true);
   await deps.runs.update(runId, { status: 'done', verdict: 'error' });
 }

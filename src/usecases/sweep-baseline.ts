@@ -29,11 +29,18 @@ export interface BaselineResult {
   problem?: string;
 }
 
-export type BaselineRunner = (opts: { repoDir: string; baseRef: string; config: RepoConfig; runDir: string; signal?: AbortSignal }) => Promise<BaselineResult>;
+export type BaselineRunner = (opts: {
+  repoDir: string;
+  baseRef: string;
+  config: RepoConfig;
+  runDir: string;
+  signal?: AbortSignal;
+}) => Promise<BaselineResult>;
 
 /** Runs setup and the test command on `baseRef` of `repoDir`. */
 export const runBaseline: BaselineRunner = async (opts) => {
-  const baseSha = (await resolveCommit(opts.repoDir, opts.baseRef)) ?? (await resolveCommit(opts.repoDir, `refs/remotes/origin/${opts.baseRef}`));
+  const baseSha =
+    (await resolveCommit(opts.repoDir, opts.baseRef)) ?? (await resolveCommit(opts.repoDir, `refs/remotes/origin/${opts.baseRef}`));
   if (!baseSha) throw new Error(`the base '${opts.baseRef}' does not exist in ${opts.repoDir}`);
   const tmp = await mkdtemp(join(tmpdir(), 'proofpr-baseline-'));
   const wt = join(tmp, 'base');
@@ -44,18 +51,37 @@ export const runBaseline: BaselineRunner = async (opts) => {
     const cmds = await resolveRunCommands(wt, opts.config);
     const found = { baseSha, ...(cmds.test ? { test: cmds.test } : {}), ...(cmds.setup ? { setup: cmds.setup } : {}) };
     if (!cmds.test) return { ...found, problem: cmds.missing ?? 'no test command: set test.command in .github/proofpr.yml' };
-    const base: ExecOptions = { root: wt, runTmp: join(tmp, 'run'), sandbox: opts.config.sandbox, extraEnvNames: opts.config.env, gitDir, logger: log };
+    const base: ExecOptions = {
+      root: wt,
+      runTmp: join(tmp, 'run'),
+      sandbox: opts.config.sandbox,
+      extraEnvNames: opts.config.env,
+      gitDir,
+      logger: log,
+    };
     if (cmds.setup) {
       const s = await runSetup(cmds.setup, opts.config.setup.timeout_min, base);
       if (!s.ok) return { ...found, problem: `the baseline's setup failed: ${s.reason}` };
     }
     const handle = await createExec(base);
     dispose = handle.dispose;
-    const r = await checkReadiness({ root: wt, gitDir, config: cmds.config, test: cmds.test, exec: handle.exec, runDir: opts.runDir, baseSha, scratchDir: join(tmp, 'run', 'tmp'), ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await checkReadiness({
+      root: wt,
+      gitDir,
+      config: cmds.config,
+      test: cmds.test,
+      exec: handle.exec,
+      runDir: opts.runDir,
+      baseSha,
+      scratchDir: join(tmp, 'run', 'tmp'),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     return r.ready ? { ...found, run: r.baseline } : { ...found, ...(r.baseline ? { run: r.baseline } : {}), problem: r.reason };
   } finally {
     await dispose?.().catch(() => undefined);
-    await git(['worktree', 'remove', '--force', wt], { cwd: opts.repoDir }).catch((e: Error) => log.warn({ err: e.message }, 'baseline worktree removal failed'));
+    await git(['worktree', 'remove', '--force', wt], { cwd: opts.repoDir }).catch((e: Error) =>
+      log.warn({ err: e.message }, 'baseline worktree removal failed'),
+    );
     await rm(tmp, { recursive: true, force: true });
     await git(['worktree', 'prune'], { cwd: opts.repoDir }).catch(() => undefined);
   }

@@ -26,7 +26,10 @@ import type { MemoryStore } from '../memory/types.js';
 
 export type SweepConfig = RepoConfig['sweeps'][number];
 
-export type SweepGitHub = Pick<GitHubPort, 'owner' | 'repo' | 'createPullRequest' | 'updatePullRequest' | 'addLabels' | 'getBranchSha' | 'gitAccess' | 'listOpenPullRequests'>;
+export type SweepGitHub = Pick<
+  GitHubPort,
+  'owner' | 'repo' | 'createPullRequest' | 'updatePullRequest' | 'addLabels' | 'getBranchSha' | 'gitAccess' | 'listOpenPullRequests'
+>;
 
 export interface SweepInput {
   /** The repository to make worktrees from (a checkout or a mirror). */
@@ -85,11 +88,13 @@ export class SweepSelectionError extends Error {
 }
 
 export function selectSweeps(config: RepoConfig, names?: string[], schedule?: string): SweepConfig[] {
-  if (config.sweeps.length === 0) throw new SweepSelectionError('sweeps: no sweep is configured in .github/proofpr.yml (add a `sweeps:` list with name and prompt)');
+  if (config.sweeps.length === 0)
+    throw new SweepSelectionError('sweeps: no sweep is configured in .github/proofpr.yml (add a `sweeps:` list with name and prompt)');
   if (names && names.length > 0) {
     const known = new Set(config.sweeps.map((s) => s.name));
     const unknown = names.filter((n) => !known.has(n));
-    if (unknown.length > 0) throw new SweepSelectionError(`--name ${unknown.join(', ')}: no such sweep (configured: ${[...known].join(', ')})`);
+    if (unknown.length > 0)
+      throw new SweepSelectionError(`--name ${unknown.join(', ')}: no such sweep (configured: ${[...known].join(', ')})`);
     return config.sweeps.filter((s) => names.includes(s.name));
   }
   const matching = schedule ? config.sweeps.filter((s) => s.schedule === schedule) : [];
@@ -108,7 +113,12 @@ function titleOf(s: SweepConfig): string {
   return `proofpr sweep ${s.name}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
 }
 
-async function finish(runDir: string, evidence: Evidence, s: SweepConfig, baseline: BaselineResult): Promise<{ summaryMd: string; evidencePath: string }> {
+async function finish(
+  runDir: string,
+  evidence: Evidence,
+  s: SweepConfig,
+  baseline: BaselineResult,
+): Promise<{ summaryMd: string; evidencePath: string }> {
   const red = baseline.run && baselineFailed(baseline.run) ? ' — red on the base, recorded (baseline: record)' : '';
   const base = `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)${red}\n`;
   const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) } }) + base;
@@ -158,7 +168,11 @@ async function recordBaselineStop(
     verdict: 'unverified',
     reason: r.stop,
     task: r.task,
-    repo: { ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }), baseSha: baseline.baseSha, branch: r.branch },
+    repo: {
+      ...(input.repoFullName ? { fullName: input.repoFullName } : { path: input.repoDir }),
+      baseSha: baseline.baseSha,
+      branch: r.branch,
+    },
     filesChanged: [],
     ...(baseline.run ? { baseline: baseline.run } : {}),
     ...(baseline.test ? { test: commandFact(baseline.test) } : {}),
@@ -175,14 +189,30 @@ async function publishSweep(
   s: SweepConfig,
   input: SweepInput,
   deps: { github: SweepGitHub; workspace: Pick<WorkspacePort, 'pushBranch'>; branches?: BranchLedger },
-  w: { branch: string; runId: string; runDir: string; evidence: Evidence; baseline: BaselineResult; existing: PullRequestInfo | undefined; headSha: string },
+  w: {
+    branch: string;
+    runId: string;
+    runDir: string;
+    evidence: Evidence;
+    baseline: BaselineResult;
+    existing: PullRequestInfo | undefined;
+    headSha: string;
+  },
 ): Promise<NonNullable<SweepOutcome['pr']>> {
   const { github } = deps;
   const { branch, existing } = w;
   const config = input.config;
   const access = await github.gitAccess();
   const remoteSha = await github.getBranchSha(branch);
-  await deps.workspace.pushBranch({ repoDir: input.repoDir, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: remoteSha ?? null, ownBranch: true, sha: w.headSha });
+  await deps.workspace.pushBranch({
+    repoDir: input.repoDir,
+    remoteUrl: access.url,
+    branch,
+    token: access.token,
+    expectedRemoteSha: remoteSha ?? null,
+    ownBranch: true,
+    sha: w.headSha,
+  });
   await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, w.runId);
   const body = (await finish(w.runDir, w.evidence, s, w.baseline)).summaryMd;
   const labels = [...new Set([...config.pr.labels, ...s.labels])];
@@ -207,15 +237,32 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
   const task = { kind: 'sweep' as const, sweep: s.name, title: titleOf(s), body: s.prompt };
   const common = { name: s.name, runId, runDir };
   if (s.max_open_prs === 0) {
-    return { ...common, evidencePath: '', verdict: 'skipped', reason: `sweep ${s.name}: max_open_prs is 0, so it may open no pull request; not run`, exitCode: 0, summaryMd: '' };
+    return {
+      ...common,
+      evidencePath: '',
+      verdict: 'skipped',
+      reason: `sweep ${s.name}: max_open_prs is 0, so it may open no pull request; not run`,
+      exitCode: 0,
+      summaryMd: '',
+    };
   }
   const prefix = `proofpr/sweep-${slugify(s.name)}-`;
-  const open = github ? (await github.listOpenPullRequests()).filter((p) => p.headRef.startsWith(prefix)).sort((a, b) => b.headRef.localeCompare(a.headRef) || b.number - a.number) : [];
+  const open = github
+    ? (await github.listOpenPullRequests())
+        .filter((p) => p.headRef.startsWith(prefix))
+        .sort((a, b) => b.headRef.localeCompare(a.headRef) || b.number - a.number)
+    : [];
   const existing = open[0];
   const branch = existing?.headRef ?? sweepBranch(s.name, now());
 
   await mkdir(runDir, { recursive: true });
-  const baseline = await (deps.baseline ?? runBaseline)({ repoDir: input.repoDir, baseRef: input.baseRef, config, runDir, ...(input.signal ? { signal: input.signal } : {}) });
+  const baseline = await (deps.baseline ?? runBaseline)({
+    repoDir: input.repoDir,
+    baseRef: input.baseRef,
+    config,
+    runDir,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
   const stop = baselineStop(s, baseline);
   if (stop) return { ...common, ...(await recordBaselineStop(input, { runId, runDir, task, branch, baseline, stop, sweep: s })), branch };
 
@@ -251,7 +298,12 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
   } else if (!github || !deps.workspace) {
     reason = `${evidence.reason}; committed on ${branch} (no GitHub target: not pushed)`;
   } else {
-    pr = await publishSweep(s, input, { github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}) }, { branch, runId, runDir, evidence, baseline, existing, headSha: res.headSha });
+    pr = await publishSweep(
+      s,
+      input,
+      { github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}) },
+      { branch, runId, runDir, evidence, baseline, existing, headSha: res.headSha },
+    );
     evidence = { ...evidence, pr: { number: pr.number, url: pr.url } };
     reason = `${evidence.reason}; ${pr.created ? 'opened' : 'updated'} #${pr.number}`;
   }

@@ -54,7 +54,11 @@ export function backoffMs(poll: number): number {
 /** One look at CI: a final answer, or how long to wait before the next look (poll 0, 1, … since `start`). */
 export type CiStep = { done: CiEvidence } | { waitMs: number };
 
-export async function ciWatchStep(inp: WatchCiInput, at: { start: number; poll: number }, deps: { ci: CiPort; now: number }): Promise<CiStep> {
+export async function ciWatchStep(
+  inp: WatchCiInput,
+  at: { start: number; poll: number },
+  deps: { ci: CiPort; now: number },
+): Promise<CiStep> {
   const { ci, now } = deps;
   const { start, poll } = at;
   const deadline = start + inp.waitMin * 60_000;
@@ -64,10 +68,19 @@ export async function ciWatchStep(inp: WatchCiInput, at: { start: number; poll: 
   if (snap.state === 'passed' || snap.state === 'failed') return { done: { sha: inp.sha, state: snap.state, checks: snap.checks } };
   if (snap.state === 'none') {
     const workflowRuns = await ci.listWorkflowRuns(inp.sha);
-    const waiting = workflowRuns.some((r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting');
+    const waiting = workflowRuns.some(
+      (r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting',
+    );
     if (waiting || (now - start >= grace && workflowRuns.every((r) => r.status === 'completed'))) {
       const workflows = await ci.workflowTriggers(inp.sha).catch(() => undefined);
-      return { done: { sha: inp.sha, state: 'not-run', checks: [], cause: notRunCause({ workflowRuns, workflows, pushedByAction: inp.pushedByAction, changedFiles: inp.changedFiles }) } };
+      return {
+        done: {
+          sha: inp.sha,
+          state: 'not-run',
+          checks: [],
+          cause: notRunCause({ workflowRuns, workflows, pushedByAction: inp.pushedByAction, changedFiles: inp.changedFiles }),
+        },
+      };
     }
   }
   if (now >= deadline || inp.signal?.aborted) {

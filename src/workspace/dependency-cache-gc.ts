@@ -37,7 +37,9 @@ export async function gcDependencyCache(cacheDir: string, opts: DependencyCacheG
     if (!e.isDirectory()) continue;
     const dir = join(cacheDir, e.name);
     const meta = await readMeta(dir);
-    const used = meta ? ((await stat(join(dir, ENTRY_FILE)).catch(() => undefined))?.mtimeMs ?? 0) : ((await stat(dir).catch(() => undefined))?.mtimeMs ?? 0);
+    const used = meta
+      ? ((await stat(join(dir, ENTRY_FILE)).catch(() => undefined))?.mtimeMs ?? 0)
+      : ((await stat(dir).catch(() => undefined))?.mtimeMs ?? 0);
     if (now - used < inUse) {
       live.push({ name: e.name, used: Infinity, bytes: meta?.bytes ?? 0 });
       continue;

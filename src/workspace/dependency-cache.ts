@@ -31,7 +31,14 @@ export const ENTRY_FILE = 'entry.json';
  */
 export function dependencyCacheKey(input: DependencyKeyInput): string {
   const h = createHash('sha256');
-  const facts = { v: 1, command: input.command, folder: input.folder, platform: process.platform, arch: process.arch, abi: process.versions.modules };
+  const facts = {
+    v: 1,
+    command: input.command,
+    folder: input.folder,
+    platform: process.platform,
+    arch: process.arch,
+    abi: process.versions.modules,
+  };
   h.update(JSON.stringify(facts));
   for (const [name, content] of [...input.files].sort((a, b) => a[0].localeCompare(b[0]))) {
     h.update(`\0${name}\0${createHash('sha256').update(content).digest('hex')}`);
@@ -58,7 +65,13 @@ export async function readMeta(entry: string): Promise<EntryMeta | undefined> {
  * the final run's clean checkout borrows it). The entry's use time is touched for `proofpr gc`.
  * False when there is no entry, or the worktree already has that folder.
  */
-export async function restoreDependencies(cacheDir: string, key: string, worktree: string, gitDir: string, folder: string): Promise<boolean> {
+export async function restoreDependencies(
+  cacheDir: string,
+  key: string,
+  worktree: string,
+  gitDir: string,
+  folder: string,
+): Promise<boolean> {
   const entry = join(cacheDir, key);
   const meta = await readMeta(entry);
   if (!meta || meta.folder !== folder || !(await stat(join(entry, folder)).catch(() => undefined))?.isDirectory()) return false;
@@ -84,7 +97,13 @@ async function sizeOf(p: string): Promise<number> {
  * next one will. Two runs racing for one key: the first finished entry wins, the other's copy goes.
  * False (and the folder left in place) when the worktree has no such folder.
  */
-export async function saveDependencies(cacheDir: string, key: string, worktree: string, gitDir: string, input: Omit<DependencyKeyInput, 'files'> & { files: string[] }): Promise<boolean> {
+export async function saveDependencies(
+  cacheDir: string,
+  key: string,
+  worktree: string,
+  gitDir: string,
+  input: Omit<DependencyKeyInput, 'files'> & { files: string[] },
+): Promise<boolean> {
   const from = join(worktree, input.folder);
   const st = await lstat(from).catch(() => undefined);
   if (!st?.isDirectory()) return false;
@@ -99,7 +118,14 @@ export async function saveDependencies(cacheDir: string, key: string, worktree: 
       await cp(from, join(tmp, input.folder), { recursive: true, verbatimSymlinks: true });
       await rm(from, { recursive: true, force: true });
     }
-    const meta: EntryMeta = { key, command: input.command, folder: input.folder, files: input.files, bytes: await sizeOf(join(tmp, input.folder)), createdAt: new Date().toISOString() };
+    const meta: EntryMeta = {
+      key,
+      command: input.command,
+      folder: input.folder,
+      files: input.files,
+      bytes: await sizeOf(join(tmp, input.folder)),
+      createdAt: new Date().toISOString(),
+    };
     await writeFile(join(tmp, ENTRY_FILE), JSON.stringify(meta, null, 2));
     await rename(tmp, join(cacheDir, key)).catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;

@@ -103,18 +103,51 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
   const runTmp = realpathSync(opts.runTmp);
   const home = join(runTmp, 'home');
   const tmp = join(runTmp, 'tmp');
-  const caches = homeCaches({ hostHome: opts.hostHome ?? homedir(), hostEnv: opts.hostEnv ?? process.env, runHome: home, network: opts.network === true });
+  const caches = homeCaches({
+    hostHome: opts.hostHome ?? homedir(),
+    hostEnv: opts.hostEnv ?? process.env,
+    runHome: home,
+    network: opts.network === true,
+  });
   // Configured env names win over the cache locations.
   const baseEnv = { ...caches.env, ...scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames }) };
-  const mounts = sandbox === 'bwrap' ? await sandboxMounts({ root, runTmp, gitDir: opts.gitDir, hidePaths: opts.hidePaths, pathEnv: baseEnv.PATH, ...(opts.protect ? { protect: opts.protect } : {}) }) : undefined;
+  const mounts =
+    sandbox === 'bwrap'
+      ? await sandboxMounts({
+          root,
+          runTmp,
+          gitDir: opts.gitDir,
+          hidePaths: opts.hidePaths,
+          pathEnv: baseEnv.PATH,
+          ...(opts.protect ? { protect: opts.protect } : {}),
+        })
+      : undefined;
   const box = mounts
-    ? { root, tmp, home, network: opts.network === true, readOnlyRoot: opts.readOnlyWorktree === true, ...mounts, readOnly: [...(mounts.readOnly ?? []), ...caches.readOnly] }
+    ? {
+        root,
+        tmp,
+        home,
+        network: opts.network === true,
+        readOnlyRoot: opts.readOnlyWorktree === true,
+        ...mounts,
+        readOnly: [...(mounts.readOnly ?? []), ...caches.readOnly],
+      }
     : undefined;
   const gitDir = opts.gitDir ? realpathSync(opts.gitDir) : pinnedGitDir(root);
   const pin = gitDir ? gitPinEnv(root, gitDir) : undefined;
   const log = opts.logger ?? silentLogger;
   if (box) log.debug({ hide: box.hide, readOnly: box.readOnly, network: box.network, caches: caches.notes }, 'sandbox mounts');
-  return { opts, sandbox, baseEnv, box, pin, max: opts.maxOutputBytes ?? 1024 * 1024, grace: opts.killGraceMs ?? 2000, log, live: new Map() };
+  return {
+    opts,
+    sandbox,
+    baseEnv,
+    box,
+    pin,
+    max: opts.maxOutputBytes ?? 1024 * 1024,
+    grace: opts.killGraceMs ?? 2000,
+    log,
+    live: new Map(),
+  };
 }
 
 /** One command: bash (in bwrap when sandboxed) in its own process group, output capped, killed on timeout or abort. */
@@ -122,9 +155,17 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   const { opts, box, pin, max, grace, log, live, sandbox } = cx;
   const started = Date.now();
   const env = { ...cx.baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
-  const [file, args] = box ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]] : ['bash', ['-c', req.command]];
+  const [file, args] = box
+    ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]]
+    : ['bash', ['-c', req.command]];
   const child = execa(file, args, {
-    cwd: req.cwd, env, extendEnv: false, detached: true, buffer: false, reject: false, stripFinalNewline: false,
+    cwd: req.cwd,
+    env,
+    extendEnv: false,
+    detached: true,
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
     ...(req.stdin !== undefined ? { input: req.stdin } : { stdin: 'ignore' as const }),
   });
   const pid = child.pid;
@@ -157,9 +198,17 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   const saved = sink ? await sink.close() : false;
   log.debug({ exitCode, timedOut, cancelled, ms: Date.now() - started }, 'exec finished');
   return {
-    exitCode, output: out.text(), stdout: so.text(), stderr: se.text(), timedOut, cancelled,
-    durationMs: Date.now() - started, truncated: out.truncated || so.truncated || se.truncated, sandbox,
-    outputBytes: out.total, ...(saved && req.outputFile ? { outputPath: req.outputFile } : {}),
+    exitCode,
+    output: out.text(),
+    stdout: so.text(),
+    stderr: se.text(),
+    timedOut,
+    cancelled,
+    durationMs: Date.now() - started,
+    truncated: out.truncated || so.truncated || se.truncated,
+    sandbox,
+    outputBytes: out.total,
+    ...(saved && req.outputFile ? { outputPath: req.outputFile } : {}),
   };
 }
 
@@ -227,7 +276,8 @@ function openOutputFile(path: string, cap: number): { write(b: Buffer): void; cl
     close() {
       return new Promise((resolve) => {
         if (!stream) return resolve(false);
-        if (total > written) stream.write(`\n[proofpr: output file cap of ${cap} bytes reached; ${total - written} more bytes were not saved]\n`);
+        if (total > written)
+          stream.write(`\n[proofpr: output file cap of ${cap} bytes reached; ${total - written} more bytes were not saved]\n`);
         stream.end(() => resolve(ok));
       });
     },

@@ -56,7 +56,15 @@ export function homeCaches(input: HomeCacheInput): HomeCaches {
     if (!p) return false;
     readOnly.push(p);
     Object.assign(out, set ?? {});
-    notes.push(`${label}: ${p}${set ? ` (${Object.entries(set).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}`);
+    notes.push(
+      `${label}: ${p}${
+        set
+          ? ` (${Object.entries(set)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')})`
+          : ''
+      }`,
+    );
     return true;
   };
 
@@ -84,7 +92,8 @@ export function homeCaches(input: HomeCacheInput): HomeCaches {
   // Python.
   const userBase = dir(env.PYTHONUSERBASE ?? join(home, '.local'));
   const userLib = dir(userBase && join(userBase, 'lib'));
-  if (userLib && !input.network && !existsSync(join(runHome, '.local', 'lib'))) show('python user site', userLib, { PYTHONUSERBASE: userBase ?? '' });
+  if (userLib && !input.network && !existsSync(join(runHome, '.local', 'lib')))
+    show('python user site', userLib, { PYTHONUSERBASE: userBase ?? '' });
   const pyenv = dir(env.PYENV_ROOT ?? join(home, '.pyenv'));
   show('pyenv', pyenv, { PYENV_ROOT: pyenv ?? '' });
   for (const [label, p] of [

@@ -35,7 +35,12 @@ async function installedHere(source: string, name: string): Promise<boolean> {
  * repository (a mirror) has no checkout: nothing is linked. The list is recorded in the git dir so the
  * tree hash and commits leave the links out and the sandbox keeps their targets visible.
  */
-export async function linkDependencyDirs(repoDir: string, worktree: string, gitDir: string, names: readonly string[]): Promise<LinkedDir[]> {
+export async function linkDependencyDirs(
+  repoDir: string,
+  worktree: string,
+  gitDir: string,
+  names: readonly string[],
+): Promise<LinkedDir[]> {
   const linked: LinkedDir[] = [];
   const top = names.length ? await git(['rev-parse', '--show-toplevel'], { cwd: repoDir, okCodes: [0, 128] }) : undefined;
   const source = top?.code === 0 ? top.stdout.trim() : '';

@@ -56,7 +56,10 @@ export function mirrorKey(url: string): string[] {
     host = u.port ? `${u.hostname}_${u.port}` : u.hostname;
     path = u.pathname;
   }
-  const parts = path.replace(/\.git\/?$/, '').split('/').filter(Boolean);
+  const parts = path
+    .replace(/\.git\/?$/, '')
+    .split('/')
+    .filter(Boolean);
   const name = parts.pop();
   if (!name) throw new WorkspaceError('bad-input', 'url has no repository name (expected …/owner/name)');
   return [clean(host), clean(parts.join('_') || '_'), clean(name)];
@@ -111,11 +114,12 @@ export async function ensureMirror(opts: EnsureMirrorOptions): Promise<{ dir: st
     join(dir, 'proofpr.lock'),
     async () => {
       const started = Date.now();
-      await git(['fetch', '--prune', '--no-tags', '--quiet', 'origin', '+refs/heads/*:refs/remotes/origin/*'], { cwd: dir, token: o.token }).catch(
-        (e: unknown) => {
-          throw remoteError(e, 'fetching the repository', 'contents: read');
-        },
-      );
+      await git(['fetch', '--prune', '--no-tags', '--quiet', 'origin', '+refs/heads/*:refs/remotes/origin/*'], {
+        cwd: dir,
+        token: o.token,
+      }).catch((e: unknown) => {
+        throw remoteError(e, 'fetching the repository', 'contents: read');
+      });
       await syncHeads(dir);
       log.info({ dir, url: safeUrl, ms: Date.now() - started }, 'mirror fetched');
     },

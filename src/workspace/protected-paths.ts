@@ -12,7 +12,8 @@ const SECRET_NAME = [
   /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/,
   /\.(p12|pfx|jks|keystore|ppk)$/i,
   /^\.git-credentials$/,
-  /^\.netrc$/, /^_netrc$/,
+  /^\.netrc$/,
+  /^_netrc$/,
   /^secrets?\.(ya?ml|json|toml)$/i,
 ];
 
@@ -20,8 +21,16 @@ const SECRET_NAME = [
 const SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults)$/i;
 
 /** Files that hold a secret only when they carry one (a registry token, a password). */
-const TOKEN_FILE = [/^\.npmrc$/, /^\.pypirc$/, /^\.yarnrc(\.yml)?$/, /^credentials(\.(json|ya?ml|toml|ini|txt|cfg|conf|csv))?$/i, /^\.pgpass$/, /\.(pem|key|asc)$/i];
-const TOKEN_CONTENT = /(_authToken|_auth|_password|npmAuthToken|npmAuthIdent|password|passwd|secret|token|aws_access_key_id|aws_secret_access_key|private_key|"auth")\s*["']?\s*[=:]/i;
+const TOKEN_FILE = [
+  /^\.npmrc$/,
+  /^\.pypirc$/,
+  /^\.yarnrc(\.yml)?$/,
+  /^credentials(\.(json|ya?ml|toml|ini|txt|cfg|conf|csv))?$/i,
+  /^\.pgpass$/,
+  /\.(pem|key|asc)$/i,
+];
+const TOKEN_CONTENT =
+  /(_authToken|_auth|_password|npmAuthToken|npmAuthIdent|password|passwd|secret|token|aws_access_key_id|aws_secret_access_key|private_key|"auth")\s*["']?\s*[=:]/i;
 
 /** Control files: they change what the harness, CI, hooks, agents or package managers run. */
 const CONTROL_PATTERNS = [
@@ -57,7 +66,11 @@ export function isTokenFileName(rel: string): boolean {
 
 /** Does a token-file's content carry a token or password? */
 export function hasToken(content: string): boolean {
-  return TOKEN_CONTENT.test(content) || /-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----/.test(content) || /^\s*machine\s+\S+.*\bpassword\b/m.test(content);
+  return (
+    TOKEN_CONTENT.test(content) ||
+    /-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----/.test(content) ||
+    /^\s*machine\s+\S+.*\bpassword\b/m.test(content)
+  );
 }
 
 /** A control file (CI config, hooks, agent and package-manager configs, `.github/proofpr.yml` itself). */
@@ -83,7 +96,8 @@ export function writableMatcher(writable: readonly string[] = [], writableWorkfl
 /** Why a worktree path may not be written, or null. `isWritable` is writableMatcher's answer. */
 export function protectedWriteReason(rel: string, isWritable: (rel: string) => boolean): string | null {
   if (isWritable(rel)) return null;
-  if (isSecretName(rel)) return `${rel} looks like a secret file (keys, tokens, .env); it is not writable (a maintainer may list it in permissions.writable in .github/proofpr.yml)`;
+  if (isSecretName(rel))
+    return `${rel} looks like a secret file (keys, tokens, .env); it is not writable (a maintainer may list it in permissions.writable in .github/proofpr.yml)`;
   if (isControlPath(rel)) {
     return `${rel} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml): changing it changes what runs after the agent; it is not writable unless permissions.writable in .github/proofpr.yml names it${rel.startsWith('.github/workflows/') ? ' (or permissions.writable_workflows: true)' : ''}`;
   }

@@ -28,20 +28,36 @@ export interface CommitWorkOptions {
 
 export type CommitResult = { sha: string; tree: string } | { nothing: true };
 
-const oneLine = (what: string) => z.string().min(1, `${what} must not be empty`).regex(/^[^\r\n<>]+$/, `${what} must be one line without < or >`);
+const oneLine = (what: string) =>
+  z
+    .string()
+    .min(1, `${what} must not be empty`)
+    .regex(/^[^\r\n<>]+$/, `${what} must be one line without < or >`);
 const schema = z.object({
   worktree: z.string().min(1, 'worktree must be the worktree path'),
   message: z.string().trim().min(1, 'message must not be empty'),
   identity: z.object({ name: oneLine('identity.name'), email: oneLine('identity.email') }),
-  coAuthor: z.string().regex(/^[^\r\n<>]+ <[^\r\n<>]+>$/, 'coAuthor must be "Name <email>" on one line').optional(),
-  expectedTreeHash: z.string().regex(/^[0-9a-f]{40,64}$/, 'expectedTreeHash must be a tree id (hex)').optional(),
+  coAuthor: z
+    .string()
+    .regex(/^[^\r\n<>]+ <[^\r\n<>]+>$/, 'coAuthor must be "Name <email>" on one line')
+    .optional(),
+  expectedTreeHash: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/, 'expectedTreeHash must be a tree id (hex)')
+    .optional(),
   gitDir: z.string().min(1, 'gitDir must be the worktree git dir (Worktree.gitDir)').optional(),
   exclude: z.array(z.string()).optional(),
   protect: z.object({ writable: z.array(z.string()).optional(), writableWorkflows: z.boolean().optional() }).optional(),
 });
 
 /** Paths of the tree change that the commit may not carry (see CommitWorkOptions.protect). */
-async function protectedInTree(cwd: string, env: Record<string, string>, parentTree: string | undefined, tree: string, protect: NonNullable<CommitWorkOptions['protect']>): Promise<string[]> {
+async function protectedInTree(
+  cwd: string,
+  env: Record<string, string>,
+  parentTree: string | undefined,
+  tree: string,
+  protect: NonNullable<CommitWorkOptions['protect']>,
+): Promise<string[]> {
   const from = parentTree ?? (await git(['hash-object', '-t', 'tree', '/dev/null'], { cwd, env })).stdout.trim();
   const r = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, tree], { cwd, env });
   const isWritable = writableMatcher(protect.writable ?? [], protect.writableWorkflows ?? false);
@@ -79,7 +95,11 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
       if (tree === parentTree) return { nothing: true as const };
       if (o.protect) {
         const bad = await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect);
-        if (bad.length > 0) throw new WorkspaceError('protected', `refusing to commit ${bad.join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`);
+        if (bad.length > 0)
+          throw new WorkspaceError(
+            'protected',
+            `refusing to commit ${bad.join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`,
+          );
       }
       const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
       const ident = {

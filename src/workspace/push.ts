@@ -33,9 +33,16 @@ const schema = z.object({
   repoDir: z.string().min(1, 'repoDir must be a git repository'),
   remoteUrl: z.string().min(1, 'remoteUrl must be the repository URL'),
   branch: z.string(),
-  expectedRemoteSha: z.string().regex(/^[0-9a-f]{40,64}$/, 'expectedRemoteSha must be a full commit sha or null').nullable().optional(),
+  expectedRemoteSha: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/, 'expectedRemoteSha must be a full commit sha or null')
+    .nullable()
+    .optional(),
   ownBranch: z.boolean(),
-  sha: z.string().regex(/^[0-9a-f]{40,64}$/, 'sha must be the full commit sha to push (the one commitWork returned)').optional(),
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/, 'sha must be the full commit sha to push (the one commitWork returned)')
+    .optional(),
 });
 
 const MOVED = 'the branch moved on the remote since proofpr last pushed it; re-run /agent fix to start from the new tip';

@@ -1,9 +1,11 @@
 import { GitError } from './git.js';
 import { WorkspaceError } from './errors.js';
 
-const AUTH = /authentication failed|could not read (username|password)|returned error: 40[13]|http basic: access denied|permission to \S+ denied|invalid credentials|bad credentials|\b40[13]\b/i;
+const AUTH =
+  /authentication failed|could not read (username|password)|returned error: 40[13]|http basic: access denied|permission to \S+ denied|invalid credentials|bad credentials|\b40[13]\b/i;
 const WORKFLOWS = /refusing to allow .* to create or update workflow|without `?workflows`? permission/i;
-const NOT_FOUND = /repository not found|returned error: 404|does not appear to be a git repository|not a git repository|no such file or directory/i;
+const NOT_FOUND =
+  /repository not found|returned error: 404|does not appear to be a git repository|not a git repository|no such file or directory/i;
 
 /**
  * Turns a git error from talking to a remote into a message that says what to fix. `need` is the token

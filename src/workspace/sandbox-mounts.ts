@@ -24,7 +24,8 @@ export interface MountInput {
 const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir === sep ? dir : dir + sep);
 
 /** Only settings git needs to read the repository; everything else (remotes, extraheader tokens, helpers) stays out. */
-const SAFE_CONFIG = '^(core\\.(repositoryformatversion|bare|filemode|symlinks|ignorecase|precomposeunicode|logallrefupdates)|extensions\\..+)$';
+const SAFE_CONFIG =
+  '^(core\\.(repositoryformatversion|bare|filemode|symlinks|ignorecase|precomposeunicode|logallrefupdates)|extensions\\..+)$';
 
 async function sanitizedConfig(commonDir: string, out: string, excludesFile?: string): Promise<void> {
   const r = await git(['config', '--file', join(commonDir, 'config'), '--get-regexp', SAFE_CONFIG], { cwd: commonDir, okCodes: [0, 1] });

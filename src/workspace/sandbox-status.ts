@@ -14,12 +14,17 @@ export type BwrapProber = () => Promise<BwrapProbe>;
 /** The probe: a namespace sandbox like the real one (`--unshare-net --unshare-pid`) running `true`. */
 const defaultProber: BwrapProber = () =>
   new Promise((resolve) => {
-    execFile('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--dev', '/dev', '--proc', '/proc', 'true'], { timeout: 10_000 }, (err, _out, stderr) => {
-      if (!err) return resolve({ ok: true });
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return resolve({ ok: false, missing: true, error: 'bwrap: command not found' });
-      resolve({ ok: false, error: (String(stderr).trim() || err.message).split('\n').slice(-3).join(' ') });
-    });
+    execFile(
+      'bwrap',
+      ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--dev', '/dev', '--proc', '/proc', 'true'],
+      { timeout: 10_000 },
+      (err, _out, stderr) => {
+        if (!err) return resolve({ ok: true });
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return resolve({ ok: false, missing: true, error: 'bwrap: command not found' });
+        resolve({ ok: false, error: (String(stderr).trim() || err.message).split('\n').slice(-3).join(' ') });
+      },
+    );
   });
 
 let prober: BwrapProber = defaultProber;

@@ -76,16 +76,22 @@ export function sandboxArgv(opts: SandboxOptions): string[] {
       return seen.has(key) ? false : (seen.add(key), true);
     });
   return [
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
     ...ordered.flatMap((m) => m.argv),
     ...(opts.network ? [] : ['--unshare-net']),
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
     '--die-with-parent',
-    '--chdir', opts.cwd ?? opts.root,
+    '--chdir',
+    opts.cwd ?? opts.root,
   ];
 }

@@ -32,8 +32,18 @@ export async function snapshotCommit(opts: SnapshotOptions): Promise<Snapshot> {
       const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
       if (parent && tree === parentTree) return { sha: parent, tree, changed: false };
       const message = opts.coAuthor ? `${opts.message.trimEnd()}\n\nCo-authored-by: ${opts.coAuthor}\n` : `${opts.message.trimEnd()}\n`;
-      const ident = { ...repoEnv, GIT_AUTHOR_NAME: opts.identity.name, GIT_AUTHOR_EMAIL: opts.identity.email, GIT_COMMITTER_NAME: opts.identity.name, GIT_COMMITTER_EMAIL: opts.identity.email };
-      const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { cwd, env: ident, input: message });
+      const ident = {
+        ...repoEnv,
+        GIT_AUTHOR_NAME: opts.identity.name,
+        GIT_AUTHOR_EMAIL: opts.identity.email,
+        GIT_COMMITTER_NAME: opts.identity.name,
+        GIT_COMMITTER_EMAIL: opts.identity.email,
+      };
+      const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
+        cwd,
+        env: ident,
+        input: message,
+      });
       return { sha: stdout.trim(), tree, ...(parent ? { parent } : {}), changed: true };
     },
     opts.gitDir,
@@ -48,6 +58,9 @@ export async function adoptCommit(opts: { worktree: string; snapshot: Snapshot; 
   const s = opts.snapshot;
   if (!s.changed) return;
   const env = opts.gitDir ? { GIT_DIR: opts.gitDir, GIT_WORK_TREE: opts.worktree } : undefined;
-  await git(['update-ref', '-m', 'commit: the tested commit', 'HEAD', s.sha, s.parent ?? ''], { cwd: opts.worktree, ...(env ? { env } : {}) });
+  await git(['update-ref', '-m', 'commit: the tested commit', 'HEAD', s.sha, s.parent ?? ''], {
+    cwd: opts.worktree,
+    ...(env ? { env } : {}),
+  });
   await git(['reset', '--quiet'], { cwd: opts.worktree, ...(env ? { env } : {}), okCodes: [0, 128] });
 }

@@ -26,7 +26,8 @@ export async function syncHeads(dir: string): Promise<void> {
   const want = parse(remote.stdout, 'refs/remotes/origin/');
   const have = parse(local.stdout, 'refs/heads/');
   const cmds: string[] = [];
-  for (const [name, sha] of want) if (have.get(name) !== sha && !busy.has(`refs/heads/${name}`)) cmds.push(`update refs/heads/${name} ${sha}`);
+  for (const [name, sha] of want)
+    if (have.get(name) !== sha && !busy.has(`refs/heads/${name}`)) cmds.push(`update refs/heads/${name} ${sha}`);
   for (const name of have.keys()) if (!want.has(name) && !busy.has(`refs/heads/${name}`)) cmds.push(`delete refs/heads/${name}`);
   if (cmds.length) await git(['update-ref', '--stdin'], { cwd: dir, input: cmds.join('\n') + '\n' });
 }

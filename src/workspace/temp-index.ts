@@ -40,7 +40,10 @@ export function literalPathspecs(root: string, exclude: readonly string[]): stri
   const out: string[] = [];
   for (const raw of exclude) {
     let p = isAbsolute(raw) ? relative(root, raw) : raw;
-    p = p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    p = p
+      .replace(/\\/g, '/')
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, '');
     if (!p || p === '.' || p.split('/').includes('..')) continue;
     out.push(`:(literal)${p}`);
   }

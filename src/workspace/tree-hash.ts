@@ -17,4 +17,3 @@ export interface TreeHashOptions {
 export async function treeHash(root: string, opts: TreeHashOptions = {}): Promise<string> {
   return withTempIndex(root, (env) => stageAllAndWriteTree(root, env, opts.exclude), opts.gitDir);
 }
-

@@ -27,7 +27,10 @@ function pointerSync(file: string, from: string): string | undefined {
   } catch {
     return undefined;
   }
-  const line = text.split('\n')[0]?.replace(/^gitdir:\s*/, '').trim();
+  const line = text
+    .split('\n')[0]
+    ?.replace(/^gitdir:\s*/, '')
+    .trim();
   if (!line) return undefined;
   try {
     return realpathSync(isAbsolute(line) ? line : resolve(from, line));
@@ -77,7 +80,8 @@ export function readWorktreeGitDirsSync(root: string): WorktreeGitDirs | undefin
   if (!gitDir) throw refuse(realRoot, 'file does not name an existing git dir');
   if (inside(gitDir, realRoot)) throw refuse(realRoot, `points inside the worktree (${relative(realRoot, gitDir) || '.'})`);
   const commonDir = dirname(dirname(gitDir));
-  if (basename(dirname(gitDir)) !== 'worktrees') throw refuse(realRoot, `points at ${gitDir}, which is not under a repository's worktrees/ folder`);
+  if (basename(dirname(gitDir)) !== 'worktrees')
+    throw refuse(realRoot, `points at ${gitDir}, which is not under a repository's worktrees/ folder`);
   if (commonDirOfSync(gitDir) !== commonDir) throw refuse(realRoot, `points at ${gitDir}, whose commondir is not ${commonDir}`);
   const back = pointerSync(join(gitDir, 'gitdir'), gitDir);
   if (!back || dirname(back) !== realRoot) throw refuse(realRoot, `points at ${gitDir}, which belongs to another worktree`);

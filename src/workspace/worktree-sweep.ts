@@ -26,7 +26,13 @@ export interface SweepResult {
 
 const BOT = { name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' };
 
-async function salvage(path: string, commonDir: string, branch: string, runId: string, identity: { name: string; email: string }): Promise<boolean> {
+async function salvage(
+  path: string,
+  commonDir: string,
+  branch: string,
+  runId: string,
+  identity: { name: string; email: string },
+): Promise<boolean> {
   if (!(await stat(join(path, '.git')).catch(() => undefined))) return false;
   // Throws 'tampered' (the worktree is then kept) when `.git` leads anywhere but this repository's worktrees/.
   const dirs = await resolveWorktreeGitDir(path);
@@ -34,7 +40,12 @@ async function salvage(path: string, commonDir: string, branch: string, runId: s
   const env = worktreeGitEnv(await realpath(path), dirs.gitDir);
   const head = await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd: path, env, okCodes: [0, 1, 128] });
   if (head.stdout.trim() !== `refs/heads/${branch}`) return false;
-  const r = await wipCommit({ worktree: path, gitDir: dirs.gitDir, identity, message: `changes of run ${runId}, salvaged after its process died` });
+  const r = await wipCommit({
+    worktree: path,
+    gitDir: dirs.gitDir,
+    identity,
+    message: `changes of run ${runId}, salvaged after its process died`,
+  });
   return !('nothing' in r);
 }
 

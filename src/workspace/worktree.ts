@@ -58,7 +58,9 @@ const schema = z.object({
   branch: z.string().min(1, 'branch must be a branch name such as proofpr/12-fix-parser'),
   worktreesDir: z.string().min(1, 'worktreesDir must be a folder for worktrees'),
   runId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'runId must be letters, digits, ".", "_" or "-"'),
-  linkDirs: z.array(z.string().regex(/^[A-Za-z0-9._-]+$/, 'linkDirs entries must be top-level folder names such as node_modules')).optional(),
+  linkDirs: z
+    .array(z.string().regex(/^[A-Za-z0-9._-]+$/, 'linkDirs entries must be top-level folder names such as node_modules'))
+    .optional(),
 });
 
 /** The git dirs of a worktree proofpr just created or claimed; they must belong to `commonDir`. */
@@ -100,7 +102,9 @@ async function continueTip(repoDir: string, branch: string): Promise<string | un
   if (!remote || remote === local) return local;
   const ff = local ? (await git(['merge-base', '--is-ancestor', local, remote], { cwd: repoDir, okCodes: [0, 1] })).code === 0 : true;
   if (!ff) return local;
-  await git(['update-ref', '-m', 'proofpr: fast-forward to the remote branch', `refs/heads/${branch}`, remote, local ?? ''], { cwd: repoDir });
+  await git(['update-ref', '-m', 'proofpr: fast-forward to the remote branch', `refs/heads/${branch}`, remote, local ?? ''], {
+    cwd: repoDir,
+  });
   return remote;
 }
 
@@ -119,7 +123,8 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
   await mkdir(o.worktreesDir, { recursive: true });
   const worktreesDir = await realpath(o.worktreesDir);
   const path = join(worktreesDir, o.runId);
-  if (await stat(path).catch(() => undefined)) throw new WorkspaceError('bad-input', `a worktree for run ${o.runId} already exists at ${path}; use a new runId`);
+  if (await stat(path).catch(() => undefined))
+    throw new WorkspaceError('bad-input', `a worktree for run ${o.runId} already exists at ${path}; use a new runId`);
   const poolMax = opts.pool === true ? 2 : opts.pool ? (opts.pool.max ?? 2) : 0;
   await writeMarker(worktreesDir, { runId: o.runId, path, commonDir, branch: o.branch });
   const started = Date.now();
@@ -129,7 +134,7 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
     const target = await withLock(repoLockPath(commonDir), async () => {
       const base = await resolveBase(repoDir, o.baseRef);
       const tip = opts.continueBranch ? await continueTip(repoDir, o.branch) : undefined;
-      baseSha = tip ? ((await git(['merge-base', tip, base], { cwd: repoDir, okCodes: [0, 1] })).stdout.trim() || base) : base;
+      baseSha = tip ? (await git(['merge-base', tip, base], { cwd: repoDir, okCodes: [0, 1] })).stdout.trim() || base : base;
       reused = poolMax > 0 && (await claimPooled(worktreesDir, commonDir, path));
       if (!reused) {
         const args = tip ? [path, o.branch] : ['-B', o.branch, path, base];
@@ -160,7 +165,10 @@ export async function createWorktree(opts: CreateWorktreeOptions): Promise<Workt
   const gitDir = await ownGitDir(real, commonDir);
   // After a pooled reset too: `clean -ffdx` removed the previous run's links.
   const linked = await linkDependencyDirs(repoDir, real, gitDir, o.linkDirs ?? []);
-  log.info({ path: real, branch: o.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started }, 'worktree ready');
+  log.info(
+    { path: real, branch: o.branch, baseSha, reused, linked: linked.map((l) => l.name), ms: Date.now() - started },
+    'worktree ready',
+  );
   let removal: Promise<void> | undefined;
   const remove = (): Promise<void> => {
     removal ??= (async () => {

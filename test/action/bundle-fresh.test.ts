@@ -23,8 +23,25 @@ describe('dist/ bundle', () => {
   it('bundle - action.yml runs dist/index.js on node24 with the inputs and outputs of the contract', () => {
     const yml = readFileSync('action.yml', 'utf8');
     expect(yml).toMatch(/runs:\n {2}using: node24\n {2}main: dist\/index\.js/);
-    const section = (name: string) => [...(yml.split(`\n${name}:\n`)[1]?.split(/\n\S/)[0]?.matchAll(/^ {2}(\w+):$/gm) ?? [])].map((m) => m[1]);
-    expect(section('inputs')).toEqual(['anthropic_api_key', 'github_token', 'trigger', 'prompt', 'mode', 'config', 'model', 'max_turns', 'max_cost_usd', 'test_command']);
+    const section = (name: string) =>
+      [
+        ...(yml
+          .split(`\n${name}:\n`)[1]
+          ?.split(/\n\S/)[0]
+          ?.matchAll(/^ {2}(\w+):$/gm) ?? []),
+      ].map((m) => m[1]);
+    expect(section('inputs')).toEqual([
+      'anthropic_api_key',
+      'github_token',
+      'trigger',
+      'prompt',
+      'mode',
+      'config',
+      'model',
+      'max_turns',
+      'max_cost_usd',
+      'test_command',
+    ]);
     expect(section('outputs')).toEqual(['verdict', 'branch', 'pr_number', 'pr_url', 'evidence_path']);
     expect(yml).toContain('default: ${{ github.token }}');
   });

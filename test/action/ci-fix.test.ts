@@ -17,11 +17,15 @@ const event = () => {
 };
 
 /** The repository's own check, which CI runs and the first fix does not satisfy. */
-const CHECK = "import { readFileSync } from 'node:fs';\nif (!readFileSync('src/stats.js', 'utf8').includes('@returns')) { console.error('check failed: median() has no @returns doc'); process.exit(1); }\nconsole.log('check ok');\n";
+const CHECK =
+  "import { readFileSync } from 'node:fs';\nif (!readFileSync('src/stats.js', 'utf8').includes('@returns')) { console.error('check failed: median() has no @returns doc'); process.exit(1); }\nconsole.log('check ok');\n";
 const withCheck = (dir: string): void => {
   mkdirSync(join(dir, 'scripts'), { recursive: true });
   writeFileSync(join(dir, 'scripts', 'check.mjs'), CHECK);
-  const cfg = readFileSync(join(dir, '.github', 'proofpr.yml'), 'utf8').replace('    - "Bash(node --test:*)"', '    - "Bash(node --test:*)"\n    - "Bash(node scripts/check.mjs:*)"');
+  const cfg = readFileSync(join(dir, '.github', 'proofpr.yml'), 'utf8').replace(
+    '    - "Bash(node --test:*)"',
+    '    - "Bash(node --test:*)"\n    - "Bash(node scripts/check.mjs:*)"',
+  );
   writeFileSync(join(dir, '.github', 'proofpr.yml'), cfg);
 };
 
@@ -46,15 +50,58 @@ function ciFailingOnce(): (serverUrl: string) => CiFakeOptions {
       first ??= sha;
       const failed = sha === first;
       return {
-        check_runs: [{ id: 7, name: 'lint', status: 'completed', conclusion: failed ? 'failure' : 'success', html_url: `${url}/acme/demo/runs/7`, app: { slug: 'github-actions' } }],
-        workflow_runs: failed ? [
-          { id: 500, name: 'CI', event: 'pull_request', status: 'completed', conclusion: 'failure', html_url: `${url}/acme/demo/actions/runs/500`, created_at: '2026-12-01T10:00:00Z', head_sha: sha },
-          // An older attempt of the same workflow on the same sha: never read.
-          { id: 499, name: 'CI', event: 'pull_request', status: 'completed', conclusion: 'failure', html_url: '', created_at: '2026-12-01T09:00:00Z', head_sha: sha },
-        ] : [],
+        check_runs: [
+          {
+            id: 7,
+            name: 'lint',
+            status: 'completed',
+            conclusion: failed ? 'failure' : 'success',
+            html_url: `${url}/acme/demo/runs/7`,
+            app: { slug: 'github-actions' },
+          },
+        ],
+        workflow_runs: failed
+          ? [
+              {
+                id: 500,
+                name: 'CI',
+                event: 'pull_request',
+                status: 'completed',
+                conclusion: 'failure',
+                html_url: `${url}/acme/demo/actions/runs/500`,
+                created_at: '2026-12-01T10:00:00Z',
+                head_sha: sha,
+              },
+              // An older attempt of the same workflow on the same sha: never read.
+              {
+                id: 499,
+                name: 'CI',
+                event: 'pull_request',
+                status: 'completed',
+                conclusion: 'failure',
+                html_url: '',
+                created_at: '2026-12-01T09:00:00Z',
+                head_sha: sha,
+              },
+            ]
+          : [],
       };
     },
-    jobs: { '500': [{ id: 900, name: 'lint', conclusion: 'failure', html_url: `${url}/acme/demo/actions/runs/500/job/900`, steps: [{ name: 'Run actions/checkout@v4', number: 1, conclusion: 'success' }, { name: 'Run node scripts/check.mjs', number: 2, conclusion: 'failure' }] }], '499': [{ id: 899, name: 'lint', conclusion: 'failure', steps: [] }] },
+    jobs: {
+      '500': [
+        {
+          id: 900,
+          name: 'lint',
+          conclusion: 'failure',
+          html_url: `${url}/acme/demo/actions/runs/500/job/900`,
+          steps: [
+            { name: 'Run actions/checkout@v4', number: 1, conclusion: 'success' },
+            { name: 'Run node scripts/check.mjs', number: 2, conclusion: 'failure' },
+          ],
+        },
+      ],
+      '499': [{ id: 899, name: 'lint', conclusion: 'failure', steps: [] }],
+    },
     logs: { '900': LOG, '899': 'stale attempt log' },
   });
 }
@@ -64,7 +111,13 @@ const isCiRound = (body: unknown): boolean => JSON.stringify((body as { system?:
 const REPRODUCE_FIRST = [
   [text('Reproducing the failing CI step first.'), tool('Bash', { command: 'node scripts/check.mjs' })],
   [tool('Read', { file_path: 'src/stats.js' })],
-  [tool('Edit', { file_path: 'src/stats.js', old_string: 'export function median', new_string: '/** @returns the middle value of the sorted numbers */\nexport function median' })],
+  [
+    tool('Edit', {
+      file_path: 'src/stats.js',
+      old_string: 'export function median',
+      new_string: '/** @returns the middle value of the sorted numbers */\nexport function median',
+    }),
+  ],
   [tool('Bash', { command: 'node scripts/check.mjs' })],
   [tool('Bash', { command: 'node --test' })],
   [text('The CI check passes now.')],
@@ -72,7 +125,13 @@ const REPRODUCE_FIRST = [
 
 const FIX_WITHOUT_REPRODUCING = [
   [tool('Read', { file_path: 'src/stats.js' })],
-  [tool('Edit', { file_path: 'src/stats.js', old_string: 'export function median', new_string: '/** @returns the middle value */\nexport function median' })],
+  [
+    tool('Edit', {
+      file_path: 'src/stats.js',
+      old_string: 'export function median',
+      new_string: '/** @returns the middle value */\nexport function median',
+    }),
+  ],
   [tool('Bash', { command: 'node scripts/check.mjs' })],
   [tool('Bash', { command: 'node --test' })],
   [text('Done.')],
@@ -106,11 +165,15 @@ describe('action: one bounded CI fix', () => {
     // The PR body is the round's evidence (ci-reproduced passed) with CI on the new sha: passed.
     const pr = fx.github.pulls.find((p) => p.head === branch);
     expect(pr?.body).toContain('ci-reproduced');
-    expect(pr?.body).toMatch(/\| ✅ \| ci-reproduced \| .*node scripts\/check\.mjs.* failed before the fix \(exit 1\) and .*node scripts\/check\.mjs.* passed after it/);
+    expect(pr?.body).toMatch(
+      /\| ✅ \| ci-reproduced \| .*node scripts\/check\.mjs.* failed before the fix \(exit 1\) and .*node scripts\/check\.mjs.* passed after it/,
+    );
     const head = git(fx.bare, 'rev-parse', branch);
     expect(pr?.body).toContain(`**CI passed ✅ on \`${head.slice(0, 12)}\``);
     // The round's status comment said which round it was when it was created.
-    expect(fx.github.calls.some((c) => c.method === 'POST' && /\/comments$/.test(c.path) && /CI fix round 1 of 1/.test(JSON.stringify(c.body)))).toBe(true);
+    expect(
+      fx.github.calls.some((c) => c.method === 'POST' && /\/comments$/.test(c.path) && /CI fix round 1 of 1/.test(JSON.stringify(c.body))),
+    ).toBe(true);
     expect(fx.github.comments.some((c) => /CI still fails/.test(c.body))).toBe(false);
   });
 

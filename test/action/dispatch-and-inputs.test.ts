@@ -27,12 +27,27 @@ describe('action: workflow_dispatch and inputs', () => {
   });
 
   const bad: Array<[string, string, Record<string, string>, RegExp]> = [
-    ['max_turns is not a number', 'workflow_dispatch', { prompt: 'x', max_turns: 'lots' }, /input max_turns: "lots" expected a positive whole number/],
+    [
+      'max_turns is not a number',
+      'workflow_dispatch',
+      { prompt: 'x', max_turns: 'lots' },
+      /input max_turns: "lots" expected a positive whole number/,
+    ],
     ['anthropic_api_key is empty', 'workflow_dispatch', { prompt: 'x', anthropic_api_key: '' }, /input anthropic_api_key: is required/],
     ['mode is unknown', 'workflow_dispatch', { prompt: 'x', mode: 'nightly' }, /input mode: "nightly" expected auto or sweep/],
     ['workflow_dispatch has no prompt', 'workflow_dispatch', {}, /input prompt: is required for workflow_dispatch/],
-    ['config names a missing file', 'workflow_dispatch', { prompt: 'x', config: '.github/nope.yml' }, /input config: \.github\/nope\.yml: no such file/],
-    ['max_cost_usd is negative', 'workflow_dispatch', { prompt: 'x', max_cost_usd: '-3' }, /input max_cost_usd: "-3" expected a positive number/],
+    [
+      'config names a missing file',
+      'workflow_dispatch',
+      { prompt: 'x', config: '.github/nope.yml' },
+      /input config: \.github\/nope\.yml: no such file/,
+    ],
+    [
+      'max_cost_usd is negative',
+      'workflow_dispatch',
+      { prompt: 'x', max_cost_usd: '-3' },
+      /input max_cost_usd: "-3" expected a positive number/,
+    ],
   ];
   it.each(bad)('action - exits 2 naming the input when %s', async (_name, eventName, inputs, message) => {
     const before = fx.model.requests.length;

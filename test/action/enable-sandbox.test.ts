@@ -5,7 +5,10 @@ import type { BwrapProbe } from '../../src/workspace/sandbox-status.js';
 const USERNS = 'bwrap: setting up uid map: Permission denied';
 
 /** A runner: probes answer in order; commands are recorded and answer by their first words. */
-function runner(probes: BwrapProbe[], opts: { restriction?: string; fail?: string[]; hosted?: boolean; isRoot?: boolean; platform?: NodeJS.Platform } = {}) {
+function runner(
+  probes: BwrapProbe[],
+  opts: { restriction?: string; fail?: string[]; hosted?: boolean; isRoot?: boolean; platform?: NodeJS.Platform } = {},
+) {
   const ran: Array<{ cmd: string; input?: string }> = [];
   let i = 0;
   const deps: EnableSandboxDeps = {
@@ -13,7 +16,9 @@ function runner(probes: BwrapProbe[], opts: { restriction?: string; fail?: strin
       const cmd = [file, ...args].join(' ');
       ran.push({ cmd, ...(input !== undefined ? { input } : {}) });
       if (cmd === 'sh -c command -v bwrap') return { code: 0, stdout: '/usr/bin/bwrap\n', stderr: '' };
-      return (opts.fail ?? []).some((f) => cmd.includes(f)) ? { code: 1, stdout: '', stderr: 'failed' } : { code: 0, stdout: '', stderr: '' };
+      return (opts.fail ?? []).some((f) => cmd.includes(f))
+        ? { code: 1, stdout: '', stderr: 'failed' }
+        : { code: 0, stdout: '', stderr: '' };
     },
     probe: async () => probes[Math.min(i++, probes.length - 1)] ?? { ok: false },
     readRestriction: async () => opts.restriction,
@@ -35,7 +40,11 @@ describe('Action: making bubblewrap work on the runner', () => {
     const r = runner([{ ok: false, error: USERNS }, { ok: true }], { restriction: '1' });
     const res = await enableSandbox('auto', r.deps);
     expect(res.sandbox).toBe('bwrap');
-    expect(r.ran.map((c) => c.cmd)).toEqual(['sh -c command -v bwrap', 'sudo -n tee /etc/apparmor.d/bwrap', 'sudo -n apparmor_parser -r /etc/apparmor.d/bwrap']);
+    expect(r.ran.map((c) => c.cmd)).toEqual([
+      'sh -c command -v bwrap',
+      'sudo -n tee /etc/apparmor.d/bwrap',
+      'sudo -n apparmor_parser -r /etc/apparmor.d/bwrap',
+    ]);
     expect(r.ran[1]?.input).toBe(bwrapProfile('/usr/bin/bwrap'));
     expect(r.ran[1]?.input).toContain('profile bwrap /usr/bin/bwrap flags=(unconfined) {\n  userns,');
     expect(res.did).toEqual(['sudo -n tee /etc/apparmor.d/bwrap', 'sudo -n apparmor_parser -r /etc/apparmor.d/bwrap']);
@@ -52,7 +61,11 @@ describe('Action: making bubblewrap work on the runner', () => {
   it('enable sandbox - a profile that fails to load goes straight to the sysctl; as root, no sudo', async () => {
     const r = runner([{ ok: false, error: USERNS }, { ok: true }], { restriction: '1', fail: ['apparmor_parser'], isRoot: true });
     const res = await enableSandbox('auto', r.deps);
-    expect(res.did).toEqual(['tee /etc/apparmor.d/bwrap', 'apparmor_parser -r /etc/apparmor.d/bwrap', 'sysctl -w kernel.apparmor_restrict_unprivileged_userns=0']);
+    expect(res.did).toEqual([
+      'tee /etc/apparmor.d/bwrap',
+      'apparmor_parser -r /etc/apparmor.d/bwrap',
+      'sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
+    ]);
     expect(res.sandbox).toBe('bwrap');
   });
 

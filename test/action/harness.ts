@@ -34,7 +34,13 @@ export const text = (t: string): Block => ({ type: 'text', text: t });
 /** The demo fix: read, edit the sort, run the tests, say so. */
 export const FIX_STEPS: Block[][] = [
   [text('Reading the code.'), tool('Read', { file_path: 'src/stats.js' })],
-  [tool('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' })],
+  [
+    tool('Edit', {
+      file_path: 'src/stats.js',
+      old_string: 'const sorted = [...values].sort();',
+      new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+    }),
+  ],
   [tool('Bash', { command: 'node --test', description: 'run the tests' })],
   [text('median() now sorts numerically; the tests pass.')],
 ];
@@ -99,9 +105,25 @@ export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (se
   const gitServer = await startGitHttpServer(root, `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
   const serverUrl = gitServer.url('').replace(/\/$/, '');
   git(workspace, 'remote', 'set-url', 'origin', `${serverUrl}/acme/demo.git`);
-  const server = await startFakeGitHubServer({ owner: 'acme', repo: 'demo', bareDir: bare, webUrl: () => serverUrl, self: 'github-actions[bot]',
+  const server = await startFakeGitHubServer({
+    owner: 'acme',
+    repo: 'demo',
+    bareDir: bare,
+    webUrl: () => serverUrl,
+    self: 'github-actions[bot]',
     // The repository's CI passed on whatever sha is asked (the Action's bounded CI wait ends at once).
-    ci: () => ({ check_runs: [{ id: 1, name: 'test', status: 'completed', conclusion: 'success', html_url: `${serverUrl}/acme/demo/runs/1`, app: { slug: 'github-actions' } }] }),
+    ci: () => ({
+      check_runs: [
+        {
+          id: 1,
+          name: 'test',
+          status: 'completed',
+          conclusion: 'success',
+          html_url: `${serverUrl}/acme/demo/runs/1`,
+          app: { slug: 'github-actions' },
+        },
+      ],
+    }),
     ...ciFake?.(serverUrl),
   });
   const github = server.state;
@@ -110,11 +132,20 @@ export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (se
     const msgs = ((body as { messages?: Array<{ role: string }> }).messages ?? []).filter((m) => m.role === 'assistant').length;
     const list = typeof steps === 'function' ? steps(body) : steps;
     const content = list[Math.min(msgs, list.length - 1)] ?? [text('done')];
-    return { content, stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { input_tokens: 100, output_tokens: 20 } };
+    return {
+      content,
+      stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+      usage: { input_tokens: 100, output_tokens: 20 },
+    };
   });
   let runs = 0;
 
-  const run = (eventName: string, payload: unknown, inputs: Record<string, string> = {}, env: Record<string, string> = {}): Promise<RunResult> => {
+  const run = (
+    eventName: string,
+    payload: unknown,
+    inputs: Record<string, string> = {},
+    env: Record<string, string> = {},
+  ): Promise<RunResult> => {
     runs += 1;
     const dir = join(work, `step-${runs}`);
     mkdirSync(dir);
@@ -122,7 +153,14 @@ export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (se
     writeFileSync(eventPath, JSON.stringify(payload));
     writeFileSync(join(dir, 'output'), '');
     writeFileSync(join(dir, 'summary.md'), '');
-    const allInputs: Record<string, string> = { anthropic_api_key: API_KEY, github_token: TOKEN, trigger: '/agent', mode: 'auto', config: '.github/proofpr.yml', ...inputs };
+    const allInputs: Record<string, string> = {
+      anthropic_api_key: API_KEY,
+      github_token: TOKEN,
+      trigger: '/agent',
+      mode: 'auto',
+      config: '.github/proofpr.yml',
+      ...inputs,
+    };
     const childEnv: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: join(work, 'home'),
@@ -150,7 +188,13 @@ export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (se
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('close', (code) =>
-        resolveRun({ code, stdout, stderr, outputs: parseOutputs(readFileSync(join(dir, 'output'), 'utf8')), summary: readFileSync(join(dir, 'summary.md'), 'utf8') }),
+        resolveRun({
+          code,
+          stdout,
+          stderr,
+          outputs: parseOutputs(readFileSync(join(dir, 'output'), 'utf8')),
+          summary: readFileSync(join(dir, 'summary.md'), 'utf8'),
+        }),
       );
     });
   };
@@ -179,11 +223,25 @@ export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (se
   };
 }
 
-export function issueCommentEvent(body: string, user = 'alice', issue = { number: 7, title: 'median() is wrong for numbers with different digit counts', body: 'median([10, 9, 2]) returns 2, expected 9' }) {
+export function issueCommentEvent(
+  body: string,
+  user = 'alice',
+  issue = {
+    number: 7,
+    title: 'median() is wrong for numbers with different digit counts',
+    body: 'median([10, 9, 2]) returns 2, expected 9',
+  },
+) {
   return {
     action: 'created',
     issue: { ...issue },
-    comment: { id: 4242, body, created_at: new Date().toISOString(), updated_at: new Date().toISOString(), user: { login: user, id: 11, type: 'User' } },
+    comment: {
+      id: 4242,
+      body,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+      user: { login: user, id: 11, type: 'User' },
+    },
     repository: { name: 'demo', owner: { login: 'acme' }, default_branch: 'main' },
     sender: { login: user, id: 11, type: 'User' },
   };

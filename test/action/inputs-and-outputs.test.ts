@@ -9,8 +9,23 @@ import { workspacePath } from '../../src/hosts/action/main.js';
 describe('action inputs and outputs', () => {
   it('inputs - read from INPUT_* the way the runner names them, empty values meaning unset', () => {
     expect(inputEnvName('max cost usd')).toBe('INPUT_MAX_COST_USD');
-    const env = { INPUT_ANTHROPIC_API_KEY: 'k', INPUT_GITHUB_TOKEN: 't', INPUT_MAX_TURNS: '12', INPUT_MAX_COST_USD: '2.5', INPUT_PROMPT: '', INPUT_MODE: 'sweep' };
-    expect(parseActionInputs(env)).toEqual({ anthropicApiKey: 'k', githubToken: 't', trigger: '/agent', mode: 'sweep', config: '.github/proofpr.yml', maxTurns: 12, maxCostUsd: 2.5 });
+    const env = {
+      INPUT_ANTHROPIC_API_KEY: 'k',
+      INPUT_GITHUB_TOKEN: 't',
+      INPUT_MAX_TURNS: '12',
+      INPUT_MAX_COST_USD: '2.5',
+      INPUT_PROMPT: '',
+      INPUT_MODE: 'sweep',
+    };
+    expect(parseActionInputs(env)).toEqual({
+      anthropicApiKey: 'k',
+      githubToken: 't',
+      trigger: '/agent',
+      mode: 'sweep',
+      config: '.github/proofpr.yml',
+      maxTurns: 12,
+      maxCostUsd: 2.5,
+    });
   });
 
   it('inputs - never echo a key or token value in the error', () => {

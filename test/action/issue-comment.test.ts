@@ -24,7 +24,7 @@ describe('action: issue_comment', () => {
   afterAll(async () => fx.close());
 
   // Behaviour change (issue 14, one intake): the Action now tells an unauthorized user why, as the App does.
-  it('action - a read-only commenter (payload says COLLABORATOR) gets the App\'s reply and starts nothing', async () => {
+  it("action - a read-only commenter (payload says COLLABORATOR) gets the App's reply and starts nothing", async () => {
     const r = await fx.run('issue_comment', event({ user: 'mallory' }));
     expect(r.code).toBe(0);
     expect(r.outputs.verdict).toBe('skipped');
@@ -45,7 +45,17 @@ describe('action: issue_comment', () => {
   });
 
   it('action - /agent fix on a fork PR named proofpr/… gets one reply and nothing else', async () => {
-    fx.github.pulls.push({ number: 31, title: 'Sneaky', body: 'Fixes #7', head: 'proofpr/7-looks-like-ours', base: 'main', state: 'open', draft: false, labels: [], headRepo: 'mallory/demo' });
+    fx.github.pulls.push({
+      number: 31,
+      title: 'Sneaky',
+      body: 'Fixes #7',
+      head: 'proofpr/7-looks-like-ours',
+      base: 'main',
+      state: 'open',
+      draft: false,
+      labels: [],
+      headRepo: 'mallory/demo',
+    });
     const before = fx.github.comments.length;
     const e = event();
     (e as unknown as { issue: { number: number; pull_request: unknown } }).issue.number = 31;
@@ -59,7 +69,9 @@ describe('action: issue_comment', () => {
     expect(replies[0]?.body).toMatch(/does not push to forks or run their code/);
     expect(fx.github.reactions).toHaveLength(0);
     expect(fx.model.requests).toHaveLength(0);
-    expect(fx.github.log.filter((l) => /^(PATCH|PUT|DELETE)/.test(l) || l.startsWith('POST /repos/acme/demo/pulls') || l.includes('check-runs'))).toEqual([]);
+    expect(
+      fx.github.log.filter((l) => /^(PATCH|PUT|DELETE)/.test(l) || l.startsWith('POST /repos/acme/demo/pulls') || l.includes('check-runs')),
+    ).toEqual([]);
     expect(git(fx.bare, 'branch', '--list', 'proofpr/*').trim()).toBe('');
     fx.github.pulls.pop();
   });

@@ -12,7 +12,13 @@ import { actionFixture, git, text, tool, type ActionFixture } from './harness.js
 const BRANCH = 'proofpr/7-median';
 const STEPS = [
   [text('Reading the code the threads are on.'), tool('Read', { file_path: 'src/stats.js' })],
-  [tool('Edit', { file_path: 'src/stats.js', old_string: 'export function median(values) {', new_string: 'const byNumber = (a, b) => a - b;\n\nexport function median(values) {' })],
+  [
+    tool('Edit', {
+      file_path: 'src/stats.js',
+      old_string: 'export function median(values) {',
+      new_string: 'const byNumber = (a, b) => a - b;\n\nexport function median(values) {',
+    }),
+  ],
   [tool('Edit', { file_path: 'src/stats.js', old_string: '[...values].sort((a, b) => a - b)', new_string: '[...values].sort(byNumber)' })],
   [tool('Read', { file_path: 'README.md' })],
   [tool('Edit', { file_path: 'README.md', old_string: 'works on).', new_string: 'works on). `median()` sorts numerically.' })],
@@ -26,7 +32,13 @@ function reviewEvent(pr: { number: number; head: string; headRepo: string }, bod
   return {
     action: 'submitted',
     review: { id: 8801, body, state: 'changes_requested', submitted_at: now, user },
-    pull_request: { number: pr.number, title: 'Fix median', body: 'Fixes #7', head: { ref: pr.head, sha: '0'.repeat(40), repo: { full_name: pr.headRepo } }, base: { ref: 'main' } },
+    pull_request: {
+      number: pr.number,
+      title: 'Fix median',
+      body: 'Fixes #7',
+      head: { ref: pr.head, sha: '0'.repeat(40), repo: { full_name: pr.headRepo } },
+      base: { ref: 'main' },
+    },
     repository: { name: 'demo', owner: { login: 'acme' }, default_branch: 'main' },
     sender: user,
   };
@@ -47,10 +59,24 @@ describe('action: review follow-ups (e2e on local fakes)', () => {
     git(tmp, 'commit', '-q', '-am', 'Sort numerically in median()');
     git(tmp, 'push', '-q', 'origin', BRANCH);
     tip = git(fx.bare, 'rev-parse', BRANCH);
-    fx.github.pulls.push({ number: 40, title: 'Fix median', body: 'Fixes #7', head: BRANCH, base: 'main', state: 'open', draft: false, labels: [] });
+    fx.github.pulls.push({
+      number: 40,
+      title: 'Fix median',
+      body: 'Fixes #7',
+      head: BRANCH,
+      base: 'main',
+      state: 'open',
+      draft: false,
+      labels: [],
+    });
     fx.github.review.threads.push(
       { pr: 40, path: 'src/stats.js', line: 10, comments: [{ id: 501, user: 'alice', body: 'Name the comparator: a `byNumber` helper.' }] },
-      { pr: 40, path: 'README.md', line: 3, comments: [{ id: 511, user: 'alice', body: 'Say in the README that median sorts numerically.' }] },
+      {
+        pr: 40,
+        path: 'README.md',
+        line: 3,
+        comments: [{ id: 511, user: 'alice', body: 'Say in the README that median sorts numerically.' }],
+      },
       { pr: 40, path: 'src/stats.js', line: 4, resolved: true, comments: [{ id: 521, user: 'alice', body: 'Resolved long ago.' }] },
     );
   });
@@ -85,7 +111,17 @@ describe('action: review follow-ups (e2e on local fakes)', () => {
   });
 
   it('e2e - /agent fix in a review on a fork PR named proofpr/7-…: exactly one reply, no run, no push, no PR edit', async () => {
-    fx.github.pulls.push({ number: 41, title: 'Sneaky', body: 'Fixes #7', head: 'proofpr/7-looks-like-ours', base: 'main', state: 'open', draft: false, labels: [], headRepo: 'mallory/demo' });
+    fx.github.pulls.push({
+      number: 41,
+      title: 'Sneaky',
+      body: 'Fixes #7',
+      head: 'proofpr/7-looks-like-ours',
+      base: 'main',
+      state: 'open',
+      draft: false,
+      labels: [],
+      headRepo: 'mallory/demo',
+    });
     fx.github.review.threads.push({ pr: 41, path: 'src/stats.js', line: 1, comments: [{ id: 601, user: 'alice', body: 'please fix' }] });
     const requests = fx.model.requests.length;
     const comments = fx.github.comments.length;

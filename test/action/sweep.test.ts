@@ -43,7 +43,11 @@ describe('action: scheduled sweeps', () => {
     expect(pr.body).toContain('proofpr: verified');
     expect(pr.body).toMatch(/\*\*Sweep:\*\* numeric-sort \(schedule `0 3 \* \* 1`\)/);
     expect(pr.body).toMatch(/### Baseline\n\n`node --test` on the base [0-9a-f]{12}: exit 0, 3 executed, 0 failed/);
-    const evidence = JSON.parse(readFileSync(first.outputs.evidence_path ?? '', 'utf8')) as { task: { kind: string; sweep: string }; baseline: { exitCode: number; by: string }; pr: { number: number } };
+    const evidence = JSON.parse(readFileSync(first.outputs.evidence_path ?? '', 'utf8')) as {
+      task: { kind: string; sweep: string };
+      baseline: { exitCode: number; by: string };
+      pr: { number: number };
+    };
     expect(evidence.task).toMatchObject({ kind: 'sweep', sweep: 'numeric-sort' });
     expect(evidence.baseline).toMatchObject({ exitCode: 0, by: 'harness' });
     expect(evidence.pr.number).toBe(pr.number);
@@ -76,7 +80,12 @@ describe('action: a sweep on a red base', () => {
     // The demo as shipped: one test already fails on the base. Two sweeps: the default (record) and require_green.
     fx = await actionFixture((dir) => {
       const cfg = join(dir, '.github/proofpr.yml');
-      writeFileSync(cfg, readFileSync(cfg, 'utf8') + SWEEPS + '  - name: strict\n    schedule: "0 5 * * *"\n    prompt: "Tidy the code."\n    baseline: require_green\n');
+      writeFileSync(
+        cfg,
+        readFileSync(cfg, 'utf8') +
+          SWEEPS +
+          '  - name: strict\n    schedule: "0 5 * * *"\n    prompt: "Tidy the code."\n    baseline: require_green\n',
+      );
     });
   });
   afterAll(async () => fx.close());
@@ -86,7 +95,9 @@ describe('action: a sweep on a red base', () => {
     const r = await fx.run('schedule', { schedule: '0 5 * * *' });
     expect(r.code).toBe(3);
     expect(r.outputs.verdict).toBe('unverified');
-    expect(r.summary).toMatch(/the tests already fail on the base before any change \(`node --test` on the base [0-9a-f]{12}: exit 1, 4 executed, 1 failed\)/);
+    expect(r.summary).toMatch(
+      /the tests already fail on the base before any change \(`node --test` on the base [0-9a-f]{12}: exit 1, 4 executed, 1 failed\)/,
+    );
     expect(fx.model.requests).toHaveLength(0);
     expect(fx.github.pulls).toHaveLength(0);
     const evidence = JSON.parse(readFileSync(r.outputs.evidence_path ?? '', 'utf8')) as { verdict: string; baseline: { exitCode: number } };
@@ -101,7 +112,10 @@ describe('action: a sweep on a red base', () => {
     const pr = fx.github.pulls.find((p) => p.head.startsWith('proofpr/sweep-numeric-sort-'));
     expect(pr?.body).toContain('**Base:** 🔴 red before any change (exit 1, 4 executed, 1 failed)');
     expect(pr?.body).toContain('red on the base, recorded (baseline: record)');
-    const evidence = JSON.parse(readFileSync(r.outputs.evidence_path ?? '', 'utf8')) as { baseline: { exitCode: number; counts: { failed: number } }; testRuns: Array<{ by: string; exitCode: number; counts: { failed: number; passed: number } }> };
+    const evidence = JSON.parse(readFileSync(r.outputs.evidence_path ?? '', 'utf8')) as {
+      baseline: { exitCode: number; counts: { failed: number } };
+      testRuns: Array<{ by: string; exitCode: number; counts: { failed: number; passed: number } }>;
+    };
     expect(evidence.baseline).toMatchObject({ exitCode: 1, counts: { failed: 1 } });
     const final = evidence.testRuns.filter((t) => t.by === 'harness').at(-1);
     expect(final).toMatchObject({ exitCode: 0, counts: { failed: 0, passed: 4 } });

@@ -37,13 +37,23 @@ type Impl = (input: Record<string, unknown>) => Promise<ToolResult> | ToolResult
 /** A stub toolbox: tools are name → implementation; names in readOnly are `read` tools (run concurrently), the others `edit`. */
 export function stubToolbox(impls: Record<string, Impl>, readOnly: string[] = []): Toolbox {
   return {
-    schemas: () => Object.keys(impls).sort().map((name) => ({ name, description: name, input_schema: { type: 'object' } })),
+    schemas: () =>
+      Object.keys(impls)
+        .sort()
+        .map((name) => ({ name, description: name, input_schema: { type: 'object' } })),
     kindOf: (n) => (readOnly.includes(n) ? 'read' : impls[n] ? 'edit' : undefined),
     access: () => NO_ACCESS,
     parse: (name, raw) =>
       impls[name]
         ? { ok: true, input: raw }
-        : { ok: false, result: { forModel: `Unknown tool "${name}". Valid tools: ${Object.keys(impls).join(', ')}`, isError: true, errorKind: 'unknown_tool' } },
+        : {
+            ok: false,
+            result: {
+              forModel: `Unknown tool "${name}". Valid tools: ${Object.keys(impls).join(', ')}`,
+              isError: true,
+              errorKind: 'unknown_tool',
+            },
+          },
     execute: async (name, input) => impls[name]!(input as Record<string, unknown>),
   };
 }

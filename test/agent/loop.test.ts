@@ -61,7 +61,10 @@ describe('agent loop', () => {
     };
     const tb = stubToolbox({ Read: () => slow('Read'), Grep: () => slow('Grep'), Edit: () => slow('Edit') }, ['Read', 'Grep']);
     const { d, model } = deps(
-      [{ content: [toolUse('Read', {}, 'a'), toolUse('Grep', {}, 'b'), toolUse('Read', {}, 'c'), toolUse('Edit', {}, 'd')] }, { content: [text('ok')] }],
+      [
+        { content: [toolUse('Read', {}, 'a'), toolUse('Grep', {}, 'b'), toolUse('Read', {}, 'c'), toolUse('Edit', {}, 'd')] },
+        { content: [text('ok')] },
+      ],
       tb,
     );
     await collect(runAgent({ prompt: 'go' }, d));
@@ -93,7 +96,11 @@ describe('agent loop', () => {
 
   it('loop - prompt-too-long compacts and retries the turn', async () => {
     const { d, model } = deps(
-      [{ content: [toolUse('Echo', { say: 'big' }, 't1')] }, { error: 'prompt_too_long', message: 'prompt is too long' }, { content: [text('fine')] }],
+      [
+        { content: [toolUse('Echo', { say: 'big' }, 't1')] },
+        { error: 'prompt_too_long', message: 'prompt is too long' },
+        { content: [text('fine')] },
+      ],
       echo,
     );
     const { events, result } = await collect(runAgent({ prompt: 'go' }, d));
@@ -113,7 +120,14 @@ describe('agent loop', () => {
   it('loop - three failed compactions in a row end the run aborted (thrash breaker)', async () => {
     const again = { content: [toolUse('Echo', { say: 'again' })] };
     const failing = plainContext({
-      maybeCompact: async (m) => ({ messages: m, kind: 'summary', beforeTokens: 9000, afterTokens: 9000, ok: false, detail: 'the summary request failed' }),
+      maybeCompact: async (m) => ({
+        messages: m,
+        kind: 'summary',
+        beforeTokens: 9000,
+        afterTokens: 9000,
+        ok: false,
+        detail: 'the summary request failed',
+      }),
     });
     const { d } = deps([again, again, again, again], echo, { context: failing });
     const { events, result } = await collect(runAgent({ prompt: 'go' }, d));
@@ -188,7 +202,11 @@ describe('agent loop', () => {
   });
 
   it('loop - a thrown tool error becomes an is_error result and the run goes on', async () => {
-    const tb = stubToolbox({ Boom: () => { throw new Error('disk on fire'); } });
+    const tb = stubToolbox({
+      Boom: () => {
+        throw new Error('disk on fire');
+      },
+    });
     const { d, model } = deps([{ content: [toolUse('Boom', {}, 'b1')] }, { content: [text('recovered')] }], tb);
     const { result } = await collect(runAgent({ prompt: 'go' }, d));
     expect(result.status).toBe('completed');
@@ -204,23 +222,35 @@ describe('agent loop', () => {
   it('loop - a denied call is an is_error result naming the reason, and nothing runs', async () => {
     let ran = false;
     const tb = stubToolbox({ Bash: () => ((ran = true), { forModel: 'ran', isError: false }) });
-    const policy = { check: async () => ({ behavior: 'deny' as const, rule: 'builtin-deny:Bash(curl:*)', reason: 'network clients are not allowed' }) };
+    const policy = {
+      check: async () => ({ behavior: 'deny' as const, rule: 'builtin-deny:Bash(curl:*)', reason: 'network clients are not allowed' }),
+    };
     const { d, model } = deps([{ content: [toolUse('Bash', { command: 'curl x' }, 'c1')] }, { content: [text('ok')] }], tb, { policy });
     const { events } = await collect(runAgent({ prompt: 'go' }, d));
     expect(ran).toBe(false);
     expect(toolResults(model.requests[1]!)[0]!.content).toBe('Permission denied: network clients are not allowed');
-    expect(events.find((e) => e.type === 'permission')).toMatchObject({ behavior: 'deny', input: 'curl x', rule: 'builtin-deny:Bash(curl:*)' });
+    expect(events.find((e) => e.type === 'permission')).toMatchObject({
+      behavior: 'deny',
+      input: 'curl x',
+      rule: 'builtin-deny:Bash(curl:*)',
+    });
   });
 
   it('loop - failing Stop gates send the model back, then a pass runs the final check', async () => {
     let evaluations = 0;
     const verifier: Verifier = {
       beforeBash: async () => undefined,
-      afterBash: async () => { throw new Error('unused'); },
+      afterBash: async () => {
+        throw new Error('unused');
+      },
       evaluate: async () => {
         evaluations++;
         const ok = evaluations > 1;
-        return { ok, gates: [{ name: 'tests-ran', passed: ok, detail: ok ? '3 tests' : 'no test run' }], message: 'Gate tests-ran failed: run npm test.' };
+        return {
+          ok,
+          gates: [{ name: 'tests-ran', passed: ok, detail: ok ? '3 tests' : 'no test run' }],
+          message: 'Gate tests-ran failed: run npm test.',
+        };
       },
       finalCheck: async () => ({ ok: true, gates: [{ name: 'tests-ran', passed: true, detail: 'final run: 3 tests' }], message: '' }),
     };
@@ -234,9 +264,17 @@ describe('agent loop', () => {
   it('loop - gates failing more than max_stop_blocks times end unverified', async () => {
     const verifier: Verifier = {
       beforeBash: async () => undefined,
-      afterBash: async () => { throw new Error('unused'); },
-      evaluate: async () => ({ ok: false, gates: [{ name: 'tests-fresh', passed: false, detail: 'stale' }], message: 'run the tests again' }),
-      finalCheck: async () => { throw new Error('must not run'); },
+      afterBash: async () => {
+        throw new Error('unused');
+      },
+      evaluate: async () => ({
+        ok: false,
+        gates: [{ name: 'tests-fresh', passed: false, detail: 'stale' }],
+        message: 'run the tests again',
+      }),
+      finalCheck: async () => {
+        throw new Error('must not run');
+      },
     };
     const done = { content: [text('done')] };
     const { d } = deps([done, done, done], echo, { verifier, maxStopBlocks: 2 });

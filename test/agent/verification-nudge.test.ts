@@ -61,12 +61,23 @@ describe('verification nudge', () => {
     const n = createVerificationNudge();
     expect(n.observe(done('Read the parser', 'Fix the date format', 'Run the tests'))).toBeUndefined();
     expect(n.observe(done('Read the parser', 'Fix the date format'))).toBeUndefined();
-    expect(n.observe([...done('Read the parser', 'Fix the date format'), { content: 'Update the docs', status: 'pending' }])).toBeUndefined();
+    expect(
+      n.observe([...done('Read the parser', 'Fix the date format'), { content: 'Update the docs', status: 'pending' }]),
+    ).toBeUndefined();
   });
 
   it('nudge - verification steps are recognised by what they do', () => {
-    for (const s of ['Run npm test', 'Verify the fix', 'Reproduce the failure first', 'Add a regression test', 'Check the edge cases', 'Run the linter: npm run lint']) expect(isVerificationStep(s)).toBe(true);
-    for (const s of ['Read the parser', 'Fix the date format', 'Update the README', 'Rename the helper']) expect(isVerificationStep(s)).toBe(false);
+    for (const s of [
+      'Run npm test',
+      'Verify the fix',
+      'Reproduce the failure first',
+      'Add a regression test',
+      'Check the edge cases',
+      'Run the linter: npm run lint',
+    ])
+      expect(isVerificationStep(s)).toBe(true);
+    for (const s of ['Read the parser', 'Fix the date format', 'Update the README', 'Rename the helper'])
+      expect(isVerificationStep(s)).toBe(false);
   });
 
   it('nudge - the request after TodoWrite closes an unverified plan carries the reminder; the gates still decide', async () => {

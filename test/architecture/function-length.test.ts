@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: resolve('.') });
 /** A function of exactly `lines` lines (header, body, closing brace); the body has a comment and a blank line. */
 function probe(lines: number): string {
   const filler = Array.from({ length: lines - 6 }, (_, i) => `  n += ${i};`);
-  return ['export function probe(): number {', '  let n = 0;', '  // a comment counts', '', ...filler, '  return n;', '}'].join('\n') + '\n';
+  return (
+    ['export function probe(): number {', '  let n = 0;', '  // a comment counts', '', ...filler, '  return n;', '}'].join('\n') + '\n'
+  );
 }
 
 async function tooLong(file: string, lines: number): Promise<boolean> {

@@ -11,7 +11,11 @@ describe('architecture - folder imports', () => {
     const graph = folderGraph(depth);
     const found = cycles(graph).map((comp) => {
       // Name the imports that close the cycle, so the failure says what to move.
-      const inside = comp.flatMap((from) => [...(graph.get(from) ?? new Map<string, string[]>()).entries()].filter(([to]) => comp.includes(to)).map(([to, via]) => `${from} → ${to}: ${via.slice(0, 3).join(', ')}`));
+      const inside = comp.flatMap((from) =>
+        [...(graph.get(from) ?? new Map<string, string[]>()).entries()]
+          .filter(([to]) => comp.includes(to))
+          .map(([to, via]) => `${from} → ${to}: ${via.slice(0, 3).join(', ')}`),
+      );
       return { folders: comp, imports: inside };
     });
     expect(found).toEqual([]);

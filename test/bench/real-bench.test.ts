@@ -7,7 +7,8 @@ import { directCount, globToRegExp, parseManifest, readManifest, splitPaths, typ
 import { materialize } from '../../bench/real/materialize.js';
 import { editsFor, replayReply, replaySteps } from '../../bench/real/replay.js';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' }).trim();
 
 describe('bench/real manifest', () => {
   const m = readManifest('bench/real/cases.json');
@@ -36,10 +37,13 @@ describe('bench/real manifest', () => {
     expect(globToRegExp('**/*_test.go').test('uuid_test.go')).toBe(true);
     expect(globToRegExp('**/*_test.go').test('a/b/x_test.go')).toBe(true);
     expect(globToRegExp('src/*.test.ts').test('src/a/b.test.ts')).toBe(false);
-    expect(splitPaths(['src/a.py', 'tests/test_a.py', 'README.md'], ['tests/**'])).toEqual({ source: ['src/a.py', 'README.md'], test: ['tests/test_a.py'] });
+    expect(splitPaths(['src/a.py', 'tests/test_a.py', 'README.md'], ['tests/**'])).toEqual({
+      source: ['src/a.py', 'README.md'],
+      test: ['tests/test_a.py'],
+    });
   });
 
-  it('bench real - the runner\'s own count: groups are summed, a regex without a group counts matches', () => {
+  it("bench real - the runner's own count: groups are summed, a regex without a group counts matches", () => {
     expect(directCount('== 3 passed in 1s ==\n== 4 passed ==', '(\\d+) passed')).toBe(7);
     expect(directCount('--- PASS: A\n    --- PASS: A/x\n--- FAIL: B', '^\\s*--- (?:PASS|FAIL):')).toBe(3);
     expect(directCount('nothing', '(\\d+) passed')).toBeUndefined();
@@ -62,10 +66,20 @@ describe('bench/real replay', () => {
     const twice = `${block}m\nm\nm\nm\nm\nm\n${block}`;
     const changed = `${block}m\nm\nm\nm\nm\nm\n${block.replace('x', 'y')}`;
     expect(editsFor('y.txt', twice, changed)).toBeUndefined();
-    const steps = replaySteps([{ path: 'y.txt', before: twice, after: changed }, { path: 'new.txt', after: 'n\n' }, { path: 'old.txt', before: 'o\n' }], 'npm test');
+    const steps = replaySteps(
+      [
+        { path: 'y.txt', before: twice, after: changed },
+        { path: 'new.txt', after: 'n\n' },
+        { path: 'old.txt', before: 'o\n' },
+      ],
+      'npm test',
+    );
     expect(steps.map((s) => s.name)).toEqual(['Read', 'Write', 'Write', 'Bash', 'Bash']);
     expect(steps.at(-1)?.input).toEqual({ command: 'npm test' });
-    expect(replayReply(steps, 1, 'done')).toMatchObject({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'y.txt' } }], stop_reason: 'tool_use' });
+    expect(replayReply(steps, 1, 'done')).toMatchObject({
+      content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'y.txt' } }],
+      stop_reason: 'tool_use',
+    });
     expect(replayReply(steps, 99, 'done')).toEqual({ content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' });
   });
 
@@ -84,7 +98,17 @@ describe('bench/real replay', () => {
     writeFileSync(join(up, 'test', 'calc.test.js'), "import { add } from '../calc.js';\nif (add(1, 2) !== 3) throw new Error('add');\n");
     git(up, 'commit', '-q', '-am', 'fix add');
     const fix = git(up, 'rev-parse', 'HEAD');
-    const c: BenchCase = { id: `calc-${fix.slice(0, 7)}`, repo: 'acme/calc', fix, parent, runner: 'node:test', title: 'fix add', tests: ['test/**'], agentTest: 'node --test', direct: { command: 'node --test', count: 'tests (\\d+)' } };
+    const c: BenchCase = {
+      id: `calc-${fix.slice(0, 7)}`,
+      repo: 'acme/calc',
+      fix,
+      parent,
+      runner: 'node:test',
+      title: 'fix add',
+      tests: ['test/**'],
+      agentTest: 'node --test',
+      direct: { command: 'node --test', count: 'tests (\\d+)' },
+    };
     const m = materialize(join(work, 'cache'), c, { PROOFPR_BENCH_REAL_SOURCES: join(work, 'sources') });
     expect(m.source.map((f) => f.path)).toEqual(['calc.js']);
     expect(m.test.map((f) => f.path)).toEqual(['test/calc.test.js']);

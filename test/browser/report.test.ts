@@ -37,7 +37,9 @@ interface PlaywrightCore {
 /** CHROMIUM_PATH, else the first Chromium/Chrome found (Debian's chromium, Ubuntu's, a hosted runner's Chrome). */
 const CHROMIUM =
   process.env.CHROMIUM_PATH ??
-  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].find((p) => existsSync(p)) ??
+  ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'].find((p) =>
+    existsSync(p),
+  ) ??
   '/usr/bin/chromium';
 const OUT = join(process.cwd(), 'test-output', 'browser');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 740 } } as const;

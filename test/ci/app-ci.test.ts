@@ -30,7 +30,14 @@ function writingRunTask(): RunTask {
   };
 }
 
-const checkRun = (name: string, status: string, conclusion: string | null) => ({ id: 1, name, status, conclusion, html_url: `https://github.com/acme/widgets/runs/${name}`, app: { slug: 'github-actions' } });
+const checkRun = (name: string, status: string, conclusion: string | null) => ({
+  id: 1,
+  name,
+  status,
+  conclusion,
+  html_url: `https://github.com/acme/widgets/runs/${name}`,
+  app: { slug: 'github-actions' },
+});
 
 describe('App - CI on the pushed commit', () => {
   let gh: FakeGitHub;
@@ -58,7 +65,13 @@ describe('App - CI on the pushed commit', () => {
         expect(sha).toBe(SHA);
         polls += 1;
         const done = polls > 2;
-        return { check_runs: [checkRun('proofpr', 'completed', 'success'), checkRun('test', done ? 'completed' : 'in_progress', done ? 'success' : null)], statuses: [] };
+        return {
+          check_runs: [
+            checkRun('proofpr', 'completed', 'success'),
+            checkRun('test', done ? 'completed' : 'in_progress', done ? 'success' : null),
+          ],
+          statuses: [],
+        };
       },
     });
     const clock = fakeClock();
@@ -66,7 +79,11 @@ describe('App - CI on the pushed commit', () => {
     const runId = await runOnce();
 
     const ev = JSON.parse(readFileSync(join(h.home, 'runs', runId, 'evidence.json'), 'utf8')) as { ci?: unknown };
-    expect(ev.ci).toEqual({ sha: SHA, state: 'passed', checks: [{ name: 'test', conclusion: 'success', url: 'https://github.com/acme/widgets/runs/test' }] });
+    expect(ev.ci).toEqual({
+      sha: SHA,
+      state: 'passed',
+      checks: [{ name: 'test', conclusion: 'success', url: 'https://github.com/acme/widgets/runs/test' }],
+    });
     const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
     expect(body).toMatch(/^Fixes #12\n\n## proofpr: verified/);
     expect(body).toContain('**CI passed ✅ on `cccccccccccc` (1 check)** — state `passed`');
@@ -79,7 +96,12 @@ describe('App - CI on the pushed commit', () => {
   });
 
   it('app ci - CI never starts → not-run with its cause within the wait', async () => {
-    gh = fakeGitHub({ permissions: maintainer, config: 'ci:\n  wait_min: 10\n  fix_rounds: 0\n', ci: () => ({}), workflows: { '.github/workflows/release.yml': 'on:\n  release:\n    types: [published]\njobs: {}\n' } });
+    gh = fakeGitHub({
+      permissions: maintainer,
+      config: 'ci:\n  wait_min: 10\n  fix_rounds: 0\n',
+      ci: () => ({}),
+      workflows: { '.github/workflows/release.yml': 'on:\n  release:\n    types: [published]\njobs: {}\n' },
+    });
     const clock = fakeClock();
     h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
     const runId = await runOnce();
@@ -95,21 +117,39 @@ describe('App - CI on the pushed commit', () => {
 
   it('app ci - a check_suite webhook for the sha wakes the watch (no wait for the next poll)', async () => {
     let finished = false;
-    gh = fakeGitHub({ permissions: maintainer, ci: () => ({ check_runs: [checkRun('test', finished ? 'completed' : 'in_progress', finished ? 'failure' : null)] }) });
+    gh = fakeGitHub({
+      permissions: maintainer,
+      ci: () => ({ check_runs: [checkRun('test', finished ? 'completed' : 'in_progress', finished ? 'failure' : null)] }),
+    });
     // A clock whose sleep only ends on a wake: the watch can only finish through the webhook.
     const slept: number[] = [];
-    const clock = { now: () => 0, sleep: async (ms: number, wake?: Promise<void>) => { slept.push(ms); await wake; } };
+    const clock = {
+      now: () => 0,
+      sleep: async (ms: number, wake?: Promise<void>) => {
+        slept.push(ms);
+        await wake;
+      },
+    };
     h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
     await h.app.probot.receive({ id: 'ci-w', name: 'issue_comment', payload: fix } as never);
     await until(() => slept.length > 0);
     finished = true;
-    await h.app.probot.receive({ id: 'cs-1', name: 'check_suite', payload: { action: 'completed', check_suite: { head_sha: SHA }, repository: { name: 'widgets', owner: { login: 'acme' } }, installation: { id: 42 } } } as never);
+    await h.app.probot.receive({
+      id: 'cs-1',
+      name: 'check_suite',
+      payload: {
+        action: 'completed',
+        check_suite: { head_sha: SHA },
+        repository: { name: 'widgets', owner: { login: 'acme' } },
+        installation: { id: 42 },
+      },
+    } as never);
     await h.app.ciWatcher.idle();
     const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
     expect(body).toContain('CI failed ❌');
     expect(slept).toHaveLength(1);
   });
-  it('app ci - CI fails → a CI fix round is queued as a follow-up job (CI\'s log as its task, reproduce first); after the last round a comment says what still fails', async () => {
+  it("app ci - CI fails → a CI fix round is queued as a follow-up job (CI's log as its task, reproduce first); after the last round a comment says what still fails", async () => {
     gh = fakeGitHub({
       permissions: maintainer,
       ci: (sha: string) => {
@@ -117,11 +157,34 @@ describe('App - CI on the pushed commit', () => {
         for (const p of gh.pulls) p.headSha = SHA;
         return {
           check_runs: [checkRun('lint', 'completed', 'failure')],
-          workflow_runs: [{ id: 500, name: 'CI', event: 'pull_request', status: 'completed', conclusion: 'failure', html_url: 'https://github.com/acme/widgets/actions/runs/500', created_at: '2026-12-01T10:00:00Z', head_sha: sha }],
+          workflow_runs: [
+            {
+              id: 500,
+              name: 'CI',
+              event: 'pull_request',
+              status: 'completed',
+              conclusion: 'failure',
+              html_url: 'https://github.com/acme/widgets/actions/runs/500',
+              created_at: '2026-12-01T10:00:00Z',
+              head_sha: sha,
+            },
+          ],
         };
       },
-      jobs: { '500': [{ id: 900, name: 'lint', conclusion: 'failure', html_url: 'https://github.com/acme/widgets/actions/runs/500/job/900', steps: [{ name: 'Run npm run lint', number: 1, conclusion: 'failure' }] }] },
-      logs: { '900': '##[group]Run npm run lint\nnpm run lint\n##[endgroup]\nsrc/a.ts: 1 error\n##[error]Process completed with exit code 1.' },
+      jobs: {
+        '500': [
+          {
+            id: 900,
+            name: 'lint',
+            conclusion: 'failure',
+            html_url: 'https://github.com/acme/widgets/actions/runs/500/job/900',
+            steps: [{ name: 'Run npm run lint', number: 1, conclusion: 'failure' }],
+          },
+        ],
+      },
+      logs: {
+        '900': '##[group]Run npm run lint\nnpm run lint\n##[endgroup]\nsrc/a.ts: 1 error\n##[error]Process completed with exit code 1.',
+      },
     });
     const clock = fakeClock();
     const fake = fakeRunTask();

@@ -59,4 +59,11 @@ export function fakeCi(clock: { now(): number }, at: FakeCi['at'], extra: Partia
   return ci;
 }
 
-export const check = (name: string, status: string, conclusion: string | null = null, app = 'github-actions'): CheckRunInfo => ({ id: name.length, name, status, conclusion, url: `https://ci.example/${name}`, app });
+export const check = (name: string, status: string, conclusion: string | null = null, app = 'github-actions'): CheckRunInfo => ({
+  id: name.length,
+  name,
+  status,
+  conclusion,
+  url: `https://ci.example/${name}`,
+  app,
+});

@@ -6,21 +6,38 @@ import { check, fakeCi, fakeClock } from './fake-ci.js';
 const base = { sha: 'a'.repeat(40), waitMin: 30, ownCheckName: 'proofpr', pushedByAction: false, changedFiles: ['src/x.ts'] };
 
 describe('watch CI - the pushed commit', () => {
-  it('ci - passes once every check run and status completed green; proofpr\'s own check is not counted', async () => {
+  it("ci - passes once every check run and status completed green; proofpr's own check is not counted", async () => {
     const clock = fakeClock();
     const ci = fakeCi(clock, (t) => ({
-      checkRuns: [check('proofpr', 'completed', 'success', 'proofpr'), t < 60_000 ? check('test', 'in_progress') : check('test', 'completed', 'success')],
+      checkRuns: [
+        check('proofpr', 'completed', 'success', 'proofpr'),
+        t < 60_000 ? check('test', 'in_progress') : check('test', 'completed', 'success'),
+      ],
       statuses: [{ context: 'ci/legacy', state: 'success', url: 'https://ci.example/legacy' }],
     }));
     const out = await watchCi(base, { ci, clock });
-    expect(out).toEqual({ sha: base.sha, state: 'passed', checks: [{ name: 'test', conclusion: 'success', url: 'https://ci.example/test' }, { name: 'ci/legacy', conclusion: 'success', url: 'https://ci.example/legacy' }] });
+    expect(out).toEqual({
+      sha: base.sha,
+      state: 'passed',
+      checks: [
+        { name: 'test', conclusion: 'success', url: 'https://ci.example/test' },
+        { name: 'ci/legacy', conclusion: 'success', url: 'https://ci.example/legacy' },
+      ],
+    });
     expect(clock.sleeps).toEqual([10_000, 20_000, 40_000]);
   });
 
   it('ci - fails when a check concludes failure; the newest status per context counts', () => {
     const snap = ciSnapshot([check('lint', 'completed', 'success'), check('test', 'completed', 'failure')], [], { checkName: 'proofpr' });
     expect(snap.state).toBe('failed');
-    const statuses = ciSnapshot([], [{ context: 'x', state: 'success', url: '' }, { context: 'x', state: 'failure', url: '' }], { checkName: 'proofpr' });
+    const statuses = ciSnapshot(
+      [],
+      [
+        { context: 'x', state: 'success', url: '' },
+        { context: 'x', state: 'failure', url: '' },
+      ],
+      { checkName: 'proofpr' },
+    );
     expect(statuses.state).toBe('passed');
   });
 
@@ -35,7 +52,20 @@ describe('watch CI - the pushed commit', () => {
 
   it('ci - a workflow run waiting for approval is not-run at once, naming the approval', async () => {
     const clock = fakeClock();
-    const ci = fakeCi(clock, () => ({ workflowRuns: [{ id: 1, name: 'CI', event: 'pull_request', status: 'completed', conclusion: 'action_required', url: '', createdAt: '', headSha: base.sha }] }));
+    const ci = fakeCi(clock, () => ({
+      workflowRuns: [
+        {
+          id: 1,
+          name: 'CI',
+          event: 'pull_request',
+          status: 'completed',
+          conclusion: 'action_required',
+          url: '',
+          createdAt: '',
+          headSha: base.sha,
+        },
+      ],
+    }));
     const out = await watchCi(base, { ci, clock });
     expect(out?.cause).toMatch(/^approval required: "CI"/);
     expect(clock.sleeps).toEqual([]);
@@ -74,10 +104,27 @@ describe('watch CI - the pushed commit', () => {
   it('ci - a webhook wakes the wait early: the sleep is handed the wake promise', async () => {
     const clock = fakeClock();
     const wakes: number[] = [];
-    const ci = fakeCi(clock, () => ({ checkRuns: [check('test', ci.polls >= 2 ? 'completed' : 'queued', ci.polls >= 2 ? 'success' : null)] }));
+    const ci = fakeCi(clock, () => ({
+      checkRuns: [check('test', ci.polls >= 2 ? 'completed' : 'queued', ci.polls >= 2 ? 'success' : null)],
+    }));
     let handed: Promise<void> | undefined;
-    const sleepy = { now: clock.now, sleep: async (_ms: number, wake?: Promise<void>) => { handed = wake; await wake; } };
-    const out = await watchCi({ ...base, wake: () => { wakes.push(clock.now()); return Promise.resolve(); } }, { ci, clock: sleepy });
+    const sleepy = {
+      now: clock.now,
+      sleep: async (_ms: number, wake?: Promise<void>) => {
+        handed = wake;
+        await wake;
+      },
+    };
+    const out = await watchCi(
+      {
+        ...base,
+        wake: () => {
+          wakes.push(clock.now());
+          return Promise.resolve();
+        },
+      },
+      { ci, clock: sleepy },
+    );
     expect(out?.state).toBe('passed');
     expect(wakes).toHaveLength(1);
     expect(handed).toBeDefined();

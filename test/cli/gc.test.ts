@@ -18,7 +18,8 @@ const tmp = (): string => {
   temps.push(d);
   return d;
 };
-const g = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+const g = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
 
 function repoWithBranches(): string {
   const dir = tmp();
@@ -48,7 +49,11 @@ describe('proofpr gc', () => {
     const lines: string[] = [];
     expect(await gcCommand({ repo, olderThanDays: '30' }, { PROOFPR_HOME: home }, (s) => lines.push(s))).toBe(0);
     expect(readdirSync(join(home, 'runs'))).toEqual(['20261201-new']);
-    expect(g(repo, 'branch', '--list', 'proofpr/*').split('\n').map((l) => l.trim())).toEqual(['proofpr/2-wip']);
+    expect(
+      g(repo, 'branch', '--list', 'proofpr/*')
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual(['proofpr/2-wip']);
     expect(lines.join('')).toContain('deleted 1 empty (proofpr/1-nothing-done), kept 1 with work (proofpr/2-wip)');
   });
 
@@ -70,6 +75,10 @@ describe('proofpr gc', () => {
     await gcCommand({}, { PROOFPR_HOME: home }, () => undefined);
     expect(existsSync(unused)).toBe(false);
     expect(existsSync(withWip)).toBe(true);
-    expect(g(withWip, 'branch', '--list', 'proofpr/*').split('\n').map((l) => l.trim())).toEqual(['proofpr/2-wip']);
+    expect(
+      g(withWip, 'branch', '--list', 'proofpr/*')
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual(['proofpr/2-wip']);
   });
 });

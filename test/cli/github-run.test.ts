@@ -23,7 +23,15 @@ const TOKEN = 'ghp_fakeCliToken0123456789abcdefXYZ';
 function fixModel() {
   return createScriptedModel([
     { content: [text('Reading the code.'), toolUse('Read', { file_path: 'src/stats.js' })] },
-    { content: [toolUse('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' })] },
+    {
+      content: [
+        toolUse('Edit', {
+          file_path: 'src/stats.js',
+          old_string: 'const sorted = [...values].sort();',
+          new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+        }),
+      ],
+    },
     { content: [toolUse('Bash', { command: 'node --test', description: 'run the tests' })] },
     { content: [text('median() now sorts numerically; the tests pass.')] },
   ]);
@@ -61,7 +69,14 @@ describe('proofpr run --github-repo --issue', () => {
       config: readFileSync(resolve('examples/demo/repo/.github/proofpr.yml'), 'utf8'),
     });
     github = server.state;
-    env = { PATH: process.env.PATH, HOME: join(work, 'home'), PROOFPR_HOME: join(work, 'proofpr-home'), GITHUB_TOKEN: TOKEN, GITHUB_API_URL: server.url, GITHUB_SERVER_URL: serverUrl };
+    env = {
+      PATH: process.env.PATH,
+      HOME: join(work, 'home'),
+      PROOFPR_HOME: join(work, 'proofpr-home'),
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_API_URL: server.url,
+      GITHUB_SERVER_URL: serverUrl,
+    };
     nock.disableNetConnect();
     nock.enableNetConnect('127.0.0.1');
   });
@@ -83,7 +98,10 @@ describe('proofpr run --github-repo --issue', () => {
       .reply(200, { login: 'octocat', id: 583231 });
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCommand({ githubRepo: 'acme/demo', issue: '7', json: true }, { env, model: fixModel(), stdout: (s) => out.push(s), stderr: (s) => err.push(s) });
+    const code = await runCommand(
+      { githubRepo: 'acme/demo', issue: '7', json: true },
+      { env, model: fixModel(), stdout: (s) => out.push(s), stderr: (s) => err.push(s) },
+    );
     expect(err.join('')).toContain('verified');
     expect(code).toBe(0);
     expect(api.isDone()).toBe(true);
@@ -96,12 +114,19 @@ describe('proofpr run --github-repo --issue', () => {
     expect(github.pulls[0]).toMatchObject({ head: branch, base: 'main', state: 'open' });
     expect(github.pulls[0]?.body).toMatch(/^Fixes #7\b/);
     expect(github.comments.some((c) => c.issue === 7 && c.body.includes('requested by @octocat'))).toBe(true);
-    const evidence = JSON.parse(out.join('').trim().split('\n').pop() ?? '{}') as { verdict: string; repo: { headSha: string }; pr?: { number: number; url: string }; runId: string };
+    const evidence = JSON.parse(out.join('').trim().split('\n').pop() ?? '{}') as {
+      verdict: string;
+      repo: { headSha: string };
+      pr?: { number: number; url: string };
+      runId: string;
+    };
     expect(evidence.verdict).toBe('verified');
     // evidence.pr: on stdout and in the run folder's evidence.json.
     const prNumber = github.pulls[0]?.number as number;
     expect(evidence.pr).toEqual({ number: prNumber, url: expect.stringMatching(new RegExp(`/acme/demo/pull/${prNumber}$`)) });
-    const onDisk = JSON.parse(readFileSync(join(env.PROOFPR_HOME as string, 'runs', evidence.runId, 'evidence.json'), 'utf8')) as { pr?: unknown };
+    const onDisk = JSON.parse(readFileSync(join(env.PROOFPR_HOME as string, 'runs', evidence.runId, 'evidence.json'), 'utf8')) as {
+      pr?: unknown;
+    };
     expect(onDisk.pr).toEqual(evidence.pr);
     expect(evidence.repo.headSha).toBe(tip);
     expect(out.join('')).not.toContain(TOKEN);
@@ -109,8 +134,12 @@ describe('proofpr run --github-repo --issue', () => {
   });
 
   it('run - refuses a pull request number as --issue (exit 2 naming --issue)', async () => {
-    nock(server.url, { allowUnmocked: true }).get('/repos/acme/demo/issues/8').reply(200, { number: 8, title: 'a PR', body: '', state: 'open', pull_request: { url: 'x' } });
-    await expect(runCommand({ githubRepo: 'acme/demo', issue: '8' }, { env, model: fixModel(), stdout: () => undefined, stderr: () => undefined })).rejects.toThrow(/--issue 8: #8 is a pull request/);
+    nock(server.url, { allowUnmocked: true })
+      .get('/repos/acme/demo/issues/8')
+      .reply(200, { number: 8, title: 'a PR', body: '', state: 'open', pull_request: { url: 'x' } });
+    await expect(
+      runCommand({ githubRepo: 'acme/demo', issue: '8' }, { env, model: fixModel(), stdout: () => undefined, stderr: () => undefined }),
+    ).rejects.toThrow(/--issue 8: #8 is a pull request/);
   });
 
   it('main - `run --issue` without --github-repo exits 2 naming the flag', async () => {
@@ -128,7 +157,12 @@ describe('proofpr run --github-repo --issue', () => {
   const usage: Array<[string, RawRunFlags, NodeJS.ProcessEnv | undefined, RegExp]> = [
     ['--issue without --github-repo', { issue: '7' }, undefined, /--issue 7: needs --github-repo/],
     ['--github-repo without --issue', { githubRepo: 'acme/demo' }, undefined, /--github-repo acme\/demo: needs --issue/],
-    ['--issue together with --prompt', { githubRepo: 'acme/demo', issue: '7', prompt: 'fix it' }, undefined, /exactly one of --prompt TEXT, --issue-file FILE or --issue N/],
+    [
+      '--issue together with --prompt',
+      { githubRepo: 'acme/demo', issue: '7', prompt: 'fix it' },
+      undefined,
+      /exactly one of --prompt TEXT, --issue-file FILE or --issue N/,
+    ],
     ['a malformed --github-repo', { githubRepo: 'acme', issue: '7' }, undefined, /--github-repo acme: expected OWNER\/NAME/],
     ['a non-numeric --issue', { githubRepo: 'acme/demo', issue: 'seven' }, undefined, /--issue "seven": expected a positive whole number/],
     ['no GITHUB_TOKEN', { githubRepo: 'acme/demo', issue: '7' }, { PATH: process.env.PATH }, /GITHUB_TOKEN is not set/],
@@ -136,6 +170,8 @@ describe('proofpr run --github-repo --issue', () => {
   it.each(usage)('run - usage error (exit 2) for %s', async (_name, flags, envOverride, message) => {
     const p = runCommand(flags, { env: envOverride ?? env, model: fixModel(), stdout: () => undefined, stderr: () => undefined });
     await expect(p).rejects.toBeInstanceOf(UsageError);
-    await expect(runCommand(flags, { env: envOverride ?? env, model: fixModel(), stdout: () => undefined, stderr: () => undefined })).rejects.toThrow(message);
+    await expect(
+      runCommand(flags, { env: envOverride ?? env, model: fixModel(), stdout: () => undefined, stderr: () => undefined }),
+    ).rejects.toThrow(message);
   });
 });

@@ -43,20 +43,28 @@ function repo(files: Record<string, string>): string {
 }
 
 async function commitAll(dir: string): Promise<void> {
-  for (const a of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'init']]) {
-    await new Promise<void>((ok, fail) => execFile('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir }, (e) => (e ? fail(e) : ok())));
+  for (const a of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'init'],
+  ]) {
+    await new Promise<void>((ok, fail) =>
+      execFile('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir }, (e) => (e ? fail(e) : ok())),
+    );
   }
 }
 
 const NODE_PROJECT = {
   'package.json': JSON.stringify({ name: 'calc', version: '1.0.0', type: 'module', scripts: { test: 'node --test' } }, null, 2),
   'src/add.js': 'export const add = (a, b) => a + b;\n',
-  'test/add.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/add.js';\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\ntest('adds zero', () => assert.strictEqual(add(0, 2), 2));\n",
+  'test/add.test.js':
+    "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/add.js';\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\ntest('adds zero', () => assert.strictEqual(add(0, 2), 2));\n",
 };
 
 const PYTHON_PROJECT = {
   'calc.py': 'def add(a, b):\n    return a + b\n',
-  'tests/test_calc.py': 'import pytest\nfrom calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_neg():\n    assert add(-1, 1) == 0\n\ndef test_wrong():\n    assert add(2, 2) == 5\n',
+  'tests/test_calc.py':
+    'import pytest\nfrom calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_neg():\n    assert add(-1, 1) == 0\n\ndef test_wrong():\n    assert add(2, 2) == 5\n',
   'pytest.ini': '[pytest]\npythonpath = .\n',
 };
 
@@ -72,9 +80,12 @@ beforeAll(async () => {
       const parsed = JSON.parse(body || '{}') as { model?: unknown };
       seen.push({ path: req.url ?? '', key: req.headers['x-api-key'] as string | undefined, model: parsed.model });
       const send = (status: number, obj: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(obj));
-      if (req.url !== '/v1/messages/count_tokens') return send(404, { type: 'error', error: { type: 'not_found_error', message: 'no route' } });
-      if (req.headers['x-api-key'] !== KEY) return send(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
-      if (parsed.model !== 'claude-known-1') return send(404, { type: 'error', error: { type: 'not_found_error', message: `model: ${String(parsed.model)}` } });
+      if (req.url !== '/v1/messages/count_tokens')
+        return send(404, { type: 'error', error: { type: 'not_found_error', message: 'no route' } });
+      if (req.headers['x-api-key'] !== KEY)
+        return send(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+      if (parsed.model !== 'claude-known-1')
+        return send(404, { type: 'error', error: { type: 'not_found_error', message: `model: ${String(parsed.model)}` } });
       send(200, { input_tokens: 8 });
     });
   });
@@ -97,8 +108,12 @@ describe('proofpr init', () => {
     const text = readFileSync(join(dir, '.github/proofpr.yml'), 'utf8');
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=\S+proofpr\.schema\.json$/);
     expect(parseRepoConfig(text).test.command).toBe('npm test');
-    const wf = parseYaml(readFileSync(join(dir, '.github/workflows/proofpr.yml'), 'utf8')) as { jobs: { fix: { steps: Array<{ uses?: string }> } } };
-    expect(wf.jobs.fix.steps.map((s) => s.uses).filter(Boolean)).toEqual(expect.arrayContaining(['actions/checkout@v6', 'actions/setup-node@v6', 'proofpr/proofpr@v1']));
+    const wf = parseYaml(readFileSync(join(dir, '.github/workflows/proofpr.yml'), 'utf8')) as {
+      jobs: { fix: { steps: Array<{ uses?: string }> } };
+    };
+    expect(wf.jobs.fix.steps.map((s) => s.uses).filter(Boolean)).toEqual(
+      expect.arrayContaining(['actions/checkout@v6', 'actions/setup-node@v6', 'proofpr/proofpr@v1']),
+    );
     const again = await cli(['init', '--repo', dir]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('.github/proofpr.yml already exists');
@@ -116,7 +131,11 @@ describe('proofpr init', () => {
 
 describe('proofpr config check', () => {
   it('config check - a valid config exits 0 and says which test command applies', async () => {
-    const dir = repo({ ...NODE_PROJECT, '.github/proofpr.yml': 'test:\n  command: npm test\nsweeps:\n  - { name: nightly, schedule: "0 3 * * *", prompt: "fix the failing tests" }\n' });
+    const dir = repo({
+      ...NODE_PROJECT,
+      '.github/proofpr.yml':
+        'test:\n  command: npm test\nsweeps:\n  - { name: nightly, schedule: "0 3 * * *", prompt: "fix the failing tests" }\n',
+    });
     const r = await cli(['config', 'check', '--repo', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('.github/proofpr.yml is valid');
@@ -124,10 +143,15 @@ describe('proofpr config check', () => {
   });
 
   it('config check - a broken config exits 2 naming every bad key', async () => {
-    const dir = repo({ ...NODE_PROJECT, '.github/proofpr.yml': 'max_turns: many\npermissions:\n  allow: ["Bash(npm test:*"]\nsweeps:\n  - { name: nightly, schedule: "0 3 * *", prompt: p }\ntest:\n  comand: npm test\n' });
+    const dir = repo({
+      ...NODE_PROJECT,
+      '.github/proofpr.yml':
+        'max_turns: many\npermissions:\n  allow: ["Bash(npm test:*"]\nsweeps:\n  - { name: nightly, schedule: "0 3 * *", prompt: p }\ntest:\n  comand: npm test\n',
+    });
     const r = await cli(['config', 'check', '--repo', dir]);
     expect(r.code).toBe(2);
-    for (const key of ['max_turns:', 'permissions.allow[0]:', 'sweeps[0].schedule:', 'test.comand: unknown key']) expect(r.stderr).toContain(key);
+    for (const key of ['max_turns:', 'permissions.allow[0]:', 'sweeps[0].schedule:', 'test.comand: unknown key'])
+      expect(r.stderr).toContain(key);
   });
 
   it('config check - no file means defaults, exit 0', async () => {
@@ -139,7 +163,11 @@ describe('proofpr config check', () => {
   it('run - a malformed permission rule stops `run` at load with exit 2, before any worktree or branch', async () => {
     const dir = repo({ ...NODE_PROJECT, '.github/proofpr.yml': 'permissions:\n  deny: ["Bash(curl:*"]\n' });
     await commitAll(dir);
-    const r = await cli(['run', '--repo', dir, '--prompt', 'do it'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl, PROOFPR_HOME: join(dir, '.proofpr-home') });
+    const r = await cli(['run', '--repo', dir, '--prompt', 'do it'], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: apiUrl,
+      PROOFPR_HOME: join(dir, '.proofpr-home'),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('permissions.deny[0]');
     const branches = await new Promise<string>((ok) => execFile('git', ['branch', '--list'], { cwd: dir }, (_e, out) => ok(out)));
@@ -188,9 +216,18 @@ describe('proofpr doctor', () => {
     ].join('\n');
     const dir = repo({ ...NODE_PROJECT, 'test/wait.test.js': waiting, '.github/proofpr.yml': 'model: claude-known-1\n' });
     await commitAll(dir);
-    const worktrees = () => execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: dir, encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('worktree '));
+    const worktrees = () =>
+      execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: dir, encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.startsWith('worktree '));
     expect(worktrees()).toHaveLength(1);
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'error', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      LOG_LEVEL: 'error',
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: apiUrl,
+    };
     const child: ChildProcess = spawn(process.execPath, [BIN, 'doctor', '--repo', dir], { env, stdio: 'ignore' });
     const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
     const runTmp = async (): Promise<string> => {
@@ -221,7 +258,11 @@ describe('proofpr doctor', () => {
     const badKey = await cli(['doctor', '--repo', dir], { ANTHROPIC_API_KEY: 'sk-wrong', ANTHROPIC_BASE_URL: apiUrl });
     expect(badKey.stdout).toMatch(/^FAIL {2}api key and model: the key was refused: HTTP 401/m);
     expect(badKey.code).toBe(2);
-    const badModel = await cli(['doctor', '--repo', dir], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl, PROOFPR_MODEL: 'claude-nope' });
+    const badModel = await cli(['doctor', '--repo', dir], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: apiUrl,
+      PROOFPR_MODEL: 'claude-nope',
+    });
     expect(badModel.stdout).toMatch(/^FAIL {2}api key and model: model claude-nope is not known: HTTP 404/m);
     expect(badModel.stdout).toContain('fix: set a valid model id (PROOFPR_MODEL)');
     writeFileSync(join(dir, '.github/proofpr.yml'), 'hooks:\n  PreToolUse: [{ matcher: "Edit(", command: "true" }]\n');

@@ -17,18 +17,22 @@ const PROJECT: Record<string, string> = {
   'package-lock.json': `${JSON.stringify({ name: 'range-clamp', version: '1.2.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'range-clamp', version: '1.2.0', license: 'MIT', devDependencies: { 'left-pad': '^1.3.0' } }, 'node_modules/left-pad': { version: '1.3.0', dev: true, license: 'WTFPL' } } }, null, 2)}\n`,
   '.gitignore': 'node_modules/\ncoverage/\n',
   'README.md': '# range-clamp\n\nClamp numbers into ranges.\n',
-  'lib/index.js': "'use strict';\n\nfunction clamp(value, min, max) {\n  if (min > max) throw new RangeError('min must not exceed max');\n  return Math.min(Math.max(value, min), max);\n}\n\nfunction clampAll(values, min, max) {\n  return values.map((v) => clamp(v, min, max));\n}\n\nmodule.exports = { clamp, clampAll };\n",
+  'lib/index.js':
+    "'use strict';\n\nfunction clamp(value, min, max) {\n  if (min > max) throw new RangeError('min must not exceed max');\n  return Math.min(Math.max(value, min), max);\n}\n\nfunction clampAll(values, min, max) {\n  return values.map((v) => clamp(v, min, max));\n}\n\nmodule.exports = { clamp, clampAll };\n",
   'test/helpers.js': "'use strict';\n\nexports.cases = (fn, rows) => rows.map(([args, expected]) => [fn(...args), expected]);\n",
-  'test/clamp.test.js': "'use strict';\n\nconst test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { clamp, clampAll } = require('../lib/index.js');\nconst { cases } = require('./helpers.js');\n\ntest('clamps below the range', () => assert.equal(clamp(-5, 0, 10), 0));\ntest('clamps above the range', () => assert.equal(clamp(50, 0, 10), 10));\ntest('keeps values inside', () => {\n  for (const [got, want] of cases(clamp, [[[3, 0, 10], 3], [[0, 0, 10], 0]])) assert.equal(got, want);\n});\ntest('refuses an inverted range', () => assert.throws(() => clamp(1, 5, 2), RangeError));\ntest('clamps a list', () => assert.deepEqual(clampAll([-1, 4, 11], 0, 10), [0, 4, 10]));\n",
+  'test/clamp.test.js':
+    "'use strict';\n\nconst test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { clamp, clampAll } = require('../lib/index.js');\nconst { cases } = require('./helpers.js');\n\ntest('clamps below the range', () => assert.equal(clamp(-5, 0, 10), 0));\ntest('clamps above the range', () => assert.equal(clamp(50, 0, 10), 10));\ntest('keeps values inside', () => {\n  for (const [got, want] of cases(clamp, [[[3, 0, 10], 3], [[0, 0, 10], 0]])) assert.equal(got, want);\n});\ntest('refuses an inverted range', () => assert.throws(() => clamp(1, 5, 2), RangeError));\ntest('clamps a list', () => assert.deepEqual(clampAll([-1, 4, 11], 0, 10), [0, 4, 10]));\n",
 };
 /** The fix: NaN is passed through by Math.min/max; the upstream-style change makes clamp refuse it. */
-const FIXED_INDEX = "'use strict';\n\nfunction clamp(value, min, max) {\n  if (Number.isNaN(value)) throw new TypeError('value must be a number');\n  if (min > max) throw new RangeError('min must not exceed max');\n  return Math.min(Math.max(value, min), max);\n}\n\nfunction clampAll(values, min, max) {\n  return values.map((v) => clamp(v, min, max));\n}\n\nmodule.exports = { clamp, clampAll };\n";
+const FIXED_INDEX =
+  "'use strict';\n\nfunction clamp(value, min, max) {\n  if (Number.isNaN(value)) throw new TypeError('value must be a number');\n  if (min > max) throw new RangeError('min must not exceed max');\n  return Math.min(Math.max(value, min), max);\n}\n\nfunction clampAll(values, min, max) {\n  return values.map((v) => clamp(v, min, max));\n}\n\nmodule.exports = { clamp, clampAll };\n";
 
 /** A bare repository holding the project (main) and its fix (upstream-fix), as a remote to clone from. */
 function makeUpstream(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-real-src-')));
   const src = join(root, 'src');
-  const g = (...a: string[]) => execFileSync('git', ['-c', 'user.name=upstream', '-c', 'user.email=upstream@example.invalid', ...a], { cwd: src });
+  const g = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.name=upstream', '-c', 'user.email=upstream@example.invalid', ...a], { cwd: src });
   mkdirSync(src);
   g('init', '-q', '-b', 'main');
   for (const [f, c] of Object.entries(PROJECT)) {
@@ -48,7 +52,10 @@ const UPSTREAM = makeUpstream();
 
 async function cli(args: string[], env: Record<string, string | undefined>) {
   try {
-    const r = await run(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv, maxBuffer: 32 * 1024 * 1024 });
+    const r = await run(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -73,10 +80,18 @@ describe('proofpr run on a fresh clone of an npm project with no config (the bui
     const { dir } = freshClone();
     for (const f of FIXED) contents.set(f, execFileSync('git', ['show', `upstream-fix:${f}`], { cwd: dir, encoding: 'utf8' }));
     // The upstream fix, replayed through the tools: read each file, write its fixed content, run the tests.
-    const steps = [...FIXED.flatMap((f) => [['Read', { file_path: f }], ['Write', { file_path: f, content: contents.get(f) }]]), ['Bash', { command: 'npm test' }]] as Array<[string, unknown]>;
+    const steps = [
+      ...FIXED.flatMap((f) => [
+        ['Read', { file_path: f }],
+        ['Write', { file_path: f, content: contents.get(f) }],
+      ]),
+      ['Bash', { command: 'npm test' }],
+    ] as Array<[string, unknown]>;
     server = await startFakeMessagesServer((_b, n) => {
       const s = steps[n - 1];
-      return s ? { content: [{ type: 'tool_use', id: `toolu_${n}`, name: s[0], input: s[1] }], stop_reason: 'tool_use' } : { content: [{ type: 'text', text: 'clamp refuses NaN.' }], stop_reason: 'end_turn' };
+      return s
+        ? { content: [{ type: 'tool_use', id: `toolu_${n}`, name: s[0], input: s[1] }], stop_reason: 'tool_use' }
+        : { content: [{ type: 'text', text: 'clamp refuses NaN.' }], stop_reason: 'end_turn' };
     });
   });
   afterAll(async () => server.close());
@@ -104,7 +119,12 @@ describe('proofpr run on a fresh clone of an npm project with no config (the bui
     const empty = join(work, 'notes');
     mkdirSync(empty);
     writeFileSync(join(empty, 'README.md'), '# notes\n');
-    for (const a of [['init', '-q', '-b', 'main'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'notes']]) execFileSync('git', a, { cwd: empty });
+    for (const a of [
+      ['init', '-q', '-b', 'main'],
+      ['add', '-A'],
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'notes'],
+    ])
+      execFileSync('git', a, { cwd: empty });
     // A bwrap that fails as on an AppArmor-restricted runner.
     const bin = join(work, 'bin');
     mkdirSync(bin);
@@ -121,7 +141,11 @@ describe('proofpr run on a fresh clone of an npm project with no config (the bui
     expect(server.requests.length).toBe(before);
     expect(r.stderr).toContain('set test.command in .github/proofpr.yml');
     const lines = r.stderr.split('\n');
-    const sandboxLine = lines.findIndex((l) => l.startsWith('sandbox: NONE: no sandbox: bubblewrap cannot create namespaces here (bwrap said: bwrap: setting up uid map: Permission denied)'));
+    const sandboxLine = lines.findIndex((l) =>
+      l.startsWith(
+        'sandbox: NONE: no sandbox: bubblewrap cannot create namespaces here (bwrap said: bwrap: setting up uid map: Permission denied)',
+      ),
+    );
     expect(sandboxLine).toBeGreaterThanOrEqual(0);
     expect(sandboxLine).toBeLessThan(lines.findIndex((l) => l.startsWith('UNVERIFIED')));
   });

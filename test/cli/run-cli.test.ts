@@ -11,12 +11,19 @@ const BIN = resolve('bin/proofpr.js');
 
 /** A model that fixes the demo bug: read, edit, test, stop. */
 function fixScript(_body: unknown, n: number): unknown {
-  const tool = (name: string, input: unknown) => ({ content: [{ type: 'tool_use', id: `toolu_${n}`, name, input }], stop_reason: 'tool_use' });
+  const tool = (name: string, input: unknown) => ({
+    content: [{ type: 'tool_use', id: `toolu_${n}`, name, input }],
+    stop_reason: 'tool_use',
+  });
   switch (n) {
     case 1:
       return tool('Read', { file_path: 'src/stats.js' });
     case 2:
-      return tool('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' });
+      return tool('Edit', {
+        file_path: 'src/stats.js',
+        old_string: 'const sorted = [...values].sort();',
+        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+      });
     case 3:
       return tool('Bash', { command: 'node --test' });
     default:
@@ -26,7 +33,10 @@ function fixScript(_body: unknown, n: number): unknown {
 
 async function cli(args: string[], env: Record<string, string | undefined>) {
   try {
-    const r = await run(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv, maxBuffer: 32 * 1024 * 1024 });
+    const r = await run(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -91,17 +101,27 @@ describe('proofpr run (the built CLI as a child process)', () => {
   it('cli run - an invalid .github/proofpr.yml exits 2 naming the key path', async () => {
     const { dir, work } = fixtureRepo();
     writeFileSync(join(work, 'bad.yml'), 'test:\n  comand: npm test\n');
-    const r = await cli(['run', '--repo', dir, '--prompt', 'x', '--config', join(work, 'bad.yml')], { ANTHROPIC_API_KEY: 'k', PROOFPR_HOME: join(work, 'home') });
+    const r = await cli(['run', '--repo', dir, '--prompt', 'x', '--config', join(work, 'bad.yml')], {
+      ANTHROPIC_API_KEY: 'k',
+      PROOFPR_HOME: join(work, 'home'),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('test.comand: unknown key');
   });
 
   it('cli run - a model API that keeps failing ends aborted with exit 4 and still writes evidence', async () => {
-    const failing = await startFakeMessagesServer(() => ({ httpStatus: 400, error: { type: 'invalid_request_error', message: 'model: not a valid model id' } }));
+    const failing = await startFakeMessagesServer(() => ({
+      httpStatus: 400,
+      error: { type: 'invalid_request_error', message: 'model: not a valid model id' },
+    }));
     try {
       const { dir, work } = fixtureRepo();
       const out = join(work, 'run');
-      const r = await cli(['run', '--repo', dir, '--prompt', 'x', '--out', out], { ANTHROPIC_BASE_URL: failing.url, ANTHROPIC_API_KEY: 'k', PROOFPR_HOME: join(work, 'home') });
+      const r = await cli(['run', '--repo', dir, '--prompt', 'x', '--out', out], {
+        ANTHROPIC_BASE_URL: failing.url,
+        ANTHROPIC_API_KEY: 'k',
+        PROOFPR_HOME: join(work, 'home'),
+      });
       expect(r.code).toBe(4);
       const ev = JSON.parse(readFileSync(join(out, 'evidence.json'), 'utf8'));
       expect(ev.verdict).toBe('aborted');

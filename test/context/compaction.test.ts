@@ -51,7 +51,9 @@ describe('microcompact', () => {
     expect(results.slice(0, 4).every((b) => b.type === 'tool_result' && b.content.startsWith(STUB_PREFIX))).toBe(true);
     expect(results.slice(4).every((b) => b.type === 'tool_result' && !b.content.startsWith(STUB_PREFIX))).toBe(true);
     expect(results[0]).toMatchObject({ tool_use_id: 'toolu_001' });
-    expect(results[0]?.type === 'tool_result' && results[0].content).toMatch(/^\[Old tool result cleared to save context: Read \{"file_path":"src\/file1.ts"\} → \d+ lines, 2\.0 KB; run the tool again if you need it\.\]$/);
+    expect(results[0]?.type === 'tool_result' && results[0].content).toMatch(
+      /^\[Old tool result cleared to save context: Read \{"file_path":"src\/file1.ts"\} → \d+ lines, 2\.0 KB; run the tool again if you need it\.\]$/,
+    );
     expect(validateHistory(res.messages)).toBeUndefined();
     expect(contentOf(hist)).toBe(contentOf(history(10)));
   });
@@ -59,7 +61,14 @@ describe('microcompact', () => {
   it('microcompact - keeps the tool-output path of a saved output and the error flag', () => {
     const hist = history(3);
     const user = hist[2] as Message & { role: 'user' };
-    user.content = [{ type: 'tool_result', tool_use_id: 'toolu_001', is_error: true, content: `FAIL test/parser.test.ts\n${'x'.repeat(800)}\n[Output too long. The full output is saved at runs/r1/tool-output/toolu_001.txt: use Read]` }];
+    user.content = [
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_001',
+        is_error: true,
+        content: `FAIL test/parser.test.ts\n${'x'.repeat(800)}\n[Output too long. The full output is saved at runs/r1/tool-output/toolu_001.txt: use Read]`,
+      },
+    ];
     const res = microcompact(hist, { protectRecent: 1 });
     const stub = JSON.stringify(res.messages[2]);
     expect(stub).toContain('(error)');
@@ -83,7 +92,16 @@ describe('summary compaction', () => {
   afterAll(() => repo.cleanup());
 
   const manager = (extra: { protectRecent?: number } = {}) =>
-    createContextManager({ root: repo.root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: ['tests_ran'], contextWindow: 20_000, protectRecent: 100, ...extra });
+    createContextManager({
+      root: repo.root,
+      toolNames: ['Read'],
+      task,
+      mode: 'fix',
+      gatesEnabled: ['tests_ran'],
+      contextWindow: 20_000,
+      protectRecent: 100,
+      ...extra,
+    });
 
   it('summary - keeps every failing gate and log path even when the model summary omits them', async () => {
     const ctx = await manager();
@@ -136,7 +154,10 @@ describe('summary compaction', () => {
 
   it('summary - the next request is smaller, the history stays valid, and the run can compact again', async () => {
     const ctx = await manager();
-    const model = createScriptedModel([{ content: [text(LYING_SUMMARY)] }, { content: [text(LYING_SUMMARY.replace('Stop.', 'Rerun tests.'))] }]);
+    const model = createScriptedModel([
+      { content: [text(LYING_SUMMARY)] },
+      { content: [text(LYING_SUMMARY.replace('Stop.', 'Rerun tests.'))] },
+    ]);
     const hist = history(30);
     const res = await ctx.maybeCompact(hist, state, model);
     expect(res?.ok).toBe(true);

@@ -23,7 +23,16 @@ export const task: ContextTask = {
 };
 
 export function facts(turn: number, extra: Partial<DynamicFacts> = {}): DynamicFacts {
-  return { date: '2025-03-01', branch: 'proofpr/12-parser', turn, maxTurns: 80, costUsd: 0.01 * turn, maxCostUsd: 5, minutesLeft: 30 - turn / 4, ...extra };
+  return {
+    date: '2025-03-01',
+    branch: 'proofpr/12-parser',
+    turn,
+    maxTurns: 80,
+    costUsd: 0.01 * turn,
+    maxCostUsd: 5,
+    minutesLeft: 30 - turn / 4,
+    ...extra,
+  };
 }
 
 export const emptyState: CompactionState = { todos: [], filesEdited: [], gates: [], failingLogs: [] };
@@ -45,7 +54,13 @@ export function history(turns: number, bytes = 2000): Message[] {
   const out: Message[] = [{ role: 'user', content: 'Fix issue #12: the parser drops the last line.' }];
   for (let i = 1; i <= turns; i++) {
     const id = `toolu_${String(i).padStart(3, '0')}`;
-    out.push({ role: 'assistant', content: [{ type: 'text', text: `Reading file ${i}.` }, { type: 'tool_use', id, name: 'Read', input: { file_path: `src/file${i}.ts` } }] });
+    out.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Reading file ${i}.` },
+        { type: 'tool_use', id, name: 'Read', input: { file_path: `src/file${i}.ts` } },
+      ],
+    });
     out.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: filler(`file${i}`, bytes) }] });
   }
   return out;

@@ -25,14 +25,22 @@ function parts(req: Pick<ModelRequest, 'system' | 'tools' | 'messages'>): Part[]
 }
 
 const marked = (p: Part): boolean => typeof p.value === 'object' && p.value !== null && 'cache_control' in p.value;
-const unmarked = (ps: Part[]): string => JSON.stringify(ps.map((p) => (marked(p) ? (({ cache_control: _c, ...r }) => r)(p.value as Record<string, unknown>) : p.value)));
+const unmarked = (ps: Part[]): string =>
+  JSON.stringify(ps.map((p) => (marked(p) ? (({ cache_control: _c, ...r }) => r)(p.value as Record<string, unknown>) : p.value)));
 
 describe('prepare and caching', () => {
   let repo: ReturnType<typeof fixtureRepo>;
   let ctx: LoadedContextManager;
   beforeAll(async () => {
     repo = fixtureRepo();
-    ctx = await createContextManager({ root: repo.root, toolNames: schemas.map((s) => s.name), task, testCommand: 'npm test', mode: 'fix', gatesEnabled: ['tests_ran'] });
+    ctx = await createContextManager({
+      root: repo.root,
+      toolNames: schemas.map((s) => s.name),
+      task,
+      testCommand: 'npm test',
+      mode: 'fix',
+      gatesEnabled: ['tests_ran'],
+    });
   });
   afterAll(() => repo.cleanup());
 
@@ -43,7 +51,11 @@ describe('prepare and caching', () => {
     for (let turn = 1; turn <= 30; turn++) {
       const hist = history(turn - 1, 1500);
       const gates = turn % 3 === 0 ? [{ name: 'tests_passed', passed: false, detail: `2 failed at turn ${turn}` }] : [];
-      const req = { system, tools, messages: ctx.prepare(hist, facts(turn, { gates, todos: [{ content: `step ${turn}`, status: 'in_progress' }] })) };
+      const req = {
+        system,
+        tools,
+        messages: ctx.prepare(hist, facts(turn, { gates, todos: [{ content: `step ${turn}`, status: 'in_progress' }] })),
+      };
       const now = parts(req);
       expect(now.filter(marked).length).toBeLessThanOrEqual(4);
       if (previous) {
@@ -69,7 +81,11 @@ describe('prepare and caching', () => {
     (first.content as Array<{ cache_control?: { type: 'ephemeral' } }>)[0]!.cache_control = { type: 'ephemeral' };
     const msgs = ctx.prepare(hist, facts(5));
     const req = { system: ctx.system(), tools: ctx.tools(schemas), messages: msgs };
-    expect(parts(req).filter(marked).map((p) => p.where)).toEqual(['tool 4', 'system 4', 'user 6.0', 'user 8.0']);
+    expect(
+      parts(req)
+        .filter(marked)
+        .map((p) => p.where),
+    ).toEqual(['tool 4', 'system 4', 'user 6.0', 'user 8.0']);
   });
 
   it('prepare - does not mutate the stored history', () => {
@@ -82,7 +98,13 @@ describe('prepare and caching', () => {
   it('prepare - turns a string user turn into blocks: breakpoint on the text, reminder appended', () => {
     const msgs = ctx.prepare([{ role: 'user', content: 'Fix it.' }], facts(1));
     expect(msgs).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Fix it.', cache_control: { type: 'ephemeral' } }, { type: 'text', text: renderReminder(facts(1)) }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Fix it.', cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: renderReminder(facts(1)) },
+        ],
+      },
     ]);
   });
 

@@ -26,7 +26,11 @@ describe('estimate', () => {
     const n = estimateTokens([{ role: 'user', content: 'x'.repeat(3600) }]);
     expect(n).toBeGreaterThanOrEqual(1000);
     expect(n).toBeLessThan(1020);
-    const withSystem = estimateTokens({ system: [{ type: 'text', text: 'y'.repeat(360) }], tools: [{ name: 'Read', description: 'reads', input_schema: {} }], messages: [{ role: 'user', content: 'x'.repeat(3600) }] });
+    const withSystem = estimateTokens({
+      system: [{ type: 'text', text: 'y'.repeat(360) }],
+      tools: [{ name: 'Read', description: 'reads', input_schema: {} }],
+      messages: [{ role: 'user', content: 'x'.repeat(3600) }],
+    });
     expect(withSystem).toBeGreaterThan(n + 100);
   });
 });

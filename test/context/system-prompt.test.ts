@@ -19,10 +19,24 @@ describe('system prompt', () => {
   afterEach(() => repo.cleanup());
 
   it('system prompt - assembled prompt matches the snapshot (fixture AGENTS.md/CLAUDE.md chain and skills)', async () => {
-    const ctx = await createContextManager({ root: repo.root, toolNames: [...toolNames, 'Skill'], task, testCommand: 'npm test', mode: 'fix', gatesEnabled: gates, touchedDirs: ['src/api'] });
+    const ctx = await createContextManager({
+      root: repo.root,
+      toolNames: [...toolNames, 'Skill'],
+      task,
+      testCommand: 'npm test',
+      mode: 'fix',
+      gatesEnabled: gates,
+      touchedDirs: ['src/api'],
+    });
     const blocks = ctx.system();
     expect(blocks.map((b) => b.text).join('\n\n=====\n\n')).toMatchSnapshot();
-    expect(blocks.map((b) => b.text.split('\n')[0])).toEqual(['# Core rules', '# Tools', '# Repository instructions', '# Skills', '# Task']);
+    expect(blocks.map((b) => b.text.split('\n')[0])).toEqual([
+      '# Core rules',
+      '# Tools',
+      '# Repository instructions',
+      '# Skills',
+      '# Task',
+    ]);
   });
 
   it('system prompt - only the last block carries the cache breakpoint', async () => {
@@ -36,7 +50,15 @@ describe('system prompt', () => {
     const instructions = await loadInstructions(repo.root, ['src/api']);
     const skills = await loadSkills(repo.root);
     const a = buildSystemPrompt({ toolNames, instructions, skills, task, mode: 'fix', gatesEnabled: gates, testCommand: 'npm test' });
-    const b = buildSystemPrompt({ toolNames: [...toolNames].reverse(), instructions, skills: [...skills].reverse(), task, mode: 'fix', gatesEnabled: [...gates].reverse(), testCommand: 'npm test' });
+    const b = buildSystemPrompt({
+      toolNames: [...toolNames].reverse(),
+      instructions,
+      skills: [...skills].reverse(),
+      task,
+      mode: 'fix',
+      gatesEnabled: [...gates].reverse(),
+      testCommand: 'npm test',
+    });
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 
@@ -100,8 +122,16 @@ describe('skills', () => {
     try {
       const skills = await loadSkills(repo.root);
       expect(skills).toEqual([
-        { name: 'db-migration', description: 'Writing a database migration with a rollback step.', path: '.proofpr/skills/db-migration/SKILL.md' },
-        { name: 'release', description: 'How to cut a release: version bump, changelog entry and tag.', path: '.proofpr/skills/release/SKILL.md' },
+        {
+          name: 'db-migration',
+          description: 'Writing a database migration with a rollback step.',
+          path: '.proofpr/skills/db-migration/SKILL.md',
+        },
+        {
+          name: 'release',
+          description: 'How to cut a release: version bump, changelog entry and tag.',
+          path: '.proofpr/skills/release/SKILL.md',
+        },
       ]);
     } finally {
       repo.cleanup();

@@ -22,7 +22,8 @@ function repo(files: Record<string, string>): string {
   return root;
 }
 
-const pkg = (scripts: Record<string, string>, extra: object = { devDependencies: { x: '1' } }) => JSON.stringify({ name: 'p', scripts, ...extra });
+const pkg = (scripts: Record<string, string>, extra: object = { devDependencies: { x: '1' } }) =>
+  JSON.stringify({ name: 'p', scripts, ...extra });
 
 describe('detectCommands - node', () => {
   it('npm: package-lock.json gives npm ci and npm test, naming the runner scripts.test calls', async () => {
@@ -39,7 +40,9 @@ describe('detectCommands - node', () => {
   });
 
   it('yarn classic: a yarn 1 lock file gives yarn install --frozen-lockfile', async () => {
-    const d = await detectCommands(repo({ 'package.json': pkg({ test: 'mocha' }), 'yarn.lock': '# yarn lockfile v1\n\nx@1:\n  version "1.0.0"\n' }));
+    const d = await detectCommands(
+      repo({ 'package.json': pkg({ test: 'mocha' }), 'yarn.lock': '# yarn lockfile v1\n\nx@1:\n  version "1.0.0"\n' }),
+    );
     expect(d.test).toMatchObject({ command: 'yarn test', runner: 'mocha' });
     expect(d.setup).toMatchObject({ command: 'yarn install --frozen-lockfile', tool: 'yarn-classic' });
   });
@@ -51,15 +54,21 @@ describe('detectCommands - node', () => {
   });
 
   it('yarn berry: .yarnrc.yml or packageManager yarn@4 with a lock file', async () => {
-    const a = await detectCommands(repo({ 'package.json': pkg({ test: 'tap' }), 'yarn.lock': '', '.yarnrc.yml': 'nodeLinker: node-modules\n' }));
+    const a = await detectCommands(
+      repo({ 'package.json': pkg({ test: 'tap' }), 'yarn.lock': '', '.yarnrc.yml': 'nodeLinker: node-modules\n' }),
+    );
     expect(a.setup?.command).toBe('yarn install --immutable');
     expect(a.test?.runner).toBe('node-tap');
-    const b = await detectCommands(repo({ 'package.json': pkg({ test: 'jasmine' }, { packageManager: 'yarn@4.1.0', dependencies: { a: '1' } }), 'yarn.lock': '' }));
+    const b = await detectCommands(
+      repo({ 'package.json': pkg({ test: 'jasmine' }, { packageManager: 'yarn@4.1.0', dependencies: { a: '1' } }), 'yarn.lock': '' }),
+    );
     expect(b.setup?.command).toBe('yarn install --immutable');
   });
 
   it('follows one `npm run` hop to find the runner, and reads node --test', async () => {
-    const d = await detectCommands(repo({ 'package.json': pkg({ test: 'npm run test:unit', 'test:unit': 'node --test test/' }), 'package-lock.json': '{}' }));
+    const d = await detectCommands(
+      repo({ 'package.json': pkg({ test: 'npm run test:unit', 'test:unit': 'node --test test/' }), 'package-lock.json': '{}' }),
+    );
     expect(d.test).toMatchObject({ command: 'npm test', runner: 'node:test' });
   });
 
@@ -101,7 +110,9 @@ describe('detectCommands - python', () => {
   });
 
   it('test files that import pytest give pytest', async () => {
-    const d = await detectCommands(repo({ 'setup.py': 'from setuptools import setup\nsetup()\n', 'tests/test_a.py': 'import pytest\n\ndef test_a():\n    assert 1\n' }));
+    const d = await detectCommands(
+      repo({ 'setup.py': 'from setuptools import setup\nsetup()\n', 'tests/test_a.py': 'import pytest\n\ndef test_a():\n    assert 1\n' }),
+    );
     expect(d.test).toMatchObject({ command: 'python3 -m pytest', why: expect.stringContaining('tests/test_a.py imports pytest') });
   });
 
@@ -144,7 +155,13 @@ describe('detectCommands - go, cargo, make', () => {
   });
 
   it('a node project with a placeholder test falls through to the Makefile, keeping its own setup', async () => {
-    const d = await detectCommands(repo({ 'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }), 'package-lock.json': '{}', Makefile: 'test:\n\tnode t.js\n' }));
+    const d = await detectCommands(
+      repo({
+        'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }),
+        'package-lock.json': '{}',
+        Makefile: 'test:\n\tnode t.js\n',
+      }),
+    );
     expect(d.test?.command).toBe('make test');
     expect(d.setup?.command).toBe('npm ci');
   });

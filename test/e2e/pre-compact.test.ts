@@ -10,7 +10,15 @@ describe('PreCompact hooks', () => {
         { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
         { error: 'prompt_too_long', message: 'prompt is too long' },
         { content: [text('Summary: read src/stats.js; the median sorts as strings.')] },
-        { content: [toolUse('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' })] },
+        {
+          content: [
+            toolUse('Edit', {
+              file_path: 'src/stats.js',
+              old_string: 'const sorted = [...values].sort();',
+              new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+            }),
+          ],
+        },
         { content: [toolUse('Bash', { command: 'node --test' })] },
         { content: [text('done')] },
       ],

@@ -4,7 +4,15 @@ import { demoConfig, runScripted } from './helpers.js';
 
 const fix = [
   { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
-  { content: [toolUse('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' })] },
+  {
+    content: [
+      toolUse('Edit', {
+        file_path: 'src/stats.js',
+        old_string: 'const sorted = [...values].sort();',
+        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+      }),
+    ],
+  },
   { content: [toolUse('Bash', { command: 'node --test' })] },
   { content: [text('done')] },
 ];

@@ -17,16 +17,27 @@ function addSkill(repo: string, body: string, message: string): void {
 const steps = [
   { content: [toolUse('Skill', { name: 'numeric-sort' })] },
   { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
-  { content: [toolUse('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' })] },
+  {
+    content: [
+      toolUse('Edit', {
+        file_path: 'src/stats.js',
+        old_string: 'const sorted = [...values].sort();',
+        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+      }),
+    ],
+  },
   { content: [toolUse('Bash', { command: 'node --test' })] },
   { content: [text('done')] },
 ];
 
-const skillResult = (events: RunEvent[]) => events.find((e): e is Extract<RunEvent, { type: 'tool_result' }> => e.type === 'tool_result' && e.name === 'Skill');
+const skillResult = (events: RunEvent[]) =>
+  events.find((e): e is Extract<RunEvent, { type: 'tool_result' }> => e.type === 'tool_result' && e.name === 'Skill');
 
 describe('Skill tool, end to end', () => {
   it('skill - a repository skill is offered, allowed by the policy, loaded, and the run is verified', async () => {
-    const { res, events, model } = await runScripted(steps, { prepare: (repo) => (addSkill(repo, '# Numeric sort\nAlways pass a comparator.', 'add a skill'), {}) });
+    const { res, events, model } = await runScripted(steps, {
+      prepare: (repo) => (addSkill(repo, '# Numeric sort\nAlways pass a comparator.', 'add a skill'), {}),
+    });
     const first = model.requests[0]!;
     expect(first.tools.map((t) => t.name)).toContain('Skill');
     expect(JSON.stringify(first.system)).toContain('numeric-sort');

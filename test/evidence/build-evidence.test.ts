@@ -37,7 +37,15 @@ describe('buildEvidence', () => {
 
   it('evidence - without final gates the last evaluation counts, a repeated gate keeps its last result', () => {
     const events = sampleEvents().filter((e) => !(e.type === 'gate' && e.final));
-    events.push({ type: 'assistant', ts: '2025-01-01T00:01:00.000Z', turn: 4, content: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 });
+    events.push({
+      type: 'assistant',
+      ts: '2025-01-01T00:01:00.000Z',
+      turn: 4,
+      content: [],
+      stopReason: 'end_turn',
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+    });
     events.push({ type: 'gate', ts: '2025-01-01T00:01:01.000Z', name: 'tests-ran', passed: false, detail: 'first', final: false });
     events.push({ type: 'gate', ts: '2025-01-01T00:01:01.000Z', name: 'tests-ran', passed: true, detail: 'second', final: false });
     expect(buildEvidence(events, facts).gates).toEqual([{ name: 'tests-ran', passed: true, detail: 'second' }]);
@@ -59,7 +67,9 @@ describe('buildEvidence', () => {
   });
 
   it('evidence - no finalTreeHash when the chosen gates did not all pass', () => {
-    const events = sampleEvents().map((e): RunEvent => (e.type === 'gate' && e.final && e.name === 'tests-fresh' ? { ...e, passed: false } : e));
+    const events = sampleEvents().map((e): RunEvent =>
+      e.type === 'gate' && e.final && e.name === 'tests-fresh' ? { ...e, passed: false } : e,
+    );
     expect(buildEvidence(events, facts).finalTreeHash).toBeUndefined();
   });
 
@@ -75,7 +85,15 @@ describe('buildEvidence', () => {
   });
 
   it('evidence - usage sums assistant events; compactions count only successful ones', () => {
-    expect(ev.usage).toEqual({ inputTokens: 130, outputTokens: 45, cacheReadTokens: 350, cacheWriteTokens: 50, costUsd: 0.015, turns: 3, compactions: 1 });
+    expect(ev.usage).toEqual({
+      inputTokens: 130,
+      outputTokens: 45,
+      cacheReadTokens: 350,
+      cacheWriteTokens: 50,
+      costUsd: 0.015,
+      turns: 3,
+      compactions: 1,
+    });
   });
 
   it('evidence - hook errors are recorded', () => {
@@ -85,10 +103,25 @@ describe('buildEvidence', () => {
   it('evidence - facts override what the events say', () => {
     const e = buildEvidence(sampleEvents(), {
       ...facts,
-      runId: 'other', verdict: 'aborted', reason: 'budget', startedAt: 's', endedAt: 'e', model: 'm-2', sandbox: 'none',
-      task: { kind: 'prompt', title: 'p' }, pr: { number: 9, url: 'u' },
+      runId: 'other',
+      verdict: 'aborted',
+      reason: 'budget',
+      startedAt: 's',
+      endedAt: 'e',
+      model: 'm-2',
+      sandbox: 'none',
+      task: { kind: 'prompt', title: 'p' },
+      pr: { number: 9, url: 'u' },
     });
-    expect([e.runId, e.verdict, e.reason, e.startedAt, e.endedAt, e.model, e.sandbox]).toEqual(['other', 'aborted', 'budget', 's', 'e', 'm-2', 'none']);
+    expect([e.runId, e.verdict, e.reason, e.startedAt, e.endedAt, e.model, e.sandbox]).toEqual([
+      'other',
+      'aborted',
+      'budget',
+      's',
+      'e',
+      'm-2',
+      'none',
+    ]);
     expect(e.task).toEqual({ kind: 'prompt', title: 'p' });
     expect(e.pr).toEqual({ number: 9, url: 'u' });
   });

@@ -12,17 +12,52 @@ import type { TestRun } from '../../src/agent/events.js';
 type Where = 'contract' | 'readme';
 
 const EVIDENCE: Record<keyof Evidence, Where> = {
-  version: 'contract', runId: 'contract', startedAt: 'contract', endedAt: 'contract', verdict: 'contract', reason: 'contract',
-  task: 'contract', repo: 'contract', gates: 'contract', testRuns: 'contract', lastEditAt: 'contract', finalTreeHash: 'contract',
-  filesChanged: 'contract', toolCalls: 'contract', denied: 'contract', usage: 'contract', pr: 'contract', ci: 'contract',
-  sandbox: 'contract', sandboxReason: 'contract', test: 'contract',
-  setup: 'readme', baseline: 'readme', redGreen: 'readme', hookErrors: 'readme', model: 'readme', secondLook: 'readme',
+  version: 'contract',
+  runId: 'contract',
+  startedAt: 'contract',
+  endedAt: 'contract',
+  verdict: 'contract',
+  reason: 'contract',
+  task: 'contract',
+  repo: 'contract',
+  gates: 'contract',
+  testRuns: 'contract',
+  lastEditAt: 'contract',
+  finalTreeHash: 'contract',
+  filesChanged: 'contract',
+  toolCalls: 'contract',
+  denied: 'contract',
+  usage: 'contract',
+  pr: 'contract',
+  ci: 'contract',
+  sandbox: 'contract',
+  sandboxReason: 'contract',
+  test: 'contract',
+  setup: 'readme',
+  baseline: 'readme',
+  redGreen: 'readme',
+  hookErrors: 'readme',
+  model: 'readme',
+  secondLook: 'readme',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {
-  command: 'contract', exitCode: 'contract', startedAt: 'contract', endedAt: 'contract', treeHash: 'contract', counts: 'contract',
-  source: 'contract', reportPath: 'contract', tests: 'contract',
-  runner: 'readme', by: 'readme', outputPath: 'readme', commit: 'readme', kind: 'readme', fixed: 'readme', note: 'readme',
+  command: 'contract',
+  exitCode: 'contract',
+  startedAt: 'contract',
+  endedAt: 'contract',
+  treeHash: 'contract',
+  counts: 'contract',
+  source: 'contract',
+  reportPath: 'contract',
+  tests: 'contract',
+  runner: 'readme',
+  by: 'readme',
+  outputPath: 'readme',
+  commit: 'readme',
+  kind: 'readme',
+  fixed: 'readme',
+  note: 'readme',
 };
 
 const readme = readFileSync('README.md', 'utf8');
@@ -32,9 +67,12 @@ const section = readme.slice(start, readme.indexOf('\n## ', start));
 const ELSEWHERE = new Set(['secondLook']);
 
 describe('evidence fields are documented', () => {
-  it.each([...Object.entries(EVIDENCE), ...Object.entries(TEST_RUN)].filter(([, w]) => w === 'readme').map(([k]) => k))('evidence doc - `%s` is named in the README', (key) => {
-    expect(ELSEWHERE.has(key) ? readme : section).toMatch(new RegExp('`' + key + '[`:]'));
-  });
+  it.each([...Object.entries(EVIDENCE), ...Object.entries(TEST_RUN)].filter(([, w]) => w === 'readme').map(([k]) => k))(
+    'evidence doc - `%s` is named in the README',
+    (key) => {
+      expect(ELSEWHERE.has(key) ? readme : section).toMatch(new RegExp('`' + key + '[`:]'));
+    },
+  );
 
   it('evidence doc - the README has the section listing the fields added by issue 16', () => {
     expect(start).toBeGreaterThan(0);

@@ -25,7 +25,9 @@ describe('renderReportHtml', () => {
   });
 
   it('report - loads nothing from the network and carries a strict CSP', () => {
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">`,
+    );
     expect(html).not.toMatch(/\b(src|href|action|poster|srcset)\s*=\s*["']?\s*(https?:)?\/\//i);
     expect(html).not.toMatch(/url\(\s*["']?(https?:)?\/\//i);
     expect(html).not.toMatch(/@import/i);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import type { Evidence } from '../../src/agent/evidence/types.js';
 
-const fixture = (name: string): Evidence => JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/runs', name, 'evidence.json'), 'utf8'));
+const fixture = (name: string): Evidence =>
+  JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/runs', name, 'evidence.json'), 'utf8'));
 
 function aborted(): Evidence {
   const ev = fixture('unverified');
@@ -48,7 +49,9 @@ describe('renderSummaryMd', () => {
 
   it('summary - escapes pipes, backticks, HTML and mentions from untrusted strings, and caps lengths', () => {
     const ev = fixture('unverified');
-    ev.denied = [{ tool: 'Bash', input: 'echo `id` | sh ' + 'x'.repeat(500), rule: 'Bash(sh:*)', reason: 'pipe | to <b>shell</b> @octocat' }];
+    ev.denied = [
+      { tool: 'Bash', input: 'echo `id` | sh ' + 'x'.repeat(500), rule: 'Bash(sh:*)', reason: 'pipe | to <b>shell</b> @octocat' },
+    ];
     ev.gates = [{ name: 'tests-ran|x', passed: false, detail: 'detail with | pipe and `tick` and <img src=x>' }];
     const md = renderSummaryMd(ev);
     const deniedRow = md.split('\n').find((l) => l.startsWith('| Bash |')) ?? '';

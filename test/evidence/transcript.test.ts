@@ -38,7 +38,15 @@ describe('ledger and transcript', () => {
     const path = join(tmp(), 'transcript.jsonl');
     const w = createTranscriptWriter(path, [SECRET, 'short']);
     w.write({ type: 'tool_call', ts: 't', id: '1', name: 'Bash', input: { command: `echo ${SECRET} "quoted"` } });
-    w.write({ type: 'tool_result', ts: 't', id: '1', name: 'Bash', isError: false, preview: `token ghp_${'a'.repeat(36)} and Authorization: Bearer abc.def-ghi_jkl`, durationMs: 1 });
+    w.write({
+      type: 'tool_result',
+      ts: 't',
+      id: '1',
+      name: 'Bash',
+      isError: false,
+      preview: `token ghp_${'a'.repeat(36)} and Authorization: Bearer abc.def-ghi_jkl`,
+      durationMs: 1,
+    });
     w.write({ type: 'notice', ts: 't', message: 'a short word stays' });
     await w.close();
     const text = readFileSync(path, 'utf8');
@@ -49,7 +57,9 @@ describe('ledger and transcript', () => {
     const evs = readTranscript(path);
     expect(evs).toHaveLength(3);
     expect((evs[0] as Extract<RunEvent, { type: 'tool_call' }>).input).toEqual({ command: 'echo [REDACTED] "quoted"' });
-    expect((evs[1] as Extract<RunEvent, { type: 'tool_result' }>).preview).toBe('token ghp_[REDACTED] and Authorization: Bearer [REDACTED]');
+    expect((evs[1] as Extract<RunEvent, { type: 'tool_result' }>).preview).toBe(
+      'token ghp_[REDACTED] and Authorization: Bearer [REDACTED]',
+    );
   });
 
   it('transcript - a process killed right after writing leaves only complete lines', () => {

@@ -20,9 +20,7 @@ export interface FakeMessagesServer {
   close(): Promise<void>;
 }
 
-export async function startFakeMessagesServer(
-  script: (body: unknown, n: number) => unknown,
-): Promise<FakeMessagesServer> {
+export async function startFakeMessagesServer(script: (body: unknown, n: number) => unknown): Promise<FakeMessagesServer> {
   const requests: unknown[] = [];
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -62,7 +60,12 @@ export async function startFakeMessagesServer(
     const streaming = isObject(body) && body.stream === true;
     if (!streaming) {
       const m = parseFakeMessage(reply);
-      sendJson(res, 200, { id: 'msg_fake', type: 'message', role: 'assistant', model: 'claude-fake', stop_reason: 'end_turn', ...m }, { 'request-id': requestId });
+      sendJson(
+        res,
+        200,
+        { id: 'msg_fake', type: 'message', role: 'assistant', model: 'claude-fake', stop_reason: 'end_turn', ...m },
+        { 'request-id': requestId },
+      );
       return;
     }
     const sse = messageToSse(reply);

@@ -26,7 +26,9 @@ export function parseFakeMessage(value: unknown): FakeMessage {
   const r = messageSchema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`fake message: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (expected { content: [{ type, … }], stop_reason?, usage? })`);
+    throw new Error(
+      `fake message: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (expected { content: [{ type, … }], stop_reason?, usage? })`,
+    );
   }
   return r.data;
 }
@@ -82,7 +84,10 @@ function splitBlock(block: Block, size: number): { start: Record<string, unknown
     const json = JSON.stringify(block.input ?? {});
     return {
       start: { type: 'tool_use', id: block.id ?? 'toolu_fake', name: block.name, input: {} },
-      deltas: [{ type: 'input_json_delta', partial_json: '' }, ...chunks(json, size).map((j) => ({ type: 'input_json_delta', partial_json: j }))],
+      deltas: [
+        { type: 'input_json_delta', partial_json: '' },
+        ...chunks(json, size).map((j) => ({ type: 'input_json_delta', partial_json: j })),
+      ],
     };
   }
   if (block.type === 'thinking') {

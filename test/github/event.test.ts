@@ -10,9 +10,20 @@ describe('event - webhook to trigger', () => {
     const facts = parseEvent('issue_comment', 'd-1', payload('issue_comment.created'));
     const t = facts && toTrigger(facts, settings);
     expect(t).toMatchObject({
-      kind: 'fix', target: 'issue', via: 'comment', owner: 'acme', repo: 'widgets', number: 12,
-      commenter: 'maintainer', commenterId: 1001, commentId: 5001, commentCreatedAt: '2026-11-29T10:00:00Z',
-      instructions: 'please keep the public API unchanged', installationId: 42, deliveryId: 'd-1', defaultBranch: 'main',
+      kind: 'fix',
+      target: 'issue',
+      via: 'comment',
+      owner: 'acme',
+      repo: 'widgets',
+      number: 12,
+      commenter: 'maintainer',
+      commenterId: 1001,
+      commentId: 5001,
+      commentCreatedAt: '2026-11-29T10:00:00Z',
+      instructions: 'please keep the public API unchanged',
+      installationId: 42,
+      deliveryId: 'd-1',
+      defaultBranch: 'main',
     });
   });
 
@@ -34,7 +45,13 @@ describe('event - webhook to trigger', () => {
   });
 
   it('event - edited comments never trigger', () => {
-    expect(parseEvent('issue_comment', 'd', payload('issue_comment.created', (p) => (p.action = 'edited')))).toBeUndefined();
+    expect(
+      parseEvent(
+        'issue_comment',
+        'd',
+        payload('issue_comment.created', (p) => (p.action = 'edited')),
+      ),
+    ).toBeUndefined();
   });
 
   it('event - comments by any bot never trigger (type Bot, [bot] login, the App itself)', () => {
@@ -59,13 +76,23 @@ describe('event - webhook to trigger', () => {
     const facts = parseEvent('issues', 'd', payload('issues.labeled'));
     expect(facts && toTrigger(facts, settings)).toMatchObject({ kind: 'fix', via: 'label', commenter: 'maintainer', instructions: '' });
     expect(facts && toTrigger(facts, { trigger: '/agent' })).toBeUndefined();
-    const other = parseEvent('issues', 'd', payload('issues.labeled', (p) => (p.label.name = 'bug')));
+    const other = parseEvent(
+      'issues',
+      'd',
+      payload('issues.labeled', (p) => (p.label.name = 'bug')),
+    );
     expect(other && toTrigger(other, settings)).toBeUndefined();
   });
 
   it('event - a review comment on a PR carries the head and base branches', () => {
     const facts = parseEvent('pull_request_review_comment', 'd', payload('pull_request_review_comment.created'));
-    expect(facts && toTrigger(facts, settings)).toMatchObject({ kind: 'fix', target: 'pr', number: 13, headRef: 'proofpr/12-parser-drops-the-last-line', baseRef: 'main' });
+    expect(facts && toTrigger(facts, settings)).toMatchObject({
+      kind: 'fix',
+      target: 'pr',
+      number: 13,
+      headRef: 'proofpr/12-parser-drops-the-last-line',
+      baseRef: 'main',
+    });
   });
 
   it('event - a review comment carries its kind and the head repository; a submitted review with a command is a trigger', () => {
@@ -73,14 +100,32 @@ describe('event - webhook to trigger', () => {
     expect(facts).toMatchObject({ commentKind: 'review-comment', headRepo: 'acme/widgets' });
     const review = {
       action: 'submitted',
-      review: { id: 77, body: '/agent fix the two threads', submitted_at: '2026-11-29T12:00:00Z', user: { login: 'maintainer', id: 1001, type: 'User' } },
-      pull_request: { number: 13, title: 'T', body: '', head: { ref: 'proofpr/12-x', repo: { full_name: 'evil/widgets' } }, base: { ref: 'main' } },
+      review: {
+        id: 77,
+        body: '/agent fix the two threads',
+        submitted_at: '2026-11-29T12:00:00Z',
+        user: { login: 'maintainer', id: 1001, type: 'User' },
+      },
+      pull_request: {
+        number: 13,
+        title: 'T',
+        body: '',
+        head: { ref: 'proofpr/12-x', repo: { full_name: 'evil/widgets' } },
+        base: { ref: 'main' },
+      },
       repository: { name: 'widgets', owner: { login: 'acme' } },
       sender: { login: 'maintainer', id: 1001, type: 'User' },
       installation: { id: 42 },
     };
     const f = parseEvent('pull_request_review', 'd', review);
-    expect(f && toTrigger(f, settings)).toMatchObject({ kind: 'fix', target: 'pr', commentId: 77, commentKind: 'review', headRepo: 'evil/widgets', instructions: 'the two threads' });
+    expect(f && toTrigger(f, settings)).toMatchObject({
+      kind: 'fix',
+      target: 'pr',
+      commentId: 77,
+      commentKind: 'review',
+      headRepo: 'evil/widgets',
+      instructions: 'the two threads',
+    });
     expect(parseEvent('pull_request_review', 'd', { ...review, action: 'edited' })).toBeUndefined();
   });
 
@@ -98,6 +143,12 @@ describe('event - webhook to trigger', () => {
   it('event - payloads of other shapes are ignored, not thrown on', () => {
     expect(parseEvent('issue_comment', 'd', { action: 'created' })).toBeUndefined();
     expect(parseEvent('push', 'd', {})).toBeUndefined();
-    expect(parseEvent('issues', 'd', payload('issues.labeled', (p) => (p.action = 'opened')))).toBeUndefined();
+    expect(
+      parseEvent(
+        'issues',
+        'd',
+        payload('issues.labeled', (p) => (p.action = 'opened')),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -35,9 +35,15 @@ describe.each(clients)('createGitHubPort over %s', (_name, make) => {
     const gone = pull(8, 'proofpr/3-x', { head: { ref: 'proofpr/3-x', sha: 'c'.repeat(40), repo: null } });
     nock(API).get('/repos/acme/widgets/pulls').query(true).reply(200, [fork, gone]);
     expect(await portOf(make).findPullRequestByHead('proofpr/3-x')).toBeUndefined();
-    nock(API).get('/repos/acme/widgets/pulls').query(true).reply(200, [fork, pull(9, 'proofpr/3-x')]);
+    nock(API)
+      .get('/repos/acme/widgets/pulls')
+      .query(true)
+      .reply(200, [fork, pull(9, 'proofpr/3-x')]);
     expect((await portOf(make).findPullRequestByHead('proofpr/3-x'))?.number).toBe(9);
-    nock(API).get('/repos/acme/widgets/pulls').query(true).reply(200, [fork, pull(10, 'proofpr/4-y')]);
+    nock(API)
+      .get('/repos/acme/widgets/pulls')
+      .query(true)
+      .reply(200, [fork, pull(10, 'proofpr/4-y')]);
     expect(await portOf(make).listOpenPullRequests()).toEqual([expect.objectContaining({ number: 10 })]);
   });
 
@@ -50,7 +56,10 @@ describe.each(clients)('createGitHubPort over %s', (_name, make) => {
   });
 
   it('drift: `_extends` is merged as Probot merges it, for a file read through the API', async () => {
-    const gh = fakeGitHub({ config: '_extends: shared-config\nmax_turns: 9\n', files: { 'acme/shared-config:.github/proofpr.yml': 'max_turns: 40\nmax_cost_usd: 2\n' } });
+    const gh = fakeGitHub({
+      config: '_extends: shared-config\nmax_turns: 9\n',
+      files: { 'acme/shared-config:.github/proofpr.yml': 'max_turns: 40\nmax_cost_usd: 2\n' },
+    });
     const raw = await portOf(make).readConfig();
     expect(raw).toEqual({ max_turns: 9, max_cost_usd: 2 });
     expect(gh.calledWith('GET', /^\/repos\/acme\/shared-config\/contents\//)).toHaveLength(1);
@@ -73,7 +82,12 @@ describe.each(clients)('createGitHubPort over %s', (_name, make) => {
   });
 
   it('drift: draft is always a boolean (a PR reported without the field is not a draft)', async () => {
-    fakeGitHub({ pulls: [{ number: 5, head: 'proofpr/5-a', base: 'main', draft: undefined }, { number: 6, head: 'proofpr/6-b', base: 'main', draft: true }] });
+    fakeGitHub({
+      pulls: [
+        { number: 5, head: 'proofpr/5-a', base: 'main', draft: undefined },
+        { number: 6, head: 'proofpr/6-b', base: 'main', draft: true },
+      ],
+    });
     expect((await portOf(make).getPullRequest(5))?.draft).toBe(false);
     expect((await portOf(make).getPullRequest(6))?.draft).toBe(true);
     expect(await portOf(make).getPullRequest(404)).toBeUndefined();
@@ -98,6 +112,8 @@ describe.each(clients)('createGitHubPort over %s', (_name, make) => {
 describe('_extends without GitHub', () => {
   it('a local run refuses `_extends`, naming where it works', () => {
     expect(() => parseRepoConfig('_extends: shared\n')).toThrow(ConfigError);
-    expect(() => parseRepoConfig('_extends: shared\n')).toThrow(/_extends: another repository's config is merged only when proofpr reads this file through GitHub/);
+    expect(() => parseRepoConfig('_extends: shared\n')).toThrow(
+      /_extends: another repository's config is merged only when proofpr reads this file through GitHub/,
+    );
   });
 });

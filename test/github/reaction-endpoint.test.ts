@@ -14,17 +14,33 @@ describe('reaction endpoint - one per comment kind', () => {
   });
 
   it('reaction - an issue comment, a review comment and the issue itself each have their own endpoint', () => {
-    expect(reactionEndpoint({ commentId: 5, kind: 'issue-comment' })).toEqual({ route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', params: { comment_id: 5 } });
-    expect(reactionEndpoint({ commentId: 5 })).toEqual({ route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions', params: { comment_id: 5 } });
-    expect(reactionEndpoint({ commentId: 7, kind: 'review-comment' })).toEqual({ route: 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions', params: { comment_id: 7 } });
-    expect(reactionEndpoint({ issue: 12 })).toEqual({ route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', params: { issue_number: 12 } });
+    expect(reactionEndpoint({ commentId: 5, kind: 'issue-comment' })).toEqual({
+      route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
+      params: { comment_id: 5 },
+    });
+    expect(reactionEndpoint({ commentId: 5 })).toEqual({
+      route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
+      params: { comment_id: 5 },
+    });
+    expect(reactionEndpoint({ commentId: 7, kind: 'review-comment' })).toEqual({
+      route: 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions',
+      params: { comment_id: 7 },
+    });
+    expect(reactionEndpoint({ issue: 12 })).toEqual({
+      route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions',
+      params: { issue_number: 12 },
+    });
   });
 
   it('reaction - the trigger decides: review comment → pulls/comments, issue comment → issues/comments, review or label → the PR/issue', () => {
     const settings = { trigger: '/agent' };
     const review = parseEvent('pull_request_review_comment', 'd', payload('pull_request_review_comment.created'));
     expect(review && reactionTargetOf(toTrigger(review, settings) as Trigger)).toEqual({ commentId: 7001, kind: 'review-comment' });
-    const issue = parseEvent('issue_comment', 'd', payload('issue_comment.created', (p) => (p.comment.body = '/agent fix')));
+    const issue = parseEvent(
+      'issue_comment',
+      'd',
+      payload('issue_comment.created', (p) => (p.comment.body = '/agent fix')),
+    );
     expect(issue && reactionTargetOf(toTrigger(issue, settings) as Trigger)).toEqual({ commentId: 5001, kind: 'issue-comment' });
     expect(reactionTargetOf({ number: 13, commentId: 99, commentKind: 'review' })).toEqual({ issue: 13 });
     expect(reactionTargetOf({ number: 12 })).toEqual({ issue: 12 });

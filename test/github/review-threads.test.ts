@@ -19,7 +19,17 @@ const gqlThread = (id: string, resolved: boolean, dbId: number) => ({
   path: 'src/a.ts',
   line: 4,
   originalLine: 4,
-  comments: { nodes: [{ databaseId: dbId, body: 'fix this', createdAt: '2026-11-29T11:00:00Z', url: `u${dbId}`, author: { login: 'm', __typename: 'User' } }] },
+  comments: {
+    nodes: [
+      {
+        databaseId: dbId,
+        body: 'fix this',
+        createdAt: '2026-11-29T11:00:00Z',
+        url: `u${dbId}`,
+        author: { login: 'm', __typename: 'User' },
+      },
+    ],
+  },
 });
 
 beforeAll(() => nock.disableNetConnect());
@@ -27,7 +37,9 @@ afterEach(() => nock.cleanAll());
 
 describe.each(clients)('review threads over %s', (_name, make) => {
   it('review threads - GraphQL says which threads are resolved, paging through reviewThreads', async () => {
-    const page = (nodes: unknown[], next: string | null) => ({ data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: next !== null, endCursor: next }, nodes } } } } });
+    const page = (nodes: unknown[], next: string | null) => ({
+      data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: next !== null, endCursor: next }, nodes } } } },
+    });
     const seen: unknown[] = [];
     nock(API)
       .post('/graphql', (b: { variables: unknown }) => (seen.push(b.variables), true))
@@ -45,18 +57,28 @@ describe.each(clients)('review threads over %s', (_name, make) => {
 
   it('review threads - a GraphQL refusal falls back to the REST review comments; a GitHub 5xx does not', async () => {
     nock(API).post('/graphql').reply(403, { message: 'Resource not accessible by integration' });
-    nock(API).get('/repos/acme/widgets/pulls/13/comments').query(true).reply(200, [{ id: 5, body: 'b', path: 'x.ts', line: 2, created_at: '2026-11-29T11:00:00Z', html_url: 'u', user: { login: 'm' } }]);
+    nock(API)
+      .get('/repos/acme/widgets/pulls/13/comments')
+      .query(true)
+      .reply(200, [{ id: 5, body: 'b', path: 'x.ts', line: 2, created_at: '2026-11-29T11:00:00Z', html_url: 'u', user: { login: 'm' } }]);
     const res = await portOf(make).reviews?.listThreads(13);
     expect(res?.source).toBe('rest');
     expect(res?.threads.map((t) => [t.id, t.resolved])).toEqual([['rest-5', false]]);
     // (retries off: the client without them)
     nock(API).post('/graphql').reply(502, { message: 'Bad Gateway' });
-    await expect(createGitHubPort(new TestOctokit({ auth: { token: TOKEN } }), { owner: 'acme', repo: 'widgets' }).reviews?.listThreads(13)).rejects.toThrow();
+    await expect(
+      createGitHubPort(new TestOctokit({ auth: { token: TOKEN } }), { owner: 'acme', repo: 'widgets' }).reviews?.listThreads(13),
+    ).rejects.toThrow();
   });
 
   it('review threads - a reply goes to the thread’s first comment through the REST replies endpoint', async () => {
-    const api = nock(API).post('/repos/acme/widgets/pulls/13/comments/301/replies', { body: 'Addressed in abc' }).reply(201, { id: 9, html_url: 'https://github.com/acme/widgets/pull/13#discussion_r9' });
-    expect(await portOf(make).reviews?.reply(13, 301, 'Addressed in abc')).toEqual({ id: 9, url: 'https://github.com/acme/widgets/pull/13#discussion_r9' });
+    const api = nock(API)
+      .post('/repos/acme/widgets/pulls/13/comments/301/replies', { body: 'Addressed in abc' })
+      .reply(201, { id: 9, html_url: 'https://github.com/acme/widgets/pull/13#discussion_r9' });
+    expect(await portOf(make).reviews?.reply(13, 301, 'Addressed in abc')).toEqual({
+      id: 9,
+      url: 'https://github.com/acme/widgets/pull/13#discussion_r9',
+    });
     expect(api.isDone()).toBe(true);
   });
 });

@@ -11,14 +11,20 @@ export type RecordingExec = ExecPort & { calls: ExecRequest[] };
  * The product's exec (scrubbed env, process groups, optional bubblewrap) for `root`, wrapped so a
  * test can see every request. `tmp` is the exec's own temp folder (writable in the sandbox).
  */
-export async function makeExec(root: string, sandbox: SandboxSetting = 'off'): Promise<{ exec: RecordingExec; tmp: string; dispose: () => Promise<void> }> {
+export async function makeExec(
+  root: string,
+  sandbox: SandboxSetting = 'off',
+): Promise<{ exec: RecordingExec; tmp: string; dispose: () => Promise<void> }> {
   const runTmp = mkdtempSync(join(tmpdir(), 'proofpr-runtmp-'));
   const handle = await createExec({ root, runTmp, sandbox });
   const calls: ExecRequest[] = [];
-  const exec = Object.assign((req: ExecRequest) => {
-    calls.push(req);
-    return handle.exec(req);
-  }, { calls });
+  const exec = Object.assign(
+    (req: ExecRequest) => {
+      calls.push(req);
+      return handle.exec(req);
+    },
+    { calls },
+  );
   return {
     exec,
     tmp: join(runTmp, 'tmp'),

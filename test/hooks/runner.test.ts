@@ -29,7 +29,12 @@ describe('createHookRunner', () => {
 
   it('hooks - exit 2 blocks with stderr as the reason', async () => {
     const { hooks } = await runner('hooks:\n  PreToolUse:\n    - command: "echo nope >&2; exit 2"\n');
-    const out = await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Bash', tool_input: { command: 'ls' } });
+    const out = await hooks.run('PreToolUse', {
+      hook_event_name: 'PreToolUse',
+      cwd: root,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
     expect(out).toEqual([{ kind: 'block', hook: 'echo nope >&2; exit 2', reason: 'nope' }]);
   });
 
@@ -37,7 +42,13 @@ describe('createHookRunner', () => {
     const { hooks } = await runner(
       'hooks:\n  PostToolUse:\n    - command: "echo \'{\\"additionalContext\\": \\"formatted\\"}\'"\n    - command: "echo plain"\n  SessionStart:\n    - command: "echo use pnpm"\n',
     );
-    const post = await hooks.run('PostToolUse', { hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Edit', tool_input: { file_path: 'a.js' }, tool_response: { output: 'ok', is_error: false } });
+    const post = await hooks.run('PostToolUse', {
+      hook_event_name: 'PostToolUse',
+      cwd: root,
+      tool_name: 'Edit',
+      tool_input: { file_path: 'a.js' },
+      tool_response: { output: 'ok', is_error: false },
+    });
     expect(post).toEqual([{ kind: 'context', hook: expect.any(String), text: 'formatted' }, { kind: 'continue' }]);
     const start = await hooks.run('SessionStart', { hook_event_name: 'SessionStart', cwd: root });
     expect(start).toEqual([{ kind: 'context', hook: 'echo use pnpm', text: 'use pnpm' }]);
@@ -50,7 +61,9 @@ describe('createHookRunner', () => {
   });
 
   it('hooks - the matcher is an anchored regex on the tool name; no matcher means every tool', async () => {
-    const { hooks, exec } = await runner('hooks:\n  PreToolUse:\n    - matcher: "Edit|Write"\n      command: "exit 0"\n    - command: "true"\n');
+    const { hooks, exec } = await runner(
+      'hooks:\n  PreToolUse:\n    - matcher: "Edit|Write"\n      command: "exit 0"\n    - command: "true"\n',
+    );
     await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'MultiEdit' });
     expect(exec.calls.map((c) => c.command)).toEqual(['true']);
     await hooks.run('PreToolUse', { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Write' });
@@ -72,7 +85,8 @@ describe('createHookRunner', () => {
     const { exec, dispose } = await makeExec(root);
     disposers.push(dispose);
     const events: unknown[] = [];
-    const yaml = 'hooks:\n  PostToolUse:\n    - command: "echo no >&2; exit 2"\n    - command: "exit 0"\n    - command: "echo \'{\\"additionalContext\\": \\"lint is clean\\"}\'"\n';
+    const yaml =
+      'hooks:\n  PostToolUse:\n    - command: "echo no >&2; exit 2"\n    - command: "exit 0"\n    - command: "echo \'{\\"additionalContext\\": \\"lint is clean\\"}\'"\n';
     const hooks = createHookRunner({ config: hooksFrom(yaml), exec, root, logger: silentLogger, onEvent: (e) => events.push(e) });
     const outcomes = await hooks.run('PostToolUse', { hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Edit' });
     expect(outcomes.map((o) => o.kind)).toEqual(['block', 'continue', 'context']);
@@ -92,10 +106,24 @@ describe('createHookRunner', () => {
 
   it('hooks - the event arrives as JSON on stdin and file tools get PROOFPR_FILE (absolute)', async () => {
     const payloadFile = join(root, 'payload.json');
-    const { hooks, exec } = await runner(`hooks:\n  PostToolUse:\n    - matcher: Edit\n      command: 'cat > ${payloadFile}; echo "$PROOFPR_FILE" > ${payloadFile}.file'\n`);
-    await hooks.run('PostToolUse', { hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Edit', tool_input: { file_path: 'src/a.js', old_string: 'a', new_string: 'b' }, tool_response: { output: 'edited', is_error: false } });
+    const { hooks, exec } = await runner(
+      `hooks:\n  PostToolUse:\n    - matcher: Edit\n      command: 'cat > ${payloadFile}; echo "$PROOFPR_FILE" > ${payloadFile}.file'\n`,
+    );
+    await hooks.run('PostToolUse', {
+      hook_event_name: 'PostToolUse',
+      cwd: root,
+      tool_name: 'Edit',
+      tool_input: { file_path: 'src/a.js', old_string: 'a', new_string: 'b' },
+      tool_response: { output: 'edited', is_error: false },
+    });
     const payload = JSON.parse(readFileSync(payloadFile, 'utf8')) as Record<string, unknown>;
-    expect(payload).toEqual({ hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Edit', tool_input: { file_path: 'src/a.js', old_string: 'a', new_string: 'b' }, tool_response: { output: 'edited', is_error: false } });
+    expect(payload).toEqual({
+      hook_event_name: 'PostToolUse',
+      cwd: root,
+      tool_name: 'Edit',
+      tool_input: { file_path: 'src/a.js', old_string: 'a', new_string: 'b' },
+      tool_response: { output: 'edited', is_error: false },
+    });
     expect(readFileSync(`${payloadFile}.file`, 'utf8').trim()).toBe(join(root, 'src/a.js'));
     expect(exec.calls[0]).toMatchObject({ cwd: root, timeoutMs: 60_000, extraEnv: { PROOFPR_FILE: join(root, 'src/a.js') } });
   });
@@ -122,7 +150,9 @@ describe('createHookRunner', () => {
   });
 
   it('hooks - JSON decision block blocks too, and every hook still runs', async () => {
-    const { hooks, exec } = await runner('hooks:\n  Stop:\n    - command: "echo \'{\\"decision\\":\\"block\\",\\"reason\\":\\"changelog missing\\"}\'"\n    - command: "true"\n');
+    const { hooks, exec } = await runner(
+      'hooks:\n  Stop:\n    - command: "echo \'{\\"decision\\":\\"block\\",\\"reason\\":\\"changelog missing\\"}\'"\n    - command: "true"\n',
+    );
     const out = await hooks.run('Stop', { hook_event_name: 'Stop', cwd: root });
     expect(out[0]).toEqual({ kind: 'block', hook: expect.any(String), reason: 'changelog missing' });
     expect(exec.calls).toHaveLength(2);

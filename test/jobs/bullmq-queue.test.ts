@@ -17,7 +17,15 @@ beforeAll(async () => {
 });
 
 function queue(name: string, extra: Partial<BullmqQueueOptions<D>> = {}): BullmqQueue<D> {
-  const q = createBullmqQueue<D>({ redisUrl: REDIS_URL, name: 'runs', prefix: uniquePrefix(name), repoOf: (d) => d.repo, issueOf: (d) => `${d.repo}#${d.issue}`, busyRetryMs: 50, ...extra });
+  const q = createBullmqQueue<D>({
+    redisUrl: REDIS_URL,
+    name: 'runs',
+    prefix: uniquePrefix(name),
+    repoOf: (d) => d.repo,
+    issueOf: (d) => `${d.repo}#${d.issue}`,
+    busyRetryMs: 50,
+    ...extra,
+  });
   cleanups.push(() => q.close({ abort: true }));
   return q;
 }
@@ -63,7 +71,9 @@ describe('bullmq queue - on real Redis', () => {
     process.on('warning', onWarning);
     try {
       const q = queue('burst');
-      const res = await Promise.all(Array.from({ length: 40 }, (_, i) => q.enqueue({ runId: `r${i}`, data: { repo: 'o/r', issue: i } }, { dedupeKey: `k${i}` })));
+      const res = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => q.enqueue({ runId: `r${i}`, data: { repo: 'o/r', issue: i } }, { dedupeKey: `k${i}` })),
+      );
       expect(res.filter((r) => !r.deduped)).toHaveLength(40);
       expect((await q.counts()).waiting).toBe(40);
       await new Promise((r) => setImmediate(r));
@@ -99,11 +109,14 @@ describe('bullmq queue - on real Redis', () => {
     const seen: unknown[] = [];
     q.onProgress((runId, p) => seen.push({ runId, ...p }));
     let aborted = false;
-    q.consume(async (job, ctx) => {
-      ctx.progress({ phase: 'working' });
-      await new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r(), { once: true }));
-      aborted = true;
-    }, { concurrency: 1 });
+    q.consume(
+      async (job, ctx) => {
+        ctx.progress({ phase: 'working' });
+        await new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r(), { once: true }));
+        aborted = true;
+      },
+      { concurrency: 1 },
+    );
     await q.enqueue({ runId: 'p1', data: { repo: 'o/r', issue: 1 } }, { dedupeKey: 'p1' });
     await waitFor('progress', () => seen.length > 0);
     expect(seen[0]).toEqual({ runId: 'p1', phase: 'working' });

@@ -23,7 +23,11 @@ describe('embedded database - better-sqlite3 missing', () => {
   });
 
   it('db - node:sqlite is feature-detected: on Node < 22.5 the note names the version it needs; where it exists, it says proofpr does not use it', () => {
-    expect(nodeSqliteNote(() => false, 'v20.20.2')).toBe("Node's own node:sqlite is no way around it either (it needs Node >= 22.5, this is v20.20.2, and proofpr does not use it)");
-    expect(nodeSqliteNote((id) => id === 'node:sqlite', 'v22.12.0')).toBe('this Node (v22.12.0) has node:sqlite, but proofpr does not use it as a fallback');
+    expect(nodeSqliteNote(() => false, 'v20.20.2')).toBe(
+      "Node's own node:sqlite is no way around it either (it needs Node >= 22.5, this is v20.20.2, and proofpr does not use it)",
+    );
+    expect(nodeSqliteNote((id) => id === 'node:sqlite', 'v22.12.0')).toBe(
+      'this Node (v22.12.0) has node:sqlite, but proofpr does not use it as a fallback',
+    );
   });
 });

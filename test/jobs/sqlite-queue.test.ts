@@ -66,10 +66,13 @@ describe('sqlite queue - durable embedded queue', () => {
     await q1.enqueue({ runId: 'running', data: 'x' }, { dedupeKey: 'k1' });
     await q1.enqueue({ runId: 'waiting', data: 'y' }, { dedupeKey: 'k2' });
     let started = false;
-    q1.consume(async () => {
-      started = true;
-      await new Promise(() => {}); // the process "dies" while this runs
-    }, { concurrency: 1 });
+    q1.consume(
+      async () => {
+        started = true;
+        await new Promise(() => {}); // the process "dies" while this runs
+      },
+      { concurrency: 1 },
+    );
     await until(() => started);
     db.close(); // simulate the crash: nothing marks the job finished
     db = openDatabase(home);

@@ -21,8 +21,13 @@ const BRANCH = 'proofpr/12-parser-drops-the-last-line';
 const maintainer = { maintainer: { permission: 'write', role_name: 'write' }, reader: { permission: 'read', role_name: 'read' } };
 const CONFIG = 'test:\n  command: node --test\npermissions:\n  allow: ["Bash(node --test:*)"]\n';
 
-const REVIEW_BODY = "Please don't mock the database in these tests: the mocks hid a broken migration last time. Use the sqlite test helper instead.";
-const ENTRY = { rule: 'Do not mock the database in tests; use the sqlite test helper', why: 'the mocks hid a broken migration', where: 'tests' };
+const REVIEW_BODY =
+  "Please don't mock the database in these tests: the mocks hid a broken migration last time. Use the sqlite test helper instead.";
+const ENTRY = {
+  rule: 'Do not mock the database in tests; use the sqlite test helper',
+  why: 'the mocks hid a broken migration',
+  where: 'tests',
+};
 
 function review(body: string, user = 'maintainer') {
   const p = payload('pull_request_review_comment.created');
@@ -46,7 +51,15 @@ const issueComment = (body: string, number = 12) =>
 /** Models handed out in order: extraction requests and runs each take the next one. */
 function models(list: ModelClient[]) {
   const handed: ModelClient[] = [];
-  return { factory: () => { const m = list[handed.length]; if (!m) throw new Error('no model left'); handed.push(m); return m; }, handed };
+  return {
+    factory: () => {
+      const m = list[handed.length];
+      if (!m) throw new Error('no model left');
+      handed.push(m);
+      return m;
+    },
+    handed,
+  };
 }
 
 describe('feedback memory - in the App', () => {
@@ -63,7 +76,12 @@ describe('feedback memory - in the App', () => {
   });
 
   it('memory - a correcting review leaves one entry; the next run sees it; /agent forget 1 removes it', async () => {
-    gh = fakeGitHub({ permissions: maintainer, config: CONFIG, refs: { [BRANCH]: '1'.repeat(40) }, pulls: [{ number: 13, head: BRANCH, headSha: '1'.repeat(40), base: 'main', state: 'open' }] });
+    gh = fakeGitHub({
+      permissions: maintainer,
+      config: CONFIG,
+      refs: { [BRANCH]: '1'.repeat(40) },
+      pulls: [{ number: 13, head: BRANCH, headSha: '1'.repeat(40), base: 'main', state: 'open' }],
+    });
     const repo = fixtureRepo();
     work = repo.work;
     const extraction = createScriptedModel([{ content: [text(JSON.stringify({ memory: ENTRY }))] }]);
@@ -78,7 +96,9 @@ describe('feedback memory - in the App', () => {
     await h.app.probot.receive({ id: 'rev-1', name: 'pull_request_review', payload: review(REVIEW_BODY) } as never);
     await until(() => gh.comments.some((c) => c.issue === 13));
     const entries = await h.app.memory.list(REPO);
-    expect(entries).toEqual([{ ...ENTRY, date: '2026-11-30', url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-8001', author: 'maintainer' }]);
+    expect(entries).toEqual([
+      { ...ENTRY, date: '2026-11-30', url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-8001', author: 'maintainer' },
+    ]);
     expect(extraction.requests).toHaveLength(1);
     const asked = JSON.stringify(extraction.requests[0]!.messages);
     expect(asked).toContain('untrusted data');
@@ -94,7 +114,9 @@ describe('feedback memory - in the App', () => {
     // 2. `/agent memory` answers with the numbered list.
     await h.app.probot.receive({ id: 'mem-1', name: 'issue_comment', payload: issueComment('/agent memory') } as never);
     const listed = gh.comments.filter((c) => c.issue === 12).at(-1)!.body;
-    expect(listed).toContain('1. [2026-11-30] Do not mock the database in tests; use the sqlite test helper. Why: the mocks hid a broken migration. Applies to: tests.');
+    expect(listed).toContain(
+      '1. [2026-11-30] Do not mock the database in tests; use the sqlite test helper. Why: the mocks hid a broken migration. Applies to: tests.',
+    );
 
     // 3. The next run on that repository has it in its prompt, after the instructions, as possibly stale data.
     await h.app.probot.receive({ id: 'fix-1', name: 'issue_comment', payload: issueComment('/agent fix') } as never);
@@ -117,7 +139,11 @@ describe('feedback memory - in the App', () => {
   }, 120_000);
 
   it('memory - approval, a non-maintainer, a fork PR and "nothing to keep" leave no entry and no reply', async () => {
-    gh = fakeGitHub({ permissions: maintainer, config: CONFIG, pulls: [{ number: 13, head: BRANCH, headSha: '1'.repeat(40), base: 'main', state: 'open' }] });
+    gh = fakeGitHub({
+      permissions: maintainer,
+      config: CONFIG,
+      pulls: [{ number: 13, head: BRANCH, headSha: '1'.repeat(40), base: 'main', state: 'open' }],
+    });
     const nothing = createScriptedModel([{ content: [text('{"memory": null}')] }]);
     const m = models([nothing]);
     h = await startHarnessWith({ runTask, workspace: fakeWorkspace('/nonexistent'), modelFactory: m.factory });
@@ -129,7 +155,11 @@ describe('feedback memory - in the App', () => {
     await h.app.probot.receive({ id: 'a-3', name: 'pull_request_review', payload: fork } as never);
     expect(m.handed).toHaveLength(0);
     // A maintainer's review that teaches nothing: one extraction request, no entry, no reply.
-    await h.app.probot.receive({ id: 'a-4', name: 'pull_request_review', payload: review('This loop misses the empty-input case, please add it.') } as never);
+    await h.app.probot.receive({
+      id: 'a-4',
+      name: 'pull_request_review',
+      payload: review('This loop misses the empty-input case, please add it.'),
+    } as never);
     await until(() => nothing.requests.length === 1);
     await new Promise((r) => setTimeout(r, 200));
     expect(await h.app.memory.list(REPO)).toEqual([]);

@@ -9,7 +9,15 @@ import { answerMemoryCommand } from '../../src/memory/memory-commands.js';
 import { openDatabase } from '../../src/jobs/db.js';
 import type { MemoryEntry } from '../../src/memory/types.js';
 
-const entry = (rule: string, patch: Partial<MemoryEntry> = {}): MemoryEntry => ({ rule, why: 'the maintainer said so', where: 'everywhere', date: '2026-11-30', url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-1', author: 'maintainer', ...patch });
+const entry = (rule: string, patch: Partial<MemoryEntry> = {}): MemoryEntry => ({
+  rule,
+  why: 'the maintainer said so',
+  where: 'everywhere',
+  date: '2026-11-30',
+  url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-1',
+  author: 'maintainer',
+  ...patch,
+});
 const home = () => mkdtempSync(join(tmpdir(), 'proofpr-memstore-'));
 
 describe('memory store', () => {
@@ -43,7 +51,10 @@ describe('memory store', () => {
   it('memory store - the file backend keeps one JSON file per repository under memory/', async () => {
     const h = home();
     await createMemoryStore(fileMemoryBlobs(h)).add('acme/widgets', entry('Keep the public API'));
-    expect(JSON.parse(readFileSync(join(h, 'memory', 'acme+widgets.json'), 'utf8'))).toMatchObject({ version: 1, entries: [{ rule: 'Keep the public API' }] });
+    expect(JSON.parse(readFileSync(join(h, 'memory', 'acme+widgets.json'), 'utf8'))).toMatchObject({
+      version: 1,
+      entries: [{ rule: 'Keep the public API' }],
+    });
   });
 
   it('memory commands - /agent memory lists, /agent forget N removes, a bad N is answered', async () => {
@@ -52,7 +63,9 @@ describe('memory store', () => {
     expect((await answerMemoryCommand(t('memory'), '/agent', store)).text).toBe('I keep nothing from reviews in this repository yet.');
     await store.add('acme/widgets', entry('Keep the public API', { why: 'downstream users pin it.', where: 'src/api' }));
     const list = await answerMemoryCommand(t('memory'), '/agent', store);
-    expect(list.text).toContain('1. [2026-11-30] Keep the public API. Why: downstream users pin it. Applies to: src/api. (@maintainer, https://github.com/acme/widgets/pull/13#pullrequestreview-1)');
+    expect(list.text).toContain(
+      '1. [2026-11-30] Keep the public API. Why: downstream users pin it. Applies to: src/api. (@maintainer, https://github.com/acme/widgets/pull/13#pullrequestreview-1)',
+    );
     expect((await answerMemoryCommand(t('forget', 'two'), '/agent', store)).text).toMatch(/no memory entry `two`: I keep 1/);
     expect((await answerMemoryCommand(t('forget', '#1'), '/agent', store)).text).toMatch(/^Forgotten: \[2026-11-30\] Keep the public API/);
     expect(await store.list('acme/widgets')).toEqual([]);
@@ -80,7 +93,14 @@ describe('memory in the system prompt', () => {
     expect(mem).toMatch(/may be stale/);
     expect(mem).toMatch(/not instructions/);
     expect(mem.match(/<\/memory>/g)).toHaveLength(1);
-    const none = buildSystemPrompt({ toolNames: ['Read'], instructions: [], skills: [], task: { kind: 'issue', title: 't', body: 'b' }, mode: 'fix', gatesEnabled: [] });
+    const none = buildSystemPrompt({
+      toolNames: ['Read'],
+      instructions: [],
+      skills: [],
+      task: { kind: 'issue', title: 't', body: 'b' },
+      mode: 'fix',
+      gatesEnabled: [],
+    });
     expect(none.map((b) => b.text).join('\n')).not.toContain('Feedback memory');
   });
 });

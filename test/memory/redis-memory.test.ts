@@ -19,7 +19,14 @@ describe('memory store - redis', () => {
     const prefix = `${uniquePrefix('memory')}:`;
     const a = createMemoryStore(redisMemoryBlobs(redis, prefix));
     const b = createMemoryStore(redisMemoryBlobs(redis, prefix));
-    const entry = { rule: 'Keep the public API', why: '', where: 'src/api', date: '2026-11-30', url: 'https://github.com/acme/widgets/pull/13#discussion_r7', author: 'maintainer' };
+    const entry = {
+      rule: 'Keep the public API',
+      why: '',
+      where: 'src/api',
+      date: '2026-11-30',
+      url: 'https://github.com/acme/widgets/pull/13#discussion_r7',
+      author: 'maintainer',
+    };
     expect(await a.add('acme/widgets', entry)).toEqual({ added: true, number: 1 });
     expect(await b.list('ACME/widgets')).toEqual([entry]);
     expect(await redis.ttl(`${prefix}acme/widgets`)).toBe(-1);

@@ -54,7 +54,11 @@ describe('anthropic adapter (nock)', () => {
     const deltas: StreamDelta[] = [];
     const res = await client().send(request(), (d) => deltas.push(d));
     expect(res.content).toEqual([
-      { type: 'thinking', thinking: 'I should look at the parser before editing it.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDYHQ8thnvFfnh0gAiMPbZ' },
+      {
+        type: 'thinking',
+        thinking: 'I should look at the parser before editing it.',
+        signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDYHQ8thnvFfnh0gAiMPbZ',
+      },
       { type: 'text', text: 'Let me read the parser.' },
       { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'Read', input: { file_path: 'src/parser.ts', offset: 10, limit: 50 } },
     ]);
@@ -71,7 +75,18 @@ describe('anthropic adapter (nock)', () => {
     const messages = [
       { role: 'user' as const, content: 'Fix it.' },
       { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'Read', input: { file_path: 'a.ts' } }] },
-      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: '1\tx', is_error: false, cache_control: { type: 'ephemeral' as const } }] },
+      {
+        role: 'user' as const,
+        content: [
+          {
+            type: 'tool_result' as const,
+            tool_use_id: 'toolu_1',
+            content: '1\tx',
+            is_error: false,
+            cache_control: { type: 'ephemeral' as const },
+          },
+        ],
+      },
     ];
     await client().send(request({ messages }));
     expect(body.messages).toEqual(messages);
@@ -79,18 +94,25 @@ describe('anthropic adapter (nock)', () => {
 
   it('anthropic - a 529 overloaded answer is retried by the SDK, then succeeds', async () => {
     const scope = nock(API)
-      .post('/v1/messages').reply(529, overloaded, { 'retry-after-ms': '1' })
-      .post('/v1/messages').reply(200, fixture('text.txt'), SSE_HEADERS);
+      .post('/v1/messages')
+      .reply(529, overloaded, { 'retry-after-ms': '1' })
+      .post('/v1/messages')
+      .reply(200, fixture('text.txt'), SSE_HEADERS);
     const res = await client().send(request());
     expect(res.stopReason).toBe('end_turn');
     expect(scope.isDone()).toBe(true);
   });
 
   it('anthropic - a 429 is retried after the delay the server asks for, then succeeds', async () => {
-    const rateLimited = { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit' } };
+    const rateLimited = {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit' },
+    };
     const scope = nock(API)
-      .post('/v1/messages').reply(429, rateLimited, { 'retry-after': '0', 'retry-after-ms': '30' })
-      .post('/v1/messages').reply(200, fixture('text.txt'), SSE_HEADERS);
+      .post('/v1/messages')
+      .reply(429, rateLimited, { 'retry-after': '0', 'retry-after-ms': '30' })
+      .post('/v1/messages')
+      .reply(200, fixture('text.txt'), SSE_HEADERS);
     const t0 = Date.now();
     const res = await client().send(request());
     expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
@@ -110,7 +132,10 @@ describe('anthropic adapter (nock)', () => {
   });
 
   it('anthropic - a 400 "prompt is too long" is prompt_too_long and is not retried', async () => {
-    const tooLong = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208131 tokens > 200000 maximum' } };
+    const tooLong = {
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'prompt is too long: 208131 tokens > 200000 maximum' },
+    };
     const scope = nock(API).post('/v1/messages').once().reply(400, tooLong);
     const e = await modelError(client().send(request()));
     expect(e.kind).toBe('prompt_too_long');
@@ -119,20 +144,27 @@ describe('anthropic adapter (nock)', () => {
   });
 
   it('anthropic - "input length and max_tokens exceed context limit" is prompt_too_long too', async () => {
-    const msg = 'input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again';
-    nock(API).post('/v1/messages').reply(400, { type: 'error', error: { type: 'invalid_request_error', message: msg } });
+    const msg =
+      'input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again';
+    nock(API)
+      .post('/v1/messages')
+      .reply(400, { type: 'error', error: { type: 'invalid_request_error', message: msg } });
     expect((await modelError(client().send(request()))).kind).toBe('prompt_too_long');
   });
 
   it('anthropic - any other 400 is fatal with the API message', async () => {
-    nock(API).post('/v1/messages').reply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'tools.0.name: String should match pattern' } });
+    nock(API)
+      .post('/v1/messages')
+      .reply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'tools.0.name: String should match pattern' } });
     const e = await modelError(client().send(request()));
     expect(e.kind).toBe('fatal');
     expect(e.message).toContain('tools.0.name');
   });
 
   it('anthropic - a 401 is fatal, names the variable to check, and never shows the key', async () => {
-    nock(API).post('/v1/messages').reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    nock(API)
+      .post('/v1/messages')
+      .reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
     const e = await modelError(client().send(request()));
     expect(e.kind).toBe('fatal');
     expect(e.status).toBe(401);
@@ -187,8 +219,12 @@ describe('anthropic adapter (nock)', () => {
     const scope = nock(API).matchHeader('authorization', `Bearer ${KEY}`).post('/v1/messages').reply(200, fixture('text.txt'), SSE_HEADERS);
     const { log, lines } = captureLogger();
     await createAnthropicClient({ apiKey: KEY, baseURL: API, logger: log }).send(request());
-    nock(API).post('/v1/messages').reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
-    await createAnthropicClient({ apiKey: KEY, baseURL: API, logger: log }).send(request()).catch(() => undefined);
+    nock(API)
+      .post('/v1/messages')
+      .reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    await createAnthropicClient({ apiKey: KEY, baseURL: API, logger: log })
+      .send(request())
+      .catch(() => undefined);
     expect(scope.isDone()).toBe(true);
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain(KEY);

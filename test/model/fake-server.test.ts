@@ -8,7 +8,8 @@ import { silentLogger } from '../../src/log.js';
 import { KEY, fixture, request } from './helpers.js';
 
 let server: FakeMessagesServer | undefined;
-const start = async (script: (body: unknown, n: number) => unknown): Promise<FakeMessagesServer> => (server = await startFakeMessagesServer(script));
+const start = async (script: (body: unknown, n: number) => unknown): Promise<FakeMessagesServer> =>
+  (server = await startFakeMessagesServer(script));
 const clientFor = (s: FakeMessagesServer, extra: { streamIdleMs?: number } = {}) =>
   createAnthropicClient({ apiKey: KEY, baseURL: s.url, maxRetries: 1, logger: silentLogger, ...extra });
 
@@ -36,7 +37,12 @@ describe('fake Messages server + adapter', () => {
   it('fake server - streams a scripted conversation that the adapter assembles turn by turn', async () => {
     const s = await start((_body, n) =>
       n === 1
-        ? { content: [{ type: 'text', text: 'Running the tests now.' }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test', description: 'run the suite' } }] }
+        ? {
+            content: [
+              { type: 'text', text: 'Running the tests now.' },
+              { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test', description: 'run the suite' } },
+            ],
+          }
         : { content: [{ type: 'text', text: 'All green.' }], usage: { input_tokens: 900, output_tokens: 7, cache_read_input_tokens: 800 } },
     );
     const model = clientFor(s);
@@ -52,17 +58,29 @@ describe('fake Messages server + adapter', () => {
     expect(second.stopReason).toBe('end_turn');
     expect(second.usage).toEqual({ inputTokens: 900, outputTokens: 7, cacheReadTokens: 800, cacheWriteTokens: 0 });
     expect(s.requests).toHaveLength(2);
-    expect(s.requests[0]).toMatchObject({ model: 'claude-sonnet-5-5', stream: true, messages: [{ role: 'user', content: 'Fix the parser.' }] });
+    expect(s.requests[0]).toMatchObject({
+      model: 'claude-sonnet-5-5',
+      stream: true,
+      messages: [{ role: 'user', content: 'Fix the parser.' }],
+    });
   });
 
   it('fake server - thinking blocks come back with their signature', async () => {
-    const s = await start(() => ({ content: [{ type: 'thinking', thinking: 'Consider the edge case of an empty file first.', signature: 'sig_abc' }, { type: 'text', text: 'Done.' }] }));
+    const s = await start(() => ({
+      content: [
+        { type: 'thinking', thinking: 'Consider the edge case of an empty file first.', signature: 'sig_abc' },
+        { type: 'text', text: 'Done.' },
+      ],
+    }));
     const res = await clientFor(s).send(request());
     expect(res.content[0]).toEqual({ type: 'thinking', thinking: 'Consider the edge case of an empty file first.', signature: 'sig_abc' });
   });
 
   it('fake server - an HTTP error reply reaches the adapter as a ModelError', async () => {
-    const s = await start(() => ({ httpStatus: 400, error: { type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' } }));
+    const s = await start(() => ({
+      httpStatus: 400,
+      error: { type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' },
+    }));
     expect((await modelError(clientFor(s).send(request()))).kind).toBe('prompt_too_long');
   });
 

@@ -10,7 +10,14 @@ const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 50, cacheWr
 const events: RunEvent[] = [
   stamp({ type: 'run_start', runId: 'r1', task: { kind: 'prompt' }, model: 'claude-sonnet-5-5', root: '/w' }),
   stamp({ type: 'request', turn: 1, messages: 1, estimatedTokens: 100 }),
-  stamp({ type: 'assistant', turn: 1, content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }], stopReason: 'tool_use', usage, costUsd: 0.001 }),
+  stamp({
+    type: 'assistant',
+    turn: 1,
+    content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }],
+    stopReason: 'tool_use',
+    usage,
+    costUsd: 0.001,
+  }),
   stamp({ type: 'tool_result', id: 'toolu_1', name: 'Bash', isError: false, preview: 'ok', durationMs: 5 }),
   stamp({ type: 'assistant', turn: 2, content: [{ type: 'text', text: 'Tests pass.' }], stopReason: 'end_turn', usage, costUsd: 0.001 }),
 ];
@@ -53,7 +60,9 @@ describe('replay model', () => {
   });
 
   it('replay - a malformed assistant event names the field', () => {
-    expect(() => createReplayModel([{ type: 'assistant', content: [{ type: 'text' }], stopReason: 'end_turn', usage: {} }])).toThrow(/event 0: assistant event field content\.0\.text/);
+    expect(() => createReplayModel([{ type: 'assistant', content: [{ type: 'text' }], stopReason: 'end_turn', usage: {} }])).toThrow(
+      /event 0: assistant event field content\.0\.text/,
+    );
   });
 
   it('replay - a transcript without assistant events is an error', () => {

@@ -5,7 +5,10 @@ import { request } from './helpers.js';
 
 describe('scripted model', () => {
   it('scripted - answers steps in order, defaulting stopReason from the content', async () => {
-    const m = createScriptedModel([{ content: [text('Reading.'), toolUse('Read', { file_path: 'a.ts' }, 'toolu_a')] }, { content: [text('Done.')] }]);
+    const m = createScriptedModel([
+      { content: [text('Reading.'), toolUse('Read', { file_path: 'a.ts' }, 'toolu_a')] },
+      { content: [text('Done.')] },
+    ]);
     const r1 = await m.send(request());
     expect(r1.stopReason).toBe('tool_use');
     expect(r1.content[1]).toEqual({ type: 'tool_use', id: 'toolu_a', name: 'Read', input: { file_path: 'a.ts' } });
@@ -83,7 +86,9 @@ describe('scripted model', () => {
   it('scripted - an aborted signal is aborted', async () => {
     const ac = new AbortController();
     ac.abort();
-    await expect(createScriptedModel([{ content: [text('x')] }]).send(request({ signal: ac.signal }))).rejects.toMatchObject({ kind: 'aborted' });
+    await expect(createScriptedModel([{ content: [text('x')] }]).send(request({ signal: ac.signal }))).rejects.toMatchObject({
+      kind: 'aborted',
+    });
   });
 
   it('scripted - toolUse makes distinct ids when none is given', () => {

@@ -11,8 +11,16 @@ import { parse as parseYaml } from 'yaml';
 
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 /** Instructions of the final stage, continuation lines joined. */
-const finalStage = dockerfile.replace(/\\\n/g, ' ').split(/^FROM /m).at(-1) ?? '';
-const instr = (name: string): string[] => finalStage.split('\n').filter((l) => l.startsWith(`${name} `)).map((l) => l.slice(name.length + 1).trim());
+const finalStage =
+  dockerfile
+    .replace(/\\\n/g, ' ')
+    .split(/^FROM /m)
+    .at(-1) ?? '';
+const instr = (name: string): string[] =>
+  finalStage
+    .split('\n')
+    .filter((l) => l.startsWith(`${name} `))
+    .map((l) => l.slice(name.length + 1).trim());
 
 interface ComposeService {
   image?: string;
@@ -59,7 +67,9 @@ describe('Dockerfile and compose.yaml', () => {
   it('docker - `docker build` succeeds where a Docker engine answers', () => {
     const info = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 20_000 });
     if (info.status !== 0) {
-      console.log(`docker build not run: no Docker engine answers here (${(info.error?.message ?? info.stderr).trim().split('\n').at(-1)})`);
+      console.log(
+        `docker build not run: no Docker engine answers here (${(info.error?.message ?? info.stderr).trim().split('\n').at(-1)})`,
+      );
       return;
     }
     const build = spawnSync('docker', ['build', '-t', 'proofpr:test', '.'], { encoding: 'utf8', timeout: 900_000 });
@@ -69,7 +79,9 @@ describe('Dockerfile and compose.yaml', () => {
   it('docker - the Dockerfile passes hadolint where hadolint is installed', () => {
     const version = spawnSync('hadolint', ['--version'], { encoding: 'utf8' });
     if (version.status !== 0) {
-      console.log('hadolint not run: it is not installed here (no Debian package; the npm "hadolint" wrapper needs Docker; releases are GitHub binaries)');
+      console.log(
+        'hadolint not run: it is not installed here (no Debian package; the npm "hadolint" wrapper needs Docker; releases are GitHub binaries)',
+      );
       return;
     }
     const lint = spawnSync('hadolint', ['Dockerfile'], { encoding: 'utf8' });

@@ -24,14 +24,27 @@ function bin(): string {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'proofpr-pack-'));
-  const packed = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(
+    execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  ) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const first = packed[0]!;
   files = first.files.map((f) => f.path);
   app = join(dir, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'empty-folder', version: '1.0.0', private: true }));
-  const tgz = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
-  const res = spawnSync(npm, ['install', tgz, '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, encoding: 'utf8', timeout: 280_000 });
+  const tgz = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith('.tgz'))!,
+  );
+  const res = spawnSync(npm, ['install', tgz, '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: app,
+    encoding: 'utf8',
+    timeout: 280_000,
+  });
   if (res.status !== 0) throw new Error(`npm install of the tarball failed (${res.status}): ${res.stderr}`);
 }, 300_000);
 
@@ -41,10 +54,26 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   test('ships the build, the launcher, the Action bundle, docs and the demo; no tests or benches', () => {
-    for (const f of ['bin/proofpr.js', 'build/hosts/cli/main.js', 'dist/index.js', 'dist/tree-sitter-bash.wasm', 'dist/tree-sitter.wasm', 'docs/proofpr.schema.json', 'examples/demo/session.jsonl', 'examples/workflows/proofpr-comment.yml', 'app.yml', 'action.yml', 'LICENSE']) {
+    for (const f of [
+      'bin/proofpr.js',
+      'build/hosts/cli/main.js',
+      'dist/index.js',
+      'dist/tree-sitter-bash.wasm',
+      'dist/tree-sitter.wasm',
+      'docs/proofpr.schema.json',
+      'examples/demo/session.jsonl',
+      'examples/workflows/proofpr-comment.yml',
+      'app.yml',
+      'action.yml',
+      'LICENSE',
+    ]) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('bench/') || f.startsWith('src/') || f.startsWith('scripts/') || f.endsWith('.map'))).toEqual([]);
+    expect(
+      files.filter(
+        (f) => f.startsWith('test/') || f.startsWith('bench/') || f.startsWith('src/') || f.startsWith('scripts/') || f.endsWith('.map'),
+      ),
+    ).toEqual([]);
   });
 
   test('installs without the optional native module', () => {
@@ -53,13 +82,22 @@ describe('the packed tarball', () => {
   });
 
   test('proofpr --version prints the package version', () => {
-    const version = (JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: root, encoding: 'utf8' })) as { version: string }).version;
+    const version = (
+      JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: root, encoding: 'utf8' })) as {
+        version: string;
+      }
+    ).version;
     const out = execFileSync(bin(), ['--version'], { cwd: app, encoding: 'utf8' });
     expect(out.trim()).toBe(version);
   });
 
   test('proofpr demo runs to a verified commit from the installed package', () => {
-    const res = spawnSync(bin(), ['demo'], { cwd: app, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    const res = spawnSync(bin(), ['demo'], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, ANTHROPIC_API_KEY: '' },
+    });
     expect(res.stdout).toContain('verdict: verified (exit code 0)');
     expect(res.status).toBe(0);
   }, 150_000);
@@ -69,7 +107,17 @@ describe('the packed tarball', () => {
       cwd: app,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { PATH: process.env.PATH ?? '', HOME: app, APP_ID: '1', PRIVATE_KEY: '-----BEGIN RSA PRIVATE KEY-----\nx\n-----END RSA PRIVATE KEY-----', WEBHOOK_SECRET: 's', ANTHROPIC_API_KEY: 'k', PORT: '0', PROOFPR_HOME: join(app, '.proofpr'), PROOFPR_SWEEP_SCHEDULER: 'off' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: app,
+        APP_ID: '1',
+        PRIVATE_KEY: '-----BEGIN RSA PRIVATE KEY-----\nx\n-----END RSA PRIVATE KEY-----',
+        WEBHOOK_SECRET: 's',
+        ANTHROPIC_API_KEY: 'k',
+        PORT: '0',
+        PROOFPR_HOME: join(app, '.proofpr'),
+        PROOFPR_SWEEP_SCHEDULER: 'off',
+      },
     });
     expect(res.stderr).toContain('npm install better-sqlite3@12');
     expect(res.stderr).toContain('REDIS_URL');

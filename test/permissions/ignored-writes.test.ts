@@ -15,7 +15,16 @@ function put(rel: string, content: string): void {
   writeFileSync(join(root, rel), content);
 }
 
-const allow = ['Bash(cp:*)', 'Bash(mv:*)', 'Bash(sed -i:*)', 'Bash(tee:*)', 'Bash(touch:*)', 'Bash(rm:*)', 'Bash(mkdir:*)', 'Bash(npm test:*)'];
+const allow = [
+  'Bash(cp:*)',
+  'Bash(mv:*)',
+  'Bash(sed -i:*)',
+  'Bash(tee:*)',
+  'Bash(touch:*)',
+  'Bash(rm:*)',
+  'Bash(mkdir:*)',
+  'Bash(npm test:*)',
+];
 
 beforeAll(async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-ignored-')));
@@ -34,7 +43,8 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const bash = (command: string) => policy.check('Bash', { command });
 
-const DEP = /is inside (node_modules|\.venv), an installed dependency folder git ignores: the harness's clean final run reuses that folder, so a change there would change the verdict without being part of the commit; change tracked files instead \(dependencies come from setup\.command\)$/;
+const DEP =
+  /is inside (node_modules|\.venv), an installed dependency folder git ignores: the harness's clean final run reuses that folder, so a change there would change the verdict without being part of the commit; change tracked files instead \(dependencies come from setup\.command\)$/;
 
 describe('writes into git-ignored paths (CONTRACT §9: writable unless protected)', () => {
   it('ignored - Write, Edit and Bash writes into ignored scratch and build output are allowed (the final run never sees them)', async () => {
@@ -69,9 +79,13 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
       reason:
         "Write refused: node_modules/dep/index.js is inside node_modules, an installed dependency folder git ignores: the harness's clean final run reuses that folder, so a change there would change the verdict without being part of the commit; change tracked files instead (dependencies come from setup.command)",
     });
-    expect((await policy.check('Write', { file_path: 'node_modules/dep/new-file.js', content: 'x' })).rule).toBe('builtin-deny:dependency-path');
+    expect((await policy.check('Write', { file_path: 'node_modules/dep/new-file.js', content: 'x' })).rule).toBe(
+      'builtin-deny:dependency-path',
+    );
     expect((await policy.check('Write', { file_path: '.venv/lib/site.py', content: 'x' })).rule).toBe('builtin-deny:dependency-path');
-    expect((await policy.check('Edit', { file_path: `${root}/node_modules/dep/index.js`, old_string: '1', new_string: '2' })).rule).toBe('builtin-deny:dependency-path');
+    expect((await policy.check('Edit', { file_path: `${root}/node_modules/dep/index.js`, old_string: '1', new_string: '2' })).rule).toBe(
+      'builtin-deny:dependency-path',
+    );
   });
 
   it('ignored - Bash redirects, tee, cp/mv destinations, sed -i and touch into an ignored dependency folder are refused', async () => {
@@ -106,7 +120,13 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
   });
 
   it('ignored - reading from dependency folders, deleting there and creating folders stay allowed', async () => {
-    for (const command of ['cp node_modules/dep/index.js src/dep.js', 'cat node_modules/dep/index.js', 'rm -rf dist', 'mkdir -p dist/x', 'echo x > src/new.ts']) {
+    for (const command of [
+      'cp node_modules/dep/index.js src/dep.js',
+      'cat node_modules/dep/index.js',
+      'rm -rf dist',
+      'mkdir -p dist/x',
+      'echo x > src/new.ts',
+    ]) {
       expect({ command, behavior: (await bash(command)).behavior }).toEqual({ command, behavior: 'allow' });
     }
   });

@@ -16,10 +16,16 @@ describe('the environment prefix of test.command itself', () => {
     expect(await bash('PYTHONPATH=src python3 -m unittest')).toMatchObject({ behavior: 'allow' });
     expect(await bash('PYTHONPATH=src python3 -m unittest tests.test_misc')).toMatchObject({ behavior: 'allow' });
     expect(await bash('PYTHONPATH=/tmp/evil python3 -m unittest')).toMatchObject({ behavior: 'deny', rule: 'builtin-deny:env:PYTHONPATH' });
-    expect(await bash('LD_PRELOAD=x.so PYTHONPATH=src python3 -m unittest')).toMatchObject({ behavior: 'deny', rule: 'builtin-deny:env:LD_PRELOAD' });
+    expect(await bash('LD_PRELOAD=x.so PYTHONPATH=src python3 -m unittest')).toMatchObject({
+      behavior: 'deny',
+      rule: 'builtin-deny:env:LD_PRELOAD',
+    });
     // The prefix does not open other commands: they need their own rule.
     expect(await bash('PYTHONPATH=src python3 evil.py')).not.toMatchObject({ behavior: 'allow' });
     const plain = await createPolicy({ root, mode: 'default', allow: [], deny: [], testCommand: 'python3 -m unittest' });
-    expect(await plain.check('Bash', { command: 'PYTHONPATH=src python3 -m unittest' })).toMatchObject({ behavior: 'deny', rule: 'builtin-deny:env:PYTHONPATH' });
+    expect(await plain.check('Bash', { command: 'PYTHONPATH=src python3 -m unittest' })).toMatchObject({
+      behavior: 'deny',
+      rule: 'builtin-deny:env:PYTHONPATH',
+    });
   });
 });

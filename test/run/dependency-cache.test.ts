@@ -28,15 +28,23 @@ function makeMirror(): string {
   mkdirSync(join(src, 'deps'), { recursive: true });
   execFileSync('npm', ['pack', '--silent', '--pack-destination', join(src, 'deps')], { cwd: dep, stdio: 'pipe' });
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({
-      name: 'shop', version: '1.0.0', private: true,
-      scripts: { test: 'node --test', postinstall: "node -e \"require('fs').appendFileSync('node_modules/.installs', 'x')\"" },
-      dependencies: { dep: 'file:deps/dep-1.0.0.tgz' },
-    }, null, 2),
+    'package.json': JSON.stringify(
+      {
+        name: 'shop',
+        version: '1.0.0',
+        private: true,
+        scripts: { test: 'node --test', postinstall: "node -e \"require('fs').appendFileSync('node_modules/.installs', 'x')\"" },
+        dependencies: { dep: 'file:deps/dep-1.0.0.tgz' },
+      },
+      null,
+      2,
+    ),
     '.npmrc': 'offline=true\naudit=false\nfund=false\nupdate-notifier=false\n',
     '.gitignore': 'node_modules/\n',
-    'src/total.js': "const { qty } = require('dep');\nexports.total = (items) => items.reduce((s, i) => s + i.price, 0);\nexports.qty = qty;\n",
-    'test/total.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { total } = require('../src/total');\ntest('total multiplies by qty', () => assert.strictEqual(total([{ price: 2, qty: 3 }]), 6));\n",
+    'src/total.js':
+      "const { qty } = require('dep');\nexports.total = (items) => items.reduce((s, i) => s + i.price, 0);\nexports.qty = qty;\n",
+    'test/total.test.js':
+      "const { test } = require('node:test');\nconst assert = require('node:assert');\nconst { total } = require('../src/total');\ntest('total multiplies by qty', () => assert.strictEqual(total([{ price: 2, qty: 3 }]), 6));\n",
   };
   for (const [p, t] of Object.entries(files)) {
     mkdirSync(dirname(join(src, p)), { recursive: true });
@@ -53,7 +61,12 @@ function makeMirror(): string {
 }
 
 const fix = toolUse('Edit', { file_path: 'src/total.js', old_string: 's + i.price, 0', new_string: 's + i.price * qty(i), 0' });
-const steps = (): ScriptStep[] => [{ content: [toolUse('Read', { file_path: 'src/total.js' })] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'npm test' })] }, { content: [text('Fixed.')] }];
+const steps = (): ScriptStep[] => [
+  { content: [toolUse('Read', { file_path: 'src/total.js' })] },
+  { content: [fix] },
+  { content: [toolUse('Bash', { command: 'npm test' })] },
+  { content: [text('Fixed.')] },
+];
 
 async function appRun(mirror: string, n: number) {
   return runTask({
@@ -73,12 +86,55 @@ async function appRun(mirror: string, n: number) {
 describe('dependency cache keyed by the lock file (the App: runs from a mirror)', () => {
   it('dependencyCacheKey - changes with the lock file, the command, the folder; not with the order of files', () => {
     const lock = Buffer.from('{"lockfileVersion":3}');
-    const k = dependencyCacheKey({ command: 'npm ci', folder: 'node_modules', files: [['package-lock.json', lock], ['.npmrc', Buffer.from('x')]] });
+    const k = dependencyCacheKey({
+      command: 'npm ci',
+      folder: 'node_modules',
+      files: [
+        ['package-lock.json', lock],
+        ['.npmrc', Buffer.from('x')],
+      ],
+    });
     expect(k).toMatch(/^[0-9a-f]{64}$/);
-    expect(dependencyCacheKey({ command: 'npm ci', folder: 'node_modules', files: [['.npmrc', Buffer.from('x')], ['package-lock.json', lock]] })).toBe(k);
-    expect(dependencyCacheKey({ command: 'npm ci', folder: 'node_modules', files: [['package-lock.json', Buffer.from('{}')], ['.npmrc', Buffer.from('x')]] })).not.toBe(k);
-    expect(dependencyCacheKey({ command: 'npm ci --ignore-scripts', folder: 'node_modules', files: [['package-lock.json', lock], ['.npmrc', Buffer.from('x')]] })).not.toBe(k);
-    expect(dependencyCacheKey({ command: 'npm ci', folder: 'vendor', files: [['package-lock.json', lock], ['.npmrc', Buffer.from('x')]] })).not.toBe(k);
+    expect(
+      dependencyCacheKey({
+        command: 'npm ci',
+        folder: 'node_modules',
+        files: [
+          ['.npmrc', Buffer.from('x')],
+          ['package-lock.json', lock],
+        ],
+      }),
+    ).toBe(k);
+    expect(
+      dependencyCacheKey({
+        command: 'npm ci',
+        folder: 'node_modules',
+        files: [
+          ['package-lock.json', Buffer.from('{}')],
+          ['.npmrc', Buffer.from('x')],
+        ],
+      }),
+    ).not.toBe(k);
+    expect(
+      dependencyCacheKey({
+        command: 'npm ci --ignore-scripts',
+        folder: 'node_modules',
+        files: [
+          ['package-lock.json', lock],
+          ['.npmrc', Buffer.from('x')],
+        ],
+      }),
+    ).not.toBe(k);
+    expect(
+      dependencyCacheKey({
+        command: 'npm ci',
+        folder: 'vendor',
+        files: [
+          ['package-lock.json', lock],
+          ['.npmrc', Buffer.from('x')],
+        ],
+      }),
+    ).not.toBe(k);
   });
 
   it('runTask - the first run on a mirror runs the real `npm ci` and caches node_modules; the second links it and skips the install; both verified', async () => {
@@ -91,7 +147,11 @@ describe('dependency cache keyed by the lock file (the App: runs from a mirror)'
     expect(entries).toHaveLength(1);
     const entry = join(cache, entries[0] ?? '');
     expect(readFileSync(join(entry, 'node_modules', '.installs'), 'utf8')).toBe('x');
-    expect(JSON.parse(readFileSync(join(entry, ENTRY_FILE), 'utf8'))).toMatchObject({ command: 'npm ci', folder: 'node_modules', files: ['package-lock.json', '.npmrc'] });
+    expect(JSON.parse(readFileSync(join(entry, ENTRY_FILE), 'utf8'))).toMatchObject({
+      command: 'npm ci',
+      folder: 'node_modules',
+      files: ['package-lock.json', '.npmrc'],
+    });
 
     const second = await appRun(mirror, 2);
     expect(`${second.evidence.verdict}: ${second.evidence.reason}`).toMatch(/^verified/);
@@ -111,7 +171,10 @@ describe('dependency cache keyed by the lock file (the App: runs from a mirror)'
     const now = Date.now();
     const entry = (name: string, bytes: number, usedDaysAgo: number) => {
       mkdirSync(join(dir, name, 'node_modules'), { recursive: true });
-      writeFileSync(join(dir, name, ENTRY_FILE), JSON.stringify({ key: name, command: 'npm ci', folder: 'node_modules', files: [], bytes, createdAt: '' }));
+      writeFileSync(
+        join(dir, name, ENTRY_FILE),
+        JSON.stringify({ key: name, command: 'npm ci', folder: 'node_modules', files: [], bytes, createdAt: '' }),
+      );
       const t = new Date(now - usedDaysAgo * day);
       utimesSync(join(dir, name, ENTRY_FILE), t, t);
     };
@@ -134,7 +197,10 @@ describe('dependency cache keyed by the lock file (the App: runs from a mirror)'
     const home = join(work, 'gc-home');
     const old = join(home, 'dep-cache', 'k1');
     mkdirSync(join(old, 'node_modules'), { recursive: true });
-    writeFileSync(join(old, ENTRY_FILE), JSON.stringify({ key: 'k1', command: 'npm ci', folder: 'node_modules', files: [], bytes: 5, createdAt: '' }));
+    writeFileSync(
+      join(old, ENTRY_FILE),
+      JSON.stringify({ key: 'k1', command: 'npm ci', folder: 'node_modules', files: [], bytes: 5, createdAt: '' }),
+    );
     utimesSync(join(old, ENTRY_FILE), new Date(Date.now() - 40 * 86_400_000), new Date(Date.now() - 40 * 86_400_000));
     const lines: string[] = [];
     await expect(gcCommand({ depCacheMaxMb: 'lots' }, { PROOFPR_HOME: home }, (l) => lines.push(l))).rejects.toThrow(/--dep-cache-max-mb/);

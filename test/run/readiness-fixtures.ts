@@ -35,18 +35,31 @@ export function repoNeedingInstall(): { dir: string; work: string } {
       '.gitignore': 'node_modules/\n',
       'helper/package.json': JSON.stringify({ name: 'helper', version: '1.0.0', main: 'index.js' }),
       'helper/index.js': 'module.exports = (a, b) => a + b;\n',
-      'package.json': JSON.stringify({ name: 'needs-install', version: '1.0.0', scripts: { test: 'node --test' }, devDependencies: { helper: 'file:helper' } }, null, 2),
-      'test/add.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('helper');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+      'package.json': JSON.stringify(
+        { name: 'needs-install', version: '1.0.0', scripts: { test: 'node --test' }, devDependencies: { helper: 'file:helper' } },
+        null,
+        2,
+      ),
+      'test/add.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('helper');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
     },
   });
-  execFileSync('npm', ['install', '--package-lock-only', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: r.dir, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--package-lock-only', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: r.dir,
+    stdio: 'ignore',
+  });
   rmSync(join(r.dir, 'node_modules'), { recursive: true, force: true });
   git(r.dir, ['add', '-A']);
   git(r.dir, ['commit', '-q', '-m', 'lock file']);
   return r;
 }
 
-export async function runOn(dir: string, work: string, steps: ScriptStep[], config: RepoConfig): Promise<{ res: RunTaskResult; events: RunEvent[]; model: ReturnType<typeof createScriptedModel> }> {
+export async function runOn(
+  dir: string,
+  work: string,
+  steps: ScriptStep[],
+  config: RepoConfig,
+): Promise<{ res: RunTaskResult; events: RunEvent[]; model: ReturnType<typeof createScriptedModel> }> {
   const model = createScriptedModel(steps);
   const events: RunEvent[] = [];
   const res = await runTask({

@@ -8,7 +8,15 @@ import { repoNeedingInstall, repoWith, runOn } from './readiness-fixtures.js';
 
 const fix = (cmd: string) => [
   { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
-  { content: [toolUse('Edit', { file_path: 'src/stats.js', old_string: 'const sorted = [...values].sort();', new_string: 'const sorted = [...values].sort((a, b) => a - b);' })] },
+  {
+    content: [
+      toolUse('Edit', {
+        file_path: 'src/stats.js',
+        old_string: 'const sorted = [...values].sort();',
+        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+      }),
+    ],
+  },
   { content: [toolUse('Bash', { command: cmd })] },
   { content: [text('done')] },
 ];
@@ -31,7 +39,11 @@ describe('readiness before spending', () => {
     const { res, model, events } = await runOn(dir, work, fix('npm test'), parseRepoConfig(''));
     expect(res.evidence.reason).not.toContain('not ready');
     expect(res.evidence.verdict).toBe('verified');
-    expect(res.evidence.test).toEqual({ command: 'npm test', source: 'detected', why: expect.stringContaining('package.json scripts.test runs node:test') });
+    expect(res.evidence.test).toEqual({
+      command: 'npm test',
+      source: 'detected',
+      why: expect.stringContaining('package.json scripts.test runs node:test'),
+    });
     expect(model.requests).toHaveLength(4);
     // The red base is recorded (one test fails as shipped), not fatal.
     expect(res.evidence.baseline).toMatchObject({ command: 'npm test', exitCode: 1, counts: { failed: 1 } });
@@ -62,7 +74,12 @@ describe('readiness before spending', () => {
   });
 
   it('readiness - what the baseline run wrote into the worktree is not part of the change', async () => {
-    const { dir, work } = repoWith({ files: { 'test/stray.test.js': "const { test } = require('node:test');\nconst fs = require('node:fs');\ntest('writes', () => fs.writeFileSync('stray-output.txt', 'x'));\n" } });
+    const { dir, work } = repoWith({
+      files: {
+        'test/stray.test.js':
+          "const { test } = require('node:test');\nconst fs = require('node:fs');\ntest('writes', () => fs.writeFileSync('stray-output.txt', 'x'));\n",
+      },
+    });
     const { res } = await runOn(dir, work, nothing, parseRepoConfig('test:\n  command: node --test\n'));
     expect(res.evidence.baseline?.counts?.passed).toBeGreaterThan(0);
     expect(res.evidence.filesChanged).toEqual([]);
@@ -89,7 +106,12 @@ describe('sweep baseline after setup', () => {
 
   it('sweep baseline - a failing setup is the cause it reports, not "the tests already fail"', async () => {
     const { dir, work } = repoWith();
-    const b = await runBaseline({ repoDir: dir, baseRef: 'HEAD', config: parseRepoConfig('setup:\n  command: "echo cannot-install >&2; exit 9"\n'), runDir: join(work, 'run') });
+    const b = await runBaseline({
+      repoDir: dir,
+      baseRef: 'HEAD',
+      config: parseRepoConfig('setup:\n  command: "echo cannot-install >&2; exit 9"\n'),
+      runDir: join(work, 'run'),
+    });
     expect(b.run).toBeUndefined();
     expect(b.problem).toContain("the baseline's setup failed: setup.command `echo cannot-install >&2; exit 9` exited 9");
     expect(b.problem).toContain('cannot-install');

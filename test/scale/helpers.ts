@@ -19,7 +19,10 @@ export async function requireRedis(url = REDIS_URL): Promise<void> {
   const ok = await probe
     .connect()
     .then(() => probe.ping())
-    .then((r) => r === 'PONG', () => false)
+    .then(
+      (r) => r === 'PONG',
+      () => false,
+    )
     // After a refused connect the probe has already ended; disconnect() then would hold a 2 s timer open.
     .finally(() => probe.status !== 'end' && probe.disconnect());
   if (!ok) throw new Error(`Redis is not reachable at ${url} (REDIS_URL). Start one: redis-server --daemonize yes --port 6379 --save ''`);
@@ -32,7 +35,15 @@ let bundled: string | undefined;
 export async function workerScript(): Promise<string> {
   if (bundled) return bundled;
   const out = join(root, 'node_modules', '.cache', 'proofpr-scale', `synthetic-worker-${process.pid}.mjs`);
-  await build({ entryPoints: [join(root, 'test/scale/synthetic-worker.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: out, logLevel: 'warning' });
+  await build({
+    entryPoints: [join(root, 'test/scale/synthetic-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: out,
+    logLevel: 'warning',
+  });
   bundled = out;
   return out;
 }
@@ -44,7 +55,11 @@ export interface WorkerProc {
 
 export async function startWorker(env: Record<string, string>): Promise<WorkerProc> {
   const script = await workerScript();
-  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
@@ -63,10 +78,17 @@ export interface Rec {
 
 export function readRecords(file: string): Rec[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
 }
 
-export async function waitFor<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -103,15 +125,21 @@ export async function freePort(): Promise<number> {
 
 /** A private redis-server (foreground child) on `port`, for tests that stop and restart it. */
 export async function startPrivateRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitFor('private redis', async () => {
-    try {
-      await requireRedis(`redis://127.0.0.1:${port}`);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 5000);
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  await waitFor(
+    'private redis',
+    async () => {
+      try {
+        await requireRedis(`redis://127.0.0.1:${port}`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    5000,
+  );
   return child;
 }
 

@@ -27,7 +27,12 @@ describe('scale - Redis restart', () => {
     const file = tempFile('records.jsonl');
     const w = await startWorker({ REDIS_URL: url, PREFIX: prefix, RECORD_FILE: file, JOB_MS: '50', WORKER_NAME: 'a' });
     cleanups.push(() => stop(w.child, 'SIGKILL'));
-    const q = createBullmqQueue<{ repo: string; issue: number; ms?: number }>({ redisUrl: url, name: 'runs', prefix, enqueueTimeoutMs: 1000 });
+    const q = createBullmqQueue<{ repo: string; issue: number; ms?: number }>({
+      redisUrl: url,
+      name: 'runs',
+      prefix,
+      enqueueTimeoutMs: 1000,
+    });
     cleanups.push(() => q.close());
 
     for (let i = 0; i < 3; i++) await q.enqueue({ runId: `before-${i}`, data: { repo: 'o/r', issue: i } }, { dedupeKey: `b${i}` });
@@ -35,16 +40,28 @@ describe('scale - Redis restart', () => {
 
     await stop(redis, 'SIGKILL');
     const t0 = Date.now();
-    await expect(q.enqueue({ runId: 'during', data: { repo: 'o/r', issue: 9 } }, { dedupeKey: 'during' })).rejects.toThrow(/not reachable|did not answer|Connection is closed/);
+    await expect(q.enqueue({ runId: 'during', data: { repo: 'o/r', issue: 9 } }, { dedupeKey: 'during' })).rejects.toThrow(
+      /not reachable|did not answer|Connection is closed/,
+    );
     expect(Date.now() - t0).toBeLessThan(3000);
 
     redis = await startPrivateRedis(port);
     for (let i = 0; i < 3; i++) {
-      const res = await waitFor(`enqueue after-${i}`, () => q.enqueue({ runId: `after-${i}`, data: { repo: 'o/r', issue: 10 + i } }, { dedupeKey: `a${i}` }).catch(() => undefined), 10_000);
+      const res = await waitFor(
+        `enqueue after-${i}`,
+        () => q.enqueue({ runId: `after-${i}`, data: { repo: 'o/r', issue: 10 + i } }, { dedupeKey: `a${i}` }).catch(() => undefined),
+        10_000,
+      );
       expect(res.deduped).toBe(false);
     }
-    await waitFor('3 done after', () => readRecords(file).filter((r) => r.event === 'done' && r.runId?.startsWith('after-')).length === 3, 20_000);
-    const done = readRecords(file).filter((r) => r.event === 'done').map((r) => r.runId);
+    await waitFor(
+      '3 done after',
+      () => readRecords(file).filter((r) => r.event === 'done' && r.runId?.startsWith('after-')).length === 3,
+      20_000,
+    );
+    const done = readRecords(file)
+      .filter((r) => r.event === 'done')
+      .map((r) => r.runId);
     expect(done.sort()).toEqual(['after-0', 'after-1', 'after-2', 'before-0', 'before-1', 'before-2']);
 
     // The worker's pub/sub connection re-subscribed after the restart: a cancel from this process reaches it.

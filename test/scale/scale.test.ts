@@ -4,7 +4,18 @@
  */
 import { describe, it, expect, beforeAll, afterEach } from '@jest/globals';
 import { createBullmqQueue, type BullmqQueue } from '../../src/jobs/bullmq-queue.js';
-import { fakeGitHub, readRecords, requireRedis, startWorker, stop, tempFile, uniquePrefix, waitFor, REDIS_URL, type WorkerProc } from './helpers.js';
+import {
+  fakeGitHub,
+  readRecords,
+  requireRedis,
+  startWorker,
+  stop,
+  tempFile,
+  uniquePrefix,
+  waitFor,
+  REDIS_URL,
+  type WorkerProc,
+} from './helpers.js';
 
 interface Synthetic {
   repo: string;
@@ -69,7 +80,15 @@ describe('scale - BullMQ workers on real Redis', () => {
     const file = tempFile('records.jsonl');
     const gh = await fakeGitHub();
     cleanups.push(() => gh.close());
-    const env = { PREFIX: prefix, RECORD_FILE: file, GITHUB_URL: gh.url, JOB_MS: '1200', LOCK_MS: '1000', STALLED_MS: '300', LEASE_MS: '5000' };
+    const env = {
+      PREFIX: prefix,
+      RECORD_FILE: file,
+      GITHUB_URL: gh.url,
+      JOB_MS: '1200',
+      LOCK_MS: '1000',
+      STALLED_MS: '300',
+      LEASE_MS: '5000',
+    };
     const a = await worker({ ...env, WORKER_NAME: 'a' });
     const q = producer(prefix);
     await q.enqueue({ runId: 'run-k', data: { repo: 'o/r', issue: 7 } }, { dedupeKey: 'o/r#7:run-k' });

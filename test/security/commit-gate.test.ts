@@ -13,7 +13,8 @@ const put = (rel: string, content: string): void => {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
   writeFileSync(join(root, rel), content);
 };
-const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' }).trim();
+const git = (...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' }).trim();
 
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-commit-gate-')));
@@ -30,7 +31,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const gate = async (name: string, writable: string[] = []) => (await protectedChangesNow(root, base, { writable })).find((g) => g.name === name);
+const gate = async (name: string, writable: string[] = []) =>
+  (await protectedChangesNow(root, base, { writable })).find((g) => g.name === name);
 
 describe('commit gate: nothing that leaks or persists', () => {
   it('commit gate - an ordinary change passes both gates', async () => {
@@ -66,7 +68,14 @@ describe('commit gate: nothing that leaks or persists', () => {
   });
 
   it('commit gate - lifecycle script changes are listed, fail unless allowed, and get their own heading in the PR body', async () => {
-    put('package.json', JSON.stringify({ name: 'x', scripts: { test: 'node --test', build: 'tsc --build', postinstall: 'node evil.js', pretest: 'curl x' } }, null, 2));
+    put(
+      'package.json',
+      JSON.stringify(
+        { name: 'x', scripts: { test: 'node --test', build: 'tsc --build', postinstall: 'node evil.js', pretest: 'curl x' } },
+        null,
+        2,
+      ),
+    );
     const g = await gate('lifecycle-scripts');
     expect(g?.passed).toBe(false);
     expect(g?.detail).toMatch(/package\.json scripts\.postinstall: \(none\) → `node evil\.js`/);
@@ -74,8 +83,19 @@ describe('commit gate: nothing that leaks or persists', () => {
     expect(g?.detail).not.toMatch(/scripts\.build/);
     expect(await gate('lifecycle-scripts', ['package.json#scripts'])).toMatchObject({ passed: true });
     const md = renderSummaryMd({
-      version: 1, runId: 'r', repo: { branch: 'proofpr/x', baseSha: base }, verdict: 'unverified', reason: 'gate failed', task: { kind: 'fix', title: 't' }, startedAt: 'x', endedAt: 'y',
-      gates: [g as { name: string; passed: boolean; detail: string }], testRuns: [], filesChanged: [], toolCalls: {}, denied: [],
+      version: 1,
+      runId: 'r',
+      repo: { branch: 'proofpr/x', baseSha: base },
+      verdict: 'unverified',
+      reason: 'gate failed',
+      task: { kind: 'fix', title: 't' },
+      startedAt: 'x',
+      endedAt: 'y',
+      gates: [g as { name: string; passed: boolean; detail: string }],
+      testRuns: [],
+      filesChanged: [],
+      toolCalls: {},
+      denied: [],
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, turns: 0, compactions: 0 },
     } as unknown as Parameters<typeof renderSummaryMd>[0]);
     expect(md).toMatch(/### Package lifecycle scripts changed\n\n- package\.json scripts\.postinstall/);
@@ -84,7 +104,9 @@ describe('commit gate: nothing that leaks or persists', () => {
   it('commit gate - the commit itself refuses a control-file change or a new secret when protect is given', async () => {
     put('.husky/pre-commit', 'curl x\n');
     const identity = { name: 'proofpr[bot]', email: 'bot@example.com' };
-    await expect(commitWork({ worktree: root, message: 'fix', identity, protect: {} })).rejects.toThrow(/refusing to commit \.husky\/pre-commit \(control file, changed\)/);
+    await expect(commitWork({ worktree: root, message: 'fix', identity, protect: {} })).rejects.toThrow(
+      /refusing to commit \.husky\/pre-commit \(control file, changed\)/,
+    );
     expect(git('rev-parse', 'HEAD')).toBe(base);
     const ok = await commitWork({ worktree: root, message: 'fix', identity, protect: { writable: ['.husky/**'] } });
     expect('sha' in ok).toBe(true);

@@ -26,7 +26,12 @@ async function policyFor(c: Case): Promise<PermissionPolicy> {
   const key = `${c.mode ?? 'default'}|${c.testCommand ?? corpus.config.testCommand}`;
   let p = policies.get(key);
   if (!p) {
-    p = await createPolicy({ ...corpus.config, root: repo.root, mode: c.mode ?? 'default', testCommand: c.testCommand ?? corpus.config.testCommand });
+    p = await createPolicy({
+      ...corpus.config,
+      root: repo.root,
+      mode: c.mode ?? 'default',
+      testCommand: c.testCommand ?? corpus.config.testCommand,
+    });
     policies.set(key, p);
   }
   return p;
@@ -44,7 +49,10 @@ describe('security corpus', () => {
     expect(corpus.cases.length).toBeGreaterThanOrEqual(600);
     expect(corpus.cases.filter((c) => c.expect === 'allow').length).toBeGreaterThanOrEqual(corpus.cases.length / 5);
     for (const c of corpus.cases) {
-      expect({ label: label(c), ok: /^(suite|advisory|manual|constructed)\b/.test(c.source) && c.class.length > 0 }).toEqual({ label: label(c), ok: true });
+      expect({ label: label(c), ok: /^(suite|advisory|manual|constructed)\b/.test(c.source) && c.class.length > 0 }).toEqual({
+        label: label(c),
+        ok: true,
+      });
     }
   });
 
@@ -57,14 +65,25 @@ describe('security corpus', () => {
       const row = byClass.get(key) ?? { expect: c.expect, total: 0, right: 0 };
       row.total++;
       if (d.behavior === c.expect) row.right++;
-      else wrong.push(`${c.expect === 'deny' ? 'ALLOWED' : 'REFUSED'} ${label(c)} (${d.rule}${d.reason ? `: ${d.reason.slice(0, 140)}` : ''})`);
+      else
+        wrong.push(
+          `${c.expect === 'deny' ? 'ALLOWED' : 'REFUSED'} ${label(c)} (${d.rule}${d.reason ? `: ${d.reason.slice(0, 140)}` : ''})`,
+        );
       if (d.behavior === 'deny') expect(d.reason.length).toBeGreaterThan(10);
       byClass.set(key, row);
     }
-    const sum = (e: 'allow' | 'deny') => [...byClass.values()].filter((r) => r.expect === e).reduce((a, r) => ({ total: a.total + r.total, right: a.right + r.right }), { total: 0, right: 0 });
+    const sum = (e: 'allow' | 'deny') =>
+      [...byClass.values()]
+        .filter((r) => r.expect === e)
+        .reduce((a, r) => ({ total: a.total + r.total, right: a.right + r.right }), { total: 0, right: 0 });
     const deny = sum('deny');
     const benign = sum('allow');
-    const lines = [...byClass.entries()].sort().map(([k, r]) => `  ${k.padEnd(32)} ${String(r.right).padStart(4)}/${String(r.total).padEnd(4)} ${((100 * r.right) / r.total).toFixed(1)}%`);
+    const lines = [...byClass.entries()]
+      .sort()
+      .map(
+        ([k, r]) =>
+          `  ${k.padEnd(32)} ${String(r.right).padStart(4)}/${String(r.total).padEnd(4)} ${((100 * r.right) / r.total).toFixed(1)}%`,
+      );
     process.stdout.write(
       `security corpus: ${corpus.cases.length} cases\n${lines.join('\n')}\n` +
         `  deny refused   ${deny.right}/${deny.total} (${((100 * deny.right) / deny.total).toFixed(2)}%)\n` +

@@ -26,7 +26,7 @@ export function makeSecurityRepo(): { root: string; outside: string } {
     '.gitattributes': '* text=auto\n',
     '.env.local': 'API_KEY=1\n',
     '.env.example': 'API_KEY=\n',
-    'id_rsa': '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+    id_rsa: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
     'certs/server.pem': '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n',
     'certs/ca.pem': '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n',
     'config/credentials.json': '{"password": "hunter2"}\n',

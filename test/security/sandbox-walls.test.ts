@@ -11,7 +11,13 @@ let bwrap: string | null = null;
 const handles: ExecHandle[] = [];
 
 async function open(opts: Partial<Parameters<typeof createExec>[0]> = {}): Promise<ExecHandle> {
-  const h = await createExec({ root: repo.root, runTmp: join(repo.outside, `run-${handles.length}`), sandbox: 'required', protect: {}, ...opts });
+  const h = await createExec({
+    root: repo.root,
+    runTmp: join(repo.outside, `run-${handles.length}`),
+    sandbox: 'required',
+    protect: {},
+    ...opts,
+  });
   handles.push(h);
   return h;
 }
@@ -22,18 +28,21 @@ beforeAll(async () => {
   repo = makeSecurityRepo();
   execFileSync('git', ['add', 'src', 'README.md'], { cwd: repo.root });
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base'], { cwd: repo.root });
-  writeFileSync(join(repo.root, 'read-secret.test.mjs'), [
-    "import { test } from 'node:test';",
-    "import assert from 'node:assert';",
-    "import { readFileSync } from 'node:fs';",
-    "test('the masked secrets are empty', () => {",
-    "  assert.strictEqual(readFileSync('.env', 'utf8'), '');",
-    "  assert.strictEqual(readFileSync('id_rsa', 'utf8'), '');",
-    "  assert.strictEqual(readFileSync('.npmrc', 'utf8'), '');",
-    "  assert.match(readFileSync('.env.example', 'utf8'), /API_KEY=/);",
-    '});',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(repo.root, 'read-secret.test.mjs'),
+    [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert';",
+      "import { readFileSync } from 'node:fs';",
+      "test('the masked secrets are empty', () => {",
+      "  assert.strictEqual(readFileSync('.env', 'utf8'), '');",
+      "  assert.strictEqual(readFileSync('id_rsa', 'utf8'), '');",
+      "  assert.strictEqual(readFileSync('.npmrc', 'utf8'), '');",
+      "  assert.match(readFileSync('.env.example', 'utf8'), /API_KEY=/);",
+      '});',
+      '',
+    ].join('\n'),
+  );
 });
 afterAll(async () => {
   for (const h of handles) await h.dispose();
@@ -86,9 +95,15 @@ describe('sandbox walls (bubblewrap)', () => {
   it('walls - ignored scratch and build output are writable; an ignored dependency folder in the worktree is read-only', async () => {
     if (!bwrap) return;
     const h = await open();
-    expect((await run(h, 'mkdir -p dist && echo built > dist/out.js && echo note > scratch.log && cat dist/out.js')).stdout).toBe('built\n');
+    expect((await run(h, 'mkdir -p dist && echo built > dist/out.js && echo note > scratch.log && cat dist/out.js')).stdout).toBe(
+      'built\n',
+    );
     expect(readFileSync(join(repo.root, 'scratch.log'), 'utf8')).toBe('note\n');
-    for (const command of ['echo x > node_modules/dep/index.js', "node -e \"require('fs').writeFileSync('node_modules/dep/new.js', 'x')\"", 'rm -f node_modules/dep/index.js']) {
+    for (const command of [
+      'echo x > node_modules/dep/index.js',
+      "node -e \"require('fs').writeFileSync('node_modules/dep/new.js', 'x')\"",
+      'rm -f node_modules/dep/index.js',
+    ]) {
       expect({ command, failed: (await run(h, command)).exitCode !== 0 }).toEqual({ command, failed: true });
     }
     expect(readFileSync(join(repo.root, 'node_modules/dep/index.js'), 'utf8')).toBe('module.exports = 1;\n');

@@ -10,17 +10,30 @@ import { join } from 'node:path';
 import { CONTROL_FILE_PATTERNS, isControlPath, isSecretName, isTokenFileName, hasToken } from '../../src/workspace/protected-paths.js';
 
 const doc = readFileSync('docs/security.md', 'utf8');
-const rows = doc.split('\n').filter((l) => /^\| T\d+ \|/.test(l)).map((l) => l.split(' | ').map((c) => c.replace(/^\| |\s\|$/g, '').trim()));
+const rows = doc
+  .split('\n')
+  .filter((l) => /^\| T\d+ \|/.test(l))
+  .map((l) => l.split(' | ').map((c) => c.replace(/^\| |\s\|$/g, '').trim()));
 const row = (id: string): string[] => rows.find((r) => r[0] === id) ?? [];
 const code = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
 
 function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? sources(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? sources(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : [],
+  );
 }
 
 describe('docs/security.md threat table', () => {
   it('threat doc - one row per threat of the threat model, each with the bwrap wall, the wall without it and what remains', () => {
-    const threats = ['exfiltration', 'secret reads', 'harness tampering', 'persistence in committed files', 'host escape', 'plan-mode side effects', 'resource exhaustion'];
+    const threats = [
+      'exfiltration',
+      'secret reads',
+      'harness tampering',
+      'persistence in committed files',
+      'host escape',
+      'plan-mode side effects',
+      'resource exhaustion',
+    ];
     expect(rows.map((r) => r[1]?.replace(/\*\*/g, '').split(' (')[0]?.split(':')[0])).toEqual(threats);
     for (const r of rows) {
       expect({ row: r[0], cells: r.length }).toEqual({ row: r[0], cells: 5 });
@@ -33,7 +46,10 @@ describe('docs/security.md threat table', () => {
     const asDoc = (p: string): string => (p.endsWith('/**') ? p.slice(0, -2) : p);
     for (const p of CONTROL_FILE_PATTERNS) {
       const shown = asDoc(p);
-      expect({ pattern: p, named: named.includes(shown) || named.some((n) => n.endsWith('*') && shown.startsWith(n.slice(0, -1))) }).toEqual({ pattern: p, named: true });
+      expect({
+        pattern: p,
+        named: named.includes(shown) || named.some((n) => n.endsWith('*') && shown.startsWith(n.slice(0, -1))),
+      }).toEqual({ pattern: p, named: true });
     }
     for (const n of named.filter((x) => x.startsWith('.'))) {
       const sample = n.endsWith('/') ? `${n}x` : n.endsWith('*') ? n.slice(0, -1) : n;
@@ -58,7 +74,9 @@ describe('docs/security.md threat table', () => {
     expect(paths.length).toBeGreaterThan(3);
     for (const p of paths) expect({ p, exists: existsSync(p) }).toEqual({ p, exists: true });
     const rules = cited.filter((c) => /^builtin-deny:/.test(c));
-    const src = sources('src').map((f) => readFileSync(f, 'utf8')).join('\n');
+    const src = sources('src')
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     for (const r of rules) expect({ r, inCode: src.includes(`'${r}'`) }).toEqual({ r, inCode: true });
   });
 

@@ -16,7 +16,9 @@ import { git } from '../action/harness.js';
 
 const NOW = new Date('2026-11-29T03:00:00Z');
 const config = (extra = '') =>
-  parseRepoConfig(`test:\n  command: node --test\nsweeps:\n  - name: deps\n    schedule: "0 3 * * 1"\n    prompt: "Update what is outdated."\n    labels: [maintenance]\n  - name: lint\n    schedule: "0 4 * * *"\n    prompt: Fix lint warnings.\n${extra}`);
+  parseRepoConfig(
+    `test:\n  command: node --test\nsweeps:\n  - name: deps\n    schedule: "0 3 * * 1"\n    prompt: "Update what is outdated."\n    labels: [maintenance]\n  - name: lint\n    schedule: "0 4 * * *"\n    prompt: Fix lint warnings.\n${extra}`,
+  );
 
 const run = (exitCode: number, failed: number): TestRun => ({
   command: 'node --test',
@@ -46,7 +48,14 @@ function fakes(opts: { open?: PullRequestInfo[]; verdict?: Verdict; changed?: bo
     listOpenPullRequests: async () => opts.open ?? [],
     createPullRequest: async (pr) => {
       calls.created.push(pr);
-      return { number: 50, url: 'https://example.test/acme/demo/pull/50', headRef: pr.head, baseRef: pr.base, draft: pr.draft, state: 'open' };
+      return {
+        number: 50,
+        url: 'https://example.test/acme/demo/pull/50',
+        headRef: pr.head,
+        baseRef: pr.base,
+        draft: pr.draft,
+        state: 'open',
+      };
     },
     updatePullRequest: async (number, patch) => void calls.updated.push({ number, ...patch }),
     addLabels: async (issue, labels) => void calls.labels.push({ issue, labels }),
@@ -71,7 +80,15 @@ function fakes(opts: { open?: PullRequestInfo[]; verdict?: Verdict; changed?: bo
       repo: { path: i.repoDir, baseSha: 'a'.repeat(40), branch: i.branch, ...(changed ? { headSha: 'c'.repeat(40) } : {}) },
       filesChanged: changed ? [{ path: 'src/x.js', added: 1, removed: 1 }] : [],
     });
-    return { evidence, exitCode: verdict === 'verified' ? 0 : 3, runDir: i.runDir, branch: i.branch, ...(changed ? { headSha: 'c'.repeat(40) } : {}), wip: verdict !== 'verified' && changed, summaryMd: 'summary' };
+    return {
+      evidence,
+      exitCode: verdict === 'verified' ? 0 : 3,
+      runDir: i.runDir,
+      branch: i.branch,
+      ...(changed ? { headSha: 'c'.repeat(40) } : {}),
+      wip: verdict !== 'verified' && changed,
+      summaryMd: 'summary',
+    };
   };
   return { calls, github, workspace, runTask };
 }
@@ -80,9 +97,24 @@ let home: string;
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'proofpr-sweep-'));
 });
-const input = (extra: Partial<Parameters<typeof runSweeps>[0]> = {}) => ({ repoDir: '/repo', baseRef: 'HEAD', prBase: 'main', config: config(), modelId: 'm', home, ...extra });
+const input = (extra: Partial<Parameters<typeof runSweeps>[0]> = {}) => ({
+  repoDir: '/repo',
+  baseRef: 'HEAD',
+  prBase: 'main',
+  config: config(),
+  modelId: 'm',
+  home,
+  ...extra,
+});
 const model = createScriptedModel([]);
-const pr = (number: number, headRef: string): PullRequestInfo => ({ number, url: `https://example.test/acme/demo/pull/${number}`, headRef, baseRef: 'main', draft: false, state: 'open' });
+const pr = (number: number, headRef: string): PullRequestInfo => ({
+  number,
+  url: `https://example.test/acme/demo/pull/${number}`,
+  headRef,
+  baseRef: 'main',
+  draft: false,
+  state: 'open',
+});
 
 describe('selectSweeps', () => {
   it('sweep - a schedule event runs the sweeps with exactly that cron, and all sweeps when none matches', () => {
@@ -99,9 +131,17 @@ describe('runSweeps', () => {
   it('sweep - opens a PR on proofpr/sweep-<name>-<yyyymmdd> with the config and sweep labels when none is open', async () => {
     const f = fakes();
     const [o] = await runSweeps(input({ names: ['deps'] }), { ...f, model, baseline: greenBaseline, now: () => NOW });
-    expect(f.calls.runTask[0]).toMatchObject({ branch: 'proofpr/sweep-deps-20261129', baseRef: 'HEAD', task: { kind: 'sweep', sweep: 'deps', body: 'Update what is outdated.' } });
+    expect(f.calls.runTask[0]).toMatchObject({
+      branch: 'proofpr/sweep-deps-20261129',
+      baseRef: 'HEAD',
+      task: { kind: 'sweep', sweep: 'deps', body: 'Update what is outdated.' },
+    });
     expect(f.calls.pushes).toEqual([{ branch: 'proofpr/sweep-deps-20261129', expectedRemoteSha: null }]);
-    expect(f.calls.created[0]).toMatchObject({ head: 'proofpr/sweep-deps-20261129', base: 'main', title: 'proofpr sweep deps: Update what is outdated.' });
+    expect(f.calls.created[0]).toMatchObject({
+      head: 'proofpr/sweep-deps-20261129',
+      base: 'main',
+      title: 'proofpr sweep deps: Update what is outdated.',
+    });
     expect(f.calls.created[0]?.body).toContain('**Sweep:** deps (schedule `0 3 * * 1`)');
     expect(f.calls.labels).toEqual([{ issue: 50, labels: ['proofpr', 'maintenance'] }]);
     expect(o).toMatchObject({ verdict: 'verified', exitCode: 0, pr: { number: 50, created: true } });
@@ -110,7 +150,15 @@ describe('runSweeps', () => {
   });
 
   it('sweep - reuses the newest open PR of the same sweep (force-with-lease on its branch) instead of opening another', async () => {
-    const f = fakes({ open: [pr(3, 'proofpr/sweep-deps-20261101'), pr(9, 'proofpr/sweep-deps-20261115'), pr(4, 'proofpr/sweep-lint-20261128'), pr(5, 'feature/deps')], remoteSha: 'b'.repeat(40) });
+    const f = fakes({
+      open: [
+        pr(3, 'proofpr/sweep-deps-20261101'),
+        pr(9, 'proofpr/sweep-deps-20261115'),
+        pr(4, 'proofpr/sweep-lint-20261128'),
+        pr(5, 'feature/deps'),
+      ],
+      remoteSha: 'b'.repeat(40),
+    });
     const [o] = await runSweeps(input({ names: ['deps'] }), { ...f, model, baseline: greenBaseline, now: () => NOW });
     expect(f.calls.runTask[0]?.branch).toBe('proofpr/sweep-deps-20261115');
     expect(f.calls.pushes).toEqual([{ branch: 'proofpr/sweep-deps-20261115', expectedRemoteSha: 'b'.repeat(40) }]);
@@ -130,12 +178,22 @@ describe('runSweeps', () => {
 
   it('sweep - baseline: require_green - a red baseline stops the sweep before the agent: unverified, exit 3, the baseline in the evidence', async () => {
     const f = fakes();
-    const [o] = await runSweeps(input({ names: ['lint'], config: config('    baseline: require_green\n') }), { ...f, model, baseline: async () => ({ run: run(1, 2), baseSha: 'd'.repeat(40) }) });
+    const [o] = await runSweeps(input({ names: ['lint'], config: config('    baseline: require_green\n') }), {
+      ...f,
+      model,
+      baseline: async () => ({ run: run(1, 2), baseSha: 'd'.repeat(40) }),
+    });
     expect(f.calls.runTask).toEqual([]);
     expect(o).toMatchObject({ verdict: 'unverified', exitCode: 3 });
-    expect(o?.reason).toContain('the tests already fail on the base before any change (`node --test` on the base dddddddddddd: exit 1, 5 executed, 2 failed)');
+    expect(o?.reason).toContain(
+      'the tests already fail on the base before any change (`node --test` on the base dddddddddddd: exit 1, 5 executed, 2 failed)',
+    );
     expect(o?.reason).toContain('baseline: require_green');
-    const evidence = JSON.parse(readFileSync(o?.evidencePath ?? '', 'utf8')) as { verdict: string; task: unknown; baseline: { counts: { failed: number } } };
+    const evidence = JSON.parse(readFileSync(o?.evidencePath ?? '', 'utf8')) as {
+      verdict: string;
+      task: unknown;
+      baseline: { counts: { failed: number } };
+    };
     expect(evidence).toMatchObject({ verdict: 'unverified', task: { kind: 'sweep', sweep: 'lint' }, baseline: { counts: { failed: 2 } } });
     expect(existsSync(join(o?.runDir ?? '', 'summary.md'))).toBe(true);
   });
@@ -154,7 +212,8 @@ describe('runSweeps', () => {
 
   it('sweep - a base that cannot be measured stops the sweep and the summary names the real cause', async () => {
     const f = fakes();
-    const problem = "the baseline's setup failed: setup.command `npm ci` exited 1; fix it in .github/proofpr.yml. Last output:\nnpm ERR! network";
+    const problem =
+      "the baseline's setup failed: setup.command `npm ci` exited 1; fix it in .github/proofpr.yml. Last output:\nnpm ERR! network";
     const [o] = await runSweeps(input({ names: ['lint'] }), { ...f, model, baseline: async () => ({ baseSha: 'd'.repeat(40), problem }) });
     expect(f.calls.runTask).toEqual([]);
     expect(o).toMatchObject({ verdict: 'unverified', exitCode: 3 });
@@ -205,7 +264,13 @@ describe('proofpr sweep', () => {
     const cfg = join(repo, 'sweeps.yml');
     await import('node:fs').then((fs) => fs.writeFileSync(cfg, 'sweeps:\n  - name: deps\n    prompt: p\n'));
     const lines: string[] = [];
-    const deps = { env: { PROOFPR_HOME: join(repo, '.state') }, model, runTask: f.runTask, stderr: (s: string) => void lines.push(s), stdout: () => undefined };
+    const deps = {
+      env: { PROOFPR_HOME: join(repo, '.state') },
+      model,
+      runTask: f.runTask,
+      stderr: (s: string) => void lines.push(s),
+      stdout: () => undefined,
+    };
     expect(await sweepCommand({ name: 'deps', repo, config: cfg }, deps)).toBe(3);
     // Nothing to test with (no test.command, nothing detected): readiness stops it before the agent.
     expect(f.calls.runTask).toEqual([]);

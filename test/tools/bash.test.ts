@@ -24,7 +24,12 @@ describe('Bash', () => {
 
   it('bash - a non-zero exit is an error that still shows the whole output', async () => {
     const r = await call(repo.ctx, 'Bash', { command: 'echo partial; exit 3' });
-    expect(r).toMatchObject({ isError: true, errorKind: 'exit_code', forModel: 'partial\nExit code: 3', effects: [{ type: 'exec', exitCode: 3 }] });
+    expect(r).toMatchObject({
+      isError: true,
+      errorKind: 'exit_code',
+      forModel: 'partial\nExit code: 3',
+      effects: [{ type: 'exec', exitCode: 3 }],
+    });
   });
 
   it('bash - says when there was no output', async () => {
@@ -37,7 +42,8 @@ describe('Bash', () => {
     expect(r).toMatchObject({
       isError: true,
       errorKind: 'timeout',
-      forModel: '(no output)\nCommand timed out after 1000 ms and was killed (with its child processes). Use a longer timeout (max 600000) or a faster command.',
+      forModel:
+        '(no output)\nCommand timed out after 1000 ms and was killed (with its child processes). Use a longer timeout (max 600000) or a faster command.',
       effects: [{ type: 'exec', timedOut: true }],
     });
     await new Promise((res) => setTimeout(res, 1500));
@@ -46,12 +52,32 @@ describe('Bash', () => {
 
   it('bash - passes the default timeout of 2 minutes and refuses more than 10', async () => {
     let seen: ExecRequest | undefined;
-    const ctx = { ...repo.ctx, exec: async (req: ExecRequest) => ((seen = req), { exitCode: 0, output: 'ok', stdout: 'ok', stderr: '', timedOut: false, cancelled: false, durationMs: 1, truncated: false, sandbox: 'none' as const }) };
+    const ctx = {
+      ...repo.ctx,
+      exec: async (req: ExecRequest) => (
+        (seen = req),
+        {
+          exitCode: 0,
+          output: 'ok',
+          stdout: 'ok',
+          stderr: '',
+          timedOut: false,
+          cancelled: false,
+          durationMs: 1,
+          truncated: false,
+          sandbox: 'none' as const,
+        }
+      ),
+    };
     await call(ctx, 'Bash', { command: 'x' });
     expect(seen?.timeoutMs).toBe(120000);
     expect(seen?.cwd).toBe(repo.root);
     const r = await call(ctx, 'Bash', { command: 'x', timeout: 900000 });
-    expect(r).toEqual({ isError: true, errorKind: 'invalid_input', forModel: 'Invalid input for Bash:\n- timeout: must be <= 600000\nFix this field and call Bash again.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'invalid_input',
+      forModel: 'Invalid input for Bash:\n- timeout: must be <= 600000\nFix this field and call Bash again.',
+    });
   });
 
   it('bash - an exec port failure is an exec_failed result', async () => {

@@ -16,7 +16,9 @@ describe('Edit', () => {
     await call(repo.ctx, 'Read', { file_path: 'm.js' });
     const r = await call(repo.ctx, 'Edit', { file_path: 'm.js', old_string: 'd\n', new_string: 'D1\nD2\n' });
     expect(r.isError).toBe(false);
-    expect(r.forModel).toBe('Edited m.js. The changed region now reads:\n     1\ta\n     2\tb\n     3\tc\n     4\tD1\n     5\tD2\n     6\te\n     7\tf\n     8\tg');
+    expect(r.forModel).toBe(
+      'Edited m.js. The changed region now reads:\n     1\ta\n     2\tb\n     3\tc\n     4\tD1\n     5\tD2\n     6\te\n     7\tf\n     8\tg',
+    );
     expect(r.meta).toEqual({ path: 'm.js', added: 2, removed: 1, replacements: 1 });
     expect(readFileSync(abs, 'utf8')).toBe('a\nb\nc\nD1\nD2\ne\nf\ng\nh\n');
   });
@@ -24,7 +26,11 @@ describe('Edit', () => {
   it('edit - refuses a file that was never read', async () => {
     repo.write('m.js', SRC);
     const r = await call(repo.ctx, 'Edit', { file_path: 'm.js', old_string: 'add', new_string: 'plus' });
-    expect(r).toEqual({ isError: true, errorKind: 'not_read', forModel: 'You must read m.js before you edit it. Call Read with file_path "m.js" first, then retry.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'not_read',
+      forModel: 'You must read m.js before you edit it. Call Read with file_path "m.js" first, then retry.',
+    });
   });
 
   it('edit - refuses a file that was only partly read', async () => {
@@ -34,7 +40,8 @@ describe('Edit', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'not_read',
-      forModel: 'You have read only part of m.js. Read the whole file (Read with just file_path, or offset 1 and a limit covering every line) before you edit it.',
+      forModel:
+        'You have read only part of m.js. Read the whole file (Read with just file_path, or offset 1 and a limit covering every line) before you edit it.',
     });
   });
 
@@ -47,7 +54,8 @@ describe('Edit', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'stale',
-      forModel: 'm.js changed on disk since you last read it (a command, a hook or another process modified it). Read it again, then retry the edit against its current content.',
+      forModel:
+        'm.js changed on disk since you last read it (a command, a hook or another process modified it). Read it again, then retry the edit against its current content.',
     });
   });
 
@@ -55,13 +63,23 @@ describe('Edit', () => {
     repo.write('m.js', SRC);
     await call(repo.ctx, 'Read', { file_path: 'm.js' });
     const r = await call(repo.ctx, 'Edit', { file_path: 'm.js', old_string: 'add', new_string: 'add' });
-    expect(r).toEqual({ isError: true, errorKind: 'no_op', forModel: 'old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'no_op',
+      forModel:
+        'old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.',
+    });
   });
 
   it('edit - refuses an empty old_string', async () => {
     repo.write('m.js', SRC);
     const r = await call(repo.ctx, 'Edit', { file_path: 'm.js', old_string: '', new_string: 'x' });
-    expect(r).toEqual({ isError: true, errorKind: 'invalid_input', forModel: 'old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'invalid_input',
+      forModel:
+        'old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.',
+    });
   });
 
   it('edit - refuses when old_string matches twice, with the count and line numbers', async () => {
@@ -71,7 +89,8 @@ describe('Edit', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'ambiguous',
-      forModel: 'old_string matches 2 places in m.js (lines 2, 6). Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to change every occurrence.',
+      forModel:
+        'old_string matches 2 places in m.js (lines 2, 6). Add surrounding lines to old_string so it matches exactly one place, or set replace_all to true to change every occurrence.',
     });
   });
 
@@ -132,7 +151,11 @@ describe('Edit', () => {
 
   it('edit - refuses a missing file and points to Write', async () => {
     const r = await call(repo.ctx, 'Edit', { file_path: 'new.ts', old_string: 'a', new_string: 'b' });
-    expect(r).toEqual({ isError: true, errorKind: 'not_found', forModel: 'File does not exist: new.ts. Edit changes existing files; to create a new file use Write.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'not_found',
+      forModel: 'File does not exist: new.ts. Edit changes existing files; to create a new file use Write.',
+    });
   });
 
   it('edit - refuses a path inside .git', async () => {
@@ -141,7 +164,8 @@ describe('Edit', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'denied',
-      forModel: 'Access to ".git/config" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).',
+      forModel:
+        'Access to ".git/config" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).',
     });
   });
 

@@ -29,12 +29,24 @@ afterEach(() => repo.cleanup());
 describe('Glob', () => {
   it('glob - lists matches newest first and respects .gitignore (nested too)', async () => {
     const r = await call(repo.ctx, 'Glob', { pattern: '**/*.ts' });
-    expect(r).toMatchObject({ isError: false, forModel: 'src/b.ts\nsrc/lib/c.ts\nsrc/a.ts\n.github/ci.ts', meta: { count: 4, truncated: false } });
+    expect(r).toMatchObject({
+      isError: false,
+      forModel: 'src/b.ts\nsrc/lib/c.ts\nsrc/a.ts\n.github/ci.ts',
+      meta: { count: 4, truncated: false },
+    });
   });
 
   it('glob - never lists .git and honours negated ignore rules', async () => {
     const r = await call(repo.ctx, 'Glob', { pattern: '**/*' });
-    expect(r.forModel.split('\n').sort()).toEqual(['.github/ci.ts', '.gitignore', 'keep.log', 'src/a.ts', 'src/b.ts', 'src/lib/.gitignore', 'src/lib/c.ts']);
+    expect(r.forModel.split('\n').sort()).toEqual([
+      '.github/ci.ts',
+      '.gitignore',
+      'keep.log',
+      'src/a.ts',
+      'src/b.ts',
+      'src/lib/.gitignore',
+      'src/lib/c.ts',
+    ]);
   });
 
   it('glob - a pattern without ** matches only at the top of the folder', async () => {
@@ -63,8 +75,12 @@ describe('Glob', () => {
   });
 
   it('glob - refuses a missing folder and a file as path', async () => {
-    expect((await call(repo.ctx, 'Glob', { pattern: '*', path: 'nope' })).forModel).toBe('Folder does not exist: nope. Use a folder inside the repository, or leave path out to search from the root.');
-    expect((await call(repo.ctx, 'Glob', { pattern: '*', path: 'src/a.ts' })).forModel).toBe('path must be a folder, and src/a.ts is a file. Leave path out or give its folder.');
+    expect((await call(repo.ctx, 'Glob', { pattern: '*', path: 'nope' })).forModel).toBe(
+      'Folder does not exist: nope. Use a folder inside the repository, or leave path out to search from the root.',
+    );
+    expect((await call(repo.ctx, 'Glob', { pattern: '*', path: 'src/a.ts' })).forModel).toBe(
+      'path must be a folder, and src/a.ts is a file. Leave path out or give its folder.',
+    );
   });
 
   it('glob - refuses a path inside .git', async () => {

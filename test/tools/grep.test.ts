@@ -21,7 +21,10 @@ async function grep(backend: (typeof backends)[number], raw: Record<string, unkn
 beforeAll(() => {
   repo = makeRepo({ git: true });
   repo.write('.gitignore', 'build/\n*.log\n');
-  repo.write('src/math.ts', 'export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function Sub(a: number, b: number) {\n  return a - b;\n}\n');
+  repo.write(
+    'src/math.ts',
+    'export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function Sub(a: number, b: number) {\n  return a - b;\n}\n',
+  );
   repo.write('src/util/strings.ts', '// TODO: trim\nexport const up = (s: string) => s.toUpperCase();\nexport const add = "add";\n');
   repo.write('src/view.tsx', 'const x = <div>add me</div>;\n');
   repo.write('docs/notes.md', 'one\ntwo\nthree add\nfour\nfive\nsix\nseven\neight add\n');
@@ -71,12 +74,18 @@ describe('Grep', () => {
 
   it('grep - content mode shows path:line:text, context lines and group separators', async () => {
     const r = await grep('js', { pattern: 'add', path: 'docs', output_mode: 'content', '-C': 1 });
-    expect(r.forModel).toBe('docs/notes.md-2-two\ndocs/notes.md:3:three add\ndocs/notes.md-4-four\n--\ndocs/notes.md-7-seven\ndocs/notes.md:8:eight add');
+    expect(r.forModel).toBe(
+      'docs/notes.md-2-two\ndocs/notes.md:3:three add\ndocs/notes.md-4-four\n--\ndocs/notes.md-7-seven\ndocs/notes.md:8:eight add',
+    );
   });
 
   it('grep - count mode and head_limit', async () => {
-    expect((await grep('rg', { pattern: 'add', output_mode: 'count', path: 'src' })).forModel).toBe('Found 3 matching lines in 3 files\nsrc/math.ts:1\nsrc/util/strings.ts:1\nsrc/view.tsx:1');
-    expect((await grep('rg', { pattern: 'add', head_limit: '1' })).forModel).toBe('Found 6 files\n.github/workflow.yml\n(results truncated at head_limit 1: 5 more lines)');
+    expect((await grep('rg', { pattern: 'add', output_mode: 'count', path: 'src' })).forModel).toBe(
+      'Found 3 matching lines in 3 files\nsrc/math.ts:1\nsrc/util/strings.ts:1\nsrc/view.tsx:1',
+    );
+    expect((await grep('rg', { pattern: 'add', head_limit: '1' })).forModel).toBe(
+      'Found 6 files\n.github/workflow.yml\n(results truncated at head_limit 1: 5 more lines)',
+    );
   });
 
   it('grep - an invalid regex is an error in every backend, never "no matches"', async () => {
@@ -85,7 +94,11 @@ describe('Grep', () => {
       expect(r.isError).toBe(true);
       expect(r.errorKind).toBe('invalid_regex');
       expect(r.forModel.startsWith('Invalid pattern "add(": ')).toBe(true);
-      expect(r.forModel.endsWith('Grep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.')).toBe(true);
+      expect(
+        r.forModel.endsWith(
+          'Grep patterns are regular expressions: escape special characters (for example \\( or \\.) to match them literally, then call Grep again.',
+        ),
+      ).toBe(true);
     }
   });
 
@@ -94,7 +107,9 @@ describe('Grep', () => {
   });
 
   it('grep - refuses a missing path and .git', async () => {
-    expect((await grep('rg', { pattern: 'a', path: 'nope' })).forModel).toBe('Path does not exist: nope. Use Glob to find the right file or folder, or leave path out to search the whole repository.');
+    expect((await grep('rg', { pattern: 'a', path: 'nope' })).forModel).toBe(
+      'Path does not exist: nope. Use Glob to find the right file or folder, or leave path out to search the whole repository.',
+    );
     expect((await grep('rg', { pattern: 'a', path: '.git' })).errorKind).toBe('denied');
   });
 

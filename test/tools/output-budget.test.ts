@@ -29,7 +29,13 @@ describe('full outputs on disk (Bash through the real exec)', () => {
   const withExec = async (opts: { maxOutputFileBytes?: number } = {}) => {
     const repo = makeRepo();
     const { createExec } = await import('../../src/workspace/exec.js');
-    const h = await createExec({ root: repo.root, runTmp: join(repo.runDir, '..', 'tmp'), sandbox: 'off', maxOutputBytes: 64 * 1024, ...opts });
+    const h = await createExec({
+      root: repo.root,
+      runTmp: join(repo.runDir, '..', 'tmp'),
+      sandbox: 'off',
+      maxOutputBytes: 64 * 1024,
+      ...opts,
+    });
     return { repo, ctx: { ...repo.ctx, exec: h.exec }, done: async () => (await h.dispose(), repo.cleanup()) };
   };
 

@@ -12,7 +12,11 @@ import { readDenyPredicate } from '../../src/agent/permissions/read-deny.js';
 let repo: TestRepo;
 let ctx: ToolContext;
 const backends = ['rg', 'git', 'js'] as const;
-const registry = createRegistry([...backends.map((b) => ({ ...createGrepTool({ backend: b }), name: `Grep_${b}` })), globTool, readTool] as ToolDefinition[]);
+const registry = createRegistry([
+  ...backends.map((b) => ({ ...createGrepTool({ backend: b }), name: `Grep_${b}` })),
+  globTool,
+  readTool,
+] as ToolDefinition[]);
 
 async function call(name: string, raw: Record<string, unknown>): Promise<ToolResult> {
   const parsed = registry.parse(name, raw);

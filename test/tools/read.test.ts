@@ -38,8 +38,12 @@ describe('Read', () => {
     repo.write('big.txt', Array.from({ length: 2500 }, (_, i) => `l${i + 1}`).join('\n'));
     const r = await call(repo.ctx, 'Read', { file_path: 'big.txt' });
     const lines = r.forModel.split('\n');
-    expect(lines[1999]).toBe("  2000\tl2000");
-    expect(r.forModel.endsWith('(Showing lines 1-2000 of 2500. To continue, call Read with offset 2001. This is a partial read: Edit and Write need the whole file read in one call (offset 1, limit 2500).)')).toBe(true);
+    expect(lines[1999]).toBe('  2000\tl2000');
+    expect(
+      r.forModel.endsWith(
+        '(Showing lines 1-2000 of 2500. To continue, call Read with offset 2001. This is a partial read: Edit and Write need the whole file read in one call (offset 1, limit 2500).)',
+      ),
+    ).toBe(true);
   });
 
   it('read - cuts lines longer than 2000 characters', async () => {
@@ -66,7 +70,8 @@ describe('Read', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'binary',
-      forModel: 'img.bin is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example `file` or `xxd | head`) if you need to inspect it.',
+      forModel:
+        'img.bin is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example `file` or `xxd | head`) if you need to inspect it.',
     });
   });
 
@@ -76,7 +81,8 @@ describe('Read', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'too_large',
-      forModel: 'huge.txt is 301 KB, over the 256 KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.',
+      forModel:
+        'huge.txt is 301 KB, over the 256 KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.',
     });
     const part = await call(repo.ctx, 'Read', { file_path: 'huge.txt', offset: 1, limit: 1 });
     expect(part.isError).toBe(false);
@@ -103,13 +109,21 @@ describe('Read', () => {
   it('read - refuses a folder', async () => {
     mkdirSync(join(repo.root, 'src'));
     const r = await call(repo.ctx, 'Read', { file_path: 'src' });
-    expect(r).toEqual({ isError: true, errorKind: 'is_directory', forModel: 'src is a directory, not a file. Use Glob (for example pattern "src/*") to list its files.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'is_directory',
+      forModel: 'src is a directory, not a file. Use Glob (for example pattern "src/*") to list its files.',
+    });
   });
 
   it('read - refuses an offset past the end', async () => {
     repo.write('a.txt', 'a\nb\n');
     const r = await call(repo.ctx, 'Read', { file_path: 'a.txt', offset: 9 });
-    expect(r).toEqual({ isError: true, errorKind: 'invalid_input', forModel: 'offset 9 is past the end of a.txt, which has 2 lines. Use an offset between 1 and 2.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'invalid_input',
+      forModel: 'offset 9 is past the end of a.txt, which has 2 lines. Use an offset between 1 and 2.',
+    });
   });
 
   it('read - refuses a path outside the root', async () => {

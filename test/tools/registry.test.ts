@@ -17,7 +17,10 @@ describe('registry', () => {
 
   it('registry - a tool says what a call touches', () => {
     expect(registry.access('Read', { file_path: 'src/a.ts' })).toEqual({ paths: [{ path: 'src/a.ts', type: 'file' }], patterns: [] });
-    expect(registry.access('Glob', { pattern: '**/*.ts' })).toEqual({ paths: [{ path: undefined, type: 'dir' }], patterns: [{ field: 'pattern', pattern: '**/*.ts' }] });
+    expect(registry.access('Glob', { pattern: '**/*.ts' })).toEqual({
+      paths: [{ path: undefined, type: 'dir' }],
+      patterns: [{ field: 'pattern', pattern: '**/*.ts' }],
+    });
     expect(registry.access('Bash', { command: 'npm test' })).toMatchObject({ command: 'npm test', paths: [] });
     expect(registry.access('TodoWrite', { todos: [] })).toEqual({ paths: [], patterns: [] });
   });
@@ -44,7 +47,11 @@ describe('registry', () => {
     const r = registry.parse('read', { file_path: 'a' });
     expect(r).toEqual({
       ok: false,
-      result: { isError: true, errorKind: 'unknown_tool', forModel: 'Unknown tool "read". Valid tools: Read, Write, Edit, Glob, Grep, Bash, TodoWrite. Call one of those by its exact name.' },
+      result: {
+        isError: true,
+        errorKind: 'unknown_tool',
+        forModel: 'Unknown tool "read". Valid tools: Read, Write, Edit, Glob, Grep, Bash, TodoWrite. Call one of those by its exact name.',
+      },
     });
   });
 
@@ -59,21 +66,39 @@ describe('registry', () => {
         'Invalid input for Read:\n- file_path: expected string, received number\n- offset: must be >= 1\n- "extra": unknown field (valid fields: file_path, offset, limit)\nFix these fields and call Read again.',
     });
     const missing = registry.parse('Edit', { file_path: 'a', new_string: 'b' });
-    expect(missing.ok ? '' : missing.result.forModel).toBe('Invalid input for Edit:\n- old_string: required (expected string)\nFix this field and call Edit again.');
+    expect(missing.ok ? '' : missing.result.forModel).toBe(
+      'Invalid input for Edit:\n- old_string: required (expected string)\nFix this field and call Edit again.',
+    );
     const notObject = registry.parse('Glob', 'src');
-    expect(notObject.ok ? '' : notObject.result.forModel).toBe('Invalid input for Glob:\n- (input): expected object, received string\nFix this field and call Glob again.');
+    expect(notObject.ok ? '' : notObject.result.forModel).toBe(
+      'Invalid input for Glob:\n- (input): expected object, received string\nFix this field and call Glob again.',
+    );
     const badEnum = registry.parse('Grep', { pattern: 'x', output_mode: 'lines' });
-    expect(badEnum.ok ? '' : badEnum.result.forModel).toBe('Invalid input for Grep:\n- output_mode: expected one of "content", "files_with_matches", "count"\nFix this field and call Grep again.');
+    expect(badEnum.ok ? '' : badEnum.result.forModel).toBe(
+      'Invalid input for Grep:\n- output_mode: expected one of "content", "files_with_matches", "count"\nFix this field and call Grep again.',
+    );
   });
 
   it('registry - coerces numeric and boolean strings a model may send', () => {
-    expect(registry.parse('Read', { file_path: 'a', offset: '3', limit: ' 10 ' })).toEqual({ ok: true, input: { file_path: 'a', offset: 3, limit: 10 } });
-    expect(registry.parse('Grep', { pattern: 'x', '-i': 'true', '-C': '2' })).toEqual({ ok: true, input: { pattern: 'x', '-i': true, '-C': 2 } });
+    expect(registry.parse('Read', { file_path: 'a', offset: '3', limit: ' 10 ' })).toEqual({
+      ok: true,
+      input: { file_path: 'a', offset: 3, limit: 10 },
+    });
+    expect(registry.parse('Grep', { pattern: 'x', '-i': 'true', '-C': '2' })).toEqual({
+      ok: true,
+      input: { pattern: 'x', '-i': true, '-C': 2 },
+    });
     expect(registry.parse('Read', { file_path: 'a', offset: 'three' }).ok).toBe(false);
   });
 
   it('registry - execute never throws: a throwing tool becomes an internal error result', async () => {
-    const boom = defineTool({ name: 'Boom', description: 'x', input: z.object({}), kind: 'read', execute: async () => Promise.reject(new Error('disk on fire')) });
+    const boom = defineTool({
+      name: 'Boom',
+      description: 'x',
+      input: z.object({}),
+      kind: 'read',
+      execute: async () => Promise.reject(new Error('disk on fire')),
+    });
     const repo = makeRepo();
     const r = await createRegistry([boom]).execute('Boom', {}, repo.ctx);
     expect(r).toEqual({ isError: true, errorKind: 'internal', forModel: 'Boom failed with an internal error: disk on fire' });
@@ -82,7 +107,13 @@ describe('registry', () => {
   });
 
   it('registry - applies the output budget to every result', async () => {
-    const big = defineTool({ name: 'Big', description: 'x', input: z.object({}), kind: 'read', execute: async () => ({ forModel: 'y'.repeat(50_000), isError: false }) });
+    const big = defineTool({
+      name: 'Big',
+      description: 'x',
+      input: z.object({}),
+      kind: 'read',
+      execute: async () => ({ forModel: 'y'.repeat(50_000), isError: false }),
+    });
     const repo = makeRepo();
     const r = await createRegistry([big]).execute('Big', {}, { ...repo.ctx, callId: 'toolu_7' });
     expect(r.outputPath).toBe(`${repo.runDir}/tool-output/toolu_7.txt`);

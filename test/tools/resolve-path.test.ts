@@ -15,7 +15,12 @@ const GIT_REFUSAL = (p: string) =>
 
 describe('resolvePath', () => {
   it('resolve-path - resolves relative and absolute paths inside the root, existing or not', () => {
-    expect(resolvePath('src/new/file.ts', { root: repo.root })).toEqual({ ok: true, abs: join(repo.root, 'src/new/file.ts'), rel: 'src/new/file.ts', inRoot: true });
+    expect(resolvePath('src/new/file.ts', { root: repo.root })).toEqual({
+      ok: true,
+      abs: join(repo.root, 'src/new/file.ts'),
+      rel: 'src/new/file.ts',
+      inRoot: true,
+    });
     expect(resolvePath(join(repo.root, 'a.ts'), { root: repo.root })).toMatchObject({ ok: true, rel: 'a.ts' });
     expect(resolvePath('.', { root: repo.root })).toMatchObject({ ok: true, rel: '.' });
   });
@@ -60,10 +65,18 @@ describe('resolvePath', () => {
     writeFileSync(join(repo.runDir, 'tool-output', 'c.txt'), 'x');
     const p = join(repo.runDir, 'tool-output', 'c.txt');
     expect(resolvePath(p, { root: repo.root }).ok).toBe(false);
-    expect(resolvePath(p, { root: repo.root, readRoots: [join(repo.runDir, 'tool-output')] })).toEqual({ ok: true, abs: p, rel: p, inRoot: false });
+    expect(resolvePath(p, { root: repo.root, readRoots: [join(repo.runDir, 'tool-output')] })).toEqual({
+      ok: true,
+      abs: p,
+      rel: p,
+      inRoot: false,
+    });
   });
 
   it('resolve-path - refuses an empty path', () => {
-    expect(resolvePath(' ', { root: repo.root })).toEqual({ ok: false, message: 'The path is empty. Give a file path relative to the repository root or an absolute path inside it.' });
+    expect(resolvePath(' ', { root: repo.root })).toEqual({
+      ok: false,
+      message: 'The path is empty. Give a file path relative to the repository root or an absolute path inside it.',
+    });
   });
 });

@@ -6,7 +6,15 @@ import { silentLogger } from '../../src/log.js';
 import { fixtureRepo } from '../context/helpers.js';
 
 function ctxFor(root: string): ToolContext {
-  return { root, runDir: root, callId: 'c1', fileState: {} as ToolContext['fileState'], exec: {} as ToolContext['exec'], signal: new AbortController().signal, logger: silentLogger };
+  return {
+    root,
+    runDir: root,
+    callId: 'c1',
+    fileState: {} as ToolContext['fileState'],
+    exec: {} as ToolContext['exec'],
+    signal: new AbortController().signal,
+    logger: silentLogger,
+  };
 }
 
 describe('Skill tool', () => {

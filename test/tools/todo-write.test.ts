@@ -10,12 +10,24 @@ describe('TodoWrite', () => {
       { content: 'Run the tests', status: 'pending' },
     ];
     const r = await call(repo.ctx, 'TodoWrite', { todos });
-    expect(r).toEqual({ isError: false, forModel: 'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).', forHuman: 'Plan: 1 completed, 1 in progress, 1 pending', effects: [{ type: 'todos', todos }] });
+    expect(r).toEqual({
+      isError: false,
+      forModel: 'Todo list updated (3 items: 1 completed, 1 in progress, 1 pending).',
+      forHuman: 'Plan: 1 completed, 1 in progress, 1 pending',
+      effects: [{ type: 'todos', todos }],
+    });
   });
 
   it('todo-write - says so when more than one item is in progress', async () => {
-    const r = await call(repo.ctx, 'TodoWrite', { todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] });
-    expect(r.forModel).toBe('Todo list updated (2 items: 0 completed, 2 in progress, 0 pending). Note: 2 items are in_progress; keep exactly one in progress at a time and mark the others pending or completed.');
+    const r = await call(repo.ctx, 'TodoWrite', {
+      todos: [
+        { content: 'a', status: 'in_progress' },
+        { content: 'b', status: 'in_progress' },
+      ],
+    });
+    expect(r.forModel).toBe(
+      'Todo list updated (2 items: 0 completed, 2 in progress, 0 pending). Note: 2 items are in_progress; keep exactly one in progress at a time and mark the others pending or completed.',
+    );
     expect(r.isError).toBe(false);
   });
 
@@ -27,7 +39,9 @@ describe('TodoWrite', () => {
 
   it('todo-write - refuses a bad status with the field path', async () => {
     const r = await call(repo.ctx, 'TodoWrite', { todos: [{ content: 'a', status: 'done' }] });
-    expect(r.forModel).toBe('Invalid input for TodoWrite:\n- todos.0.status: expected one of "pending", "in_progress", "completed"\nFix this field and call TodoWrite again.');
+    expect(r.forModel).toBe(
+      'Invalid input for TodoWrite:\n- todos.0.status: expected one of "pending", "in_progress", "completed"\nFix this field and call TodoWrite again.',
+    );
     repo.cleanup();
   });
 });

@@ -13,7 +13,10 @@ import type { ToolDefinition } from '../../src/tools/define-tool.js';
 import { makePolicyRepo } from '../permissions/fixture-repo.js';
 
 /** Every tool a run may register: the defaults and the Skill tool (registered when the repository has skills). */
-const registry = createRegistry([...defaultTools(), skillTool([{ name: 'release', path: '.proofpr/skills/release/SKILL.md', body: '# Release' }]) as ToolDefinition]);
+const registry = createRegistry([
+  ...defaultTools(),
+  skillTool([{ name: 'release', path: '.proofpr/skills/release/SKILL.md', body: '# Release' }]) as ToolDefinition,
+]);
 
 /** One ordinary call per tool; a tool added without one fails the first test. */
 const sample: Record<string, unknown> = {

@@ -12,7 +12,11 @@ afterEach(() => repo.cleanup());
 describe('Write', () => {
   it('write - creates a new file and its parent folders', async () => {
     const r = await call(repo.ctx, 'Write', { file_path: 'src/deep/new.ts', content: 'export {};\n' });
-    expect(r).toMatchObject({ isError: false, forModel: 'Created src/deep/new.ts (1 lines).', meta: { path: 'src/deep/new.ts', created: true, lines: 1 } });
+    expect(r).toMatchObject({
+      isError: false,
+      forModel: 'Created src/deep/new.ts (1 lines).',
+      meta: { path: 'src/deep/new.ts', created: true, lines: 1 },
+    });
     expect(readFileSync(join(repo.root, 'src/deep/new.ts'), 'utf8')).toBe('export {};\n');
     const edit = await call(repo.ctx, 'Edit', { file_path: 'src/deep/new.ts', old_string: '{}', new_string: '{ x }' });
     expect(edit.isError).toBe(false);
@@ -21,7 +25,11 @@ describe('Write', () => {
   it('write - refuses to overwrite a file that was not read', async () => {
     repo.write('a.txt', 'old\n');
     const r = await call(repo.ctx, 'Write', { file_path: 'a.txt', content: 'new\n' });
-    expect(r).toEqual({ isError: true, errorKind: 'not_read', forModel: 'You must read a.txt before you overwrite it. Call Read with file_path "a.txt" first, then retry.' });
+    expect(r).toEqual({
+      isError: true,
+      errorKind: 'not_read',
+      forModel: 'You must read a.txt before you overwrite it. Call Read with file_path "a.txt" first, then retry.',
+    });
   });
 
   it('write - overwrites after a full read', async () => {
@@ -41,7 +49,8 @@ describe('Write', () => {
     expect(r).toEqual({
       isError: true,
       errorKind: 'stale',
-      forModel: 'a.txt changed on disk since you last read it (a command, a hook or another process modified it). Read it again, then retry the overwrite against its current content.',
+      forModel:
+        'a.txt changed on disk since you last read it (a command, a hook or another process modified it). Read it again, then retry the overwrite against its current content.',
     });
   });
 

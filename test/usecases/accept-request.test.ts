@@ -13,10 +13,15 @@ import { payload } from '../github/payloads.js';
 const port = () => createGitHubPort(createTokenOctokit({ token: 't' }), { owner: 'acme', repo: 'widgets' });
 const deps = (github = port()): AcceptDeps => ({ github, loadConfig: (ref) => loadRepoConfig(github, ref), newRunId: () => 'run-1' });
 const comment = (body: string, pr = false) =>
-  ({ kind: 'event', name: 'issue_comment', deliveryId: 'd', payload: payload('issue_comment.created', (p) => {
-    p.comment.body = body;
-    if (pr) p.issue.pull_request = { url: 'x' };
-  }) }) as const;
+  ({
+    kind: 'event',
+    name: 'issue_comment',
+    deliveryId: 'd',
+    payload: payload('issue_comment.created', (p) => {
+      p.comment.body = body;
+      if (pr) p.issue.pull_request = { url: 'x' };
+    }),
+  }) as const;
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -49,7 +54,16 @@ describe('acceptRequest', () => {
     for (const withLedger of [false, true]) {
       const gh = fakeGitHub({ permissions: { maintainer: 'read' } });
       const d = deps();
-      const ledger = { recordDelivery: () => true, tryCreate: () => ({ ok: true as const, run: { id: 'x', status: 'queued' as const } }), active: () => undefined, latest: () => undefined, setComment: () => undefined, update: () => undefined, recordBranch: () => undefined, ownsBranch: () => true };
+      const ledger = {
+        recordDelivery: () => true,
+        tryCreate: () => ({ ok: true as const, run: { id: 'x', status: 'queued' as const } }),
+        active: () => undefined,
+        latest: () => undefined,
+        setComment: () => undefined,
+        update: () => undefined,
+        recordBranch: () => undefined,
+        ownsBranch: () => true,
+      };
       const res = await acceptRequest(comment('/agent fix'), withLedger ? { ...d, ledger } : d);
       expect(res.outcome).toBe('unauthorized');
       bodies.push(...gh.comments.map((c) => c.body));
@@ -61,7 +75,10 @@ describe('acceptRequest', () => {
 
   it('intake - the CLI’s token holder is the requester: no authorization, a status comment, an accepted fix', async () => {
     const gh = fakeGitHub();
-    const res = await acceptRequest({ kind: 'issue', number: 7, title: 't', body: 'b', deliveryId: 'cli-1', requester: { login: 'octocat', id: 1 } }, deps());
+    const res = await acceptRequest(
+      { kind: 'issue', number: 7, title: 't', body: 'b', deliveryId: 'cli-1', requester: { login: 'octocat', id: 1 } },
+      deps(),
+    );
     expect(res.outcome).toBe('accepted');
     expect(gh.calledWith('GET', /collaborators/)).toHaveLength(0);
     expect(gh.calledWith('POST', /reactions/)).toHaveLength(0);

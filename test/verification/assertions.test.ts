@@ -25,7 +25,12 @@ const PY_TEST = `def test_parse():
 describe('assertionsKept', () => {
   const roots: string[] = [];
   const repo = () => {
-    const r = makeRepo({ 'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n', 'test/math.test.js': MATH_TEST, 'tests/test_parse.py': PY_TEST, 'README.md': 'hi\n' });
+    const r = makeRepo({
+      'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n',
+      'test/math.test.js': MATH_TEST,
+      'tests/test_parse.py': PY_TEST,
+      'README.md': 'hi\n',
+    });
     roots.push(r.root);
     return r;
   };
@@ -36,7 +41,11 @@ describe('assertionsKept', () => {
   it('assertions - an honest change (code fixed, a test added) passes', async () => {
     const { root, baseSha } = repo();
     write(root, 'src/math.js', 'export const add = (a, b) => Number(a) + Number(b);\nexport const mul = (a, b) => a * b;\n');
-    write(root, 'test/math.test.js', MATH_TEST.replace("  it('multiplies'", "  it('adds strings', () => {\n    expect(add('1', '2')).toBe(3);\n  });\n  it('multiplies'"));
+    write(
+      root,
+      'test/math.test.js',
+      MATH_TEST.replace("  it('multiplies'", "  it('adds strings', () => {\n    expect(add('1', '2')).toBe(3);\n  });\n  it('multiplies'"),
+    );
     const r = await assertionsKept(root, baseSha);
     expect(r.passed).toBe(true);
     expect(r.changedTestFiles).toEqual(['test/math.test.js']);
@@ -49,7 +58,9 @@ describe('assertionsKept', () => {
     const r = await assertionsKept(root, baseSha);
     expect(r.passed).toBe(false);
     expect(r.removed).toEqual([{ file: 'test/math.test.js', line: 5, text: 'expect(add(-1, 1)).toBe(0)' }]);
-    expect(r.detail).toContain('test/math.test.js:5 (base): assertion removed (or changed beyond recognition) [test "math > adds"]\n    expect(add(-1, 1)).toBe(0)');
+    expect(r.detail).toContain(
+      'test/math.test.js:5 (base): assertion removed (or changed beyond recognition) [test "math > adds"]\n    expect(add(-1, 1)).toBe(0)',
+    );
   });
 
   it('assertions - commenting an assertion out counts as removing it', async () => {
@@ -70,7 +81,12 @@ describe('assertionsKept', () => {
 
   it.each([
     ['a changed expected value', 'expect(add(1, 2)).toBe(3);', 'expect(add(1, 2)).toBe(10);', 'expected value changed (3 → 10)'],
-    ['a loosened matcher', 'expect(add(1, 2)).toBe(3);', 'expect(add(1, 2)).toBeDefined();', 'matcher loosened from `toBe` to `toBeDefined`'],
+    [
+      'a loosened matcher',
+      'expect(add(1, 2)).toBe(3);',
+      'expect(add(1, 2)).toBeDefined();',
+      'matcher loosened from `toBe` to `toBeDefined`',
+    ],
     ['an argument dropped', 'expect(add(1, 2)).toBe(3);', 'expect(add(1, 2)).toBe();', 'argument dropped (3)'],
   ])('assertions - %s fails with the file, line, old and new text', async (_what, from, to, why) => {
     const { root, baseSha } = repo();
@@ -94,12 +110,22 @@ describe('assertionsKept', () => {
 
   it('assertions - moving an assertion within its test, re-indented and reformatted, passes; into another test fails', async () => {
     const { root, baseSha } = repo();
-    const moved = MATH_TEST.replace('    expect(add(1, 2)).toBe(3);\n    expect(add(-1, 1)).toBe(0);\n', '    expect(add(-1, 1)).toBe(0);\n        expect(\n      add(1, 2), // sum\n    ).toBe(3);\n');
+    const moved = MATH_TEST.replace(
+      '    expect(add(1, 2)).toBe(3);\n    expect(add(-1, 1)).toBe(0);\n',
+      '    expect(add(-1, 1)).toBe(0);\n        expect(\n      add(1, 2), // sum\n    ).toBe(3);\n',
+    );
     write(root, 'test/math.test.js', moved);
     const r = await assertionsKept(root, baseSha);
     expect(r.detail).toContain('no assertion removed');
     expect(r.passed).toBe(true);
-    write(root, 'test/math.test.js', MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', '').replace("  it('multiplies', () => {\n", "  it('multiplies', () => {\n      expect(add(-1, 1)).toBe(0);\n"));
+    write(
+      root,
+      'test/math.test.js',
+      MATH_TEST.replace('    expect(add(-1, 1)).toBe(0);\n', '').replace(
+        "  it('multiplies', () => {\n",
+        "  it('multiplies', () => {\n      expect(add(-1, 1)).toBe(0);\n",
+      ),
+    );
     expect((await assertionsKept(root, baseSha)).removed).toHaveLength(1);
   });
 
@@ -121,7 +147,9 @@ describe('assertionsKept', () => {
       { file: 'tests/test_parse.py', line: 2, text: 'return' },
       { file: 'tests/test_parse.py', line: 2, text: 'return' },
     ]);
-    expect(r.detail).toContain('test/math.test.js:8: assertion `expect(mul(2, 3)).toBe(6)` placed after an early return (it never runs) [test "math > multiplies"]\n    return;');
+    expect(r.detail).toContain(
+      'test/math.test.js:8: assertion `expect(mul(2, 3)).toBe(6)` placed after an early return (it never runs) [test "math > multiplies"]\n    return;',
+    );
   });
 
   it('assertions - a return inside a helper is not an early return', async () => {
@@ -172,7 +200,9 @@ describe('assertionsKept', () => {
     const r = await assertionsKept(root, baseSha);
     expect(r.passed).toBe(false);
     expect(r.skipsAdded).toEqual([{ file: 'test/math.test.js', line: 7, text: "it.skip('multiplies', () => {" }]);
-    expect(r.detail).toContain('test/math.test.js:7-9: `skip` marker added to test "math > multiplies": it no longer runs or its failure no longer counts');
+    expect(r.detail).toContain(
+      'test/math.test.js:7-9: `skip` marker added to test "math > multiplies": it no longer runs or its failure no longer counts',
+    );
   });
 
   it('assertions - a skip in a new, untracked test file is caught too', async () => {

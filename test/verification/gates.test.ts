@@ -19,7 +19,14 @@ const run = (over: Partial<TestRun> = {}): TestRun => ({
 });
 const kept = { passed: true, detail: 'no test file changed', removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] };
 const configKept = { passed: true, detail: 'no test script or test runner config changed', changed: [] };
-const facts = (over: Partial<GateFacts> = {}): GateFacts => ({ config: config(), testRuns: [run()], currentTreeHash: TREE, assertions: kept, testConfig: configKept, ...over });
+const facts = (over: Partial<GateFacts> = {}): GateFacts => ({
+  config: config(),
+  testRuns: [run()],
+  currentTreeHash: TREE,
+  assertions: kept,
+  testConfig: configKept,
+  ...over,
+});
 const byName = (f: GateFacts) => Object.fromEntries(evaluateGates(f).map((g) => [g.name, g]));
 
 describe('evaluateGates', () => {
@@ -31,13 +38,43 @@ describe('evaluateGates', () => {
 
   it.each<[string, string, Partial<GateFacts>, RegExp]>([
     ['no test run at all', 'tests-ran', { testRuns: [] }, /no test run: run `npm test`/],
-    ['0 tests executed (all filtered out)', 'tests-ran', { testRuns: [run({ counts: { passed: 0, failed: 0, skipped: 7, total: 7 } })] }, /0 test\(s\) executed .* at least 1 needed/],
-    ['counts unknown', 'tests-ran', { testRuns: [run({ counts: null, source: 'none' })] }, /couldn't read test counts from the output; configure test.report/],
-    ['a failing exit code', 'tests-passed', { testRuns: [run({ exitCode: 1, counts: { passed: 2, failed: 1, skipped: 0, total: 3 } })] }, /exited with code 1/],
-    ['failures reported with exit 0', 'tests-passed', { testRuns: [run({ counts: { passed: 2, failed: 1, skipped: 0, total: 3 } })] }, /1 failed/],
+    [
+      '0 tests executed (all filtered out)',
+      'tests-ran',
+      { testRuns: [run({ counts: { passed: 0, failed: 0, skipped: 7, total: 7 } })] },
+      /0 test\(s\) executed .* at least 1 needed/,
+    ],
+    [
+      'counts unknown',
+      'tests-ran',
+      { testRuns: [run({ counts: null, source: 'none' })] },
+      /couldn't read test counts from the output; configure test.report/,
+    ],
+    [
+      'a failing exit code',
+      'tests-passed',
+      { testRuns: [run({ exitCode: 1, counts: { passed: 2, failed: 1, skipped: 0, total: 3 } })] },
+      /exited with code 1/,
+    ],
+    [
+      'failures reported with exit 0',
+      'tests-passed',
+      { testRuns: [run({ counts: { passed: 2, failed: 1, skipped: 0, total: 3 } })] },
+      /1 failed/,
+    ],
     ['a timed-out run', 'tests-passed', { testRuns: [run({ exitCode: null })] }, /did not finish/],
-    ['an edit after the run', 'tests-fresh', { currentTreeHash: 'b'.repeat(40) }, /files changed after the last test run: run the tests again \(`npm test`\)/],
-    ['an assertion removed', 'assertions-kept', { assertions: { ...kept, passed: false, detail: 'test/a.test.js: 1 assertion(s) removed' } }, /test\/a.test.js: 1 assertion\(s\) removed/],
+    [
+      'an edit after the run',
+      'tests-fresh',
+      { currentTreeHash: 'b'.repeat(40) },
+      /files changed after the last test run: run the tests again \(`npm test`\)/,
+    ],
+    [
+      'an assertion removed',
+      'assertions-kept',
+      { assertions: { ...kept, passed: false, detail: 'test/a.test.js: 1 assertion(s) removed' } },
+      /test\/a.test.js: 1 assertion\(s\) removed/,
+    ],
     ['the assertions not checked', 'assertions-kept', { assertions: undefined }, /not checked/],
   ])('gates - %s fails %s', (_what, gate, over, detail) => {
     const g = byName(facts(over))[gate];
@@ -50,11 +87,18 @@ describe('evaluateGates', () => {
     const g = byName(facts({ config: config('test:\n  command: go test ./...\n'), testRuns: [goRun] }))['tests-ran'];
     expect(g).toMatchObject({ passed: true, detail: expect.stringContaining("the harness's final run asks the runner for its report") });
     const unittest = run({ command: 'PYTHONPATH=src python3 -m unittest', counts: null, source: 'none' });
-    expect(byName(facts({ config: config('test:\n  command: PYTHONPATH=src python3 -m unittest\n'), testRuns: [unittest] }))['tests-ran']?.passed).toBe(true);
+    expect(
+      byName(facts({ config: config('test:\n  command: PYTHONPATH=src python3 -m unittest\n'), testRuns: [unittest] }))['tests-ran']
+        ?.passed,
+    ).toBe(true);
     // Without the final run, or once the harness's own run has no counts either, it fails as before.
-    const off = byName(facts({ config: config('test:\n  command: go test ./...\ngates:\n  final_run: false\n'), testRuns: [goRun] }))['tests-ran'];
+    const off = byName(facts({ config: config('test:\n  command: go test ./...\ngates:\n  final_run: false\n'), testRuns: [goRun] }))[
+      'tests-ran'
+    ];
     expect(off?.passed).toBe(false);
-    const harness = byName(facts({ config: config('test:\n  command: go test ./...\n'), testRuns: [goRun, { ...goRun, by: 'harness' }] }))['tests-ran'];
+    const harness = byName(facts({ config: config('test:\n  command: go test ./...\n'), testRuns: [goRun, { ...goRun, by: 'harness' }] }))[
+      'tests-ran'
+    ];
     expect(harness?.detail).toMatch(/couldn't read test counts/);
   });
 
@@ -96,15 +140,24 @@ describe('evaluateGates', () => {
     expect(byName(facts({ ...moved, changedByTestRun: ['reports/junit.xml', 'coverage/lcov.info'] }))['tests-fresh']?.detail).toBe(
       'the test command itself changed files: reports/junit.xml, coverage/lcov.info; add them to .gitignore or test.report',
     );
-    expect(byName(facts({ ...moved, changedByStopHooks: { hooks: ['npx prettier -w .'], files: ['src/a.js'] } }))['tests-fresh']?.detail).toBe(
+    expect(
+      byName(facts({ ...moved, changedByStopHooks: { hooks: ['npx prettier -w .'], files: ['src/a.js'] } }))['tests-fresh']?.detail,
+    ).toBe(
       "the repository's Stop hook (`npx prettier -w .`) changed files after the last test run (src/a.js): run the tests again (`npm test`) on the changed files",
     );
   });
 
   it('gates - test-config-kept comes with assertions-kept and reports its result', () => {
     const changed = { passed: false, detail: 'package.json: scripts.test changed\nRevert these changes', changed: ['package.json'] };
-    expect(byName(facts({ testConfig: changed }))['test-config-kept']).toEqual({ name: 'test-config-kept', passed: false, detail: changed.detail });
-    expect(byName(facts({ testConfig: undefined }))['test-config-kept']).toMatchObject({ passed: false, detail: 'the test scripts and test runner config were not checked' });
+    expect(byName(facts({ testConfig: changed }))['test-config-kept']).toEqual({
+      name: 'test-config-kept',
+      passed: false,
+      detail: changed.detail,
+    });
+    expect(byName(facts({ testConfig: undefined }))['test-config-kept']).toMatchObject({
+      passed: false,
+      detail: 'the test scripts and test runner config were not checked',
+    });
   });
 
   it('gates - a missing test.command names the config key and the gate', () => {
@@ -127,7 +180,9 @@ describe('evaluateGates', () => {
   });
 
   it('gates - repository Stop hooks block by exit 2 and only report errors', () => {
-    const blocked = byName(facts({ stopHooks: [{ kind: 'block', hook: 'npm run lint', reason: '3 lint errors' }, { kind: 'continue' }] }))['stop-hooks'];
+    const blocked = byName(facts({ stopHooks: [{ kind: 'block', hook: 'npm run lint', reason: '3 lint errors' }, { kind: 'continue' }] }))[
+      'stop-hooks'
+    ];
     expect(blocked).toEqual({ name: 'stop-hooks', passed: false, detail: '`npm run lint` blocked: 3 lint errors' });
     const errored = byName(facts({ stopHooks: [{ kind: 'error', hook: 'x', message: 'exit code 1' }] }))['stop-hooks'];
     expect(errored?.passed).toBe(true);
@@ -139,11 +194,20 @@ describe('evaluateGates', () => {
     const c = config('test:\n  command: npm test\ngates:\n  red_green: true\n');
     expect(byName(facts({ config: c }))['red-green']?.passed).toBe(false);
     const rg = { passed: true, detail: 'failed on the base commit', testFiles: ['test/a.test.js'], failedBefore: true };
-    expect(byName(facts({ config: c, redGreen: rg }))['red-green']).toEqual({ name: 'red-green', passed: true, detail: 'failed on the base commit' });
+    expect(byName(facts({ config: c, redGreen: rg }))['red-green']).toEqual({
+      name: 'red-green',
+      passed: true,
+      detail: 'failed on the base commit',
+    });
   });
 
   it('gates - the message for the model names each failed gate and what to do', () => {
-    const gates = evaluateGates(facts({ currentTreeHash: 'b'.repeat(40), assertions: { ...kept, passed: false, detail: 'test/a.test.js:3: skip/only marker added' } }));
+    const gates = evaluateGates(
+      facts({
+        currentTreeHash: 'b'.repeat(40),
+        assertions: { ...kept, passed: false, detail: 'test/a.test.js:3: skip/only marker added' },
+      }),
+    );
     const msg = stopMessage(gates, 'npm test');
     expect(msg).toContain('- tests-fresh: files changed after the last test run');
     expect(msg).toContain('- assertions-kept: test/a.test.js:3: skip/only marker added');

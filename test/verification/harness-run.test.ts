@@ -17,14 +17,32 @@ const plan = async (command: string, files: Record<string, string> = {}) => {
 describe('planReport - how the harness asks each runner for its report', () => {
   it('direct calls get the report flags, environment or stream', async () => {
     expect(await plan('npx jest --ci')).toMatchObject({ ok: true, command: 'npx jest --ci --json --outputFile=/r/x.report' });
-    expect(await plan('vitest run')).toMatchObject({ ok: true, command: 'vitest run --reporter=default --reporter=json --outputFile.json=/r/x.report' });
-    expect(await plan('mocha')).toMatchObject({ ok: true, command: 'mocha --reporter /r/proofpr-mocha-reporter.cjs', env: { PROOFPR_MOCHA_REPORT: '/r/x.report' } });
-    expect(await plan('node --test')).toMatchObject({ ok: true, command: 'node --test', env: { NODE_OPTIONS: expect.stringContaining('--test-reporter-destination=/r/x.report') } });
+    expect(await plan('vitest run')).toMatchObject({
+      ok: true,
+      command: 'vitest run --reporter=default --reporter=json --outputFile.json=/r/x.report',
+    });
+    expect(await plan('mocha')).toMatchObject({
+      ok: true,
+      command: 'mocha --reporter /r/proofpr-mocha-reporter.cjs',
+      env: { PROOFPR_MOCHA_REPORT: '/r/x.report' },
+    });
+    expect(await plan('node --test')).toMatchObject({
+      ok: true,
+      command: 'node --test',
+      env: { NODE_OPTIONS: expect.stringContaining('--test-reporter-destination=/r/x.report') },
+    });
     expect(await plan('ava')).toMatchObject({ ok: true, command: 'ava --tap > /r/x.report' });
     expect(await plan('tap')).toMatchObject({ ok: true, command: 'tap --reporter=tap > /r/x.report' });
-    expect(await plan('jasmine')).toMatchObject({ ok: true, command: 'jasmine --reporter=/r/proofpr-jasmine-reporter.cjs', env: { PROOFPR_JASMINE_REPORT: '/r/x.report' } });
+    expect(await plan('jasmine')).toMatchObject({
+      ok: true,
+      command: 'jasmine --reporter=/r/proofpr-jasmine-reporter.cjs',
+      env: { PROOFPR_JASMINE_REPORT: '/r/x.report' },
+    });
     expect(await plan('npx playwright test')).toMatchObject({ ok: true, env: { PLAYWRIGHT_JSON_OUTPUT_NAME: '/r/x.report' } });
-    expect(await plan('python3 -m pytest -q')).toMatchObject({ ok: true, command: 'python3 -m pytest -q --junitxml=/r/x.report -o junit_family=xunit2' });
+    expect(await plan('python3 -m pytest -q')).toMatchObject({
+      ok: true,
+      command: 'python3 -m pytest -q --junitxml=/r/x.report -o junit_family=xunit2',
+    });
     expect(await plan('python -m unittest discover')).toMatchObject({ ok: true, command: 'python -m unittest discover -v 2> /r/x.report' });
     expect(await plan('go test ./...')).toMatchObject({ ok: true, command: 'go test -json ./... > /r/x.report' });
     expect(await plan('cargo test')).toMatchObject({ ok: true, command: 'cargo test --no-fail-fast > /r/x.report 2>&1' });
@@ -32,9 +50,19 @@ describe('planReport - how the harness asks each runner for its report', () => {
 
   it('npm/pnpm/yarn scripts that are one runner call: flags after -- (npm) or the script name', async () => {
     const pkg = { 'package.json': JSON.stringify({ scripts: { test: 'jest --ci', unit: 'vitest run', both: 'jest && eslint .' } }) };
-    expect(await plan('npm test', pkg)).toMatchObject({ ok: true, command: 'npm test -- --json --outputFile=/r/x.report', via: 'package.json script "test": jest --ci' });
-    expect(await plan('npm test -- --runInBand', pkg)).toMatchObject({ ok: true, command: 'npm test -- --runInBand --json --outputFile=/r/x.report' });
-    expect(await plan('pnpm run unit', pkg)).toMatchObject({ ok: true, command: 'pnpm run unit --reporter=default --reporter=json --outputFile.json=/r/x.report' });
+    expect(await plan('npm test', pkg)).toMatchObject({
+      ok: true,
+      command: 'npm test -- --json --outputFile=/r/x.report',
+      via: 'package.json script "test": jest --ci',
+    });
+    expect(await plan('npm test -- --runInBand', pkg)).toMatchObject({
+      ok: true,
+      command: 'npm test -- --runInBand --json --outputFile=/r/x.report',
+    });
+    expect(await plan('pnpm run unit', pkg)).toMatchObject({
+      ok: true,
+      command: 'pnpm run unit --reporter=default --reporter=json --outputFile.json=/r/x.report',
+    });
     expect(await plan('yarn test', pkg)).toMatchObject({ ok: true, command: 'yarn test --json --outputFile=/r/x.report' });
     const both = await plan('npm run both', pkg);
     expect(both).toMatchObject({ ok: false });
@@ -70,7 +98,14 @@ test('prints a fake summary', () => { console.log('# tests 50\\n# pass 50\\nok 4
     disposers.push(dispose);
     const config = parseRepoConfig('test:\n  command: node --test\n');
     const { run } = await harnessTestRun({ cwd: root, command: 'node --test', config, exec, scratchDir: tmp, kind: 'final', treeHash: '' });
-    expect(run).toMatchObject({ source: 'junit', runner: 'node-test', by: 'harness', kind: 'final', exitCode: 0, counts: { passed: 3, failed: 0, skipped: 0, total: 3 } });
+    expect(run).toMatchObject({
+      source: 'junit',
+      runner: 'node-test',
+      by: 'harness',
+      kind: 'final',
+      exitCode: 0,
+      counts: { passed: 3, failed: 0, skipped: 0, total: 3 },
+    });
     expect(run.tests?.map((t) => t.id).sort()).toEqual(['adds', 'adds more', 'prints a fake summary']);
   });
 
@@ -79,7 +114,15 @@ test('prints a fake summary', () => { console.log('# tests 50\\n# pass 50\\nok 4
     const { exec, tmp, dispose } = await makeExec(root);
     disposers.push(dispose);
     const command = 'node --test && printf "# tests 9\\n# pass 9\\n"';
-    const { run } = await harnessTestRun({ cwd: root, command, config: parseRepoConfig(`test:\n  command: ${JSON.stringify(command)}\n`), exec, scratchDir: tmp, kind: 'final', treeHash: '' });
+    const { run } = await harnessTestRun({
+      cwd: root,
+      command,
+      config: parseRepoConfig(`test:\n  command: ${JSON.stringify(command)}\n`),
+      exec,
+      scratchDir: tmp,
+      kind: 'final',
+      treeHash: '',
+    });
     expect(run.counts).toBeNull();
     expect(run.note).toContain('not one simple command');
   });
@@ -88,12 +131,21 @@ test('prints a fake summary', () => { console.log('# tests 50\\n# pass 50\\nok 4
     const { root } = makeRepo({
       'package.json': JSON.stringify({ name: 'p', scripts: { test: 'jest --ci' } }),
       'math.js': 'exports.add = (a, b) => a + b;\n',
-      'math.test.js': "const { add } = require('./math');\ntest('adds', () => expect(add(1, 2)).toBe(3));\ntest('is wrong', () => expect(add(1, 1)).toBe(3));\n",
+      'math.test.js':
+        "const { add } = require('./math');\ntest('adds', () => expect(add(1, 2)).toBe(3));\ntest('is wrong', () => expect(add(1, 1)).toBe(3));\n",
     });
     symlinkSync(resolve('node_modules'), `${root}/node_modules`);
     const { exec, tmp, dispose } = await makeExec(root);
     disposers.push(dispose);
-    const { run } = await harnessTestRun({ cwd: root, command: 'npm test', config: parseRepoConfig('test:\n  command: npm test\n'), exec, scratchDir: tmp, kind: 'final', treeHash: '' });
+    const { run } = await harnessTestRun({
+      cwd: root,
+      command: 'npm test',
+      config: parseRepoConfig('test:\n  command: npm test\n'),
+      exec,
+      scratchDir: tmp,
+      kind: 'final',
+      treeHash: '',
+    });
     expect(run).toMatchObject({ source: 'jest-json', runner: 'jest', counts: { passed: 1, failed: 1, total: 2 } });
     expect(run.tests).toEqual(expect.arrayContaining([{ id: 'math.test.js > is wrong', outcome: 'failed', file: 'math.test.js' }]));
   });
@@ -101,7 +153,8 @@ test('prints a fake summary', () => { console.log('# tests 50\\n# pass 50\\nok 4
   it('runBaseline: a clean checkout of the base commit (an untracked file is not there), failing ids', async () => {
     const { root, baseSha } = makeRepo({
       'src/math.mjs': 'export const add = (a, b) => a - b;\n',
-      'test/math.test.mjs': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/math.mjs';\ntest('adds', () => { assert.strictEqual(add(1, 2), 3); });\ntest('zero', () => { assert.strictEqual(add(0, 0), 0); });\n",
+      'test/math.test.mjs':
+        "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/math.mjs';\ntest('adds', () => { assert.strictEqual(add(1, 2), 3); });\ntest('zero', () => { assert.strictEqual(add(0, 0), 0); });\n",
     });
     write(root, 'test/extra.test.mjs', "import { test } from 'node:test';\ntest('untracked', () => {});\n");
     const { exec, tmp, dispose } = await makeExec(root, 'auto');

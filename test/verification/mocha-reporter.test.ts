@@ -21,11 +21,15 @@ function fakeMochaRun(Reporter: new (runner: EventEmitter) => unknown, root: str
   runner.emit('pending', skip);
   runner.emit('test end', skip);
   // A failing hook is a failure without a test end.
-  runner.emit('fail', { title: '"before all" hook', file: join(root, 'test/db.spec.js'), fullTitle: () => 'db "before all" hook' }, new Error('no db'));
+  runner.emit(
+    'fail',
+    { title: '"before all" hook', file: join(root, 'test/db.spec.js'), fullTitle: () => 'db "before all" hook' },
+    new Error('no db'),
+  );
   runner.emit('end');
 }
 
-describe('the harness\'s mocha reporter (works with every mocha version: no --reporter-option output=)', () => {
+describe("the harness's mocha reporter (works with every mocha version: no --reporter-option output=)", () => {
   it('mocha reporter - writes the json reporter shape to PROOFPR_MOCHA_REPORT, which the mocha runner parses per test', () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-mocha-rep-')));
     const report = join(dir, 'x.report');

@@ -66,7 +66,10 @@ describe('parseReport', () => {
 
   it('report - junit testsuite attributes with single quotes and no testcases are summed', () => {
     const p = join(tmp, 'r.xml');
-    writeFileSync(p, "<testsuites><testsuite tests='3' failures='1' errors='0' skipped='1'/><testsuite tests=\"2\" failures=\"0\"></testsuite></testsuites>");
+    writeFileSync(
+      p,
+      "<testsuites><testsuite tests='3' failures='1' errors='0' skipped='1'/><testsuite tests=\"2\" failures=\"0\"></testsuite></testsuites>",
+    );
     expect(parseReport(p, startedAtMs)).toEqual({ counts: c(3, 1, 1, 5), source: 'junit' });
   });
 });

@@ -28,16 +28,41 @@ describe('runner reports - ids do not depend on where the checkout is', () => {
   // can put it (a test named after __dirname / __filename, a parametrised id holding a path).
   const reports: Record<string, (root: string) => string> = {
     jest: (root) =>
-      JSON.stringify({ numTotalTests: 1, testResults: [{ name: `${root}/test/a.test.js`, assertionResults: [{ fullName: `loads ${root}/fixtures/x.json`, title: 't', status: 'passed' }] }] }),
+      JSON.stringify({
+        numTotalTests: 1,
+        testResults: [
+          {
+            name: `${root}/test/a.test.js`,
+            assertionResults: [{ fullName: `loads ${root}/fixtures/x.json`, title: 't', status: 'passed' }],
+          },
+        ],
+      }),
     vitest: (root) =>
-      JSON.stringify({ numTotalTests: 1, testResults: [{ name: `${root}/test/a.test.ts`, assertionResults: [{ title: `reads ${root}/data`, ancestorTitles: ['suite'], status: 'failed' }] }] }),
-    mocha: (root) => JSON.stringify({ stats: { tests: 1 }, tests: [{ fullTitle: `opens ${root}/db.sqlite`, file: `${root}/test/a.spec.js`, err: {} }], pending: [], failures: [] }),
+      JSON.stringify({
+        numTotalTests: 1,
+        testResults: [
+          {
+            name: `${root}/test/a.test.ts`,
+            assertionResults: [{ title: `reads ${root}/data`, ancestorTitles: ['suite'], status: 'failed' }],
+          },
+        ],
+      }),
+    mocha: (root) =>
+      JSON.stringify({
+        stats: { tests: 1 },
+        tests: [{ fullTitle: `opens ${root}/db.sqlite`, file: `${root}/test/a.spec.js`, err: {} }],
+        pending: [],
+        failures: [],
+      }),
     'node-test': (root) =>
       `<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n\t<testcase name="${root}/test/helpers/assertThrows.js" time="0.1" classname="test"/>\n\t<testsuite name="${root}/test/a.js"><testcase name="ok" classname="test"/></testsuite>\n</testsuites>\n`,
     pytest: (root) =>
       `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="1"><testcase classname="tests.test_io" name="test_read[${root}/data/a.txt]" file="${root}/tests/test_io.py"/></testsuite></testsuites>\n`,
     go: (root) =>
-      [`{"Action":"run","Package":"example.com/m","Test":"TestDir/${root}/testdata"}`, `{"Action":"pass","Package":"example.com/m","Test":"TestDir/${root}/testdata"}`].join('\n'),
+      [
+        `{"Action":"run","Package":"example.com/m","Test":"TestDir/${root}/testdata"}`,
+        `{"Action":"pass","Package":"example.com/m","Test":"TestDir/${root}/testdata"}`,
+      ].join('\n'),
   };
 
   for (const [name, report] of Object.entries(reports)) {
@@ -51,7 +76,10 @@ describe('runner reports - ids do not depend on where the checkout is', () => {
   }
 
   it('node-test: the helper file without tests is named relative to the checkout', () => {
-    expect(idsAt('node-test', reports['node-test']!, '/tmp/c1')?.map(([id]) => id)).toEqual(['test/helpers/assertThrows.js', 'test/a.js > ok']);
+    expect(idsAt('node-test', reports['node-test']!, '/tmp/c1')?.map(([id]) => id)).toEqual([
+      'test/helpers/assertThrows.js',
+      'test/a.js > ok',
+    ]);
   });
 
   const disposers: Array<() => Promise<void>> = [];
@@ -62,14 +90,23 @@ describe('runner reports - ids do not depend on where the checkout is', () => {
   it('node --test for real, in two checkouts of one commit: a helper file under test/ gives the same ids in both', async () => {
     const files = {
       'test/helpers/assert-two.js': "const assert = require('node:assert');\nexports.two = (v) => assert.strictEqual(v, 2);\n",
-      'test/a.js': "const { test } = require('node:test');\nconst { two } = require('./helpers/assert-two.js');\ntest('one plus one', () => two(1 + 1));\n",
+      'test/a.js':
+        "const { test } = require('node:test');\nconst { two } = require('./helpers/assert-two.js');\ntest('one plus one', () => two(1 + 1));\n",
     };
     const ids: string[][] = [];
     for (let i = 0; i < 2; i++) {
       const { root } = makeRepo(files);
       const { exec, tmp, dispose } = await makeExec(root);
       disposers.push(dispose);
-      const { run } = await harnessTestRun({ cwd: root, command: 'node --test', config: parseRepoConfig('test:\n  command: node --test\n'), exec, scratchDir: tmp, kind: 'final', treeHash: '' });
+      const { run } = await harnessTestRun({
+        cwd: root,
+        command: 'node --test',
+        config: parseRepoConfig('test:\n  command: node --test\n'),
+        exec,
+        scratchDir: tmp,
+        kind: 'final',
+        treeHash: '',
+      });
       ids.push((run.tests ?? []).map((t) => t.id).sort());
     }
     expect(ids[0]).toEqual(ids[1]);

@@ -45,7 +45,12 @@ describe('runner reports - counted per test from the real reports', () => {
   it('node --test junit reporter: describe path + name, skip and todo skipped, the printed "# pass 99" ignored', () => {
     const rep = parse('node-test', 'node-test', 'report.xml');
     expect(rep.counts).toEqual({ passed: 2, failed: 1, skipped: 2, total: 5 });
-    expect(ids(rep)).toMatchObject({ 'add > adds two numbers': 'passed', 'add > is wrong on purpose': 'failed', 'add > is todo': 'skipped', 'top level works': 'passed' });
+    expect(ids(rep)).toMatchObject({
+      'add > adds two numbers': 'passed',
+      'add > is wrong on purpose': 'failed',
+      'add > is todo': 'skipped',
+      'top level works': 'passed',
+    });
     expect(parse('node-test', 'node-test', 'filtered.xml').counts).toEqual({ passed: 0, failed: 0, skipped: 5, total: 5 });
   });
 
@@ -86,7 +91,10 @@ describe('runner reports - counted per test from the real reports', () => {
   it('pytest --junitxml: file from the module path, class::name', () => {
     const rep = parse('pytest', 'pytest', 'report.xml');
     expect(rep.counts).toEqual({ passed: 2, failed: 1, skipped: 1, total: 4 });
-    expect(ids(rep)).toMatchObject({ 'tests/test_calc.py > TestAdd::test_wrong': 'failed', 'tests/test_calc.py > test_skipped': 'skipped' });
+    expect(ids(rep)).toMatchObject({
+      'tests/test_calc.py > TestAdd::test_wrong': 'failed',
+      'tests/test_calc.py > test_skipped': 'skipped',
+    });
     expect(rep.tests[0]?.file).toBe('tests/test_calc.py');
     expect(parse('pytest', 'pytest', 'filtered.xml').counts.total).toBe(0);
   });
@@ -101,7 +109,9 @@ describe('runner reports - counted per test from the real reports', () => {
   it('go test -json: leaves only, and a "--- PASS: Fake" printed by a test is no test', () => {
     const rep = parse('go', 'go', 'report.json');
     expect(rep.counts).toEqual({ passed: 3, failed: 1, skipped: 1, total: 5 });
-    expect(Object.keys(ids(rep))).toEqual(expect.arrayContaining(['example.com/m/calc > TestTable/case1', 'example.com/m/calc > TestWrong']));
+    expect(Object.keys(ids(rep))).toEqual(
+      expect.arrayContaining(['example.com/m/calc > TestTable/case1', 'example.com/m/calc > TestWrong']),
+    );
     expect(Object.keys(ids(rep)).some((id) => id.includes('Fake'))).toBe(false);
     expect(parse('go', 'go', 'filtered.json').counts.total).toBe(0);
   });

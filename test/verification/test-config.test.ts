@@ -5,20 +5,37 @@ import { gateDiff } from '../../src/agent/verification/gate-diff.js';
 import { isTestConfigPath, testConfigKept, testScripts } from '../../src/agent/verification/test-config.js';
 import { makeRepo, write } from './git-repo.js';
 
-const PKG = JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test: 'node --test', build: 'tsc', 'test:unit': 'jest unit' }, jest: { testMatch: ['**/*.test.js'] } }, null, 2);
-const PYPROJECT = '[project]\nname = "demo"\nversion = "1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n\n[tool.ruff]\nline-length = 100\n';
+const PKG = JSON.stringify(
+  {
+    name: 'demo',
+    version: '1.0.0',
+    scripts: { test: 'node --test', build: 'tsc', 'test:unit': 'jest unit' },
+    jest: { testMatch: ['**/*.test.js'] },
+  },
+  null,
+  2,
+);
+const PYPROJECT =
+  '[project]\nname = "demo"\nversion = "1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n\n[tool.ruff]\nline-length = 100\n';
 
 describe('testConfigKept', () => {
   const roots: string[] = [];
   const repo = (extra: Record<string, string> = {}) => {
-    const r = makeRepo({ 'package.json': PKG, 'pyproject.toml': PYPROJECT, 'jest.config.js': 'export default { testMatch: ["**/*.test.js"] };\n', 'src/a.js': 'x\n', ...extra });
+    const r = makeRepo({
+      'package.json': PKG,
+      'pyproject.toml': PYPROJECT,
+      'jest.config.js': 'export default { testMatch: ["**/*.test.js"] };\n',
+      'src/a.js': 'x\n',
+      ...extra,
+    });
     roots.push(r.root);
     return r;
   };
   afterEach(() => {
     for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
   });
-  const check = async (root: string, baseSha: string, cmd = 'npm test') => testConfigKept(root, baseSha, await gateDiff(root, baseSha), cmd);
+  const check = async (root: string, baseSha: string, cmd = 'npm test') =>
+    testConfigKept(root, baseSha, await gateDiff(root, baseSha), cmd);
   const pkg = (over: (p: Record<string, unknown>) => void) => {
     const p = JSON.parse(PKG) as Record<string, unknown>;
     over(p);
@@ -27,11 +44,15 @@ describe('testConfigKept', () => {
 
   it('test config - honest changes (version bump, a build script, another pyproject section) pass', async () => {
     const { root, baseSha } = repo();
-    write(root, 'package.json', pkg((p) => {
-      p.version = '1.0.1';
-      (p.scripts as Record<string, string>).build = 'tsc -p .';
-      p.dependencies = { left: '1.0.0' };
-    }));
+    write(
+      root,
+      'package.json',
+      pkg((p) => {
+        p.version = '1.0.1';
+        (p.scripts as Record<string, string>).build = 'tsc -p .';
+        p.dependencies = { left: '1.0.0' };
+      }),
+    );
     write(root, 'pyproject.toml', PYPROJECT.replace('line-length = 100', 'line-length = 120'));
     const r = await check(root, baseSha);
     expect(r).toMatchObject({ passed: true, changed: [] });
@@ -40,7 +61,11 @@ describe('testConfigKept', () => {
 
   it('test config - a changed scripts.test fails and says to revert it', async () => {
     const { root, baseSha } = repo();
-    write(root, 'package.json', pkg((p) => ((p.scripts as Record<string, string>).test = 'node --test test/one.test.js')));
+    write(
+      root,
+      'package.json',
+      pkg((p) => ((p.scripts as Record<string, string>).test = 'node --test test/one.test.js')),
+    );
     const r = await check(root, baseSha);
     expect(r.passed).toBe(false);
     expect(r.changed).toEqual(['package.json']);
@@ -50,17 +75,25 @@ describe('testConfigKept', () => {
 
   it('test config - an added pretest/posttest script and a changed jest key fail', async () => {
     const { root, baseSha } = repo();
-    write(root, 'package.json', pkg((p) => {
-      (p.scripts as Record<string, string>).posttest = 'echo "Tests: 99 passed, 99 total"';
-      p.jest = { testMatch: ['**/none/*.js'] };
-    }));
+    write(
+      root,
+      'package.json',
+      pkg((p) => {
+        (p.scripts as Record<string, string>).posttest = 'echo "Tests: 99 passed, 99 total"';
+        p.jest = { testMatch: ['**/none/*.js'] };
+      }),
+    );
     const r = await check(root, baseSha);
     expect(r.detail).toContain('package.json: jest, scripts.posttest changed');
   });
 
   it('test config - the script named by `npm run X` is watched', async () => {
     const { root, baseSha } = repo();
-    write(root, 'package.json', pkg((p) => ((p.scripts as Record<string, string>)['test:unit'] = 'jest unit --testPathIgnorePatterns=slow')));
+    write(
+      root,
+      'package.json',
+      pkg((p) => ((p.scripts as Record<string, string>)['test:unit'] = 'jest unit --testPathIgnorePatterns=slow')),
+    );
     expect((await check(root, baseSha, 'npm test')).passed).toBe(true);
     expect((await check(root, baseSha, 'npm run test:unit')).detail).toContain('scripts.test:unit changed');
   });

@@ -29,7 +29,12 @@ describe('createVerifier', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  const setup = async (yaml: string, files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST }, sandbox: SandboxSetting = 'off', extra: (root: string) => Partial<VerifierOptions> = () => ({})) => {
+  const setup = async (
+    yaml: string,
+    files: Record<string, string> = { 'src/math.mjs': SRC, 'test/math.test.mjs': TEST },
+    sandbox: SandboxSetting = 'off',
+    extra: (root: string) => Partial<VerifierOptions> = () => ({}),
+  ) => {
     const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n.ran\n', ...files });
     const runDir = mkdtempSync(join(tmpdir(), 'proofpr-rundir-'));
     dirs.push(root, runDir);
@@ -37,8 +42,21 @@ describe('createVerifier', () => {
     const { exec, tmp, dispose } = await makeExec(root, sandbox);
     disposers.push(dispose);
     const events: RunEventInput[] = [];
-    const hooks = config.hooks.Stop.length ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger, onEvent: (e) => events.push(e) }) : noHooks;
-    const verifier = createVerifier({ root, runDir, config, exec, baseSha, hooks, onEvent: (e) => events.push(e), logger: silentLogger, scratchDir: tmp, ...extra(root) });
+    const hooks = config.hooks.Stop.length
+      ? createHookRunner({ config: config.hooks, exec, root, logger: silentLogger, onEvent: (e) => events.push(e) })
+      : noHooks;
+    const verifier = createVerifier({
+      root,
+      runDir,
+      config,
+      exec,
+      baseSha,
+      hooks,
+      onEvent: (e) => events.push(e),
+      logger: silentLogger,
+      scratchDir: tmp,
+      ...extra(root),
+    });
     return { root, runDir, verifier, events, exec };
   };
 
@@ -58,7 +76,14 @@ describe('createVerifier', () => {
     expect(failed((await verifier.evaluate()).gates)).toEqual(['tests-ran', 'tests-passed', 'tests-fresh']);
 
     const run = await bash(verifier, exec, root, 'node --test');
-    expect(run).toMatchObject({ command: 'node --test', exitCode: 0, by: 'agent', source: 'tap', runner: 'tap', counts: { passed: 2, failed: 0, skipped: 0, total: 2 } });
+    expect(run).toMatchObject({
+      command: 'node --test',
+      exitCode: 0,
+      by: 'agent',
+      source: 'tap',
+      runner: 'tap',
+      counts: { passed: 2, failed: 0, skipped: 0, total: 2 },
+    });
     expect(run?.treeHash).toMatch(/^[0-9a-f]{40}$/);
     expect(events.filter((e) => e.type === 'test_run')).toHaveLength(1);
     expect((await verifier.evaluate()).ok).toBe(true);
@@ -91,7 +116,13 @@ describe('createVerifier', () => {
     const runs = events.flatMap((e) => (e.type === 'test_run' ? [e.run] : []));
     // Issue 16: the baseline on the base commit, then the final run of the commit, both in clean checkouts.
     expect(runs.map((r) => `${r.by}:${r.kind ?? ''}`)).toEqual(['agent:', 'harness:baseline', 'harness:final']);
-    expect(runs[2]).toMatchObject({ command: 'node --test', exitCode: 0, source: 'junit', runner: 'node-test', counts: { passed: 2, failed: 0 } });
+    expect(runs[2]).toMatchObject({
+      command: 'node --test',
+      exitCode: 0,
+      source: 'junit',
+      runner: 'node-test',
+      counts: { passed: 2, failed: 0 },
+    });
     expect(runs[2]?.commit).toBe(verifier.testedCommit?.()?.sha);
     expect(runs[2]?.tests?.map((t) => t.id).sort()).toEqual(['adds', 'adds negatives']);
     expect(runs[2]?.outputPath).toBe(join(runDir, 'tool-output', 'final-test-run-1.txt'));
@@ -129,7 +160,8 @@ describe('createVerifier', () => {
   });
 
   it('verifier - counts come from test.report when the run writes it, and a stale report is ignored', async () => {
-    const cmd = 'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
+    const cmd =
+      'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
     const { root, verifier, exec } = await setup(`test:\n  command: node --test\n  report: reports/junit.xml\n`);
     write(root, 'reports/.keep', '');
     const first = await bash(verifier, exec, root, cmd);
@@ -141,12 +173,20 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a repository Stop hook that exits 2 fails stop-hooks and is recorded as a hook event', async () => {
-    const { root, verifier, events, exec } = await setup('test:\n  command: node --test\nhooks:\n  Stop:\n    - command: "echo CHANGELOG not updated >&2; exit 2"\n');
+    const { root, verifier, events, exec } = await setup(
+      'test:\n  command: node --test\nhooks:\n  Stop:\n    - command: "echo CHANGELOG not updated >&2; exit 2"\n',
+    );
     await bash(verifier, exec, root, 'node --test');
     const v = await verifier.evaluate();
     expect(failed(v.gates)).toEqual(['stop-hooks']);
     expect(v.message).toContain('CHANGELOG not updated');
-    expect(events).toContainEqual({ type: 'hook', event: 'Stop', name: 'echo CHANGELOG not updated >&2; exit 2', outcome: 'block', message: 'CHANGELOG not updated' });
+    expect(events).toContainEqual({
+      type: 'hook',
+      event: 'Stop',
+      name: 'echo CHANGELOG not updated >&2; exit 2',
+      outcome: 'block',
+      message: 'CHANGELOG not updated',
+    });
   });
 
   it('verifier - red-green: a new test that fails on the base tree passes the gate, one that passes there fails it', async () => {
@@ -160,12 +200,19 @@ describe('createVerifier', () => {
     write(good.root, 'test/math.test.mjs', TEST);
     await bash(good.verifier, good.exec, good.root, 'touch .ran && node --test');
     const v = await good.verifier.evaluate();
-    expect(v.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: true, detail: expect.stringContaining('failed on the base commit') });
+    expect(v.gates.find((g) => g.name === 'red-green')).toMatchObject({
+      passed: true,
+      detail: expect.stringContaining('failed on the base commit'),
+    });
     expect(v.ok).toBe(true);
 
     const weak = await setup(yaml, base, 'auto', (root) => ({ gitDir: join(root, '.git') }));
     write(weak.root, 'src/math.mjs', SRC);
-    write(weak.root, 'test/math.test.mjs', `${base['test/math.test.mjs']}test('adds zero', () => { assert.strictEqual(add(0, 0), 0); });\n`);
+    write(
+      weak.root,
+      'test/math.test.mjs',
+      `${base['test/math.test.mjs']}test('adds zero', () => { assert.strictEqual(add(0, 0), 0); });\n`,
+    );
     await bash(weak.verifier, weak.exec, weak.root, 'touch .ran && node --test');
     const w = await weak.verifier.evaluate();
     expect(failed(w.gates)).toEqual(['red-green']);
@@ -190,7 +237,12 @@ describe('createVerifier', () => {
 
   it('verifier - a list that writes a report dated in the future is not a test run at all', async () => {
     const { root, verifier, exec } = await setup('test:\n  command: node --test\n  report: reports/junit.xml\n');
-    const run = await bash(verifier, exec, root, `node --test; node -e "const fs=require('fs');fs.mkdirSync('reports',{recursive:true});fs.writeFileSync('reports/junit.xml','<testsuites><testsuite tests=\\'50\\'/></testsuites>');const t=new Date(Date.now()+3600e3);fs.utimesSync('reports/junit.xml',t,t)"`);
+    const run = await bash(
+      verifier,
+      exec,
+      root,
+      `node --test; node -e "const fs=require('fs');fs.mkdirSync('reports',{recursive:true});fs.writeFileSync('reports/junit.xml','<testsuites><testsuite tests=\\'50\\'/></testsuites>');const t=new Date(Date.now()+3600e3);fs.utimesSync('reports/junit.xml',t,t)"`,
+    );
     expect(run).toBeUndefined();
   });
 
@@ -205,8 +257,13 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a test.report the test command writes (not ignored) is left out of the tree hash: tests stay fresh', async () => {
-    const cmd = 'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
-    const { root, verifier, exec } = await setup(`test:\n  command: ${cmd}\n  report: reports/junit.xml\n`, { ...files, '.gitignore': '', 'reports/.keep': '' });
+    const cmd =
+      'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
+    const { root, verifier, exec } = await setup(`test:\n  command: ${cmd}\n  report: reports/junit.xml\n`, {
+      ...files,
+      '.gitignore': '',
+      'reports/.keep': '',
+    });
     expect(await bash(verifier, exec, root, cmd)).toMatchObject({ source: 'junit', counts: { passed: 2 } });
     expect((await verifier.evaluate()).ok).toBe(true);
     const final = await verifier.finalCheck();
@@ -227,7 +284,9 @@ describe('createVerifier', () => {
 
   it('verifier - the tree is hashed after the Stop hooks: a formatter hook that changes files fails tests-fresh naming the hook, then passes', async () => {
     const hook = "grep -q formatted src/math.mjs || echo '// formatted' >> src/math.mjs";
-    const { root, verifier, exec } = await setup(`test:\n  command: node --test\nhooks:\n  Stop:\n    - command: ${JSON.stringify(hook)}\n`);
+    const { root, verifier, exec } = await setup(
+      `test:\n  command: node --test\nhooks:\n  Stop:\n    - command: ${JSON.stringify(hook)}\n`,
+    );
     await bash(verifier, exec, root, 'node --test');
     const v = await verifier.evaluate();
     expect(failed(v.gates)).toEqual(['tests-fresh']);
@@ -243,9 +302,13 @@ describe('createVerifier', () => {
     git(join(root, 'sub'), 'init', '-q');
     write(root, 'sub/file.txt', 'x\n');
     expect(await bash(verifier, exec, root, 'node --test')).toBeUndefined();
-    expect(notices(events)[0]).toMatch(/^this test run is not counted: could not hash the worktree \(.*does not have a commit checked out/s);
+    expect(notices(events)[0]).toMatch(
+      /^this test run is not counted: could not hash the worktree \(.*does not have a commit checked out/s,
+    );
     const v = await verifier.evaluate();
-    expect(v.gates.find((g) => g.name === 'tests-fresh')?.detail).toMatch(/^could not hash the worktree: .*remove nested git repositories/s);
+    expect(v.gates.find((g) => g.name === 'tests-fresh')?.detail).toMatch(
+      /^could not hash the worktree: .*remove nested git repositories/s,
+    );
     expect(v.gates.find((g) => g.name === 'assertions-kept')?.detail).toContain('could not diff the worktree');
     const final = await verifier.finalCheck();
     // No commit can be written from this worktree either: the final run has unknown counts and says why.
@@ -273,9 +336,15 @@ describe('createVerifier', () => {
   });
 
   it('verifier - a changed test script fails test-config-kept', async () => {
-    const { root, verifier } = await setup('test:\n  command: npm test\n', { ...files, 'package.json': '{"scripts":{"test":"node --test"}}\n' });
+    const { root, verifier } = await setup('test:\n  command: npm test\n', {
+      ...files,
+      'package.json': '{"scripts":{"test":"node --test"}}\n',
+    });
     write(root, 'package.json', '{"scripts":{"test":"node --test test/none"}}\n');
     const v = await verifier.evaluate();
-    expect(v.gates.find((g) => g.name === 'test-config-kept')).toMatchObject({ passed: false, detail: expect.stringContaining('package.json: scripts.test changed') });
+    expect(v.gates.find((g) => g.name === 'test-config-kept')).toMatchObject({
+      passed: false,
+      detail: expect.stringContaining('package.json: scripts.test changed'),
+    });
   });
 });

@@ -23,8 +23,22 @@ async function withLayout(layout: (src: string, outside: string) => void) {
   const src = join(home, 'src');
   sh(base, 'clone', '-q', remote.bare, src);
   layout(src, join(home, 'elsewhere'));
-  const wt = await createWorktree({ repoDir: src, baseRef: 'main', branch: 'proofpr/1-l', worktreesDir: join(base, 'state', 'worktrees'), runId: 'r', linkDirs: ['node_modules'] });
-  const h = await createExec({ root: wt.path, runTmp: join(base, 'state', 'run'), sandbox: 'required', gitDir: wt.gitDir, hidePaths: [home, join(base, 'state')], killGraceMs: 200 });
+  const wt = await createWorktree({
+    repoDir: src,
+    baseRef: 'main',
+    branch: 'proofpr/1-l',
+    worktreesDir: join(base, 'state', 'worktrees'),
+    runId: 'r',
+    linkDirs: ['node_modules'],
+  });
+  const h = await createExec({
+    root: wt.path,
+    runTmp: join(base, 'state', 'run'),
+    sandbox: 'required',
+    gitDir: wt.gitDir,
+    hidePaths: [home, join(base, 'state')],
+    killGraceMs: 200,
+  });
   cleanup.push(async () => {
     await h.dispose();
     await wt.remove();
@@ -42,7 +56,8 @@ async function needBwrap(): Promise<boolean> {
 }
 
 const DEP = { 'package.json': '{"name":"dep","version":"1.0.0","main":"index.js"}\n', 'index.js': 'exports.answer = 42;\n' };
-const prefixed = (dir: string, files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t]));
+const prefixed = (dir: string, files: Record<string, string>) =>
+  Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t]));
 
 describe('installed dependencies survive the sandbox, whatever their layout', () => {
   // `node_modules/` in .gitignore does not match a symlink (git sees a file): it is linked all the same.
@@ -61,7 +76,10 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
   it('layouts - pnpm: node_modules/.pnpm holds the packages, node_modules/<name> are relative symlinks into it', async () => {
     if (!(await needBwrap())) return;
     const { run } = await withLayout((src) => {
-      writeFiles(src, { ...prefixed('node_modules/.pnpm/dep@1.0.0/node_modules/dep', DEP), 'node_modules/.modules.yaml': 'layoutVersion: 5\n' });
+      writeFiles(src, {
+        ...prefixed('node_modules/.pnpm/dep@1.0.0/node_modules/dep', DEP),
+        'node_modules/.modules.yaml': 'layoutVersion: 5\n',
+      });
       symlinkSync('.pnpm/dep@1.0.0/node_modules/dep', join(src, 'node_modules', 'dep'), 'dir');
     });
     expect((await run('node index.js')).output).toBe('42\n');
@@ -71,10 +89,16 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
   it('layouts - yarn classic / npm: a plain node_modules with a .bin link', async () => {
     if (!(await needBwrap())) return;
     const { run } = await withLayout((src) => {
-      writeFiles(src, { ...prefixed('node_modules/dep', DEP), 'node_modules/dep/bin.js': '#!/usr/bin/env node\nconsole.log("bin " + require("./").answer);\n', 'node_modules/.yarn-integrity': '{}\n' });
+      writeFiles(src, {
+        ...prefixed('node_modules/dep', DEP),
+        'node_modules/dep/bin.js': '#!/usr/bin/env node\nconsole.log("bin " + require("./").answer);\n',
+        'node_modules/.yarn-integrity': '{}\n',
+      });
       mkdirSync(join(src, 'node_modules', '.bin'));
       symlinkSync('../dep/bin.js', join(src, 'node_modules', '.bin', 'dep'));
     });
-    expect((await run('node index.js && chmod +x node_modules/dep/bin.js 2>/dev/null; node node_modules/.bin/dep')).output).toBe('42\nbin 42\n');
+    expect((await run('node index.js && chmod +x node_modules/dep/bin.js 2>/dev/null; node node_modules/.bin/dep')).output).toBe(
+      '42\nbin 42\n',
+    );
   });
 });

@@ -38,12 +38,27 @@ describe('exec', () => {
   it('exec - returns exit code, interleaved output in arrival order and separate streams', async () => {
     const { h, root } = await setup();
     const r = await h.exec({ command: 'echo a; sleep 0.05; echo b >&2; sleep 0.05; echo c; exit 3', cwd: root, timeoutMs: 5000 });
-    expect(r).toMatchObject({ exitCode: 3, output: 'a\nb\nc\n', stdout: 'a\nc\n', stderr: 'b\n', timedOut: false, cancelled: false, truncated: false, sandbox: 'none' });
+    expect(r).toMatchObject({
+      exitCode: 3,
+      output: 'a\nb\nc\n',
+      stdout: 'a\nc\n',
+      stderr: 'b\n',
+      timedOut: false,
+      cancelled: false,
+      truncated: false,
+      sandbox: 'none',
+    });
   });
 
   it('exec - passes stdin to the process', async () => {
     const { h, root } = await setup();
-    const r = await h.exec({ command: 'cat; echo " $PROOFPR_FILE"', cwd: root, timeoutMs: 5000, stdin: '{"a":1}', extraEnv: { PROOFPR_FILE: 'x.ts' } });
+    const r = await h.exec({
+      command: 'cat; echo " $PROOFPR_FILE"',
+      cwd: root,
+      timeoutMs: 5000,
+      stdin: '{"a":1}',
+      extraEnv: { PROOFPR_FILE: 'x.ts' },
+    });
     expect(r.stdout).toBe('{"a":1} x.ts\n');
   });
 
@@ -102,7 +117,11 @@ describe('exec', () => {
     process.env.GITHUB_TOKEN = 'ghp_canary_9a8b7c';
     process.env.MY_SETTING = 'visible';
     cleanup.push(() => {
-      for (const [k, v] of [['ANTHROPIC_API_KEY', saved.a], ['GITHUB_TOKEN', saved.g], ['MY_SETTING', saved.m]] as const) {
+      for (const [k, v] of [
+        ['ANTHROPIC_API_KEY', saved.a],
+        ['GITHUB_TOKEN', saved.g],
+        ['MY_SETTING', saved.m],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -118,8 +137,21 @@ describe('exec', () => {
 
   it('env scrub - keeps only the allowlist and drops secret-looking names even when listed', () => {
     const env = scrubbedEnv({
-      home: '/h', tmpdir: '/t', extraNames: ['FOO', 'NPM_TOKEN', 'DB_PASSWORD', 'INPUT_GITHUB_TOKEN', 'ACTIONS_RUNTIME_URL', 'AWS_REGION', 'API_KEY'],
-      parent: { PATH: '/bin', FOO: 'f', NPM_TOKEN: 'n', DB_PASSWORD: 'p', INPUT_GITHUB_TOKEN: 'i', ACTIONS_RUNTIME_URL: 'a', AWS_REGION: 'r', API_KEY: 'k', OTHER: 'o', HOME: '/root' },
+      home: '/h',
+      tmpdir: '/t',
+      extraNames: ['FOO', 'NPM_TOKEN', 'DB_PASSWORD', 'INPUT_GITHUB_TOKEN', 'ACTIONS_RUNTIME_URL', 'AWS_REGION', 'API_KEY'],
+      parent: {
+        PATH: '/bin',
+        FOO: 'f',
+        NPM_TOKEN: 'n',
+        DB_PASSWORD: 'p',
+        INPUT_GITHUB_TOKEN: 'i',
+        ACTIONS_RUNTIME_URL: 'a',
+        AWS_REGION: 'r',
+        API_KEY: 'k',
+        OTHER: 'o',
+        HOME: '/root',
+      },
     });
     expect(env).toEqual({ PATH: '/bin', FOO: 'f', HOME: '/h', TMPDIR: '/t', CI: 'true' });
   });

@@ -31,7 +31,11 @@ async function setup(sandbox: 'required' | 'off'): Promise<{ wt: Worktree; h: Ex
   const base = tempDir();
   const wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/1-a', worktreesDir: join(base, 'wt'), runId: 'r' });
   const h = await createExec({ root: wt.path, runTmp: join(base, 'run'), sandbox, gitDir: wt.gitDir, killGraceMs: 200 });
-  cleanup.push(() => rmSync(base, { recursive: true, force: true }), () => wt.remove(), () => h.dispose());
+  cleanup.push(
+    () => rmSync(base, { recursive: true, force: true }),
+    () => wt.remove(),
+    () => h.dispose(),
+  );
   return { wt, h, marker: join(base, 'pwned') };
 }
 
@@ -59,7 +63,11 @@ describe('git dir attack', () => {
     if (!(await needBwrap())) return;
     const { wt, h, marker } = await setup('required');
     const before = readFileSync(join(wt.path, '.git'), 'utf8');
-    const r = await h.exec({ command: `${attack(marker)}; echo rc=$?; rm -f .git; mv .git g 2>/dev/null; echo > .git/../x`, cwd: wt.path, timeoutMs: 10_000 });
+    const r = await h.exec({
+      command: `${attack(marker)}; echo rc=$?; rm -f .git; mv .git g 2>/dev/null; echo > .git/../x`,
+      cwd: wt.path,
+      timeoutMs: 10_000,
+    });
     expect(r.stdout).toContain('rc=1');
     expect(readFileSync(join(wt.path, '.git'), 'utf8')).toBe(before);
     expect(existsSync(join(wt.path, '.fake/config'))).toBe(true);
@@ -96,7 +104,13 @@ describe('git dir attack', () => {
 
   it('treeHash - a .git pointer to another worktree, or to a fake repository outside, is refused', async () => {
     const { wt } = await setup('off');
-    const other = await createWorktree({ repoDir: join(remote.root, 'checkout'), baseRef: 'main', branch: 'proofpr/2-b', worktreesDir: join(wt.path, '..'), runId: 'o' });
+    const other = await createWorktree({
+      repoDir: join(remote.root, 'checkout'),
+      baseRef: 'main',
+      branch: 'proofpr/2-b',
+      worktreesDir: join(wt.path, '..'),
+      runId: 'o',
+    });
     cleanup.push(() => other.remove());
     writeFileSync(join(wt.path, '.git'), `gitdir: ${other.gitDir}\n`);
     await expect(treeHash(wt.path)).rejects.toThrow(/belongs to another worktree/);

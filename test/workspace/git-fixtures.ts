@@ -10,7 +10,12 @@ export function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...extra };
 }
 
-const ID = { GIT_AUTHOR_NAME: 'Fixture', GIT_AUTHOR_EMAIL: 'fixture@example.test', GIT_COMMITTER_NAME: 'Fixture', GIT_COMMITTER_EMAIL: 'fixture@example.test' };
+const ID = {
+  GIT_AUTHOR_NAME: 'Fixture',
+  GIT_AUTHOR_EMAIL: 'fixture@example.test',
+  GIT_COMMITTER_NAME: 'Fixture',
+  GIT_COMMITTER_EMAIL: 'fixture@example.test',
+};
 
 /** Runs git in the test's own clean environment (with a fixture identity) and returns trimmed stdout. */
 export function sh(cwd: string, ...args: string[]): string {

@@ -23,7 +23,8 @@ const listing = (dir: string): string[] => (readdirSync(dir, { recursive: true }
 
 /** The system python's version (the user site is ~/.local/lib/pythonX.Y/site-packages). */
 const PY = '/usr/bin/python3';
-const pyVersion = (): string => execFileSync(PY, ['-c', 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")'], { encoding: 'utf8' }).trim();
+const pyVersion = (): string =>
+  execFileSync(PY, ['-c', 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")'], { encoding: 'utf8' }).trim();
 
 /**
  * A home folder as a developer's or a runner's looks after installs: a Go module cache filled by a
@@ -49,7 +50,11 @@ function fakeHome(): { home: string; py: string } {
   writeFileSync(join(proxy, 'list'), 'v1.0.0\n');
   writeFileSync(join(proxy, 'v1.0.0.info'), '{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}\n');
   writeFileSync(join(proxy, 'v1.0.0.mod'), 'module example.com/dep\n\ngo 1.19\n');
-  execFileSync(PY, ['-c', `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],'w')\nz.writestr('example.com/dep@v1.0.0/go.mod','module example.com/dep\\n\\ngo 1.19\\n')\nz.writestr('example.com/dep@v1.0.0/dep.go','package dep\\n\\nfunc Two() int { return 2 }\\n')\nz.close()`, join(proxy, 'v1.0.0.zip')]);
+  execFileSync(PY, [
+    '-c',
+    `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],'w')\nz.writestr('example.com/dep@v1.0.0/go.mod','module example.com/dep\\n\\ngo 1.19\\n')\nz.writestr('example.com/dep@v1.0.0/dep.go','package dep\\n\\nfunc Two() int { return 2 }\\n')\nz.close()`,
+    join(proxy, 'v1.0.0.zip'),
+  ]);
   return { home, py };
 }
 
@@ -58,9 +63,18 @@ function goModule(home: string): string {
   const dir = join(tmp('proofpr-gomod-'), 'm');
   writeFiles(dir, {
     'go.mod': 'module example.com/m\n\ngo 1.19\n\nrequire example.com/dep v1.0.0\n',
-    'm_test.go': 'package m\n\nimport (\n\t"testing"\n\n\t"example.com/dep"\n)\n\nfunc TestTwo(t *testing.T) {\n\tif dep.Two() != 2 {\n\t\tt.Fatal("two")\n\t}\n}\n',
+    'm_test.go':
+      'package m\n\nimport (\n\t"testing"\n\n\t"example.com/dep"\n)\n\nfunc TestTwo(t *testing.T) {\n\tif dep.Two() != 2 {\n\t\tt.Fatal("two")\n\t}\n}\n',
   });
-  const env = { PATH: process.env.PATH ?? '', HOME: home, GOPATH: join(home, 'go'), GOFLAGS: '-modcacherw', GOPROXY: `file://${dirname(home)}/proxy`, GOSUMDB: 'off', GOCACHE: join(dirname(home), 'gocache') };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    GOPATH: join(home, 'go'),
+    GOFLAGS: '-modcacherw',
+    GOPROXY: `file://${dirname(home)}/proxy`,
+    GOSUMDB: 'off',
+    GOCACHE: join(dirname(home), 'gocache'),
+  };
   execFileSync('go', ['mod', 'download', 'all'], { cwd: dir, env });
   execFileSync('go', ['mod', 'tidy'], { cwd: dir, env });
   sh(dir, 'init', '-q', '-b', 'main');
@@ -76,13 +90,23 @@ describe('home caches - visible read-only inside the sandbox, the tools pointed 
     const c = homeCaches({ hostHome: home, hostEnv: {}, runHome, network: false });
     expect(c.readOnly).toEqual(
       expect.arrayContaining([
-        join(home, 'go/pkg/mod/cache/download'), join(home, '.cargo/registry'), join(home, '.cargo/git'), join(home, '.yarn/berry'),
-        join(home, '.local/lib'), join(home, '.pyenv'), join(home, '.virtualenvs'),
+        join(home, 'go/pkg/mod/cache/download'),
+        join(home, '.cargo/registry'),
+        join(home, '.cargo/git'),
+        join(home, '.yarn/berry'),
+        join(home, '.local/lib'),
+        join(home, '.pyenv'),
+        join(home, '.virtualenvs'),
       ]),
     );
     expect(c.readOnly).not.toContain(join(home, '.cargo'));
     expect(c.readOnly).not.toContain(join(home, '.cache/go-build'));
-    expect(c.env).toMatchObject({ GOPROXY: `file://${join(home, 'go/pkg/mod/cache/download')},https://proxy.golang.org,direct`, CARGO_HOME: join(home, '.cargo'), PYTHONUSERBASE: join(home, '.local'), PYENV_ROOT: join(home, '.pyenv') });
+    expect(c.env).toMatchObject({
+      GOPROXY: `file://${join(home, 'go/pkg/mod/cache/download')},https://proxy.golang.org,direct`,
+      CARGO_HOME: join(home, '.cargo'),
+      PYTHONUSERBASE: join(home, '.local'),
+      PYENV_ROOT: join(home, '.pyenv'),
+    });
     expect(py).toMatch(/^3\./);
     // Setup runs with network and installs into the per-run home; afterwards what it filled wins.
     const setup = homeCaches({ hostHome: home, hostEnv: {}, runHome, network: true });
@@ -95,7 +119,14 @@ describe('home caches - visible read-only inside the sandbox, the tools pointed 
     expect(after.env).not.toHaveProperty('CARGO_HOME');
     expect(after.env).not.toHaveProperty('PYTHONUSERBASE');
     // The environment's own locations win over the defaults.
-    expect(homeCaches({ hostHome: join(home, 'nowhere'), hostEnv: { CARGO_HOME: join(home, '.cargo'), GOPROXY: 'off' }, runHome: join(home, 'x'), network: false }).env).toEqual({ CARGO_HOME: join(home, '.cargo') });
+    expect(
+      homeCaches({
+        hostHome: join(home, 'nowhere'),
+        hostEnv: { CARGO_HOME: join(home, '.cargo'), GOPROXY: 'off' },
+        runHome: join(home, 'x'),
+        network: false,
+      }).env,
+    ).toEqual({ CARGO_HOME: join(home, '.cargo') });
   });
 
   it('sandbox - each home cache is visible and not writable, the rest of the home stays hidden; go test and python use them offline', async () => {
@@ -107,12 +138,20 @@ describe('home caches - visible read-only inside the sandbox, the tools pointed 
     const mod = goModule(home);
     expect(existsSync(join(home, 'go/pkg/mod/cache/download/example.com/dep/@v/v1.0.0.zip'))).toBe(true);
     const before = listing(join(home, 'go'));
-    const h = await createExec({ root: mod, runTmp: join(dirname(mod), 'run'), sandbox: 'required', hidePaths: [home], hostHome: home, hostEnv: {}, killGraceMs: 200 });
+    const h = await createExec({
+      root: mod,
+      runTmp: join(dirname(mod), 'run'),
+      sandbox: 'required',
+      hidePaths: [home],
+      hostHome: home,
+      hostEnv: {},
+      killGraceMs: 200,
+    });
     cleanup.push(() => h.dispose());
     const run = async (command: string) => h.exec({ command, cwd: mod, timeoutMs: 120_000 });
     const caches: Array<[string, string]> = [
       ['go/pkg/mod/cache/download/example.com/dep/@v/list', 'v1.0.0'],
-        ['.cargo/registry/src/index.crates.io-1/serde-1.0.0/Cargo.toml', 'serde'],
+      ['.cargo/registry/src/index.crates.io-1/serde-1.0.0/Cargo.toml', 'serde'],
       ['.cargo/git/checkouts/x/README', 'git dep'],
       ['.yarn/berry/cache/lodash-npm-4.17.21-6382451519-eb835a2e51.zip', 'zip'],
       [`.local/lib/python${py}/site-packages/homesite.py`, 'VALUE'],

@@ -54,7 +54,9 @@ describe('ensureMirror', () => {
     await expect(ensureMirror({ home: tempDir(), url: 'https://x-access-token:s3cr3t@example.test/o/r.git' })).rejects.toThrow(
       /must not carry credentials/,
     );
-    await expect(ensureMirror({ home: tempDir(), url: 'https://x-access-token:s3cr3t@example.test/o/r.git' })).rejects.not.toThrow(/s3cr3t/);
+    await expect(ensureMirror({ home: tempDir(), url: 'https://x-access-token:s3cr3t@example.test/o/r.git' })).rejects.not.toThrow(
+      /s3cr3t/,
+    );
   });
 
   it('mirrorKey - maps https and scp-like URLs to host/owner/name', () => {

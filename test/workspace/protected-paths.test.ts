@@ -1,9 +1,25 @@
 import { describe, it, expect } from '@jest/globals';
-import { hasToken, isControlPath, isSecretName, isTokenFileName, protectedWriteReason, writableMatcher } from '../../src/workspace/protected-paths.js';
+import {
+  hasToken,
+  isControlPath,
+  isSecretName,
+  isTokenFileName,
+  protectedWriteReason,
+  writableMatcher,
+} from '../../src/workspace/protected-paths.js';
 
 describe('protected paths', () => {
   it('protected - secret names: .env files, private keys, credential stores; templates and sources are not', () => {
-    for (const p of ['.env', '.env.local', 'packages/api/.env.production', 'id_rsa', 'deploy/id_ed25519', '.git-credentials', '.netrc', 'certs/store.p12']) {
+    for (const p of [
+      '.env',
+      '.env.local',
+      'packages/api/.env.production',
+      'id_rsa',
+      'deploy/id_ed25519',
+      '.git-credentials',
+      '.netrc',
+      'certs/store.p12',
+    ]) {
       expect({ p, secret: isSecretName(p) }).toEqual({ p, secret: true });
     }
     for (const p of ['.env.example', '.env.sample', 'src/env.ts', 'src/credentials.ts', 'README.md', 'environment.md']) {
@@ -25,7 +41,24 @@ describe('protected paths', () => {
   });
 
   it('protected - control files: CI config, hooks, agent and package-manager configs, git attributes and modules', () => {
-    for (const p of ['.github/workflows/ci.yml', '.github/actions/setup/action.yml', '.github/proofpr.yml', '.husky/pre-commit', '.githooks/pre-push', '.claude/settings.json', '.mcp.json', '.vscode/tasks.json', '.npmrc', 'packages/a/.npmrc', '.yarnrc.yml', '.yarnrc', '.pnpmfile.cjs', '.gitmodules', '.gitattributes', 'sub/.gitattributes']) {
+    for (const p of [
+      '.github/workflows/ci.yml',
+      '.github/actions/setup/action.yml',
+      '.github/proofpr.yml',
+      '.husky/pre-commit',
+      '.githooks/pre-push',
+      '.claude/settings.json',
+      '.mcp.json',
+      '.vscode/tasks.json',
+      '.npmrc',
+      'packages/a/.npmrc',
+      '.yarnrc.yml',
+      '.yarnrc',
+      '.pnpmfile.cjs',
+      '.gitmodules',
+      '.gitattributes',
+      'sub/.gitattributes',
+    ]) {
       expect({ p, control: isControlPath(p) }).toEqual({ p, control: true });
     }
     for (const p of ['src/github.ts', 'docs/.github.md', '.vscode/settings.json', 'package.json', '.gitignore', 'src/.husky.ts']) {

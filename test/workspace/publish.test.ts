@@ -31,7 +31,13 @@ describe('commitWork', () => {
     writeFileSync(join(w.path, 'fix.txt'), 'fixed\n');
     writeFileSync(join(w.path, 'README.md'), '# r2\n');
     const tested = await treeHash(w.path);
-    const r = await commitWork({ worktree: w.path, message: 'Fix the thing (#9)', identity, coAuthor: 'Octo Cat <octo@example.test>', expectedTreeHash: tested });
+    const r = await commitWork({
+      worktree: w.path,
+      message: 'Fix the thing (#9)',
+      identity,
+      coAuthor: 'Octo Cat <octo@example.test>',
+      expectedTreeHash: tested,
+    });
     if ('nothing' in r) throw new Error('expected a commit');
     expect(r.tree).toBe(tested);
     expect(sh(w.path, 'rev-parse', 'HEAD^{tree}')).toBe(tested);

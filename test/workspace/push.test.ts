@@ -36,9 +36,13 @@ describe('pushBranch', () => {
   it('pushBranch - pushes a proofpr/* branch, and reports pushed=false when the remote already has it', async () => {
     remote = makeRemote();
     const { dir, sha } = await work('proofpr/1-a');
-    expect(await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/1-a', ownBranch: true, expectedRemoteSha: null })).toEqual({ pushed: true, sha });
+    expect(
+      await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/1-a', ownBranch: true, expectedRemoteSha: null }),
+    ).toEqual({ pushed: true, sha });
     expect(remote.sha('proofpr/1-a')).toBe(sha);
-    expect(await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/1-a', ownBranch: true, expectedRemoteSha: sha })).toEqual({ pushed: false, sha });
+    expect(
+      await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/1-a', ownBranch: true, expectedRemoteSha: sha }),
+    ).toEqual({ pushed: false, sha });
     expect(sh(dir, 'config', '--list', '--local')).not.toContain('proofpr/1-a');
   });
 
@@ -46,7 +50,9 @@ describe('pushBranch', () => {
     remote = makeRemote();
     const { dir } = await work('proofpr/2-b');
     for (const branch of ['main', 'feature/proofpr/x', 'proofpr', 'refs/heads/main']) {
-      await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch, ownBranch: true })).rejects.toThrow(/pushes only its own proofpr\/\* branches/);
+      await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch, ownBranch: true })).rejects.toThrow(
+        /pushes only its own proofpr\/\* branches/,
+      );
     }
     expect(remote.sha('main')).toBe(sh(dir, 'rev-parse', 'refs/remotes/origin/main'));
   });
@@ -68,12 +74,22 @@ describe('pushBranch', () => {
     const first = await work('proofpr/4-d');
     await pushBranch({ repoDir: first.dir, remoteUrl: remote.url, branch: 'proofpr/4-d', ownBranch: true, expectedRemoteSha: null });
     const rerun = await work('proofpr/4-d');
-    expect((await pushBranch({ repoDir: rerun.dir, remoteUrl: remote.url, branch: 'proofpr/4-d', ownBranch: true, expectedRemoteSha: first.sha })).pushed).toBe(true);
+    expect(
+      (
+        await pushBranch({
+          repoDir: rerun.dir,
+          remoteUrl: remote.url,
+          branch: 'proofpr/4-d',
+          ownBranch: true,
+          expectedRemoteSha: first.sha,
+        })
+      ).pushed,
+    ).toBe(true);
     expect(remote.sha('proofpr/4-d')).toBe(rerun.sha);
     const other = await work('proofpr/4-d');
-    await expect(pushBranch({ repoDir: other.dir, remoteUrl: remote.url, branch: 'proofpr/4-d', ownBranch: false, expectedRemoteSha: rerun.sha })).rejects.toThrow(
-      /proofpr only overwrites branches it created/,
-    );
+    await expect(
+      pushBranch({ repoDir: other.dir, remoteUrl: remote.url, branch: 'proofpr/4-d', ownBranch: false, expectedRemoteSha: rerun.sha }),
+    ).rejects.toThrow(/proofpr only overwrites branches it created/);
     expect(remote.sha('proofpr/4-d')).toBe(rerun.sha);
   });
 
@@ -85,14 +101,34 @@ describe('pushBranch', () => {
     const url = server.url('remote.git');
     const cap = captureLogger();
     const { dir, wt } = await work('proofpr/5-e', url, token, cap.logger);
-    const pushed = await pushBranch({ repoDir: dir, remoteUrl: url, branch: 'proofpr/5-e', token, ownBranch: true, expectedRemoteSha: null, logger: cap.logger });
+    const pushed = await pushBranch({
+      repoDir: dir,
+      remoteUrl: url,
+      branch: 'proofpr/5-e',
+      token,
+      ownBranch: true,
+      expectedRemoteSha: null,
+      logger: cap.logger,
+    });
     expect(pushed.pushed).toBe(true);
     expect(remote.sha('proofpr/5-e')).toBe(pushed.sha);
     expect(server.seen).toContain(header);
 
-    const noToken = await pushBranch({ repoDir: dir, remoteUrl: url, branch: 'proofpr/5-e', ownBranch: true, expectedRemoteSha: pushed.sha }).catch((e: Error) => e);
+    const noToken = await pushBranch({
+      repoDir: dir,
+      remoteUrl: url,
+      branch: 'proofpr/5-e',
+      ownBranch: true,
+      expectedRemoteSha: pushed.sha,
+    }).catch((e: Error) => e);
     expect((noToken as Error).message).toMatch(/authentication was refused.*'contents: write'/);
-    const readOnly = await pushBranch({ repoDir: dir, remoteUrl: url, branch: 'proofpr/5-e', token: 'ghs_readonly', ownBranch: true }).catch((e: Error) => e);
+    const readOnly = await pushBranch({
+      repoDir: dir,
+      remoteUrl: url,
+      branch: 'proofpr/5-e',
+      token: 'ghs_readonly',
+      ownBranch: true,
+    }).catch((e: Error) => e);
     expect((readOnly as Error).message).toMatch(/'contents: write'/);
     const badFetch = await ensureMirror({ home: tempDir(), url, token: `${token}x`, logger: cap.logger }).catch((e: Error) => e);
     expect((badFetch as Error).message).toMatch(/'contents: read'/);
@@ -117,12 +153,21 @@ describe('pushBranch', () => {
     writeFileSync(join(wt.path, 'later.txt'), 'moved after the verified commit\n');
     const later = (await commitWork({ worktree: wt.path, message: 'later', identity })) as { sha: string };
     expect(sh(dir, 'rev-parse', 'refs/heads/proofpr/6-s')).toBe(later.sha);
-    const r = await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, expectedRemoteSha: null, sha });
+    const r = await pushBranch({
+      repoDir: dir,
+      remoteUrl: remote.url,
+      branch: 'proofpr/6-s',
+      ownBranch: true,
+      expectedRemoteSha: null,
+      sha,
+    });
     expect(r).toEqual({ pushed: true, sha });
     expect(remote.sha('proofpr/6-s')).toBe(sha);
-    await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'main' })).rejects.toThrow(/sha must be the full commit sha/);
-    await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'a'.repeat(40) })).rejects.toThrow(
-      /commit a{40} does not exist/,
+    await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'main' })).rejects.toThrow(
+      /sha must be the full commit sha/,
     );
+    await expect(
+      pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'a'.repeat(40) }),
+    ).rejects.toThrow(/commit a{40} does not exist/);
   });
 });

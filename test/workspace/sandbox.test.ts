@@ -65,7 +65,8 @@ describe('sandbox', () => {
     const hostHome = homedir();
     const r = await h.exec({
       command: `echo ok > inside.txt; touch /tmp/${marker}; echo $?; touch ${hostHome}/${marker} 2>/dev/null; echo $?; touch /etc/${marker} 2>/dev/null; echo $?`,
-      cwd: root, timeoutMs: 10_000,
+      cwd: root,
+      timeoutMs: 10_000,
     });
     expect(r.sandbox).toBe('bwrap');
     expect(readFileSync(join(root, 'inside.txt'), 'utf8')).toBe('ok\n');
@@ -94,7 +95,7 @@ describe('sandbox', () => {
     if (!(await needBwrap())) return;
     const { h, root } = await setup('required');
     const t0 = Date.now();
-    const r = await h.exec({ command: "bash -c 'trap \"\" TERM; sleep 30' & sleep 30", cwd: root, timeoutMs: 300 });
+    const r = await h.exec({ command: 'bash -c \'trap "" TERM; sleep 30\' & sleep 30', cwd: root, timeoutMs: 300 });
     expect(r.timedOut).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5000);
   });
@@ -113,7 +114,15 @@ describe('sandbox', () => {
   });
 
   it('sandbox - argv applies parents first so the worktree inside a hidden folder stays writable and its .git read-only', () => {
-    const argv = sandboxArgv({ root: '/h/p/wt/r', tmp: '/h/p/runs/x/tmp', home: '/h/p/runs/x/home', network: false, hide: ['/h/p', '/h'], readOnly: ['/h/src/.git'], overlays: [['/h/p/runs/x/git-config', '/h/src/.git/config']] });
+    const argv = sandboxArgv({
+      root: '/h/p/wt/r',
+      tmp: '/h/p/runs/x/tmp',
+      home: '/h/p/runs/x/home',
+      network: false,
+      hide: ['/h/p', '/h'],
+      readOnly: ['/h/src/.git'],
+      overlays: [['/h/p/runs/x/git-config', '/h/src/.git/config']],
+    });
     const at = (...m: string[]): number => argv.findIndex((_, i) => m.every((x, j) => argv[i + j] === x));
     expect(at('--tmpfs', '/h')).toBeLessThan(at('--tmpfs', '/h/p'));
     expect(at('--tmpfs', '/h/p')).toBeLessThan(at('--bind', '/h/p/wt/r', '/h/p/wt/r'));
@@ -134,9 +143,23 @@ describe('sandbox', () => {
     writeFiles(fakeHome, { '.git-credentials': 'https://x:SECRET_CRED@example.test\n' });
     writeFiles(state, { 'proofpr.db': 'SECRET_DB\n', 'runs/other/transcript.jsonl': 'SECRET_RUN\n' });
     writeFiles(base, { 'token.txt': 'SECRET_FILE\n' });
-    const wt = await createWorktree({ repoDir: src, baseRef: 'main', branch: 'proofpr/3-h', worktreesDir: join(state, 'worktrees'), runId: 'r', linkDirs: ['node_modules'] });
+    const wt = await createWorktree({
+      repoDir: src,
+      baseRef: 'main',
+      branch: 'proofpr/3-h',
+      worktreesDir: join(state, 'worktrees'),
+      runId: 'r',
+      linkDirs: ['node_modules'],
+    });
     const runTmp = join(state, 'runs', 'r');
-    const h = await createExec({ root: wt.path, runTmp, sandbox: 'required', gitDir: wt.gitDir, hidePaths: [state, fakeHome, join(src, '.git'), join(base, 'token.txt'), join(base, 'missing')], killGraceMs: 200 });
+    const h = await createExec({
+      root: wt.path,
+      runTmp,
+      sandbox: 'required',
+      gitDir: wt.gitDir,
+      hidePaths: [state, fakeHome, join(src, '.git'), join(base, 'token.txt'), join(base, 'missing')],
+      killGraceMs: 200,
+    });
     cleanup.push(async () => {
       await h.dispose();
       await wt.remove();
@@ -165,14 +188,24 @@ describe('sandbox', () => {
     cleanup.push(() => rmSync(base, { recursive: true, force: true }));
     const home = join(base, 'home');
     for (const d of ['.nvm/versions/node/v20/bin', '.cargo/bin', 'root', 'run']) mkdirSync(join(home, d), { recursive: true });
-    const m = await sandboxMounts({ root: join(home, 'root'), runTmp: join(home, 'run'), hidePaths: [home], pathEnv: `${home}/.nvm/versions/node/v20/bin:${home}/.cargo/bin:/usr/bin:relative` });
+    const m = await sandboxMounts({
+      root: join(home, 'root'),
+      runTmp: join(home, 'run'),
+      hidePaths: [home],
+      pathEnv: `${home}/.nvm/versions/node/v20/bin:${home}/.cargo/bin:/usr/bin:relative`,
+    });
     expect(m.hide).toEqual([home]);
     expect(m.readOnly).toEqual([join(home, '.nvm/versions/node/v20/bin'), join(home, '.nvm/versions/node/v20'), join(home, '.cargo/bin')]);
     expect((await sandboxMounts({ root: base, runTmp: base, hidePaths: ['/', join(base, 'missing')] })).hide).toEqual([]);
     // A version manager's shims (pyenv, rbenv, asdf) run its root's own scripts and versions: the root is shown too.
     mkdirSync(join(home, '.pyenv/shims'), { recursive: true });
     mkdirSync(join(home, 'shims'), { recursive: true });
-    const shims = await sandboxMounts({ root: join(home, 'root'), runTmp: join(home, 'run'), hidePaths: [home], pathEnv: `${home}/.pyenv/shims:${home}/shims` });
+    const shims = await sandboxMounts({
+      root: join(home, 'root'),
+      runTmp: join(home, 'run'),
+      hidePaths: [home],
+      pathEnv: `${home}/.pyenv/shims:${home}/shims`,
+    });
     expect(shims.readOnly).toEqual([join(home, '.pyenv/shims'), join(home, '.pyenv'), join(home, 'shims')]);
     await expect(sandboxMounts({ root: base, runTmp: base, hidePaths: ['home'] })).rejects.toThrow(/must be an absolute path/);
   });

@@ -14,14 +14,31 @@ afterEach(() => remote?.cleanup());
 /** Bundles worktree.ts for a plain node child (CommonJS, packages resolved from the project). */
 function bundle(dir: string): string {
   const out = join(dir, 'worktree.cjs');
-  execFileSync(join(project, 'node_modules/.bin/esbuild'), ['src/workspace/worktree.ts', '--bundle', '--platform=node', '--format=cjs', '--packages=external', `--outfile=${out}`, '--log-level=warning'], {
-    cwd: project,
-  });
+  execFileSync(
+    join(project, 'node_modules/.bin/esbuild'),
+    [
+      'src/workspace/worktree.ts',
+      '--bundle',
+      '--platform=node',
+      '--format=cjs',
+      '--packages=external',
+      `--outfile=${out}`,
+      '--log-level=warning',
+    ],
+    {
+      cwd: project,
+    },
+  );
   return out;
 }
 
 /** Starts a child that creates a worktree, leaves an uncommitted file in it, says READY and waits. */
-async function crashingRun(repoDir: string, worktreesDir: string, runId: string, branch: string): Promise<{ pid: number; path: string; kill: () => Promise<void> }> {
+async function crashingRun(
+  repoDir: string,
+  worktreesDir: string,
+  runId: string,
+  branch: string,
+): Promise<{ pid: number; path: string; kill: () => Promise<void> }> {
   const tmp = tempDir();
   const mod = bundle(tmp);
   const script = join(tmp, 'child.cjs');
@@ -35,7 +52,10 @@ async function crashingRun(repoDir: string, worktreesDir: string, runId: string,
        setInterval(() => {}, 1000);
      });`,
   );
-  const child = spawn(process.execPath, [script], { env: { ...process.env, NODE_PATH: join(project, 'node_modules'), LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, NODE_PATH: join(project, 'node_modules'), LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const path = await new Promise<string>((res, rej) => {
     let buf = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -45,7 +65,11 @@ async function crashingRun(repoDir: string, worktreesDir: string, runId: string,
     });
     child.on('exit', (code) => rej(new Error(`child exited early (${code})`)));
   });
-  const kill = () => new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGKILL'); });
+  const kill = () =>
+    new Promise<void>((r) => {
+      child.once('exit', () => r());
+      child.kill('SIGKILL');
+    });
   return { pid: child.pid ?? 0, path, kill };
 }
 
@@ -72,7 +96,14 @@ describe('sweepWorktrees', () => {
     expect(readdirSync(worktreesDir).sort()).toEqual(['live', 'live.owner.json']);
 
     // The branch is free again: a new run can continue from the salvaged work.
-    const next = await createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/1-crash', worktreesDir, runId: 'next', continueBranch: true });
+    const next = await createWorktree({
+      repoDir: dir,
+      baseRef: 'main',
+      branch: 'proofpr/1-crash',
+      worktreesDir,
+      runId: 'next',
+      continueBranch: true,
+    });
     expect(existsSync(join(next.path, 'unsaved.txt'))).toBe(true);
     await next.remove();
     await live.remove();

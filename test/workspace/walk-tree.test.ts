@@ -42,7 +42,10 @@ describe('walkTree', () => {
 
   it('walk-tree - skipped entries are neither visited nor entered', () => {
     const root = tree(['keep.ts', 'node_modules/x/index.js', '.git/HEAD']);
-    expect(collect(root, { cap: 100, skip: (e) => e.name === 'node_modules' || e.name === '.git' })).toEqual({ rels: ['keep.ts'], end: 'complete' });
+    expect(collect(root, { cap: 100, skip: (e) => e.name === 'node_modules' || e.name === '.git' })).toEqual({
+      rels: ['keep.ts'],
+      end: 'complete',
+    });
   });
 
   it('walk-tree - a symlink to a folder is visited, never followed', () => {
@@ -52,7 +55,12 @@ describe('walkTree', () => {
     symlinkSync(outside, join(root, 'out'));
     const seen: Array<[string, boolean]> = [];
     walkTree(root, (e) => void seen.push([e.rel, e.dirent.isSymbolicLink()]), { cap: 100 });
-    expect(seen.sort()).toEqual([['link', true], ['out', true], ['real', false], ['real/inside.ts', false]]);
+    expect(seen.sort()).toEqual([
+      ['link', true],
+      ['out', true],
+      ['real', false],
+      ['real/inside.ts', false],
+    ]);
   });
 
   it('walk-tree - the cap counts skipped entries too and ends the walk as truncated', () => {
@@ -74,10 +82,14 @@ describe('walkTree', () => {
     const root = tree(['open/a', 'gone/b']);
     const rels: string[] = [];
     // The folder disappears after it was listed and before the walk reads it: readdir fails there.
-    const end = walkTree(root, (e) => {
-      rels.push(e.rel);
-      if (e.rel === 'gone') rmSync(join(root, 'gone'), { recursive: true });
-    }, { cap: 100 });
+    const end = walkTree(
+      root,
+      (e) => {
+        rels.push(e.rel);
+        if (e.rel === 'gone') rmSync(join(root, 'gone'), { recursive: true });
+      },
+      { cap: 100 },
+    );
     expect({ rels: rels.sort(), end }).toEqual({ rels: ['gone', 'open', 'open/a'], end: 'complete' });
   });
 });

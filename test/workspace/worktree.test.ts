@@ -58,7 +58,14 @@ describe('createWorktree', () => {
     writeFileSync(join(first.path, 'y.txt'), 'y\n');
     const c = (await commitWork({ worktree: first.path, message: 'y', identity })) as { sha: string };
     await first.remove();
-    const cont = await createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/2-y', worktreesDir, runId: 'r2', continueBranch: true });
+    const cont = await createWorktree({
+      repoDir: dir,
+      baseRef: 'main',
+      branch: 'proofpr/2-y',
+      worktreesDir,
+      runId: 'r2',
+      continueBranch: true,
+    });
     expect(sh(cont.path, 'rev-parse', 'HEAD')).toBe(c.sha);
     expect(cont.baseSha).toBe(remote.sha('main'));
     await cont.remove();
@@ -73,7 +80,14 @@ describe('createWorktree', () => {
     const tip = remote.commit('proofpr/4-z', { 'z.txt': 'z\n' });
     const home = tempDir();
     const { dir } = await ensureMirror({ home, url: remote.url });
-    const wt = await createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/4-z', worktreesDir: join(home, 'wt'), runId: 'r', continueBranch: true });
+    const wt = await createWorktree({
+      repoDir: dir,
+      baseRef: 'main',
+      branch: 'proofpr/4-z',
+      worktreesDir: join(home, 'wt'),
+      runId: 'r',
+      continueBranch: true,
+    });
     expect(sh(wt.path, 'rev-parse', 'HEAD')).toBe(tip);
     expect(wt.baseSha).toBe(remote.sha('main'));
     await wt.remove();
@@ -120,7 +134,14 @@ describe('createWorktree', () => {
     sh(remote.root, 'clone', '-q', remote.bare, src);
     writeFiles(src, { 'node_modules/dep/index.js': 'dep\n', '.venv/bin/python': '#!\n', 'vendor/lib.txt': 'not ignored\n' });
     const worktreesDir = tempDir();
-    const opts = { repoDir: src, baseRef: 'main', branch: 'proofpr/9-l', worktreesDir, linkDirs: ['node_modules', '.venv', 'vendor', 'venv'], pool: true };
+    const opts = {
+      repoDir: src,
+      baseRef: 'main',
+      branch: 'proofpr/9-l',
+      worktreesDir,
+      linkDirs: ['node_modules', '.venv', 'vendor', 'venv'],
+      pool: true,
+    };
     const a = await createWorktree({ ...opts, runId: 'a' });
     expect(a.linked.map((l) => l.name)).toEqual(['node_modules', '.venv']);
     expect(readlinkSync(join(a.path, 'node_modules'))).toBe(realpathSync(join(src, 'node_modules')));
@@ -150,7 +171,14 @@ describe('createWorktree', () => {
     const store = tempDir();
     writeFiles(store, { 'node_modules/dep/index.js': 'dep\n' });
     symlinkSync(join(store, 'node_modules'), join(src, 'node_modules'));
-    const wt = await createWorktree({ repoDir: src, baseRef: 'main', branch: 'proofpr/9-s', worktreesDir: tempDir(), runId: 's', linkDirs: ['node_modules'] });
+    const wt = await createWorktree({
+      repoDir: src,
+      baseRef: 'main',
+      branch: 'proofpr/9-s',
+      worktreesDir: tempDir(),
+      runId: 's',
+      linkDirs: ['node_modules'],
+    });
     expect(wt.linked.map((l) => l.name)).toEqual(['node_modules']);
     expect(readlinkSync(join(wt.path, 'node_modules'))).toBe(realpathSync(join(store, 'node_modules')));
     expect(readFileSync(join(wt.path, 'node_modules/dep/index.js'), 'utf8')).toBe('dep\n');
@@ -159,11 +187,18 @@ describe('createWorktree', () => {
 
   it('createWorktree - linkDirs links nothing from a bare mirror and refuses names that are not top-level folders', async () => {
     const { dir, worktreesDir } = await setup();
-    const wt = await createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/10-x', worktreesDir, runId: 'r', linkDirs: ['node_modules'] });
+    const wt = await createWorktree({
+      repoDir: dir,
+      baseRef: 'main',
+      branch: 'proofpr/10-x',
+      worktreesDir,
+      runId: 'r',
+      linkDirs: ['node_modules'],
+    });
     expect(wt.linked).toEqual([]);
     await wt.remove();
-    await expect(createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/10-x', worktreesDir, runId: 's', linkDirs: ['../up'] })).rejects.toThrow(
-      /linkDirs entries must be top-level folder names/,
-    );
+    await expect(
+      createWorktree({ repoDir: dir, baseRef: 'main', branch: 'proofpr/10-x', worktreesDir, runId: 's', linkDirs: ['../up'] }),
+    ).rejects.toThrow(/linkDirs entries must be top-level folder names/);
   });
 });

@@ -24,9 +24,15 @@ function hasMarker(m: Message): boolean {
 function stripMarkers(m: Message): Message {
   if (!hasMarker(m)) return m;
   if (m.role === 'user') {
-    return { role: 'user', content: (m.content as UserBlock[]).map((b) => (b.cache_control ? (({ cache_control: _c, ...r }) => r)(b) : b)) };
+    return {
+      role: 'user',
+      content: (m.content as UserBlock[]).map((b) => (b.cache_control ? (({ cache_control: _c, ...r }) => r)(b) : b)),
+    };
   }
-  return { role: 'assistant', content: m.content.map((b) => (b.type !== 'thinking' && b.cache_control ? (({ cache_control: _c, ...r }) => r)(b) : b)) };
+  return {
+    role: 'assistant',
+    content: m.content.map((b) => (b.type !== 'thinking' && b.cache_control ? (({ cache_control: _c, ...r }) => r)(b) : b)),
+  };
 }
 
 function userBlocks(m: Message & { role: 'user' }): UserBlock[] {

@@ -72,9 +72,21 @@ function responseText(content: Array<{ type: string; text?: string }>): string {
 }
 
 /** Asks the model for the hand-off and rebuilds the history. Never throws: a failure is ok:false. */
-export async function summarize(messages: Message[], state: CompactionState, client: ModelClient, opts: SummaryOptions): Promise<CompactionResult> {
+export async function summarize(
+  messages: Message[],
+  state: CompactionState,
+  client: ModelClient,
+  opts: SummaryOptions,
+): Promise<CompactionResult> {
   const beforeTokens = estimateTokens(messages);
-  const fail = (detail: string): CompactionResult => ({ messages, kind: 'summary', beforeTokens, afterTokens: beforeTokens, ok: false, detail });
+  const fail = (detail: string): CompactionResult => ({
+    messages,
+    kind: 'summary',
+    beforeTokens,
+    afterTokens: beforeTokens,
+    ok: false,
+    detail,
+  });
   const maxSummaryTokens = opts.maxSummaryTokens ?? 4096;
   const budgetChars = Math.floor(Math.min(opts.contextWindow * 0.5, opts.contextWindow - maxSummaryTokens - 8_000) * 3.2);
   const transcript = renderTranscript(messages, Math.max(4_000, budgetChars));
@@ -101,7 +113,10 @@ export async function summarize(messages: Message[], state: CompactionState, cli
     role: 'user',
     content: [
       ...originalTask(messages[0]),
-      { type: 'text', text: `${SUMMARY_TAG}\nThe earlier conversation was compacted into this hand-off, written by you. It may be incomplete; the harness state below is authoritative.\n\n${summary}\n</compaction-summary>` },
+      {
+        type: 'text',
+        text: `${SUMMARY_TAG}\nThe earlier conversation was compacted into this hand-off, written by you. It may be incomplete; the harness state below is authoritative.\n\n${summary}\n</compaction-summary>`,
+      },
       { type: 'text', text: renderHarnessState(state) },
     ],
   };
@@ -109,6 +124,10 @@ export async function summarize(messages: Message[], state: CompactionState, cli
   const invalid = validateHistory(rebuilt);
   if (invalid) return fail(`rebuilt history is invalid: ${invalid}`);
   const afterTokens = estimateTokens(rebuilt);
-  const notes = [missing.length > 0 ? `summary lacks sections: ${missing.join(', ')}` : '', truncated ? 'summary hit max_tokens' : '', `kept ${tail.length} recent messages`].filter(Boolean);
+  const notes = [
+    missing.length > 0 ? `summary lacks sections: ${missing.join(', ')}` : '',
+    truncated ? 'summary hit max_tokens' : '',
+    `kept ${tail.length} recent messages`,
+  ].filter(Boolean);
   return { messages: rebuilt, kind: 'summary', beforeTokens, afterTokens, ok: afterTokens < beforeTokens, detail: notes.join('; ') };
 }

@@ -11,11 +11,18 @@ export const HARNESS_STATE_TAG = '<harness-state>';
 const TODO_MARK = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
 
 export function renderHarnessState(state: CompactionState): string {
-  const lines = [HARNESS_STATE_TAG, 'Recorded by the harness outside the conversation. It is authoritative: where the summary disagrees, this wins.'];
+  const lines = [
+    HARNESS_STATE_TAG,
+    'Recorded by the harness outside the conversation. It is authoritative: where the summary disagrees, this wins.',
+  ];
   const failed = state.gates.filter((g) => !g.passed);
   if (state.gates.length === 0) lines.push('Gate status: not evaluated yet. Nothing is verified until the gates pass on the final tree.');
   else {
-    lines.push(failed.length === 0 ? 'Gate status at the last check: all passed (they are checked again when you stop).' : `Gate status: FAILING ${failed.map((g) => g.name).join(', ')}.`);
+    lines.push(
+      failed.length === 0
+        ? 'Gate status at the last check: all passed (they are checked again when you stop).'
+        : `Gate status: FAILING ${failed.map((g) => g.name).join(', ')}.`,
+    );
     for (const g of state.gates) lines.push(`- ${g.passed ? 'passed' : 'FAILED'} ${g.name}: ${g.detail.replace(/\s+/g, ' ').trim()}`);
   }
   lines.push(...checkLines(state));
@@ -34,7 +41,8 @@ export function renderHarnessState(state: CompactionState): string {
 }
 
 /** Commands that check the work (tests, linters, type checkers, builds): a stale pass of one matters. */
-const CHECK = /\b(?:test|tests|jest|vitest|mocha|ava|tap|pytest|tox|nox|unittest|lint|eslint|ruff|flake8|mypy|pyright|tsc|typecheck|check|build|cargo|go\s+(?:test|vet|build)|make|gradle|mvn|rspec|phpunit)\b/;
+const CHECK =
+  /\b(?:test|tests|jest|vitest|mocha|ava|tap|pytest|tox|nox|unittest|lint|eslint|ruff|flake8|mypy|pyright|tsc|typecheck|check|build|cargo|go\s+(?:test|vet|build)|make|gradle|mvn|rspec|phpunit)\b/;
 const MAX_CHECKS = 12;
 
 /**
@@ -54,13 +62,17 @@ export function checkLines(state: CompactionState): string[] {
   for (const c of [...latest.values()].reverse()) {
     const cmd = `\`${c.command.replace(/\s+/g, ' ').trim().slice(0, 200)}\``;
     const log = c.outputPath ? ` (log: ${c.outputPath})` : '';
-    if (c.exitCode !== 0) failing.push(`- FAILING ${cmd}: ${c.timedOut ? 'timed out' : c.exitCode === null ? 'killed' : `exit ${c.exitCode}`}${c.seq < edit ? ', and files changed since' : ''}${log}`);
+    if (c.exitCode !== 0)
+      failing.push(
+        `- FAILING ${cmd}: ${c.timedOut ? 'timed out' : c.exitCode === null ? 'killed' : `exit ${c.exitCode}`}${c.seq < edit ? ', and files changed since' : ''}${log}`,
+      );
     else if (!CHECK.test(c.command)) continue;
     else if (c.seq < edit) stale.push(`- NOT RE-RUN since the last edit ${cmd}: it passed before files changed${log}`);
     else fresh.push(`- passed after the last edit ${cmd}${log}`);
   }
   const all = [...failing, ...stale, ...fresh];
-  if (all.length === 0) return [(state.checks ?? []).length ? 'Checks run: none failing, none of them a test or check command.' : 'Checks run: none yet.'];
+  if (all.length === 0)
+    return [(state.checks ?? []).length ? 'Checks run: none failing, none of them a test or check command.' : 'Checks run: none yet.'];
   const shown = all.slice(0, MAX_CHECKS);
   if (all.length > MAX_CHECKS) shown.push(`- … and ${all.length - MAX_CHECKS} more commands`);
   return ['Checks from the harness ledger (latest run of each command):', ...shown];

@@ -64,7 +64,13 @@ function fraction(value: number | undefined, fallback: number, field: string): n
 }
 
 /** When the context is compacted, in tokens of the model's window. */
-function compactionThresholds(opts: ContextManagerOptions): { window: number; summaryAt: number; microAt: number; microTarget: number; protectRecent: number } {
+function compactionThresholds(opts: ContextManagerOptions): {
+  window: number;
+  summaryAt: number;
+  microAt: number;
+  microTarget: number;
+  protectRecent: number;
+} {
   const window = opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const summaryAt = fraction(opts.compactThreshold, 0.75, 'compactThreshold') * window;
   const microAt = Math.min(fraction(opts.microcompactThreshold, 0.5, 'microcompactThreshold') * window, summaryAt);
@@ -82,9 +88,22 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   const { window, summaryAt, microAt, microTarget, protectRecent } = compactionThresholds(opts);
   const model = opts.model ?? DEFAULT_MODEL;
 
-  const instructions = await loadInstructions(opts.instructionsRoot ?? opts.root, opts.touchedDirs ?? [], opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {});
+  const instructions = await loadInstructions(
+    opts.instructionsRoot ?? opts.root,
+    opts.touchedDirs ?? [],
+    opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {},
+  );
   const skills = opts.skills ?? (await loadSkills(opts.instructionsRoot ?? opts.root, log));
-  const system = buildSystemPrompt({ toolNames: opts.toolNames, instructions, skills, task: opts.task, mode: opts.mode, gatesEnabled: opts.gatesEnabled, ...(opts.testCommand ? { testCommand: opts.testCommand } : {}), ...(opts.memoryIndex ? { memoryIndex: opts.memoryIndex } : {}) });
+  const system = buildSystemPrompt({
+    toolNames: opts.toolNames,
+    instructions,
+    skills,
+    task: opts.task,
+    mode: opts.mode,
+    gatesEnabled: opts.gatesEnabled,
+    ...(opts.testCommand ? { testCommand: opts.testCommand } : {}),
+    ...(opts.memoryIndex ? { memoryIndex: opts.memoryIndex } : {}),
+  });
   const systemTokens = estimateSystem(system);
   let toolsTokens = 0;
   /** After a microcompact: the last unchanged user turn, marked once so its cached prefix is read. */
@@ -120,16 +139,30 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       const micro = microcompact(messages, { protectRecent });
       const afterMicro = before - micro.savedTokens;
       if (micro.cleared > 0 && afterMicro <= microTarget) {
-        const index = micro.messages.slice(0, micro.firstChanged).map((m) => m.role).lastIndexOf('user');
+        const index = micro.messages
+          .slice(0, micro.firstChanged)
+          .map((m) => m.role)
+          .lastIndexOf('user');
         anchor = index >= 0 ? { index, json: JSON.stringify(micro.messages[index]) } : undefined;
         log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
-        return { messages: micro.messages, kind: 'microcompact', beforeTokens: before, afterTokens: afterMicro, ok: true, detail: `cleared ${micro.cleared} old tool results` };
+        return {
+          messages: micro.messages,
+          kind: 'microcompact',
+          beforeTokens: before,
+          afterTokens: afterMicro,
+          ok: true,
+          detail: `cleared ${micro.cleared} old tool results`,
+        };
       }
       if (before < summaryAt) return undefined;
       await opts.beforeSummary?.();
       const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
       if (res.ok && res.afterTokens >= summaryAt) {
-        return { ...res, ok: false, detail: `${res.detail ?? ''}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)` };
+        return {
+          ...res,
+          ok: false,
+          detail: `${res.detail ?? ''}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)`,
+        };
       }
       log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'summary compaction');
       return res;

@@ -40,7 +40,10 @@ function byDepthThenName(a: string, b: string): number {
 
 /** Cut to at most `bytes` UTF-8 bytes, at a line break when one is near. */
 function cutBytes(text: string, bytes: number): string {
-  let cut = Buffer.from(text, 'utf8').subarray(0, Math.max(0, bytes)).toString('utf8').replace(/\uFFFD$/, '');
+  let cut = Buffer.from(text, 'utf8')
+    .subarray(0, Math.max(0, bytes))
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const nl = cut.lastIndexOf('\n');
   if (nl > cut.length * 0.8) cut = cut.slice(0, nl + 1);
   return cut;
@@ -57,7 +60,11 @@ async function readInside(root: string, abs: string): Promise<string | undefined
   }
 }
 
-export async function loadInstructions(root: string, touchedDirs: string[], opts: LoadInstructionsOptions = {}): Promise<InstructionFile[]> {
+export async function loadInstructions(
+  root: string,
+  touchedDirs: string[],
+  opts: LoadInstructionsOptions = {},
+): Promise<InstructionFile[]> {
   const maxBytes = opts.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
   const realRoot = await realpath(root);
   const dirs = new Set<string>(['']);

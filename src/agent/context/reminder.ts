@@ -31,7 +31,8 @@ export function renderReminder(facts: DynamicFacts): string {
   else {
     const failed = gates.filter((g) => !g.passed);
     lines.push(failed.length === 0 ? '- Gates: all passed at the last check' : `- Gates FAILING: ${failed.map((g) => g.name).join(', ')}`);
-    for (const g of gates) lines.push(`  - ${g.passed ? 'passed' : 'FAILED'} ${g.name}${g.detail ? `: ${clip(g.detail, MAX_DETAIL)}` : ''}`);
+    for (const g of gates)
+      lines.push(`  - ${g.passed ? 'passed' : 'FAILED'} ${g.name}${g.detail ? `: ${clip(g.detail, MAX_DETAIL)}` : ''}`);
   }
   const todos = facts.todos ?? [];
   if (todos.length === 0) lines.push('- Todo list: empty');

@@ -16,7 +16,10 @@ const MAX_DESCRIPTION = 400;
 
 const frontMatterSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'letters, digits, dashes and underscores (max 64)'),
-  description: z.string().min(1).max(MAX_DESCRIPTION * 4),
+  description: z
+    .string()
+    .min(1)
+    .max(MAX_DESCRIPTION * 4),
 });
 
 /** `key: value` lines, for front matter that is not strict YAML (e.g. an unquoted colon in a description). */

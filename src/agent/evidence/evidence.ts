@@ -56,7 +56,15 @@ function taskFrom(start: Of<'run_start'> | undefined): Evidence['task'] {
 }
 
 function usageOf(events: readonly RunEvent[]): EvidenceUsage {
-  const u: EvidenceUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, turns: 0, compactions: 0 };
+  const u: EvidenceUsage = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    turns: 0,
+    compactions: 0,
+  };
   for (const ev of events) {
     if (ev.type === 'assistant') {
       u.inputTokens += ev.usage.inputTokens;

@@ -18,7 +18,15 @@ const COLORS = { cached: '#8c959f', input: '#0969da', output: '#bf8700', cost: '
 export function turnUsages(events: readonly RunEvent[]): TurnUsage[] {
   return events.flatMap((ev) =>
     ev.type === 'assistant'
-      ? [{ turn: ev.turn, cached: ev.usage.cacheReadTokens, input: ev.usage.inputTokens + ev.usage.cacheWriteTokens, output: ev.usage.outputTokens, cost: ev.costUsd }]
+      ? [
+          {
+            turn: ev.turn,
+            cached: ev.usage.cacheReadTokens,
+            input: ev.usage.inputTokens + ev.usage.cacheWriteTokens,
+            output: ev.usage.outputTokens,
+            cost: ev.costUsd,
+          },
+        ]
       : [],
   );
 }
@@ -39,7 +47,9 @@ function bars(turns: TurnUsage[]): string {
       y -= h;
       parts.push(`<rect x="${x.toFixed(2)}" y="${y.toFixed(2)}" width="${bw.toFixed(2)}" height="${h.toFixed(2)}" fill="${color}"/>`);
     };
-    parts.push(`<g><title>${esc(`Turn ${t.turn}: ${formatInt(t.input)} input, ${formatInt(t.cached)} cache read, ${formatInt(t.output)} output tokens, ${formatCost(t.cost)}`)}</title>`);
+    parts.push(
+      `<g><title>${esc(`Turn ${t.turn}: ${formatInt(t.input)} input, ${formatInt(t.cached)} cache read, ${formatInt(t.output)} output tokens, ${formatCost(t.cost)}`)}</title>`,
+    );
     seg(t.cached, COLORS.cached);
     seg(t.input, COLORS.input);
     seg(t.output, COLORS.output);
@@ -60,7 +70,10 @@ export function renderUsageChart(events: readonly RunEvent[]): string {
   const sw = (c: string, label: string) => `<span><span class="sw" style="background:${c}"></span>${label}</span>`;
   const legend = `<div class="legend">${sw(COLORS.cached, 'cache read')}${sw(COLORS.input, 'input + cache write')}${sw(COLORS.output, 'output')}${sw(COLORS.cost, 'cost (line)')}</div>`;
   const rows = turns
-    .map((t) => `<tr><td class="num">${t.turn}</td><td class="num">${formatInt(t.input)}</td><td class="num">${formatInt(t.cached)}</td><td class="num">${formatInt(t.output)}</td><td class="num">${formatCost(t.cost)}</td></tr>`)
+    .map(
+      (t) =>
+        `<tr><td class="num">${t.turn}</td><td class="num">${formatInt(t.input)}</td><td class="num">${formatInt(t.cached)}</td><td class="num">${formatInt(t.output)}</td><td class="num">${formatCost(t.cost)}</td></tr>`,
+    )
     .join('');
   const table =
     `<details><summary>per-turn numbers</summary><div class="table-wrap"><table><thead><tr><th>Turn</th><th>Input</th><th>Cache read</th><th>Output</th><th>Cost</th></tr></thead>` +

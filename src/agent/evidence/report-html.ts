@@ -69,7 +69,8 @@ function gatesSection(ev: Evidence): string {
 }
 
 function testsSection(ev: Evidence): string {
-  if (ev.testRuns.length === 0) return '<section id="tests" data-testid="tests"><h2>Test runs</h2><p class="muted">No test run was recorded.</p></section>';
+  if (ev.testRuns.length === 0)
+    return '<section id="tests" data-testid="tests"><h2>Test runs</h2><p class="muted">No test run was recorded.</p></section>';
   const rows = ev.testRuns
     .map((r, i) => {
       const ex = executed(r.counts);
@@ -90,7 +91,9 @@ function testsSection(ev: Evidence): string {
       return `<tr id="test-${i + 1}"${bad ? ' class="fail"' : ''}>${cells.join('')}</tr>`;
     })
     .join('');
-  const head = ['#', 'Command', 'Exit', 'Executed', 'Failed', 'Skipped', 'Counts from', 'Tree', 'By', 'Started'].map((h) => `<th>${h}</th>`).join('');
+  const head = ['#', 'Command', 'Exit', 'Executed', 'Failed', 'Skipped', 'Counts from', 'Tree', 'By', 'Started']
+    .map((h) => `<th>${h}</th>`)
+    .join('');
   return `<section id="tests" data-testid="tests"><h2>Test runs</h2><div class="table-wrap"><table class="cards"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
@@ -107,7 +110,9 @@ function deniedSection(ev: Evidence): string {
 }
 
 function filesSection(ev: Evidence, diff: string | undefined): string {
-  const files = ev.filesChanged.map((f) => `<li><code>${esc(f.path)}</code> <span class="tag ok">+${f.added}</span> <span class="tag err">−${f.removed}</span></li>`).join('');
+  const files = ev.filesChanged
+    .map((f) => `<li><code>${esc(f.path)}</code> <span class="tag ok">+${f.added}</span> <span class="tag err">−${f.removed}</span></li>`)
+    .join('');
   const list = files ? `<ul class="plain">${files}</ul>` : '<p class="muted">No file changed.</p>';
   return `<section id="diff" data-testid="diff"><h2>Changes (${ev.filesChanged.length} files)</h2>${list}${renderDiff(diff)}</section>`;
 }

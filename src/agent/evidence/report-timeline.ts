@@ -59,7 +59,10 @@ function renderCall(c: Call): string {
 function renderGates(gates: Of<'gate'>[], sentBack: boolean): string {
   const failed = gates.filter((g) => !g.passed);
   const final = gates.some((g) => g.final);
-  const title = failed.length > 0 ? `${final ? 'Final gates' : 'Stop gates'}: ${failed.length} failed${sentBack ? ', model sent back' : ''}` : `${final ? 'Final gates' : 'Stop gates'}: all passed`;
+  const title =
+    failed.length > 0
+      ? `${final ? 'Final gates' : 'Stop gates'}: ${failed.length} failed${sentBack ? ', model sent back' : ''}`
+      : `${final ? 'Final gates' : 'Stop gates'}: all passed`;
   const list = gates
     .map((g) => `<li>${g.passed ? '✓' : '✗'} <b>${esc(g.name)}</b> <span>${esc(truncate(g.detail, 400))}</span></li>`)
     .join('');
@@ -69,16 +72,28 @@ function renderGates(gates: Of<'gate'>[], sentBack: boolean): string {
 function simpleItem(ev: RunEvent): Item | undefined {
   switch (ev.type) {
     case 'run_start':
-      return row('info', 'start', `<b>Run started</b> <span>${esc(ev.task.title ?? ev.task.kind)}</span> <span class="muted">model ${esc(ev.model)}${ev.sandbox ? `, sandbox ${esc(ev.sandbox)}` : ''}</span>`);
+      return row(
+        'info',
+        'start',
+        `<b>Run started</b> <span>${esc(ev.task.title ?? ev.task.kind)}</span> <span class="muted">model ${esc(ev.model)}${ev.sandbox ? `, sandbox ${esc(ev.sandbox)}` : ''}</span>`,
+      );
     case 'test_run': {
       const r = ev.run;
       const ex = executed(r.counts);
       const counts = r.counts && ex !== null ? `${ex}/${r.counts.total} executed, ${r.counts.failed} failed` : 'counts unknown';
       const ok = r.exitCode === 0 && ex !== null && ex > 0;
-      return row(ok ? 'good' : 'warn', 'test', `<b>Test run</b> <code>${esc(truncate(r.command, 160))}</code> <span>exit ${esc(r.exitCode ?? 'killed')}, ${esc(counts)}</span> <span class="muted">tree ${esc(shortHash(r.treeHash))} · ${esc(r.by)}</span>`);
+      return row(
+        ok ? 'good' : 'warn',
+        'test',
+        `<b>Test run</b> <code>${esc(truncate(r.command, 160))}</code> <span>exit ${esc(r.exitCode ?? 'killed')}, ${esc(counts)}</span> <span class="muted">tree ${esc(shortHash(r.treeHash))} · ${esc(r.by)}</span>`,
+      );
     }
     case 'compaction':
-      return row(ev.ok ? 'info' : 'bad', 'compaction', `<b>Compaction (${esc(ev.kind)})</b> <span>${formatInt(ev.beforeTokens)} → ${formatInt(ev.afterTokens)} tokens</span>${ev.ok ? '' : ' <span class="tag err">failed</span>'}${ev.detail ? ` <span class="muted">${esc(truncate(ev.detail, 300))}</span>` : ''}`);
+      return row(
+        ev.ok ? 'info' : 'bad',
+        'compaction',
+        `<b>Compaction (${esc(ev.kind)})</b> <span>${formatInt(ev.beforeTokens)} → ${formatInt(ev.afterTokens)} tokens</span>${ev.ok ? '' : ' <span class="tag err">failed</span>'}${ev.detail ? ` <span class="muted">${esc(truncate(ev.detail, 300))}</span>` : ''}`,
+      );
     case 'retry':
       return row('warn', 'retry', `<b>Retry</b> <span>turn ${ev.turn}, attempt ${ev.attempt}: ${esc(truncate(ev.reason, 300))}</span>`);
     case 'error':
@@ -89,16 +104,36 @@ function simpleItem(ev: RunEvent): Item | undefined {
       return row('', 'file', `<span class="muted">changed</span> <code>${esc(ev.path)}</code>`);
     case 'todo': {
       const done = ev.todos.filter((t) => t.status === 'completed').length;
-      const list = ev.todos.map((t) => `<li>[${t.status === 'completed' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${esc(truncate(t.content, 200))}</li>`).join('');
-      return { html: `<li class="ev" data-kind="todo"><details><summary>Plan: ${done}/${ev.todos.length} done</summary><ul class="plain">${list}</ul></details></li>` };
+      const list = ev.todos
+        .map(
+          (t) => `<li>[${t.status === 'completed' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${esc(truncate(t.content, 200))}</li>`,
+        )
+        .join('');
+      return {
+        html: `<li class="ev" data-kind="todo"><details><summary>Plan: ${done}/${ev.todos.length} done</summary><ul class="plain">${list}</ul></details></li>`,
+      };
     }
     case 'hook':
       if (ev.outcome === 'continue') return undefined;
-      return row(ev.outcome === 'context' ? 'info' : ev.outcome === 'block' ? 'warn' : 'bad', 'hook', `<b>${esc(ev.event)} hook ${esc(ev.name)}: ${esc(ev.outcome)}</b>${ev.message ? ` <span>${esc(truncate(ev.message, 600))}</span>` : ''}`);
+      return row(
+        ev.outcome === 'context' ? 'info' : ev.outcome === 'block' ? 'warn' : 'bad',
+        'hook',
+        `<b>${esc(ev.event)} hook ${esc(ev.name)}: ${esc(ev.outcome)}</b>${ev.message ? ` <span>${esc(truncate(ev.message, 600))}</span>` : ''}`,
+      );
     case 'permission':
-      return ev.behavior === 'deny' ? row('denied', 'permission', `<span class="tag deny">denied</span> <b>${esc(ev.tool)}</b> <code>${esc(truncate(ev.input, 160))}</code> <span class="why">rule ${esc(ev.rule)}: ${esc(truncate(ev.reason, 300))}</span>`) : undefined;
+      return ev.behavior === 'deny'
+        ? row(
+            'denied',
+            'permission',
+            `<span class="tag deny">denied</span> <b>${esc(ev.tool)}</b> <code>${esc(truncate(ev.input, 160))}</code> <span class="why">rule ${esc(ev.rule)}: ${esc(truncate(ev.reason, 300))}</span>`,
+          )
+        : undefined;
     case 'run_end':
-      return row(ev.verdict === 'verified' ? 'good' : 'bad', 'end', `<b>Run ended: ${esc(ev.verdict)}</b> <span>${esc(truncate(ev.reason, 600))}</span>`);
+      return row(
+        ev.verdict === 'verified' ? 'good' : 'bad',
+        'end',
+        `<b>Run ended: ${esc(ev.verdict)}</b> <span>${esc(truncate(ev.reason, 600))}</span>`,
+      );
     default:
       return undefined;
   }
@@ -156,7 +191,9 @@ function groupEvents(events: readonly RunEvent[]): Group[] {
 }
 
 function renderGroup(g: Group): string {
-  const items = g.items.map((it) => ('call' in it ? renderCall(it.call) : 'gates' in it ? renderGates(it.gates, it.sentBack) : it.html)).join('');
+  const items = g.items
+    .map((it) => ('call' in it ? renderCall(it.call) : 'gates' in it ? renderGates(it.gates, it.sentBack) : it.html))
+    .join('');
   if (!g.assistant) return `<li class="turn" data-turn="0"><div class="turn-head"><b>Start</b></div><ul class="items">${items}</ul></li>`;
   const a = g.assistant;
   const text = a.content

@@ -8,8 +8,19 @@ export function secondLookSection(ev: Evidence): string[] {
   const look = ev.secondLook;
   if (!look) return [];
   const gate = ev.gates.find((g) => g.name === 'second-look');
-  const role = gate ? (gate.passed ? '_Gate `second-look` (block_on: high): passed._' : '_Gate `second-look` (block_on: high): failed on the high-severity findings._') : '_Advisory: a fresh-context read-only review of the issue, the diff and the final test output; not a gate._';
-  if (look.status !== 'done') return ['### Second look', '', `_The second look ${look.status === 'skipped' ? 'did not run' : 'gave no findings'}: ${mdText(look.reason ?? look.status, 300)}._`, '', role];
+  const role = gate
+    ? gate.passed
+      ? '_Gate `second-look` (block_on: high): passed._'
+      : '_Gate `second-look` (block_on: high): failed on the high-severity findings._'
+    : '_Advisory: a fresh-context read-only review of the issue, the diff and the final test output; not a gate._';
+  if (look.status !== 'done')
+    return [
+      '### Second look',
+      '',
+      `_The second look ${look.status === 'skipped' ? 'did not run' : 'gave no findings'}: ${mdText(look.reason ?? look.status, 300)}._`,
+      '',
+      role,
+    ];
   if (look.findings.length === 0) return ['### Second look', '', '_No counterexample or untested case found._', '', role];
   const items = look.findings.map((f) => `- **${MARK[f.severity]}**${f.file ? ` ${mdCode(f.file, 160)}` : ''}: ${mdText(f.text, 500)}`);
   return ['### Second look', '', ...items, '', role];

@@ -48,15 +48,25 @@ function factsBlock(ev: Evidence, opts: SummaryOptions): string[] {
 function commandLines(ev: Evidence): string[] {
   const lines: string[] = [];
   if (ev.test) lines.push(`**Tests:** ${mdCode(ev.test.command, 200, false)} (${ev.test.source}: ${mdText(ev.test.why, 300)})`);
-  if (ev.setup) lines.push(`**Setup:** ${ev.setup.command ? `${mdCode(ev.setup.command, 200, false)} (${ev.setup.source ?? 'configured'}: ${mdText(ev.setup.why, 300)})` : mdText(ev.setup.why, 300)}`);
+  if (ev.setup)
+    lines.push(
+      `**Setup:** ${ev.setup.command ? `${mdCode(ev.setup.command, 200, false)} (${ev.setup.source ?? 'configured'}: ${mdText(ev.setup.why, 300)})` : mdText(ev.setup.why, 300)}`,
+    );
   const b = ev.baseline;
   if (b) {
     const ex = executed(b.counts);
     const counts = b.counts && ex !== null ? `${ex} executed, ${b.counts.failed} failed` : 'counts unknown';
     const red = b.exitCode !== 0 || (b.counts?.failed ?? 0) > 0;
-    lines.push(`**Base:** ${red ? '🔴 red' : '🟢 green'} before any change (exit ${b.exitCode === null ? 'killed' : b.exitCode}, ${counts})`);
+    lines.push(
+      `**Base:** ${red ? '🔴 red' : '🟢 green'} before any change (exit ${b.exitCode === null ? 'killed' : b.exitCode}, ${counts})`,
+    );
   }
-  if (ev.sandbox) lines.push(ev.sandbox === 'bwrap' ? '**Sandbox:** bwrap (no network, read-only outside the worktree)' : `**Sandbox:** ⚠️ none: ${mdText(ev.sandboxReason ?? 'not available', 400)}`);
+  if (ev.sandbox)
+    lines.push(
+      ev.sandbox === 'bwrap'
+        ? '**Sandbox:** bwrap (no network, read-only outside the worktree)'
+        : `**Sandbox:** ⚠️ none: ${mdText(ev.sandboxReason ?? 'not available', 400)}`,
+    );
   return lines;
 }
 
@@ -72,16 +82,35 @@ function testRunsTable(ev: Evidence): string[] {
   const first = ev.testRuns.length - shown.length;
   const rows = shown.map((r, i) => {
     const ex = executed(r.counts);
-    const counts = r.counts && ex !== null ? `${ex} / ${r.counts.total} (${r.counts.failed} failed, ${r.counts.skipped} skipped)` : 'unknown';
+    const counts =
+      r.counts && ex !== null ? `${ex} / ${r.counts.total} (${r.counts.failed} failed, ${r.counts.skipped} skipped)` : 'unknown';
     const exit = r.exitCode === null ? 'killed' : String(r.exitCode);
     return `| ${first + i + 1} | ${mdCode(r.command)} | ${exit} | ${counts} | ${mdText(r.source, 20)} | ${mdCode(shortHash(r.treeHash), 10)} | ${r.by}${r.kind ? ` (${r.kind})` : ''} |`;
   });
   const note = first > 0 ? ['', `_${first} earlier run(s) not shown._`] : [];
   const final = [...ev.testRuns].reverse().find((r) => r.kind === 'final');
-  if (final?.commit) note.push('', `_The final run tested commit ${mdCode(shortHash(final.commit), 12)} in a clean checkout; counts from the runner's report${final.runner ? ` (${mdText(final.runner, 20)})` : ''}._`);
-  if (final?.fixed?.length) note.push('', `_Failed on the base commit and pass now: ${final.fixed.slice(0, 10).map((id) => mdCode(id, 120)).join(', ')}${final.fixed.length > 10 ? ` and ${final.fixed.length - 10} more` : ''}._`);
+  if (final?.commit)
+    note.push(
+      '',
+      `_The final run tested commit ${mdCode(shortHash(final.commit), 12)} in a clean checkout; counts from the runner's report${final.runner ? ` (${mdText(final.runner, 20)})` : ''}._`,
+    );
+  if (final?.fixed?.length)
+    note.push(
+      '',
+      `_Failed on the base commit and pass now: ${final.fixed
+        .slice(0, 10)
+        .map((id) => mdCode(id, 120))
+        .join(', ')}${final.fixed.length > 10 ? ` and ${final.fixed.length - 10} more` : ''}._`,
+    );
   for (const r of shown) if (r.note && r.by === 'harness') note.push('', `_${r.kind ?? 'harness'} run: ${mdText(r.note, 300)}_`);
-  return ['### Test runs', '', '| # | Command | Exit | Executed / total | Source | Tree | By |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows, ...note];
+  return [
+    '### Test runs',
+    '',
+    '| # | Command | Exit | Executed / total | Source | Tree | By |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    ...note,
+  ];
 }
 
 function filesTable(ev: Evidence): string[] {
@@ -99,7 +128,14 @@ function deniedTable(ev: Evidence): string[] {
   const rows = shown.map((d) => `| ${mdText(d.tool, 40)} | ${mdCode(d.input)} | ${mdCode(d.rule, 80)} | ${mdText(d.reason, 200)} |`);
   const more = ev.denied.length - shown.length;
   const note = more > 0 ? ['', `_${more} more denied call(s) not shown._`] : [];
-  return [`### Denied tool calls (${ev.denied.length})`, '', '| Tool | Input | Rule | Reason |', '| --- | --- | --- | --- |', ...rows, ...note];
+  return [
+    `### Denied tool calls (${ev.denied.length})`,
+    '',
+    '| Tool | Input | Rule | Reason |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    ...note,
+  ];
 }
 
 function notVerified(ev: Evidence): string[] {
@@ -135,7 +171,13 @@ function lifecycleSection(ev: Evidence): string[] {
   const g = [...ev.gates].reverse().find((x) => x.name === 'lifecycle-scripts');
   if (!g || g.detail.startsWith('no package lifecycle script')) return [];
   const items = g.detail.split('; ').map((s) => `- ${mdText(s, 300)}`);
-  return ['### Package lifecycle scripts changed', '', ...items, '', g.passed ? '_Allowed by `permissions.writable`._' : '_Not allowed: the gate lifecycle-scripts failed._'];
+  return [
+    '### Package lifecycle scripts changed',
+    '',
+    ...items,
+    '',
+    g.passed ? '_Allowed by `permissions.writable`._' : '_Not allowed: the gate lifecycle-scripts failed._',
+  ];
 }
 
 /** Renders summary.md for the evidence; deterministic (no clock, no locale). */
@@ -153,5 +195,10 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     deniedTable(ev),
     usageLine(ev),
   ];
-  return sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n';
+  return (
+    sections
+      .filter((s) => s.length > 0)
+      .map((s) => s.join('\n'))
+      .join('\n\n') + '\n'
+  );
 }

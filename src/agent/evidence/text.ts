@@ -39,5 +39,7 @@ export function formatCost(usd: number): string {
 
 /** Integer with thousands separators, locale-independent (deterministic output). */
 export function formatInt(n: number): string {
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -15,7 +15,12 @@ const TEXT_CONTEXT: ReadonlySet<HookEventName> = new Set(['SessionStart', 'UserP
  * when the tool input names a file. Exit 0 continues (stdout may add context), exit 2 blocks with
  * stderr as the reason, anything else (or a timeout) is a non-blocking hook error.
  */
-export async function runCommandHook(hook: CommandHook, event: HookEventName, payload: HookPayload, opts: { exec: ExecPort; root: string }): Promise<HookOutcome> {
+export async function runCommandHook(
+  hook: CommandHook,
+  event: HookEventName,
+  payload: HookPayload,
+  opts: { exec: ExecPort; root: string },
+): Promise<HookOutcome> {
   const name = hook.command;
   const body: HookPayload = { ...payload, hook_event_name: event, cwd: payload.cwd || opts.root };
   const extraEnv: Record<string, string> = {};
@@ -23,11 +28,18 @@ export async function runCommandHook(hook: CommandHook, event: HookEventName, pa
   if (file !== undefined) extraEnv.PROOFPR_FILE = isAbsolute(file) ? file : resolve(opts.root, file);
   let r: ExecResult;
   try {
-    r = await opts.exec({ command: hook.command, cwd: opts.root, timeoutMs: hook.timeout_sec * 1000, stdin: JSON.stringify(body), extraEnv });
+    r = await opts.exec({
+      command: hook.command,
+      cwd: opts.root,
+      timeoutMs: hook.timeout_sec * 1000,
+      stdin: JSON.stringify(body),
+      extraEnv,
+    });
   } catch (e) {
     return { kind: 'error', hook: name, message: `could not run the hook: ${(e as Error).message}` };
   }
-  if (r.timedOut) return { kind: 'error', hook: name, message: `timed out after ${hook.timeout_sec}s (raise timeout_sec or make the hook faster)` };
+  if (r.timedOut)
+    return { kind: 'error', hook: name, message: `timed out after ${hook.timeout_sec}s (raise timeout_sec or make the hook faster)` };
   if (r.cancelled) return { kind: 'error', hook: name, message: 'cancelled' };
   if (r.exitCode === 2) {
     const reason = r.stderr.trim() || `the hook exited 2 without a reason on stderr`;
@@ -45,7 +57,8 @@ function fromStdout(hook: string, event: HookEventName, out: string): HookOutcom
   if (out.startsWith('{')) {
     try {
       const j = JSON.parse(out) as Record<string, unknown>;
-      if (j.decision === 'block') return { kind: 'block', hook, reason: typeof j.reason === 'string' && j.reason ? j.reason : 'blocked by the hook' };
+      if (j.decision === 'block')
+        return { kind: 'block', hook, reason: typeof j.reason === 'string' && j.reason ? j.reason : 'blocked by the hook' };
       const specific = j.hookSpecificOutput as Record<string, unknown> | undefined;
       const ctx = j.additionalContext ?? specific?.additionalContext;
       if (typeof ctx === 'string' && ctx.trim()) return { kind: 'context', hook, text: ctx.trim() };

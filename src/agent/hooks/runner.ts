@@ -14,7 +14,13 @@ import type { HookEventName, HookOutcome, HookPayload, HookRunner } from './type
  * sandbox); every one's outcome is returned, a block does not stop the later ones. Each block, error and
  * added context is also recorded as a `hook` event through `onEvent` (the one place that maps outcomes to events).
  */
-export function createHookRunner(opts: { config: RepoConfig['hooks']; exec: ExecPort; root: string; logger?: Logger; onEvent?: (ev: RunEventInput) => void }): HookRunner {
+export function createHookRunner(opts: {
+  config: RepoConfig['hooks'];
+  exec: ExecPort;
+  root: string;
+  logger?: Logger;
+  onEvent?: (ev: RunEventInput) => void;
+}): HookRunner {
   const log = opts.logger ?? moduleLogger('hooks');
   return {
     async run(event: HookEventName, payload: HookPayload): Promise<HookOutcome[]> {
@@ -24,7 +30,11 @@ export function createHookRunner(opts: { config: RepoConfig['hooks']; exec: Exec
         try {
           selected = matchesTool(hook.matcher, payload.tool_name);
         } catch (e) {
-          out.push({ kind: 'error', hook: hook.command, message: `hooks.${event}[${i}].matcher is not a valid regular expression: ${(e as Error).message}` });
+          out.push({
+            kind: 'error',
+            hook: hook.command,
+            message: `hooks.${event}[${i}].matcher is not a valid regular expression: ${(e as Error).message}`,
+          });
           continue;
         }
         if (!selected) continue;

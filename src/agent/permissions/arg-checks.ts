@@ -22,12 +22,14 @@ export const checkGit: ArgCheck = (args) => {
   let i = 0;
   while (i < args.length && (args[i] as string).startsWith('-')) {
     const g = args[i] as string;
-    if (!GIT_SAFE_GLOBALS.has(g)) return `git option ${g} before the subcommand is not allowed (it can run programs or point git elsewhere); run git <subcommand> from the worktree root`;
+    if (!GIT_SAFE_GLOBALS.has(g))
+      return `git option ${g} before the subcommand is not allowed (it can run programs or point git elsewhere); run git <subcommand> from the worktree root`;
     i++;
   }
   const sub = args[i];
   if (sub === undefined) return null;
-  if (DENIED_GIT.has(sub)) return `git ${sub} is never allowed (network, configuration or running programs); the harness pushes and opens the PR itself`;
+  if (DENIED_GIT.has(sub))
+    return `git ${sub} is never allowed (network, configuration or running programs); the harness pushes and opens the PR itself`;
   const rest = args.slice(i + 1);
   for (const a of rest) {
     if (a === '--') break;
@@ -58,7 +60,9 @@ export const checkRg: ArgCheck = (args) => {
 
 function sedScriptSafe(script: string): boolean {
   let s = script.replace(/\\./g, 'X');
-  s = s.replace(/s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1([A-Za-z0-9]*)/gs, (_m, _d: string, flags: string) => (/[eEwW]/.test(flags) ? ' e ' : ' '));
+  s = s.replace(/s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1([A-Za-z0-9]*)/gs, (_m, _d: string, flags: string) =>
+    /[eEwW]/.test(flags) ? ' e ' : ' ',
+  );
   s = s.replace(/y(.)(?:(?!\1).)*\1(?:(?!\1).)*\1/gs, ' ');
   s = s.replace(/\/[^/]*\//g, ' ');
   return /^[\s\d,;$!{}pdqQnNgGhHxlPDz=+~^-]*$/.test(s);
@@ -67,12 +71,15 @@ function sedScriptSafe(script: string): boolean {
 /** sed: only s///, y///, p, d, q-style scripts (no e, w, r commands); `-i` is handled as a write by the caller. */
 export const checkSed: ArgCheck = (args) => {
   const p = parseOptions(OPTION_TABLES.sed as OptionTable, args);
-  if (!p.ok) return `sed ${p.bad}: not an option this policy knows for sed (it may run or read something else); use -n, -e, -E, -s, -z or the Edit tool`;
+  if (!p.ok)
+    return `sed ${p.bad}: not an option this policy knows for sed (it may run or read something else); use -n, -e, -E, -s, -z or the Edit tool`;
   if (hasOption(p, '-f', '--file')) return 'sed -f reads a script file; pass the script inline with -e';
   const scripts = p.options.filter((o) => o.name === '-e' || o.name === '--expression').map((o) => o.value ?? '');
   if (scripts.length === 0 && p.operands[0] !== undefined) scripts.push(p.operands[0]);
   const bad = scripts.find((s) => !sedScriptSafe(s));
-  return bad === undefined ? null : `sed script ${JSON.stringify(bad)} uses commands beyond s///, y///, p, d, q (e, w, r, a, i, c run programs or touch other files); use the Edit tool for edits`;
+  return bad === undefined
+    ? null
+    : `sed script ${JSON.stringify(bad)} uses commands beyond s///, y///, p, d, q (e, w, r, a, i, c run programs or touch other files); use the Edit tool for edits`;
 };
 
 const INLINE: Record<string, { short: string; long: string[] }> = {
@@ -109,21 +116,29 @@ export function checkInterpreter(kind: string, args: readonly string[]): string 
     if (a.startsWith('--') && spec.long.some((l) => l.startsWith(a.split('=')[0] as string))) {
       return `${kind} ${a} runs inline code; write the code to a file in the worktree and run that file`;
     }
-    if (spec.short && shortCluster(a, spec.short)) return `${kind} ${a} runs inline code; write the code to a file in the worktree and run that file`;
+    if (spec.short && shortCluster(a, spec.short))
+      return `${kind} ${a} runs inline code; write the code to a file in the worktree and run that file`;
     if (kind === 'deno' && a === 'eval') return 'deno eval runs inline code; write the code to a file and run it';
-    if (!a.startsWith('-') || (kind === 'python' && a === '-m') || (kind === 'node' && /^--(test|run|version|help)/.test(a)) || /^(-V|--version|-v|-h|--help)$/.test(a)) {
+    if (
+      !a.startsWith('-') ||
+      (kind === 'python' && a === '-m') ||
+      (kind === 'node' && /^--(test|run|version|help)/.test(a)) ||
+      /^(-V|--version|-v|-h|--help)$/.test(a)
+    ) {
       hasTarget = true;
       break;
     }
   }
-  if (!hasTarget && kind !== 'deno' && kind !== 'bun') return `${kind} without a script file reads code from stdin; write the code to a file in the worktree and run that file`;
+  if (!hasTarget && kind !== 'deno' && kind !== 'bun')
+    return `${kind} without a script file reads code from stdin; write the code to a file in the worktree and run that file`;
   return null;
 }
 
 /** npx / npm exec / pnpm exec / bunx: only packages already installed in <root>/node_modules. */
 export function checkLocalPackage(launcher: string, args: readonly string[], root: string): string | null {
   for (const a of args) {
-    if (a === '-p' || a.startsWith('--package') || a === '-c' || a.startsWith('--call')) return `${launcher} ${a} can fetch and run arbitrary code; not allowed`;
+    if (a === '-p' || a.startsWith('--package') || a === '-c' || a.startsWith('--call'))
+      return `${launcher} ${a} can fetch and run arbitrary code; not allowed`;
     if (a.startsWith('-')) continue;
     const name = a.startsWith('@') ? a.replace(/^(@[^/]+\/[^@]+)@.*$/, '$1') : (a.split('@')[0] as string);
     const local = name.startsWith('@') ? join(root, 'node_modules', name) : join(root, 'node_modules', '.bin', name);
@@ -177,8 +192,17 @@ const has = (opts: readonly string[], long: readonly string[], letter: string, v
   opts.some((a) => long.includes(a.split('=')[0] as string) || clusterHas(a, letter, valueLetters));
 
 const VALUE_LETTERS: Record<string, string> = {
-  grep: 'efmABCdD', egrep: 'efmABCdD', fgrep: 'efmABCdD', rg: 'ABCefgjmMtTErd', ls: 'IwTp', du: 'BdtX', tree: 'LIPoH',
-  cp: 'StT', tar: 'fCbgKLNTVX', zip: 'bnstxi', diff: 'CUFIDSLxXW',
+  grep: 'efmABCdD',
+  egrep: 'efmABCdD',
+  fgrep: 'efmABCdD',
+  rg: 'ABCefgjmMtTErd',
+  ls: 'IwTp',
+  du: 'BdtX',
+  tree: 'LIPoH',
+  cp: 'StT',
+  tar: 'fCbgKLNTVX',
+  zip: 'bnstxi',
+  diff: 'CUFIDSLxXW',
 };
 
 /**
@@ -187,18 +211,25 @@ const VALUE_LETTERS: Record<string, string> = {
  */
 export function checkFollowLinks(base: string, args: readonly string[]): string | null {
   const o = optionArgs(args, VALUE_LETTERS[base] ?? '');
-  const refuse = (flag: string, instead: string): string => `${base} ${flag} follows symlinks while it walks folders, which can lead out of the worktree; ${instead}`;
+  const refuse = (flag: string, instead: string): string =>
+    `${base} ${flag} follows symlinks while it walks folders, which can lead out of the worktree; ${instead}`;
   switch (base) {
     case 'grep':
     case 'egrep':
     case 'fgrep':
-      return has(o, ['--dereference-recursive'], 'R', 'efmABCdD') ? refuse('-R', 'use grep -r (it does not follow symlinks) or the Grep tool') : null;
+      return has(o, ['--dereference-recursive'], 'R', 'efmABCdD')
+        ? refuse('-R', 'use grep -r (it does not follow symlinks) or the Grep tool')
+        : null;
     case 'rg':
       return has(o, ['--follow'], 'L', 'ABCefgjmMtTErd') ? refuse('-L/--follow', 'search without it, or use the Grep tool') : null;
     case 'find':
-      return args.some((a) => a === '-L' || a === '-follow') ? refuse('-L/-follow', 'list files without following links, or use the Glob tool') : null;
+      return args.some((a) => a === '-L' || a === '-follow')
+        ? refuse('-L/-follow', 'list files without following links, or use the Glob tool')
+        : null;
     case 'ls':
-      return has(o, ['--dereference'], 'L', 'IwTp') && has(o, ['--recursive'], 'R', 'IwTp') ? refuse('-LR', 'use ls -R without -L, or the Glob tool') : null;
+      return has(o, ['--dereference'], 'L', 'IwTp') && has(o, ['--recursive'], 'R', 'IwTp')
+        ? refuse('-LR', 'use ls -R without -L, or the Glob tool')
+        : null;
     case 'du':
       return has(o, ['--dereference'], 'L', 'BdtX') ? refuse('-L', 'use du without -L') : null;
     case 'tree':
@@ -211,10 +242,14 @@ export function checkFollowLinks(base: string, args: readonly string[]): string 
         : null;
     case 'zip':
       return has(o, ['--recurse-paths'], 'r', 'bnstxi') || has(o, [], 'R', 'bnstxi')
-        ? (has(o, ['--symlinks'], 'y', 'bnstxi') ? null : refuse('-r without -y', 'add -y (--symlinks) so links are stored as links'))
+        ? has(o, ['--symlinks'], 'y', 'bnstxi')
+          ? null
+          : refuse('-r without -y', 'add -y (--symlinks) so links are stored as links')
         : null;
     case 'diff':
-      return has(o, ['--recursive'], 'r', 'CUFIDSLxXW') && !o.includes('--no-dereference') ? refuse('-r', 'add --no-dereference, or compare files one by one') : null;
+      return has(o, ['--recursive'], 'r', 'CUFIDSLxXW') && !o.includes('--no-dereference')
+        ? refuse('-r', 'add --no-dereference, or compare files one by one')
+        : null;
     default:
       return null;
   }

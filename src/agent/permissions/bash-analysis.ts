@@ -53,9 +53,22 @@ const DENIED_NODES: Record<string, string> = {
 
 class Denied extends Error {}
 
-type Out = { commands: SimpleCommand[]; redirects: Redirect[]; variables: Assignment[]; cmdAt: Map<number, number>; redirAt: Map<number, number> };
+type Out = {
+  commands: SimpleCommand[];
+  redirects: Redirect[];
+  variables: Assignment[];
+  cmdAt: Map<number, number>;
+  redirAt: Map<number, number>;
+};
 
-const ARITH_OK = new Set(['number', 'binary_expression', 'unary_expression', 'parenthesized_expression', 'ternary_expression', 'postfix_expression']);
+const ARITH_OK = new Set([
+  'number',
+  'binary_expression',
+  'unary_expression',
+  'parenthesized_expression',
+  'ternary_expression',
+  'postfix_expression',
+]);
 
 /** Arithmetic with only literal numbers inside: bash evaluates names (and their values, recursively, array subscripts and all) as code. */
 function literalArithmetic(n: Node): boolean {
@@ -66,7 +79,8 @@ function literalArithmetic(n: Node): boolean {
   return true;
 }
 
-const ARITH_REFUSAL = 'arithmetic evaluation of names or expansions is not allowed (bash evaluates array subscripts in them as code: (( )), $(( )), [[ -eq ]], ${s:off}, declare -i); use literal numbers or test with [ ]';
+const ARITH_REFUSAL =
+  'arithmetic evaluation of names or expansions is not allowed (bash evaluates array subscripts in them as code: (( )), $(( )), [[ -eq ]], ${s:off}, declare -i); use literal numbers or test with [ ]';
 
 function checkExpansion(n: Node): void {
   if (/@[A-Za-z]/.test(n.text)) throw new Denied(`the expansion ${n.text} may run code; use a plain $NAME`);
@@ -77,7 +91,8 @@ function checkExpansion(n: Node): void {
 
 function checkSubscript(n: Node): void {
   const idx = n.childForFieldName('index');
-  if (idx && !/^(\d+|@|\*)$/.test(idx.text)) throw new Denied(`the array subscript [${idx.text}] is evaluated as arithmetic (code); use a literal number`);
+  if (idx && !/^(\d+|@|\*)$/.test(idx.text))
+    throw new Denied(`the array subscript [${idx.text}] is evaluated as arithmetic (code); use a literal number`);
 }
 
 const INT_OPS = /^-(eq|ne|lt|le|gt|ge)$/;
@@ -105,7 +120,8 @@ function checkDeclaration(n: Node, out: Out): void {
   for (const c of n.namedChildren) {
     if (!c) continue;
     if (c.type === 'word' && c.text.startsWith('-')) {
-      if (/[in]/.test(c.text.slice(1))) throw new Denied(`${keyword} ${c.text}: integer attributes evaluate arithmetic and namerefs redirect other names; not allowed`);
+      if (/[in]/.test(c.text.slice(1)))
+        throw new Denied(`${keyword} ${c.text}: integer attributes evaluate arithmetic and namerefs redirect other names; not allowed`);
       if (c.text.includes('x')) exported = true;
     }
   }
@@ -150,7 +166,15 @@ function visit(n: Node, out: Out): void {
       checkTestCommand(n);
       break;
     case 'c_style_for_statement':
-      if (/[A-Za-z_$]/.test(n.namedChildren.filter((c) => c?.type !== 'do_group').map((c) => c?.text ?? '').join(' '))) throw new Denied(ARITH_REFUSAL);
+      if (
+        /[A-Za-z_$]/.test(
+          n.namedChildren
+            .filter((c) => c?.type !== 'do_group')
+            .map((c) => c?.text ?? '')
+            .join(' '),
+        )
+      )
+        throw new Denied(ARITH_REFUSAL);
       break;
     case 'unset_command':
       for (const c of n.namedChildren) {
@@ -277,7 +301,11 @@ export function analyzeBash(parser: Parser, command: string): BashAnalysis {
     let live = command;
     for (const [a, b] of inert) live = live.slice(0, a) + ' '.repeat(b - a) + live.slice(b);
     if (/\$\((?!\()|`|[<>]\(/.test(live.replace(/\\/g, ''))) {
-      return { ok: false, reason: 'command or process substitution ($(, backticks, <(, >() is not allowed; run the inner command on its own first (inside single quotes it is plain text)' };
+      return {
+        ok: false,
+        reason:
+          'command or process substitution ($(, backticks, <(, >() is not allowed; run the inner command on its own first (inside single quotes it is plain text)',
+      };
     }
     const out: Out = { commands: [], redirects: [], variables: [], cmdAt: new Map(), redirAt: new Map() };
     if (tree.rootNode.hasError) {

@@ -51,7 +51,8 @@ function dependencyRedirect(p: BashPolicy, cwds: Iterable<string>, target: strin
 
 /** A variable set in the line (`X=1;`, `export X`, `for X in`): exported ones only from the safe set, plain ones never a name programs read. */
 function variableRefusal(v: { name: string; exported?: boolean }): string | null {
-  if (v.exported && !SAFE_ENV_NAMES.has(v.name)) return `exporting ${v.name} is not allowed (only ${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, … may reach programs' environment)`;
+  if (v.exported && !SAFE_ENV_NAMES.has(v.name))
+    return `exporting ${v.name} is not allowed (only ${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, … may reach programs' environment)`;
   if (dangerousEnvName(v.name) || (/^[A-Z0-9_]+$/.test(v.name) && !SAFE_ENV_NAMES.has(v.name))) {
     return `setting ${v.name} may change what later commands load or run (an upper-case name can already be in the environment); use a lower-case shell variable`;
   }
@@ -69,7 +70,10 @@ function ruleNames(rule: PermissionRule, option: string): boolean {
 export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   if (command.trim() === '') return no('builtin-deny:empty', 'the command is empty');
   if (INVISIBLE.test(command)) {
-    return no('builtin-deny:invisible-characters', 'the command contains control, zero-width or bidirectional characters; retype it in plain text');
+    return no(
+      'builtin-deny:invisible-characters',
+      'the command contains control, zero-width or bidirectional characters; retype it in plain text',
+    );
   }
   const a = analyzeBash(p.parser, command);
   if (!a.ok) return no('builtin-deny:syntax', a.reason);
@@ -91,10 +95,18 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     ...(p.testEnv?.size ? { testEnv: p.testEnv } : {}),
   });
   let writesByRedirect = false;
-  const runsTests = a.commands.some((c) => p.testRules.some((r) => bashRuleMatches(r, c.words.map((w) => w.value))));
+  const runsTests = a.commands.some((c) =>
+    p.testRules.some((r) =>
+      bashRuleMatches(
+        r,
+        c.words.map((w) => w.value),
+      ),
+    ),
+  );
   for (const [i, r] of a.redirects.entries()) {
     if (r.target === null) continue;
-    if (r.target.value === null) return no('builtin-deny:redirect', `the redirect ${r.text} has a variable target; write the file name literally`);
+    if (r.target.value === null)
+      return no('builtin-deny:redirect', `the redirect ${r.text} has a variable target; write the file name literally`);
     const reading = r.op === '<';
     const ctx = ctxFor(cwd.redirects[i] ?? [p.root]);
     const why = checkPathArg(r.target.value, r.target.glob, reading ? 'read' : 'write', ctx, true);
@@ -110,10 +122,17 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   for (const c of checks) if (c.deny) return no(c.deny.rule, c.deny.reason);
   for (const c of checks) {
     const rule = p.deny.find((r) => bashRuleMatches(r, c.words));
-    if (rule) return no(`config-deny:${rule.text}`, `\`${c.words.join(' ')}\` is refused by permissions.deny "${rule.text}" in ${p.configFile}; do it another way or stop and explain`);
+    if (rule)
+      return no(
+        `config-deny:${rule.text}`,
+        `\`${c.words.join(' ')}\` is refused by permissions.deny "${rule.text}" in ${p.configFile}; do it another way or stop and explain`,
+      );
   }
   if (p.mode === 'plan' && (writesByRedirect || checks.some((c) => c.safe === null || c.writes))) {
-    return no('mode:plan', 'plan mode is read-only: only inspection commands (ls, cat, rg, git diff, git log, ...) run, with no writes, no test runs and no redirects into files; describe the change instead of making it');
+    return no(
+      'mode:plan',
+      'plan mode is read-only: only inspection commands (ls, cat, rg, git diff, git log, ...) run, with no writes, no test runs and no redirects into files; describe the change instead of making it',
+    );
   }
   const labels: string[] = [];
   for (const c of checks) {
@@ -121,12 +140,18 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     const rule = p.allow.find((r) => bashRuleMatches(r, c.words));
     if (c.safe !== null && !rule) labels.push(`safe-list:${c.safe}`);
     else if (rule && c.optionBad !== undefined && !ruleNames(rule, c.optionBad)) {
-      return no('builtin-deny:option', `\`${shown}\`: ${c.optionBad} is not among the options this command may use here (it can run programs, read other files or write), and "${rule.text}" does not name it; a maintainer can allow it with a rule that names the option, e.g. "Bash(${c.words[0] ?? ''} ${c.optionBad.split(/[ =]/)[0] ?? ''}:*)"`);
+      return no(
+        'builtin-deny:option',
+        `\`${shown}\`: ${c.optionBad} is not among the options this command may use here (it can run programs, read other files or write), and "${rule.text}" does not name it; a maintainer can allow it with a rule that names the option, e.g. "Bash(${c.words[0] ?? ''} ${c.optionBad.split(/[ =]/)[0] ?? ''}:*)"`,
+      );
     } else if (rule) labels.push(`config-allow:${rule.text}`);
     else if (p.testRules.some((r) => bashRuleMatches(r, c.words))) labels.push('test-command');
     else {
       const why = c.optionBad !== undefined ? ` (${c.optionBad} is not among the options it may use without a rule)` : '';
-      return no('default-deny', `\`${shown}\` is not in the built-in safe list${why} and no rule allows it. If the repository wants it, a maintainer can add "${suggestRule(c.words)}" to permissions.allow in ${p.configFile}; until then use the Read/Edit/Grep/Glob tools or an allowed command`);
+      return no(
+        'default-deny',
+        `\`${shown}\` is not in the built-in safe list${why} and no rule allows it. If the repository wants it, a maintainer can add "${suggestRule(c.words)}" to permissions.allow in ${p.configFile}; until then use the Read/Edit/Grep/Glob tools or an allowed command`,
+      );
     }
   }
   const unique = [...new Set(labels)];

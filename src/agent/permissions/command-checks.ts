@@ -5,7 +5,17 @@ import type { SimpleCommand } from './bash-analysis.js';
 import { DENIED_COMMANDS } from './builtin-deny.js';
 import { codeLoadingFlag, RUNNERS } from './code-loading.js';
 import { SAFE_ENV_NAMES, unwrap, XARGS_SAFE_INNER } from './wrappers.js';
-import { checkFind, checkFollowLinks, checkGit, checkInterpreter, checkLocalPackage, checkPackageManager, checkRg, checkSed, interpreterOf } from './arg-checks.js';
+import {
+  checkFind,
+  checkFollowLinks,
+  checkGit,
+  checkInterpreter,
+  checkLocalPackage,
+  checkPackageManager,
+  checkRg,
+  checkSed,
+  interpreterOf,
+} from './arg-checks.js';
 import { checkPathArg, configDenied, type PathContext, type PathRefusal } from './path-args.js';
 import { resolveInside } from './path-jail.js';
 import { dependencyReason, ignoredDependencyDir } from './git-ignored.js';
@@ -29,9 +39,77 @@ export interface CommandCheck {
   optionBad?: string;
 }
 
-const READ_PATHS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'file', 'stat', 'sort', 'uniq', 'cut', 'diff', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'sed', 'nl', 'tac', 'cmp', 'comm', 'du', 'md5sum', 'sha1sum', 'sha256sum', 'realpath', 'readlink', 'less', 'more', 'od', 'xxd', 'hexdump', 'strings', 'column', 'tree', 'awk', 'jq', 'cd']);
-const WRITE_PATHS = new Set(['cp', 'mv', 'rm', 'touch', 'mkdir', 'rmdir', 'ln', 'tee', 'chmod', 'chown', 'truncate', 'install', 'unlink', 'patch']);
-const NO_PATHS = new Set(['echo', 'printf', 'test', '[', 'true', 'false', 'which', 'type', 'basename', 'dirname', 'pwd', 'env', 'printenv']);
+const READ_PATHS = new Set([
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'file',
+  'stat',
+  'sort',
+  'uniq',
+  'cut',
+  'diff',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'find',
+  'sed',
+  'nl',
+  'tac',
+  'cmp',
+  'comm',
+  'du',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'realpath',
+  'readlink',
+  'less',
+  'more',
+  'od',
+  'xxd',
+  'hexdump',
+  'strings',
+  'column',
+  'tree',
+  'awk',
+  'jq',
+  'cd',
+]);
+const WRITE_PATHS = new Set([
+  'cp',
+  'mv',
+  'rm',
+  'touch',
+  'mkdir',
+  'rmdir',
+  'ln',
+  'tee',
+  'chmod',
+  'chown',
+  'truncate',
+  'install',
+  'unlink',
+  'patch',
+]);
+const NO_PATHS = new Set([
+  'echo',
+  'printf',
+  'test',
+  '[',
+  'true',
+  'false',
+  'which',
+  'type',
+  'basename',
+  'dirname',
+  'pwd',
+  'env',
+  'printenv',
+]);
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'jq']);
 const ARG_CHECKED = new Set(['git', 'find', 'rg', 'sed', 'npx', 'bunx', 'pnpx', 'npm', 'yarn', 'pnpm', 'bun', 'xargs', 'awk', 'env']);
 const ECHO_LIKE = new Set(['echo', 'test', '[']);
@@ -39,7 +117,12 @@ const ECHO_LIKE = new Set(['echo', 'test', '[']);
 const NAMES_ONLY = new Set(['ls', 'stat', 'du']);
 const NAME_OK = /^[A-Za-z0-9_./+@%:[-]+$/;
 
-const deny = (rule: string, reason: string, words: (string | null)[] = []): CommandCheck => ({ deny: { rule, reason }, words, safe: null, writes: false });
+const deny = (rule: string, reason: string, words: (string | null)[] = []): CommandCheck => ({
+  deny: { rule, reason },
+  words,
+  safe: null,
+  writes: false,
+});
 
 /** Built-in checks for one simple command: deny list, argument checks, path jail. */
 /**
@@ -47,7 +130,10 @@ const deny = (rule: string, reason: string, words: (string | null)[] = []): Comm
  * link that leads out of the worktree (then following them shows nothing new).
  */
 function followLinksRefusal(base: string, args: readonly (string | null)[], sargs: string[], ctx: PathContext): string | null {
-  const why = checkFollowLinks(base, args.filter((a): a is string => a !== null));
+  const why = checkFollowLinks(
+    base,
+    args.filter((a): a is string => a !== null),
+  );
   if (!why || !FOLLOWING_SEARCH.has(base)) return why;
   const f = base === 'find' ? parseFind(sargs) : null;
   const operands = f !== null ? (typeof f === 'string' ? null : f.paths) : searchOperands(base, sargs);
@@ -56,13 +142,22 @@ function followLinksRefusal(base: string, args: readonly (string | null)[], sarg
 }
 
 /** The program's own argument check (git, find, rg, sed, awk, interpreters, npx, package managers), then code loading by any program. */
-function programArgsRefusal(base: string, kind: ReturnType<typeof interpreterOf>, args: readonly (string | null)[], sargs: string[], ctx: PathContext): string | null {
+function programArgsRefusal(
+  base: string,
+  kind: ReturnType<typeof interpreterOf>,
+  args: readonly (string | null)[],
+  sargs: string[],
+  ctx: PathContext,
+): string | null {
   let why: string | null = null;
   if (base === 'git') why = checkGit(sargs, ctx.root);
   else if (base === 'find') why = checkFind(sargs, ctx.root);
   else if (base === 'rg') why = checkRg(sargs, ctx.root);
   else if (base === 'sed') why = checkSed(sargs, ctx.root);
-  else if (base === 'awk' || base === 'gawk' || base === 'mawk') why = sargs.some((a) => /system|\||getline|>/.test(a)) ? 'awk with system(), pipes, getline or output redirection is not allowed' : null;
+  else if (base === 'awk' || base === 'gawk' || base === 'mawk')
+    why = sargs.some((a) => /system|\||getline|>/.test(a))
+      ? 'awk with system(), pipes, getline or output redirection is not allowed'
+      : null;
   else if (kind !== null) why = checkInterpreter(kind, sargs);
   else if (base === 'npx' || base === 'bunx' || base === 'pnpx') why = checkLocalPackage(base, sargs, ctx.root);
   else if (base === 'npm' || base === 'yarn' || base === 'pnpm' || base === 'bun') why = checkPackageManager(base, sargs, ctx.root);
@@ -73,7 +168,10 @@ function programArgsRefusal(base: string, kind: ReturnType<typeof interpreterOf>
 function envPrefixRefusal(cmd: SimpleCommand, ctx: PathContext): CommandCheck | undefined {
   for (const a of cmd.assignments) {
     if (!SAFE_ENV_NAMES.has(a.name) && !ctx.testEnv?.has(`${a.name}=${a.value?.value ?? ''}`)) {
-      return deny(`builtin-deny:env:${a.name}`, `the prefix ${a.name}=... is not one of the environment names a command may get here (${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, …): it may point the program at other code or config; drop it`);
+      return deny(
+        `builtin-deny:env:${a.name}`,
+        `the prefix ${a.name}=... is not one of the environment names a command may get here (${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, …): it may point the program at other code or config; drop it`,
+      );
     }
   }
   return undefined;
@@ -83,13 +181,22 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   const prefix = envPrefixRefusal(cmd, ctx);
   if (prefix) return prefix;
   const first = cmd.words[0];
-  if (!first || first.value === null) return deny('builtin-deny:dynamic-command', 'a variable or expansion in command position is not allowed; write the command name literally');
+  if (!first || first.value === null)
+    return deny(
+      'builtin-deny:dynamic-command',
+      'a variable or expansion in command position is not allowed; write the command name literally',
+    );
   const un = unwrap(cmd.words);
   const { inner } = un;
   const words = inner.map((w) => w.value);
   if (un.error) return deny('builtin-deny:wrapper', un.error, words);
   for (const n of un.envNames) {
-    if (!SAFE_ENV_NAMES.has(n)) return deny(`builtin-deny:env:${n}`, `env setting or unsetting ${n} is not allowed (it may point the program at other code or config); only ${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, … may be set`, words);
+    if (!SAFE_ENV_NAMES.has(n))
+      return deny(
+        `builtin-deny:env:${n}`,
+        `env setting or unsetting ${n} is not allowed (it may point the program at other code or config); only ${[...SAFE_ENV_NAMES].slice(0, 6).join(', ')}, … may be set`,
+        words,
+      );
   }
   for (const f of un.readFiles) {
     const r = checkPathArg(f, false, 'read', ctx, true);
@@ -97,9 +204,18 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   }
   if (un.lookupOnly) return { deny: null, words, safe: inner.length === 0 ? `${basename(first.value)}` : 'command -v', writes: false };
   const name = words[0];
-  if (name === null || name === undefined) return deny('builtin-deny:dynamic-command', 'a variable or expansion in command position is not allowed; write the command name literally', words);
+  if (name === null || name === undefined)
+    return deny(
+      'builtin-deny:dynamic-command',
+      'a variable or expansion in command position is not allowed; write the command name literally',
+      words,
+    );
   if (!NAME_OK.test(name)) {
-    return deny('builtin-deny:command-name', `command name ${JSON.stringify(name)} has characters outside plain ASCII letters, digits and ./_-+ (look-alike letters are refused); retype it`, words);
+    return deny(
+      'builtin-deny:command-name',
+      `command name ${JSON.stringify(name)} has characters outside plain ASCII letters, digits and ./_-+ (look-alike letters are refused); retype it`,
+      words,
+    );
   }
   const base = basename(name);
   const denied = DENIED_COMMANDS[base];
@@ -107,26 +223,46 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   const args = words.slice(1);
   const kind = interpreterOf(base);
   if ((ARG_CHECKED.has(base) || kind !== null || RUNNERS.has(base)) && args.some((a) => a === null)) {
-    return deny(`builtin-deny:${base}-args`, `${base} with a variable or expansion in its arguments is not allowed; write the arguments literally`, words);
+    return deny(
+      `builtin-deny:${base}-args`,
+      `${base} with a variable or expansion in its arguments is not allowed; write the arguments literally`,
+      words,
+    );
   }
   const sargs = args as string[];
   let why = followLinksRefusal(base, args, sargs, ctx);
   if (why) return deny(`builtin-deny:${base}-follow-links`, why, words);
   if (base === 'git') {
     const embedded = embeddedRepo(ctx);
-    if (embedded) return deny('builtin-deny:embedded-repo', `git in ${embedded} would use that embedded repository (its config can run programs); run git from the worktree root with a pathspec instead (git log -- ${embedded})`, words);
+    if (embedded)
+      return deny(
+        'builtin-deny:embedded-repo',
+        `git in ${embedded} would use that embedded repository (its config can run programs); run git from the worktree root with a pathspec instead (git log -- ${embedded})`,
+        words,
+      );
   }
   why = programArgsRefusal(base, kind, args, sargs, ctx);
   if (why) return deny(`builtin-deny:${base}-args`, why, words);
   if (un.argvUnknown && !XARGS_SAFE_INNER.has(base) && (READ_PATHS.has(base) || WRITE_PATHS.has(base))) {
-    return deny('builtin-deny:xargs', `xargs ${base} would take file names the policy cannot see; name the files directly (xargs may only feed ${[...XARGS_SAFE_INNER].join(', ')})`, words);
+    return deny(
+      'builtin-deny:xargs',
+      `xargs ${base} would take file names the policy cannot see; name the files directly (xargs may only feed ${[...XARGS_SAFE_INNER].join(', ')})`,
+      words,
+    );
   }
   const sedInPlace = base === 'sed' && sargs.some((a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a));
-  const writes = WRITE_PATHS.has(base) || sedInPlace || (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a)));
+  const writes =
+    WRITE_PATHS.has(base) ||
+    sedInPlace ||
+    (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a)));
   const refusal =
     checkArgs(base, inner.slice(1), ctx, sedInPlace) ??
     checkWriteTargets(base, args, sedInPlace, ctx) ??
-    checkSearchScope(base, sargs.filter((a): a is string => a !== null), ctx) ??
+    checkSearchScope(
+      base,
+      sargs.filter((a): a is string => a !== null),
+      ctx,
+    ) ??
     checkSecretScope(base, sargs, ctx) ??
     (base === 'git' ? checkGitPaths(sargs, ctx) : null) ??
     checkDependencyTargets(base, sargs, sedInPlace, ctx);
@@ -202,7 +338,8 @@ function checkDependencyTargets(base: string, args: readonly (string | null)[], 
     for (const cwd of ctx.cwds) {
       const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
       if (!r.ok) continue;
-      const into = t.intoName !== undefined && (t.folder === true || isDir(r.abs)) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
+      const into =
+        t.intoName !== undefined && (t.folder === true || isDir(r.abs)) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
       const dir = ignoredDependencyDir(ctx.ignored, r.rel) ?? (into !== null ? ignoredDependencyDir(ctx.ignored, into) : undefined);
       if (dir) return { rule: 'builtin-deny:dependency-path', reason: `${base}: ${dependencyReason(into ?? t.path, dir)}` };
     }
@@ -214,7 +351,10 @@ function checkDependencyTargets(base: string, args: readonly (string | null)[], 
 function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal | null {
   let afterDashes = false;
   for (const a of args) {
-    if (a === '--') { afterDashes = true; continue; }
+    if (a === '--') {
+      afterDashes = true;
+      continue;
+    }
     const m = /^(?::[0-3]:|[^:-][^:]*:|:)(.+)$/.exec(a);
     const p = afterDashes ? a : m?.[1];
     if (p === undefined) continue;
@@ -241,17 +381,23 @@ function checkArgs(base: string, args: Word[], pctx: PathContext, sedInPlace: bo
   const allPaths = READ_PATHS.has(base) || WRITE_PATHS.has(base);
   const access = WRITE_PATHS.has(base) || sedInPlace ? 'write' : 'read';
   const jailed = (reason: string): PathRefusal => ({ rule: 'builtin-deny:path', reason });
-  if (base === 'cd' && (args.length === 0 || args[0]?.value === '-')) return jailed('cd to the home or previous directory leaves the worktree; cd to a worktree path');
-  let patternPending = PATTERN_FIRST.has(base) && !args.some((a) => a.value !== null && /^(-e|-f|--regexp|--file|--expression)(=|$)/.test(a.value));
+  if (base === 'cd' && (args.length === 0 || args[0]?.value === '-'))
+    return jailed('cd to the home or previous directory leaves the worktree; cd to a worktree path');
+  let patternPending =
+    PATTERN_FIRST.has(base) && !args.some((a) => a.value !== null && /^(-e|-f|--regexp|--file|--expression)(=|$)/.test(a.value));
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const w = args[i] as Word;
     const v = w.value;
     if (v === null) {
-      if (allPaths) return jailed(`${base} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`);
+      if (allPaths)
+        return jailed(`${base} arguments must be literal paths (no variables or expansions) so they can be checked against the worktree`);
       continue;
     }
-    if (options && v === '--') { options = false; continue; }
+    if (options && v === '--') {
+      options = false;
+      continue;
+    }
     if (options && v.startsWith('-') && v !== '-') {
       if (/^(-e|--regexp|--expression)$/.test(v)) i++;
       const eq = v.indexOf('=');
@@ -261,7 +407,10 @@ function checkArgs(base: string, args: Word[], pctx: PathContext, sedInPlace: bo
       }
       continue;
     }
-    if (patternPending) { patternPending = false; continue; }
+    if (patternPending) {
+      patternPending = false;
+      continue;
+    }
     const r = checkPathArg(v, w.glob, access, ctx, allPaths);
     if (r) return r;
   }

@@ -89,7 +89,8 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
       for (const c of a.commands) {
         for (const as of c.assignments) if (typeof as.value?.value === 'string') testEnv.add(`${as.name}=${as.value.value}`);
         const words = c.words.map((w) => w.value);
-        if (words.every((w): w is string => w !== null)) testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
+        if (words.every((w): w is string => w !== null))
+          testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
       }
     }
   }
@@ -118,13 +119,21 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
         } else if (!parsed?.success) {
           const issue = parsed?.error.issues[0];
           const where = issue?.path.length ? issue.path.join('.') : 'input';
-          d = { behavior: 'deny', rule: 'builtin-deny:input', reason: `${tool} input is not valid (${where}: ${issue?.message ?? 'invalid'}); fix it and call ${tool} again` };
+          d = {
+            behavior: 'deny',
+            rule: 'builtin-deny:input',
+            reason: `${tool} input is not valid (${where}: ${issue?.message ?? 'invalid'}); fix it and call ${tool} again`,
+          };
         } else {
           const access = accessOf(def, parsed.data);
           d = access.command !== undefined ? decideBash(bash, access.command) : decideFileTool(base, { tool, kind: def.kind, access });
         }
       } catch (e) {
-        d = { behavior: 'deny', rule: 'internal-error', reason: `the permission check failed (${(e as Error).message}); the call was refused` };
+        d = {
+          behavior: 'deny',
+          rule: 'internal-error',
+          reason: `the permission check failed (${(e as Error).message}); the call was refused`,
+        };
       }
       log.debug({ tool, behavior: d.behavior, rule: d.rule }, 'permission decision');
       return d;
@@ -133,7 +142,8 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
       const def = tools.get(tool);
       const parsed = def?.input.safeParse(input);
       if (!def || !parsed?.success) return;
-      const touchesIgnoreRules = def.kind === 'edit' && accessOf(def, parsed.data).paths.some((l) => l.path !== undefined && /(^|[/\\])\.gitignore$/.test(l.path));
+      const touchesIgnoreRules =
+        def.kind === 'edit' && accessOf(def, parsed.data).paths.some((l) => l.path !== undefined && /(^|[/\\])\.gitignore$/.test(l.path));
       if (def.kind === 'execute' || touchesIgnoreRules) ignoreRulesMayHaveChanged = true;
     },
   };

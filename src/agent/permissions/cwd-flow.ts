@@ -23,11 +23,20 @@ function isDir(p: string): boolean {
 
 function commandsIn(f: Flow): number[] {
   switch (f.t) {
-    case 'cmd': return [f.i];
-    case 'seq': return f.items.flatMap(commandsIn);
-    case 'and': case 'or': return [...commandsIn(f.l), ...commandsIn(f.r)];
-    case 'pipe': return f.parts.flatMap(commandsIn);
-    case 'sub': case 'loop': case 'not': case 'redir': return commandsIn(f.body);
+    case 'cmd':
+      return [f.i];
+    case 'seq':
+      return f.items.flatMap(commandsIn);
+    case 'and':
+    case 'or':
+      return [...commandsIn(f.l), ...commandsIn(f.r)];
+    case 'pipe':
+      return f.parts.flatMap(commandsIn);
+    case 'sub':
+    case 'loop':
+    case 'not':
+    case 'redir':
+      return commandsIn(f.body);
   }
 }
 
@@ -49,8 +58,17 @@ function cdTarget(c: SimpleCommand): string | undefined {
  * fail (the line may create it first), so both folders stay possible. A command no path reaches is
  * checked against every folder seen (never against none).
  */
-export function followCwd(flow: Flow, commands: readonly SimpleCommand[], redirectCount: number, root: string, gitDirs: readonly string[]): CwdMap {
-  const map: CwdMap = { commands: commands.map(() => new Set()), redirects: Array.from({ length: redirectCount }, () => new Set<string>()) };
+export function followCwd(
+  flow: Flow,
+  commands: readonly SimpleCommand[],
+  redirectCount: number,
+  root: string,
+  gitDirs: readonly string[],
+): CwdMap {
+  const map: CwdMap = {
+    commands: commands.map(() => new Set()),
+    redirects: Array.from({ length: redirectCount }, () => new Set<string>()),
+  };
   const seen = new Set<string>([root]);
   const run = (f: Flow, s: Set<string>): State => {
     for (const d of s) seen.add(d);

@@ -38,28 +38,47 @@ export function decideFileTool(p: FilePolicy, call: FileCall): PermissionDecisio
   const { tool, kind, access } = call;
   if (access.paths.length === 0 && access.patterns.length === 0) {
     const d = p.deny.find((r) => r.tool === tool);
-    return d ? no(`config-deny:${d.text}`, `${tool} is refused by permissions.deny in ${p.configFile}`) : { behavior: 'allow', rule: `builtin-allow:${tool}`, reason: '' };
+    return d
+      ? no(`config-deny:${d.text}`, `${tool} is refused by permissions.deny in ${p.configFile}`)
+      : { behavior: 'allow', rule: `builtin-allow:${tool}`, reason: '' };
   }
   for (const { field: k, pattern: pat } of access.patterns) {
-    if (badPattern(pat)) return no('builtin-deny:path', `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`);
+    if (badPattern(pat))
+      return no(
+        'builtin-deny:path',
+        `${tool} ${k} "${pat}" reaches outside the worktree (".." or "~"); use a pattern relative to the worktree`,
+      );
     if (pat.startsWith('/') && !pat.startsWith(`${p.root}/`)) {
       return no('builtin-deny:path', `${tool} ${k} "${pat}" is outside the worktree; use a pattern relative to the worktree`);
     }
   }
-  const decisions = (access.paths.length ? access.paths : [{ path: undefined, type: 'dir' as const }]).map((loc) => decidePath(p, tool, kind, loc));
+  const decisions = (access.paths.length ? access.paths : [{ path: undefined, type: 'dir' as const }]).map((loc) =>
+    decidePath(p, tool, kind, loc),
+  );
   return decisions.find((d) => d.behavior === 'deny') ?? (decisions[0] as PermissionDecision);
 }
 
 function decidePath(p: FilePolicy, tool: string, kind: ToolKind, loc: ToolLocation): PermissionDecision {
   const writing = kind === 'edit';
   const target = loc.path ?? '.';
-  const jail = resolveInside(p.root, target, { gitDirs: p.gitDirs, access: writing ? 'write' : 'read', isWritable: p.isWritable, secretExempt: p.secretExempt });
+  const jail = resolveInside(p.root, target, {
+    gitDirs: p.gitDirs,
+    access: writing ? 'write' : 'read',
+    isWritable: p.isWritable,
+    secretExempt: p.secretExempt,
+  });
   if (!jail.ok) return no('builtin-deny:path', `${tool} refused: ${jail.reason}`);
   const isDir = loc.type === 'dir';
   const denied =
-    p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir)) ?? (isDir ? folderDeniedBy(p.deny, jail.rel) : undefined);
-  if (denied) return no(`config-deny:${denied.text}`, `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`);
-  if (writing && p.mode === 'plan') return no('mode:plan', `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
+    p.deny.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir)) ??
+    (isDir ? folderDeniedBy(p.deny, jail.rel) : undefined);
+  if (denied)
+    return no(
+      `config-deny:${denied.text}`,
+      `${tool} of "${target}" is refused by permissions.deny "${denied.text}" in ${p.configFile}; leave that path alone`,
+    );
+  if (writing && p.mode === 'plan')
+    return no('mode:plan', `plan mode is read-only: ${tool} is not available; describe the change in your plan instead`);
   const dependency = writing && p.ignored ? ignoredDependencyDir(p.ignored, jail.rel) : undefined;
   if (dependency) return no('builtin-deny:dependency-path', `${tool} refused: ${dependencyReason(target, dependency)}`);
   const allowed = p.allow.find((r) => (r.tool === tool && !r.paths) || fileRuleMatches(r, kind, jail.rel, isDir));

@@ -44,7 +44,17 @@ export function createIgnoredPaths(root: string): IgnoredPaths {
     listFiles(rel, untracked) {
       const key = `${untracked ? 'u' : 't'}:${rel}`;
       if (listings.has(key)) return listings.get(key);
-      const args = ['-C', root, '-c', 'core.quotepath=false', 'ls-files', '-z', ...(untracked ? ['-co', '--exclude-standard'] : []), '--', rel === '' ? '.' : rel];
+      const args = [
+        '-C',
+        root,
+        '-c',
+        'core.quotepath=false',
+        'ls-files',
+        '-z',
+        ...(untracked ? ['-co', '--exclude-standard'] : []),
+        '--',
+        rel === '' ? '.' : rel,
+      ];
       const r = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env });
       const files = r.status === 0 ? r.stdout.split('\0').filter((f) => f !== '') : undefined;
       listings.set(key, files);

@@ -90,7 +90,13 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
     long: L(`bytes= lines= follow=? retry pid= quiet silent sleep-interval= verbose zero-terminated max-unchanged-stats= ${HV}`),
   },
   wc: { flags: 'cmlLw', long: L(`bytes chars lines max-line-length words total= ${HV}`) },
-  file: { flags: 'bhiLNrsk0lE', req: 'Fe', long: L(`brief mime mime-type mime-encoding dereference no-dereference keep-going raw special-files separator= exclude= print0 extension apple ${HV}`) },
+  file: {
+    flags: 'bhiLNrsk0lE',
+    req: 'Fe',
+    long: L(
+      `brief mime mime-type mime-encoding dereference no-dereference keep-going raw special-files separator= exclude= print0 extension apple ${HV}`,
+    ),
+  },
   stat: { flags: 'LtfZ', req: 'c', long: L(`dereference file-system format= printf= terse cached= ${HV}`) },
   pwd: { flags: 'LP', long: L(HV) },
   grep: GREP,
@@ -122,8 +128,17 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
       numeric-sort random-sort random-source= reverse sort= version-sort batch-size= check=? merge key= stable buffer-size=
       field-separator= temporary-directory= unique zero-terminated parallel= debug ${HV}`),
   },
-  uniq: { flags: 'cdDiuz', req: 'fsw', numeric: true, long: L(`count repeated all-repeated=? skip-fields= skip-chars= ignore-case unique zero-terminated check-chars= group=? ${HV}`) },
-  cut: { flags: 'nszw', req: 'bcdf', long: L(`bytes= characters= delimiter= fields= complement only-delimited output-delimiter= zero-terminated ${HV}`) },
+  uniq: {
+    flags: 'cdDiuz',
+    req: 'fsw',
+    numeric: true,
+    long: L(`count repeated all-repeated=? skip-fields= skip-chars= ignore-case unique zero-terminated check-chars= group=? ${HV}`),
+  },
+  cut: {
+    flags: 'nszw',
+    req: 'bcdf',
+    long: L(`bytes= characters= delimiter= fields= complement only-delimited output-delimiter= zero-terminated ${HV}`),
+  },
   tr: { flags: 'cCdst', long: L(`complement delete squeeze-repeats truncate-set1 ${HV}`) },
   diff: {
     flags: 'iEZbwBaptTrNPsqyuecndH',
@@ -141,7 +156,13 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
   type: { flags: 'afptP' },
   basename: { flags: 'az', req: 's', long: L(`multiple suffix= zero ${HV}`) },
   dirname: { flags: 'z', long: L(`zero ${HV}`) },
-  nl: { flags: 'p', req: 'bdfhilnsvw', long: L(`body-numbering= section-delimiter= footer-numbering= header-numbering= line-increment= join-blank-lines= number-format= no-renumber number-separator= starting-line-number= number-width= ${HV}`) },
+  nl: {
+    flags: 'p',
+    req: 'bdfhilnsvw',
+    long: L(
+      `body-numbering= section-delimiter= footer-numbering= header-numbering= line-increment= join-blank-lines= number-format= no-renumber number-separator= starting-line-number= number-width= ${HV}`,
+    ),
+  },
   tac: { flags: 'br', req: 's', long: L(`before regex separator= ${HV}`) },
   cmp: { flags: 'blsz', req: 'in', long: L(`print-bytes ignore-initial= verbose bytes= quiet silent ${HV}`) },
   comm: { flags: '123z', long: L(`check-order nocheck-order output-delimiter= total zero-terminated ${HV}`) },
@@ -156,7 +177,9 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
     req: 'efl',
     opt: 'i',
     danger: ['-i', '--in-place', '-f', '--file'],
-    long: L(`quiet silent expression= file= in-place=? line-length= null-data zero-terminated regexp-extended separate sandbox unbuffered posix debug follow-symlinks binary ${HV}`),
+    long: L(
+      `quiet silent expression= file= in-place=? line-length= null-data zero-terminated regexp-extended separate sandbox unbuffered posix debug follow-symlinks binary ${HV}`,
+    ),
   },
   cd: { flags: 'LPe@', posix: true },
   printenv: { flags: '0', long: L(`null ${HV}`) },
@@ -164,9 +187,21 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
   sha1sum: { flags: 'btz', long: L(`binary tag text zero ${HV}`) },
   sha256sum: { flags: 'btz', long: L(`binary tag text zero ${HV}`) },
   sha512sum: { flags: 'btz', long: L(`binary tag text zero ${HV}`) },
-  realpath: { flags: 'eEmLPqsz', long: L(`canonicalize-existing canonicalize-missing logical physical quiet strip no-symlinks zero relative-to= relative-base= ${HV}`) },
-  readlink: { flags: 'fenmqsvz', long: L(`canonicalize canonicalize-existing canonicalize-missing no-newline quiet silent verbose zero ${HV}`) },
-  column: { flags: 'txeJnLrR', req: 'csoNWHTdl', long: L(`table separator= output-separator= output-width= columns= fillrows json table-columns= table-right= table-wrap= table-hide= table-name= table-noextreme= table-noheadings table-order= keep-empty-lines ${HV}`) },
+  realpath: {
+    flags: 'eEmLPqsz',
+    long: L(`canonicalize-existing canonicalize-missing logical physical quiet strip no-symlinks zero relative-to= relative-base= ${HV}`),
+  },
+  readlink: {
+    flags: 'fenmqsvz',
+    long: L(`canonicalize canonicalize-existing canonicalize-missing no-newline quiet silent verbose zero ${HV}`),
+  },
+  column: {
+    flags: 'txeJnLrR',
+    req: 'csoNWHTdl',
+    long: L(
+      `table separator= output-separator= output-width= columns= fillrows json table-columns= table-right= table-wrap= table-hide= table-name= table-noextreme= table-noheadings table-order= keep-empty-lines ${HV}`,
+    ),
+  },
   git: {
     // Short options of git's read-only subcommands (their union: all letters read, format or select), plus -<n>.
     flags: 'abcdefhiklmnpqrstuvwxzABDEFGHIKLMNPRSTVWXZ0123456789',

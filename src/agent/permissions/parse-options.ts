@@ -29,8 +29,7 @@ export interface ParsedOption {
 }
 
 export type ParsedArgs =
-  | { ok: true; options: ParsedOption[]; operands: string[] }
-  | { ok: false; bad: string; why: 'unknown' | 'ambiguous' | 'missing-value' };
+  { ok: true; options: ParsedOption[]; operands: string[] } | { ok: false; bad: string; why: 'unknown' | 'ambiguous' | 'missing-value' };
 
 /** The long option `name` (without `--`) stands for, by exact name or unique abbreviation. */
 export function matchLong(table: OptionTable, name: string): { full: string; arity: Arity } | 'ambiguous' | null {

@@ -36,9 +36,15 @@ const jailed = (reason: string): PathRefusal => ({ rule: 'builtin-deny:path', re
 /** A config deny rule covering worktree-relative `rel` for this access, as a refusal. */
 export function configDenied(rel: string, isDir: boolean, access: 'read' | 'write', ctx: PathContext, shown: string): PathRefusal | null {
   if (!ctx.deny || ctx.deny.length === 0) return null;
-  const rule = access === 'read' ? (readDeniedBy(ctx.deny, rel, isDir) ?? (isDir ? folderDeniedBy(ctx.deny, rel) : undefined)) : editDeniedBy(ctx.deny, rel);
+  const rule =
+    access === 'read'
+      ? (readDeniedBy(ctx.deny, rel, isDir) ?? (isDir ? folderDeniedBy(ctx.deny, rel) : undefined))
+      : editDeniedBy(ctx.deny, rel);
   if (!rule) return null;
-  return { rule: `config-deny:${rule.text}`, reason: `${shown} is refused by permissions.deny "${rule.text}" in ${ctx.configFile ?? '.github/proofpr.yml'}; leave that path alone` };
+  return {
+    rule: `config-deny:${rule.text}`,
+    reason: `${shown} is refused by permissions.deny "${rule.text}" in ${ctx.configFile ?? '.github/proofpr.yml'}; leave that path alone`,
+  };
 }
 
 function isDirectory(abs: string): boolean {
@@ -77,7 +83,12 @@ function globRegex(component: string): RegExp {
 export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write', ctx: PathContext, always: boolean): PathRefusal | null {
   if (DEVICES.test(v)) return null;
   if (!always && !PATH_LIKE.test(v)) return null;
-  const opts = { gitDirs: ctx.gitDirs, access: ctx.namesOnly && access === 'read' ? undefined : access, isWritable: ctx.isWritable, secretExempt: ctx.secretExempt };
+  const opts = {
+    gitDirs: ctx.gitDirs,
+    access: ctx.namesOnly && access === 'read' ? undefined : access,
+    isWritable: ctx.isWritable,
+    secretExempt: ctx.secretExempt,
+  };
   for (const cwd of ctx.cwds) {
     if (!glob || !GLOB.test(v)) {
       const r = resolveInside(ctx.root, v, { ...opts, cwd });
@@ -88,7 +99,10 @@ export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write',
     }
     const parts = v.split('/');
     const at = parts.findIndex((p) => GLOB.test(p));
-    if (at !== parts.length - 1) return jailed(`the glob ${v} has a wildcard in a directory part; name the directories literally (or use find/rg with a quoted pattern)`);
+    if (at !== parts.length - 1)
+      return jailed(
+        `the glob ${v} has a wildcard in a directory part; name the directories literally (or use find/rg with a quoted pattern)`,
+      );
     const dir = parts.slice(0, at).join('/') || (v.startsWith('/') ? '/' : '.');
     const r = resolveInside(ctx.root, dir, { ...opts, cwd });
     if (!r.ok) return jailed(r.reason);

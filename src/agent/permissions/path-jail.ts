@@ -17,22 +17,27 @@ export interface JailOptions {
   cwd?: string;
 }
 
-export type JailResult =
-  | { ok: true; abs: string; rel: string }
-  | { ok: false; reason: string };
+export type JailResult = { ok: true; abs: string; rel: string } | { ok: false; reason: string };
 
 const workflowsOnly = writableMatcher([], true);
 const nothing = writableMatcher([], false);
 
 function refusal(p: string, r: RootRefusal): string {
   switch (r.why) {
-    case 'empty': return 'the path is empty';
-    case 'nul': return `path "${p}" contains a NUL byte`;
-    case 'home': return `path "${p}" is in a home directory, outside the worktree`;
-    case 'climb': return `path "${p}" climbs with ".." out of a directory that does not exist`;
-    case 'loop': return `path "${p}" goes through too many symlinks`;
-    case 'git': return `path "${p}" is inside .git or git's own directory, which no tool may read or write; inspect git only through allowed git commands (git status, git diff, git log)`;
-    case 'outside': return `path "${p}" resolves to ${r.abs}, outside the worktree (symlinks, dangling ones included, and ".." are followed)`;
+    case 'empty':
+      return 'the path is empty';
+    case 'nul':
+      return `path "${p}" contains a NUL byte`;
+    case 'home':
+      return `path "${p}" is in a home directory, outside the worktree`;
+    case 'climb':
+      return `path "${p}" climbs with ".." out of a directory that does not exist`;
+    case 'loop':
+      return `path "${p}" goes through too many symlinks`;
+    case 'git':
+      return `path "${p}" is inside .git or git's own directory, which no tool may read or write; inspect git only through allowed git commands (git status, git diff, git log)`;
+    case 'outside':
+      return `path "${p}" resolves to ${r.abs}, outside the worktree (symlinks, dangling ones included, and ".." are followed)`;
   }
 }
 
@@ -61,7 +66,10 @@ export function resolveInside(root: string, p: string, opts: JailOptions = {}): 
     const why = protectedWriteReason(r.rel, opts.isWritable ?? (opts.writableWorkflows ? workflowsOnly : nothing));
     if (why) return { ok: false, reason: `path "${p}": ${why}` };
   } else if (opts.access === 'read' && r.rel !== '' && isSecretFile(r.rel, r.abs) && !(opts.secretExempt?.(r.rel) ?? false)) {
-    return { ok: false, reason: `path "${p}" is a secret file (keys, tokens, .env): no tool reads it, and inside the sandbox it is empty; work with .env.example, or a maintainer can name it in a Read(...) rule of permissions.allow in .github/proofpr.yml` };
+    return {
+      ok: false,
+      reason: `path "${p}" is a secret file (keys, tokens, .env): no tool reads it, and inside the sandbox it is empty; work with .env.example, or a maintainer can name it in a Read(...) rule of permissions.allow in .github/proofpr.yml`,
+    };
   }
   return r;
 }

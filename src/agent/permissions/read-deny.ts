@@ -13,7 +13,11 @@ import { RULE_KINDS, fileRuleMatches, parseRules, type PermissionRule } from './
 /** Worktree-relative POSIX form of `p` ('' for the root, null when it lies outside `root`). */
 export function relOf(root: string, p: string): string | null {
   let rel = isAbsolute(p) ? relative(root, p) : p;
-  rel = rel.split(sep).join('/').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  rel = rel
+    .split(sep)
+    .join('/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
   if (rel === '.' || rel === '') return '';
   if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return null;
   return rel;

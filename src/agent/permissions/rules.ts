@@ -25,7 +25,12 @@ function wordMatches(pattern: string, word: string): boolean {
 }
 
 function wordRegex(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 /** Does a Bash rule match a simple command's words (null = a word with an expansion, unknown value)? */

@@ -4,19 +4,81 @@ import { hasOption, parseOptions } from './parse-options.js';
 
 /** Read-only inspection allowed without a rule (still subject to the path jail and argument checks). */
 const SAFE_COMMANDS: ReadonlySet<string> = new Set([
-  'ls', 'cat', 'head', 'tail', 'wc', 'file', 'stat', 'pwd', 'echo', 'printf', 'true', 'false', 'grep', 'egrep', 'fgrep', 'rg',
-  'find', 'sort', 'uniq', 'cut', 'tr', 'diff', 'which', 'type', 'basename', 'dirname', 'test', '[', 'nl', 'tac', 'cmp', 'comm',
-  'du', 'sed', 'cd', 'env', 'printenv', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'realpath', 'readlink', 'column',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'file',
+  'stat',
+  'pwd',
+  'echo',
+  'printf',
+  'true',
+  'false',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'find',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'diff',
+  'which',
+  'type',
+  'basename',
+  'dirname',
+  'test',
+  '[',
+  'nl',
+  'tac',
+  'cmp',
+  'comm',
+  'du',
+  'sed',
+  'cd',
+  'env',
+  'printenv',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'sha512sum',
+  'realpath',
+  'readlink',
+  'column',
 ]);
 
 /** The strictly read-only git subcommands (plan mode runs only these and the commands above). */
 const SAFE_GIT: ReadonlySet<string> = new Set([
-  'status', 'diff', 'log', 'show', 'blame', 'ls-files', 'rev-parse', 'branch', 'ls-tree', 'cat-file', 'describe', 'shortlog',
-  'merge-base', 'rev-list', 'grep', 'diff-tree', 'diff-files', 'diff-index', 'whatchanged', 'name-rev', 'check-ignore', 'stash',
+  'status',
+  'diff',
+  'log',
+  'show',
+  'blame',
+  'ls-files',
+  'rev-parse',
+  'branch',
+  'ls-tree',
+  'cat-file',
+  'describe',
+  'shortlog',
+  'merge-base',
+  'rev-list',
+  'grep',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'whatchanged',
+  'name-rev',
+  'check-ignore',
+  'stash',
 ]);
 
 /** git branch options that only list. */
-const BRANCH_LIST = /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--verbose|--show-current|--contains|--no-contains|--merged|--no-merged|--sort=.*|--format=.*|--color(=.*)?|--no-color|--column|--no-column|--points-at=.*)$/;
+const BRANCH_LIST =
+  /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--verbose|--show-current|--contains|--no-contains|--merged|--no-merged|--sort=.*|--format=.*|--color(=.*)?|--no-color|--column|--no-column|--points-at=.*)$/;
 
 /** Why a safe command's options fail its table (the offending word), or null when they pass or it has no table. */
 export function optionRefusal(words: readonly string[]): string | null {

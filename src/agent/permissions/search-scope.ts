@@ -25,12 +25,18 @@ function pathOperands(args: readonly string[]): string[] {
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (options && a === '--') { options = false; continue; }
+    if (options && a === '--') {
+      options = false;
+      continue;
+    }
     if (options && a.startsWith('-') && a !== '-') {
       if (/^(-e|-f|--regexp|--file)$/.test(a)) i++;
       continue;
     }
-    if (patternPending) { patternPending = false; continue; }
+    if (patternPending) {
+      patternPending = false;
+      continue;
+    }
     out.push(a);
   }
   return out;
@@ -79,7 +85,13 @@ type Hit = { path: string; rule: PermissionRule } | null;
  * The first denied file among those git lists under `rel`: tracked only (git grep), or tracked plus
  * untracked-not-ignored (what rg searches by default). undefined when git cannot list them.
  */
-function firstDeniedListed(git: IgnoredPaths, rules: readonly PermissionRule[], rel: string, untracked: boolean, skipHidden: boolean): Hit | undefined {
+function firstDeniedListed(
+  git: IgnoredPaths,
+  rules: readonly PermissionRule[],
+  rel: string,
+  untracked: boolean,
+  skipHidden: boolean,
+): Hit | undefined {
   const files = git.listFiles(rel, untracked);
   if (files === undefined) return undefined;
   for (const f of files) {
@@ -117,10 +129,16 @@ export function checkSearchScope(base: string, args: readonly string[], ctx: Pat
     const fromGit = gitLists && ctx.ignored ? firstDeniedListed(ctx.ignored, ctx.deny, f, base === 'rg', skipHidden) : undefined;
     const hit = fromGit !== undefined ? fromGit : firstDeniedUnder(ctx.root, ctx.deny, f, { skipHidden });
     if (hit === 'too-many') {
-      return { rule: 'builtin-deny:search-scope', reason: `${shown} would search ${f || 'the whole worktree'}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder` };
+      return {
+        rule: 'builtin-deny:search-scope',
+        reason: `${shown} would search ${f || 'the whole worktree'}, too many files to check against the Read deny rules in permissions.deny; use the Grep tool (it leaves denied files out) or search a narrower folder`,
+      };
     }
     if (hit) {
-      return { rule: `config-deny:${hit.rule.text}`, reason: `${shown} would read ${hit.path}, which permissions.deny "${hit.rule.text}" in ${ctx.configFile ?? '.github/proofpr.yml'} covers; use the Grep tool (it leaves denied files out) or search a folder without denied files` };
+      return {
+        rule: `config-deny:${hit.rule.text}`,
+        reason: `${shown} would read ${hit.path}, which permissions.deny "${hit.rule.text}" in ${ctx.configFile ?? '.github/proofpr.yml'} covers; use the Grep tool (it leaves denied files out) or search a folder without denied files`,
+      };
     }
   }
   return null;
@@ -156,7 +174,11 @@ export function checkSecretScope(base: string, args: readonly string[], ctx: Pat
   const folders = searchFolders(operands, ctx);
   const { files, truncated } = ctx.index.secrets();
   const shown = base === 'git' ? 'git grep' : base;
-  if (truncated) return { rule: 'builtin-deny:search-scope', reason: `${shown} would walk more files than the policy checks for secrets; search a narrower folder or use the Grep tool` };
+  if (truncated)
+    return {
+      rule: 'builtin-deny:search-scope',
+      reason: `${shown} would walk more files than the policy checks for secrets; search a narrower folder or use the Grep tool`,
+    };
   const skipHidden = base === 'rg' && !rgSearchesHidden(args);
   const honoursIgnore = (base === 'rg' && rgHonoursIgnore(args)) || (base === 'git' && !args.includes('--untracked'));
   for (const f of files) {
@@ -164,7 +186,10 @@ export function checkSecretScope(base: string, args: readonly string[], ctx: Pat
     if (skipHidden && f.split('/').some((seg) => seg.startsWith('.'))) continue;
     if (honoursIgnore && ctx.ignored?.isIgnored(f)) continue;
     if (base === 'git' && !args.includes('--untracked') && !(ctx.ignored?.listFiles(f, false)?.includes(f) ?? false)) continue;
-    return { rule: 'builtin-deny:secret', reason: `${shown} would read ${f}, a secret file (keys, tokens, .env); search a folder without it, or use the Grep tool (it leaves secret files out)` };
+    return {
+      rule: 'builtin-deny:secret',
+      reason: `${shown} would read ${f}, a secret file (keys, tokens, .env); search a folder without it, or use the Grep tool (it leaves secret files out)`,
+    };
   }
   return null;
 }

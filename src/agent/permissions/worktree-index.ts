@@ -21,7 +21,12 @@ interface Walk {
   truncated: boolean;
 }
 
-export function createWorktreeIndex(root: string, gitDirs: readonly string[], secretExempt: (rel: string) => boolean, cap = 50_000): WorktreeIndex {
+export function createWorktreeIndex(
+  root: string,
+  gitDirs: readonly string[],
+  secretExempt: (rel: string) => boolean,
+  cap = 50_000,
+): WorktreeIndex {
   let walk: Walk | undefined;
   const get = (): Walk => {
     if (walk) return walk;

@@ -11,16 +11,56 @@ import type { Word } from './words.js';
 
 /** Names allowed in `NAME=value cmd`, `env NAME=value cmd` and `export NAME=…`: nothing that points a tool at other code or config. */
 export const SAFE_ENV_NAMES: ReadonlySet<string> = new Set([
-  'CI', 'NODE_ENV', 'FORCE_COLOR', 'NO_COLOR', 'TZ', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'LC_COLLATE', 'TERM',
-  'COLUMNS', 'LINES', 'DEBUG', 'VERBOSE', 'RUST_BACKTRACE', 'RUST_LOG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE',
-  'PYTHONHASHSEED', 'CGO_ENABLED', 'NODE_NO_WARNINGS', 'TS_NODE_TRANSPILE_ONLY', 'JEST_JUNIT_OUTPUT_DIR', 'UPDATE_SNAPSHOTS',
+  'CI',
+  'NODE_ENV',
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'TZ',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'LC_COLLATE',
+  'TERM',
+  'COLUMNS',
+  'LINES',
+  'DEBUG',
+  'VERBOSE',
+  'RUST_BACKTRACE',
+  'RUST_LOG',
+  'PYTHONUNBUFFERED',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONHASHSEED',
+  'CGO_ENABLED',
+  'NODE_NO_WARNINGS',
+  'TS_NODE_TRANSPILE_ONLY',
+  'JEST_JUNIT_OUTPUT_DIR',
+  'UPDATE_SNAPSHOTS',
 ]);
 
 /** Inner commands of xargs that only count, stat or name their arguments (their argv may be unknown). */
-export const XARGS_SAFE_INNER: ReadonlySet<string> = new Set(['wc', 'ls', 'stat', 'file', 'du', 'basename', 'dirname', 'echo', 'md5sum', 'sha1sum', 'sha256sum']);
+export const XARGS_SAFE_INNER: ReadonlySet<string> = new Set([
+  'wc',
+  'ls',
+  'stat',
+  'file',
+  'du',
+  'basename',
+  'dirname',
+  'echo',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+]);
 
 const GRAMMAR: Record<string, OptionTable> = {
-  timeout: { flags: 'v', req: 'ks', posix: true, long: { 'kill-after': 'req', signal: 'req', 'preserve-status': 'none', foreground: 'none', verbose: 'none' } },
+  timeout: {
+    flags: 'v',
+    req: 'ks',
+    posix: true,
+    long: { 'kill-after': 'req', signal: 'req', 'preserve-status': 'none', foreground: 'none', verbose: 'none' },
+  },
   nice: { req: 'n', numeric: true, posix: true, long: { adjustment: 'req' } },
   nohup: { posix: true, long: {} },
   stdbuf: { req: 'ioe', posix: true, long: { input: 'req', output: 'req', error: 'req' } },
@@ -35,9 +75,22 @@ const GRAMMAR: Record<string, OptionTable> = {
     opt: 'eil',
     posix: true,
     long: {
-      null: 'none', 'arg-file': 'req', delimiter: 'req', eof: 'opt', replace: 'opt', 'max-lines': 'opt', 'max-args': 'req',
-      'max-procs': 'req', interactive: 'none', 'no-run-if-empty': 'none', 'max-chars': 'req', verbose: 'none', exit: 'none',
-      'show-limits': 'none', 'open-tty': 'none', 'process-slot-var': 'req',
+      null: 'none',
+      'arg-file': 'req',
+      delimiter: 'req',
+      eof: 'opt',
+      replace: 'opt',
+      'max-lines': 'opt',
+      'max-args': 'req',
+      'max-procs': 'req',
+      interactive: 'none',
+      'no-run-if-empty': 'none',
+      'max-chars': 'req',
+      verbose: 'none',
+      exit: 'none',
+      'show-limits': 'none',
+      'open-tty': 'none',
+      'process-slot-var': 'req',
     },
   },
 };
@@ -75,7 +128,10 @@ export function unwrap(words: Word[]): Unwrapped {
     const known = vals.findIndex((v) => v === null);
     const literal = (known === -1 ? vals : vals.slice(0, known)) as string[];
     const p = parseOptions(g, literal);
-    if (!p.ok) return out({ error: `${b} ${p.bad}: an option this policy does not know for ${b} (it may run or read something else); call the command without it` });
+    if (!p.ok)
+      return out({
+        error: `${b} ${p.bad}: an option this policy does not know for ${b} (it may run or read something else); call the command without it`,
+      });
     let start = 1 + literal.length - p.operands.length;
     if (b === 'timeout') start++; // DURATION
     if (b === 'command' && p.options.some((o) => o.name === '-v' || o.name === '-V')) return out({ lookupOnly: true });

@@ -82,7 +82,13 @@ function backups(base: string, args: readonly string[], direct: WriteTarget[]): 
     const slash = file.lastIndexOf('/');
     const name = file.slice(slash + 1);
     const replaced = s.replaceAll('*', name);
-    return { path: replaced.includes('/') ? (slash === -1 ? replaced : `${file.slice(0, slash)}/${replaced}`) : `${file.slice(0, slash + 1)}${replaced}` };
+    return {
+      path: replaced.includes('/')
+        ? slash === -1
+          ? replaced
+          : `${file.slice(0, slash)}/${replaced}`
+        : `${file.slice(0, slash + 1)}${replaced}`,
+    };
   });
 }
 
@@ -95,7 +101,10 @@ function writeTargetsOf(base: string, args: readonly string[]): WriteTarget[] {
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (options && a === '--') { options = false; continue; }
+    if (options && a === '--') {
+      options = false;
+      continue;
+    }
     if (options && a.startsWith('-') && a !== '-') {
       if (base === 'sed' && /^(-e|-f|--expression|--file)/.test(a)) scriptGiven = true;
       if (/^--target-directory=/.test(a)) targetDir = a.slice(a.indexOf('=') + 1);
@@ -109,7 +118,8 @@ function writeTargetsOf(base: string, args: readonly string[]): WriteTarget[] {
   }
   if (base === 'sed') return (scriptGiven ? plain : plain.slice(1)).map((path) => ({ path }));
   if (base === 'chmod') return plain.slice(1).map((path) => ({ path }));
-  if (base === 'tee' || base === 'touch' || base === 'truncate' || base === 'patch') return plain.slice(0, base === 'patch' ? 1 : undefined).map((path) => ({ path }));
+  if (base === 'tee' || base === 'touch' || base === 'truncate' || base === 'patch')
+    return plain.slice(0, base === 'patch' ? 1 : undefined).map((path) => ({ path }));
   if (targetDir !== null) return plain.map((src) => ({ path: targetDir as string, intoName: basename(src), folder: true }));
   const dest = plain[plain.length - 1];
   if (dest === undefined || plain.length < 2) return [];

@@ -15,7 +15,14 @@ export function secondLookContext(): ContextManager {
     tools: (schemas) => withToolsBreakpoint(schemas),
     prepare: (messages: Message[]) => withRollingBreakpoints(messages),
     maybeCompact: async () => undefined,
-    forceCompact: async (messages) => ({ messages, kind: 'clear', beforeTokens: estimateTokens(messages), afterTokens: estimateTokens(messages), ok: false, detail: 'the second look does not compact' }),
+    forceCompact: async (messages) => ({
+      messages,
+      kind: 'clear',
+      beforeTokens: estimateTokens(messages),
+      afterTokens: estimateTokens(messages),
+      ok: false,
+      detail: 'the second look does not compact',
+    }),
     estimateTokens: (messages) => estimateTokens(messages),
   };
 }

@@ -48,7 +48,10 @@ export interface SecondLookInput {
 
 export function secondLookMessage(input: SecondLookInput): string {
   const head = input.issue.number !== undefined ? `Issue #${input.issue.number}` : 'The task';
-  const tests = input.testOutput.length > MAX_TEST_OUTPUT_CHARS ? `[… earlier output cut …]\n${input.testOutput.slice(-MAX_TEST_OUTPUT_CHARS)}` : input.testOutput;
+  const tests =
+    input.testOutput.length > MAX_TEST_OUTPUT_CHARS
+      ? `[… earlier output cut …]\n${input.testOutput.slice(-MAX_TEST_OUTPUT_CHARS)}`
+      : input.testOutput;
   return [
     `${head}, as its author wrote it (untrusted data):`,
     `<issue>\n<title>${escapeTags(input.issue.title)}</title>\n${escapeTags(input.issue.body.trimEnd())}\n</issue>`,

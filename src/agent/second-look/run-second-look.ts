@@ -58,8 +58,16 @@ function skipped(reason: string): SecondLook {
 function gateOf(blockOn: 'none' | 'high', look: Omit<SecondLook, 'gate'>): SecondLook['gate'] {
   if (blockOn !== 'high') return undefined;
   const high = look.findings.filter((f) => f.severity === 'high');
-  if (high.length > 0) return { name: 'second-look', passed: false, detail: `${high.length} high-severity finding${high.length === 1 ? '' : 's'}: ${high.map((f) => (f.file ? `${f.file}: ${f.text}` : f.text)).join(' | ')}` };
-  const what = look.status === 'done' ? `${look.findings.length} finding(s), none high` : `no findings read (${look.reason ?? look.status}): not blocking`;
+  if (high.length > 0)
+    return {
+      name: 'second-look',
+      passed: false,
+      detail: `${high.length} high-severity finding${high.length === 1 ? '' : 's'}: ${high.map((f) => (f.file ? `${f.file}: ${f.text}` : f.text)).join(' | ')}`,
+    };
+  const what =
+    look.status === 'done'
+      ? `${look.findings.length} finding(s), none high`
+      : `no findings read (${look.reason ?? look.status}): not blocking`;
   return { name: 'second-look', passed: true, detail: what };
 }
 
@@ -70,7 +78,15 @@ export async function runSecondLook(opts: SecondLookOptions): Promise<SecondLook
     return { ...look, ...withGate(opts.blockOn, look) };
   }
   const toolbox = createRegistry([readTool, grepTool, globTool] as ToolDefinition[]);
-  const policy = await createPolicy({ root: opts.root, mode: 'plan', allow: opts.allow, deny: opts.deny, gitDirs: [opts.gitDir], tools: toolbox, logger: opts.logger });
+  const policy = await createPolicy({
+    root: opts.root,
+    mode: 'plan',
+    allow: opts.allow,
+    deny: opts.deny,
+    gitDirs: [opts.gitDir],
+    tools: toolbox,
+    logger: opts.logger,
+  });
   const gen = runAgent(
     { prompt: secondLookMessage(opts.input) },
     {
@@ -80,7 +96,14 @@ export async function runSecondLook(opts: SecondLookOptions): Promise<SecondLook
       policy,
       hooks: noHooks,
       context: secondLookContext(),
-      toolContext: { root: opts.root, runDir: opts.runDir, fileState: new FileState(), exec: opts.exec, logger: opts.logger, readDeny: readDenyPredicate(opts.root, opts.deny) },
+      toolContext: {
+        root: opts.root,
+        runDir: opts.runDir,
+        fileState: new FileState(),
+        exec: opts.exec,
+        logger: opts.logger,
+        readDeny: readDenyPredicate(opts.root, opts.deny),
+      },
       budget,
       costOf: opts.costOf,
       maxStopBlocks: 0,
@@ -101,7 +124,12 @@ export async function runSecondLook(opts: SecondLookOptions): Promise<SecondLook
   const findings: Finding[] | undefined = result.status === 'completed' ? parseFindings(result.finalText) : undefined;
   const look: SecondLook = findings
     ? { status: 'done', findings, ...spent }
-    : { status: 'failed', findings: [], reason: result.status === 'completed' ? 'its answer was not the JSON asked for' : `it ended ${result.status}: ${result.reason}`, ...spent };
+    : {
+        status: 'failed',
+        findings: [],
+        reason: result.status === 'completed' ? 'its answer was not the JSON asked for' : `it ended ${result.status}: ${result.reason}`,
+        ...spent,
+      };
   return { ...look, ...withGate(opts.blockOn, look) };
 }
 

@@ -11,7 +11,10 @@ export async function beforeTestRun(ctx: VerifierContext, command: string): Prom
   if (!isTestCommand(command, ctx.config.test.command, await loadBashParser())) return undefined;
   const h = await ctx.hash();
   if (h.tree === undefined) {
-    ctx.onEvent({ type: 'notice', message: `this test run is not counted: could not hash the worktree (${h.error}); remove nested git repositories (folders with their own .git) or add them to .gitignore` });
+    ctx.onEvent({
+      type: 'notice',
+      message: `this test run is not counted: could not hash the worktree (${h.error}); remove nested git repositories (folders with their own .git) or add them to .gitignore`,
+    });
     return undefined;
   }
   const handle: TestRunHandle = { command, treeHash: h.tree, startedAt: new Date().toISOString() };
@@ -27,7 +30,13 @@ export async function afterTestRun(ctx: VerifierContext, handle: TestRunHandle, 
   const before = ctx.state.reportBefore.get(handle);
   const after = await ctx.statReport();
   const rewritten = !(before && after && before.mtimeMs === after.mtimeMs && before.size === after.size);
-  const c = readCounts({ root: ctx.root, report: rewritten ? ctx.config.test.report : undefined, startedAtMs: Date.parse(handle.startedAt), endedAtMs: Date.parse(outcome.endedAt), output });
+  const c = readCounts({
+    root: ctx.root,
+    report: rewritten ? ctx.config.test.report : undefined,
+    startedAtMs: Date.parse(handle.startedAt),
+    endedAtMs: Date.parse(outcome.endedAt),
+    output,
+  });
   const run: TestRun = {
     command: outcome.command || handle.command,
     exitCode: outcome.exitCode,

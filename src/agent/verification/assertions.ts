@@ -60,13 +60,26 @@ export interface AssertionsOptions {
  * in other languages keep the line rules (a removed assertion line must come back verbatim, no
  * skip line added). Deleted test files and any .gitattributes change fail too.
  */
-export async function assertionsKept(root: string, baseSha: string, diffs?: readonly FileDiff[], opts: AssertionsOptions = {}): Promise<AssertionsResult> {
+export async function assertionsKept(
+  root: string,
+  baseSha: string,
+  diffs?: readonly FileDiff[],
+  opts: AssertionsOptions = {},
+): Promise<AssertionsResult> {
   let all: readonly FileDiff[];
   try {
     all = diffs ?? (await gateDiff(root, baseSha, opts.gitDir));
   } catch (e) {
     const msg = (e as Error).message;
-    return { passed: false, detail: `could not diff the test files against ${baseSha.slice(0, 12)}: ${msg}`, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [], findings: [] };
+    return {
+      passed: false,
+      detail: `could not diff the test files against ${baseSha.slice(0, 12)}: ${msg}`,
+      removed: [],
+      skipsAdded: [],
+      deletedTestFiles: [],
+      changedTestFiles: [],
+      findings: [],
+    };
   }
   const removed: LineRef[] = [];
   const skipsAdded: LineRef[] = [];
@@ -76,12 +89,21 @@ export async function assertionsKept(root: string, baseSha: string, diffs?: read
   for (const f of all) {
     if ([f.path, f.oldPath].some((p) => p !== undefined && posix.basename(p) === '.gitattributes')) {
       attributesChanged.push(f.path);
-      problems.push(`${f.path}: .gitattributes ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: it decides how git compares and stages files, so the test diff can't be trusted; revert it`);
+      problems.push(
+        `${f.path}: .gitattributes ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: it decides how git compares and stages files, so the test diff can't be trusted; revert it`,
+      );
     }
   }
   let c: IntegrityResult;
   try {
-    c = await classifyChanges({ root, baseSha, diffs: all, ...(opts.allowed ? { allowed: opts.allowed } : {}), ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), ...(opts.skip ? { skip: opts.skip } : {}) });
+    c = await classifyChanges({
+      root,
+      baseSha,
+      diffs: all,
+      ...(opts.allowed ? { allowed: opts.allowed } : {}),
+      ...(opts.gitDir ? { gitDir: opts.gitDir } : {}),
+      ...(opts.skip ? { skip: opts.skip } : {}),
+    });
   } catch (e) {
     // The parser could not load or a file could not be read: nothing can be shown kept.
     const detail = `could not classify the test changes: ${(e as Error).message}; the gate fails closed`;
@@ -98,13 +120,21 @@ export async function assertionsKept(root: string, baseSha: string, diffs?: read
   // Languages the parser does not read: the line rules.
   for (const f of c.unparsedTests) {
     if (f.status !== 'added') {
-      const lost = unmatched(f.removed.filter((l) => isAssertionLine(l.text)), f.added).map((l) => ref(f.oldPath ?? f.path, l));
+      const lost = unmatched(
+        f.removed.filter((l) => isAssertionLine(l.text)),
+        f.added,
+      ).map((l) => ref(f.oldPath ?? f.path, l));
       if (lost.length) {
         removed.push(...lost);
-        problems.push(`${f.path}: ${lost.length} assertion(s) removed or changed (an existing assertion must stay exactly as it was; only new ones may be added): ${listed(lost)}`);
+        problems.push(
+          `${f.path}: ${lost.length} assertion(s) removed or changed (an existing assertion must stay exactly as it was; only new ones may be added): ${listed(lost)}`,
+        );
       }
     }
-    const skips = unmatched(f.added.filter((l) => isSkipLine(l.text)), f.removed).map((l) => ref(f.path, l));
+    const skips = unmatched(
+      f.added.filter((l) => isSkipLine(l.text)),
+      f.removed,
+    ).map((l) => ref(f.path, l));
     skipsAdded.push(...skips);
     problems.push(...skips.map((r) => `${r.file}:${r.line}: skip/only marker added: \`${r.text}\``));
     const returns = await earlyReturnsIn(root, f);
@@ -118,7 +148,17 @@ export async function assertionsKept(root: string, baseSha: string, diffs?: read
     : changedTestFiles.length || c.supportChanged.length
       ? `${changedTestFiles.length} test file(s) (${c.parsed.length} parsed) and ${c.supportChanged.length} support file(s) changed; no assertion removed or weakened, no skip, mock of the code under test or rewritten snapshot added${freely}`
       : `no test file changed${freely}`;
-  return { passed: problems.length === 0, detail, removed, skipsAdded, earlyReturns, deletedTestFiles, changedTestFiles, attributesChanged, findings };
+  return {
+    passed: problems.length === 0,
+    detail,
+    removed,
+    skipsAdded,
+    earlyReturns,
+    deletedTestFiles,
+    changedTestFiles,
+    attributesChanged,
+    findings,
+  };
 }
 
 /** The lines of `lines` whose trimmed text is not among `others` (each line of `others` matches once). */

@@ -46,19 +46,28 @@ export interface BaselineOptions {
 export async function runBaseline(opts: BaselineOptions): Promise<Baseline> {
   const command = opts.config.test.command;
   if (command === undefined) throw new Error('runBaseline needs test.command (configured or detected)');
-  const { run } = await withPristineCheckout({ root: opts.root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), sha: opts.baseSha, scratchDir: opts.scratchDir, ...(opts.standalone ? { standalone: true } : {}), ...(opts.logger ? { logger: opts.logger } : {}) }, (dir) =>
-    harnessTestRun({
-      cwd: dir,
-      command,
-      config: opts.config,
-      exec: opts.exec,
+  const { run } = await withPristineCheckout(
+    {
+      root: opts.root,
+      ...(opts.gitDir ? { gitDir: opts.gitDir } : {}),
+      sha: opts.baseSha,
       scratchDir: opts.scratchDir,
-      kind: 'baseline',
-      treeHash: '',
-      commit: opts.baseSha,
-      ...(opts.runDir ? { outputFile: join(opts.runDir, 'tool-output', 'baseline-test-run.txt') } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    }),
+      ...(opts.standalone ? { standalone: true } : {}),
+      ...(opts.logger ? { logger: opts.logger } : {}),
+    },
+    (dir) =>
+      harnessTestRun({
+        cwd: dir,
+        command,
+        config: opts.config,
+        exec: opts.exec,
+        scratchDir: opts.scratchDir,
+        kind: 'baseline',
+        treeHash: '',
+        commit: opts.baseSha,
+        ...(opts.runDir ? { outputFile: join(opts.runDir, 'tool-output', 'baseline-test-run.txt') } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
   );
   const tests = run.tests ?? [];
   const c = run.counts;

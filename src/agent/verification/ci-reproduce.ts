@@ -40,7 +40,11 @@ export interface ReproduceWatch {
 export const CI_REPRODUCED = 'ci-reproduced';
 
 export function reproduceWatch(ctx: VerifierContext, spec: ReproduceSpec): ReproduceWatch {
-  const accepted = [...new Set([...spec.commands, ...(ctx.config.test.command ? [ctx.config.test.command] : [])].map((c) => c.trim()).filter((c) => c !== ''))];
+  const accepted = [
+    ...new Set(
+      [...spec.commands, ...(ctx.config.test.command ? [ctx.config.test.command] : [])].map((c) => c.trim()).filter((c) => c !== ''),
+    ),
+  ];
   // The tree the run started from: the commit CI tested (hashed before the agent's first tool call).
   const start = ctx.hash();
   const own: ReproRun[] = [];
@@ -73,18 +77,49 @@ export function reproduceWatch(ctx: VerifierContext, spec: ReproduceSpec): Repro
     after(handle, outcome) {
       const matched = handles.get(handle) ?? handle.command;
       own.push({ matched, command: outcome.command || handle.command, exitCode: outcome.exitCode, treeHash: handle.treeHash, by: 'agent' });
-      ctx.onEvent({ type: 'notice', message: `reproduce run (CI fix): \`${handle.command}\` exited ${outcome.exitCode ?? 'without a code'}` });
-      return { command: handle.command, exitCode: outcome.exitCode, startedAt: handle.startedAt, endedAt: outcome.endedAt, treeHash: handle.treeHash, counts: null, source: 'none', by: 'agent' };
+      ctx.onEvent({
+        type: 'notice',
+        message: `reproduce run (CI fix): \`${handle.command}\` exited ${outcome.exitCode ?? 'without a code'}`,
+      });
+      return {
+        command: handle.command,
+        exitCode: outcome.exitCode,
+        startedAt: handle.startedAt,
+        endedAt: outcome.endedAt,
+        treeHash: handle.treeHash,
+        counts: null,
+        source: 'none',
+        by: 'agent',
+      };
     },
     async gate(current) {
       const startTree = (await start).tree;
       const runs = await all();
       const list = accepted.map((c) => `\`${c}\``).join(', ');
       const red = runs.find((r) => r.exitCode !== null && r.exitCode !== 0 && startTree !== undefined && r.treeHash === startTree);
-      if (!red) return { name: CI_REPRODUCED, passed: false, detail: `CI's failure was not reproduced: before changing anything, run the failing step's command (${list}) and see it fail${runs.length ? ` (runs seen: ${runs.map((r) => `\`${r.command}\` exit ${r.exitCode ?? 'none'}${r.treeHash === startTree ? '' : ' after changes'}`).join('; ')})` : ''}` };
-      const green = runs.find((r) => r.matched === red.matched && r.exitCode === 0 && (r.by === 'harness' || (current.tree !== undefined && r.treeHash === current.tree)));
-      if (!green) return { name: CI_REPRODUCED, passed: false, detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) but no run of \`${red.matched}\` passed on the final files: make it pass and run it again` };
-      return { name: CI_REPRODUCED, passed: true, detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) and \`${green.command}\` passed after it${green.by === 'harness' ? " (the harness's final run)" : ''}` };
+      if (!red)
+        return {
+          name: CI_REPRODUCED,
+          passed: false,
+          detail: `CI's failure was not reproduced: before changing anything, run the failing step's command (${list}) and see it fail${runs.length ? ` (runs seen: ${runs.map((r) => `\`${r.command}\` exit ${r.exitCode ?? 'none'}${r.treeHash === startTree ? '' : ' after changes'}`).join('; ')})` : ''}`,
+        };
+      const green = runs.find(
+        (r) =>
+          r.matched === red.matched &&
+          r.exitCode === 0 &&
+          (r.by === 'harness' || (current.tree !== undefined && r.treeHash === current.tree)),
+      );
+      if (!green)
+        return {
+          name: CI_REPRODUCED,
+          passed: false,
+          detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) but no run of \`${red.matched}\` passed on the final files: make it pass and run it again`,
+        };
+      return {
+        name: CI_REPRODUCED,
+        passed: true,
+        detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) and \`${green.command}\` passed after it${green.by === 'harness' ? " (the harness's final run)" : ''}`,
+      };
     },
   };
 }

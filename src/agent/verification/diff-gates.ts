@@ -17,10 +17,15 @@ export async function diffGates(ctx: VerifierContext): Promise<DiffGateFacts> {
     diffs = await gateDiff(root, opts.baseSha, opts.gitDir);
   } catch (e) {
     const detail = `could not diff the worktree against ${opts.baseSha.slice(0, 12)}: ${(e as Error).message.trim()}; remove nested git repositories (folders with their own .git) or add them to .gitignore`;
-    return { assertions: { passed: false, detail, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] }, testConfig: { passed: false, detail, changed: [] } };
+    return {
+      assertions: { passed: false, detail, removed: [], skipsAdded: [], deletedTestFiles: [], changedTestFiles: [] },
+      testConfig: { passed: false, detail, changed: [] },
+    };
   }
   return {
     assertions: await assertionsKept(root, opts.baseSha, diffs, { allowed: config.gates.test_changes_allowed, ...ctx.gitDir }),
-    testConfig: await testConfigKept(root, opts.baseSha, diffs, config.test.command, opts.gitDir, { allowed: config.gates.test_changes_allowed }),
+    testConfig: await testConfigKept(root, opts.baseSha, diffs, config.test.command, opts.gitDir, {
+      allowed: config.gates.test_changes_allowed,
+    }),
   };
 }

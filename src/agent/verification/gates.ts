@@ -41,7 +41,8 @@ export function runThatCounts(runs: readonly TestRun[]): TestRun | undefined {
 
 const norm = (s: string): string => s.trim().replace(/\s+/g, ' ');
 const executedBy = (r: TestRun): number => (r.counts ? r.counts.passed + r.counts.failed : 0);
-const list = (files: readonly string[]): string => (files.length > 8 ? `${files.slice(0, 8).join(', ')} and ${files.length - 8} more` : files.join(', '));
+const list = (files: readonly string[]): string =>
+  files.length > 8 ? `${files.slice(0, 8).join(', ')} and ${files.length - 8} more` : files.join(', ');
 
 /** The most tests any run before `r` executed with exactly `command` (no filter added), and that run. */
 function earlierMax(runs: readonly TestRun[], r: TestRun, command: string): number {
@@ -76,17 +77,35 @@ function judgeTestsRan(facts: GateFacts): Judge {
   const { gates, test } = facts.config;
   return (r, c) => {
     if (!r.counts && gates.final_run && countedByFinalRun(r)) {
-      return { name: 'tests-ran', passed: true, detail: `\`${r.command}\` printed no test counts; the harness's final run asks the runner for its report and counts the tests there` };
+      return {
+        name: 'tests-ran',
+        passed: true,
+        detail: `\`${r.command}\` printed no test counts; the harness's final run asks the runner for its report and counts the tests there`,
+      };
     }
-    if (!r.counts) return { name: 'tests-ran', passed: false, detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted` };
+    if (!r.counts)
+      return {
+        name: 'tests-ran',
+        passed: false,
+        detail: `couldn't read test counts from the output; configure test.report (JUnit XML or Jest/Vitest JSON) so \`${r.command}\` can be counted`,
+      };
     const executed = executedBy(r);
     const fail = (detail: string): GateResult => ({ name: 'tests-ran', passed: false, detail });
-    if (executed < test.min_tests) return fail(`${executed} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe(r)}): run the tests without a filter that leaves them out`);
+    if (executed < test.min_tests)
+      return fail(
+        `${executed} test(s) executed by \`${r.command}\`, at least ${test.min_tests} needed (${describe(r)}): run the tests without a filter that leaves them out`,
+      );
     const before = earlierMax(facts.testRuns, r, c);
     const leftOut = 'tests were left out of the run: restore the test files, test scripts or runner config that select them, then run';
-    if (executed < before) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c}\` run executed (${describe(r)}): ${leftOut} \`${c}\` again`);
+    if (executed < before)
+      return fail(
+        `${executed} test(s) executed by \`${r.command}\`, fewer than the ${before} an earlier \`${c}\` run executed (${describe(r)}): ${leftOut} \`${c}\` again`,
+      );
     const base = facts.baselineExecuted;
-    if (base !== undefined && executed < base) return fail(`${executed} test(s) executed by \`${r.command}\`, fewer than the ${base} \`${c}\` executed on the base commit (${describe(r)}): ${leftOut} \`${c}\` again`);
+    if (base !== undefined && executed < base)
+      return fail(
+        `${executed} test(s) executed by \`${r.command}\`, fewer than the ${base} \`${c}\` executed on the base commit (${describe(r)}): ${leftOut} \`${c}\` again`,
+      );
     return { name: 'tests-ran', passed: true, detail: `${executed} test(s) executed by \`${r.command}\` (${describe(r)})` };
   };
 }
@@ -96,18 +115,26 @@ const judgeTestsPassed: Judge = (r, c) => {
   const failed = r.counts?.failed ?? 0;
   if (r.exitCode === 0 && failed === 0) return { name: 'tests-passed', passed: true, detail: `\`${r.command}\` exited 0 (${describe(r)})` };
   const how = r.exitCode === null ? 'did not finish (timed out or killed)' : `exited with code ${r.exitCode}`;
-  return { name: 'tests-passed', passed: false, detail: `\`${r.command}\` ${how} (${describe(r)}): fix the failures and run \`${c}\` again` };
+  return {
+    name: 'tests-passed',
+    passed: false,
+    detail: `\`${r.command}\` ${how} (${describe(r)}): fix the failures and run \`${c}\` again`,
+  };
 };
 
 /** tests-fresh: the run saw the current files; says who changed them when it did not (the run itself, a Stop hook, the agent). */
 function judgeTestsFresh(facts: GateFacts): Judge {
   return (r, c) => {
     const fail = (detail: string): GateResult => ({ name: 'tests-fresh', passed: false, detail });
-    if (r.treeHash === facts.currentTreeHash) return { name: 'tests-fresh', passed: true, detail: `the last test run saw the current files (tree ${r.treeHash.slice(0, 12)})` };
+    if (r.treeHash === facts.currentTreeHash)
+      return { name: 'tests-fresh', passed: true, detail: `the last test run saw the current files (tree ${r.treeHash.slice(0, 12)})` };
     const byRun = facts.changedByTestRun ?? [];
     if (byRun.length) return fail(`the test command itself changed files: ${list(byRun)}; add them to .gitignore or test.report`);
     const hooks = facts.changedByStopHooks;
-    if (hooks) return fail(`the repository's Stop hook (${hooks.hooks.map((h) => `\`${h}\``).join(', ')}) changed files after the last test run (${list(hooks.files)}): run the tests again (\`${c}\`) on the changed files`);
+    if (hooks)
+      return fail(
+        `the repository's Stop hook (${hooks.hooks.map((h) => `\`${h}\``).join(', ')}) changed files after the last test run (${list(hooks.files)}): run the tests again (\`${c}\`) on the changed files`,
+      );
     return fail(`files changed after the last test run: run the tests again (\`${c}\`)`);
   };
 }
@@ -127,7 +154,11 @@ function testRunGates(facts: GateFacts, gate: (name: string, passed: boolean, de
   if (gates.tests_ran) testGate('tests-ran', judgeTestsRan(facts), `run \`${cmd ?? ''}\` before finishing`);
   if (gates.tests_passed) testGate('tests-passed', judgeTestsPassed, `run \`${cmd ?? ''}\` and make it pass`);
   if (gates.tests_fresh && facts.hashError !== undefined) {
-    gate('tests-fresh', false, `could not hash the worktree: ${facts.hashError}; remove nested git repositories (folders with their own .git) or add them to .gitignore, then run \`${cmd ?? 'the tests'}\` again`);
+    gate(
+      'tests-fresh',
+      false,
+      `could not hash the worktree: ${facts.hashError}; remove nested git repositories (folders with their own .git) or add them to .gitignore, then run \`${cmd ?? 'the tests'}\` again`,
+    );
   } else if (gates.tests_fresh) testGate('tests-fresh', judgeTestsFresh(facts), `run \`${cmd ?? ''}\` on the final files`);
 }
 
@@ -140,7 +171,12 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
     const a = facts.assertions;
     if (!a) gate('assertions-kept', false, 'the test files were not checked');
     else if (a.passed) gate('assertions-kept', true, a.detail);
-    else gate('assertions-kept', false, `${a.detail}\nRestore the removed assertions, skip markers and test files: change the code under test, not the tests that judge it.`);
+    else
+      gate(
+        'assertions-kept',
+        false,
+        `${a.detail}\nRestore the removed assertions, skip markers and test files: change the code under test, not the tests that judge it.`,
+      );
     const t = facts.testConfig;
     if (!t) gate('test-config-kept', false, 'the test scripts and test runner config were not checked');
     else gate('test-config-kept', t.passed, t.detail);
@@ -161,7 +197,8 @@ export function evaluateGates(facts: GateFacts): GateResult[] {
     else gate('red-green', rg.passed, rg.detail);
   }
   // Shown when they have something to say: a protected change, or lifecycle scripts the change touches.
-  if (facts.protectedChanges) out.push(...facts.protectedChanges.filter((g) => !g.passed || g.name === 'lifecycle-scripts' && !g.detail.startsWith('no package')));
+  if (facts.protectedChanges)
+    out.push(...facts.protectedChanges.filter((g) => !g.passed || (g.name === 'lifecycle-scripts' && !g.detail.startsWith('no package'))));
   if (facts.stopHooks !== undefined) {
     const blocks = facts.stopHooks.flatMap((o) => (o.kind === 'block' ? [`\`${o.hook}\` blocked: ${o.reason}`] : []));
     const errors = facts.stopHooks.flatMap((o) => (o.kind === 'error' ? [`\`${o.hook}\` failed (not blocking): ${o.message}`] : []));

@@ -62,9 +62,16 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
     if (plan.ok) {
       runner = plan.runner.name;
       reportText = await readFile(reportFile, 'utf8').catch(() => undefined);
-      report = reportText === undefined ? undefined : parseRunnerReport(plan.runner, reportText, [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)]);
+      report =
+        reportText === undefined
+          ? undefined
+          : parseRunnerReport(plan.runner, reportText, [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)]);
       if (report) source = plan.runner.source;
-      else note = reportText === undefined ? `${plan.runner.name} wrote no report (asked with \`${plan.command}\`)` : `${plan.runner.name}'s report could not be read`;
+      else
+        note =
+          reportText === undefined
+            ? `${plan.runner.name} wrote no report (asked with \`${plan.command}\`)`
+            : `${plan.runner.name}'s report could not be read`;
     } else if (configured !== undefined) {
       const path = isAbsolute(configured) ? configured : join(opts.cwd, configured);
       const r = parseReport(path, startedAtMs, endedAtMs);
@@ -86,7 +93,8 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
         await copyFile(reportFile, reportPath);
       }
     }
-    if (plan.ok && plan.runner.request(reportFile, dir).stream && reportText !== undefined) output += `\n[proofpr: ${plan.runner.name}'s report stream went to the report file]\n${reportText.slice(-20_000)}`;
+    if (plan.ok && plan.runner.request(reportFile, dir).stream && reportText !== undefined)
+      output += `\n[proofpr: ${plan.runner.name}'s report stream went to the report file]\n${reportText.slice(-20_000)}`;
     const run: TestRun = {
       command: opts.command,
       exitCode: exec.exitCode,
@@ -110,11 +118,24 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
   }
 }
 
-async function runIt(opts: HarnessRunOptions, command: string, env: Record<string, string>): Promise<{ exitCode: number | null; output: string }> {
+async function runIt(
+  opts: HarnessRunOptions,
+  command: string,
+  env: Record<string, string>,
+): Promise<{ exitCode: number | null; output: string }> {
   const min = opts.config.test.timeout_min;
   try {
-    const r = await opts.exec({ command, cwd: opts.cwd, timeoutMs: min * 60_000, ...(Object.keys(env).length ? { extraEnv: env } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
-    return { exitCode: r.exitCode, output: r.timedOut ? `${r.output}\n[proofpr: the test command timed out after ${min} min (test.timeout_min)]` : r.output };
+    const r = await opts.exec({
+      command,
+      cwd: opts.cwd,
+      timeoutMs: min * 60_000,
+      ...(Object.keys(env).length ? { extraEnv: env } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    return {
+      exitCode: r.exitCode,
+      output: r.timedOut ? `${r.output}\n[proofpr: the test command timed out after ${min} min (test.timeout_min)]` : r.output,
+    };
   } catch (e) {
     return { exitCode: null, output: `[proofpr: could not run the test command: ${(e as Error).message}]` };
   }

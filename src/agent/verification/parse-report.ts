@@ -14,7 +14,11 @@ const FUTURE_SLACK_MS = 1000;
  * and is ignored; so is one last modified after the run ended (`endedAtMs`: a timestamp set to the future
  * to pass for fresh), and a missing or unreadable one (undefined: the caller falls back to summary lines).
  */
-export function parseReport(path: string, startedAtMs: number, endedAtMs?: number): { counts: TestCounts; source: 'junit' | 'jest-json' } | undefined {
+export function parseReport(
+  path: string,
+  startedAtMs: number,
+  endedAtMs?: number,
+): { counts: TestCounts; source: 'junit' | 'jest-json' } | undefined {
   let text: string;
   try {
     const { mtimeMs } = statSync(path);

@@ -51,7 +51,10 @@ export async function withPristineCheckout<T>(opts: PristineOptions, fn: (dir: s
     }
     return await fn(dir);
   } finally {
-    if (!opts.standalone) await git(['worktree', 'remove', '--force', dir], g).catch((e: Error) => log.warn({ err: e.message }, 'pristine checkout: worktree remove failed'));
+    if (!opts.standalone)
+      await git(['worktree', 'remove', '--force', dir], g).catch((e: Error) =>
+        log.warn({ err: e.message }, 'pristine checkout: worktree remove failed'),
+      );
     await rm(tmp, { recursive: true, force: true });
     if (!opts.standalone) await git(['worktree', 'prune'], g).catch(() => undefined);
   }

@@ -6,7 +6,10 @@ import { withPristineCheckout } from './pristine-checkout.js';
 import { fixedIds } from './test-outcomes.js';
 import { recordRun, type VerifierContext } from './verifier-context.js';
 
-const DEFAULT_COMMIT: NonNullable<VerifierContext['opts']['commit']> = { message: 'proofpr: the tested commit', identity: { name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' } };
+const DEFAULT_COMMIT: NonNullable<VerifierContext['opts']['commit']> = {
+  message: 'proofpr: the tested commit',
+  identity: { name: 'proofpr[bot]', email: 'proofpr[bot]@users.noreply.github.com' },
+};
 
 /**
  * The evidence run: the commit that would be pushed is written (not yet on the branch), checked out
@@ -19,16 +22,45 @@ async function pristineRun(ctx: VerifierContext, command: string, treeHash: stri
   const c = opts.commit ?? DEFAULT_COMMIT;
   const startedAt = new Date().toISOString();
   try {
-    const snap = await snapshotCommit({ worktree: root, message: c.message, identity: c.identity, ...(c.coAuthor ? { coAuthor: c.coAuthor } : {}), ...gitDir, exclude: config.test.report ? [config.test.report] : [] });
+    const snap = await snapshotCommit({
+      worktree: root,
+      message: c.message,
+      identity: c.identity,
+      ...(c.coAuthor ? { coAuthor: c.coAuthor } : {}),
+      ...gitDir,
+      exclude: config.test.report ? [config.test.report] : [],
+    });
     const { run } = await withPristineCheckout({ root, ...gitDir, sha: snap.sha, scratchDir: scratch, logger: ctx.log }, (dir) =>
-      harnessTestRun({ cwd: dir, command, config, exec: opts.exec, scratchDir: scratch, kind: 'final', treeHash, commit: snap.sha, outputFile, ...(opts.signal ? { signal: opts.signal } : {}) }),
+      harnessTestRun({
+        cwd: dir,
+        command,
+        config,
+        exec: opts.exec,
+        scratchDir: scratch,
+        kind: 'final',
+        treeHash,
+        commit: snap.sha,
+        outputFile,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
     );
     ctx.state.tested = run.exitCode === null ? undefined : snap;
     return run;
   } catch (e) {
     ctx.state.tested = undefined;
     const msg = (e as Error).message.trim();
-    return { command, exitCode: null, startedAt, endedAt: new Date().toISOString(), treeHash, counts: null, source: 'none', by: 'harness', kind: 'final', note: `could not check out the commit to test: ${msg}` };
+    return {
+      command,
+      exitCode: null,
+      startedAt,
+      endedAt: new Date().toISOString(),
+      treeHash,
+      counts: null,
+      source: 'none',
+      by: 'harness',
+      kind: 'final',
+      note: `could not check out the commit to test: ${msg}`,
+    };
   }
 }
 

@@ -19,14 +19,56 @@ export const LIFECYCLE_OPT_IN = 'package.json#scripts';
 
 /** Scripts a package manager runs by itself (install, publish, test, start…) and every pre/post hook. */
 const LIFECYCLE = new Set([
-  'preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare', 'prepublishOnly', 'prepack', 'postpack',
-  'publish', 'postpublish', 'pretest', 'test', 'posttest', 'prestart', 'start', 'poststart', 'prerestart', 'restart', 'postrestart',
-  'prestop', 'stop', 'poststop', 'preversion', 'version', 'postversion', 'dependencies', 'preuninstall', 'uninstall', 'postuninstall',
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepublish',
+  'preprepare',
+  'prepare',
+  'postprepare',
+  'prepublishOnly',
+  'prepack',
+  'postpack',
+  'publish',
+  'postpublish',
+  'pretest',
+  'test',
+  'posttest',
+  'prestart',
+  'start',
+  'poststart',
+  'prerestart',
+  'restart',
+  'postrestart',
+  'prestop',
+  'stop',
+  'poststop',
+  'preversion',
+  'version',
+  'postversion',
+  'dependencies',
+  'preuninstall',
+  'uninstall',
+  'postuninstall',
 ]);
 const isLifecycle = (name: string): boolean => LIFECYCLE.has(name) || /^(pre|post)./.test(name);
 
 /** Names a secret pattern of a .gitignore line would cover (what un-ignoring it would let `git add -A` take). */
-const SECRET_PROBES = ['.env', '.env.local', '.env.production', 'id_rsa', 'id_ed25519', 'server.key', 'key.pem', '.npmrc', '.netrc', '.git-credentials', 'credentials.json', '.pypirc', 'secrets.yml'];
+const SECRET_PROBES = [
+  '.env',
+  '.env.local',
+  '.env.production',
+  'id_rsa',
+  'id_ed25519',
+  'server.key',
+  'key.pem',
+  '.npmrc',
+  '.netrc',
+  '.git-credentials',
+  'credentials.json',
+  '.pypirc',
+  'secrets.yml',
+];
 
 export interface ProtectOptions {
   writable?: readonly string[];
@@ -40,7 +82,12 @@ export interface LifecycleChange {
   after?: string;
 }
 
-async function scriptsAt(root: string, baseSha: string, file: string, gitDir?: string): Promise<{ before: Record<string, string>; after: Record<string, string> }> {
+async function scriptsAt(
+  root: string,
+  baseSha: string,
+  file: string,
+  gitDir?: string,
+): Promise<{ before: Record<string, string>; after: Record<string, string> }> {
   const parse = (text: string | undefined): Record<string, string> => {
     try {
       const s = (JSON.parse(text ?? '{}') as { scripts?: unknown }).scripts;
@@ -56,14 +103,24 @@ async function scriptsAt(root: string, baseSha: string, file: string, gitDir?: s
 }
 
 /** Lifecycle scripts added, removed or changed in the package.json files of the change. */
-export async function lifecycleChanges(root: string, baseSha: string, diffs: readonly FileDiff[], gitDir?: string): Promise<LifecycleChange[]> {
+export async function lifecycleChanges(
+  root: string,
+  baseSha: string,
+  diffs: readonly FileDiff[],
+  gitDir?: string,
+): Promise<LifecycleChange[]> {
   const out: LifecycleChange[] = [];
   for (const d of diffs) {
     if (posix.basename(d.path) !== 'package.json' || d.path.split('/').includes('node_modules')) continue;
     const { before, after } = await scriptsAt(root, baseSha, d.path, gitDir);
     for (const script of new Set([...Object.keys(before), ...Object.keys(after)])) {
       if (!isLifecycle(script) || before[script] === after[script]) continue;
-      out.push({ file: d.path, script, ...(before[script] !== undefined ? { before: before[script] } : {}), ...(after[script] !== undefined ? { after: after[script] } : {}) });
+      out.push({
+        file: d.path,
+        script,
+        ...(before[script] !== undefined ? { before: before[script] } : {}),
+        ...(after[script] !== undefined ? { after: after[script] } : {}),
+      });
     }
   }
   return out;
@@ -97,26 +154,41 @@ async function looksSecret(root: string, path: string): Promise<boolean> {
 }
 
 /** The two gates over a list of file diffs (base → worktree). */
-export async function protectedChangeGates(root: string, baseSha: string, diffs: readonly FileDiff[], opts: ProtectOptions & { gitDir?: string } = {}): Promise<GateResult[]> {
+export async function protectedChangeGates(
+  root: string,
+  baseSha: string,
+  diffs: readonly FileDiff[],
+  opts: ProtectOptions & { gitDir?: string } = {},
+): Promise<GateResult[]> {
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
   const problems: string[] = [];
   for (const d of diffs) {
     const paths = [d.path, ...(d.oldPath !== undefined ? [d.oldPath] : [])];
     if (d.status !== 'deleted' && !isWritable(d.path) && (await looksSecret(root, d.path))) {
-      problems.push(`${d.path} looks like a secret file (keys, tokens, .env) and would be ${d.status === 'added' || d.status === 'renamed' ? 'newly tracked' : 'committed'}`);
+      problems.push(
+        `${d.path} looks like a secret file (keys, tokens, .env) and would be ${d.status === 'added' || d.status === 'renamed' ? 'newly tracked' : 'committed'}`,
+      );
     }
     const control = paths.find((p) => isControlPath(p) && !isWritable(p));
-    if (control) problems.push(`${control} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml) and was ${d.status}`);
+    if (control)
+      problems.push(
+        `${control} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml) and was ${d.status}`,
+      );
     const un = unIgnoresSecret(d);
     if (un) problems.push(`${d.path} ${un}, which would let secret files into the commit`);
   }
   const lifecycle = await lifecycleChanges(root, baseSha, diffs, opts.gitDir);
   const allowed = (opts.writable ?? []).includes(LIFECYCLE_OPT_IN);
-  const shown = (c: LifecycleChange): string => `${c.file} scripts.${c.script}: ${c.before === undefined ? '(none)' : `\`${c.before}\``} → ${c.after === undefined ? '(removed)' : `\`${c.after}\``}`;
+  const shown = (c: LifecycleChange): string =>
+    `${c.file} scripts.${c.script}: ${c.before === undefined ? '(none)' : `\`${c.before}\``} → ${c.after === undefined ? '(removed)' : `\`${c.after}\``}`;
   return [
     problems.length === 0
       ? { name: PROTECTED_GATE, passed: true, detail: 'no secret file, un-ignored secret or control file in the change' }
-      : { name: PROTECTED_GATE, passed: false, detail: `${problems.join('; ')}. Undo these changes (a maintainer can open a path with permissions.writable in .github/proofpr.yml)` },
+      : {
+          name: PROTECTED_GATE,
+          passed: false,
+          detail: `${problems.join('; ')}. Undo these changes (a maintainer can open a path with permissions.writable in .github/proofpr.yml)`,
+        },
     lifecycle.length === 0
       ? { name: LIFECYCLE_GATE, passed: true, detail: 'no package lifecycle script changed' }
       : {
@@ -132,7 +204,11 @@ export async function protectedChangeGates(root: string, baseSha: string, diffs:
  * tree cannot be hashed either (tests-fresh fails and nothing is verified), and the commit itself still
  * refuses protected paths (publish.ts `protect`): no gate is added then.
  */
-export async function protectedChangesNow(root: string, baseSha: string, opts: ProtectOptions & { gitDir?: string } = {}): Promise<GateResult[]> {
+export async function protectedChangesNow(
+  root: string,
+  baseSha: string,
+  opts: ProtectOptions & { gitDir?: string } = {},
+): Promise<GateResult[]> {
   const diffs = await worktreeDiff(root, baseSha, () => true, opts.gitDir).catch(() => undefined);
   return diffs ? protectedChangeGates(root, baseSha, diffs, opts) : [];
 }

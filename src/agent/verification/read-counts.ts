@@ -14,7 +14,13 @@ export interface ReadCounts {
  * A test run's counts: from `test.report` when configured and written by this run (modified between
  * `startedAtMs` and `endedAtMs`), else from the runner's summary lines (source 'tap' for TAP output), else unknown (null, source 'none').
  */
-export function readCounts(opts: { root: string; report?: string | undefined; startedAtMs: number; endedAtMs?: number; output: string }): ReadCounts {
+export function readCounts(opts: {
+  root: string;
+  report?: string | undefined;
+  startedAtMs: number;
+  endedAtMs?: number;
+  output: string;
+}): ReadCounts {
   if (opts.report) {
     const path = isAbsolute(opts.report) ? opts.report : join(opts.root, opts.report);
     const r = parseReport(path, opts.startedAtMs, opts.endedAtMs);

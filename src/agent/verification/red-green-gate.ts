@@ -22,18 +22,39 @@ export async function redGreenFacts(ctx: VerifierContext, { final, diff, base, f
   const { assertions } = diff;
   const testFiles = assertions.changedTestFiles;
   const sha = opts.baseSha.slice(0, 12);
-  if (fixed.length) return { passed: true, detail: `${fixed.length} test(s) failed on the base commit ${sha} and pass now: ${listIds(fixed)}`, testFiles, failedBefore: true };
+  if (fixed.length)
+    return {
+      passed: true,
+      detail: `${fixed.length} test(s) failed on the base commit ${sha} and pass now: ${listIds(fixed)}`,
+      testFiles,
+      failedBefore: true,
+    };
   if (testFiles.length === 0 && base?.countsKnown && base.failingIds.length === 0) {
-    return { passed: false, detail: `the base commit ${sha} passes its tests and no test was added or changed: add a test that fails without the fix (gates.red_green)`, testFiles, failedBefore: false };
+    return {
+      passed: false,
+      detail: `the base commit ${sha} passes its tests and no test was added or changed: add a test that fails without the fix (gates.red_green)`,
+      testFiles,
+      failedBefore: false,
+    };
   }
   if (testFiles.length === 0) {
     return final
-      ? { passed: false, detail: `no test that failed on the base commit passes now, and no test was added or changed: add a test that fails without the fix (gates.red_green)`, testFiles, failedBefore: false }
+      ? {
+          passed: false,
+          detail: `no test that failed on the base commit passes now, and no test was added or changed: add a test that fails without the fix (gates.red_green)`,
+          testFiles,
+          failedBefore: false,
+        }
       : { passed: true, detail: 'checked at the final run: a test failing on the base must pass then', testFiles, failedBefore: false };
   }
   if (!final && base?.countsKnown && base.failingIds.length > 0) {
     // A red base: the proof is a test failing there that passes at the final run (the fixed ids), which only the final run can show.
-    return { passed: true, detail: 'checked at the final run: the base is red, so a test failing there must pass then', testFiles, failedBefore: false };
+    return {
+      passed: true,
+      detail: 'checked at the final run: the base is red, so a test failing there must pass then',
+      testFiles,
+      failedBefore: false,
+    };
   }
   if (current.tree !== undefined && state.redGreenCache?.tree === current.tree) return state.redGreenCache.result;
   const result = await redGreen({

@@ -42,23 +42,55 @@ export async function redGreen(opts: {
 }): Promise<RedGreenResult> {
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
-  if (command === undefined) return { passed: false, detail: '`test.command` is missing in .github/proofpr.yml (needed by gate red-green)', testFiles, failedBefore: false };
-  if (testFiles.length === 0) return { passed: true, detail: 'no test was added or changed: nothing to show failing before the change', testFiles, failedBefore: false };
+  if (command === undefined)
+    return {
+      passed: false,
+      detail: '`test.command` is missing in .github/proofpr.yml (needed by gate red-green)',
+      testFiles,
+      failedBefore: false,
+    };
+  if (testFiles.length === 0)
+    return {
+      passed: true,
+      detail: 'no test was added or changed: nothing to show failing before the change',
+      testFiles,
+      failedBefore: false,
+    };
   const scratch = opts.scratchDir ?? tmpdir();
   try {
-    const { run, output } = await withPristineCheckout({ root: opts.root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), sha: opts.baseSha, scratchDir: scratch, ...(opts.logger ? { logger: opts.logger } : {}) }, async (wt) => {
-      for (const f of testFiles) {
-        await mkdir(dirname(join(wt, f)), { recursive: true });
-        await cp(join(opts.root, f), join(wt, f));
-      }
-      for (const f of opts.deletedTestFiles ?? []) await rm(join(wt, f), { force: true });
-      return harnessTestRun({ cwd: wt, command, config: opts.config, exec: opts.exec, scratchDir: scratch, kind: 'red-green', treeHash: '', commit: opts.baseSha });
-    });
+    const { run, output } = await withPristineCheckout(
+      {
+        root: opts.root,
+        ...(opts.gitDir ? { gitDir: opts.gitDir } : {}),
+        sha: opts.baseSha,
+        scratchDir: scratch,
+        ...(opts.logger ? { logger: opts.logger } : {}),
+      },
+      async (wt) => {
+        for (const f of testFiles) {
+          await mkdir(dirname(join(wt, f)), { recursive: true });
+          await cp(join(opts.root, f), join(wt, f));
+        }
+        for (const f of opts.deletedTestFiles ?? []) await rm(join(wt, f), { force: true });
+        return harnessTestRun({
+          cwd: wt,
+          command,
+          config: opts.config,
+          exec: opts.exec,
+          scratchDir: scratch,
+          kind: 'red-green',
+          treeHash: '',
+          commit: opts.baseSha,
+        });
+      },
+    );
     const c = run.counts;
     const before = new Set(opts.baseFailing ?? []);
     const newFailing = (run.tests ?? []).filter((t) => t.outcome === 'failed' && !before.has(t.id)).map((t) => t.id);
     const named = testFiles.some((f) => output.includes(f) || output.includes(basename(f)));
-    const failedBefore = run.tests?.length ? newFailing.length > 0 : (c?.failed ?? 0) > (opts.baseFailing?.length ?? 0) || (run.exitCode !== null && run.exitCode !== 0 && named);
+    const failedBefore = run.tests?.length
+      ? newFailing.length > 0
+      : (c?.failed ?? 0) > (opts.baseFailing?.length ?? 0) || (run.exitCode !== null && run.exitCode !== 0 && named);
     const seen = `exit ${run.exitCode ?? 'none (timed out)'}; ${c ? `${c.passed} passed, ${c.failed} failed` : `counts unknown${run.note ? `: ${run.note}` : ''}`}`;
     const files = testFiles.join(', ');
     const which = newFailing.length ? ` (${newFailing.slice(0, 5).join(', ')})` : '';

@@ -6,6 +6,10 @@ import { git } from '../../workspace/git.js';
  */
 export async function reportExclude(root: string, report: string | undefined, gitDir?: string): Promise<string[]> {
   if (report === undefined) return [];
-  const r = await git(['check-ignore', '-q', '--', report], { cwd: root, okCodes: [0, 1, 128], ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}) }).catch(() => undefined);
+  const r = await git(['check-ignore', '-q', '--', report], {
+    cwd: root,
+    okCodes: [0, 1, 128],
+    ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}),
+  }).catch(() => undefined);
   return r?.code === 0 ? [] : [report];
 }

@@ -25,7 +25,12 @@ export async function runTestCommand(opts: {
   let exitCode: number | null = null;
   let output: string;
   try {
-    const r = await opts.exec({ command: opts.command, cwd: opts.cwd, timeoutMs: opts.config.test.timeout_min * 60_000, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await opts.exec({
+      command: opts.command,
+      cwd: opts.cwd,
+      timeoutMs: opts.config.test.timeout_min * 60_000,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     exitCode = r.exitCode;
     output = r.output;
     if (r.timedOut) output += `\n[proofpr: the test command timed out after ${opts.config.test.timeout_min} min (test.timeout_min)]`;

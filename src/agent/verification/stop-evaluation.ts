@@ -28,7 +28,10 @@ async function treeAfterStopHooks(ctx: VerifierContext, counting: TestRun | unde
   const stopHooks = await ctx.opts.hooks.run('Stop', { hook_event_name: 'Stop', cwd: root, stop_blocks: ctx.state.stopBlocks });
   const current = await ctx.hash();
   if (before.tree !== undefined && current.tree !== undefined && before.tree !== current.tree && counting?.treeHash === before.tree) {
-    const changedByStopHooks = { hooks: config.hooks.Stop.map((h) => h.command), files: await changedFiles(root, before.tree, current.tree, ctx.opts.gitDir) };
+    const changedByStopHooks = {
+      hooks: config.hooks.Stop.map((h) => h.command),
+      files: await changedFiles(root, before.tree, current.tree, ctx.opts.gitDir),
+    };
     return { current, stopHooks, changedByStopHooks };
   }
   return { current, stopHooks };
@@ -37,7 +40,9 @@ async function treeAfterStopHooks(ctx: VerifierContext, counting: TestRun | unde
 /** Files the counting run itself changed, when the tree after it is still the current one. */
 async function changedByTestRun(ctx: VerifierContext, counting: TestRun | undefined, current: Hash): Promise<string[] | undefined> {
   const after = counting && ctx.state.treeAfter.get(counting);
-  return counting && after !== undefined && after === current.tree ? await changedFiles(ctx.root, counting.treeHash, after, ctx.opts.gitDir) : undefined;
+  return counting && after !== undefined && after === current.tree
+    ? await changedFiles(ctx.root, counting.treeHash, after, ctx.opts.gitDir)
+    : undefined;
 }
 
 interface Observed extends TreeNow {
@@ -60,7 +65,11 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
   const base = redGreenOn || final ? await ctx.getBaseline() : undefined;
   const fixed = final && counting?.by === 'harness' ? (counting.fixed ?? []) : [];
   const redGreen = redGreenOn && diff ? await redGreenFacts(ctx, { final, diff, base, fixed, current: tree.current }) : undefined;
-  const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows, ...ctx.gitDir });
+  const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, {
+    writable: config.permissions.writable,
+    writableWorkflows: config.permissions.writable_workflows,
+    ...ctx.gitDir,
+  });
   return { ...tree, final, counting, changedByTestRun: changed, diff, base, redGreen, protectedChanges };
 }
 
@@ -68,7 +77,8 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
 function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
   const { config, opts } = ctx;
   const { current, counting, base, diff } = o;
-  const kept = o.final && counting?.by === 'harness' && base ? testsKept(base, counting, diff?.assertions.deletedTestFiles ?? []) : undefined;
+  const kept =
+    o.final && counting?.by === 'harness' && base ? testsKept(base, counting, diff?.assertions.deletedTestFiles ?? []) : undefined;
   return {
     config,
     protectedChanges: o.protectedChanges,
@@ -77,7 +87,9 @@ function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
     ...(current.error !== undefined ? { hashError: current.error } : {}),
     ...(o.changedByTestRun?.length ? { changedByTestRun: o.changedByTestRun } : {}),
     ...(o.changedByStopHooks ? { changedByStopHooks: o.changedByStopHooks } : {}),
-    ...(base?.countsKnown || opts.baselineExecuted !== undefined ? { baselineExecuted: Math.max(base?.countsKnown ? base.executed : 0, opts.baselineExecuted ?? 0) } : {}),
+    ...(base?.countsKnown || opts.baselineExecuted !== undefined
+      ? { baselineExecuted: Math.max(base?.countsKnown ? base.executed : 0, opts.baselineExecuted ?? 0) }
+      : {}),
     ...(kept ? { testsKept: kept } : {}),
     ...(config.gates.assertions_kept && diff ? { assertions: diff.assertions, testConfig: diff.testConfig } : {}),
     ...(o.redGreen ? { redGreen: o.redGreen } : {}),

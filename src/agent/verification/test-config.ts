@@ -15,7 +15,8 @@ export interface TestConfigResult {
 }
 
 /** Test runner config files, by base name: any change to one changes which tests run and how they count. */
-const CONFIG_FILE = /^(?:(?:jest|vitest|ava|karma|playwright)\.config\.(?:[cm]?[jt]s|json)|vitest\.workspace\.(?:[cm]?[jt]s|json)|\.mocharc(?:\.(?:js|cjs|json|jsonc|ya?ml))?|pytest\.ini|phpunit\.xml(?:\.dist)?|\.rspec)$/;
+const CONFIG_FILE =
+  /^(?:(?:jest|vitest|ava|karma|playwright)\.config\.(?:[cm]?[jt]s|json)|vitest\.workspace\.(?:[cm]?[jt]s|json)|\.mocharc(?:\.(?:js|cjs|json|jsonc|ya?ml))?|pytest\.ini|phpunit\.xml(?:\.dist)?|\.rspec)$/;
 /** Files where only one section configures the test runner. */
 const SECTIONS: Record<string, RegExp> = {
   'pyproject.toml': /^\s*\[tool\.pytest\b/,
@@ -31,7 +32,8 @@ const PACKAGE_CONFIG_KEYS = ['jest', 'mocha', 'ava'];
  * environment files a runner or a preload loads, transpiler config the runner applies to test code,
  * and Python start-up hooks.
  */
-const LAUNCH_FILE = /^(?:\.npmrc|\.yarnrc(?:\.ya?ml)?|\.pnpmfile\.c?js|bunfig\.toml|\.env(?:\..+)?|\.envrc|\.node-options|babel\.config\.(?:[cm]?js|json)|\.babelrc(?:\.(?:[cm]?js|json))?|\.swcrc|sitecustomize\.py|usercustomize\.py|[^/]+\.pth)$/;
+const LAUNCH_FILE =
+  /^(?:\.npmrc|\.yarnrc(?:\.ya?ml)?|\.pnpmfile\.c?js|bunfig\.toml|\.env(?:\..+)?|\.envrc|\.node-options|babel\.config\.(?:[cm]?js|json)|\.babelrc(?:\.(?:[cm]?js|json))?|\.swcrc|sitecustomize\.py|usercustomize\.py|[^/]+\.pth)$/;
 
 /** Whether the path is one the test-config-kept gate looks at (the caller diffs these). */
 export function isTestConfigPath(path: string): boolean {
@@ -53,7 +55,8 @@ export function testScripts(testCommand: string | undefined): string[] {
   const names = new Set(['test']);
   for (const m of (testCommand ?? '').matchAll(/\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)/g)) {
     const n = m[1] ?? '';
-    if (!['run', 'run-script', 'exec', 'x', 'dlx', 'install', 'ci', '--'].includes(n) && !n.startsWith('-')) names.add(n === 't' ? 'test' : n);
+    if (!['run', 'run-script', 'exec', 'x', 'dlx', 'install', 'ci', '--'].includes(n) && !n.startsWith('-'))
+      names.add(n === 't' ? 'test' : n);
   }
   return [...names].flatMap((n) => [`pre${n}`, n, `post${n}`]);
 }
@@ -65,7 +68,14 @@ export function testScripts(testCommand: string | undefined): string[] {
  * the test command runs (see testScripts) or the jest/mocha/ava key changed. Each narrows or fakes
  * the run the other gates count.
  */
-export async function testConfigKept(root: string, baseSha: string, diffs: readonly FileDiff[], testCommand: string | undefined, gitDir?: string, opts: { allowed?: readonly string[] } = {}): Promise<TestConfigResult> {
+export async function testConfigKept(
+  root: string,
+  baseSha: string,
+  diffs: readonly FileDiff[],
+  testCommand: string | undefined,
+  gitDir?: string,
+  opts: { allowed?: readonly string[] } = {},
+): Promise<TestConfigResult> {
   const problems: string[] = [];
   const changed: string[] = [];
   let checked = 0;
@@ -77,7 +87,9 @@ export async function testConfigKept(root: string, baseSha: string, diffs: reado
     if (named !== undefined && !isTestConfigPath(named)) {
       checked++;
       changed.push(f.path);
-      problems.push(`${formatFinding(hunkFinding('config', f, `setup/preload file ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: the runner config or test command (${setup.get(named)}) loads it into the test process before the tests`))}`);
+      problems.push(
+        `${formatFinding(hunkFinding('config', f, `setup/preload file ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: the runner config or test command (${setup.get(named)}) loads it into the test process before the tests`))}`,
+      );
       continue;
     }
     const paths = [...new Set([f.oldPath ?? f.path, f.path])].filter(isTestConfigPath);
@@ -85,7 +97,15 @@ export async function testConfigKept(root: string, baseSha: string, diffs: reado
     if (paths.some(isLaunchPath)) {
       checked++;
       changed.push(f.path);
-      problems.push(formatFinding(hunkFinding('config', f, `${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: this file changes how the test process starts or what it loads (package-manager options, environment, transpiler, interpreter start-up)`)));
+      problems.push(
+        formatFinding(
+          hunkFinding(
+            'config',
+            f,
+            `${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: this file changes how the test process starts or what it loads (package-manager options, environment, transpiler, interpreter start-up)`,
+          ),
+        ),
+      );
       continue;
     }
     checked++;
@@ -96,7 +116,16 @@ export async function testConfigKept(root: string, baseSha: string, diffs: reado
       if (what) {
         changed.push(path);
         const h = hunkFinding('config', f, what);
-        problems.push(`${path}: ${what}${h.text ? ` (line ${h.start}${h.end > h.start ? `-${h.end}` : ''}${h.base ? ' of the base' : ''})\n${h.text.split('\n').map((l) => `    ${l}`).join('\n')}` : ''}`);
+        problems.push(
+          `${path}: ${what}${
+            h.text
+              ? ` (line ${h.start}${h.end > h.start ? `-${h.end}` : ''}${h.base ? ' of the base' : ''})\n${h.text
+                  .split('\n')
+                  .map((l) => `    ${l}`)
+                  .join('\n')}`
+              : ''
+          }`,
+        );
       }
     } catch (e) {
       changed.push(path);
@@ -111,8 +140,20 @@ export async function testConfigKept(root: string, baseSha: string, diffs: reado
   return { passed: problems.length === 0, detail, changed };
 }
 
-async function changedSetting(root: string, baseSha: string, f: FileDiff, name: string, testCommand: string | undefined, gitDir: string | undefined): Promise<string | undefined> {
-  if (CONFIG_FILE.test(name)) return f.status === 'added' ? 'test runner config added' : f.status === 'deleted' ? 'test runner config deleted' : 'test runner config changed';
+async function changedSetting(
+  root: string,
+  baseSha: string,
+  f: FileDiff,
+  name: string,
+  testCommand: string | undefined,
+  gitDir: string | undefined,
+): Promise<string | undefined> {
+  if (CONFIG_FILE.test(name))
+    return f.status === 'added'
+      ? 'test runner config added'
+      : f.status === 'deleted'
+        ? 'test runner config deleted'
+        : 'test runner config changed';
   const before = f.status === 'added' ? '' : await baseText(root, baseSha, f.oldPath ?? f.path, gitDir);
   const after = f.status === 'deleted' ? '' : await readFile(join(root, f.path), 'utf8');
   const section = SECTIONS[name];
@@ -166,19 +207,43 @@ const PATH_TOKEN = /(?:<rootDir>\/|\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)*\.(?:[cm]?[
  * `.npmrc` node-options, the test script itself, pytest `-p`): every path-like token of those texts,
  * base and now, that names a file in the diff. Returns path → the file that names it.
  */
-export async function setupFiles(root: string, baseSha: string, diffs: readonly FileDiff[], testCommand: string | undefined, gitDir?: string): Promise<Map<string, string>> {
+export async function setupFiles(
+  root: string,
+  baseSha: string,
+  diffs: readonly FileDiff[],
+  testCommand: string | undefined,
+  gitDir?: string,
+): Promise<Map<string, string>> {
   const changed = new Set(diffs.flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])]));
   const out = new Map<string, string>();
   const sources: { from: string; dir: string; text: string }[] = [{ from: 'test.command', dir: '', text: testCommand ?? '' }];
-  const ls = await git(['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, okCodes: [0, 128], ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}) }).catch(() => ({ stdout: '' }));
-  const configs = ls.stdout.split('\0').filter((p) => p && (isTestConfigPath(p) || /(?:^|\/)(?:tox\.ini|setup\.cfg|pyproject\.toml)$/.test(p)) && !/(?:^|\/)node_modules\//.test(p));
+  const ls = await git(['ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: root,
+    okCodes: [0, 128],
+    ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}),
+  }).catch(() => ({ stdout: '' }));
+  const configs = ls.stdout
+    .split('\0')
+    .filter(
+      (p) => p && (isTestConfigPath(p) || /(?:^|\/)(?:tox\.ini|setup\.cfg|pyproject\.toml)$/.test(p)) && !/(?:^|\/)node_modules\//.test(p),
+    );
   for (const p of [...new Set([...configs, ...diffs.map((d) => d.oldPath ?? d.path).filter(isTestConfigPath)])].slice(0, 200)) {
     const now = await readFile(join(root, p), 'utf8').catch(() => '');
     const before = await baseText(root, baseSha, p, gitDir).catch(() => '');
-    for (const text of [now, before]) if (text) sources.push({ from: p, dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), text: posix.basename(p) === 'package.json' ? packageTestText(text) : text });
+    for (const text of [now, before])
+      if (text)
+        sources.push({
+          from: p,
+          dir: posix.dirname(p) === '.' ? '' : posix.dirname(p),
+          text: posix.basename(p) === 'package.json' ? packageTestText(text) : text,
+        });
   }
   // Spec files the test command or a test script names (`mocha tests.js`) are tests, judged by assertions-kept.
-  const specs = new Set(sources.flatMap((s) => (s.from === 'test.command' ? specArgs(s.text) : posix.basename(s.from) === 'package.json' ? scriptSpecs(s.text) : [])));
+  const specs = new Set(
+    sources.flatMap((s) =>
+      s.from === 'test.command' ? specArgs(s.text) : posix.basename(s.from) === 'package.json' ? scriptSpecs(s.text) : [],
+    ),
+  );
   for (const s of sources) {
     for (const m of s.text.matchAll(PATH_TOKEN)) {
       const tok = m[0].replace(/^<rootDir>\//, '');

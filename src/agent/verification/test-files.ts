@@ -35,7 +35,8 @@ export interface TestFilePatterns {
   matches(path: string): boolean;
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 const readText = (root: string, file: string): string | undefined => {
   try {
     return readFileSync(join(root, file), 'utf8');
@@ -62,8 +63,13 @@ const SPEC_RUNNERS = new Set(['mocha', '_mocha', 'ava', 'tap', 'jasmine', 'jest'
 export function specArgs(command: string): string[] {
   const out: string[] = [];
   for (const segment of command.split(/&&|\|\||[;|&]/)) {
-    const words = segment.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
-    const at = words.findIndex((w, i) => SPEC_RUNNERS.has(w.split('/').pop() ?? '') || (w.split('/').pop() === 'node' && words[i + 1] === '--test'));
+    const words = segment
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/^['"]|['"]$/g, ''));
+    const at = words.findIndex(
+      (w, i) => SPEC_RUNNERS.has(w.split('/').pop() ?? '') || (w.split('/').pop() === 'node' && words[i + 1] === '--test'),
+    );
     if (at < 0) continue;
     const start = words[at]?.split('/').pop() === 'node' ? at + 1 : at;
     for (let i = start + 1; i < words.length; i++) {
@@ -80,7 +86,11 @@ export function specArgs(command: string): string[] {
 function pythonFiles(text: string): string[] {
   const m = /^\s*python_files\s*=\s*(.+)$/m.exec(text);
   if (!m?.[1]) return [];
-  return m[1].replace(/[[\]"',]/g, ' ').split(/\s+/).filter(Boolean).map((g) => `**/${g}`);
+  return m[1]
+    .replace(/[[\]"',]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((g) => `**/${g}`);
 }
 
 /**
@@ -94,7 +104,8 @@ export function testFilePatterns(root: string): TestFilePatterns {
   const globs: Array<{ glob: string; from: string }> = [];
   const pkg = readJson(root, 'package.json') ?? {};
   const section = (k: string) => (typeof pkg[k] === 'object' && pkg[k] !== null ? (pkg[k] as Record<string, unknown>) : {});
-  for (const g of strings(section('jest').testMatch)) globs.push({ glob: g.replace(/^<rootDir>\//, ''), from: 'package.json#jest.testMatch' });
+  for (const g of strings(section('jest').testMatch))
+    globs.push({ glob: g.replace(/^<rootDir>\//, ''), from: 'package.json#jest.testMatch' });
   for (const g of strings(section('ava').files)) if (!g.startsWith('!')) globs.push({ glob: g, from: 'package.json#ava.files' });
   for (const g of strings(section('mocha').spec)) globs.push({ glob: g, from: 'package.json#mocha.spec' });
   for (const g of strings(readJson(root, '.mocharc.json')?.spec)) globs.push({ glob: g, from: '.mocharc.json#spec' });

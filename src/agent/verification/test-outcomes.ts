@@ -2,7 +2,8 @@ import type { TestRun } from '../events.js';
 import type { Baseline } from './baseline.js';
 
 /** At most eight ids, then how many more. */
-export const listIds = (ids: readonly string[]): string => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', '));
+export const listIds = (ids: readonly string[]): string =>
+  ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ');
 
 /** Ids that failed on the base and pass in `run`. */
 export function fixedIds(base: Baseline, run: TestRun): string[] {
@@ -14,7 +15,11 @@ export function fixedIds(base: Baseline, run: TestRun): string[] {
  * Every test executed on the base (passed or failed) must be executed by the final run, unless its
  * file was deleted (test integrity judges that). Undefined when either run has no per-test ids.
  */
-export function testsKept(base: Baseline, run: TestRun, deletedFiles: readonly string[]): { passed: boolean; missing: string[]; checked: number } | undefined {
+export function testsKept(
+  base: Baseline,
+  run: TestRun,
+  deletedFiles: readonly string[],
+): { passed: boolean; missing: string[]; checked: number } | undefined {
   if (!base.tests.length || !run.tests?.length) return undefined;
   const executed = new Set(run.tests.filter((t) => t.outcome !== 'skipped').map((t) => t.id));
   const deleted = new Set(deletedFiles);

@@ -103,7 +103,15 @@ export function verifierContext(opts: VerifierOptions): VerifierContext {
     hash: worktreeHasher(opts),
     statReport: () => statReport(root, config.test.report),
     getBaseline: lazyBaseline(opts, log, scratch),
-    state: { runs: [], reportBefore: new WeakMap(), treeAfter: new WeakMap(), redGreenCache: undefined, tested: undefined, stopBlocks: 0, finalRuns: 0 },
+    state: {
+      runs: [],
+      reportBefore: new WeakMap(),
+      treeAfter: new WeakMap(),
+      redGreenCache: undefined,
+      tested: undefined,
+      stopBlocks: 0,
+      finalRuns: 0,
+    },
   };
 }
 
@@ -111,7 +119,8 @@ function worktreeHasher(opts: VerifierOptions): () => Promise<Hash> {
   const { root, config } = opts;
   const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
   // The report the test command writes is not part of the work (commitWork must leave it out the same way).
-  const hashOf = opts.treeHash ?? (async (r: string) => gitTreeHash(r, { exclude: await reportExclude(r, config.test.report, opts.gitDir), ...gitDir }));
+  const hashOf =
+    opts.treeHash ?? (async (r: string) => gitTreeHash(r, { exclude: await reportExclude(r, config.test.report, opts.gitDir), ...gitDir }));
   return async () => {
     try {
       return { tree: await hashOf(root) };
@@ -135,7 +144,17 @@ function lazyBaseline(opts: VerifierOptions, log: Logger, scratch: string): () =
   return () => {
     const command = config.test.command;
     if (command === undefined) return Promise.resolve(undefined);
-    baseline ??= runBaseline({ root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}), baseSha: opts.baseSha, config, exec: opts.exec, scratchDir: scratch, runDir: opts.runDir, ...(opts.signal ? { signal: opts.signal } : {}), logger: log })
+    baseline ??= runBaseline({
+      root,
+      ...(opts.gitDir ? { gitDir: opts.gitDir } : {}),
+      baseSha: opts.baseSha,
+      config,
+      exec: opts.exec,
+      scratchDir: scratch,
+      runDir: opts.runDir,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      logger: log,
+    })
       .then((b) => {
         onEvent({ type: 'test_run', run: b.run });
         return b;

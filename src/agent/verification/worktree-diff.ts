@@ -22,7 +22,12 @@ export interface FileDiff {
  * with renames detected and no context lines, every file as text (whatever .gitattributes says). The
  * real index is never touched. `gitDir`: the worktree's git dir as createWorktree recorded it.
  */
-export async function worktreeDiff(root: string, baseSha: string, paths: (path: string) => boolean = () => true, gitDir?: string): Promise<FileDiff[]> {
+export async function worktreeDiff(
+  root: string,
+  baseSha: string,
+  paths: (path: string) => boolean = () => true,
+  gitDir?: string,
+): Promise<FileDiff[]> {
   const patch = await withTempIndex(
     root,
     async (env) => {

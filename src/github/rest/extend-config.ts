@@ -10,7 +10,11 @@ import type { RestOctokit } from './rest-octokit.js';
 // The plugin's own grammar for `_extends` values.
 const EXTENDS = /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w\d]+)(?::([-_./\w\d]+\.ya?ml))?$/i;
 
-export async function extendConfig(octokit: RestOctokit, at: { owner: string; path: string }, config: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function extendConfig(
+  octokit: RestOctokit,
+  at: { owner: string; path: string },
+  config: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const value = config._extends;
   if (value === undefined) return config;
   const m = typeof value === 'string' ? EXTENDS.exec(value) : null;

@@ -11,7 +11,13 @@ export function issueMethods(ctx: PortContext): IssuesPort {
       const res = await unlessStatus(octokit.rest.issues.get({ ...r, issue_number: number }));
       if (!res) return undefined;
       const d = res.data;
-      return { number: d.number, title: d.title, body: d.body ?? '', state: d.state, isPullRequest: d.pull_request !== undefined && d.pull_request !== null };
+      return {
+        number: d.number,
+        title: d.title,
+        body: d.body ?? '',
+        state: d.state,
+        isPullRequest: d.pull_request !== undefined && d.pull_request !== null,
+      };
     },
     async addReaction(target, content) {
       const ep = reactionEndpoint(target);
@@ -27,7 +33,13 @@ export function issueMethods(ctx: PortContext): IssuesPort {
     async listComments(issue) {
       const all = await octokit.paginate(octokit.rest.issues.listComments, { ...r, issue_number: issue, per_page: 100 });
       return all.map((c): IssueComment => {
-        const comment: IssueComment = { id: c.id, body: c.body ?? '', user: c.user?.login ?? 'ghost', createdAt: c.created_at, updatedAt: c.updated_at };
+        const comment: IssueComment = {
+          id: c.id,
+          body: c.body ?? '',
+          user: c.user?.login ?? 'ghost',
+          createdAt: c.created_at,
+          updatedAt: c.updated_at,
+        };
         if (c.user?.type) comment.userType = c.user.type;
         return comment;
       });

@@ -12,7 +12,15 @@ interface RawPull {
 }
 
 export function toPullRequestInfo(p: RawPull): PullRequestInfo {
-  const info: PullRequestInfo = { number: p.number, url: p.html_url, headRef: p.head.ref, baseRef: p.base.ref, headSha: p.head.sha, draft: p.draft === true, state: p.state };
+  const info: PullRequestInfo = {
+    number: p.number,
+    url: p.html_url,
+    headRef: p.head.ref,
+    baseRef: p.base.ref,
+    headSha: p.head.sha,
+    draft: p.draft === true,
+    state: p.state,
+  };
   // null: the head repository was deleted; absent: the API did not say.
   if (p.head.repo !== undefined) info.headRepo = p.head.repo?.full_name ?? '';
   return info;
@@ -36,7 +44,14 @@ export function pullMethods(ctx: PortContext): PullsPort {
       return pick ? toPullRequestInfo(pick) : undefined;
     },
     async createPullRequest(pr) {
-      const { data } = await octokit.rest.pulls.create({ ...r, title: pr.title, body: pr.body, head: pr.head, base: pr.base, draft: pr.draft });
+      const { data } = await octokit.rest.pulls.create({
+        ...r,
+        title: pr.title,
+        body: pr.body,
+        head: pr.head,
+        base: pr.base,
+        draft: pr.draft,
+      });
       return toPullRequestInfo(data);
     },
     async updatePullRequest(number, patch) {

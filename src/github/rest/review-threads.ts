@@ -43,7 +43,9 @@ interface GqlThread {
   comments: { nodes: GqlComment[] };
 }
 interface GqlAnswer {
-  repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GqlThread[] } } | null } | null;
+  repository: {
+    pullRequest: { reviewThreads: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GqlThread[] } } | null;
+  } | null;
 }
 
 interface RestReviewComment {
@@ -63,7 +65,14 @@ function fromGraphql(t: GqlThread): ReviewThread {
   for (const c of t.comments.nodes) {
     if (c.databaseId === null) continue;
     const author = c.author?.login ?? 'ghost';
-    comments.push({ id: c.databaseId, author, ...(c.author?.__typename === 'Bot' ? { authorType: 'Bot' } : {}), body: c.body, createdAt: c.createdAt, ...(c.url ? { url: c.url } : {}) });
+    comments.push({
+      id: c.databaseId,
+      author,
+      ...(c.author?.__typename === 'Bot' ? { authorType: 'Bot' } : {}),
+      body: c.body,
+      createdAt: c.createdAt,
+      ...(c.url ? { url: c.url } : {}),
+    });
   }
   const line = t.line ?? t.originalLine ?? undefined;
   return { id: t.id, resolved: t.isResolved, outdated: t.isOutdated, path: t.path, ...(line !== undefined ? { line } : {}), comments };
@@ -74,14 +83,28 @@ export function threadsFromRest(all: RestReviewComment[]): ReviewThread[] {
   const threads = new Map<number, ReviewThread>();
   const sorted = [...all].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
   for (const c of sorted) {
-    const comment: ReviewThreadComment = { id: c.id, author: c.user?.login ?? 'ghost', ...(c.user?.type ? { authorType: c.user.type } : {}), body: c.body, createdAt: c.created_at, url: c.html_url };
+    const comment: ReviewThreadComment = {
+      id: c.id,
+      author: c.user?.login ?? 'ghost',
+      ...(c.user?.type ? { authorType: c.user.type } : {}),
+      body: c.body,
+      createdAt: c.created_at,
+      url: c.html_url,
+    };
     const root = c.in_reply_to_id !== undefined ? threads.get(c.in_reply_to_id) : undefined;
     if (root) {
       root.comments.push(comment);
       continue;
     }
     const line = c.line ?? c.original_line ?? undefined;
-    threads.set(c.id, { id: `rest-${c.id}`, resolved: false, outdated: c.line === null, path: c.path, ...(line !== undefined && line !== null ? { line } : {}), comments: [comment] });
+    threads.set(c.id, {
+      id: `rest-${c.id}`,
+      resolved: false,
+      outdated: c.line === null,
+      path: c.path,
+      ...(line !== undefined && line !== null ? { line } : {}),
+      comments: [comment],
+    });
   }
   return [...threads.values()];
 }
@@ -110,7 +133,10 @@ export function reviewThreadMethods(ctx: PortContext): ReviewThreadsPort {
         // A GitHub hiccup is not "no GraphQL here": only a refusal or a GraphQL-level error falls back.
         const status = httpStatus(e);
         if (status !== undefined && status >= 500) throw e;
-        log.warn({ pr, err: (e as Error).message }, 'GraphQL reviewThreads unavailable: REST review comments instead (resolved threads cannot be told apart)');
+        log.warn(
+          { pr, err: (e as Error).message },
+          'GraphQL reviewThreads unavailable: REST review comments instead (resolved threads cannot be told apart)',
+        );
         const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...r, pull_number: pr, per_page: 100 });
         return { threads: threadsFromRest(all as RestReviewComment[]), source: 'rest' };
       }

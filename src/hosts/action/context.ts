@@ -39,7 +39,10 @@ export function readActionContext(env: NodeJS.ProcessEnv): ActionContext {
   if (!owner || !repo || rest.length > 0) throw new ActionInputError('GITHUB_REPOSITORY', `${JSON.stringify(full)} is not owner/name`);
   const workspace = resolve(required(env, 'GITHUB_WORKSPACE'));
   if (!existsSync(join(workspace, '.git'))) {
-    throw new ActionInputError('GITHUB_WORKSPACE', `${workspace} is not a git checkout: add \`- uses: actions/checkout@v6\` (with persist-credentials: false) before this step`);
+    throw new ActionInputError(
+      'GITHUB_WORKSPACE',
+      `${workspace} is not a git checkout: add \`- uses: actions/checkout@v6\` (with persist-credentials: false) before this step`,
+    );
   }
   let payload: Record<string, unknown> = {};
   const eventPath = env.GITHUB_EVENT_PATH;

@@ -40,20 +40,33 @@ const RESTRICTION = '/proc/sys/kernel/apparmor_restrict_unprivileged_userns';
 
 /** The AppArmor profile Ubuntu itself ships for programs that need user namespaces, for bwrap at `path`. */
 export function bwrapProfile(path: string): string {
-  return ['abi <abi/4.0>,', 'include <tunables/global>', '', `profile bwrap ${path} flags=(unconfined) {`, '  userns,', '  include if exists <local/bwrap>', '}', ''].join('\n');
+  return [
+    'abi <abi/4.0>,',
+    'include <tunables/global>',
+    '',
+    `profile bwrap ${path} flags=(unconfined) {`,
+    '  userns,',
+    '  include if exists <local/bwrap>',
+    '}',
+    '',
+  ].join('\n');
 }
 
 export const defaultEnableSandboxDeps: EnableSandboxDeps = {
   exec: (file, args, input) =>
     new Promise((resolve) => {
       const child = execFile(file, args, { timeout: 120_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 127) : 0;
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 127) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
       });
       if (input !== undefined) child.stdin?.end(input);
     }),
   probe: () => (forgetBwrapProbe(), probeBwrap()),
-  readRestriction: () => readFile(RESTRICTION, 'utf8').then((t) => t.trim(), () => undefined),
+  readRestriction: () =>
+    readFile(RESTRICTION, 'utf8').then(
+      (t) => t.trim(),
+      () => undefined,
+    ),
   platform: process.platform,
   isRoot: process.getuid?.() === 0,
   hosted: process.env.RUNNER_ENVIRONMENT === 'github-hosted',
@@ -63,7 +76,10 @@ export const defaultEnableSandboxDeps: EnableSandboxDeps = {
  * Makes bubblewrap work on this runner when it does not (Linux only, `sandbox` not off), then says what
  * state the sandbox is in. Never throws: a step that fails is reported and the next one is tried.
  */
-export async function enableSandbox(setting: 'auto' | 'required' | 'off', deps: EnableSandboxDeps = defaultEnableSandboxDeps): Promise<EnableSandboxResult> {
+export async function enableSandbox(
+  setting: 'auto' | 'required' | 'off',
+  deps: EnableSandboxDeps = defaultEnableSandboxDeps,
+): Promise<EnableSandboxResult> {
   if (setting === 'off') return { sandbox: 'none', did: [], reason: 'sandbox: off in .github/proofpr.yml' };
   const did: string[] = [];
   let probe = await deps.probe();
@@ -101,6 +117,10 @@ export async function enableSandbox(setting: 'auto' | 'required' | 'off', deps: 
 /** The lines the Action prints at its start. */
 export function describeSandbox(r: EnableSandboxResult): string[] {
   const lines = r.did.length ? [`proofpr: made bubblewrap work on this runner: ${r.did.join('; ')}`] : [];
-  lines.push(r.sandbox === 'bwrap' ? 'proofpr: sandbox: bwrap (no network, read-only outside the worktree)' : `::warning::proofpr: sandbox: none: ${r.reason ?? 'not available'}`);
+  lines.push(
+    r.sandbox === 'bwrap'
+      ? 'proofpr: sandbox: bwrap (no network, read-only outside the worktree)'
+      : `::warning::proofpr: sandbox: none: ${r.reason ?? 'not available'}`,
+  );
   return lines;
 }

@@ -51,21 +51,31 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
     home: ctx.home,
     modelOverride: deps.modelId,
   };
-  const input = { runId: run.runId, trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? (await github.getDefaultBranch()) }, config, statusCommentId: run.statusCommentId };
-  const outcome = run.mode === 'follow-up' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: run.mode }, usecaseDeps);
+  const input = {
+    runId: run.runId,
+    trigger: { ...t, defaultBranch: t.defaultBranch ?? ctx.refBranch ?? (await github.getDefaultBranch()) },
+    config,
+    statusCommentId: run.statusCommentId,
+  };
+  const outcome =
+    run.mode === 'follow-up' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: run.mode }, usecaseDeps);
   // A bounded wait in the step: what the repository's CI says about the pushed commit (ci.wait_min);
   // when it failed, up to ci.fix_rounds follow-up runs on the same branch, each watched again.
   if (outcome.published) {
     const branch = outcome.branch;
     const ciDeps = { ...usecaseDeps, workspace: checkoutWorkspace(ctx.workspace, { fetchBranches: [branch] }) };
     const watch = (p: PublishedRun) => ciAfterPush(p, config, { github, clock: deps.clock ?? realClock, pushedByAction: true });
-    await runCiFixRounds(outcome.published, { trigger: input.trigger, config, newRunId: () => newRunId() }, { ...ciDeps, watch }).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'CI watch failed'));
+    await runCiFixRounds(outcome.published, { trigger: input.trigger, config, newRunId: () => newRunId() }, { ...ciDeps, watch }).catch(
+      (e: unknown) => log.warn({ err: (e as Error).message }, 'CI watch failed'),
+    );
   }
 
   const res = outcome.run;
   const plan = outcome.verdict === 'plan';
   const verdict = res?.evidence.verdict ?? (plan ? 'verified' : 'error');
-  const pr = outcome.pr ?? (t.target === 'pr' ? { number: t.number, url: github.htmlUrl(t.number).replace(/\/issues\/(\d+)$/, '/pull/$1') } : undefined);
+  const pr =
+    outcome.pr ??
+    (t.target === 'pr' ? { number: t.number, url: github.htmlUrl(t.number).replace(/\/issues\/(\d+)$/, '/pull/$1') } : undefined);
   return {
     exitCode: plan ? 0 : outcome.verdict === 'error' && !res ? 1 : exitCodeFor(verdict),
     outputs: {

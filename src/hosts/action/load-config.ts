@@ -11,10 +11,15 @@ import type { GitHubPort } from '../../github/port.js';
 
 export const DEFAULT_CONFIG_PATH = '.github/proofpr.yml';
 
-export async function loadActionConfig(workspace: string, inputs: ActionInputs, github: Pick<GitHubPort, 'extendConfig'>): Promise<RepoConfig> {
+export async function loadActionConfig(
+  workspace: string,
+  inputs: ActionInputs,
+  github: Pick<GitHubPort, 'extendConfig'>,
+): Promise<RepoConfig> {
   const path = isAbsolute(inputs.config) ? inputs.config : join(workspace, inputs.config);
   const exists = existsSync(path);
-  if (!exists && inputs.config !== DEFAULT_CONFIG_PATH) throw new ActionInputError('config', `${inputs.config}: no such file in the checkout`);
+  if (!exists && inputs.config !== DEFAULT_CONFIG_PATH)
+    throw new ActionInputError('config', `${inputs.config}: no such file in the checkout`);
   // ConfigError (exit 2) names the file and each bad key path.
   const raw = parseConfigYaml(exists ? readFileSync(path, 'utf8') : undefined, inputs.config);
   let merged: Record<string, unknown>;

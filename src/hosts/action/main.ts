@@ -25,7 +25,12 @@ import { sweepFlow } from './sweep-flow.js';
 import type { ActionResult } from './result.js';
 
 /** Events that may carry a command (comment, label, review): they go through the one intake, as in the App. */
-export const REQUEST_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'issues', 'pull_request_review', 'pull_request_review_comment']);
+export const REQUEST_EVENTS: ReadonlySet<string> = new Set([
+  'issue_comment',
+  'issues',
+  'pull_request_review',
+  'pull_request_review_comment',
+]);
 
 export interface ActionDeps {
   github?: GitHubPort;
@@ -48,7 +53,12 @@ export function workspacePath(workspace: string, file: string): string {
 export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, deps: ActionDeps = {}): Promise<ActionResult> {
   const github =
     deps.github ??
-    createGitHubPort(createTokenOctokit({ token: inputs.githubToken, baseUrl: ctx.apiUrl }), { owner: ctx.owner, repo: ctx.repo, webUrl: ctx.serverUrl, configPath: isAbsolute(inputs.config) ? CONFIG_PATH : inputs.config });
+    createGitHubPort(createTokenOctokit({ token: inputs.githubToken, baseUrl: ctx.apiUrl }), {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      webUrl: ctx.serverUrl,
+      configPath: isAbsolute(inputs.config) ? CONFIG_PATH : inputs.config,
+    });
   const config = await loadActionConfig(ctx.workspace, inputs, github);
   // Said at the start: the sandbox state (after making bwrap work on a hosted runner) and, when none, why.
   const box = await (deps.enableSandbox ?? ((s) => enableSandbox(s)))(config.sandbox);
@@ -69,6 +79,10 @@ export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, de
   if (REQUEST_EVENTS.has(ctx.eventName)) return issueFlow(ctx, config, common);
   if (inputs.prompt) return promptFlow(ctx, config, inputs.prompt, { ...common, workspace });
   if (ctx.eventName === 'schedule') return sweep();
-  if (ctx.eventName === 'workflow_dispatch') throw new ActionInputError('prompt', 'is required for workflow_dispatch (pass `prompt: ${{ inputs.prompt }}`), or set `mode: sweep`');
-  throw new ActionInputError('mode', `the ${ctx.eventName} event needs a \`prompt\` input or \`mode: sweep\` (comment triggers come from issue_comment, issues, pull_request_review and pull_request_review_comment events)`);
+  if (ctx.eventName === 'workflow_dispatch')
+    throw new ActionInputError('prompt', 'is required for workflow_dispatch (pass `prompt: ${{ inputs.prompt }}`), or set `mode: sweep`');
+  throw new ActionInputError(
+    'mode',
+    `the ${ctx.eventName} event needs a \`prompt\` input or \`mode: sweep\` (comment triggers come from issue_comment, issues, pull_request_review and pull_request_review_comment events)`,
+  );
 }

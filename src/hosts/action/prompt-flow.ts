@@ -52,7 +52,15 @@ export async function promptFlow(ctx: ActionContext, config: RepoConfig, prompt:
   let pushed = false;
   if (res.headSha && (verified || config.pr.wip_commit)) {
     const access = await github.gitAccess();
-    await deps.workspace.pushBranch({ repoDir: ctx.workspace, remoteUrl: access.url, branch, token: access.token, expectedRemoteSha: null, ownBranch: true, sha: res.headSha });
+    await deps.workspace.pushBranch({
+      repoDir: ctx.workspace,
+      remoteUrl: access.url,
+      branch,
+      token: access.token,
+      expectedRemoteSha: null,
+      ownBranch: true,
+      sha: res.headSha,
+    });
     pushed = true;
   }
   if (pushed && (verified || config.pr.on_unverified === 'draft_pr')) {
@@ -71,7 +79,13 @@ export async function promptFlow(ctx: ActionContext, config: RepoConfig, prompt:
   }
   return {
     exitCode: res.exitCode,
-    outputs: { verdict: ev.verdict, branch: pushed ? branch : '', pr_number: prNumber, pr_url: prUrl, evidence_path: deps.evidencePath(join(res.runDir, 'evidence.json')) },
+    outputs: {
+      verdict: ev.verdict,
+      branch: pushed ? branch : '',
+      pr_number: prNumber,
+      pr_url: prUrl,
+      evidence_path: deps.evidencePath(join(res.runDir, 'evidence.json')),
+    },
     summaryMd: res.summaryMd,
     message: `prompt task: ${ev.verdict} (${ev.reason})${prUrl ? ` → ${prUrl}` : pushed ? ` → branch ${branch}` : ''}`,
   };

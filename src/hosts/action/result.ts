@@ -8,7 +8,12 @@ export interface ActionResult {
 }
 
 export function skipped(message: string): ActionResult {
-  return { exitCode: 0, outputs: { verdict: 'skipped', branch: '', pr_number: '', pr_url: '', evidence_path: '' }, summaryMd: `proofpr did not run: ${message}\n`, message };
+  return {
+    exitCode: 0,
+    outputs: { verdict: 'skipped', branch: '', pr_number: '', pr_url: '', evidence_path: '' },
+    summaryMd: `proofpr did not run: ${message}\n`,
+    message,
+  };
 }
 
 /** PR number from an html URL (…/pull/12). */

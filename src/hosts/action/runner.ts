@@ -40,8 +40,15 @@ function useBundledWasm(): void {
 /** actions/checkout keeps the token in .git/config unless persist-credentials is false: say so. */
 function warnPersistedToken(workspace: string, io: RunnerIo): void {
   try {
-    const out = execFileSync('git', ['config', '--local', '--get-regexp', '^http\\..*extraheader$'], { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    if (out.trim()) io.stdout('::warning::actions/checkout left the token in .git/config; set `persist-credentials: false` on the checkout step so no test the agent runs can read it\n');
+    const out = execFileSync('git', ['config', '--local', '--get-regexp', '^http\\..*extraheader$'], {
+      cwd: workspace,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    if (out.trim())
+      io.stdout(
+        '::warning::actions/checkout left the token in .git/config; set `persist-credentials: false` on the checkout step so no test the agent runs can read it\n',
+      );
   } catch {
     /* none configured */
   }

@@ -31,7 +31,13 @@ export async function sweepFlow(ctx: ActionContext, config: RepoConfig, deps: Sw
       home: ctx.home,
       repoFullName: `${ctx.owner}/${ctx.repo}`,
     },
-    { runTask: deps.runTask, model: deps.model, github: deps.github, workspace: deps.workspace, ...(deps.baseline ? { baseline: deps.baseline } : {}) },
+    {
+      runTask: deps.runTask,
+      model: deps.model,
+      github: deps.github,
+      workspace: deps.workspace,
+      ...(deps.baseline ? { baseline: deps.baseline } : {}),
+    },
   );
   // Outputs describe the first sweep that opened or updated a PR, else the first sweep.
   const main = outcomes.find((o) => o.pr) ?? outcomes[0];

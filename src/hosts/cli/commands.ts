@@ -36,12 +36,16 @@ export const COMMAND_GROUPS: Readonly<Record<string, string>> = { config: 'confi
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'run',
-    description: 'run the agent on a task in a fresh worktree of --repo and commit the result on a new branch (or, with --github-repo, fix an issue and open the PR)',
+    description:
+      'run the agent on a task in a fresh worktree of --repo and commit the result on a new branch (or, with --github-repo, fix an issue and open the PR)',
     options: [
       repoOpt('git repository to work on'),
       ['--prompt <text>', 'the task, as text'],
       ['--issue-file <file>', 'the task, as JSON { "number", "title", "body" }'],
-      ['--github-repo <owner/name>', 'work on this GitHub repository (with --issue; token from GITHUB_TOKEN): clone, run, push, open the PR'],
+      [
+        '--github-repo <owner/name>',
+        'work on this GitHub repository (with --issue; token from GITHUB_TOKEN): clone, run, push, open the PR',
+      ],
       ['--issue <n>', 'the issue of --github-repo to fix'],
       CONFIG_OPT,
       MODEL_OPT,
@@ -80,7 +84,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'init',
     description: 'write .github/proofpr.yml with the detected test and setup commands (and, with --workflow, the Action workflow)',
-    options: [repoOpt('git repository to set up'), ['--workflow', 'also write .github/workflows/proofpr.yml'], ['--force', 'overwrite existing files']],
+    options: [
+      repoOpt('git repository to set up'),
+      ['--workflow', 'also write .github/workflows/proofpr.yml'],
+      ['--force', 'overwrite existing files'],
+    ],
     run: (flags) => initCommand(flags),
   },
   {
@@ -97,7 +105,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'gc',
-    description: 'retention for $PROOFPR_HOME: old run folders, worktrees of runs that are gone, unused mirrors, dependency cache entries, empty proofpr/* branches (WIP branches kept)',
+    description:
+      'retention for $PROOFPR_HOME: old run folders, worktrees of runs that are gone, unused mirrors, dependency cache entries, empty proofpr/* branches (WIP branches kept)',
     options: [
       ['--older-than-days <n>', 'age of run folders and mirrors to remove', '30'],
       ['--dep-cache-max-mb <n>', 'size bound of the dependency cache (least recently used entries go first)', '5120'],

@@ -14,7 +14,11 @@ export interface ConfigCheckFlags {
   config?: string;
 }
 
-export async function configCheckCommand(flags: ConfigCheckFlags, out: (s: string) => void = (s) => process.stdout.write(s), err: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+export async function configCheckCommand(
+  flags: ConfigCheckFlags,
+  out: (s: string) => void = (s) => process.stdout.write(s),
+  err: (s: string) => void = (s) => process.stderr.write(s),
+): Promise<number> {
   const repoDir = resolve(flags.repo ?? '.');
   let file;
   try {
@@ -27,8 +31,12 @@ export async function configCheckCommand(flags: ConfigCheckFlags, out: (s: strin
   const c = file.config;
   const resolved = resolveCommands(c, await detectCommands(repoDir), file.shown);
   out(`${file.exists ? `${file.shown} is valid` : `no ${file.shown}: the defaults apply`}\n`);
-  out(`  test: ${resolved.test ? `\`${resolved.test.command}\` (${resolved.test.source}: ${resolved.test.why})` : `none — ${resolved.missing ?? 'set test.command'}`}\n`);
+  out(
+    `  test: ${resolved.test ? `\`${resolved.test.command}\` (${resolved.test.source}: ${resolved.test.why})` : `none — ${resolved.missing ?? 'set test.command'}`}\n`,
+  );
   out(`  setup: ${resolved.setup ? `\`${resolved.setup.command}\` (${resolved.setup.source}: ${resolved.setup.why})` : 'none'}\n`);
-  out(`  rules: ${c.permissions.allow.length} allow, ${c.permissions.deny.length} deny; hooks: ${Object.values(c.hooks).reduce((n, l) => n + l.length, 0)}; sweeps: ${c.sweeps.length}\n`);
+  out(
+    `  rules: ${c.permissions.allow.length} allow, ${c.permissions.deny.length} deny; hooks: ${Object.values(c.hooks).reduce((n, l) => n + l.length, 0)}; sweeps: ${c.sweeps.length}\n`,
+  );
   return 0;
 }

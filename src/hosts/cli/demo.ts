@@ -36,7 +36,10 @@ export interface DemoResult {
  * to a temp folder and the real harness runs on it (real tools, permission checks, tests, gates, commit);
  * only the model's turns are replayed from examples/demo/session.jsonl.
  */
-export async function runDemo(write: (s: string) => void = (s) => process.stdout.write(s), opts: { workDir?: string } = {}): Promise<DemoResult> {
+export async function runDemo(
+  write: (s: string) => void = (s) => process.stdout.write(s),
+  opts: { workDir?: string } = {},
+): Promise<DemoResult> {
   const src = demoDir();
   const work = opts.workDir ?? (await mkdtemp(join(tmpdir(), 'proofpr-demo-')));
   const repoDir = join(work, 'repo');

@@ -19,7 +19,11 @@ export interface DoctorFlags {
   config?: string;
 }
 
-export async function doctorCommand(flags: DoctorFlags, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+export async function doctorCommand(
+  flags: DoctorFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): Promise<number> {
   const repoDir = resolve(flags.repo ?? '.');
   const results: CheckResult[] = [];
   const report = (c: CheckResult): void => {
@@ -36,10 +40,19 @@ export async function doctorCommand(flags: DoctorFlags, env: NodeJS.ProcessEnv =
     const file = readConfigFile(repoDir, flags.config);
     shown = file.shown;
     config = file.config;
-    report({ name: 'config', status: 'ok', detail: file.exists ? `${file.shown} is valid` : `no ${file.shown}: the defaults apply (proofpr init writes one)` });
+    report({
+      name: 'config',
+      status: 'ok',
+      detail: file.exists ? `${file.shown} is valid` : `no ${file.shown}: the defaults apply (proofpr init writes one)`,
+    });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    report({ name: 'config', status: 'fail', detail: e.message.replace(/\n/g, '\n      '), fix: 'correct the keys named above (proofpr config check shows the same)' });
+    report({
+      name: 'config',
+      status: 'fail',
+      detail: e.message.replace(/\n/g, '\n      '),
+      fix: 'correct the keys named above (proofpr config check shows the same)',
+    });
   }
   report(await checkBubblewrap(config?.sandbox ?? 'auto'));
   const model = env.PROOFPR_MODEL?.trim() || config?.model;
@@ -56,6 +69,10 @@ export async function doctorCommand(flags: DoctorFlags, env: NodeJS.ProcessEnv =
   } else report({ name: 'dry test run', status: 'skip', detail: 'the config is invalid' });
 
   const failed = results.filter((r) => r.status === 'fail');
-  out(failed.length === 0 ? '\nready.\n' : `\n${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((f) => f.name).join(', ')}\n`);
+  out(
+    failed.length === 0
+      ? '\nready.\n'
+      : `\n${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((f) => f.name).join(', ')}\n`,
+  );
   return failed.length === 0 ? 0 : 2;
 }

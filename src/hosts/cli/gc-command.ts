@@ -39,7 +39,8 @@ async function findMirrors(dir: string): Promise<string[]> {
 /** Last use of a mirror: its newest FETCH_HEAD, HEAD or packed-refs. */
 async function lastUsed(mirror: string): Promise<number> {
   let t = 0;
-  for (const f of ['FETCH_HEAD', 'HEAD', 'packed-refs', 'refs']) t = Math.max(t, (await stat(join(mirror, f)).catch(() => undefined))?.mtimeMs ?? 0);
+  for (const f of ['FETCH_HEAD', 'HEAD', 'packed-refs', 'refs'])
+    t = Math.max(t, (await stat(join(mirror, f)).catch(() => undefined))?.mtimeMs ?? 0);
   return t;
 }
 
@@ -52,7 +53,11 @@ async function unpushedWork(mirror: string): Promise<boolean> {
   return false;
 }
 
-export async function gcCommand(flags: GcFlags, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+export async function gcCommand(
+  flags: GcFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  out: (s: string) => void = (s) => process.stdout.write(s),
+): Promise<number> {
   const days = flags.olderThanDays === undefined ? 30 : Number(flags.olderThanDays);
   if (!Number.isFinite(days) || days < 0) throw new UsageError('--older-than-days must be a number of days (0 or more)');
   const home = proofprHome(env);
@@ -62,7 +67,7 @@ export async function gcCommand(flags: GcFlags, env: NodeJS.ProcessEnv = process
   let runs = 0;
   for (const e of await readdir(join(home, 'runs'), { withFileTypes: true }).catch(() => [])) {
     const p = join(home, 'runs', e.name);
-    if (!e.isDirectory() || ((await stat(p)).mtimeMs >= cutoff)) continue;
+    if (!e.isDirectory() || (await stat(p)).mtimeMs >= cutoff) continue;
     if (!dry) await rm(p, { recursive: true, force: true });
     runs++;
   }
@@ -71,12 +76,16 @@ export async function gcCommand(flags: GcFlags, env: NodeJS.ProcessEnv = process
   const maxMb = flags.depCacheMaxMb === undefined ? 5120 : Number(flags.depCacheMaxMb);
   if (!Number.isFinite(maxMb) || maxMb < 0) throw new UsageError('--dep-cache-max-mb must be a number of MiB (0 or more)');
   const dc = await gcDependencyCache(join(home, 'dep-cache'), { unusedSince: cutoff, maxBytes: maxMb * 1024 * 1024, dryRun: dry });
-  out(`dependency cache: ${verb} ${dc.removed.length} entr${dc.removed.length === 1 ? 'y' : 'ies'}, ${dc.keptEntries} kept (${(dc.keptBytes / 1048576).toFixed(1)} MiB)\n`);
+  out(
+    `dependency cache: ${verb} ${dc.removed.length} entr${dc.removed.length === 1 ? 'y' : 'ies'}, ${dc.keptEntries} kept (${(dc.keptBytes / 1048576).toFixed(1)} MiB)\n`,
+  );
 
   const mirrors = await findMirrors(join(home, 'mirrors'));
   if (!dry && existsSync(join(home, 'worktrees'))) {
     const swept = await sweepWorktrees(join(home, 'worktrees'), mirrors);
-    out(`worktrees: removed ${swept.removed.length} of runs that are gone${swept.salvaged.length ? ` (WIP committed on ${swept.salvaged.join(', ')})` : ''}\n`);
+    out(
+      `worktrees: removed ${swept.removed.length} of runs that are gone${swept.salvaged.length ? ` (WIP committed on ${swept.salvaged.join(', ')})` : ''}\n`,
+    );
   }
   // Before pruning branches: deleting a branch touches the refs that tell when a mirror was last used.
   const gone = new Set<string>();
@@ -97,7 +106,10 @@ export async function gcCommand(flags: GcFlags, env: NodeJS.ProcessEnv = process
   const repos = [...mirrors.filter((m) => !gone.has(m)), ...(flags.repo ? [resolve(flags.repo)] : [])];
   for (const repo of repos) {
     const r = await pruneEmptyBranches(repo, { dryRun: dry });
-    if (r.deleted.length || r.kept.length) out(`branches in ${repo}: ${dry ? 'would delete' : 'deleted'} ${r.deleted.length} empty (${r.deleted.join(', ') || '-'}), kept ${r.kept.length} with work (${r.kept.join(', ') || '-'})\n`);
+    if (r.deleted.length || r.kept.length)
+      out(
+        `branches in ${repo}: ${dry ? 'would delete' : 'deleted'} ${r.deleted.length} empty (${r.deleted.join(', ') || '-'}), kept ${r.kept.length} with work (${r.kept.join(', ') || '-'})\n`,
+      );
   }
   return 0;
 }

@@ -50,12 +50,23 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   const loadConfig = async (): Promise<LoadedConfig> => {
     if (opts.github.configFromFlag) return { ok: true, config: opts.config };
     const loaded = await loadRepoConfig(github);
-    if (!loaded.ok) throw new UsageError(`invalid .github/proofpr.yml on ${target.owner}/${target.repo}'s default branch:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`);
+    if (!loaded.ok)
+      throw new UsageError(
+        `invalid .github/proofpr.yml on ${target.owner}/${target.repo}'s default branch:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`,
+      );
     return { ok: true, config: { ...loaded.config, ...opts.limits } };
   };
   const runId = newRunId();
   const acc = await acceptRequest(
-    { kind: 'issue', number: n, title: issue.title, body: issue.body, deliveryId: `cli-${runId}`, defaultBranch: await github.getDefaultBranch(), ...(me ? { requester: me } : {}) },
+    {
+      kind: 'issue',
+      number: n,
+      title: issue.title,
+      body: issue.body,
+      deliveryId: `cli-${runId}`,
+      defaultBranch: await github.getDefaultBranch(),
+      ...(me ? { requester: me } : {}),
+    },
     { github, loadConfig, newRunId: () => runId },
   );
   if (acc.outcome !== 'accepted') throw new UsageError(acc.why);
@@ -79,7 +90,9 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   const last = outcome.run;
   err(`status comment: ${statusCommentUrl}\n`);
   if (last) err(`run folder: ${last.runDir}\n`);
-  err(`${outcome.verdict}${outcome.prUrl ? ` → ${outcome.prUrl}` : outcome.verdict === 'error' ? ' (the status comment says what failed)' : ''}\n`);
+  err(
+    `${outcome.verdict}${outcome.prUrl ? ` → ${outcome.prUrl}` : outcome.verdict === 'error' ? ' (the status comment says what failed)' : ''}\n`,
+  );
   if (opts.json) {
     if (last) deps.stdout(`${JSON.stringify(last.evidence)}\n`);
   } else if (outcome.prUrl) deps.stdout(`${outcome.prUrl}\n`);
@@ -97,6 +110,7 @@ async function readIssue(github: GitHubPort, n: number, full: string): Promise<I
     throw e;
   }
   if (!issue) throw new UsageError(`--issue ${n}: no such issue in ${full} (or GITHUB_TOKEN cannot read it)`);
-  if (issue.isPullRequest) throw new UsageError(`--issue ${n}: #${n} is a pull request; give an issue (follow-ups on a PR go through the App or the Action)`);
+  if (issue.isPullRequest)
+    throw new UsageError(`--issue ${n}: #${n} is a pull request; give an issue (follow-ups on a PR go through the App or the Action)`);
   return issue;
 }

@@ -31,11 +31,19 @@ const yamlString = (s: string): string => JSON.stringify(s);
 const comment = (s: string): string => s.replace(/\s*\n\s*/g, ' ');
 
 export function renderInitConfig(detected: DetectedCommands, schema: string): string {
-  const lines = [`# yaml-language-server: $schema=${schema}`, '# proofpr configuration: every key and its default is in the README ("Configuration").', ''];
+  const lines = [
+    `# yaml-language-server: $schema=${schema}`,
+    '# proofpr configuration: every key and its default is in the README ("Configuration").',
+    '',
+  ];
   if (detected.test) {
     lines.push('test:', `  # ${comment(detected.test.why)}`, `  command: ${yamlString(detected.test.command)}`);
   } else {
-    lines.push('test:', '  # nothing was detected: set the command that runs your tests (runs end unverified without one)', '  # command: "make test"');
+    lines.push(
+      'test:',
+      '  # nothing was detected: set the command that runs your tests (runs end unverified without one)',
+      '  # command: "make test"',
+    );
   }
   if (detected.setup) lines.push('', 'setup:', `  # ${comment(detected.setup.why)}`, `  command: ${yamlString(detected.setup.command)}`);
   for (const n of detected.notes) lines.push(`# note: ${comment(n)}`);
@@ -55,9 +63,14 @@ export function renderInitConfig(detected: DetectedCommands, schema: string): st
 /** The comment-triggered workflow; the Node set-up steps are kept only for Node projects. */
 export function renderInitWorkflow(detected: DetectedCommands): string {
   let text = readFileSync(join(packageRoot(), 'examples', 'workflows', 'proofpr-comment.yml'), 'utf8');
-  const node = ['npm', 'pnpm', 'yarn-classic', 'yarn-berry', 'bun'].includes(detected.setup?.tool ?? '') || /^(npm|pnpm|yarn|bun|npx)\b/.test(detected.test?.command ?? '');
+  const node =
+    ['npm', 'pnpm', 'yarn-classic', 'yarn-berry', 'bun'].includes(detected.setup?.tool ?? '') ||
+    /^(npm|pnpm|yarn|bun|npx)\b/.test(detected.test?.command ?? '');
   if (!node) {
-    text = text.replace(/      - uses: actions\/setup-node@[^\n]*\n(?:        [^\n]*\n)*      - run: npm ci\n/, '      # set up your toolchain here (actions/setup-python, actions/setup-go, ...); proofpr runs setup.command itself\n');
+    text = text.replace(
+      /      - uses: actions\/setup-node@[^\n]*\n(?:        [^\n]*\n)*      - run: npm ci\n/,
+      '      # set up your toolchain here (actions/setup-python, actions/setup-go, ...); proofpr runs setup.command itself\n',
+    );
   }
   return text;
 }
@@ -77,10 +90,15 @@ export async function initCommand(flags: InitFlags, out: (s: string) => void = (
   const force = flags.force === true;
   const targets: Array<[string, string]> = [[CONFIG_PATH, text]];
   if (flags.workflow) targets.push([WORKFLOW_PATH, renderInitWorkflow(detected)]);
-  for (const [rel] of targets) if (existsSync(join(repoDir, rel)) && !force) throw new UsageError(`${rel} already exists: edit it, or pass --force to overwrite it`);
+  for (const [rel] of targets)
+    if (existsSync(join(repoDir, rel)) && !force) throw new UsageError(`${rel} already exists: edit it, or pass --force to overwrite it`);
   for (const [rel, body] of targets) writeNew(join(repoDir, rel), body, force, rel);
   out(`wrote ${CONFIG_PATH}\n`);
-  out(detected.test ? `  test: ${detected.test.command} (${detected.test.why})\n` : '  test: nothing detected: set test.command in the file\n');
+  out(
+    detected.test
+      ? `  test: ${detected.test.command} (${detected.test.why})\n`
+      : '  test: nothing detected: set test.command in the file\n',
+  );
   if (detected.setup) out(`  setup: ${detected.setup.command} (${detected.setup.why})\n`);
   if (flags.workflow) out(`wrote ${WORKFLOW_PATH} (add the ANTHROPIC_API_KEY repository secret)\n`);
   out('next: proofpr doctor\n');

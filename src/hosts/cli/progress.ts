@@ -7,15 +7,22 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
   return (ev: RunEvent): void => {
     switch (ev.type) {
       case 'run_start':
-        write(ev.sandbox === 'bwrap' ? 'sandbox: bwrap (no network, read-only outside the worktree)' : `sandbox: NONE: ${ev.sandboxReason ?? 'not available'}`);
+        write(
+          ev.sandbox === 'bwrap'
+            ? 'sandbox: bwrap (no network, read-only outside the worktree)'
+            : `sandbox: NONE: ${ev.sandboxReason ?? 'not available'}`,
+        );
         if (ev.test) write(`tests: ${ev.test.command} (${ev.test.source}: ${ev.test.why})`);
-        if (ev.setup) write(`setup: ${ev.setup.command ? `${ev.setup.command} (${ev.setup.source ?? 'configured'}: ${ev.setup.why})` : ev.setup.why}`);
+        if (ev.setup)
+          write(`setup: ${ev.setup.command ? `${ev.setup.command} (${ev.setup.source ?? 'configured'}: ${ev.setup.why})` : ev.setup.why}`);
         break;
       case 'assistant': {
         tokens += ev.usage.inputTokens + ev.usage.outputTokens + ev.usage.cacheReadTokens + ev.usage.cacheWriteTokens;
         cost += ev.costUsd;
         const tools = ev.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
-        write(`turn ${ev.turn} · ${tools.length ? tools.join(', ') : 'no tool calls'} · ${(tokens / 1000).toFixed(1)}k tokens · $${cost.toFixed(3)}`);
+        write(
+          `turn ${ev.turn} · ${tools.length ? tools.join(', ') : 'no tool calls'} · ${(tokens / 1000).toFixed(1)}k tokens · $${cost.toFixed(3)}`,
+        );
         break;
       }
       case 'permission':
@@ -23,7 +30,9 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
         break;
       case 'test_run': {
         const c = ev.run.counts;
-        write(`  test run (${ev.run.by}): ${ev.run.command} → exit ${ev.run.exitCode}, ${c ? `${c.passed} passed, ${c.failed} failed` : 'counts unknown'}`);
+        write(
+          `  test run (${ev.run.by}): ${ev.run.command} → exit ${ev.run.exitCode}, ${c ? `${c.passed} passed, ${c.failed} failed` : 'counts unknown'}`,
+        );
         break;
       }
       case 'gate':

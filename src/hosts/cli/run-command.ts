@@ -33,7 +33,17 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
     model = cliModel(env, 'run');
   }
   if (opts.github) {
-    return githubRun({ ...opts, github: opts.github }, { env, model, stdout: out, stderr: err, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.workspace ? { workspace: deps.workspace } : {}) });
+    return githubRun(
+      { ...opts, github: opts.github },
+      {
+        env,
+        model,
+        stdout: out,
+        stderr: err,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.workspace ? { workspace: deps.workspace } : {}),
+      },
+    );
   }
   const home = proofprHome(env);
   const runId = newRunId();
@@ -41,7 +51,8 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
   const branch = opts.task.kind === 'issue' ? issueBranch(opts.task.issue!, opts.task.title) : promptBranch(opts.task.body, runId);
   // A run killed mid-way leaves its worktree: save its work as a WIP commit on its branch, then remove it.
   const swept = await sweepWorktrees(join(home, 'worktrees'), [opts.repoDir]).catch(() => ({ removed: [], salvaged: [] }));
-  if (swept.salvaged.length) err(`saved the work of ${swept.salvaged.length} interrupted run(s) as WIP commits: ${swept.salvaged.join(', ')}\n`);
+  if (swept.salvaged.length)
+    err(`saved the work of ${swept.salvaged.length} interrupted run(s) as WIP commits: ${swept.salvaged.join(', ')}\n`);
   const progress = createProgressPrinter((l) => err(`${l}\n`));
   err(`proofpr run ${runId} on ${opts.repoDir} → branch ${branch} (model ${opts.modelId})\n`);
   const res = await runTask({

@@ -52,11 +52,17 @@ function positive(flag: string, v: string | undefined, int: boolean): number | u
 
 /** Validate `proofpr run` flags against the filesystem and the repo config; every error names its flag. */
 export function resolveRunOptions(f: RawRunFlags, env: NodeJS.ProcessEnv = process.env): RunOptions {
-  if (f.issue !== undefined && f.githubRepo === undefined) throw new UsageError(`--issue ${f.issue}: needs --github-repo OWNER/NAME (for a local repository use --issue-file FILE)`);
-  if (f.githubRepo !== undefined && f.issue === undefined) throw new UsageError(`--github-repo ${f.githubRepo}: needs --issue N (the issue to fix)`);
+  if (f.issue !== undefined && f.githubRepo === undefined)
+    throw new UsageError(`--issue ${f.issue}: needs --github-repo OWNER/NAME (for a local repository use --issue-file FILE)`);
+  if (f.githubRepo !== undefined && f.issue === undefined)
+    throw new UsageError(`--github-repo ${f.githubRepo}: needs --issue N (the issue to fix)`);
   const sources = [f.prompt, f.issueFile, f.issue].filter((x) => x !== undefined).length;
-  if (sources !== 1) throw new UsageError('give exactly one of --prompt TEXT, --issue-file FILE or --issue N (with --github-repo OWNER/NAME)');
-  const github = f.issue !== undefined ? { target: f.githubRepo!, issue: positive('--issue', f.issue, true)!, configFromFlag: f.config !== undefined } : undefined;
+  if (sources !== 1)
+    throw new UsageError('give exactly one of --prompt TEXT, --issue-file FILE or --issue N (with --github-repo OWNER/NAME)');
+  const github =
+    f.issue !== undefined
+      ? { target: f.githubRepo!, issue: positive('--issue', f.issue, true)!, configFromFlag: f.config !== undefined }
+      : undefined;
   if (github && f.out) throw new UsageError('--out: not available with --github-repo (the run folder is $PROOFPR_HOME/runs/<run-id>)');
   const repoDir = resolve(f.repo ?? '.');
   if (!github) checkRepo(repoDir, f.repo ?? '.');
@@ -72,12 +78,16 @@ export function resolveRunOptions(f: RawRunFlags, env: NodeJS.ProcessEnv = proce
     try {
       raw = JSON.parse(readFileSync(f.issueFile!, 'utf8'));
     } catch (e) {
-      throw new UsageError(`--issue-file ${f.issueFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(e as Error).message})`}`);
+      throw new UsageError(
+        `--issue-file ${f.issueFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(e as Error).message})`}`,
+      );
     }
     const p = issueFileSchema.safeParse(raw);
     if (!p.success) {
       const i = p.error.issues[0]!;
-      throw new UsageError(`--issue-file ${f.issueFile}: field "${i.path.join('.') || '(root)'}": ${i.message} (expected { "number": 12, "title": "…", "body": "…" })`);
+      throw new UsageError(
+        `--issue-file ${f.issueFile}: field "${i.path.join('.') || '(root)'}": ${i.message} (expected { "number": 12, "title": "…", "body": "…" })`,
+      );
     }
     task = { kind: 'issue', issue: p.data.number, title: p.data.title, body: p.data.body };
   }
@@ -87,7 +97,10 @@ export function resolveRunOptions(f: RawRunFlags, env: NodeJS.ProcessEnv = proce
   if (f.config && !existsSync(f.config)) throw new UsageError(`--config ${f.config}: no such file`);
   let config: RepoConfig;
   try {
-    config = parseRepoConfig(configPath && existsSync(configPath) ? readFileSync(configPath, 'utf8') : undefined, f.config ?? '.github/proofpr.yml');
+    config = parseRepoConfig(
+      configPath && existsSync(configPath) ? readFileSync(configPath, 'utf8') : undefined,
+      f.config ?? '.github/proofpr.yml',
+    );
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;

@@ -63,7 +63,11 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<numb
   );
   // Said at the start: every run's commands go through bubblewrap, or (sandbox: auto) through nothing.
   const box = await sandboxStatus('auto');
-  process.stderr.write(box.sandbox === 'bwrap' ? 'proofpr serve: sandbox: bwrap\n' : `proofpr serve: WARNING sandbox: none for repositories with sandbox: auto: ${box.reason ?? ''}\n`);
+  process.stderr.write(
+    box.sandbox === 'bwrap'
+      ? 'proofpr serve: sandbox: bwrap\n'
+      : `proofpr serve: WARNING sandbox: none for repositories with sandbox: auto: ${box.reason ?? ''}\n`,
+  );
   opts.onListening?.(server);
   const running = server;
   await new Promise<void>((resolve) => {

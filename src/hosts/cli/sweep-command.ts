@@ -49,7 +49,8 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   const err = deps.stderr ?? ((s) => process.stderr.write(s));
   const out = deps.stdout ?? ((s) => process.stdout.write(s));
   const repoDir = resolve(flags.repo ?? '.');
-  if (!gitOut(repoDir, ['rev-parse', '--verify', 'HEAD'])) throw new UsageError(`--repo ${flags.repo ?? '.'}: not a git repository with a commit`);
+  if (!gitOut(repoDir, ['rev-parse', '--verify', 'HEAD']))
+    throw new UsageError(`--repo ${flags.repo ?? '.'}: not a git repository with a commit`);
   const configPath = flags.config ? resolve(flags.config) : join(repoDir, '.github', 'proofpr.yml');
   if (flags.config && !existsSync(configPath)) throw new UsageError(`--config ${flags.config}: no such file`);
   const target = flags.githubRepo ?? env.GITHUB_REPOSITORY;

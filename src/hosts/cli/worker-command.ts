@@ -54,7 +54,10 @@ function workerHandler(run: JobHandler<ProofprJob>, deps: Parameters<typeof repo
     // A look at CI is safe to repeat, whoever took it first.
     if (isCiWatchJob(job.data)) return run(job, ctx);
     if (job.attempt > 1 && isLearnJob(job.data)) {
-      log.warn({ runId: job.runId, attempt: job.attempt }, 'learning job handed over from a worker that stopped: skipped (a lost lesson costs less than a duplicate reply)');
+      log.warn(
+        { runId: job.runId, attempt: job.attempt },
+        'learning job handed over from a worker that stopped: skipped (a lost lesson costs less than a duplicate reply)',
+      );
       return;
     }
     if (job.attempt > 1 && isSweepJob(job.data)) {
@@ -75,9 +78,13 @@ function workerHandler(run: JobHandler<ProofprJob>, deps: Parameters<typeof repo
 export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<number> {
   const raw = opts.env ?? process.env;
   const redisUrl = raw.REDIS_URL?.trim();
-  if (!redisUrl) return fail('REDIS_URL is not set: a worker takes its jobs from Redis (e.g. REDIS_URL=redis://127.0.0.1:6379); without Redis, `proofpr serve` runs jobs itself');
+  if (!redisUrl)
+    return fail(
+      'REDIS_URL is not set: a worker takes its jobs from Redis (e.g. REDIS_URL=redis://127.0.0.1:6379); without Redis, `proofpr serve` runs jobs itself',
+    );
   const metricsPort = raw.PROOFPR_METRICS_PORT;
-  if (metricsPort !== undefined && metricsPort !== '' && !/^\d+$/.test(metricsPort)) return fail('PROOFPR_METRICS_PORT must be a port number (e.g. 9464)');
+  if (metricsPort !== undefined && metricsPort !== '' && !/^\d+$/.test(metricsPort))
+    return fail('PROOFPR_METRICS_PORT must be a port number (e.g. 9464)');
   const grace = raw.PROOFPR_DRAIN_GRACE_MS;
   if (grace !== undefined && grace !== '' && !/^\d+$/.test(grace)) return fail('PROOFPR_DRAIN_GRACE_MS must be a number of milliseconds');
   let env;
@@ -90,18 +97,31 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   }
   let queue;
   try {
-    queue = createBullmqQueue<FixJob>({ redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob, ...(grace ? { drainGraceMs: Number(grace) } : {}) });
+    queue = createBullmqQueue<FixJob>({
+      redisUrl,
+      name: RUNS_QUEUE,
+      repoOf: repoOfJob,
+      issueOf: issueOfJob,
+      ...(grace ? { drainGraceMs: Number(grace) } : {}),
+    });
   } catch (e) {
     return fail((e as Error).message);
   }
   const store = createRedisRunStore(queue.redis);
   // The usecases do not await run updates: failures are logged by the store, never left unhandled.
-  const runs = { update: (id: string, patch: Parameters<typeof store.update>[1]): void => void store.update(id, patch).catch(() => undefined) };
+  const runs = {
+    update: (id: string, patch: Parameters<typeof store.update>[1]): void => void store.update(id, patch).catch(() => undefined),
+  };
   const probot = new Probot({ appId: env.appId, privateKey: env.privateKey, baseUrl: env.apiUrl, log: logger('probot') });
   const githubFor = githubForApp(probot, env.webUrl);
   // CI watches are jobs on the shared queue; webhooks reach `serve`, not workers, so a worker's looks
   // follow the backoff only (no early wake).
-  const ciWatcher = createCiWatcher({ githubFor, enqueue: (j, o) => (queue as unknown as { enqueue: (job: typeof j, opts: typeof o) => Promise<unknown> }).enqueue(j, o), ledger: store, newRunId: () => newRunId() });
+  const ciWatcher = createCiWatcher({
+    githubFor,
+    enqueue: (j, o) => (queue as unknown as { enqueue: (job: typeof j, opts: typeof o) => Promise<unknown> }).enqueue(j, o),
+    ledger: store,
+    newRunId: () => newRunId(),
+  });
   const run = createJobHandler({
     githubFor,
     ciWatcher,
@@ -123,7 +143,9 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     const redis = queue.redis;
     metricsServer = await serveMetrics(metrics, Number(metricsPort), () => redisAnswers(redis));
   }
-  process.stderr.write(`proofpr worker: taking jobs from ${redisUrl.replace(/\/\/[^@]*@/, '//***@')} (concurrency ${opts.concurrency ?? 1}${metricsServer ? `, metrics on port ${metricsServer.port}` : ''})\n`);
+  process.stderr.write(
+    `proofpr worker: taking jobs from ${redisUrl.replace(/\/\/[^@]*@/, '//***@')} (concurrency ${opts.concurrency ?? 1}${metricsServer ? `, metrics on port ${metricsServer.port}` : ''})\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
@@ -140,10 +162,19 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
 }
 
 /** Healthy when Redis answers a PING within 2 s (a connection still being made gets that long to come up). */
-async function redisAnswers(redis: { status: string; ping(): Promise<string>; once(ev: 'ready', f: () => void): unknown }): Promise<boolean> {
+async function redisAnswers(redis: {
+  status: string;
+  ping(): Promise<string>;
+  once(ev: 'ready', f: () => void): unknown;
+}): Promise<boolean> {
   const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> =>
     Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
   if (redis.status !== 'ready') await within(new Promise<void>((r) => redis.once('ready', () => r())), 2000);
   if (redis.status !== 'ready') return false;
-  return (await within(redis.ping().catch(() => undefined), 2000)) === 'PONG';
+  return (
+    (await within(
+      redis.ping().catch(() => undefined),
+      2000,
+    )) === 'PONG'
+  );
 }

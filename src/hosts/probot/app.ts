@@ -26,7 +26,12 @@ function ciSha(payload: unknown): string | undefined {
   return p.check_run?.head_sha ?? p.check_suite?.head_sha ?? p.sha;
 }
 
-export const WATCHED_EVENTS = ['issue_comment.created', 'issues.labeled', 'pull_request_review_comment.created', 'pull_request_review.submitted'] as const;
+export const WATCHED_EVENTS = [
+  'issue_comment.created',
+  'issues.labeled',
+  'pull_request_review_comment.created',
+  'pull_request_review.submitted',
+] as const;
 
 export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
   return (app) => {
@@ -34,7 +39,10 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
       const { owner, repo } = context.repo();
       const github = createGitHubPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
       const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, opts);
-      context.log.info({ delivery: context.id, event: context.name, outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` }, 'delivery');
+      context.log.info(
+        { delivery: context.id, event: context.name, outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` },
+        'delivery',
+      );
       opts.onIntake?.({ outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), deliveryId: context.id });
     });
     // CI webhooks cost no API call: they only wake a watch of that sha, which reads the checks itself.

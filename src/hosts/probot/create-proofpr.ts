@@ -129,7 +129,10 @@ async function storeHealth(redis: Redis | undefined, db: Db | undefined): Promis
 
 /** The run store, memory and queue: on Redis with REDIS_URL (BullMQ), else on one SQLite file; an injected queue wins. */
 function openStores(env: ServerEnv, opts: StartServerOptions) {
-  const bull = !opts.queue && env.redisUrl ? createBullmqQueue<ProofprJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob }) : undefined;
+  const bull =
+    !opts.queue && env.redisUrl
+      ? createBullmqQueue<ProofprJob>({ redisUrl: env.redisUrl, name: RUNS_QUEUE, repoOf: repoOfJob, issueOf: issueOfJob })
+      : undefined;
   const db = bull ? undefined : openDatabase(env.home);
   const runs: SharedRunStore = bull ? createRedisRunStore(bull.redis) : createRunStore(db!);
   const memory = createMemoryStore(bull ? redisMemoryBlobs(bull.redis) : sqliteMemoryBlobs(db!));
@@ -142,14 +145,23 @@ function openStores(env: ServerEnv, opts: StartServerOptions) {
  * The SQLite queue cannot resume a job mid-flight (an injected queue, BullMQ, has its own stalled-job
  * recovery): each interrupted fix run says so on its issue; a sweep runs again at its next time.
  */
-async function reportInterruptedJobs(sqliteQueue: ReturnType<typeof createSqliteQueue<ProofprJob>>, githubFor: ReturnType<typeof githubForApp>, runs: SharedRunStore): Promise<void> {
+async function reportInterruptedJobs(
+  sqliteQueue: ReturnType<typeof createSqliteQueue<ProofprJob>>,
+  githubFor: ReturnType<typeof githubForApp>,
+  runs: SharedRunStore,
+): Promise<void> {
   for (const job of sqliteQueue.recoverInterrupted()) {
     if (isLearnJob(job.data) || isCiWatchJob(job.data)) continue;
     if (isSweepJob(job.data)) {
-      log.warn({ runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep }, 'a sweep was interrupted by the previous process; it runs again at its next scheduled time');
+      log.warn(
+        { runId: job.runId, repo: `${job.data.owner}/${job.data.repo}`, sweep: job.data.sweep },
+        'a sweep was interrupted by the previous process; it runs again at its next scheduled time',
+      );
       continue;
     }
-    await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) => log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'));
+    await reportInterrupted(job as QueuedJob<FixJob>, { githubFor, runs }).catch((e: unknown) =>
+      log.warn({ runId: job.runId, err: (e as Error).message }, 'could not report an interrupted run'),
+    );
   }
 }
 
@@ -168,7 +180,9 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   const env = readServerEnv(opts.env ?? process.env, opts.cwd);
   // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
   if (!env.anthropicApiKey && !opts.modelFactory && !(env.redisUrl && !opts.queue)) {
-    throw new ServerEnvError('ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve`; runs need it (with REDIS_URL only the workers do)');
+    throw new ServerEnvError(
+      'ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve`; runs need it (with REDIS_URL only the workers do)',
+    );
   }
   const probot = new Probot({
     appId: env.appId,
@@ -185,34 +199,55 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
   const githubFor = githubForApp(probot, env.webUrl);
   if (sqliteQueue) await reportInterruptedJobs(sqliteQueue, githubFor, runs);
   // CI watches are jobs on this queue (one short look each); a CI fix round is a follow-up job.
-  const ciWatcher = createCiWatcher({ githubFor, enqueue: (j, o) => queue.enqueue(j, o), ledger: runs, newRunId: () => newRunId(), ...(opts.ciClock ? { clock: opts.ciClock } : {}) });
-  if (!bull) queue.consume(
-    createJobHandler({
-      githubFor,
-      ciWatcher,
-      workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
-      runTask: opts.runTask ?? realRunTask,
-      modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
-      runs,
-      branches: runs,
-      memory,
-      home: env.home,
-      ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
-      ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
-    }),
-    { concurrency: opts.concurrency ?? 1 },
-  );
+  const ciWatcher = createCiWatcher({
+    githubFor,
+    enqueue: (j, o) => queue.enqueue(j, o),
+    ledger: runs,
+    newRunId: () => newRunId(),
+    ...(opts.ciClock ? { clock: opts.ciClock } : {}),
+  });
+  if (!bull)
+    queue.consume(
+      createJobHandler({
+        githubFor,
+        ciWatcher,
+        workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
+        runTask: opts.runTask ?? realRunTask,
+        modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
+        runs,
+        branches: runs,
+        memory,
+        home: env.home,
+        ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
+        ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
+      }),
+      { concurrency: opts.concurrency ?? 1 },
+    );
 
   // Webhooks only ever enqueue fix and learning jobs (and cancel by run id) on the shared queue.
   const fixQueue = queue as unknown as Queue<FixJob | LearnJob>;
   const middleware = await createNodeMiddleware(
-    proofprApp({ runs, memory, queue: fixQueue, newRunId: () => newRunId(), webUrl: env.webUrl, onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha), onConfigPush: (repo) => scheduler?.invalidate(repo), ...(opts.onIntake ? { onIntake: opts.onIntake } : {}) }),
+    proofprApp({
+      runs,
+      memory,
+      queue: fixQueue,
+      newRunId: () => newRunId(),
+      webUrl: env.webUrl,
+      onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha),
+      onConfigPush: (repo) => scheduler?.invalidate(repo),
+      ...(opts.onIntake ? { onIntake: opts.onIntake } : {}),
+    }),
     { probot, webhooksPath: env.webhookPath },
   );
   const schedulerOff = (opts.env ?? process.env).PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';
   const scheduler = schedulerOff
     ? undefined
-    : startSweepScheduler({ probot, queue, webUrl: env.webUrl, ...(opts.sweepIntervalMs !== undefined ? { intervalMs: opts.sweepIntervalMs } : {}) });
+    : startSweepScheduler({
+        probot,
+        queue,
+        webUrl: env.webUrl,
+        ...(opts.sweepIntervalMs !== undefined ? { intervalMs: opts.sweepIntervalMs } : {}),
+      });
   const metrics = createMetrics();
   metrics.attachQueue(queue);
   let closing = false;

@@ -32,7 +32,11 @@ export interface WebhookInput {
   payload: unknown;
 }
 
-export async function intake(evt: WebhookInput, github: GitHubPort, deps: IntakeDeps): Promise<{ outcome: IntakeOutcome; runId?: string; trigger?: Trigger }> {
+export async function intake(
+  evt: WebhookInput,
+  github: GitHubPort,
+  deps: IntakeDeps,
+): Promise<{ outcome: IntakeOutcome; runId?: string; trigger?: Trigger }> {
   const res = await acceptRequest(
     { kind: 'event', name: evt.name, deliveryId: evt.id, payload: evt.payload },
     {
@@ -50,10 +54,14 @@ export async function intake(evt: WebhookInput, github: GitHubPort, deps: Intake
     const learnId = await learnIntake(evt, github, deps);
     if (learnId) return { outcome: 'learning', runId: learnId };
   }
-  if (res.outcome !== 'accepted') return { outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), ...(res.trigger ? { trigger: res.trigger } : {}) };
+  if (res.outcome !== 'accepted')
+    return { outcome: res.outcome, ...(res.runId ? { runId: res.runId } : {}), ...(res.trigger ? { trigger: res.trigger } : {}) };
   const { runId, mode, trigger, config, statusCommentId } = res.run;
   try {
-    await deps.queue.enqueue({ runId, data: { mode, trigger, config, statusCommentId } }, { dedupeKey: `${trigger.owner}/${trigger.repo}#${trigger.number}:${runId}` });
+    await deps.queue.enqueue(
+      { runId, data: { mode, trigger, config, statusCommentId } },
+      { dedupeKey: `${trigger.owner}/${trigger.repo}#${trigger.number}:${runId}` },
+    );
   } catch (e) {
     // Nothing was queued: release the issue's lease, and let a redelivery try again.
     await deps.runs.update(runId, { status: 'done', verdict: 'error' });

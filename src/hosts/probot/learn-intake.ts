@@ -17,10 +17,19 @@ export interface LearnIntakeDeps {
 }
 
 /** The learning job's id when one was queued. */
-export async function learnIntake(evt: { name: string; id: string; payload: unknown }, github: GitHubPort, deps: LearnIntakeDeps): Promise<string | undefined> {
+export async function learnIntake(
+  evt: { name: string; id: string; payload: unknown },
+  github: GitHubPort,
+  deps: LearnIntakeDeps,
+): Promise<string | undefined> {
   const res = await acceptReview(
     { name: evt.name, deliveryId: evt.id, payload: evt.payload },
-    { github, loadConfig: (ref) => loadRepoConfig(github, ref), ledger: deps.runs, ...(deps.selfLogin ? { selfLogin: deps.selfLogin } : {}) },
+    {
+      github,
+      loadConfig: (ref) => loadRepoConfig(github, ref),
+      ledger: deps.runs,
+      ...(deps.selfLogin ? { selfLogin: deps.selfLogin } : {}),
+    },
   );
   if (res.outcome !== 'learn') return undefined;
   const runId = deps.newRunId();

@@ -81,7 +81,10 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
       try {
         fires = fireTimes(s.schedule, from, to);
       } catch (e) {
-        log.warn({ repo: full, sweep: s.name, schedule: s.schedule, err: (e as Error).message }, 'sweep skipped: its schedule is not a valid cron expression');
+        log.warn(
+          { repo: full, sweep: s.name, schedule: s.schedule, err: (e as Error).message },
+          'sweep skipped: its schedule is not a valid cron expression',
+        );
         continue;
       }
       for (const at of fires) {

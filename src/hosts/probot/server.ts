@@ -39,7 +39,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     if (req.method === 'GET' && path === '/healthz') {
       void app.health().then(
         (h) => res.writeHead(h.ok ? 200 : 503, { 'content-type': 'application/json' }).end(`${JSON.stringify(h)}\n`),
-        (e: Error) => res.writeHead(503, { 'content-type': 'application/json' }).end(`${JSON.stringify({ ok: false, error: e.message })}\n`),
+        (e: Error) =>
+          res.writeHead(503, { 'content-type': 'application/json' }).end(`${JSON.stringify({ ok: false, error: e.message })}\n`),
       );
       return;
     }
@@ -60,7 +61,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   const port = (server.address() as AddressInfo).port;
   const proxyUrl = (opts.env ?? process.env).WEBHOOK_PROXY_URL?.trim();
-  const proxy = proxyUrl ? await startWebhookProxy({ url: proxyUrl, port, path: env.webhookPath, logger: log, ...(opts.SmeeClient ? { SmeeClient: opts.SmeeClient } : {}) }) : undefined;
+  const proxy = proxyUrl
+    ? await startWebhookProxy({
+        url: proxyUrl,
+        port,
+        path: env.webhookPath,
+        logger: log,
+        ...(opts.SmeeClient ? { SmeeClient: opts.SmeeClient } : {}),
+      })
+    : undefined;
   return {
     port,
     url: `http://127.0.0.1:${port}`,

@@ -24,7 +24,13 @@ export interface WebhookProxyOptions {
   SmeeClient?: SmeeClientLike;
 }
 
-type CreateWebhookProxy = (opts: { url: string; host: string; port: number; path: string; logger: Logger }) => Promise<WebhookProxy | undefined>;
+type CreateWebhookProxy = (opts: {
+  url: string;
+  host: string;
+  port: number;
+  path: string;
+  logger: Logger;
+}) => Promise<WebhookProxy | undefined>;
 
 /** Probot's createWebhookProxy (lib/helpers/webhook-proxy.js; not in the package's export map). */
 async function probotHelper(): Promise<CreateWebhookProxy> {
@@ -37,7 +43,9 @@ export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<Webh
   const target = `http://127.0.0.1:${opts.port}${opts.path}`;
   const proxy = opts.SmeeClient
     ? await new opts.SmeeClient({ source: opts.url, target, logger: opts.logger }).start()
-    : await (await probotHelper())({ url: opts.url, host: '127.0.0.1', port: opts.port, path: opts.path, logger: opts.logger });
+    : await (
+        await probotHelper()
+      )({ url: opts.url, host: '127.0.0.1', port: opts.port, path: opts.path, logger: opts.logger });
   if (proxy) opts.logger.info({ source: opts.url, target }, 'forwarding webhooks from WEBHOOK_PROXY_URL');
   return proxy;
 }

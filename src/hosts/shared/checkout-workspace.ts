@@ -12,7 +12,10 @@ export function checkoutWorkspace(checkout: string, opts: { fetchBranches?: stri
   return {
     async ensureMirror({ url, token }) {
       for (const b of opts.fetchBranches ?? []) {
-        await git(['fetch', '--quiet', '--no-tags', url, `+refs/heads/${b}:refs/remotes/origin/${b}`], { cwd: checkout, ...(token ? { token } : {}) });
+        await git(['fetch', '--quiet', '--no-tags', url, `+refs/heads/${b}:refs/remotes/origin/${b}`], {
+          cwd: checkout,
+          ...(token ? { token } : {}),
+        });
       }
       return { dir: checkout };
     },

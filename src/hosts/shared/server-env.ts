@@ -23,13 +23,20 @@ export interface ServerEnv {
 }
 
 const schema = z.object({
-  APP_ID: z.string({ error: 'APP_ID is missing: set it to your GitHub App id (App settings → General)' }).regex(/^\d+$/, 'APP_ID must be the numeric App id'),
+  APP_ID: z
+    .string({ error: 'APP_ID is missing: set it to your GitHub App id (App settings → General)' })
+    .regex(/^\d+$/, 'APP_ID must be the numeric App id'),
   PRIVATE_KEY: z.string().optional(),
   PRIVATE_KEY_PATH: z.string().optional(),
-  WEBHOOK_SECRET: z.string({ error: 'WEBHOOK_SECRET is missing: set it to the webhook secret of your GitHub App' }).min(1, 'WEBHOOK_SECRET is empty'),
+  WEBHOOK_SECRET: z
+    .string({ error: 'WEBHOOK_SECRET is missing: set it to the webhook secret of your GitHub App' })
+    .min(1, 'WEBHOOK_SECRET is empty'),
   PORT: z.string().regex(/^\d+$/, 'PORT must be a port number').optional(),
   WEBHOOK_PATH: z.string().startsWith('/', 'WEBHOOK_PATH must start with /').optional(),
-  GHE_HOST: z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, 'GHE_HOST must be a host name (and optional :port), without a scheme').optional(),
+  GHE_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, 'GHE_HOST must be a host name (and optional :port), without a scheme')
+    .optional(),
   GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'GHE_PROTOCOL must be http or https' }).optional(),
   PROOFPR_HOME: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
@@ -45,7 +52,10 @@ function privateKeyOf(env: z.infer<typeof schema>, cwd: string): string {
   if (env.PRIVATE_KEY) {
     let key = env.PRIVATE_KEY.replace(/\\n/g, '\n');
     if (!key.includes('-----BEGIN')) key = Buffer.from(key, 'base64').toString('utf8');
-    if (!key.includes('-----BEGIN')) throw new ServerEnvError('PRIVATE_KEY is not a PEM key (nor base64 of one): paste the .pem file you downloaded from the App settings');
+    if (!key.includes('-----BEGIN'))
+      throw new ServerEnvError(
+        'PRIVATE_KEY is not a PEM key (nor base64 of one): paste the .pem file you downloaded from the App settings',
+      );
     return key;
   }
   if (env.PRIVATE_KEY_PATH) {

@@ -25,7 +25,8 @@ export const gitBackend: GrepBackend = async (q, root, signal) => {
   args.push('-e', q.pattern, '--', q.target);
   const res = await run('git', args, root, signal);
   if (res.code !== 0 && res.code !== 1 && /not a git repository/i.test(res.stderr)) return jsBackend(q, root, signal);
-  if (res.code !== 0 && res.code !== 1) return { ok: false, error: res.stderr.trim().replace(/^fatal:\s*/, '') || `git grep exited with ${res.code}` };
+  if (res.code !== 0 && res.code !== 1)
+    return { ok: false, error: res.stderr.trim().replace(/^fatal:\s*/, '') || `git grep exited with ${res.code}` };
   const out = res.stdout.toString('utf8');
   const hits = emptyHits();
   if (q.mode === 'files_with_matches') {

@@ -5,7 +5,12 @@ const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const cut = (s: string): string => (s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}… [line cut]` : s);
 
 /** One text for every backend: files sorted by path, lines by number, "--" between non-adjacent groups. */
-export function renderHits(hits: Extract<GrepHits, { ok: true }>, mode: GrepMode, lineNumbers: boolean, headLimit?: number): { text: string; entries: number } {
+export function renderHits(
+  hits: Extract<GrepHits, { ok: true }>,
+  mode: GrepMode,
+  lineNumbers: boolean,
+  headLimit?: number,
+): { text: string; entries: number } {
   let lines: string[] = [];
   let summary = '';
   if (mode === 'files_with_matches') {
@@ -18,7 +23,10 @@ export function renderHits(hits: Extract<GrepHits, { ok: true }>, mode: GrepMode
       total += hits.counts.get(p) ?? 0;
       lines.push(`${p}:${hits.counts.get(p) ?? 0}`);
     }
-    summary = paths.length === 0 ? '' : `Found ${total} matching line${total === 1 ? '' : 's'} in ${paths.length} file${paths.length === 1 ? '' : 's'}`;
+    summary =
+      paths.length === 0
+        ? ''
+        : `Found ${total} matching line${total === 1 ? '' : 's'} in ${paths.length} file${paths.length === 1 ? '' : 's'}`;
   } else {
     for (const p of [...hits.files.keys()].sort(byPath)) {
       const fileLines = (hits.files.get(p) ?? []).slice().sort((a, b) => a.line - b.line);

@@ -18,7 +18,8 @@ export const rgBackend: GrepBackend = async (q, root, signal) => {
   const res = await run('rg', args, root, signal);
   const out = res.stdout.toString('utf8');
   if (res.code === 2 && out === '' && /regex|parse error/i.test(res.stderr)) return { ok: false, error: res.stderr.trim() };
-  if (res.code !== 0 && res.code !== 1 && res.code !== 2) return { ok: false, error: res.stderr.trim() || `rg exited with ${String(res.code)}` };
+  if (res.code !== 0 && res.code !== 1 && res.code !== 2)
+    return { ok: false, error: res.stderr.trim() || `rg exited with ${String(res.code)}` };
   const hits = emptyHits();
   if (q.mode === 'files_with_matches') {
     for (const p of out.split('\0')) if (p !== '') hits.files.set(strip(p), []);

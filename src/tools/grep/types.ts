@@ -21,9 +21,7 @@ export interface LineHit {
 }
 
 /** What every backend hands back: paths as they will be shown (relative to root, or absolute outside it). */
-export type GrepHits =
-  | { ok: true; files: Map<string, LineHit[]>; counts: Map<string, number> }
-  | { ok: false; error: string };
+export type GrepHits = { ok: true; files: Map<string, LineHit[]>; counts: Map<string, number> } | { ok: false; error: string };
 
 export type GrepBackend = (q: GrepQuery, root: string, signal?: AbortSignal) => Promise<GrepHits>;
 

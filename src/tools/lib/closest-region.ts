@@ -28,7 +28,10 @@ function similarity(a: string, b: string, cache: Map<string, Map<string, number>
  * as a 1-based [start, end] range, or undefined when nothing is even slightly alike.
  */
 export function closestRegion(fileLines: string[], needle: string): { start: number; end: number; score: number } | undefined {
-  const want = needle.replace(/\r\n/g, '\n').split('\n').map((l) => l.trim());
+  const want = needle
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((l) => l.trim());
   while (want.length > 1 && want[want.length - 1] === '') want.pop();
   const have = fileLines.map((l) => l.trim());
   const n = want.length;

@@ -4,7 +4,12 @@ import { join, relative } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** Run a program (no shell), collect stdout as a Buffer; resolves with the exit code. */
-export function run(cmd: string, args: string[], cwd: string, signal?: AbortSignal): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+export function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal });
     const out: Buffer[] = [];

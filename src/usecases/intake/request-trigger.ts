@@ -34,7 +34,12 @@ export type Triggered = { trigger: Trigger; loaded: LoadedConfig } | { trigger?:
 
 type LoadConfig = (ref?: string) => Promise<LoadedConfig>;
 
-export async function requestTrigger(req: RequestFacts, github: GitHubPort, loadConfig: LoadConfig, selfLogin?: string): Promise<Triggered> {
+export async function requestTrigger(
+  req: RequestFacts,
+  github: GitHubPort,
+  loadConfig: LoadConfig,
+  selfLogin?: string,
+): Promise<Triggered> {
   if (req.kind === 'issue') return { trigger: issueTrigger(req, github), loaded: await loadConfig() };
   const facts = parseEvent(req.name, req.deliveryId, req.payload, selfLogin ? { selfLogin } : {});
   if (!facts) return { why: `this ${req.name} event cannot start a run (a bot, an edit, or not a new comment or label)` };
@@ -49,7 +54,8 @@ export async function requestTrigger(req: RequestFacts, github: GitHubPort, load
     // A same-repository PR on another branch is somebody's own work: not a command for proofpr. A fork's
     // PR goes on, whatever its branch is named, to get its one reply.
     const fork = pr.headRepo === undefined || pr.headRepo.toLowerCase() !== `${facts.owner}/${facts.repo}`.toLowerCase();
-    if (!fork && !pr.headRef.startsWith(BRANCH_PREFIX)) return { why: `PR #${facts.number} is on branch ${pr.headRef}, not one of proofpr's` };
+    if (!fork && !pr.headRef.startsWith(BRANCH_PREFIX))
+      return { why: `PR #${facts.number} is on branch ${pr.headRef}, not one of proofpr's` };
     // A follow-up's config comes from the base branch, never from the PR head.
     configRef = facts.baseRef;
   }
@@ -57,7 +63,12 @@ export async function requestTrigger(req: RequestFacts, github: GitHubPort, load
   const settings = loaded.ok ? loaded.config : { trigger: loaded.trigger };
   const trigger = toTrigger(facts, settings);
   if (trigger) return { trigger, loaded };
-  return { why: facts.type === 'label' ? `label ${facts.label} is not the configured trigger_label` : `the comment is not a \`${settings.trigger}\` command` };
+  return {
+    why:
+      facts.type === 'label'
+        ? `label ${facts.label} is not the configured trigger_label`
+        : `the comment is not a \`${settings.trigger}\` command`,
+  };
 }
 
 function issueTrigger(req: IssueRequest, github: GitHubPort): Trigger {

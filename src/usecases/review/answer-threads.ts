@@ -38,13 +38,17 @@ export interface AnswerInput {
 }
 
 /** Model text going into a comment: no hidden channels, no @-mentions that would notify anyone. */
-const plain = (s: string): string => sanitizeText(s).replace(/@(?=\w)/g, '@\u200b').replace(/\s+/g, ' ');
+const plain = (s: string): string =>
+  sanitizeText(s)
+    .replace(/@(?=\w)/g, '@\u200b')
+    .replace(/\s+/g, ' ');
 
 function judge(tt: TaskThread, inp: AnswerInput): { addressed: boolean; why?: string } {
   const claim = inp.claims.get(tt.key);
   if (!claim) return { addressed: false, why: 'the run did not report on this thread' };
   if (!claim.addressed) return { addressed: false, why: plain(claim.why) };
-  if (inp.changed && !inp.changed.has(tt.thread.path)) return { addressed: false, why: `reported as addressed, but commit ${inp.sha.slice(0, 12)} does not change \`${tt.thread.path}\`` };
+  if (inp.changed && !inp.changed.has(tt.thread.path))
+    return { addressed: false, why: `reported as addressed, but commit ${inp.sha.slice(0, 12)} does not change \`${tt.thread.path}\`` };
   return { addressed: true };
 }
 
@@ -63,20 +67,34 @@ export async function answerThreads(github: Pick<GitHubPort, 'reviews' | 'create
   const missed: Array<{ tt: TaskThread; why: string }> = [];
   for (const tt of inp.task.threads) {
     const verdict = judge(tt, inp);
-    const out: ThreadOutcome = { key: tt.key, path: tt.thread.path, addressed: verdict.addressed, ...(verdict.why ? { why: verdict.why } : {}) };
+    const out: ThreadOutcome = {
+      key: tt.key,
+      path: tt.thread.path,
+      addressed: verdict.addressed,
+      ...(verdict.why ? { why: verdict.why } : {}),
+    };
     outcomes.push(out);
     if (!verdict.addressed) {
       missed.push({ tt, why: verdict.why ?? 'not addressed' });
       continue;
     }
     try {
-      const reply = await github.reviews?.reply(inp.pr, tt.rootCommentId, `Addressed in ${inp.sha} (pushed to \`${inp.branch}\`; every gate passed on that commit).`);
+      const reply = await github.reviews?.reply(
+        inp.pr,
+        tt.rootCommentId,
+        `Addressed in ${inp.sha} (pushed to \`${inp.branch}\`; every gate passed on that commit).`,
+      );
       if (reply) out.replyId = reply.id;
     } catch (e) {
       log.warn({ pr: inp.pr, thread: tt.key, err: (e as Error).message }, 'could not reply in the review thread');
     }
   }
-  for (const tt of inp.task.overflow) missed.push({ tt, why: 'more unresolved threads than one follow-up takes: ask again after this one' });
-  if (missed.length > 0) await github.createComment(inp.pr, notAddressedComment(missed, inp.task.threads.length + inp.task.overflow.length, inp.sha, inp.trigger ?? '/agent'));
+  for (const tt of inp.task.overflow)
+    missed.push({ tt, why: 'more unresolved threads than one follow-up takes: ask again after this one' });
+  if (missed.length > 0)
+    await github.createComment(
+      inp.pr,
+      notAddressedComment(missed, inp.task.threads.length + inp.task.overflow.length, inp.sha, inp.trigger ?? '/agent'),
+    );
   return outcomes;
 }

@@ -45,8 +45,11 @@ export function threadWhere(t: ReviewThread): string {
 export const reportLine = (key: string): string => `thread ${key}: addressed | thread ${key}: not addressed: <why>`;
 
 function threadText(tt: TaskThread, comments: ReviewThreadComment[]): string {
-  const parts = [`### ${tt.key}: \`${sanitizeText(tt.thread.path)}\`${tt.thread.line !== undefined ? ` line ${tt.thread.line}` : ''}${tt.thread.outdated ? ' (outdated: the code changed since)' : ''}`];
-  for (const c of comments) parts.push(quoteUntrusted(`Review comment by @${c.author} at ${c.createdAt}`, c.body.slice(0, MAX_COMMENT_CHARS)));
+  const parts = [
+    `### ${tt.key}: \`${sanitizeText(tt.thread.path)}\`${tt.thread.line !== undefined ? ` line ${tt.thread.line}` : ''}${tt.thread.outdated ? ' (outdated: the code changed since)' : ''}`,
+  ];
+  for (const c of comments)
+    parts.push(quoteUntrusted(`Review comment by @${c.author} at ${c.createdAt}`, c.body.slice(0, MAX_COMMENT_CHARS)));
   return parts.join('\n\n');
 }
 
@@ -67,7 +70,12 @@ function render(threads: Array<{ tt: TaskThread; comments: ReviewThreadComment[]
     .join('\n\n');
 }
 
-export async function loadReviewTask(github: Pick<GitHubPort, 'reviews' | 'permission'>, pr: number, allowed: readonly string[], selfLogin?: string): Promise<ReviewTask | undefined> {
+export async function loadReviewTask(
+  github: Pick<GitHubPort, 'reviews' | 'permission'>,
+  pr: number,
+  allowed: readonly string[],
+  selfLogin?: string,
+): Promise<ReviewTask | undefined> {
   if (!github.reviews) return undefined;
   const { threads, source } = await github.reviews.listThreads(pr);
   const authorized = new Map<string, boolean>();

@@ -15,7 +15,12 @@ export function parseThreadReport(text: string, keys: readonly string[]): Map<st
     const key = (m[1] ?? '').toUpperCase();
     if (!known.has(key)) continue;
     const addressed = !/^not/i.test(m[2] ?? '');
-    out.set(key, addressed ? { addressed: true } : { addressed: false, why: (m[3] ?? '').replace(/`+$/, '').trim().slice(0, 300) || 'no reason given' });
+    out.set(
+      key,
+      addressed
+        ? { addressed: true }
+        : { addressed: false, why: (m[3] ?? '').replace(/`+$/, '').trim().slice(0, 300) || 'no reason given' },
+    );
   }
   return out;
 }

@@ -35,7 +35,11 @@ type Reply = [number, unknown, Record<string, string>?];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-export function createReviewFake(opts: ReviewFakeOptions, web: () => string, nextId: () => number): ReviewFakeState & {
+export function createReviewFake(
+  opts: ReviewFakeOptions,
+  web: () => string,
+  nextId: () => number,
+): ReviewFakeState & {
   graphql(body: Json): Reply;
   route(method: string, p: string, body: Json): Reply | undefined;
 } {
@@ -69,9 +73,20 @@ export function createReviewFake(opts: ReviewFakeOptions, web: () => string, nex
           path: t.path,
           line: t.outdated ? null : (t.line ?? null),
           originalLine: t.line ?? null,
-          comments: { nodes: t.comments.map((c) => ({ databaseId: c.id, body: c.body, createdAt: c.created_at ?? at, url: url(t, c), author: { login: c.user, __typename: (c.userType ?? (c.user.endsWith('[bot]') ? 'Bot' : 'User')) === 'Bot' ? 'Bot' : 'User' } })) },
+          comments: {
+            nodes: t.comments.map((c) => ({
+              databaseId: c.id,
+              body: c.body,
+              createdAt: c.created_at ?? at,
+              url: url(t, c),
+              author: { login: c.user, __typename: (c.userType ?? (c.user.endsWith('[bot]') ? 'Bot' : 'User')) === 'Bot' ? 'Bot' : 'User' },
+            })),
+          },
         }));
-      return [200, { data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } } } } }];
+      return [
+        200,
+        { data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } } } } },
+      ];
     },
     route(method, p, body) {
       let m: RegExpExecArray | null;
@@ -84,7 +99,13 @@ export function createReviewFake(opts: ReviewFakeOptions, web: () => string, nex
         const root = Number(m[2]);
         const t = threads.find((x) => x.pr === pr && x.comments[0]?.id === root);
         if (!t) return [404, { message: 'Not Found' }];
-        const c: FakeThreadComment = { id: nextId(), user: 'proofpr[bot]', userType: 'Bot', body: String(body?.body ?? ''), created_at: new Date().toISOString() };
+        const c: FakeThreadComment = {
+          id: nextId(),
+          user: 'proofpr[bot]',
+          userType: 'Bot',
+          body: String(body?.body ?? ''),
+          created_at: new Date().toISOString(),
+        };
         t.comments.push(c);
         replies.push({ pr, inReplyTo: root, body: c.body, id: c.id });
         return [201, restComment(t, c, t.comments.length - 1)];

@@ -94,9 +94,19 @@ export async function startFakeGitHubServer(opts: FakeGitHubServerOptions = {}):
         return gitBackend(opts.git.root, req, res, url.pathname, url.search.slice(1), body);
       }
       if (!url.pathname.startsWith(`${prefix}/`)) return void res.writeHead(404).end();
-      const parsed = body.length > 0 && String(req.headers['content-type'] ?? '').includes('json') ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
-      const [status, data, headers] = state.route(req.method ?? 'GET', `${url.pathname.slice(prefix.length)}${url.search}`, parsed, req.headers);
-      res.writeHead(status, headers ?? { 'content-type': 'application/json; charset=utf-8' }).end(typeof data === 'string' ? data : JSON.stringify(data));
+      const parsed =
+        body.length > 0 && String(req.headers['content-type'] ?? '').includes('json')
+          ? (JSON.parse(body.toString('utf8')) as unknown)
+          : undefined;
+      const [status, data, headers] = state.route(
+        req.method ?? 'GET',
+        `${url.pathname.slice(prefix.length)}${url.search}`,
+        parsed,
+        req.headers,
+      );
+      res
+        .writeHead(status, headers ?? { 'content-type': 'application/json; charset=utf-8' })
+        .end(typeof data === 'string' ? data : JSON.stringify(data));
     })().catch((e: unknown) => res.writeHead(500).end(String(e)));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));

@@ -90,7 +90,13 @@ export interface GitHubState {
   reactions: Array<{ target: string; content: string }>;
   /** Review threads (review-routes.ts): the threads and the replies posted in them. */
   review: ReviewFakeState;
-  checkRuns: Array<{ head_sha: string; name: string; conclusion: string; details_url?: string; output?: { title: string; summary: string } }>;
+  checkRuns: Array<{
+    head_sha: string;
+    name: string;
+    conclusion: string;
+    details_url?: string;
+    output?: { title: string; summary: string };
+  }>;
   calledWith(method: string, re: RegExp): Call[];
   /** The latest body of a comment ('' when unknown). */
   commentBody(id: number): string;
@@ -107,7 +113,8 @@ const notFound: Reply = [404, { message: 'Not Found' }];
 export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
   const owner = opts.owner ?? OWNER;
   const repo = opts.repo ?? REPO;
-  const webRoot = (): string => (typeof opts.webUrl === 'function' ? opts.webUrl() : (opts.webUrl ?? 'https://github.com')).replace(/\/+$/, '');
+  const webRoot = (): string =>
+    (typeof opts.webUrl === 'function' ? opts.webUrl() : (opts.webUrl ?? 'https://github.com')).replace(/\/+$/, '');
   const web = (): string => `${webRoot()}/${owner}/${repo}`;
   let nextId = 900000;
   let failOnce = opts.failOnce;
@@ -134,14 +141,21 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     review: { threads: [], replies: [] },
     checkRuns: [],
   };
-  const reviewFake = createReviewFake(opts, () => web(), () => nextId++);
+  const reviewFake = createReviewFake(
+    opts,
+    () => web(),
+    () => nextId++,
+  );
   state.review = { threads: reviewFake.threads, replies: reviewFake.replies };
 
   const branchSha = (b: string): string | undefined => {
     if (opts.refs?.[b]) return opts.refs[b];
     if (!opts.bareDir) return undefined;
     try {
-      return execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${b}`], { cwd: opts.bareDir, encoding: 'utf8' }).trim() || undefined;
+      return (
+        execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${b}`], { cwd: opts.bareDir, encoding: 'utf8' }).trim() ||
+        undefined
+      );
     } catch {
       return undefined;
     }
@@ -153,7 +167,11 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     state: p.state,
     ...(p.draft === undefined ? {} : { draft: p.draft }),
     html_url: `${web()}/pull/${p.number}`,
-    head: { ref: p.head, sha: p.headSha ?? branchSha(p.head) ?? '0'.repeat(40), repo: p.headRepo === null ? null : { full_name: p.headRepo ?? `${owner}/${repo}` } },
+    head: {
+      ref: p.head,
+      sha: p.headSha ?? branchSha(p.head) ?? '0'.repeat(40),
+      repo: p.headRepo === null ? null : { full_name: p.headRepo ?? `${owner}/${repo}` },
+    },
     base: { ref: p.base },
     labels: p.labels.map((name) => ({ name })),
   });
@@ -171,7 +189,8 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     const workflow = o === owner && r === repo ? workflowContents(opts, path) : undefined;
     if (workflow) return workflow;
     let text: string | undefined;
-    if (o === owner && r === repo && path === '.github/proofpr.yml') text = ref && opts.configAt?.[ref] !== undefined ? opts.configAt[ref] : opts.config;
+    if (o === owner && r === repo && path === '.github/proofpr.yml')
+      text = ref && opts.configAt?.[ref] !== undefined ? opts.configAt[ref] : opts.config;
     else text = opts.files?.[`${o}/${r}:${path}`];
     return text === undefined ? notFound : [200, text, { 'content-type': 'text/plain; charset=utf-8' }];
   };
@@ -194,7 +213,16 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
       if (method === 'GET') return [200, state.comments.filter((c) => c.issue === issue).map(commentJson)];
       if (method !== 'POST') return undefined;
       const self = opts.self ?? 'proofpr[bot]';
-      const c: FakeComment = { id: nextId++, issue, body: String(body?.body ?? ''), bodies: [String(body?.body ?? '')], user: self, userType: 'Bot', created_at: now(), updated_at: now() };
+      const c: FakeComment = {
+        id: nextId++,
+        issue,
+        body: String(body?.body ?? ''),
+        bodies: [String(body?.body ?? '')],
+        user: self,
+        userType: 'Bot',
+        created_at: now(),
+        updated_at: now(),
+      };
       state.comments.push(c);
       return [201, commentJson(c)];
     }
@@ -224,7 +252,16 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
       return [200, list.map(pullJson)];
     }
     if (method === 'POST' && p === '/pulls') {
-      const pr: FakePull = { number: 100 + state.pulls.length, title: String(body?.title), body: String(body?.body ?? ''), head: String(body?.head), base: String(body?.base), state: 'open', draft: body?.draft === true, labels: [] };
+      const pr: FakePull = {
+        number: 100 + state.pulls.length,
+        title: String(body?.title),
+        body: String(body?.body ?? ''),
+        head: String(body?.head),
+        base: String(body?.base),
+        state: 'open',
+        draft: body?.draft === true,
+        labels: [],
+      };
       state.pulls.push(pr);
       return [201, pullJson(pr)];
     }
@@ -247,7 +284,13 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
       return sha ? [200, { ref: `refs/heads/${m[1]}`, object: { sha, type: 'commit' } }] : notFound;
     }
     if (method === 'POST' && p === '/check-runs') {
-      state.checkRuns.push({ head_sha: String(body?.head_sha), name: String(body?.name), conclusion: String(body?.conclusion), ...(body?.details_url ? { details_url: body.details_url } : {}), ...(body?.output ? { output: body.output } : {}) });
+      state.checkRuns.push({
+        head_sha: String(body?.head_sha),
+        name: String(body?.name),
+        conclusion: String(body?.conclusion),
+        ...(body?.details_url ? { details_url: body.details_url } : {}),
+        ...(body?.output ? { output: body.output } : {}),
+      });
       return [201, { id: nextId++, ...body }];
     }
     return undefined;
@@ -265,13 +308,24 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     }
     let m: RegExpExecArray | null;
     if (method === 'POST' && /^\/app\/installations\/\d+\/access_tokens$/.test(path)) {
-      return [201, { token: 'ghs_fakeinstallationtoken000000000000000', expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {}, repository_selection: 'all' }];
+      return [
+        201,
+        {
+          token: 'ghs_fakeinstallationtoken000000000000000',
+          expires_at: new Date(Date.now() + 3600_000).toISOString(),
+          permissions: {},
+          repository_selection: 'all',
+        },
+      ];
     }
     if (method === 'POST' && path === '/graphql') return reviewFake.graphql(body);
-    if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(path))) return contents(m[1] as string, m[2] as string, m[3] as string, url.searchParams.get('ref'));
+    if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(path)))
+      return contents(m[1] as string, m[2] as string, m[3] as string, url.searchParams.get('ref'));
     const base = `/repos/${owner}/${repo}`;
     const inRepo = path === base || path.startsWith(`${base}/`);
-    const reply = inRepo ? (repoRoute(method, path.slice(base.length), url, body as Json) ?? ciRoute(opts, method, path.slice(base.length), url)) : undefined;
+    const reply = inRepo
+      ? (repoRoute(method, path.slice(base.length), url, body as Json) ?? ciRoute(opts, method, path.slice(base.length), url))
+      : undefined;
     if (reply) return reply;
     state.unhandled.push(call);
     return [500, { message: `fake GitHub: no route ${method} ${path}` }];

@@ -38,30 +38,60 @@ describe('probot app - /agent on issues and PRs', () => {
     await h.app.probot.receive({ id: 'd-1', name: 'issue_comment', payload: comment('/agent fix keep the API <!-- secret -->') } as never);
     await done();
 
-    expect(gh.calledWith('POST', /\/issues\/comments\/5001\/reactions$/).map((c) => (c.body as { content: string }).content)).toEqual(['eyes']);
+    expect(gh.calledWith('POST', /\/issues\/comments\/5001\/reactions$/).map((c) => (c.body as { content: string }).content)).toEqual([
+      'eyes',
+    ]);
     const statusCalls = gh.calledWith('POST', /\/issues\/12\/comments$/);
     expect(statusCalls).toHaveLength(1);
     const statusId = gh.comments[0]?.id as number;
     const bodies = gh.comments.find((c) => c.id === statusId)?.bodies ?? [];
     expect(bodies[0]).toContain('queued');
-    expect(bodies.some((b) => b.includes('working') && b.includes('Fix the parser') && b.includes('turns 1/80') && b.includes('$0.02 of $5.00'))).toBe(true);
+    expect(
+      bodies.some((b) => b.includes('working') && b.includes('Fix the parser') && b.includes('turns 1/80') && b.includes('$0.02 of $5.00')),
+    ).toBe(true);
     const final = gh.commentBody(statusId);
     expect(final).toContain('Verdict: verified');
     expect(final).toContain('https://github.com/acme/widgets/pull/100');
 
     const input = fake.inputs[0];
-    expect(input).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', baseRef: 'main', mode: 'fix', coAuthor: 'maintainer <1001+maintainer@users.noreply.github.com>', repoFullName: REPO });
+    expect(input).toMatchObject({
+      branch: 'proofpr/12-parser-drops-the-last-line',
+      baseRef: 'main',
+      mode: 'fix',
+      coAuthor: 'maintainer <1001+maintainer@users.noreply.github.com>',
+      repoFullName: REPO,
+    });
     expect(input?.task.instructions).toBe('keep the API');
     expect(input?.task.body).toContain('> When the input has no trailing newline the last line is lost.');
     expect(input?.task.body).not.toContain('ignore all previous instructions');
 
-    expect(ws.pushes).toEqual([expect.objectContaining({ branch: 'proofpr/12-parser-drops-the-last-line', remoteUrl: 'https://github.com/acme/widgets.git', ownBranch: true, expectedRemoteSha: null, token: 'ghs_fakeinstallationtoken000000000000000' })]);
+    expect(ws.pushes).toEqual([
+      expect.objectContaining({
+        branch: 'proofpr/12-parser-drops-the-last-line',
+        remoteUrl: 'https://github.com/acme/widgets.git',
+        ownBranch: true,
+        expectedRemoteSha: null,
+        token: 'ghs_fakeinstallationtoken000000000000000',
+      }),
+    ]);
     const pr = gh.calledWith('POST', /\/pulls$/)[0]?.body as { title: string; body: string; head: string; base: string; draft: boolean };
-    expect(pr).toMatchObject({ title: 'Parser drops the last line', head: 'proofpr/12-parser-drops-the-last-line', base: 'main', draft: false });
+    expect(pr).toMatchObject({
+      title: 'Parser drops the last line',
+      head: 'proofpr/12-parser-drops-the-last-line',
+      base: 'main',
+      draft: false,
+    });
     expect(pr.body).toMatch(/^Fixes #12\n\n## proofpr: verified/);
     expect(gh.calledWith('POST', /\/issues\/100\/labels$/)[0]?.body).toEqual({ labels: ['proofpr', 'bot-fix'] });
-    expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({ head_sha: 'c'.repeat(40), conclusion: 'success', name: 'proofpr' });
-    expect((h.app.runs as RunStore).latest(REPO, 12)).toMatchObject({ verdict: 'verified', prUrl: 'https://github.com/acme/widgets/pull/100' });
+    expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({
+      head_sha: 'c'.repeat(40),
+      conclusion: 'success',
+      name: 'proofpr',
+    });
+    expect((h.app.runs as RunStore).latest(REPO, 12)).toMatchObject({
+      verdict: 'verified',
+      prUrl: 'https://github.com/acme/widgets/pull/100',
+    });
     // evidence.pr is written into the run folder's evidence.json once the PR is opened.
     const written = JSON.parse(readFileSync(join(input?.runDir ?? '', 'evidence.json'), 'utf8')) as { pr?: unknown };
     expect(written.pr).toEqual({ number: 100, url: 'https://github.com/acme/widgets/pull/100' });
@@ -88,7 +118,11 @@ describe('probot app - /agent on issues and PRs', () => {
     gh = fakeGitHub({ permissions: { maintainer: { permission: 'read', role_name: 'read' } } });
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
-    await h.app.probot.receive({ id: 'd-3', name: 'issue_comment', payload: comment('/agent fix', (p) => (p.comment.author_association = 'COLLABORATOR')) } as never);
+    await h.app.probot.receive({
+      id: 'd-3',
+      name: 'issue_comment',
+      payload: comment('/agent fix', (p) => (p.comment.author_association = 'COLLABORATOR')),
+    } as never);
     const replies = gh.calledWith('POST', /\/issues\/12\/comments$/);
     expect(replies).toHaveLength(1);
     expect((replies[0]?.body as { body: string }).body).toMatch(/^Sorry @maintainer, only people with write, maintain, admin access/);
@@ -101,7 +135,11 @@ describe('probot app - /agent on issues and PRs', () => {
     gh = fakeGitHub({ permissions: maintainer });
     h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'd-chat', name: 'issue_comment', payload: comment('thanks, that fixed it for me') } as never);
-    await h.app.probot.receive({ id: 'd-pr-chat', name: 'issue_comment', payload: comment('LGTM', (p) => (p.issue.pull_request = { url: 'x' })) } as never);
+    await h.app.probot.receive({
+      id: 'd-pr-chat',
+      name: 'issue_comment',
+      payload: comment('LGTM', (p) => (p.issue.pull_request = { url: 'x' })),
+    } as never);
     expect(gh.calls).toEqual([]);
     expect((h.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
   });
@@ -148,7 +186,11 @@ describe('probot app - /agent on issues and PRs', () => {
     h = await startHarness(fake.runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'd-6', name: 'issue_comment', payload: comment('/agent fix') } as never);
     await fake.started;
-    await h.app.probot.receive({ id: 'd-7', name: 'issue_comment', payload: comment('/agent fix again', (p) => (p.comment.id = 5002)) } as never);
+    await h.app.probot.receive({
+      id: 'd-7',
+      name: 'issue_comment',
+      payload: comment('/agent fix again', (p) => (p.comment.id = 5002)),
+    } as never);
     const statusId = gh.comments[0]?.id as number;
     const reply = gh.commentBody(gh.comments[1]?.id as number);
     expect(reply).toMatch(/A run for #12 is already running/);
@@ -172,7 +214,10 @@ describe('probot app - /agent on issues and PRs', () => {
   });
 
   it('app - an invalid config is reported only to users who may trigger a run (a read-only commenter gets nothing)', async () => {
-    gh = fakeGitHub({ permissions: { maintainer: { permission: 'read', role_name: 'read' } }, config: 'permissions:\n  allow: ["Bash(npm test:*"]\n' });
+    gh = fakeGitHub({
+      permissions: { maintainer: { permission: 'read', role_name: 'read' } },
+      config: 'permissions:\n  allow: ["Bash(npm test:*"]\n',
+    });
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'd-8r', name: 'issue_comment', payload: comment('/agent fix') } as never);
@@ -224,7 +269,11 @@ describe('probot app - /agent on issues and PRs', () => {
     h = await startHarness(fake.runTask, fakeWorkspace());
     await h.app.probot.receive({ id: 'd-11', name: 'issue_comment', payload: comment('/agent fix') } as never);
     await fake.started;
-    await h.app.probot.receive({ id: 'd-12', name: 'issue_comment', payload: comment('/agent cancel', (p) => (p.comment.id = 5003)) } as never);
+    await h.app.probot.receive({
+      id: 'd-12',
+      name: 'issue_comment',
+      payload: comment('/agent cancel', (p) => (p.comment.id = 5003)),
+    } as never);
     await done();
     expect(fake.inputs[0]?.signal?.aborted).toBe(true);
     expect(gh.calledWith('POST', /\/issues\/comments\/5003\/reactions$/)[0]?.body).toEqual({ content: '+1' });
@@ -261,10 +310,19 @@ describe('probot app - /agent on issues and PRs', () => {
     h = await startHarness(fake.runTask, ws);
     // proofpr's own PR: its state records that it created the branch (the name alone is not enough).
     await h.app.runs.recordBranch(REPO, 'proofpr/12-parser-drops-the-last-line', 'r-earlier');
-    await h.app.probot.receive({ id: 'd-14', name: 'pull_request_review_comment', payload: payload('pull_request_review_comment.created') } as never);
+    await h.app.probot.receive({
+      id: 'd-14',
+      name: 'pull_request_review_comment',
+      payload: payload('pull_request_review_comment.created'),
+    } as never);
     await until(() => (h?.app.runs as RunStore).latest(REPO, 13)?.status === 'done');
     expect(gh.calledWith('GET', /contents\/\.github\/proofpr\.yml\?ref=main$/)).toHaveLength(1);
-    expect(fake.inputs[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', continueBranch: true, baseRef: 'main', instructionsRef: 'main' });
+    expect(fake.inputs[0]).toMatchObject({
+      branch: 'proofpr/12-parser-drops-the-last-line',
+      continueBranch: true,
+      baseRef: 'main',
+      instructionsRef: 'main',
+    });
     expect(fake.inputs[0]?.config.max_turns).toBe(7);
     expect(fake.inputs[0]?.task.instructions).toBe('also handle CRLF');
     expect(ws.pushes[0]).toMatchObject({ branch: 'proofpr/12-parser-drops-the-last-line', expectedRemoteSha: '1'.repeat(40) });
@@ -283,7 +341,14 @@ describe('probot app - /agent on issues and PRs', () => {
   });
 
   const forkHead = { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } };
-  const forkPr = { number: 13, head: forkHead.ref, headSha: forkHead.sha, headRepo: 'mallory/widgets', base: 'main', state: 'open' as const };
+  const forkPr = {
+    number: 13,
+    head: forkHead.ref,
+    headSha: forkHead.sha,
+    headRepo: 'mallory/widgets',
+    base: 'main',
+    state: 'open' as const,
+  };
   const noEdits = (g: FakeGitHub) => g.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
 
   it('app - /agent fix on a fork PR named proofpr/… gets one reply and nothing else: no run, no push, no edit', async () => {
@@ -293,17 +358,24 @@ describe('probot app - /agent on issues and PRs', () => {
     h = await startHarness(fake.runTask, ws);
     // Even a ledger entry for that name (proofpr once created it in the base repository) does not make a fork's PR its own.
     await h.app.runs.recordBranch(REPO, 'proofpr/7-looks-like-ours', 'r-old');
-    await h.app.probot.receive({ id: 'fork-1', name: 'issue_comment', payload: comment('/agent fix', (p) => {
-      p.issue.number = 13;
-      p.issue.pull_request = { url: 'x' };
-    }) } as never);
+    await h.app.probot.receive({
+      id: 'fork-1',
+      name: 'issue_comment',
+      payload: comment('/agent fix', (p) => {
+        p.issue.number = 13;
+        p.issue.pull_request = { url: 'x' };
+      }),
+    } as never);
     const review = payload('pull_request_review_comment.created', (p) => {
       p.pull_request.head = forkHead;
       p.comment.id = 7002;
     });
     await h.app.probot.receive({ id: 'fork-2', name: 'pull_request_review_comment', payload: review } as never);
     const edits = noEdits(gh);
-    expect(edits.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /repos/acme/widgets/issues/13/comments', 'POST /repos/acme/widgets/issues/13/comments']);
+    expect(edits.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /repos/acme/widgets/issues/13/comments',
+      'POST /repos/acme/widgets/issues/13/comments',
+    ]);
     expect((edits[0]?.body as { body: string }).body).toMatch(/does not push to forks or run their code/);
     expect(fake.inputs).toHaveLength(0);
     expect(ws.pushes).toHaveLength(0);
@@ -316,10 +388,14 @@ describe('probot app - /agent on issues and PRs', () => {
     gh = fakeGitHub({ permissions: maintainer, pulls: [{ ...forkPr, headRepo: undefined }] });
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
-    await h.app.probot.receive({ id: 'name-1', name: 'issue_comment', payload: comment('/agent fix', (p) => {
-      p.issue.number = 13;
-      p.issue.pull_request = { url: 'x' };
-    }) } as never);
+    await h.app.probot.receive({
+      id: 'name-1',
+      name: 'issue_comment',
+      payload: comment('/agent fix', (p) => {
+        p.issue.number = 13;
+        p.issue.pull_request = { url: 'x' };
+      }),
+    } as never);
     const edits = noEdits(gh);
     expect(edits).toHaveLength(1);
     expect((edits[0]?.body as { body: string }).body).toMatch(/no record of creating branch proofpr\/7-looks-like-ours/);
@@ -327,10 +403,17 @@ describe('probot app - /agent on issues and PRs', () => {
   });
 
   it('app - a comment on a PR proofpr did not open is ignored', async () => {
-    gh = fakeGitHub({ permissions: maintainer, pulls: [{ number: 12, head: 'feature/x', headSha: '1'.repeat(40), base: 'main', state: 'open' }] });
+    gh = fakeGitHub({
+      permissions: maintainer,
+      pulls: [{ number: 12, head: 'feature/x', headSha: '1'.repeat(40), base: 'main', state: 'open' }],
+    });
     const fake = fakeRunTask();
     h = await startHarness(fake.runTask, fakeWorkspace());
-    await h.app.probot.receive({ id: 'd-15', name: 'issue_comment', payload: comment('/agent fix', (p) => (p.issue.pull_request = { url: 'x' })) } as never);
+    await h.app.probot.receive({
+      id: 'd-15',
+      name: 'issue_comment',
+      payload: comment('/agent fix', (p) => (p.issue.pull_request = { url: 'x' })),
+    } as never);
     expect(gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'))).toEqual([]);
     expect(fake.inputs).toHaveLength(0);
   });
@@ -366,6 +449,8 @@ describe('probot app - label trigger and status', () => {
     await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
     await h.app.probot.receive({ id: 's-3', name: 'issue_comment', payload: comment('/agent status') } as never);
     const last = gh.calledWith('POST', /\/issues\/12\/comments$/).at(-1)?.body as { body: string };
-    expect(last.body).toMatch(/^Run `[\w-]+` is done \(verified\): https:\/\/github.com\/acme\/widgets\/issues\/12#issuecomment-\d+, PR https:\/\/github.com\/acme\/widgets\/pull\/100\.$/);
+    expect(last.body).toMatch(
+      /^Run `[\w-]+` is done \(verified\): https:\/\/github.com\/acme\/widgets\/issues\/12#issuecomment-\d+, PR https:\/\/github.com\/acme\/widgets\/pull\/100\.$/,
+    );
   });
 });

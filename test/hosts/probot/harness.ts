@@ -15,7 +15,11 @@ import type { Clock } from '../../../src/usecases/watch-ci.js';
 
 let key: string | undefined;
 export function testPrivateKey(): string {
-  key ??= generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  key ??= generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
   return key;
 }
 
@@ -37,7 +41,13 @@ export function evidence(verdict: Evidence['verdict'], patch: Partial<Evidence> 
     reason: verdict === 'verified' ? 'every gate passed' : 'a gate failed after its retries',
     task: { kind: 'issue', issue: 12, title: 't' },
     repo: { baseSha: 'a'.repeat(40), branch: 'b' },
-    gates: verdict === 'verified' ? [{ name: 'tests-passed', passed: true, detail: '3 passed' }] : [{ name: 'tests-passed', passed: true, detail: 'ok' }, { name: 'tests-ran', passed: false, detail: '0 tests executed, need 1' }],
+    gates:
+      verdict === 'verified'
+        ? [{ name: 'tests-passed', passed: true, detail: '3 passed' }]
+        : [
+            { name: 'tests-passed', passed: true, detail: 'ok' },
+            { name: 'tests-ran', passed: false, detail: '0 tests executed, need 1' },
+          ],
     testRuns: [],
     filesChanged: [],
     toolCalls: {},
@@ -64,8 +74,25 @@ export function fakeRunTask(run: FakeRun = {}): { runTask: RunTask; inputs: RunT
   const started = new Promise<void>((r) => (markStarted = r));
   const runTask: RunTask = async (input): Promise<RunTaskResult> => {
     inputs.push(input);
-    input.onEvent?.(ev({ type: 'todo', todos: [{ content: 'Reproduce the bug', status: 'completed' }, { content: 'Fix the parser', status: 'in_progress' }] }));
-    input.onEvent?.(ev({ type: 'assistant', turn: 1, content: [{ type: 'text', text: run.planText ?? 'Looking.' }], stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.02 }));
+    input.onEvent?.(
+      ev({
+        type: 'todo',
+        todos: [
+          { content: 'Reproduce the bug', status: 'completed' },
+          { content: 'Fix the parser', status: 'in_progress' },
+        ],
+      }),
+    );
+    input.onEvent?.(
+      ev({
+        type: 'assistant',
+        turn: 1,
+        content: [{ type: 'text', text: run.planText ?? 'Looking.' }],
+        stopReason: 'end_turn',
+        usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0.02,
+      }),
+    );
     markStarted();
     let verdict = run.verdict ?? 'verified';
     if (run.hold || input.signal) {
@@ -92,7 +119,10 @@ export function fakeRunTask(run: FakeRun = {}): { runTask: RunTask; inputs: RunT
   return { runTask, inputs, started };
 }
 
-export function fakeWorkspace(): WorkspacePort & { pushes: Array<Parameters<WorkspacePort['pushBranch']>[0]>; mirrors: Array<Parameters<WorkspacePort['ensureMirror']>[0]> } {
+export function fakeWorkspace(): WorkspacePort & {
+  pushes: Array<Parameters<WorkspacePort['pushBranch']>[0]>;
+  mirrors: Array<Parameters<WorkspacePort['ensureMirror']>[0]>;
+} {
   const pushes: Array<Parameters<WorkspacePort['pushBranch']>[0]> = [];
   const mirrors: Array<Parameters<WorkspacePort['ensureMirror']>[0]> = [];
   return {
@@ -121,7 +151,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(runTask: RunTask, workspace: WorkspacePort, home = mkdtempSync(join(tmpdir(), 'proofpr-app-')), extra: { ciClock?: Clock } = {}): Promise<Harness> {
+export async function startHarness(
+  runTask: RunTask,
+  workspace: WorkspacePort,
+  home = mkdtempSync(join(tmpdir(), 'proofpr-app-')),
+  extra: { ciClock?: Clock } = {},
+): Promise<Harness> {
   const app = await createProofpr({
     env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home },
     runTask,

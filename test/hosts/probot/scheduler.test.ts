@@ -37,7 +37,11 @@ function playGitHub(configs: Record<string, string>, onRead?: () => void): void 
     .query(true)
     .reply(200, [{ id: 7, account: { login: 'acme' } }])
     .post('/app/installations/7/access_tokens')
-    .reply(201, { token: 'ghs_fakeinstallationtoken000000000000000', expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} })
+    .reply(201, {
+      token: 'ghs_fakeinstallationtoken000000000000000',
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      permissions: {},
+    })
     .get('/installation/repositories')
     .query(true)
     .reply(200, {
@@ -121,7 +125,9 @@ describe('sweep scheduler', () => {
   });
 
   it('fireTimes - lists the fire times in (from, to] in UTC', () => {
-    expect(fireTimes('0 3 * * *', new Date('2026-03-01T03:00:00Z'), new Date('2026-03-02T03:00:00Z')).map((d) => d.toISOString())).toEqual(['2026-03-02T03:00:00.000Z']);
+    expect(fireTimes('0 3 * * *', new Date('2026-03-01T03:00:00Z'), new Date('2026-03-02T03:00:00Z')).map((d) => d.toISOString())).toEqual([
+      '2026-03-02T03:00:00.000Z',
+    ]);
   });
 });
 
@@ -139,7 +145,12 @@ describe('job handler - sweep jobs', () => {
       owner: 'acme',
       repo: 'widgets',
       getDefaultBranch: async () => 'trunk',
-      readConfig: async () => ({ sweeps: [{ name: 'deps', schedule: '0 3 * * *', prompt: 'Update the lockfile.' }, { name: 'docs', prompt: 'Fix typos.' }] }),
+      readConfig: async () => ({
+        sweeps: [
+          { name: 'deps', schedule: '0 3 * * *', prompt: 'Update the lockfile.' },
+          { name: 'docs', prompt: 'Fix typos.' },
+        ],
+      }),
       gitAccess: async () => ({ url: 'https://github.com/acme/widgets.git', token: 'ghs_x' }),
       listOpenPullRequests: async () => [],
     } as unknown as GitHubPort;
@@ -154,7 +165,19 @@ describe('job handler - sweep jobs', () => {
       modelFactory: () => fakeModel,
       runs: { update: () => undefined },
       home,
-      baseline: async () => ({ baseSha: 'a'.repeat(40), run: { command: 'npm test', exitCode: 0, startedAt: '', endedAt: '', treeHash: 't', counts: { passed: 1, failed: 0, skipped: 0, total: 1 }, source: 'summary-line', by: 'harness' } }),
+      baseline: async () => ({
+        baseSha: 'a'.repeat(40),
+        run: {
+          command: 'npm test',
+          exitCode: 0,
+          startedAt: '',
+          endedAt: '',
+          treeHash: 't',
+          counts: { passed: 1, failed: 0, skipped: 0, total: 1 },
+          source: 'summary-line',
+          by: 'harness',
+        },
+      }),
     });
     const data: SweepJob = { kind: 'sweep', owner: 'acme', repo: 'widgets', installationId: 7, sweep: 'deps', runId: 'r1' };
     const progress: unknown[] = [];
@@ -162,7 +185,12 @@ describe('job handler - sweep jobs', () => {
     expect(asked).toEqual([{ owner: 'acme', repo: 'widgets', installationId: 7 }]);
     expect(workspace.mirrors).toEqual([{ home, url: 'https://github.com/acme/widgets.git', token: 'ghs_x' }]);
     expect(inputs).toHaveLength(1);
-    expect(inputs[0]).toMatchObject({ repoDir: join(home, 'mirrors', 'acme', 'widgets.git'), baseRef: 'trunk', task: { kind: 'sweep', sweep: 'deps' }, repoFullName: 'acme/widgets' });
+    expect(inputs[0]).toMatchObject({
+      repoDir: join(home, 'mirrors', 'acme', 'widgets.git'),
+      baseRef: 'trunk',
+      task: { kind: 'sweep', sweep: 'deps' },
+      repoFullName: 'acme/widgets',
+    });
     expect(progress.at(-1)).toMatchObject({ phase: 'done' });
   });
 });
@@ -173,7 +201,11 @@ describe('serve - sweep scheduler wiring', () => {
     nock.enableNetConnect();
   });
 
-  const push = (ref: string, files: { added?: string[]; modified?: string[]; removed?: string[] }, extra: Record<string, unknown> = {}) => ({
+  const push = (
+    ref: string,
+    files: { added?: string[]; modified?: string[]; removed?: string[] },
+    extra: Record<string, unknown> = {},
+  ) => ({
     name: 'push' as const,
     id: `push-${Math.random()}`,
     payload: {

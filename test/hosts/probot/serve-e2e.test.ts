@@ -21,7 +21,10 @@ const SECRET = 'e2e-secret';
 const TOKEN = 'ghs_fakeinstallationtoken000000000000000';
 
 const git = (cwd: string, args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
 
 interface SessionTurn {
   type: string;
@@ -44,14 +47,24 @@ function sessionMessages(): unknown[] {
       model: 'claude-sonnet-4-5',
       content: e.content,
       stop_reason: e.stopReason,
-      usage: { input_tokens: e.usage.inputTokens, output_tokens: e.usage.outputTokens, cache_read_input_tokens: e.usage.cacheReadTokens, cache_creation_input_tokens: e.usage.cacheWriteTokens },
+      usage: {
+        input_tokens: e.usage.inputTokens,
+        output_tokens: e.usage.outputTokens,
+        cache_read_input_tokens: e.usage.cacheReadTokens,
+        cache_creation_input_tokens: e.usage.cacheWriteTokens,
+      },
     }));
 }
 
 async function bundleServe(): Promise<string> {
   const out = join(root, 'node_modules', '.cache', 'proofpr-e2e', `serve-${process.pid}.mjs`);
   await build({
-    stdin: { contents: "import { serveCommand } from './src/hosts/cli/serve.ts';\nserveCommand().then((c) => process.exit(c));\n", resolveDir: root, loader: 'ts', sourcefile: 'serve-entry.ts' },
+    stdin: {
+      contents: "import { serveCommand } from './src/hosts/cli/serve.ts';\nserveCommand().then((c) => process.exit(c));\n",
+      resolveDir: root,
+      loader: 'ts',
+      sourcefile: 'serve-entry.ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -90,7 +103,14 @@ describe('proofpr serve - end to end', () => {
       permissions: { maintainer: { permission: 'write', role_name: 'write' } },
     });
     const turns = sessionMessages();
-    model = await startFakeMessagesServer((_body, n) => turns[n - 1] ?? { content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } });
+    model = await startFakeMessagesServer(
+      (_body, n) =>
+        turns[n - 1] ?? {
+          content: [{ type: 'text', text: 'Done.' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 10, output_tokens: 5 },
+        },
+    );
 
     script = await bundleServe();
     const env: NodeJS.ProcessEnv = { ...process.env };
@@ -134,7 +154,11 @@ describe('proofpr serve - end to end', () => {
   });
 
   it('serve e2e - a signed /agent fix pushes the branch over git HTTP and opens a verified PR', async () => {
-    const issue = JSON.parse(readFileSync(join(root, 'examples/demo/issue.json'), 'utf8')) as { number: number; title: string; body: string };
+    const issue = JSON.parse(readFileSync(join(root, 'examples/demo/issue.json'), 'utf8')) as {
+      number: number;
+      title: string;
+      body: string;
+    };
     const BRANCH = issueBranch(issue.number, issue.title);
     const body = JSON.stringify(
       payload('issue_comment.created', (p) => {
@@ -158,7 +182,9 @@ describe('proofpr serve - end to end', () => {
 
     const statusDone = (): boolean => gh.state.comments.some((c) => /proofpr:run=[\s\S]*(done|failed|aborted)/.test(c.body));
     await until(statusDone, 150000).catch(() => {
-      throw new Error(`no final status comment. serve stderr:\n${stderr.slice(-4000)}\nGitHub calls:\n${gh.state.calls.map((c) => `${c.method} ${c.path}`).join('\n')}`);
+      throw new Error(
+        `no final status comment. serve stderr:\n${stderr.slice(-4000)}\nGitHub calls:\n${gh.state.calls.map((c) => `${c.method} ${c.path}`).join('\n')}`,
+      );
     });
     const status = gh.state.comments.map((c) => c.body).find((b) => b.includes('proofpr:run=')) ?? '';
     expect(status).toContain('Verdict: verified');
@@ -166,7 +192,9 @@ describe('proofpr serve - end to end', () => {
     const bare = join(work, 'git', 'acme', 'widgets.git');
     const head = git(bare, ['rev-parse', `refs/heads/${BRANCH}`]).trim();
     expect(git(bare, ['diff', '--name-only', 'main', head]).trim().split('\n')).toContain('src/stats.js');
-    expect(git(bare, ['log', '-1', '--format=%B', head])).toContain('Co-authored-by: maintainer <1001+maintainer@users.noreply.github.com>');
+    expect(git(bare, ['log', '-1', '--format=%B', head])).toContain(
+      'Co-authored-by: maintainer <1001+maintainer@users.noreply.github.com>',
+    );
 
     const pr = gh.state.calledWith('POST', /\/repos\/acme\/widgets\/pulls$/)[0]?.body as { head: string; base: string; body: string };
     expect(pr).toMatchObject({ head: BRANCH, base: 'main' });

@@ -44,8 +44,23 @@ describe('proofpr serve - operations', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  const env = (extra: Record<string, string> = {}) => ({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', PROOFPR_HOME: home, PROOFPR_SWEEP_SCHEDULER: 'off', ...extra });
-  const common = { port: 0, host: '127.0.0.1', workspace: fakeWorkspace(), modelFactory: () => fakeModel, Octokit: TestOctokit, progressIntervalMs: 0, probotLog: silentLogger };
+  const env = (extra: Record<string, string> = {}) => ({
+    APP_ID: '1',
+    PRIVATE_KEY: testPrivateKey(),
+    WEBHOOK_SECRET: 's',
+    PROOFPR_HOME: home,
+    PROOFPR_SWEEP_SCHEDULER: 'off',
+    ...extra,
+  });
+  const common = {
+    port: 0,
+    host: '127.0.0.1',
+    workspace: fakeWorkspace(),
+    modelFactory: () => fakeModel,
+    Octokit: TestOctokit,
+    progressIntervalMs: 0,
+    probotLog: silentLogger,
+  };
 
   it('serve - /metrics is Prometheus text that counts finished runs by verdict; /healthz is 200 with the SQLite store', async () => {
     fakeGitHub({ permissions: admin });
@@ -78,13 +93,28 @@ describe('proofpr serve - operations', () => {
     const fake = fakeRunTask({ hold: new Promise<void>((r) => (release = r)) });
     const signals = new EventEmitter();
     let s: RunningServer | undefined;
-    const exited = serveCommand({ ...common, env: env({ PROOFPR_DRAIN_GRACE_MS: '60000' }), runTask: fake.runTask, signals, onListening: (x) => (s = x) });
+    const exited = serveCommand({
+      ...common,
+      env: env({ PROOFPR_DRAIN_GRACE_MS: '60000' }),
+      runTask: fake.runTask,
+      signals,
+      onListening: (x) => (s = x),
+    });
     await until(() => s !== undefined);
     const running = s!;
     await running.app.probot.receive({ id: 'drain-1', name: 'issue_comment', payload: payload('issue_comment.created') } as never);
     await fake.started;
     signals.emit('SIGTERM');
-    for (let i = 0; i < 500 && (await fetch(`${running.url}/healthz`).then(() => 'up', () => 'down')) === 'up'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (
+      let i = 0;
+      i < 500 &&
+      (await fetch(`${running.url}/healthz`).then(
+        () => 'up',
+        () => 'down',
+      )) === 'up';
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 10));
     await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
     release();
     expect(await exited).toBe(0);
@@ -97,7 +127,13 @@ describe('proofpr serve - operations', () => {
     const fake = fakeRunTask({ hold: new Promise<void>(() => undefined) });
     const signals = new EventEmitter();
     let s: RunningServer | undefined;
-    const exited = serveCommand({ ...common, env: env({ PROOFPR_DRAIN_GRACE_MS: '50' }), runTask: fake.runTask, signals, onListening: (x) => (s = x) });
+    const exited = serveCommand({
+      ...common,
+      env: env({ PROOFPR_DRAIN_GRACE_MS: '50' }),
+      runTask: fake.runTask,
+      signals,
+      onListening: (x) => (s = x),
+    });
     await until(() => s !== undefined);
     await s!.app.probot.receive({ id: 'drain-2', name: 'issue_comment', payload: payload('issue_comment.created') } as never);
     await fake.started;
@@ -108,8 +144,11 @@ describe('proofpr serve - operations', () => {
 
   it('serve - no ANTHROPIC_API_KEY stops serve at start with exit 2 naming the variable', async () => {
     const res = await new Promise<{ code: number; stderr: string }>((ok) =>
-      execFile(process.execPath, [resolve('bin/proofpr.js'), 'serve'], { env: { PATH: process.env.PATH ?? '', ...env({ PORT: '0' }) }, cwd: home, timeout: 60_000 }, (err, _out, stderr) =>
-        ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+      execFile(
+        process.execPath,
+        [resolve('bin/proofpr.js'), 'serve'],
+        { env: { PATH: process.env.PATH ?? '', ...env({ PORT: '0' }) }, cwd: home, timeout: 60_000 },
+        (err, _out, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
       ),
     );
     expect(res.stderr).toContain('ANTHROPIC_API_KEY is missing');
@@ -136,7 +175,12 @@ describe('proofpr serve - operations', () => {
         return { close: () => void closed++ };
       }
     }
-    const s = (server = await startServer({ ...common, env: env({ WEBHOOK_PROXY_URL: 'https://smee.io/chan' }), runTask: fakeRunTask().runTask, SmeeClient: FakeSmee }));
+    const s = (server = await startServer({
+      ...common,
+      env: env({ WEBHOOK_PROXY_URL: 'https://smee.io/chan' }),
+      runTask: fakeRunTask().runTask,
+      SmeeClient: FakeSmee,
+    }));
     expect(made).toEqual([{ source: 'https://smee.io/chan', target: `http://127.0.0.1:${s.port}/api/github/webhooks` }]);
     await s.close();
     server = undefined;

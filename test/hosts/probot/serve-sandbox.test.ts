@@ -17,7 +17,16 @@ describe('proofpr serve - the sandbox state at start', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
     chmodSync(join(bin, 'bwrap'), 0o755);
-    const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', PROOFPR_HOME: home, PROOFPR_SWEEP_SCHEDULER: 'off', PORT: '0', ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' };
+    const env = {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      APP_ID: '1',
+      PRIVATE_KEY: testPrivateKey(),
+      WEBHOOK_SECRET: 's',
+      PROOFPR_HOME: home,
+      PROOFPR_SWEEP_SCHEDULER: 'off',
+      PORT: '0',
+      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789',
+    };
     const child = spawn(process.execPath, [resolve('bin/proofpr.js'), 'serve'], { env, cwd: home });
     let stderr = '';
     await new Promise<void>((ok) => {
@@ -35,6 +44,8 @@ describe('proofpr serve - the sandbox state at start', () => {
       });
     });
     child.kill('SIGKILL');
-    expect(stderr).toContain('proofpr serve: WARNING sandbox: none for repositories with sandbox: auto: no sandbox: bubblewrap cannot create namespaces here (bwrap said: bwrap: No permissions to create new namespace)');
+    expect(stderr).toContain(
+      'proofpr serve: WARNING sandbox: none for repositories with sandbox: auto: no sandbox: bubblewrap cannot create namespaces here (bwrap said: bwrap: No permissions to create new namespace)',
+    );
   });
 });

@@ -36,7 +36,17 @@ describe('proofpr serve - HTTP server and restarts', () => {
 
   const env = () => ({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: SECRET, PROOFPR_HOME: home });
   const start = async () =>
-    (server = await startServer({ env: env(), port: 0, host: '127.0.0.1', runTask: fakeRunTask().runTask, workspace: fakeWorkspace(), modelFactory: () => fakeModel, Octokit: TestOctokit, progressIntervalMs: 0, probotLog: silentLogger }));
+    (server = await startServer({
+      env: env(),
+      port: 0,
+      host: '127.0.0.1',
+      runTask: fakeRunTask().runTask,
+      workspace: fakeWorkspace(),
+      modelFactory: () => fakeModel,
+      Octokit: TestOctokit,
+      progressIntervalMs: 0,
+      probotLog: silentLogger,
+    }));
 
   it('serve - a webhook with a bad signature is rejected and nothing is called', async () => {
     const gh = fakeGitHub({ permissions: { maintainer: { permission: 'admin' } } });
@@ -45,7 +55,12 @@ describe('proofpr serve - HTTP server and restarts', () => {
     const post = (signature: string) =>
       fetch(`${s.url}/api/github/webhooks`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-github-event': 'issue_comment', 'x-github-delivery': 'sig-1', 'x-hub-signature-256': signature },
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'issue_comment',
+          'x-github-delivery': 'sig-1',
+          'x-hub-signature-256': signature,
+        },
         body,
       });
     const bad = await post(sign(body, 'wrong-secret'));
@@ -86,7 +101,16 @@ describe('proofpr serve - HTTP server and restarts', () => {
     expect(() => readServerEnv({ WEBHOOK_SECRET: 's', PRIVATE_KEY: testPrivateKey() })).toThrow(/APP_ID is missing/);
     expect(() => readServerEnv({ APP_ID: '1', WEBHOOK_SECRET: 's' })).toThrow(/PRIVATE_KEY or PRIVATE_KEY_PATH is missing/);
     expect(() => readServerEnv({ APP_ID: '1', PRIVATE_KEY: testPrivateKey() })).toThrow(/WEBHOOK_SECRET is missing/);
-    const ghe = readServerEnv({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', GHE_HOST: 'git.example.test:8443', GHE_PROTOCOL: 'http' }, '/srv');
-    expect(ghe).toMatchObject({ apiUrl: 'http://git.example.test:8443/api/v3', webUrl: 'http://git.example.test:8443', home: '/srv/.proofpr', port: 3000, webhookPath: '/api/github/webhooks' });
+    const ghe = readServerEnv(
+      { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', GHE_HOST: 'git.example.test:8443', GHE_PROTOCOL: 'http' },
+      '/srv',
+    );
+    expect(ghe).toMatchObject({
+      apiUrl: 'http://git.example.test:8443/api/v3',
+      webUrl: 'http://git.example.test:8443',
+      home: '/srv/.proofpr',
+      port: 3000,
+      webhookPath: '/api/github/webhooks',
+    });
   });
 });

@@ -5,7 +5,12 @@ import type { ExecPort, ExecResult } from '../../../src/workspace/exec-port.js';
 export const testExec: ExecPort = (req) =>
   new Promise<ExecResult>((resolve) => {
     const started = Date.now();
-    const child = spawn('bash', ['-c', req.command], { cwd: req.cwd, detached: true, env: { ...process.env, ...req.extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', req.command], {
+      cwd: req.cwd,
+      detached: true,
+      env: { ...process.env, ...req.extraEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     let stdout = '';
     let stderr = '';
@@ -40,6 +45,16 @@ export const testExec: ExecPort = (req) =>
     child.on('close', (code) => {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode: code, output, stdout, stderr, timedOut, cancelled, durationMs: Date.now() - started, truncated: false, sandbox: 'none' });
+      resolve({
+        exitCode: code,
+        output,
+        stdout,
+        stderr,
+        timedOut,
+        cancelled,
+        durationMs: Date.now() - started,
+        truncated: false,
+        sandbox: 'none',
+      });
     });
   });

@@ -34,7 +34,11 @@ function port(threads: ReviewThread[]) {
 
 describe('review follow-ups - the task from the threads', () => {
   it('review task - no unresolved thread anyone authorized took part in: no review task at all', async () => {
-    const p = port([thread(1, { resolved: true }), thread(2, { comments: [{ id: 5, author: 'outsider', body: 'x', createdAt: 'c' }] }), thread(3, { comments: [{ id: 6, author: 'renovate[bot]', body: 'x', createdAt: 'c' }] })]);
+    const p = port([
+      thread(1, { resolved: true }),
+      thread(2, { comments: [{ id: 5, author: 'outsider', body: 'x', createdAt: 'c' }] }),
+      thread(3, { comments: [{ id: 6, author: 'renovate[bot]', body: 'x', createdAt: 'c' }] }),
+    ]);
     expect(await loadReviewTask(p.github, 13, ['write'])).toBeUndefined();
     // The permission API is asked once per human author; a bot is never asked.
     expect(p.asked).toEqual(['outsider']);
@@ -51,7 +55,15 @@ describe('review follow-ups - the task from the threads', () => {
     if (!task) return;
     const claims = new Map(task.threads.map((t) => [t.key, { addressed: true as const }]));
     const changed = new Set(task.threads.map((t) => t.thread.path));
-    const outcomes = await answerThreads(p.github, { pr: 13, task, claims, sha: 'd'.repeat(40), branch: 'proofpr/1-x', changed, trigger: '/bot' });
+    const outcomes = await answerThreads(p.github, {
+      pr: 13,
+      task,
+      claims,
+      sha: 'd'.repeat(40),
+      branch: 'proofpr/1-x',
+      changed,
+      trigger: '/bot',
+    });
     expect(outcomes.filter((o) => o.addressed)).toHaveLength(MAX_THREADS);
     expect(p.replies).toHaveLength(MAX_THREADS);
     expect(p.replies[0]).toEqual([1001, expect.stringContaining(`Addressed in ${'d'.repeat(40)}`)]);
@@ -66,16 +78,25 @@ describe('review follow-ups - the task from the threads', () => {
     const task = await loadReviewTask(p.github, 13, ['write']);
     if (!task) throw new Error('no task');
     let first = true;
-    const github = { ...p.github, reviews: { ...p.github.reviews, reply: async (pr: number, id: number, body: string) => {
-      if (first) {
-        first = false;
-        throw Object.assign(new Error('Not Found'), { status: 404 });
-      }
-      return p.github.reviews.reply(pr, id, body);
-    } } };
+    const github = {
+      ...p.github,
+      reviews: {
+        ...p.github.reviews,
+        reply: async (pr: number, id: number, body: string) => {
+          if (first) {
+            first = false;
+            throw Object.assign(new Error('Not Found'), { status: 404 });
+          }
+          return p.github.reviews.reply(pr, id, body);
+        },
+      },
+    };
     const claims = new Map(task.threads.map((t) => [t.key, { addressed: true as const }]));
     const outcomes = await answerThreads(github, { pr: 13, task, claims, sha: 'e'.repeat(40), branch: 'b' });
-    expect(outcomes.map((o) => [o.key, o.addressed, o.replyId])).toEqual([['T1', true, undefined], ['T2', true, 1]]);
+    expect(outcomes.map((o) => [o.key, o.addressed, o.replyId])).toEqual([
+      ['T1', true, undefined],
+      ['T2', true, 1],
+    ]);
     expect(p.replies.map((r) => r[0])).toEqual([1002]);
   });
 });
@@ -85,7 +106,10 @@ describe('review follow-ups - not in a CI fix round', () => {
     const { reviewFollowUp } = await import('../../../src/usecases/review-follow-up.js');
     let listed = 0;
     const p = port([thread(1)]);
-    const github = { ...p.github, reviews: { ...p.github.reviews, listThreads: async () => (listed++, p.github.reviews.listThreads()) } } as never;
+    const github = {
+      ...p.github,
+      reviews: { ...p.github.reviews, listThreads: async () => (listed++, p.github.reviews.listThreads()) },
+    } as never;
     const r = await reviewFollowUp(github, 13, { authorized: ['write'], trigger: '/agent' }, { threads: false });
     expect(r.taskText).toBe('');
     expect(await r.answer({ sha: 'f'.repeat(40), branch: 'b' })).toEqual([]);

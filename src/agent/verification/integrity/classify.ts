@@ -14,9 +14,11 @@ import { pyModel } from './py-model.js';
 export type Role = 'allowed' | 'test' | 'snapshot' | 'mock' | 'support' | 'source';
 
 /** Folders whose files exist for the tests (data, helpers, fixtures), not for the product. */
-const SUPPORT_DIR = /(?:^|\/)(?:test|tests|__tests__|spec|specs|e2e|fixtures?|__fixtures__|testdata|test-utils|testutils|testing|test-helpers|test_helpers|test_utils)\//i;
+const SUPPORT_DIR =
+  /(?:^|\/)(?:test|tests|__tests__|spec|specs|e2e|fixtures?|__fixtures__|testdata|test-utils|testutils|testing|test-helpers|test_helpers|test_utils)\//i;
 /** File names that say "test support" wherever they are. */
-const SUPPORT_NAME = /(?:^|\/)(?:conftest\.py|[^/]*(?:[._-](?:fixtures?|test-?utils?|test-?helpers?|testing)|^(?:test|spec)[._-]?(?:utils?|helpers?|setup|support))\.[cm]?[jt]sx?)$/i;
+const SUPPORT_NAME =
+  /(?:^|\/)(?:conftest\.py|[^/]*(?:[._-](?:fixtures?|test-?utils?|test-?helpers?|testing)|^(?:test|spec)[._-]?(?:utils?|helpers?|setup|support))\.[cm]?[jt]sx?)$/i;
 const SNAPSHOT = /(?:^|\/)__snapshots__\/|\.snap$/;
 const MOCKS = /(?:^|\/)__mocks__\//;
 const VENDORED = /(?:^|\/)(?:node_modules|vendor|\.venv|venv)\//;
@@ -68,7 +70,15 @@ export interface IntegrityResult {
  */
 export async function classifyChanges(input: IntegrityInput): Promise<IntegrityResult> {
   const allowed = allowedMatcher(input.allowed ?? []);
-  const res: IntegrityResult = { findings: [], parsed: [], unparsedTests: [], changedTestFiles: [], deletedTestFiles: [], allowedChanged: [], supportChanged: [] };
+  const res: IntegrityResult = {
+    findings: [],
+    parsed: [],
+    unparsedTests: [],
+    changedTestFiles: [],
+    deletedTestFiles: [],
+    allowedChanged: [],
+    supportChanged: [],
+  };
   const gitEnv = input.gitDir ? { env: { GIT_DIR: input.gitDir } } : {};
   const baseText = async (path: string): Promise<string | undefined> => {
     const r = await git(['show', `${input.baseSha}:${path}`], { cwd: input.root, okCodes: [0, 128], ...gitEnv });
@@ -85,7 +95,11 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
       const target = resolveRepoPath(p, repoFiles);
       if (target === undefined) return false;
       return m.imports.some((spec) => {
-        const rp = p.startsWith('py:') ? `py:${spec}` : spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)) : undefined;
+        const rp = p.startsWith('py:')
+          ? `py:${spec}`
+          : spec.startsWith('.')
+            ? posix.normalize(posix.join(posix.dirname(file), spec))
+            : undefined;
         return rp !== undefined && resolveRepoPath(rp, repoFiles) === target;
       });
     },
@@ -103,7 +117,15 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
     if (posix.basename(f.path) === '.gitattributes' || posix.basename(oldPath) === '.gitattributes') continue;
     if (rb === 'test' && (f.status === 'deleted' || rf !== 'test')) {
       res.deletedTestFiles.push(oldPath);
-      res.findings.push({ kind: 'deleted', file: oldPath, start: 1, end: 1, text: '', what: `test file deleted${f.status === 'deleted' ? '' : ` (moved to ${f.path}, out of the test files)`}`, base: true });
+      res.findings.push({
+        kind: 'deleted',
+        file: oldPath,
+        start: 1,
+        end: 1,
+        text: '',
+        what: `test file deleted${f.status === 'deleted' ? '' : ` (moved to ${f.path}, out of the test files)`}`,
+        base: true,
+      });
       continue;
     }
     if (rf === 'test') {
@@ -127,7 +149,13 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
       continue;
     }
     if (rb === 'mock' || rf === 'mock') {
-      res.findings.push(hunkFinding('support', f, `mock module ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'} (${'__mocks__'}): it replaces a real module in the tests`));
+      res.findings.push(
+        hunkFinding(
+          'support',
+          f,
+          `mock module ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'} (${'__mocks__'}): it replaces a real module in the tests`,
+        ),
+      );
       continue;
     }
     if (rb === 'support' || rf === 'support') {
@@ -147,14 +175,32 @@ async function compareSupport(f: FileDiff, before: string | undefined, after: st
   }
   if (f.status === 'deleted' || after === undefined) return [hunkFinding('support', f, 'test support file deleted')];
   const lang = langOf(f.path);
-  if (!lang) return [hunkFinding('support', f, 'test data/fixture changed: the tests compare against it (add new fixture files instead, or list it in gates.test_changes_allowed)')];
+  if (!lang)
+    return [
+      hunkFinding(
+        'support',
+        f,
+        'test data/fixture changed: the tests compare against it (add new fixture files instead, or list it in gates.test_changes_allowed)',
+      ),
+    ];
   const bm = await modelOf(lang, before, f.oldPath ?? f.path);
   const am = await modelOf(lang, after, f.path);
   const out: Finding[] = [];
-  if (am.parseError) out.push({ kind: 'unparsed', file: f.path, start: 1, end: 1, text: '', what: 'the test helper has a syntax error the parser could not read: the change fails closed' });
+  if (am.parseError)
+    out.push({
+      kind: 'unparsed',
+      file: f.path,
+      start: 1,
+      end: 1,
+      text: '',
+      what: 'the test helper has a syntax error the parser could not read: the change fails closed',
+    });
   // Assertion helpers (`function expectSorted(x) { expect(...) }`) are compared like tests, by function.
   out.push(...compareTopLevel(f.path, f.oldPath ?? f.path, bm.topLevel, am.topLevel, 'test helper code'));
-  return out.map((x) => ({ ...x, what: `${x.what}${x.kind === 'code-changed' ? ' (list the file in gates.test_changes_allowed if the agent may change it)' : ''}` }));
+  return out.map((x) => ({
+    ...x,
+    what: `${x.what}${x.kind === 'code-changed' ? ' (list the file in gates.test_changes_allowed if the agent may change it)' : ''}`,
+  }));
 }
 
 /** Jest-style snapshot files: an entry added passes; an entry changed or removed is a rewritten expectation. */
@@ -167,13 +213,32 @@ async function compareSnapshot(f: FileDiff, before: string | undefined, after: s
   const out: Finding[] = [];
   for (const [key, old] of b) {
     const now = a.get(key);
-    if (now === undefined) out.push({ kind: 'snapshot', file: f.oldPath ?? f.path, start: old.start, end: old.end, text: old.text, what: `snapshot \`${key}\` removed`, base: true });
-    else if (now.value !== old.value) out.push({ kind: 'snapshot', file: f.path, start: now.start, end: now.end, text: now.text, what: `snapshot \`${key}\` rewritten (as \`-u\` does): the expected output changed` });
+    if (now === undefined)
+      out.push({
+        kind: 'snapshot',
+        file: f.oldPath ?? f.path,
+        start: old.start,
+        end: old.end,
+        text: old.text,
+        what: `snapshot \`${key}\` removed`,
+        base: true,
+      });
+    else if (now.value !== old.value)
+      out.push({
+        kind: 'snapshot',
+        file: f.path,
+        start: now.start,
+        end: now.end,
+        text: now.text,
+        what: `snapshot \`${key}\` rewritten (as \`-u\` does): the expected output changed`,
+      });
   }
   return out;
 }
 
-async function snapshotEntries(text: string): Promise<Map<string, { value: string; start: number; end: number; text: string }> | undefined> {
+async function snapshotEntries(
+  text: string,
+): Promise<Map<string, { value: string; start: number; end: number; text: string }> | undefined> {
   const { root, hasError } = await parseCode('javascript', text);
   if (hasError) return undefined;
   const out = new Map<string, { value: string; start: number; end: number; text: string }>();
@@ -193,7 +258,15 @@ export function hunkFinding(kind: Finding['kind'], f: FileDiff, what: string): F
   const first = lines[0];
   const run = lines.filter((l, i) => first && l.line === first.line + i).slice(0, 12);
   const text = run.map((l) => `${f.added.length ? '+' : '-'}${l.text}`).join('\n');
-  return { kind, file: f.added.length ? f.path : (f.oldPath ?? f.path), start: first?.line ?? 1, end: (run[run.length - 1]?.line ?? first?.line) ?? 1, text, what, ...(f.added.length ? {} : { base: true }) };
+  return {
+    kind,
+    file: f.added.length ? f.path : (f.oldPath ?? f.path),
+    start: first?.line ?? 1,
+    end: run[run.length - 1]?.line ?? first?.line ?? 1,
+    text,
+    what,
+    ...(f.added.length ? {} : { base: true }),
+  };
 }
 
 const models = new Map<string, FileModel>();
@@ -215,7 +288,11 @@ export async function modelOf(lang: NonNullable<ReturnType<typeof langOf>>, text
 }
 
 async function listFiles(root: string, gitDir: string | undefined): Promise<Set<string>> {
-  const r = await git(['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, okCodes: [0, 128], ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}) }).catch(() => ({ stdout: '', code: 1 }));
+  const r = await git(['ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: root,
+    okCodes: [0, 128],
+    ...(gitDir ? { env: { GIT_DIR: gitDir, GIT_WORK_TREE: root } } : {}),
+  }).catch(() => ({ stdout: '', code: 1 }));
   return new Set(r.stdout.split('\0').filter(Boolean));
 }
 
@@ -230,6 +307,18 @@ export function resolveRepoPath(p: string, files: ReadonlySet<string>): string |
     return undefined;
   }
   const noExt = p.replace(/\.[cm]?[jt]sx?$/, '');
-  for (const c of [p, `${noExt}.ts`, `${noExt}.tsx`, `${noExt}.js`, `${noExt}.mjs`, `${noExt}.cjs`, `${noExt}.jsx`, `${noExt}.mts`, `${p}/index.js`, `${p}/index.ts`]) if (files.has(c)) return c;
+  for (const c of [
+    p,
+    `${noExt}.ts`,
+    `${noExt}.tsx`,
+    `${noExt}.js`,
+    `${noExt}.mjs`,
+    `${noExt}.cjs`,
+    `${noExt}.jsx`,
+    `${noExt}.mts`,
+    `${p}/index.js`,
+    `${p}/index.ts`,
+  ])
+    if (files.has(c)) return c;
   return undefined;
 }

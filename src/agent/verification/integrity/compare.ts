@@ -1,7 +1,20 @@
 import { onlyDataAppended } from './data-append.js';
 import type { Assertion, FileModel, Guard, Span, TestCase, TopLevel } from './model.js';
 
-export type FindingKind = 'assertion-removed' | 'assertion-weakened' | 'marker' | 'mock' | 'test-removed' | 'code-changed' | 'import-changed' | 'unparsed' | 'deleted' | 'snapshot' | 'support' | 'config' | 'unclassified';
+export type FindingKind =
+  | 'assertion-removed'
+  | 'assertion-weakened'
+  | 'marker'
+  | 'mock'
+  | 'test-removed'
+  | 'code-changed'
+  | 'import-changed'
+  | 'unparsed'
+  | 'deleted'
+  | 'snapshot'
+  | 'support'
+  | 'config'
+  | 'unclassified';
 
 /** One offending change, with the hunk it is in (file, line range and text). */
 export interface Finding {
@@ -27,16 +40,102 @@ const GUARD_TEXT: Record<Guard, string> = {
 
 /** How much a matcher pins down, per matcher name (higher = stricter). Unknown names compare only equal. */
 const RANK: Record<string, number> = {
-  toStrictEqual: 4, deepStrictEqual: 4, strictEqual: 4, strictSame: 4, assertIs: 4,
-  toEqual: 3, toBe: 3, equal: 3, equals: 3, deepEqual: 3, same: 3, is: 3, eql: 3, toBeNull: 3, toBeUndefined: 3, toBeNaN: 3,
-  toHaveBeenCalledWith: 3, toHaveBeenLastCalledWith: 3, toHaveBeenNthCalledWith: 3, toHaveBeenCalledTimes: 3, toHaveReturnedWith: 3, toMatchSnapshot: 3, toMatchInlineSnapshot: 3,
-  assertEqual: 3, assertEquals: 3, assertDictEqual: 3, assertListEqual: 3, assertTupleEqual: 3, assertSetEqual: 3, assertSequenceEqual: 3, assertMultiLineEqual: 3, assertIsNone: 3,
-  'assert ==': 3, 'assert is': 3,
-  toMatchObject: 2, toContain: 2, toContainEqual: 2, toMatch: 2, toHaveProperty: 2, toHaveLength: 2, toBeCloseTo: 2, match: 2, like: 2, include: 2, includes: 2, has: 2, toThrow: 2, toThrowError: 2, throws: 2, rejects: 2,
-  assertIn: 2, assertAlmostEqual: 2, assertCountEqual: 2, assertRegex: 2, assertRaises: 2, assertRaisesRegex: 2, raises: 2, 'assert in': 2, 'assert <': 2, 'assert <=': 2, 'assert >': 2, 'assert >=': 2,
-  toBeGreaterThan: 1, toBeGreaterThanOrEqual: 1, toBeLessThan: 1, toBeLessThanOrEqual: 1, toBeInstanceOf: 1, toHaveBeenCalled: 1, toHaveBeenCalledOnce: 2, toHaveReturned: 1, toBeTypeOf: 1,
-  assertIsInstance: 1, assertGreater: 1, assertLess: 1, 'assert !=': 1, 'assert is not': 1, 'assert not in': 1, notEqual: 1, notStrictEqual: 1, notDeepEqual: 1,
-  toBeDefined: 0, toBeTruthy: 0, toBeFalsy: 0, ok: 0, truthy: 0, falsy: 0, true: 0, false: 0, assert: 0, 'assert not': 0, assertTrue: 0, assertFalse: 0, assertIsNotNone: 0, exist: 0, toBeTrue: 0, toBeFalse: 0,
+  toStrictEqual: 4,
+  deepStrictEqual: 4,
+  strictEqual: 4,
+  strictSame: 4,
+  assertIs: 4,
+  toEqual: 3,
+  toBe: 3,
+  equal: 3,
+  equals: 3,
+  deepEqual: 3,
+  same: 3,
+  is: 3,
+  eql: 3,
+  toBeNull: 3,
+  toBeUndefined: 3,
+  toBeNaN: 3,
+  toHaveBeenCalledWith: 3,
+  toHaveBeenLastCalledWith: 3,
+  toHaveBeenNthCalledWith: 3,
+  toHaveBeenCalledTimes: 3,
+  toHaveReturnedWith: 3,
+  toMatchSnapshot: 3,
+  toMatchInlineSnapshot: 3,
+  assertEqual: 3,
+  assertEquals: 3,
+  assertDictEqual: 3,
+  assertListEqual: 3,
+  assertTupleEqual: 3,
+  assertSetEqual: 3,
+  assertSequenceEqual: 3,
+  assertMultiLineEqual: 3,
+  assertIsNone: 3,
+  'assert ==': 3,
+  'assert is': 3,
+  toMatchObject: 2,
+  toContain: 2,
+  toContainEqual: 2,
+  toMatch: 2,
+  toHaveProperty: 2,
+  toHaveLength: 2,
+  toBeCloseTo: 2,
+  match: 2,
+  like: 2,
+  include: 2,
+  includes: 2,
+  has: 2,
+  toThrow: 2,
+  toThrowError: 2,
+  throws: 2,
+  rejects: 2,
+  assertIn: 2,
+  assertAlmostEqual: 2,
+  assertCountEqual: 2,
+  assertRegex: 2,
+  assertRaises: 2,
+  assertRaisesRegex: 2,
+  raises: 2,
+  'assert in': 2,
+  'assert <': 2,
+  'assert <=': 2,
+  'assert >': 2,
+  'assert >=': 2,
+  toBeGreaterThan: 1,
+  toBeGreaterThanOrEqual: 1,
+  toBeLessThan: 1,
+  toBeLessThanOrEqual: 1,
+  toBeInstanceOf: 1,
+  toHaveBeenCalled: 1,
+  toHaveBeenCalledOnce: 2,
+  toHaveReturned: 1,
+  toBeTypeOf: 1,
+  assertIsInstance: 1,
+  assertGreater: 1,
+  assertLess: 1,
+  'assert !=': 1,
+  'assert is not': 1,
+  'assert not in': 1,
+  notEqual: 1,
+  notStrictEqual: 1,
+  notDeepEqual: 1,
+  toBeDefined: 0,
+  toBeTruthy: 0,
+  toBeFalsy: 0,
+  ok: 0,
+  truthy: 0,
+  falsy: 0,
+  true: 0,
+  false: 0,
+  assert: 0,
+  'assert not': 0,
+  assertTrue: 0,
+  assertFalse: 0,
+  assertIsNotNone: 0,
+  exist: 0,
+  toBeTrue: 0,
+  toBeFalse: 0,
 };
 
 const split = (m: string): { prefix: string; name: string } => {
@@ -53,7 +152,9 @@ export function weakening(before: Assertion, after: Assertion): string | undefin
   if (count.test(b.name) && before.matcher === after.matcher) {
     const nb = Number(before.args[0]);
     const na = Number(after.args[0]);
-    return Number.isFinite(nb) && Number.isFinite(na) && na >= nb ? undefined : `expected assertion count lowered or changed (${before.args.join(', ')} → ${after.args.join(', ')})`;
+    return Number.isFinite(nb) && Number.isFinite(na) && na >= nb
+      ? undefined
+      : `expected assertion count lowered or changed (${before.args.join(', ')} → ${after.args.join(', ')})`;
   }
   if (b.prefix !== a.prefix) return `assertion changed from \`${before.matcher}\` to \`${after.matcher}\``;
   if (b.name === a.name) {
@@ -70,7 +171,15 @@ export function weakening(before: Assertion, after: Assertion): string | undefin
   return undefined;
 }
 
-const finding = (kind: FindingKind, file: string, s: Span, what: string, extra: { test?: string; base?: boolean } = {}): Finding => ({ kind, file, start: s.start, end: s.end, text: s.text, what, ...extra });
+const finding = (kind: FindingKind, file: string, s: Span, what: string, extra: { test?: string; base?: boolean } = {}): Finding => ({
+  kind,
+  file,
+  start: s.start,
+  end: s.end,
+  text: s.text,
+  what,
+  ...extra,
+});
 
 /** Test names made unique in order (a second `it('x')` is `x #2`). */
 function byName(tests: readonly TestCase[]): Map<string, TestCase> {
@@ -115,9 +224,13 @@ function compareAssertions(file: string, oldFile: string, name: string, before: 
   }
   for (const b of rest) {
     const root = split(b.matcher).prefix.split('.')[0];
-    const a = take((x) => x.subject === b.subject && split(x.matcher).prefix.split('.')[0] === root && weakening(b, x) === undefined) ?? take((x) => x.subject === b.subject && split(x.matcher).prefix.split('.')[0] === root);
+    const a =
+      take((x) => x.subject === b.subject && split(x.matcher).prefix.split('.')[0] === root && weakening(b, x) === undefined) ??
+      take((x) => x.subject === b.subject && split(x.matcher).prefix.split('.')[0] === root);
     if (!a) {
-      out.push(finding('assertion-removed', oldFile, b.span, 'assertion removed (or changed beyond recognition)', { test: name, base: true }));
+      out.push(
+        finding('assertion-removed', oldFile, b.span, 'assertion removed (or changed beyond recognition)', { test: name, base: true }),
+      );
       continue;
     }
     const why = weakening(b, a);
@@ -138,23 +251,56 @@ export interface CompareContext {
  * Compares a test file's base and final models. `base` undefined: a new file (only markers, mocks of
  * the module it tests and unparsable code count). Returns every offending change.
  */
-export function compareTestFile(file: string, oldFile: string, base: FileModel | undefined, final: FileModel, ctx: CompareContext): Finding[] {
+export function compareTestFile(
+  file: string,
+  oldFile: string,
+  base: FileModel | undefined,
+  final: FileModel,
+  ctx: CompareContext,
+): Finding[] {
   const out: Finding[] = [];
-  if (final.parseError) out.push({ kind: 'unparsed', file, start: 1, end: 1, text: '', what: 'the file has a syntax error the parser could not read: its tests cannot be compared, so the change fails closed' });
+  if (final.parseError)
+    out.push({
+      kind: 'unparsed',
+      file,
+      start: 1,
+      end: 1,
+      text: '',
+      what: 'the file has a syntax error the parser could not read: its tests cannot be compared, so the change fails closed',
+    });
   const before = base ? byName(base.tests) : new Map<string, TestCase>();
   const after = byName(final.tests);
   for (const [name, b] of before) {
     const a = after.get(name);
     if (!a) {
-      out.push(finding('test-removed', oldFile, b.span, `test "${name}" removed or renamed: every test of the base must still run`, { test: name, base: true }));
+      out.push(
+        finding('test-removed', oldFile, b.span, `test "${name}" removed or renamed: every test of the base must still run`, {
+          test: name,
+          base: true,
+        }),
+      );
       continue;
     }
-    for (const m of newMarkers(b, a)) out.push(finding('marker', file, m.span, `\`${m.kind}\` marker added to test "${name}": it no longer runs or its failure no longer counts`, { test: name }));
+    for (const m of newMarkers(b, a))
+      out.push(
+        finding('marker', file, m.span, `\`${m.kind}\` marker added to test "${name}": it no longer runs or its failure no longer counts`, {
+          test: name,
+        }),
+      );
     if (a.body !== b.body) out.push(...compareAssertions(file, oldFile, name, b, a));
   }
   for (const [name, a] of after) {
     if (before.has(name)) continue;
-    for (const m of a.markers) out.push(finding('marker', file, m.span, `\`${m.kind}\` marker on new test "${name}"${m.kind === 'only' ? ': it deselects every other test' : ''}`, { test: name }));
+    for (const m of a.markers)
+      out.push(
+        finding(
+          'marker',
+          file,
+          m.span,
+          `\`${m.kind}\` marker on new test "${name}"${m.kind === 'only' ? ': it deselects every other test' : ''}`,
+          { test: name },
+        ),
+      );
   }
   const seenMarks = new Set((base?.fileMarkers ?? []).map((m) => `${m.kind}|${m.span.text}`));
   for (const m of final.fileMarkers) {
@@ -166,9 +312,25 @@ export function compareTestFile(file: string, oldFile: string, base: FileModel |
   for (const m of final.mocks) {
     if (baseMocks.has(`${m.how}|${m.target}`) || m.repoPath === undefined || !ctx.isRepoSource(m.repoPath)) continue;
     if (!base && !ctx.imports(file, final, m.repoPath)) continue;
-    out.push(finding('mock', file, m.span, `\`${m.how}\` of \`${m.target}\`, code under test in this repository: the test would check the mock, not the code`));
+    out.push(
+      finding(
+        'mock',
+        file,
+        m.span,
+        `\`${m.how}\` of \`${m.target}\`, code under test in this repository: the test would check the mock, not the code`,
+      ),
+    );
   }
-  if (base) out.push(...compareTopLevel(file, oldFile, base.topLevel, final.topLevel, base.tests.length || final.tests.length ? 'code outside the tests' : 'test helper code'));
+  if (base)
+    out.push(
+      ...compareTopLevel(
+        file,
+        oldFile,
+        base.topLevel,
+        final.topLevel,
+        base.tests.length || final.tests.length ? 'code outside the tests' : 'test helper code',
+      ),
+    );
   return out;
 }
 
@@ -177,7 +339,13 @@ export function compareTestFile(file: string, oldFile: string, base: FileModel |
  * helpers, hooks), an import that now binds a name to another module fails, and added hooks or
  * load-time code fail (they run around the existing tests). Added imports and declarations pass.
  */
-export function compareTopLevel(file: string, oldFile: string, before: readonly TopLevel[], after: readonly TopLevel[], what = 'code outside the tests'): Finding[] {
+export function compareTopLevel(
+  file: string,
+  oldFile: string,
+  before: readonly TopLevel[],
+  after: readonly TopLevel[],
+  what = 'code outside the tests',
+): Finding[] {
   const out: Finding[] = [];
   const pool = new Map<string, number>();
   for (const t of after) pool.set(t.key, (pool.get(t.key) ?? 0) + 1);
@@ -194,18 +362,37 @@ export function compareTopLevel(file: string, oldFile: string, before: readonly 
     if (t.kind === 'import') {
       for (const [k, v] of Object.entries(t.bindings ?? {})) {
         const now = newBindings.get(k);
-        if (now && now.source !== v) out.push(finding('import-changed', file, now.span, `\`${k}\` is now imported from \`${now.source}\` instead of \`${v}\`: the tests would check other code`));
+        if (now && now.source !== v)
+          out.push(
+            finding(
+              'import-changed',
+              file,
+              now.span,
+              `\`${k}\` is now imported from \`${now.source}\` instead of \`${v}\`: the tests would check other code`,
+            ),
+          );
       }
       continue;
     }
     // A table of cases that only gained rows keeps every existing case: the statement counts as kept.
-    const grown = t.kind !== 'hook' ? after.find((u) => u.kind === t.kind && (pool.get(u.key) ?? 0) > 0 && onlyDataAppended(t.span.text, u.span.text)) : undefined;
+    const grown =
+      t.kind !== 'hook'
+        ? after.find((u) => u.kind === t.kind && (pool.get(u.key) ?? 0) > 0 && onlyDataAppended(t.span.text, u.span.text))
+        : undefined;
     if (grown) {
       pool.set(grown.key, (pool.get(grown.key) ?? 0) - 1);
       used.set(grown.key, (used.get(grown.key) ?? 0) + 1);
       continue;
     }
-    out.push(finding('code-changed', oldFile, t.span, `${t.kind === 'hook' ? 'hook' : what} changed or removed: the tests depend on it and its change cannot be shown to keep them as strict (base lines)`, { base: true }));
+    out.push(
+      finding(
+        'code-changed',
+        oldFile,
+        t.span,
+        `${t.kind === 'hook' ? 'hook' : what} changed or removed: the tests depend on it and its change cannot be shown to keep them as strict (base lines)`,
+        { base: true },
+      ),
+    );
   }
   const seen = new Map<string, number>();
   for (const t of after) {
@@ -213,7 +400,8 @@ export function compareTopLevel(file: string, oldFile: string, before: readonly 
     seen.set(t.key, k);
     if (k <= (used.get(t.key) ?? 0)) continue;
     if (t.kind === 'hook') out.push(finding('code-changed', file, t.span, 'hook added: it runs around the existing tests'));
-    else if (t.kind === 'code') out.push(finding('code-changed', file, t.span, 'code added that runs when the tests load (it can patch what the tests check)'));
+    else if (t.kind === 'code')
+      out.push(finding('code-changed', file, t.span, 'code added that runs when the tests load (it can patch what the tests check)'));
   }
   return out;
 }
@@ -237,4 +425,3 @@ function hunkText(text: string): string {
   if (lines.length > 8) shown.push(`    ... (${lines.length - 8} more lines)`);
   return shown.join('\n');
 }
-

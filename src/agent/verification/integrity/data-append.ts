@@ -14,7 +14,14 @@ const KEY = /\b[A-Za-z_$][\w$]*\s*:/g;
 
 /** The line with literals, keys and comments removed; data lines leave only brackets, commas, colons. */
 function skeleton(line: string): string {
-  return line.replace(STRING, '""').replace(COMMENT, '').replace(/""\s*:/g, ':').replace(KEY, ':').replace(SCALAR, '').replace(/""/g, '').replace(/\s+/g, '');
+  return line
+    .replace(STRING, '""')
+    .replace(COMMENT, '')
+    .replace(/""\s*:/g, ':')
+    .replace(KEY, ':')
+    .replace(SCALAR, '')
+    .replace(/""/g, '')
+    .replace(/\s+/g, '');
 }
 
 const isDataLine = (line: string): boolean => /^[{}[\](),:]*$/.test(skeleton(line));
@@ -42,7 +49,8 @@ function insertedRuns(before: readonly string[], after: readonly string[]): stri
   const m = after.length;
   if (n * m > 4_000_000) return undefined;
   const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i]![j] = before[i] === after[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) dp[i]![j] = before[i] === after[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
   if (dp[0]![0] !== n) return undefined;
   const runs: string[][] = [];
   let i = 0;

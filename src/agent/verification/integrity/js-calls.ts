@@ -1,7 +1,22 @@
 import type { Assertion, Marker } from './model.js';
 import { kids, norm, type Node } from './parse.js';
 import type { JsSymbols } from './js-symbols.js';
-import { CTX_ASSERTS, FUNCTIONS, HOOKS, MARKER_OPTIONS, MARKER_PROPS, SUITE_ROOTS, TEST_ROOTS, argList, flatten, guarded, guardsOf, isHead, span, type Op } from './js-syntax.js';
+import {
+  CTX_ASSERTS,
+  FUNCTIONS,
+  HOOKS,
+  MARKER_OPTIONS,
+  MARKER_PROPS,
+  SUITE_ROOTS,
+  TEST_ROOTS,
+  argList,
+  flatten,
+  guarded,
+  guardsOf,
+  isHead,
+  span,
+  type Op,
+} from './js-syntax.js';
 
 /** Where a call sits: enclosing suite names, markers inherited from them, test-context parameter names. */
 export interface Scope {
@@ -50,8 +65,10 @@ export function testCall(sym: JsSymbols, call: Node, scope: Scope): TestCall | u
     r = 'describe';
     props = props.slice(1);
   }
-  if (HOOKS.has(r) && props.every((p) => p === '()' || p === 'each' || p === 'all')) return { kind: 'hook', markers: [], args: argList(call.childForFieldName('arguments') ?? undefined) };
-  if (TEST_ROOTS.has(r) && HOOKS.has(props[0] ?? '')) return { kind: 'hook', markers: [], args: argList(call.childForFieldName('arguments') ?? undefined) };
+  if (HOOKS.has(r) && props.every((p) => p === '()' || p === 'each' || p === 'all'))
+    return { kind: 'hook', markers: [], args: argList(call.childForFieldName('arguments') ?? undefined) };
+  if (TEST_ROOTS.has(r) && HOOKS.has(props[0] ?? ''))
+    return { kind: 'hook', markers: [], args: argList(call.childForFieldName('arguments') ?? undefined) };
   if (!TEST_ROOTS.has(r) && !SUITE_ROOTS.has(r)) return undefined;
   for (const p of props) if (MARKER_PROPS[p]) markers.push(MARKER_PROPS[p] as string);
   const args = argList(call.childForFieldName('arguments') ?? undefined);
@@ -73,7 +90,12 @@ export function optionMarkers(sym: JsSymbols, args: Node[]): Marker[] {
     if (!obj) continue;
     for (const p of kids(obj)) {
       if (p.type === 'spread_element') out.push({ kind: 'options spread (not resolvable)', span: span(p) });
-      const key = p.type === 'pair' ? p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '') : p.type === 'shorthand_property_identifier' ? p.text : undefined;
+      const key =
+        p.type === 'pair'
+          ? p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '')
+          : p.type === 'shorthand_property_identifier'
+            ? p.text
+            : undefined;
       const val = p.type === 'pair' ? p.childForFieldName('value')?.text : 'true';
       if (key && MARKER_OPTIONS.has(key) && val !== 'false' && val !== 'undefined') out.push({ kind: `${key} option`, span: span(p) });
     }

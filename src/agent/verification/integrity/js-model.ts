@@ -26,7 +26,8 @@ function walkScope(js: JsFile, block: Node, scope: Scope): void {
   const { model } = js;
   const statements = block.type === 'statement_block' || block.type === 'program' ? kids(block) : [block];
   for (const s of statements) {
-    const expr = s.type === 'expression_statement' ? kids(s)[0] : block.type === 'statement_block' || block.type === 'program' ? undefined : s;
+    const expr =
+      s.type === 'expression_statement' ? kids(s)[0] : block.type === 'statement_block' || block.type === 'program' ? undefined : s;
     const call = expr ? (expr.type === 'await_expression' ? kids(expr)[0] : expr) : undefined;
     if (call?.type === 'call_expression') {
       const t = testCall(js.sym, call, scope);
@@ -50,7 +51,12 @@ function walkScope(js: JsFile, block: Node, scope: Scope): void {
 function ctxParam(fnNode: Node | undefined): Node | undefined {
   const param = fnNode?.childForFieldName('parameters') ?? fnNode?.childForFieldName('parameter');
   const p0 = param ? (param.type === 'identifier' ? param : kids(param)[0]) : undefined;
-  const pid = p0?.type === 'identifier' ? p0 : p0 ? (p0.childForFieldName('pattern') ?? p0.descendantsOfType('identifier')[0] ?? undefined) : undefined;
+  const pid =
+    p0?.type === 'identifier'
+      ? p0
+      : p0
+        ? (p0.childForFieldName('pattern') ?? p0.descendantsOfType('identifier')[0] ?? undefined)
+        : undefined;
   return pid && pid.type === 'identifier' ? pid : undefined;
 }
 
@@ -106,7 +112,11 @@ function runtimeSkips(js: JsFile, n: Node, tc: TestCase, scope: Scope): void {
   const { base, ops } = flatten(n.childForFieldName('function') ?? n);
   const bName = base.type === 'identifier' ? base.text : base.type === 'this' ? 'this' : '';
   const p0 = ops[0];
-  if (p0?.kind === 'prop' && CTX_SKIPS.has(p0.name) && (scope.ctx.has(bName) || bName === 'this' || ((TEST_ROOTS.has(bName) || js.sym.aliases.has(bName)) && ops.length === 1))) {
+  if (
+    p0?.kind === 'prop' &&
+    CTX_SKIPS.has(p0.name) &&
+    (scope.ctx.has(bName) || bName === 'this' || ((TEST_ROOTS.has(bName) || js.sym.aliases.has(bName)) && ops.length === 1))
+  ) {
     tc.markers.push({ kind: `runtime ${p0.name}`, span: span(n) });
   }
   if (bName === 'pending' && ops.length === 0) tc.markers.push({ kind: 'runtime pending', span: span(n) });
@@ -120,8 +130,12 @@ function collectMock(js: JsFile, call: Node): void {
   if (ops.length !== 1 || p0?.kind !== 'prop') return;
   const args = argList(call.childForFieldName('arguments') ?? undefined);
   const how = `${b}.${p0.name}`;
-  const resolveRepo = (spec: string): string | undefined => (spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(js.sym.file), spec)) : spec.startsWith('/') ? spec.slice(1) : undefined);
-  if (MOCK_CALLS[b]?.has(p0.name) || (b !== 'mock' && p0.name === 'module' && args[0] && strValue(args[0]) !== undefined && ops.length === 1 && b.length <= 3)) {
+  const resolveRepo = (spec: string): string | undefined =>
+    spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(js.sym.file), spec)) : spec.startsWith('/') ? spec.slice(1) : undefined;
+  if (
+    MOCK_CALLS[b]?.has(p0.name) ||
+    (b !== 'mock' && p0.name === 'module' && args[0] && strValue(args[0]) !== undefined && ops.length === 1 && b.length <= 3)
+  ) {
     const target = strValue(args[0]);
     if (target === undefined) return;
     const repoPath = resolveRepo(target);
@@ -135,7 +149,17 @@ function collectMock(js: JsFile, call: Node): void {
   }
 }
 
-const DECL_TYPES = ['lexical_declaration', 'variable_declaration', 'function_declaration', 'generator_function_declaration', 'class_declaration', 'type_alias_declaration', 'interface_declaration', 'enum_declaration', 'empty_statement'];
+const DECL_TYPES = [
+  'lexical_declaration',
+  'variable_declaration',
+  'function_declaration',
+  'generator_function_declaration',
+  'class_declaration',
+  'type_alias_declaration',
+  'interface_declaration',
+  'enum_declaration',
+  'empty_statement',
+];
 
 /** A statement outside any test: an import (with what it binds), a declaration, or code. */
 function topLevelOf(s: Node, scope: Scope): TopLevel {
@@ -152,8 +176,11 @@ function topLevelOf(s: Node, scope: Scope): TopLevel {
     if (req) {
       const src = strValue(argList(req.childForFieldName('arguments') ?? undefined)[0]) ?? '';
       const bindings: Record<string, string> = {};
-      for (const id of inner.childForFieldName('name')?.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']) ?? []) if (id) bindings[id.text] = src;
-      for (const d of inner.descendantsOfType('variable_declarator')) for (const id of d?.childForFieldName('name')?.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']) ?? []) if (id) bindings[id.text] = src;
+      for (const id of inner.childForFieldName('name')?.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']) ?? [])
+        if (id) bindings[id.text] = src;
+      for (const d of inner.descendantsOfType('variable_declarator'))
+        for (const id of d?.childForFieldName('name')?.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']) ?? [])
+          if (id) bindings[id.text] = src;
       return { key, kind: 'import', bindings, span: span(s) };
     }
     return { key, kind: 'declaration', span: span(s) };

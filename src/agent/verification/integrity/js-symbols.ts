@@ -20,7 +20,14 @@ export interface JsSymbols {
 
 /** Pass 1: imports, aliases of test functions, const objects. */
 export function jsSymbols(root: Node, file: string): JsSymbols {
-  const sym: JsSymbols = { file, aliases: new Map(), objects: new Map(), assertNames: new Set(['expect', 'assert', 'expectTypeOf', 'assertType']), imports: [], importedFrom: new Map() };
+  const sym: JsSymbols = {
+    file,
+    aliases: new Map(),
+    objects: new Map(),
+    assertNames: new Set(['expect', 'assert', 'expectTypeOf', 'assertType']),
+    imports: [],
+    importedFrom: new Map(),
+  };
   for (const n of root.descendantsOfType(['import_statement', 'variable_declarator', 'call_expression'])) {
     if (!n) continue;
     if (n.type === 'import_statement') importSymbols(sym, n);
@@ -39,7 +46,11 @@ function importSymbols(sym: JsSymbols, n: Node): void {
   const src = strValue(n.childForFieldName('source') ?? undefined) ?? '';
   sym.imports.push(src);
   for (const id of n.descendantsOfType(['identifier'])) {
-    if (!id || id.parent?.type === 'import_specifier' && id.parent.childForFieldName('alias') && id.parent.childForFieldName('name')?.id === id.id) continue;
+    if (
+      !id ||
+      (id.parent?.type === 'import_specifier' && id.parent.childForFieldName('alias') && id.parent.childForFieldName('name')?.id === id.id)
+    )
+      continue;
     bind(sym, id.text, src);
   }
   for (const sp of n.descendantsOfType('import_specifier')) {
@@ -73,7 +84,9 @@ function aliasSymbols(sym: JsSymbols, n: Node): void {
   if (name.type === 'identifier' && value.type === 'object') sym.objects.set(name.text, value);
   const f = flatten(value);
   const baseName = f.base.type === 'identifier' ? f.base.text : undefined;
-  const known = baseName && (TEST_ROOTS.has(baseName) || SUITE_ROOTS.has(baseName) || aliases.has(baseName) || /^[xf](?:it|test|describe)$/.test(baseName));
+  const known =
+    baseName &&
+    (TEST_ROOTS.has(baseName) || SUITE_ROOTS.has(baseName) || aliases.has(baseName) || /^[xf](?:it|test|describe)$/.test(baseName));
   if (!known || f.ops.some((o) => o.kind === 'call')) return;
   const props = f.ops.map((o) => (o.kind === 'prop' ? o.name : ''));
   const prior = aliases.get(baseName) ?? { root: baseName, props: [] };

@@ -6,17 +6,87 @@ import { kids, linesOf, type Node } from './parse.js';
 /** Functions that declare a test or a suite (and their x/f-prefixed skip/focus forms). */
 export const TEST_ROOTS = new Set(['it', 'test', 'specify', 'bench']);
 export const SUITE_ROOTS = new Set(['describe', 'context', 'suite']);
-export const HOOKS = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after', 'setup', 'teardown', 'suiteSetup', 'suiteTeardown']);
+export const HOOKS = new Set([
+  'beforeEach',
+  'afterEach',
+  'beforeAll',
+  'afterAll',
+  'before',
+  'after',
+  'setup',
+  'teardown',
+  'suiteSetup',
+  'suiteTeardown',
+]);
 /** Member names on a test function that change whether it runs or how its failure counts. */
-export const MARKER_PROPS: Record<string, string> = { skip: 'skip', only: 'only', todo: 'todo', failing: 'failing', fails: 'failing', skipIf: 'skipIf', runIf: 'runIf', fixme: 'skip', fail: 'failing' };
+export const MARKER_PROPS: Record<string, string> = {
+  skip: 'skip',
+  only: 'only',
+  todo: 'todo',
+  failing: 'failing',
+  fails: 'failing',
+  skipIf: 'skipIf',
+  runIf: 'runIf',
+  fixme: 'skip',
+  fail: 'failing',
+};
 /** Options-object keys (node:test, playwright) that skip, focus or excuse a test. */
 export const MARKER_OPTIONS = new Set(['skip', 'todo', 'only', 'fails', 'failing', 'fixme']);
 /** Modules whose exports are assertion functions. */
-export const ASSERT_MODULES = /^(?:node:)?assert(?:\/strict)?$|^chai$|^uvu\/assert$|^power-assert$|^should$|^expect$|^@jest\/globals$|^vitest$|^bun:test$|^@playwright\/test$|^tap$|^ava$/;
+export const ASSERT_MODULES =
+  /^(?:node:)?assert(?:\/strict)?$|^chai$|^uvu\/assert$|^power-assert$|^should$|^expect$|^@jest\/globals$|^vitest$|^bun:test$|^@playwright\/test$|^tap$|^ava$/;
 /** Methods of a test-context object (node:test `t`, tap, ava) that assert. */
-export const CTX_ASSERTS = new Set(['equal', 'equals', 'is', 'not', 'ok', 'notOk', 'true', 'false', 'deepEqual', 'notDeepEqual', 'same', 'notSame', 'strictSame', 'strictEqual', 'notStrictEqual', 'deepStrictEqual', 'match', 'notMatch', 'like', 'unlike', 'throws', 'throwsAsync', 'rejects', 'notThrows', 'doesNotThrow', 'error', 'ifError', 'fail', 'truthy', 'falsy', 'snapshot', 'assert', 'plan', 'regex', 'notRegex', 'has', 'hasStrict', 'expect', 'resolves']);
+export const CTX_ASSERTS = new Set([
+  'equal',
+  'equals',
+  'is',
+  'not',
+  'ok',
+  'notOk',
+  'true',
+  'false',
+  'deepEqual',
+  'notDeepEqual',
+  'same',
+  'notSame',
+  'strictSame',
+  'strictEqual',
+  'notStrictEqual',
+  'deepStrictEqual',
+  'match',
+  'notMatch',
+  'like',
+  'unlike',
+  'throws',
+  'throwsAsync',
+  'rejects',
+  'notThrows',
+  'doesNotThrow',
+  'error',
+  'ifError',
+  'fail',
+  'truthy',
+  'falsy',
+  'snapshot',
+  'assert',
+  'plan',
+  'regex',
+  'notRegex',
+  'has',
+  'hasStrict',
+  'expect',
+  'resolves',
+]);
 export const CTX_SKIPS = new Set(['skip', 'todo', 'skipTest']);
-export const FUNCTIONS = new Set(['arrow_function', 'function_expression', 'function', 'function_declaration', 'generator_function', 'generator_function_declaration', 'method_definition']);
+export const FUNCTIONS = new Set([
+  'arrow_function',
+  'function_expression',
+  'function',
+  'function_declaration',
+  'generator_function',
+  'generator_function_declaration',
+  'method_definition',
+]);
 const LOOPS = new Set(['for_statement', 'for_in_statement', 'for_of_statement', 'while_statement', 'do_statement']);
 export const MOCK_CALLS: Record<string, Set<string>> = {
   jest: new Set(['mock', 'doMock', 'unstable_mockModule', 'setMock', 'createMockFromModule', 'enableAutomock']),
@@ -52,7 +122,10 @@ export function flatten(n: Node): { base: Node; ops: Op[] } {
       const args = cur.childForFieldName('arguments');
       if (args) ops.unshift({ kind: 'call', args, node: cur });
       cur = cur.childForFieldName('function') ?? cur;
-    } else if (['parenthesized_expression', 'non_null_expression', 'await_expression', 'as_expression', 'satisfies_expression'].includes(cur.type) && kids(cur)[0]) {
+    } else if (
+      ['parenthesized_expression', 'non_null_expression', 'await_expression', 'as_expression', 'satisfies_expression'].includes(cur.type) &&
+      kids(cur)[0]
+    ) {
       cur = kids(cur)[0] as Node;
     } else break;
   }
@@ -71,7 +144,10 @@ export const isHead = (n: Node): boolean => {
 
 export const argList = (args: Node | undefined): Node[] => (args ? (args.type === 'arguments' ? kids(args) : [args]) : []);
 export const span = (n: Node): Span => ({ ...linesOf(n), text: n.text });
-export const guarded = (g: Partial<Record<Guard, Span>>): { guards: Guard[]; guardSpans: Partial<Record<Guard, Span>> } => ({ guards: Object.keys(g) as Guard[], guardSpans: g });
+export const guarded = (g: Partial<Record<Guard, Span>>): { guards: Guard[]; guardSpans: Partial<Record<Guard, Span>> } => ({
+  guards: Object.keys(g) as Guard[],
+  guardSpans: g,
+});
 export const strValue = (n: Node | undefined): string | undefined => {
   if (!n) return undefined;
   if (n.type === 'string') return n.text.slice(1, -1);
@@ -91,8 +167,14 @@ export function guardsOf(n: Node, testFn: Node): Partial<Record<Guard, Span>> {
     const t = p.type;
     if (t === 'try_statement' && p.childForFieldName('body')?.id === child.id) at('try', p);
     else if (t === 'catch_clause') at('catch', p);
-    else if ((t === 'if_statement' || t === 'ternary_expression') && p.childForFieldName('condition')?.id !== child.id) at('conditional', p);
-    else if (t === 'binary_expression' && ['&&', '||', '??'].includes(p.childForFieldName('operator')?.text ?? '') && p.childForFieldName('right')?.id === child.id) at('conditional', p);
+    else if ((t === 'if_statement' || t === 'ternary_expression') && p.childForFieldName('condition')?.id !== child.id)
+      at('conditional', p);
+    else if (
+      t === 'binary_expression' &&
+      ['&&', '||', '??'].includes(p.childForFieldName('operator')?.text ?? '') &&
+      p.childForFieldName('right')?.id === child.id
+    )
+      at('conditional', p);
     else if (t === 'switch_case' || t === 'switch_default') at('conditional', p);
     else if (LOOPS.has(t) && p.childForFieldName('body')?.id === child.id) at('loop', p);
     else if (FUNCTIONS.has(t)) at('callback', p);

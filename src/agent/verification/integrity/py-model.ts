@@ -5,7 +5,24 @@ import { args, assertionOf, span, str } from './py-syntax.js';
 /** Decorator or `pytestmark` text that skips a test or excuses its failure. */
 const SKIP_MARK = /\b(?:skip|skipif|skipIf|skipUnless|xfail|expectedFailure|SkipTest|skip_if|skip_unless)\b/;
 const RUNTIME_SKIP = /^(?:pytest\.(?:skip|xfail|importorskip)|self\.skipTest|unittest\.skip\w*)$/;
-const HOOK_METHODS = new Set(['setUp', 'tearDown', 'setUpClass', 'tearDownClass', 'setUpModule', 'tearDownModule', 'setup_method', 'teardown_method', 'setup_class', 'teardown_class', 'setup_function', 'teardown_function', 'setup_module', 'teardown_module', 'asyncSetUp', 'asyncTearDown']);
+const HOOK_METHODS = new Set([
+  'setUp',
+  'tearDown',
+  'setUpClass',
+  'tearDownClass',
+  'setUpModule',
+  'tearDownModule',
+  'setup_method',
+  'teardown_method',
+  'setup_class',
+  'teardown_class',
+  'setup_function',
+  'teardown_function',
+  'setup_module',
+  'teardown_module',
+  'asyncSetUp',
+  'asyncTearDown',
+]);
 
 /** The file being modelled: the model being built and the names it binds. */
 interface PyFile {
@@ -18,7 +35,11 @@ interface PyFile {
 
 /** Builds the test model of one Python file (pytest and unittest conventions). */
 export function pyModel(root: Node, file: string, hasError: boolean): FileModel {
-  const py: PyFile = { model: { tests: [], mocks: [], topLevel: [], imports: [], fileMarkers: [], parseError: hasError }, importedFrom: new Map(), aliases: new Map() };
+  const py: PyFile = {
+    model: { tests: [], mocks: [], topLevel: [], imports: [], fileMarkers: [], parseError: hasError },
+    importedFrom: new Map(),
+    aliases: new Map(),
+  };
   void file;
   for (const n of root.descendantsOfType(['import_statement', 'import_from_statement'])) {
     if (n) readImport(py, n);
@@ -95,7 +116,8 @@ function scanTest(py: PyFile, fn: Node, tc: TestCase): void {
       if (RUNTIME_SKIP.test(ft)) tc.markers.push({ kind: `runtime ${ft}`, span: span(n) });
       mockOf(py, n);
     }
-    if (n.type === 'raise_statement' && /SkipTest|skip\.Exception/.test(n.text)) tc.markers.push({ kind: 'runtime raise SkipTest', span: span(n) });
+    if (n.type === 'raise_statement' && /SkipTest|skip\.Exception/.test(n.text))
+      tc.markers.push({ kind: 'runtime raise SkipTest', span: span(n) });
     const a = assertionOf(n, fn);
     if (a) {
       tc.assertions.push(a);
@@ -122,7 +144,8 @@ function scopeMarks(py: PyFile, block: Node): Marker[] {
     const left = asg.childForFieldName('left')?.text ?? '';
     const right = asg.childForFieldName('right');
     if (left === 'pytestmark' && right && SKIP_MARK.test(resolveMark(py, norm(right)))) marks.push({ kind: 'pytestmark', span: span(s) });
-    if (right && /^[A-Za-z_]\w*$/.test(left) && /\bmark\b|\bskip|\bxfail|expectedFailure/.test(right.text)) py.aliases.set(left, resolveMark(py, norm(right)));
+    if (right && /^[A-Za-z_]\w*$/.test(left) && /\bmark\b|\bskip|\bxfail|expectedFailure/.test(right.text))
+      py.aliases.set(left, resolveMark(py, norm(right)));
   }
   return marks;
 }
@@ -142,7 +165,13 @@ function walkScope(py: PyFile, block: Node, prefix: string[], inherited: Marker[
     if (def?.type === 'function_definition') {
       const name = def.childForFieldName('name')?.text ?? '';
       if (/^test/.test(name) && (prefix.length === 0 || inClass)) {
-        const tc: TestCase = { name: [...prefix, name].join('::'), markers: [...marks, ...markersOf(py, decorators)], assertions: [], span: span(s), body: norm(s) };
+        const tc: TestCase = {
+          name: [...prefix, name].join('::'),
+          markers: [...marks, ...markersOf(py, decorators)],
+          assertions: [],
+          span: span(s),
+          body: norm(s),
+        };
         model.tests.push(tc);
         scanTest(py, def, tc);
         continue;

@@ -4,10 +4,20 @@ import { kids, linesOf, norm, type Node } from './parse.js';
 /** Syntax helpers for the Python test model (tree-sitter nodes): spans, strings, guards, assertions. */
 
 const FUNCS = new Set(['function_definition', 'lambda']);
-const LOOPS = new Set(['for_statement', 'while_statement', 'list_comprehension', 'generator_expression', 'set_comprehension', 'dictionary_comprehension']);
+const LOOPS = new Set([
+  'for_statement',
+  'while_statement',
+  'list_comprehension',
+  'generator_expression',
+  'set_comprehension',
+  'dictionary_comprehension',
+]);
 
 export const span = (n: Node): Span => ({ ...linesOf(n), text: n.text });
-const guarded = (g: Partial<Record<Guard, Span>>): { guards: Guard[]; guardSpans: Partial<Record<Guard, Span>> } => ({ guards: Object.keys(g) as Guard[], guardSpans: g });
+const guarded = (g: Partial<Record<Guard, Span>>): { guards: Guard[]; guardSpans: Partial<Record<Guard, Span>> } => ({
+  guards: Object.keys(g) as Guard[],
+  guardSpans: g,
+});
 export const str = (n: Node | undefined | null): string | undefined => {
   if (!n || n.type !== 'string') return undefined;
   const m = /^[rbuf]*('''|"""|'|")([\s\S]*)\1$/i.exec(n.text);
@@ -56,7 +66,10 @@ export function assertionOf(n: Node, fn: Node): Assertion | undefined {
     if (e?.type === 'comparison_operator') {
       const parts = kids(e);
       subject = norm(parts[0]);
-      matcher = `assert ${e.children.filter((c) => c && !c.isNamed).map((c) => c?.text).join(' ')}`;
+      matcher = `assert ${e.children
+        .filter((c) => c && !c.isNamed)
+        .map((c) => c?.text)
+        .join(' ')}`;
       rest = parts.slice(1).map(norm);
     } else if (e?.type === 'not_operator') {
       matcher = 'assert not';
@@ -71,7 +84,8 @@ export function assertionOf(n: Node, fn: Node): Assertion | undefined {
   const obj = f.type === 'attribute' ? norm(f.childForFieldName('object')) : '';
   const a = args(n).map(norm);
   const isPytest = /^pytest$/.test(obj) && ['raises', 'warns', 'deprecated_call', 'fail'].includes(name);
-  const isSelf = (obj === 'self' || obj === 'cls') && (/^assert/.test(name) || name === 'fail' || name === 'fail_' || /^failUnless|^failIf/.test(name));
+  const isSelf =
+    (obj === 'self' || obj === 'cls') && (/^assert/.test(name) || name === 'fail' || name === 'fail_' || /^failUnless|^failIf/.test(name));
   const isMockAssert = /^assert_(?:called|not_called|any_call|has_calls|awaited|not_awaited)/.test(name);
   const isFnAssert = /^assert/i.test(name) && !isSelf;
   if (!isPytest && !isSelf && !isMockAssert && !isFnAssert) return undefined;
@@ -83,7 +97,8 @@ export function assertionOf(n: Node, fn: Node): Assertion | undefined {
 /** Whether a statement returns or raises (outside nested definitions): what follows it may never run. */
 function exits(s: Node): boolean {
   if (s.type === 'return_statement' || s.type === 'raise_statement') return true;
-  if (s.type === 'function_definition' || s.type === 'class_definition' || s.type === 'lambda' || s.type === 'decorated_definition') return false;
+  if (s.type === 'function_definition' || s.type === 'class_definition' || s.type === 'lambda' || s.type === 'decorated_definition')
+    return false;
   for (const c of s.namedChildren) if (c && exits(c)) return true;
   return false;
 }

@@ -24,5 +24,10 @@ export function parseJestJson(text: string): TestCounts | undefined {
   const r = jestJson.safeParse(raw);
   if (!r.success) return undefined;
   const d = r.data;
-  return { passed: d.numPassedTests, failed: d.numFailedTests, skipped: (d.numPendingTests ?? 0) + (d.numTodoTests ?? 0), total: d.numTotalTests };
+  return {
+    passed: d.numPassedTests,
+    failed: d.numFailedTests,
+    skipped: (d.numPendingTests ?? 0) + (d.numTodoTests ?? 0),
+    total: d.numTotalTests,
+  };
 }

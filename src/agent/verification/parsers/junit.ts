@@ -66,7 +66,11 @@ export function parseJunit(text: string): TestCounts | undefined {
   }
   const sum: TestCounts = counts(orphan.passed, orphan.failed, orphan.skipped);
   for (const s of suites) {
-    const part = s.hasChildSuite ? counts(s.cases.passed, s.cases.failed, s.cases.skipped) : num(s.attrs.tests) !== undefined ? fromAttrs(s.attrs) : counts(s.cases.passed, s.cases.failed, s.cases.skipped);
+    const part = s.hasChildSuite
+      ? counts(s.cases.passed, s.cases.failed, s.cases.skipped)
+      : num(s.attrs.tests) !== undefined
+        ? fromAttrs(s.attrs)
+        : counts(s.cases.passed, s.cases.failed, s.cases.skipped);
     sum.passed += part.passed;
     sum.failed += part.failed;
     sum.skipped += part.skipped;

@@ -13,7 +13,18 @@ import { unittestRunner } from './unittest.js';
 
 /** Every runner the harness can ask for a report, in the order a command is matched against them. */
 export const RUNNERS: readonly Runner[] = [
-  jestRunner, vitestRunner, mochaRunner, nodeTestRunner, avaRunner, nodeTapRunner, jasmineRunner, playwrightRunner, pytestRunner, unittestRunner, goTestRunner, cargoRunner,
+  jestRunner,
+  vitestRunner,
+  mochaRunner,
+  nodeTestRunner,
+  avaRunner,
+  nodeTapRunner,
+  jasmineRunner,
+  playwrightRunner,
+  pytestRunner,
+  unittestRunner,
+  goTestRunner,
+  cargoRunner,
 ];
 
 export function runnerNamed(name: string): Runner | undefined {

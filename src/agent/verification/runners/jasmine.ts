@@ -11,7 +11,8 @@ const shape = z.object({
 });
 
 /** `excluded` specs (left out by a filter or `fit` elsewhere) did not run: they are not tests of this run. */
-const outcome = (s: string): TestOutcome | undefined => (s === 'passed' ? 'passed' : s === 'failed' ? 'failed' : s === 'excluded' ? undefined : 'skipped');
+const outcome = (s: string): TestOutcome | undefined =>
+  s === 'passed' ? 'passed' : s === 'failed' ? 'failed' : s === 'excluded' ? undefined : 'skipped';
 
 /** jasmine: the harness's own reporter module (jasmine has no machine-readable one), written next to the report. */
 export const jasmineRunner: Runner = {
@@ -20,7 +21,11 @@ export const jasmineRunner: Runner = {
   match: (w) => (binName(w[0]) === 'jasmine' ? 1 : undefined),
   request: (report, dir) => {
     const reporter = join(dir, 'proofpr-jasmine-reporter.cjs');
-    return { args: [`--reporter=${reporter}`], env: { PROOFPR_JASMINE_REPORT: report }, files: [{ path: reporter, content: JASMINE_REPORTER_SOURCE }] };
+    return {
+      args: [`--reporter=${reporter}`],
+      env: { PROOFPR_JASMINE_REPORT: report },
+      files: [{ path: reporter, content: JASMINE_REPORTER_SOURCE }],
+    };
   },
   parse(text, cwd) {
     const r = shape.safeParse(parseJson(text));

@@ -8,7 +8,14 @@ const shape = z.object({
   testResults: z.array(
     z.object({
       name: z.string(),
-      assertionResults: z.array(z.object({ fullName: z.string().optional(), title: z.string(), ancestorTitles: z.array(z.string()).optional(), status: z.string() })),
+      assertionResults: z.array(
+        z.object({
+          fullName: z.string().optional(),
+          title: z.string(),
+          ancestorTitles: z.array(z.string()).optional(),
+          status: z.string(),
+        }),
+      ),
     }),
   ),
 });
@@ -21,7 +28,9 @@ export function parseJestReport(text: string, cwd: string): RunnerReport | undef
   if (!r.success) return undefined;
   return reportOf(
     r.data.testResults.flatMap((f) =>
-      f.assertionResults.map((a) => testCase(relFile(f.name, cwd), a.fullName ?? [...(a.ancestorTitles ?? []), a.title].join(' '), outcome(a.status))),
+      f.assertionResults.map((a) =>
+        testCase(relFile(f.name, cwd), a.fullName ?? [...(a.ancestorTitles ?? []), a.title].join(' '), outcome(a.status)),
+      ),
     ),
   );
 }

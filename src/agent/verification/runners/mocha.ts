@@ -17,7 +17,11 @@ export const mochaRunner: Runner = {
   match: (w) => (binName(w[0]) === 'mocha' || binName(w[0]) === '_mocha' ? 1 : undefined),
   request: (report, dir) => {
     const reporter = join(dir, 'proofpr-mocha-reporter.cjs');
-    return { args: ['--reporter', reporter], env: { PROOFPR_MOCHA_REPORT: report }, files: [{ path: reporter, content: MOCHA_REPORTER_SOURCE }] };
+    return {
+      args: ['--reporter', reporter],
+      env: { PROOFPR_MOCHA_REPORT: report },
+      files: [{ path: reporter, content: MOCHA_REPORTER_SOURCE }],
+    };
   },
   parse(text, cwd) {
     const r = shape.safeParse(parseJson(text));

@@ -14,7 +14,9 @@ export const nodeTestRunner: Runner = {
   match: (w) => (w[0]?.split('/').pop() === 'node' && w.slice(1).some((a) => a === '--test' || a.startsWith('--test=')) ? 1 : undefined),
   request: (report) => ({
     args: [],
-    env: { NODE_OPTIONS: `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${report}` },
+    env: {
+      NODE_OPTIONS: `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${report}`,
+    },
   }),
   parse(text) {
     const cases = junitCases(text);

@@ -6,7 +6,15 @@ import { RUNNERS } from './index.js';
 import type { ReportRequest, Runner } from './types.js';
 
 export type ReportPlan =
-  | { ok: true; runner: Runner; command: string; env: Record<string, string>; report: string; files: Array<{ path: string; content: string }>; via?: string }
+  | {
+      ok: true;
+      runner: Runner;
+      command: string;
+      env: Record<string, string>;
+      report: string;
+      files: Array<{ path: string; content: string }>;
+      via?: string;
+    }
   | { ok: false; reason: string };
 
 const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -17,7 +25,8 @@ export function singleCommand(parser: Parser, command: string): SimpleCommand | 
   if (!a.ok || a.commands.length !== 1 || a.redirects.length > 0 || a.variables.length > 0) return undefined;
   const c = a.commands[0];
   if (!c || c.text.trim() !== command.trim()) return undefined;
-  if (c.words.some((w) => w.value === null || w.glob) || c.assignments.some((x) => x.value !== null && x.value.value === null)) return undefined;
+  if (c.words.some((w) => w.value === null || w.glob) || c.assignments.some((x) => x.value !== null && x.value.value === null))
+    return undefined;
   return c;
 }
 
@@ -39,7 +48,10 @@ function directRunner(words: readonly string[]): { runner: Runner; at: number; l
 }
 
 /** `npm test`, `npm run x`, `pnpm x`, `yarn x` → the package manager and the script name. */
-function scriptCall(words: readonly string[], scripts: Record<string, string>): { pm: 'npm' | 'pnpm' | 'yarn'; name: string; argsAt: number } | undefined {
+function scriptCall(
+  words: readonly string[],
+  scripts: Record<string, string>,
+): { pm: 'npm' | 'pnpm' | 'yarn'; name: string; argsAt: number } | undefined {
   const pm = words[0];
   if (pm !== 'npm' && pm !== 'pnpm' && pm !== 'yarn') return undefined;
   let i = 1;
@@ -84,14 +96,25 @@ const KNOWN = 'jest, vitest, mocha, node --test, ava, tap, jasmine, playwright t
  */
 export function planReport(parser: Parser, command: string, cwd: string, report: string, dir: string): ReportPlan {
   const c = singleCommand(parser, command);
-  const fail = (why: string): ReportPlan => ({ ok: false, reason: `\`${command}\` ${why}; make test.command one call of a runner proofpr reads (${KNOWN}), e.g. \`npx jest\`, or set test.report` });
+  const fail = (why: string): ReportPlan => ({
+    ok: false,
+    reason: `\`${command}\` ${why}; make test.command one call of a runner proofpr reads (${KNOWN}), e.g. \`npx jest\`, or set test.report`,
+  });
   if (!c) return fail('is not one simple command (a list, pipeline, subshell, redirect or expansion)');
   const words = c.words.map((w) => w.value ?? '');
   const texts = c.words.map((w) => w.text);
   const prefix = c.assignments.map((a) => `${a.name}=${quote(a.value?.value ?? '')}`);
   const build = (runner: Runner, parts: string[], via?: string): ReportPlan => {
     const req = runner.request(report, dir);
-    return { ok: true, runner, command: [...prefix, ...parts].join(' ') + redirect(req.stream, report), env: req.env ?? {}, report, files: req.files ?? [], ...(via ? { via } : {}) };
+    return {
+      ok: true,
+      runner,
+      command: [...prefix, ...parts].join(' ') + redirect(req.stream, report),
+      env: req.env ?? {},
+      report,
+      files: req.files ?? [],
+      ...(via ? { via } : {}),
+    };
   };
   const direct = directRunner(words);
   if (direct) {
@@ -110,8 +133,13 @@ export function planReport(parser: Parser, command: string, cwd: string, report:
   // A script that calls another script is not followed: npm would read the added flags as its own.
   if (!r) return fail(`runs the package.json script "${call.name}" (\`${body}\`), which is not one call of a test runner proofpr knows`);
   const req = r.runner.request(report, dir);
-  if (req.afterProgram) return fail(`runs ${r.runner.name} through the package.json script "${call.name}", where proofpr cannot place its flags`);
+  if (req.afterProgram)
+    return fail(`runs ${r.runner.name} through the package.json script "${call.name}", where proofpr cannot place its flags`);
   const hasDashes = words.slice(call.argsAt).includes('--');
   const sep = call.pm === 'npm' && !hasDashes ? ['--'] : [];
-  return build(r.runner, [...texts, ...(req.args.length ? sep : []), ...req.args.map(quote)], `package.json script "${call.name}": ${body}`);
+  return build(
+    r.runner,
+    [...texts, ...(req.args.length ? sep : []), ...req.args.map(quote)],
+    `package.json script "${call.name}": ${body}`,
+  );
 }

@@ -15,7 +15,8 @@ interface Suite {
 }
 
 /** `expected` passed, `unexpected` failed, `flaky` passed on a retry, `skipped` skipped. */
-const outcome = (s: string | undefined): TestOutcome => (s === 'expected' || s === 'flaky' ? 'passed' : s === 'skipped' ? 'skipped' : 'failed');
+const outcome = (s: string | undefined): TestOutcome =>
+  s === 'expected' || s === 'flaky' ? 'passed' : s === 'skipped' ? 'skipped' : 'failed';
 
 function walk(s: Suite, path: string[], file: string | undefined, out: TestCase[]): void {
   const f = s.file ?? file;

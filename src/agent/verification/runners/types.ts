@@ -1,6 +1,7 @@
 import type { CountSource, TestCase, TestCounts } from '../../events.js';
 
-export type RunnerName = 'jest' | 'vitest' | 'mocha' | 'node-test' | 'ava' | 'node-tap' | 'jasmine' | 'playwright' | 'pytest' | 'unittest' | 'go' | 'cargo';
+export type RunnerName =
+  'jest' | 'vitest' | 'mocha' | 'node-test' | 'ava' | 'node-tap' | 'jasmine' | 'playwright' | 'pytest' | 'unittest' | 'go' | 'cargo';
 
 /** What a runner's report says: counts and, per test, its id and outcome. */
 export interface RunnerReport {

@@ -31,7 +31,18 @@ export const unittestRunner: Runner = {
       const parts = full.split('.');
       const cls = parts.findIndex((p) => /^[A-Z]/.test(p));
       const name = cls < 0 ? parts.slice(-1).join('.') : parts.slice(cls).join('::');
-      return [testCase(pythonFile(full.split('.').slice(0, cls < 0 ? -1 : cls).join('.')), name, outcome)];
+      return [
+        testCase(
+          pythonFile(
+            full
+              .split('.')
+              .slice(0, cls < 0 ? -1 : cls)
+              .join('.'),
+          ),
+          name,
+          outcome,
+        ),
+      ];
     });
     return reportOf(tests);
   },

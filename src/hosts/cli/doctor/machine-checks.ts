@@ -16,7 +16,12 @@ interface Ran {
 function run(cmd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(cmd, args, { timeout: 15_000, encoding: 'utf8', ...(env ? { env } : {}) }, (err, stdout, stderr) => {
-      resolve({ ok: !err, stdout: String(stdout), stderr: String(stderr), missing: (err as NodeJS.ErrnoException | null)?.code === 'ENOENT' });
+      resolve({
+        ok: !err,
+        stdout: String(stdout),
+        stderr: String(stderr),
+        missing: (err as NodeJS.ErrnoException | null)?.code === 'ENOENT',
+      });
     });
   });
 }
@@ -36,7 +41,13 @@ export function checkNode(version = process.versions.node): CheckResult {
 
 export async function checkGit(): Promise<CheckResult> {
   const r = await run('git', ['--version']);
-  if (!r.ok) return { name: 'git', status: 'fail', detail: r.missing ? 'not found on PATH' : r.stderr.trim(), fix: 'install git 2.30 or later (apt-get install git)' };
+  if (!r.ok)
+    return {
+      name: 'git',
+      status: 'fail',
+      detail: r.missing ? 'not found on PATH' : r.stderr.trim(),
+      fix: 'install git 2.30 or later (apt-get install git)',
+    };
   const v = versionOf(r.stdout);
   return atLeast(v, [2, 30])
     ? { name: 'git', status: 'ok', detail: r.stdout.trim() }
@@ -45,7 +56,13 @@ export async function checkGit(): Promise<CheckResult> {
 
 export async function checkRipgrep(): Promise<CheckResult> {
   const r = await run('rg', ['--version']);
-  if (!r.ok) return { name: 'ripgrep', status: 'warn', detail: 'rg not found: Grep falls back to a slower built-in search', fix: 'apt-get install ripgrep' };
+  if (!r.ok)
+    return {
+      name: 'ripgrep',
+      status: 'warn',
+      detail: 'rg not found: Grep falls back to a slower built-in search',
+      fix: 'apt-get install ripgrep',
+    };
   return { name: 'ripgrep', status: 'ok', detail: r.stdout.split('\n')[0]?.trim() ?? 'rg' };
 }
 
@@ -53,11 +70,23 @@ const APPARMOR_SYSCTL = '/proc/sys/kernel/apparmor_restrict_unprivileged_userns'
 
 /** `sandbox:` decides how bad a missing sandbox is: `required` fails, `auto` warns, `off` skips. */
 export async function checkBubblewrap(setting: 'auto' | 'required' | 'off', apparmorFile = APPARMOR_SYSCTL): Promise<CheckResult> {
-  if (setting === 'off') return { name: 'bubblewrap', status: 'skip', detail: 'sandbox: off in the config: commands run without isolation' };
+  if (setting === 'off')
+    return { name: 'bubblewrap', status: 'skip', detail: 'sandbox: off in the config: commands run without isolation' };
   const bad: CheckResult['status'] = setting === 'required' ? 'fail' : 'warn';
   const r = await run('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--dev', '/dev', '--proc', '/proc', 'true']);
-  if (r.ok) return { name: 'bubblewrap', status: 'ok', detail: 'bwrap creates namespaces: Bash, hooks and tests run sandboxed (no network, read-only outside the worktree)' };
-  if (r.missing) return { name: 'bubblewrap', status: bad, detail: 'bwrap not found: commands would run without the sandbox', fix: 'apt-get install bubblewrap' };
+  if (r.ok)
+    return {
+      name: 'bubblewrap',
+      status: 'ok',
+      detail: 'bwrap creates namespaces: Bash, hooks and tests run sandboxed (no network, read-only outside the worktree)',
+    };
+  if (r.missing)
+    return {
+      name: 'bubblewrap',
+      status: bad,
+      detail: 'bwrap not found: commands would run without the sandbox',
+      fix: 'apt-get install bubblewrap',
+    };
   const restricted = (await readFile(apparmorFile, 'utf8').catch(() => '')).trim() === '1';
   const error = r.stderr.trim().split('\n')[0] ?? 'failed';
   return {

@@ -18,25 +18,54 @@ import type { CheckResult } from './check.js';
 
 export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, home?: string): Promise<CheckResult> {
   const name = 'dry test run';
-  if (!resolved.test) return { name, status: 'fail', detail: resolved.missing ?? 'no test command', fix: 'set test.command in .github/proofpr.yml' };
+  if (!resolved.test)
+    return { name, status: 'fail', detail: resolved.missing ?? 'no test command', fix: 'set test.command in .github/proofpr.yml' };
   const sha = await resolveCommit(repoDir, 'HEAD').catch(() => undefined);
   if (!sha) return { name, status: 'skip', detail: `${repoDir} has no commit yet: nothing to check out` };
   const config: RepoConfig = resolved.config;
   const tmp = await mkdtemp(join(tmpdir(), 'proofpr-doctor-'));
   let dispose: (() => Promise<void>) | undefined;
   try {
-    const handle = await createExec({ root: repoDir, runTmp: join(tmp, 'run'), sandbox: config.sandbox, extraEnvNames: config.env, ...(home ? { hidePaths: [home] } : {}) });
+    const handle = await createExec({
+      root: repoDir,
+      runTmp: join(tmp, 'run'),
+      sandbox: config.sandbox,
+      extraEnvNames: config.env,
+      ...(home ? { hidePaths: [home] } : {}),
+    });
     dispose = handle.dispose;
-    const b = await runBaseline({ root: repoDir, baseSha: sha, config, exec: handle.exec, scratchDir: join(tmp, 'run', 'tmp'), standalone: true });
+    const b = await runBaseline({
+      root: repoDir,
+      baseSha: sha,
+      config,
+      exec: handle.exec,
+      scratchDir: join(tmp, 'run', 'tmp'),
+      standalone: true,
+    });
     const c = b.counts;
     const where = `\`${resolved.test.command}\` (${resolved.test.source}) on ${sha.slice(0, 12)}${handle.sandbox === 'bwrap' ? ' in the sandbox' : ''}`;
     const exit = b.run.exitCode === null ? 'killed or timed out' : `exit ${b.run.exitCode}`;
     if (!b.countsKnown || !c) {
-      return { name, status: 'fail', detail: `${where}: ${exit}, counts unknown${b.note ? ` (${b.note})` : ''}`, fix: 'make test.command one call of a supported runner, or set test.report to the JUnit/Jest JSON file it writes' };
+      return {
+        name,
+        status: 'fail',
+        detail: `${where}: ${exit}, counts unknown${b.note ? ` (${b.note})` : ''}`,
+        fix: 'make test.command one call of a supported runner, or set test.report to the JUnit/Jest JSON file it writes',
+      };
     }
     const counts = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (from ${b.run.source})`;
-    if (b.executed < config.test.min_tests) return { name, status: 'fail', detail: `${where}: ${exit}, ${counts}: fewer than test.min_tests (${config.test.min_tests})`, fix: 'check that the command finds your tests' };
-    return { name, status: c.failed > 0 || b.run.exitCode !== 0 ? 'warn' : 'ok', detail: `${where}: ${exit}, ${counts}${c.failed > 0 ? ' — the base is red; runs record it' : ''}` };
+    if (b.executed < config.test.min_tests)
+      return {
+        name,
+        status: 'fail',
+        detail: `${where}: ${exit}, ${counts}: fewer than test.min_tests (${config.test.min_tests})`,
+        fix: 'check that the command finds your tests',
+      };
+    return {
+      name,
+      status: c.failed > 0 || b.run.exitCode !== 0 ? 'warn' : 'ok',
+      detail: `${where}: ${exit}, ${counts}${c.failed > 0 ? ' — the base is red; runs record it' : ''}`,
+    };
   } catch (e) {
     return { name, status: 'fail', detail: (e as Error).message };
   } finally {
