@@ -1,5 +1,8 @@
 import type { Guard, Span } from './model.js';
-import { kids, linesOf, type Node } from './parse.js';
+import { guardsBetween, type GuardRules } from './guards.js';
+import { kids, type Node } from './parse.js';
+
+export { guarded, span } from './guards.js';
 
 /** Syntax helpers for the JS/TS test model (tree-sitter nodes): call chains, spans, guards. */
 
@@ -143,11 +146,6 @@ export const isHead = (n: Node): boolean => {
 };
 
 export const argList = (args: Node | undefined): Node[] => (args ? (args.type === 'arguments' ? kids(args) : [args]) : []);
-export const span = (n: Node): Span => ({ ...linesOf(n), text: n.text });
-export const guarded = (g: Partial<Record<Guard, Span>>): { guards: Guard[]; guardSpans: Partial<Record<Guard, Span>> } => ({
-  guards: Object.keys(g) as Guard[],
-  guardSpans: g,
-});
 export const strValue = (n: Node | undefined): string | undefined => {
   if (!n) return undefined;
   if (n.type === 'string') return n.text.slice(1, -1);
@@ -155,41 +153,30 @@ export const strValue = (n: Node | undefined): string | undefined => {
   return undefined;
 };
 
-/** Guards between an assertion and its test function. */
-export function guardsOf(n: Node, testFn: Node): Partial<Record<Guard, Span>> {
-  const out = new Map<Guard, Span>();
-  const at = (g: Guard, x: Node): void => {
-    if (!out.has(g)) out.set(g, span(x));
-  };
-  let child = n;
-  let p = n.parent;
-  while (p && p.id !== testFn.id) {
+const JS_GUARDS: GuardRules = {
+  guardOf(p, child) {
     const t = p.type;
-    if (t === 'try_statement' && p.childForFieldName('body')?.id === child.id) at('try', p);
-    else if (t === 'catch_clause') at('catch', p);
-    else if ((t === 'if_statement' || t === 'ternary_expression') && p.childForFieldName('condition')?.id !== child.id)
-      at('conditional', p);
-    else if (
+    if (t === 'try_statement' && p.childForFieldName('body')?.id === child.id) return 'try';
+    if (t === 'catch_clause') return 'catch';
+    if ((t === 'if_statement' || t === 'ternary_expression') && p.childForFieldName('condition')?.id !== child.id) return 'conditional';
+    if (
       t === 'binary_expression' &&
       ['&&', '||', '??'].includes(p.childForFieldName('operator')?.text ?? '') &&
       p.childForFieldName('right')?.id === child.id
     )
-      at('conditional', p);
-    else if (t === 'switch_case' || t === 'switch_default') at('conditional', p);
-    else if (LOOPS.has(t) && p.childForFieldName('body')?.id === child.id) at('loop', p);
-    else if (FUNCTIONS.has(t)) at('callback', p);
-    else if (t === 'optional_chain') at('conditional', p);
-    if (t === 'statement_block' || t === 'program' || t === 'switch_case') {
-      for (const s of p.namedChildren) {
-        if (!s || s.id === child.id) break;
-        if (exits(s)) at('after-return', s);
-      }
-    }
-    child = p;
-    p = p.parent;
-  }
-  return Object.fromEntries(out) as Partial<Record<Guard, Span>>;
-}
+      return 'conditional';
+    if (t === 'switch_case' || t === 'switch_default') return 'conditional';
+    if (LOOPS.has(t) && p.childForFieldName('body')?.id === child.id) return 'loop';
+    if (FUNCTIONS.has(t)) return 'callback';
+    if (t === 'optional_chain') return 'conditional';
+    return undefined;
+  },
+  isBlock: (t) => t === 'statement_block' || t === 'program' || t === 'switch_case',
+  exits,
+};
+
+/** Guards between an assertion and its test function. */
+export const guardsOf = (n: Node, testFn: Node): Partial<Record<Guard, Span>> => guardsBetween(n, testFn, JS_GUARDS);
 
 /** Whether a statement returns or throws (outside nested functions): what follows it may never run. */
 function exits(s: Node): boolean {

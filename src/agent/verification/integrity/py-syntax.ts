@@ -1,5 +1,8 @@
 import type { Assertion, Guard, Span } from './model.js';
-import { kids, linesOf, norm, type Node } from './parse.js';
+import { guarded, guardsBetween, span, type GuardRules } from './guards.js';
+import { kids, norm, type Node } from './parse.js';
+
+export { span } from './guards.js';
 
 /** Syntax helpers for the Python test model (tree-sitter nodes): spans, strings, guards, assertions. */
 
@@ -13,11 +16,6 @@ const LOOPS = new Set([
   'dictionary_comprehension',
 ]);
 
-export const span = (n: Node): Span => ({ ...linesOf(n), text: n.text });
-const guarded = (g: Partial<Record<Guard, Span>>): { guards: Guard[]; guardSpans: Partial<Record<Guard, Span>> } => ({
-  guards: Object.keys(g) as Guard[],
-  guardSpans: g,
-});
 export const str = (n: Node | undefined | null): string | undefined => {
   if (!n || n.type !== 'string') return undefined;
   const m = /^[rbuf]*('''|"""|'|")([\s\S]*)\1$/i.exec(n.text);
@@ -25,36 +23,26 @@ export const str = (n: Node | undefined | null): string | undefined => {
 };
 export const args = (call: Node): Node[] => kids(call.childForFieldName('arguments') ?? call).filter((a) => a.type !== 'keyword_argument');
 
-/** Guards between an assertion and its test function. */
-function guardsOf(n: Node, fn: Node): Partial<Record<Guard, Span>> {
-  const out = new Map<Guard, Span>();
-  const at = (g: Guard, x: Node): void => {
-    if (!out.has(g)) out.set(g, span(x));
-  };
-  let child = n;
-  let p = n.parent;
-  while (p && p.id !== fn.id) {
+const PY_GUARDS: GuardRules = {
+  guardOf(p, child) {
     const t = p.type;
-    if (t === 'try_statement' && p.childForFieldName('body')?.id === child.id) at('try', p);
-    else if (t === 'except_clause' || t === 'except_group_clause') at('catch', p);
-    else if (t === 'if_statement' && p.childForFieldName('condition')?.id !== child.id) at('conditional', p);
-    else if (t === 'elif_clause' || t === 'else_clause') at('conditional', p);
-    else if (t === 'conditional_expression' && kids(p)[1]?.id !== child.id) at('conditional', p);
-    else if (t === 'boolean_operator' && p.childForFieldName('right')?.id === child.id) at('conditional', p);
-    else if (LOOPS.has(t)) at('loop', p);
-    else if (FUNCS.has(t)) at('callback', p);
-    else if (t === 'with_statement' && /\bsuppress\b/.test(norm(p.childForFieldName('with_clause') ?? kids(p)[0]))) at('try', p);
-    if (t === 'block' || t === 'module') {
-      for (const s of p.namedChildren) {
-        if (!s || s.id === child.id) break;
-        if (exits(s)) at('after-return', s);
-      }
-    }
-    child = p;
-    p = p.parent;
-  }
-  return Object.fromEntries(out) as Partial<Record<Guard, Span>>;
-}
+    if (t === 'try_statement' && p.childForFieldName('body')?.id === child.id) return 'try';
+    if (t === 'except_clause' || t === 'except_group_clause') return 'catch';
+    if (t === 'if_statement' && p.childForFieldName('condition')?.id !== child.id) return 'conditional';
+    if (t === 'elif_clause' || t === 'else_clause') return 'conditional';
+    if (t === 'conditional_expression' && kids(p)[1]?.id !== child.id) return 'conditional';
+    if (t === 'boolean_operator' && p.childForFieldName('right')?.id === child.id) return 'conditional';
+    if (LOOPS.has(t)) return 'loop';
+    if (FUNCS.has(t)) return 'callback';
+    if (t === 'with_statement' && /\bsuppress\b/.test(norm(p.childForFieldName('with_clause') ?? kids(p)[0]))) return 'try';
+    return undefined;
+  },
+  isBlock: (t) => t === 'block' || t === 'module',
+  exits,
+};
+
+/** Guards between an assertion and its test function. */
+const guardsOf = (n: Node, fn: Node): Partial<Record<Guard, Span>> => guardsBetween(n, fn, PY_GUARDS);
 
 /** `n` as an assertion (assert statement, self.assert*, pytest.raises, mock asserts, assert* functions), else undefined. */
 export function assertionOf(n: Node, fn: Node): Assertion | undefined {
