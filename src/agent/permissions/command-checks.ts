@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseFind } from './find-grammar.js';
 import type { SimpleCommand } from './bash-analysis.js';
@@ -17,10 +17,8 @@ import {
   interpreterOf,
 } from './arg-checks.js';
 import { checkPathArg, configDenied, type PathContext, type PathRefusal } from './path-args.js';
-import { resolveInside } from './path-jail.js';
-import { dependencyReason, ignoredDependencyDir } from './git-ignored.js';
 import { checkSearchScope, checkSecretScope, linksEscapeUnder, searchOperands } from './search-scope.js';
-import { writeTargets } from './write-targets.js';
+import { checkDependencyTargets, checkWriteTargets } from './write-checks.js';
 import { relOf } from './read-deny.js';
 import { isSecretName } from '../../workspace/protected-paths.js';
 import { optionRefusal, safeListLabel } from './safe-list.js';
@@ -300,53 +298,6 @@ function codeLoading(base: string, args: readonly (string | null)[]): string | n
   return null;
 }
 
-/** Every file a command writes (redirect-free: cp/mv/ln destinations, tee, sed -i and its backups, --output=…) must pass the jail for writing. */
-function checkWriteTargets(base: string, args: readonly (string | null)[], sedInPlace: boolean, ctx: PathContext): PathRefusal | null {
-  if (args.some((a) => a === null)) return null;
-  for (const t of [...writeTargets(base, args as string[], sedInPlace), ...outputOptionTargets(args as string[])]) {
-    const r = checkPathArg(t.path, false, 'write', ctx, true);
-    if (r) return { rule: r.rule, reason: `${base} writes ${t.path}: ${r.reason}` };
-    if (t.intoName !== undefined) {
-      for (const cwd of ctx.cwds) {
-        const d = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
-        if (d.ok && (t.folder === true || isDir(d.abs))) {
-          const into = checkPathArg(`${d.abs}/${t.intoName}`, false, 'write', ctx, true);
-          if (into) return { rule: into.rule, reason: `${base} writes into ${t.path}: ${into.reason}` };
-        }
-      }
-    }
-  }
-  return null;
-}
-
-const OUTPUT_OPTION = /^--([a-z-]*output[a-z-]*|[a-z-]*out-?file|outputFile|log-file|junit-?xml|report-file)=(.+)$/i;
-
-/** `--output=FILE` and similar option values of any command: files it will write. */
-function outputOptionTargets(args: readonly string[]): { path: string; intoName?: string; folder?: boolean }[] {
-  const out: { path: string }[] = [];
-  for (const a of args) {
-    const m = OUTPUT_OPTION.exec(a);
-    if (m?.[2] && !/^(-|\d+$|json$|text$|html$|always$|never$|auto$)/.test(m[2])) out.push({ path: m[2] });
-  }
-  return out;
-}
-
-/** Content writes (cp/mv destination, tee, touch, sed -i, ...) into an ignored dependency folder would reach the final run without being in the commit. */
-function checkDependencyTargets(base: string, args: readonly (string | null)[], sedInPlace: boolean, ctx: PathContext): PathRefusal | null {
-  if (!ctx.ignored || args.some((a) => a === null)) return null;
-  for (const t of writeTargets(base, args as string[], sedInPlace)) {
-    for (const cwd of ctx.cwds) {
-      const r = resolveInside(ctx.root, t.path, { gitDirs: ctx.gitDirs, cwd });
-      if (!r.ok) continue;
-      const into =
-        t.intoName !== undefined && (t.folder === true || isDir(r.abs)) ? `${r.rel === '' ? '' : `${r.rel}/`}${t.intoName}` : null;
-      const dir = ignoredDependencyDir(ctx.ignored, r.rel) ?? (into !== null ? ignoredDependencyDir(ctx.ignored, into) : undefined);
-      if (dir) return { rule: 'builtin-deny:dependency-path', reason: `${base}: ${dependencyReason(into ?? t.path, dir)}` };
-    }
-  }
-  return null;
-}
-
 /** `git show HEAD:.env`, `git diff -- secrets/x`: the paths a git command names still answer to Read deny rules. */
 function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal | null {
   let afterDashes = false;
@@ -365,14 +316,6 @@ function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal |
     if (refusal) return refusal;
   }
   return null;
-}
-
-function isDir(abs: string): boolean {
-  try {
-    return statSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function checkArgs(base: string, args: Word[], pctx: PathContext, sedInPlace: boolean): PathRefusal | null {
