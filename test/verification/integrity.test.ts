@@ -72,6 +72,21 @@ describe('test integrity from parsed code', () => {
       'test/math.test.js:4-6: assertion `expect(add(1, 2)).toBe(3)` wrapped in try',
     ],
     [
+      'assertion moved into a switch case that the value never reaches',
+      {
+        'test/math.test.js': JS.replace(
+          '    expect(add(1, 2)).toBe(3);\n',
+          '    switch (add(1, 2)) {\n      case 4:\n        expect(add(1, 2)).toBe(3);\n    }\n',
+        ),
+      },
+      'moved under a condition',
+    ],
+    [
+      'python: assertion after an early return',
+      { 'tests/test_math.py': PY.replace('def test_add():\n', 'def test_add():\n    return\n') },
+      'placed after an early return',
+    ],
+    [
       'assertion moved into a conditional',
       {
         'test/math.test.js': JS.replace(
