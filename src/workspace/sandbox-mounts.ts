@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
 import { DEPENDENCY_DIRS } from './dependency-dirs.js';
 import { git } from './git.js';
+import { dependencyLinkTargets } from './dependency-link-targets.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
 import type { SandboxOptions } from './sandbox.js';
@@ -65,7 +66,10 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
   if (dirs) {
     readOnly.push(dirs.commonDir, dirs.gitDir);
     const linked = await readLinkedDirs(dirs.gitDir);
-    for (const l of linked) if (await stat(l.target).catch(() => undefined)) readOnly.push(l.target);
+    for (const l of linked) {
+      if (!(await stat(l.target).catch(() => undefined))) continue;
+      readOnly.push(l.target, ...(await dependencyLinkTargets(l.target)));
+    }
     if (await stat(join(dirs.commonDir, 'config')).catch(() => undefined)) {
       // `node_modules/` in .gitignore does not match a symlink: the links are excluded for git in the sandbox here.
       const excludes = linked.length ? join(input.runTmp, 'git-exclude') : undefined;
@@ -96,7 +100,9 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
     for (const m of p.masked) overlays.push([empty, m]);
   }
   readOnly.push(...p.readOnly);
-  if (input.protect) readOnly.push(...(await installedDependencyDirs(input.root)));
+  if (input.protect) {
+    for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
+  }
   return { hide, readOnly, overlays, writable: p.writable };
 }
 

@@ -73,6 +73,18 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
     expect((await run('touch node_modules/dep/x || exit 7')).exitCode).toBe(7);
   });
 
+  it('layouts - npm link / workspaces: the packages in node_modules are symlinks into another node_modules under a hidden path, which is shown read-only', async () => {
+    if (!(await needBwrap())) return;
+    const { run } = await withLayout((src, outside) => {
+      writeFiles(outside, { ...prefixed('node_modules/dep', DEP), ...prefixed('node_modules/@s/other', DEP) });
+      mkdirSync(join(src, 'node_modules', '@s'), { recursive: true });
+      symlinkSync(join(outside, 'node_modules', 'dep'), join(src, 'node_modules', 'dep'), 'dir');
+      symlinkSync(join(outside, 'node_modules', '@s', 'other'), join(src, 'node_modules', '@s', 'other'), 'dir');
+    });
+    expect((await run('node index.js && node -e "console.log(require(\'@s/other\').answer)"')).output).toBe('42\n42\n');
+    expect((await run('touch node_modules/dep/x || exit 7')).exitCode).toBe(7);
+  });
+
   it('layouts - pnpm: node_modules/.pnpm holds the packages, node_modules/<name> are relative symlinks into it', async () => {
     if (!(await needBwrap())) return;
     const { run } = await withLayout((src) => {
