@@ -23,6 +23,10 @@ export const TOOL_ERROR_KINDS = {
   no_op: 'recoverable',
   invalid_regex: 'recoverable',
   write_failed: 'recoverable',
+  /** A named pipe, socket or device: never opened (it could block the run). */
+  special_file: 'recoverable',
+  /** A path git refuses to commit (a `.git` look-alike component, …): never written. */
+  git_path: 'recoverable',
   exec_failed: 'recoverable',
   exit_code: 'recoverable',
   timeout: 'recoverable',

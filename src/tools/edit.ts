@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
 import { descriptions } from './descriptions.js';
@@ -8,6 +8,11 @@ import { closestRegion } from './lib/closest-region.js';
 import { editGuard } from './lib/edit-guard.js';
 import { numberedSlice, splitLines } from './lib/number-lines.js';
 import { nearNames } from './lib/near-names.js';
+import { readRegularFile, specialFileMessage, specialKind } from '../workspace/special-file.js';
+import { uncommittable } from './write.js';
+
+/** The largest file Edit reads and rewrites. */
+const EDIT_MAX_BYTES = 64 * 1024 * 1024;
 
 const input = z.strictObject({
   file_path: z.string().describe('The file to change: relative to the repository root, or absolute inside it.'),
@@ -49,9 +54,16 @@ export const editTool = defineTool({
   async execute({ file_path, old_string, new_string, replace_all }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root });
     if (!r.ok) return fail('denied', r.message);
+    const bad = uncommittable(r.rel, file_path);
+    if (bad) return bad;
     let isDir: boolean;
+    let size = 0;
     try {
-      isDir = statSync(r.abs).isDirectory();
+      const st = statSync(r.abs);
+      const kind = specialKind(st);
+      if (kind) return fail('special_file', specialFileMessage(file_path, kind, 'editing'));
+      isDir = st.isDirectory();
+      size = st.size;
     } catch {
       const near = nearNames(r.abs, ctx.root).suggestions;
       return fail(
@@ -60,6 +72,11 @@ export const editTool = defineTool({
       );
     }
     if (isDir) return fail('is_directory', `${file_path} is a directory; Edit changes files.`);
+    if (size > EDIT_MAX_BYTES)
+      return fail(
+        'too_large',
+        `${file_path} is over ${EDIT_MAX_BYTES / 1024 / 1024} MB, too large for Edit. Change it with Bash (for example sed -i) instead.`,
+      );
     if (old_string === '')
       return fail(
         'invalid_input',
@@ -73,7 +90,7 @@ export const editTool = defineTool({
     const guard = editGuard(ctx.fileState, r.abs, file_path, 'edit');
     if (guard) return guard;
 
-    const raw = readFileSync(r.abs, 'utf8');
+    const raw = readRegularFile(r.abs, EDIT_MAX_BYTES).toString('utf8');
     const crlfCount = raw.split('\r\n').length - 1;
     const crlf = crlfCount > 0 && crlfCount >= raw.split('\n').length - 1 - crlfCount;
     let oldS = old_string;

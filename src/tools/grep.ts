@@ -10,6 +10,7 @@ import { rgBackend } from './grep/rg.js';
 import { gitBackend } from './grep/git-grep.js';
 import { jsBackend } from './grep/js-grep.js';
 import { renderHits } from './grep/render.js';
+import { specialFileMessage, specialKind } from '../workspace/special-file.js';
 import type { GrepBackend, GrepBackendName, GrepHits, GrepQuery } from './grep/types.js';
 
 const input = z.strictObject({
@@ -70,7 +71,11 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
       if (!r.ok) return fail('denied', r.message);
       let isFile: boolean;
       try {
-        isFile = statSync(r.abs).isFile();
+        const st = statSync(r.abs);
+        const kind = specialKind(st);
+        // rg, like git grep, skips pipes and devices it meets in a folder, but opens one it is named.
+        if (kind) return fail('special_file', specialFileMessage(args.path ?? '.', kind, 'searching'));
+        isFile = st.isFile();
       } catch {
         return fail(
           'not_found',

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
@@ -6,9 +6,12 @@ import { descriptions } from './descriptions.js';
 import { readRootsOf, resolvePath } from './resolve-path.js';
 import { nearNames } from './lib/near-names.js';
 import { numberedSlice, splitLines } from './lib/number-lines.js';
+import { readRegularFile, SpecialFileError, specialFileMessage, specialKind } from '../workspace/special-file.js';
 
 export const READ_MAX_BYTES = 256 * 1024;
 export const READ_DEFAULT_LIMIT = 2000;
+/** The bound of a sliced read (offset/limit): the file is still read whole to count its lines. */
+export const READ_SLICE_MAX_BYTES = 64 * 1024 * 1024;
 
 const input = z.strictObject({
   file_path: z.string().describe('The file to read: relative to the repository root, or absolute inside it.'),
@@ -48,6 +51,8 @@ export const readTool = defineTool({
         'is_directory',
         `${file_path} is a directory, not a file. Use Glob (for example pattern "${r.rel === '.' ? '' : `${r.rel}/`}*") to list its files.`,
       );
+    const kind = specialKind(st);
+    if (kind) return fail('special_file', specialFileMessage(file_path, kind, 'reading'));
     const sliced = offset !== undefined || limit !== undefined;
     if (st.size > READ_MAX_BYTES && !sliced) {
       return fail(
@@ -55,7 +60,20 @@ export const readTool = defineTool({
         `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`,
       );
     }
-    const buf = readFileSync(r.abs);
+    if (st.size > READ_SLICE_MAX_BYTES) {
+      return fail(
+        'too_large',
+        `${file_path} is ${Math.ceil(st.size / 1024 / 1024)} MB, over the ${READ_SLICE_MAX_BYTES / 1024 / 1024} MB limit of Read even in parts. Use Grep to find the lines you need, or Bash (for example \`sed -n '100,200p'\`).`,
+      );
+    }
+    let buf: Buffer;
+    try {
+      buf = readRegularFile(r.abs, READ_SLICE_MAX_BYTES);
+    } catch (e) {
+      if (e instanceof SpecialFileError) return fail('special_file', specialFileMessage(file_path, e.kind, 'reading'));
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      return fail('not_found', `${file_path} could not be read (${code}). Check the path with Glob, then retry.`);
+    }
     if (buf.subarray(0, 8000).includes(0)) {
       return fail(
         'binary',

@@ -1,4 +1,5 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import { readRegularFileAsync } from '../../workspace/special-file.js';
 import { join } from 'node:path';
 import { walkFiles } from '../lib/list-files.js';
 import { splitLines } from '../lib/number-lines.js';
@@ -33,7 +34,10 @@ function searchLines(lines: string[], re: RegExp, q: GrepQuery): { hits: LineHit
   return { hits, count: matchIdx.length };
 }
 
-/** Pure JS: walks with the .gitignore rules, skips symlinks and binary files (NUL in the first 8000 bytes). */
+/** Files larger than this are not searched by the JS backend (a bound on what one read holds in memory). */
+export const JS_GREP_MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+/** Pure JS: walks with the .gitignore rules, skips symlinks, special files, files over the bound and binary files (NUL in the first 8000 bytes). */
 export const jsBackend: GrepBackend = async (q, root, _signal) => {
   let re: RegExp;
   try {
@@ -55,7 +59,8 @@ export const jsBackend: GrepBackend = async (q, root, _signal) => {
       try {
         // Like rg (no --follow): a symlink met while walking is not searched; it could point anywhere.
         if (!q.targetIsFile && (await lstat(join(base, f))).isSymbolicLink()) continue;
-        buf = await readFile(f === '' ? base : join(base, f));
+        // Pipes, sockets and devices are never opened in a blocking way, and are skipped.
+        buf = await readRegularFileAsync(f === '' ? base : join(base, f), JS_GREP_MAX_FILE_BYTES);
       } catch {
         continue;
       }
