@@ -1,0 +1,247 @@
+/**
+ * Sources of the files the node observer writes before a run (kept as strings so the Action's
+ * single-file bundle carries them; no build-asset copying).
+ *
+ * The preload (`--require`, through NODE_OPTIONS) is loaded by every Node process of the run: npm,
+ * tsc, eslint, the runners' workers, the tests' own children. It does something only in the main
+ * thread of a process whose main module (the real path of process.argv[1]) is a known runner's
+ * command-line entry, and there only hooks the runner's own modules: the argv the tests see is left
+ * as it is (vitest alone gets reporter flags, read by its main process; its tests run in workers that
+ * do not get them). Everything is wrapped in try/catch: the preload never throws, never prints, never
+ * changes an exit status. Reports are written as `<runner>-<pid>-<n>.report` into the reports folder
+ * (to `.tmp`, then renamed).
+ *
+ * Kept to ES2017 syntax and `require` of core modules only, so it loads in any Node version a
+ * maintainer's project may use.
+ */
+/** jest (CJS): when jest-cli loads @jest/core, runCLI is wrapped (through a Proxy: its exports are getters); when it resolves, the --json shape (formatTestResults of @jest/test-result next to @jest/core) is written. argv is not touched. */
+const JEST_PART = `    var hookJest = function () {
+      onLoad(/^@jest\\/core$/, /\\/@jest\\/core\\//, function (exp, filename) {
+        if (!exp || typeof exp.runCLI !== 'function') return undefined;
+        var runCLI = exp.runCLI;
+        var wrapped = function () {
+          var p = runCLI.apply(this, arguments);
+          try {
+            return Promise.resolve(p).then(function (out) {
+              try {
+                var format = Module.createRequire(filename)('@jest/test-result').formatTestResults;
+                if (out && out.results && typeof format === 'function') write('jest', jsonOf(format(out.results)));
+              } catch (e) { /* no report */ }
+              return out;
+            });
+          } catch (e) { return p; }
+        };
+        var d = Object.getOwnPropertyDescriptor(exp, 'runCLI');
+        if (d && d.configurable === false && d.writable === false) {
+          return Object.create(exp, { runCLI: { value: wrapped, enumerable: true } });
+        }
+        return new Proxy(exp, {
+          get: function (t, k, r) { return k === 'runCLI' ? wrapped : Reflect.get(t, k, r); },
+        });
+      });
+    };
+
+`;
+
+/** vitest (ESM, tests in a worker pool that does not get the main process's argv): reporter flags are added to the main process's argv before vitest's CLI reads it; the default reporter is kept unless the command names its own. */
+const VITEST_PART = `    var VITEST_SKIP = { list: 1, bench: 1, init: 1, typecheck: 1, complete: 1 };
+    var amendVitest = function () {
+      var args = process.argv.slice(2);
+      var end = args.indexOf('--');
+      var own = end === -1 ? args : args.slice(0, end);
+      var first = own.filter(function (a) { return a.charAt(0) !== '-'; })[0];
+      if (first && VITEST_SKIP[first]) return;
+      if (own.some(function (a) { return /^(-h|--help|-v|--version|--standalone|--watch|-w)$/.test(a); })) return;
+      var userReporter = own.some(function (a) { return /^--reporters?(=|$)/.test(a); });
+      var add = (userReporter ? [] : ['--reporter=default']).concat(['--reporter=json', '--outputFile.json=' + reportPath('vitest')]);
+      var at = end === -1 ? process.argv.length : end + 2;
+      process.argv.splice.apply(process.argv, [at, 0].concat(add));
+    };
+
+`;
+
+/** mocha (tests run in its own process: argv is not touched): Mocha.prototype.run wraps the reporter class for that run so the json reporter's shape is collected from the runner's events (parallel mode re-emits them in the main process too). */
+const MOCHA_PART = `    var attachMocha = function (runner) {
+      var tests = [], pending = [], failures = [], passes = [];
+      var one = function (t, err) {
+        return {
+          title: t.title,
+          fullTitle: typeof t.fullTitle === 'function' ? t.fullTitle() : String(t.title),
+          file: t.file || undefined,
+          err: err ? { message: String((err && err.message) || err) } : {},
+        };
+      };
+      var on = function (ev, f) { runner.on(ev, function (a, b) { try { f(a, b); } catch (e) { /* keep going */ } }); };
+      on('test end', function (t) { tests.push(one(t)); });
+      on('pass', function (t) { passes.push(one(t)); });
+      on('pending', function (t) { pending.push(one(t)); });
+      on('fail', function (t, err) { failures.push(one(t, err)); });
+      runner.once('end', function () {
+        try {
+          var stats = { tests: tests.length, passes: passes.length, pending: pending.length, failures: failures.length };
+          write('mocha', JSON.stringify({ stats: stats, tests: tests, pending: pending, failures: failures, passes: passes }));
+        } catch (e) { /* no report */ }
+      });
+    };
+    var hookMocha = function () {
+      onLoad(/mocha(\\.c?js)?$/, /\\/mocha\\/lib\\/mocha\\.c?js$/, function (Mocha) {
+        if (!Mocha || !Mocha.prototype || typeof Mocha.prototype.run !== 'function' || Mocha[MARK]) return undefined;
+        Mocha[MARK] = true;
+        var run = Mocha.prototype.run;
+        Mocha.prototype.run = function () {
+          var self = this;
+          var Reporter = self._reporter;
+          if (typeof Reporter !== 'function') return run.apply(self, arguments);
+          var Observed = function (runner, options) {
+            try { attachMocha(runner); } catch (e) { /* no report */ }
+            return Reflect.construct(Reporter, [runner, options], new.target || Observed);
+          };
+          try {
+            Object.setPrototypeOf(Observed, Reporter);
+            Observed.prototype = Reporter.prototype;
+            self._reporter = Observed;
+          } catch (e) { self._reporter = Reporter; }
+          try {
+            return run.apply(self, arguments);
+          } finally {
+            if (self._reporter === Observed) self._reporter = Reporter;
+          }
+        };
+        return undefined;
+      });
+    };
+
+`;
+
+/** jasmine (in-process): Jasmine.prototype.execute adds a reporter that writes every spec's file, full name and status. */
+const JASMINE_PART = `    var hookJasmine = function () {
+      onLoad(/jasmine(\\.js)?$/, /\\/jasmine\\/lib\\/jasmine\\.js$/, function (Jasmine) {
+        if (!Jasmine || !Jasmine.prototype || typeof Jasmine.prototype.execute !== 'function' || Jasmine[MARK]) return undefined;
+        Jasmine[MARK] = true;
+        var execute = Jasmine.prototype.execute;
+        Jasmine.prototype.execute = function () {
+          try {
+            if (!this[MARK] && typeof this.addReporter === 'function') {
+              this[MARK] = true;
+              var specs = [];
+              this.addReporter({
+                specDone: function (r) {
+                  try { specs.push({ file: r.filename || null, fullName: r.fullName, status: r.status }); } catch (e) { /* skip */ }
+                },
+                jasmineDone: function (r) {
+                  write('jasmine', JSON.stringify({ reporter: 'proofpr-jasmine', overallStatus: r && r.overallStatus, specs: specs }));
+                },
+              });
+            }
+          } catch (e) { /* no report */ }
+          return execute.apply(this, arguments);
+        };
+        return undefined;
+      });
+    };
+
+`;
+
+export function nodePreloadSource(reports: string): string {
+  return `'use strict';
+// proofpr observer: inert unless this process is a test runner's own main process.
+(function proofprObserve() {
+  try {
+    var REPORTS = ${JSON.stringify(reports)};
+    var fs = require('fs');
+    var path = require('path');
+    var Module = require('module');
+    var wt = null;
+    try { wt = require('worker_threads'); } catch (e) { wt = null; }
+    if (wt && !wt.isMainThread) return;
+    var main = process.argv[1];
+    if (typeof main !== 'string' || main === '') return;
+    var real = main;
+    try { real = fs.realpathSync(main); } catch (e) { real = main; }
+    real = real.split(path.sep).join('/');
+    var MARK = '__proofprObserved';
+    var count = 0;
+    var reportPath = function (runner) {
+      fs.mkdirSync(REPORTS, { recursive: true });
+      count += 1;
+      return path.join(REPORTS, runner + '-' + process.pid + '-' + count + '.report');
+    };
+    var write = function (runner, text) {
+      try {
+        var file = reportPath(runner);
+        fs.writeFileSync(file + '.tmp', text);
+        fs.renameSync(file + '.tmp', file);
+      } catch (e) { /* never fail the run */ }
+    };
+    // Calls patch(exports, filename) when a request matching test resolves to a file matching file; a
+    // defined return value replaces the exports for that one caller.
+    var onLoad = function (test, file, patch) {
+      var orig = Module._load;
+      Module._load = function (request) {
+        var exp = orig.apply(this, arguments);
+        try {
+          if (typeof request === 'string' && test.test(request)) {
+            var filename = String(Module._resolveFilename.apply(Module, arguments)).split(path.sep).join('/');
+            if (file.test(filename)) {
+              var out = patch(exp, filename);
+              if (out !== undefined) return out;
+            }
+          }
+        } catch (e) { /* the runner's own exports */ }
+        return exp;
+      };
+    };
+    var jsonOf = function (value) {
+      return JSON.stringify(value, function (k, v) {
+        if (Object.prototype.toString.call(v) === '[object Error]') return { message: v.message, name: v.name, stack: v.stack };
+        if (typeof v === 'bigint') return String(v) + 'n';
+        return v;
+      });
+    };
+
+${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}    if (/\\/(jest|jest-cli)\\/bin\\/jest(\\.js)?$/.test(real)) hookJest();
+    else if (/\\/vitest\\/vitest\\.mjs$/.test(real)) amendVitest();
+    else if (/\\/mocha\\/bin\\/_?mocha(\\.js)?$/.test(real)) hookMocha();
+    else if (/\\/jasmine\\/bin\\/jasmine(\\.js)?$/.test(real)) hookJasmine();
+  } catch (e) { /* inert */ }
+})();
+`;
+}
+
+/**
+ * A node:test reporter module (named with `--test-reporter=<file>` in NODE_OPTIONS): it runs node's
+ * own junit reporter over the events and writes the result into a report file of its own per test
+ * run, so two `node --test` calls in one command do not overwrite each other. It prints nothing (the
+ * spec reporter named beside it keeps the output), and it always drains the event stream.
+ */
+export function nodeTestReporterSource(reports: string): string {
+  return `// proofpr observer: node:test junit report, one file per test run.
+import fs from 'node:fs';
+import path from 'node:path';
+const REPORTS = ${JSON.stringify(reports)};
+let count = 0;
+export default async function* proofprNodeTestReporter(source) {
+  let junit;
+  try { junit = (await import('node:test/reporters')).junit; } catch (e) { junit = undefined; }
+  if (typeof junit !== 'function') {
+    for await (const ev of source) void ev;
+    return;
+  }
+  let text = '';
+  try {
+    for await (const chunk of junit(source)) text += String(chunk);
+  } catch (e) {
+    return;
+  }
+  try {
+    fs.mkdirSync(REPORTS, { recursive: true });
+    count += 1;
+    const file = path.join(REPORTS, 'node-test-' + process.pid + '-' + count + '.report');
+    fs.writeFileSync(file + '.tmp', text);
+    fs.renameSync(file + '.tmp', file);
+  } catch (e) {
+    // never fail the run
+  }
+}
+`;
+}
