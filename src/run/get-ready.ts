@@ -7,10 +7,13 @@ import type { RunTaskInput } from './run-task-types.js';
 
 /**
  * Step 4, before the first model request: a fix run needs a test command whose counts can be read on the
- * base (a sweep passes the baseline it already took). Plan runs change nothing and skip it.
+ * base (a sweep passes the baseline it already took). Plan runs change nothing and skip it. A package
+ * manager that is neither installed nor available through corepack (resolveRunCommands) stops here.
  */
 export async function getReady(input: RunTaskInput, ws: Workspace, exec: ExecPort, cmds: RunCommands): Promise<Readiness | undefined> {
   if (input.mode !== 'fix') return undefined;
+  // The package manager is missing and corepack cannot provide it: setup was left out, nothing can run.
+  if (cmds.notReady) return { ready: false, reason: cmds.notReady };
   if (input.baseline && cmds.test) return { ready: true, baseline: input.baseline };
   return checkReadiness({
     root: ws.wt.path,

@@ -2,8 +2,9 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import { detectCommands } from '../detect/detect-commands.js';
-import { resolveCommands, type ResolvedCommands } from '../detect/resolve-commands.js';
+import { resolveCommands, type CommandChoice, type ResolvedCommands } from '../detect/resolve-commands.js';
 import type { DetectedCommands } from '../detect/types.js';
+import { checkPackageManagerTools, throughCorepack, type ToolCheck } from './package-manager-tool.js';
 
 /** The folder each detected install fills: when the checkout's own is linked into the worktree, it is already installed. */
 const INSTALLS: Record<string, string> = {
@@ -17,20 +18,34 @@ const INSTALLS: Record<string, string> = {
 export interface RunCommands extends ResolvedCommands {
   /** Why a detected setup command is not run (the dependencies are linked from the checkout). */
   setupSkipped?: string;
+  /**
+   * Why the run cannot start (a readiness stop before setup and before any model request): the package
+   * manager the commands call is missing and corepack cannot provide it. Setup is left out.
+   */
+  notReady?: string;
+}
+
+export interface ResolveRunOptions {
+  detect?: (root: string) => Promise<DetectedCommands>;
+  /** Is the package manager there (or corepack)? Default: PATH and a `corepack <tool> --version` probe. */
+  checkTools?: (commands: Array<string | undefined>, root: string) => Promise<ToolCheck>;
 }
 
 /**
  * Readiness, part 1 (before setup): the test and setup commands of this run, configured or detected
  * from the worktree at the base commit. A detected install is left out when the worktree already has
- * the checkout's installed folder linked (the Action's `npm ci` step before proofpr).
+ * the checkout's installed folder linked (the Action's `npm ci` step before proofpr). A pnpm or yarn
+ * that is not installed runs through corepack; when corepack cannot provide it either, `notReady`
+ * says so and names the fix.
  */
 export async function resolveRunCommands(
   root: string,
   config: RepoConfig,
-  detect: (root: string) => Promise<DetectedCommands> = detectCommands,
+  detectOrOptions: ((root: string) => Promise<DetectedCommands>) | ResolveRunOptions = {},
 ): Promise<RunCommands> {
-  const detected = await detect(root);
-  const r = resolveCommands(config, detected);
+  const opts: ResolveRunOptions = typeof detectOrOptions === 'function' ? { detect: detectOrOptions } : detectOrOptions;
+  const detected = await (opts.detect ?? detectCommands)(root);
+  const r = await withTools(resolveCommands(config, detected), root, opts);
   const folder = detected.setup ? INSTALLS[detected.setup.tool] : undefined;
   if (r.setup?.source !== 'detected' || !folder) return r;
   const link = await lstat(join(root, folder)).catch(() => undefined);
@@ -40,5 +55,34 @@ export async function resolveRunCommands(
     ...rest,
     config: { ...r.config, setup: { ...r.config.setup, command: undefined } },
     setupSkipped: `${folder} is linked from the checkout (installed before the run), so the detected \`${setup.command}\` was not run`,
+  };
+}
+
+/** The package-manager check (see package-manager-tool.ts) applied to the resolved commands. */
+async function withTools(r: ResolvedCommands, root: string, opts: ResolveRunOptions): Promise<RunCommands> {
+  const check = opts.checkTools ?? ((commands, cwd) => checkPackageManagerTools(commands, { cwd }));
+  const t = await check([r.setup?.command, r.test?.command], root);
+  if (!t.ok) {
+    const { setup: _setup, ...rest } = r;
+    return { ...rest, config: { ...r.config, setup: { ...r.config.setup, command: undefined } }, notReady: t.reason };
+  }
+  if (!t.corepack) return r;
+  const { tools, why } = t.corepack;
+  const via = (c: CommandChoice | undefined): CommandChoice | undefined => {
+    if (!c) return undefined;
+    const command = throughCorepack(c.command, tools);
+    return command === c.command ? c : { ...c, command, why: `${c.why}; ${why}` };
+  };
+  const setup = via(r.setup);
+  const test = via(r.test);
+  return {
+    ...r,
+    ...(setup ? { setup } : {}),
+    ...(test ? { test } : {}),
+    config: {
+      ...r.config,
+      setup: { ...r.config.setup, ...(setup ? { command: setup.command } : {}) },
+      test: { ...r.config.test, ...(test ? { command: test.command } : {}) },
+    },
   };
 }
