@@ -49,11 +49,46 @@ export interface TestRun {
   /** The commit the harness ran on, in a clean checkout (final run: the commit that is pushed; baseline: the base). */
   commit?: string;
   /** What the harness run was: the final run of the commit, the baseline on the base commit, or red→green's base + test changes. */
-  kind?: 'final' | 'baseline' | 'red-green';
+  kind?: 'final' | 'baseline' | 'red-green' | 'kept';
   /** Final run: ids that failed on the base commit and pass in this run (red → green). */
   fixed?: string[];
-  /** Why counts are unknown or came from a fallback (e.g. the command is not one call of a known runner). */
+  /** Why counts are unknown or came from a fallback (e.g. no runner call was observed). */
   note?: string;
+  /**
+   * Harness runs: every runner call inside the command as written (`tsc && jest && pytest` has two),
+   * with where its counts came from: its report (`from`: the report file's name) or its summary lines
+   * (`from: "output"`). `counts` above is their sum.
+   */
+  calls?: Array<{ runner: string; source: CountSource; counts: TestCounts; from: string }>;
+}
+
+/** A base test whose expectation the change altered: it passed on the base and fails on the new code under the base's tests. */
+export interface ChangedExpectation {
+  test: string;
+  /** Where to read the old expectation (the base version of the test's file) and the new one. */
+  base: string;
+  now: string;
+  /** How the base test fails on the new code. */
+  failure: string;
+}
+
+/**
+ * The differential runs (CONTRACT §10): the commit's source under the base commit's test harness
+ * (`kept`), and what it showed.
+ */
+export interface Differential {
+  kept: {
+    command: string;
+    counts: TestCounts | null;
+    /** Ids that failed in that run. */
+    failedTests: string[];
+    /** Harness paths put back to the base version, removed (added by the agent), package.json files whose test scripts were restored. */
+    restored: string[];
+    removed: string[];
+    packageJson: string[];
+    outputPath?: string;
+    durationMs: number;
+  };
 }
 
 export interface GateResult {
@@ -110,6 +145,7 @@ export type RunEvent =
   | Ev<'hook', { event: string; name: string; outcome: 'continue' | 'block' | 'context' | 'error'; message?: string }>
   | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean }>
   | Ev<'test_run', { run: TestRun }>
+  | Ev<'differential', { differential: Differential; changedExpectations: ChangedExpectation[] }>
   | Ev<'file_changed', { path: string }>
   | Ev<'todo', { todos: TodoItem[] }>
   | Ev<

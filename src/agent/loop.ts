@@ -79,7 +79,11 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
     run.memory.gates = final.gates;
     yield* events.drain();
     if (signal.aborted) return endRun(run, 'aborted', stopReason(run) ?? 'cancelled');
-    if (!final.ok) return endRun(run, 'unverified', `the final check failed: ${failedNames(final.gates)}`);
+    if (!final.ok) {
+      await deps.verifier!.closingRun?.();
+      yield* events.drain();
+      return endRun(run, 'unverified', `the final check failed: ${failedNames(final.gates)}`);
+    }
     return endRun(run, 'completed', 'every gate passed on the final tree', final.acceptedTree);
   } finally {
     dispose();
@@ -160,6 +164,8 @@ async function* modelStops(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'sto
   if (verdict.ok) return 'stopped';
   run.stopBlocks++;
   if (run.stopBlocks > deps.maxStopBlocks) {
+    await deps.verifier.closingRun?.();
+    yield* run.events.drain();
     return endRun(run, 'unverified', `gates still failing after ${deps.maxStopBlocks} returns to the model: ${failedNames(verdict.gates)}`);
   }
   run.messages.push({ role: 'user', content: verdict.message || noGateMessage() });

@@ -109,7 +109,9 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   const startedAt = new Date().toISOString();
   let result: ToolResult;
   try {
-    result = await toolbox.execute(call.name, input, { ...base, callId: call.id, signal: d.signal });
+    const extendEnv = handle?.extendEnv;
+    const exec: typeof base.exec = extendEnv ? (req) => base.exec({ ...req, extendEnv }) : base.exec;
+    result = await toolbox.execute(call.name, input, { ...base, exec, callId: call.id, signal: d.signal });
   } catch (e) {
     result = errorResult(`${call.name} failed inside the harness: ${(e as Error).message}`, 'internal');
   }

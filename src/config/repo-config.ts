@@ -149,6 +149,12 @@ export const repoConfigSchema = z
           .array(z.string().min(1))
           .default([])
           .describe('globs (gitignore syntax) of test support files the agent may change freely: fixtures, data, helpers'),
+        changed_tests: z
+          .enum(['review', 'fail'])
+          .default('review')
+          .describe(
+            "review: a base test that passed and fails on the new code because the change altered its expectation is listed for review (PR body, evidence changedExpectations); fail: the run is unverified. The base's failing tests must pass under the base's own tests in both modes",
+          ),
       })
       .strict()
       .default({
@@ -159,6 +165,7 @@ export const repoConfigSchema = z
         final_run: true,
         max_stop_blocks: 3,
         test_changes_allowed: [],
+        changed_tests: 'review',
       }),
     review: z
       .object({

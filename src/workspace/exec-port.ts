@@ -11,6 +11,11 @@ export interface ExecRequest {
   signal?: AbortSignal;
   /** Extra variables on top of the scrubbed base environment (e.g. PROOFPR_FILE for hooks). */
   extraEnv?: Record<string, string>;
+  /**
+   * Variables derived from the environment the command would get (after scrubbing and extraEnv):
+   * list-valued ones such as NODE_OPTIONS or PYTHONPATH are extended, not replaced (test observers).
+   */
+  extendEnv?: (env: Readonly<Record<string, string | undefined>>) => Record<string, string>;
   /** Text written to the process's stdin (hooks get their JSON event here). */
   stdin?: string;
   /**

@@ -13,6 +13,7 @@ import { sandboxMounts } from './sandbox-mounts.js';
 import type { ProtectOptions } from './protected-mounts.js';
 import { gitPinEnv, runsGit } from './git-pin.js';
 import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
+import { registerGroup, releaseGroup } from './process-groups.js';
 
 /** The worktree's git dir for the pin; none when `.git` is absent or does not check out (then git is not pinned, and the harness refuses its own calls). */
 function pinnedGitDir(root: string): string | undefined {
@@ -154,7 +155,8 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
 async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult> {
   const { opts, box, pin, max, grace, log, live, sandbox } = cx;
   const started = Date.now();
-  const env = { ...cx.baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
+  const plain = { ...cx.baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
+  const env = req.extendEnv ? { ...plain, ...req.extendEnv(plain) } : plain;
   const [file, args] = box
     ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]]
     : ['bash', ['-c', req.command]];
@@ -170,6 +172,8 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   });
   const pid = child.pid;
   if (pid) live.set(pid, child);
+  // Noted where the run watchdog's thread can see it: it kills the group even when this thread is stuck.
+  if (pid) registerGroup(pid);
   const out = new OutputCap(max);
   const so = new OutputCap(max);
   const se = new OutputCap(max);
@@ -194,6 +198,7 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   if (killTimer) clearTimeout(killTimer);
   req.signal?.removeEventListener('abort', onAbort);
   if (pid) live.delete(pid);
+  if (pid) releaseGroup(pid);
   const exitCode = typeof res.exitCode === 'number' ? res.exitCode : null;
   const saved = sink ? await sink.close() : false;
   log.debug({ exitCode, timedOut, cancelled, ms: Date.now() - started }, 'exec finished');

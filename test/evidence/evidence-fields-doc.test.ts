@@ -39,6 +39,8 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   hookErrors: 'readme',
   model: 'readme',
   secondLook: 'readme',
+  differential: 'contract',
+  changedExpectations: 'contract',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {
@@ -58,6 +60,7 @@ const TEST_RUN: Record<keyof TestRun, Where> = {
   kind: 'readme',
   fixed: 'readme',
   note: 'readme',
+  calls: 'readme',
 };
 
 const readme = readFileSync('README.md', 'utf8');

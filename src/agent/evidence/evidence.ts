@@ -113,6 +113,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
   const editAt = lastEditAt(events);
   const finalTreeHash = facts.finalTreeHash ?? acceptedTreeHash(events, selection);
   const look = lastOf(events, 'second_look')?.look;
+  const diff = lastOf(events, 'differential');
   return {
     version: 1,
     runId: facts.runId ?? start?.runId ?? '',
@@ -137,6 +138,8 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(facts.setup ? { setup: facts.setup } : {}),
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(facts.redGreen ? { redGreen: facts.redGreen } : {}),
+    ...(diff ? { differential: diff.differential } : {}),
+    ...(diff?.changedExpectations.length ? { changedExpectations: diff.changedExpectations } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),

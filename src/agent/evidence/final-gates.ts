@@ -49,7 +49,8 @@ export function acceptedTreeHash(events: readonly RunEvent[], selection: GateSel
   for (let i = selection.at - 1; i >= 0; i--) {
     const ev = events[i];
     // The baseline and red→green runs are on the base commit, not on the work.
-    if (ev?.type === 'test_run' && ev.run.kind !== 'baseline' && ev.run.kind !== 'red-green') return ev.run.treeHash;
+    if (ev?.type === 'test_run' && ev.run.kind !== 'baseline' && ev.run.kind !== 'red-green' && ev.run.kind !== 'kept')
+      return ev.run.treeHash;
   }
   return undefined;
 }

@@ -180,11 +180,24 @@ function lifecycleSection(ev: Evidence): string[] {
   ];
 }
 
+/** Base tests whose expectation the change altered: at the top of the PR body, for the reviewer to confirm. */
+function changedExpectationsSection(ev: Evidence): string[] {
+  const list = ev.changedExpectations ?? [];
+  if (list.length === 0) return [];
+  const items = list.map(
+    (c) =>
+      `- ${mdCode(c.test, 200, false)}: passed on the base and fails on the new code under the base's own tests. Old expectation: ${mdCode(c.base, 200, false)}; new: ${mdCode(c.now, 200, false)}.` +
+      (c.failure ? `\n\n  \`\`\`text\n  ${c.failure.slice(0, 800).replace(/`/g, "'").split('\n').join('\n  ')}\n  \`\`\`` : ''),
+  );
+  return ['### Changed expectations (review these)', '', ...items];
+}
+
 /** Renders summary.md for the evidence; deterministic (no clock, no locale). */
 export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): string {
   const ev = evidence;
   const sections: string[][] = [
     [`## ${HEADLINE[ev.verdict]}`, '', mdText(ev.reason, 400)],
+    changedExpectationsSection(ev),
     factsBlock(ev, opts),
     gatesTable(ev),
     lifecycleSection(ev),

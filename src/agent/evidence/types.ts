@@ -1,5 +1,5 @@
 /** The evidence object (CONTRACT §5): written to evidence.json on every exit path. */
-import type { Denial, GateResult, TestRun, Verdict } from '../events.js';
+import type { ChangedExpectation, Denial, Differential, GateResult, TestRun, Verdict } from '../events.js';
 
 export interface FileChange {
   path: string;
@@ -66,6 +66,10 @@ export interface Evidence {
   setup?: { command?: string; source?: 'configured' | 'detected'; why: string };
   baseline?: TestRun;
   redGreen?: { ran: boolean; failedBefore: boolean; detail: string };
+  /** The commit's source under the base commit's test harness (CONTRACT §10), when the change touched the harness. */
+  differential?: Differential;
+  /** Base tests whose expectation the change altered (listed at the top of the PR body; gates.changed_tests). */
+  changedExpectations?: ChangedExpectation[];
   hookErrors?: string[];
   model?: string;
   /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */

@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { RepoConfig } from '../../config/repo-config.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
 import type { TestRun } from '../events.js';
-import { loadBashParser } from '../permissions/bash-parser.js';
+import { collectObserved } from './observe/collect-observed.js';
+import { countCalls, type CountedCalls } from './observe/count-calls.js';
+import { observedEnv } from './observe/observed-env.js';
+import { reportsDir } from './observe/types.js';
 import { parseReport } from './parse-report.js';
 import { removeReport } from './report-file.js';
-import { parseRunnerReport } from './runners/parse-runner-report.js';
-import { planReport } from './runners/plan-report.js';
 import type { RunnerReport } from './runners/types.js';
 
 export interface HarnessRunOptions {
@@ -17,12 +17,12 @@ export interface HarnessRunOptions {
   command: string;
   config: Pick<RepoConfig, 'test'>;
   exec: ExecPort;
-  /** A folder writable inside the sandbox (the exec's TMPDIR): the fresh report folder is made in it. */
+  /** A folder writable inside the sandbox (the exec's TMPDIR): the fresh observe folder is made in it. */
   scratchDir: string;
   kind: NonNullable<TestRun['kind']>;
   treeHash: string;
   commit?: string;
-  /** Full output goes here; the runner's report is copied next to it (`<outputFile>.report`). */
+  /** Full output goes here; the runners' reports are copied next to it (`<outputFile>.reports/`). */
   outputFile?: string;
   signal?: AbortSignal;
 }
@@ -34,102 +34,115 @@ export interface HarnessRunResult {
 }
 
 /**
- * A test run the harness starts itself: it asks the runner for its machine-readable report at a
- * fresh random path in a folder it has just created (no file in the commit, nothing the agent left
- * can be that report), and the counts and per-test ids come from that report only; what the tests
- * print is never read for counts. A command proofpr cannot ask (not one runner call) counts through
- * `test.report` when configured, else its counts are unknown and `note` says why. Never throws for a
- * failing command: exit code null and unknown counts.
+ * A test run the harness starts itself. The maintainer's command runs exactly as written (their
+ * script, wrappers, pre/post scripts, workspace flags: same argv, same cwd); observers added to its
+ * environment make every runner call inside it write its machine-readable report into a fresh folder
+ * only the harness created (nothing in the commit, nothing the agent left can be such a report). The
+ * counts are the sum over those calls, each with its source in `calls`; a runner that wrote no report
+ * counts from its own summary lines. `test.report` is read when no runner call could be counted.
+ * Never throws for a failing command: exit code null and unknown counts, with `note` saying why.
  */
 export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRunResult> {
-  const dir = await mkdtemp(join(opts.scratchDir, 'proofpr-report-'));
-  const reportFile = join(dir, `${randomBytes(12).toString('hex')}.report`);
+  const dir = await mkdtemp(join(opts.scratchDir, 'proofpr-observe-'));
   try {
-    const parser = await loadBashParser();
-    const plan = planReport(parser, opts.command, opts.cwd, reportFile, dir);
+    const observe = await observedEnv(dir);
     const configured = opts.config.test.report;
-    if (!plan.ok && configured !== undefined) await removeReport(opts.cwd, configured);
-    if (plan.ok) for (const f of plan.files) await writeFile(f.path, f.content);
+    if (configured !== undefined) await removeReport(opts.cwd, configured);
     const startedAtMs = Date.now();
-    const exec = await runIt(opts, plan.ok ? plan.command : opts.command, plan.ok ? plan.env : {});
+    const exec = await runIt(opts, observe.extend);
     const endedAtMs = Date.now();
-    let report: RunnerReport | undefined;
-    let note: string | undefined;
-    let source: TestRun['source'] = 'none';
-    let reportText: string | undefined;
+    const roots = [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)];
+    const observed = await collectObserved(dir, exec.output, roots, observe.streamRunners);
+    let counted: CountedCalls = countCalls(observed.calls, observed.seen, exec.output);
     let reportPath: string | undefined;
-    let runner: string | undefined;
-    if (plan.ok) {
-      runner = plan.runner.name;
-      reportText = await readFile(reportFile, 'utf8').catch(() => undefined);
-      report =
-        reportText === undefined
-          ? undefined
-          : parseRunnerReport(plan.runner, reportText, [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)]);
-      if (report) source = plan.runner.source;
-      else
-        note =
-          reportText === undefined
-            ? `${plan.runner.name} wrote no report (asked with \`${plan.command}\`)`
-            : `${plan.runner.name}'s report could not be read`;
-    } else if (configured !== undefined) {
-      const path = isAbsolute(configured) ? configured : join(opts.cwd, configured);
-      const r = parseReport(path, startedAtMs, endedAtMs);
-      if (r) {
-        report = { counts: r.counts, tests: [] };
-        source = r.source;
+    if (counted.counts === null && configured !== undefined) {
+      const fromConfig = readConfigured(opts.cwd, configured, startedAtMs, endedAtMs);
+      if (fromConfig) {
+        counted = fromConfig;
         reportPath = configured;
-      } else note = `test.report (${configured}) was not written by this run`;
-      note = note ?? `counts from test.report: ${plan.reason}`;
-    } else note = plan.reason;
-    let output = exec.output;
+      }
+    }
+    const note = noteFor(opts.command, counted, observed.unreadable, configured);
     let outputPath: string | undefined;
     if (opts.outputFile) {
       await mkdir(dirname(opts.outputFile), { recursive: true });
-      await writeFile(opts.outputFile, output);
+      await writeFile(opts.outputFile, exec.output);
       outputPath = opts.outputFile;
-      if (reportText !== undefined) {
-        reportPath = `${opts.outputFile}.report`;
-        await copyFile(reportFile, reportPath);
-      }
+      const kept = await keepReports(dir, `${opts.outputFile}.reports`, counted);
+      if (kept && !reportPath) reportPath = kept;
     }
-    if (plan.ok && plan.runner.request(reportFile, dir).stream && reportText !== undefined)
-      output += `\n[proofpr: ${plan.runner.name}'s report stream went to the report file]\n${reportText.slice(-20_000)}`;
+    const [first] = counted.calls;
     const run: TestRun = {
       command: opts.command,
       exitCode: exec.exitCode,
       startedAt: new Date(startedAtMs).toISOString(),
       endedAt: new Date(endedAtMs).toISOString(),
       treeHash: opts.treeHash,
-      counts: report?.counts ?? null,
-      source,
+      counts: counted.counts,
+      source: counted.source,
       ...(reportPath ? { reportPath } : {}),
-      ...(runner ? { runner } : {}),
+      ...(first ? { runner: [...new Set(counted.calls.map((c) => c.runner))].join('+') } : {}),
       by: 'harness',
       ...(outputPath ? { outputPath } : {}),
-      ...(report && report.tests.length ? { tests: report.tests } : {}),
+      ...(counted.tests.length ? { tests: counted.tests } : {}),
+      ...(counted.calls.length
+        ? { calls: counted.calls.map(({ runner, source, counts, from }) => ({ runner, source, counts, from })) }
+        : {}),
       ...(opts.commit ? { commit: opts.commit } : {}),
       kind: opts.kind,
       ...(note ? { note } : {}),
     };
-    return { run, output, ...(report ? { report } : {}) };
+    const report = counted.counts ? { counts: counted.counts, tests: counted.tests } : undefined;
+    return { run, output: exec.output, ...(report ? { report } : {}) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
+function readConfigured(cwd: string, configured: string, startedAtMs: number, endedAtMs: number): CountedCalls | undefined {
+  const r = parseReport(isAbsolute(configured) ? configured : join(cwd, configured), startedAtMs, endedAtMs);
+  if (!r) return undefined;
+  return {
+    calls: [{ runner: 'test.report', source: r.source, counts: r.counts, tests: [], from: configured }],
+    counts: r.counts,
+    tests: [],
+    source: r.source,
+  };
+}
+
+function noteFor(command: string, counted: CountedCalls, unreadable: string[], configured: string | undefined): string | undefined {
+  const parts: string[] = [];
+  if (counted.note) parts.push(counted.note);
+  if (unreadable.length) parts.push(`reports that could not be read: ${unreadable.join(', ')}`);
+  if (counted.counts === null)
+    parts.push(
+      `no test runner's output could be read from \`${command}\`` +
+        (configured !== undefined ? ` and test.report (${configured}) was not written by this run` : '') +
+        `: proofpr reads jest, vitest, mocha, node --test, ava, tap, jasmine, playwright, pytest, unittest, go test and cargo test wherever they run inside the command; for another runner, make it write a JUnit XML or Jest JSON file and name it in test.report`,
+    );
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** The reports behind the counts, kept next to the run's output; the path of the folder when any was kept. */
+async function keepReports(dir: string, into: string, counted: CountedCalls): Promise<string | undefined> {
+  const files = counted.calls.map((c) => c.from).filter((f) => f.endsWith('.report'));
+  if (!files.length) return undefined;
+  await mkdir(into, { recursive: true });
+  for (const f of files) await copyFile(join(reportsDir(dir), f), join(into, f)).catch(() => undefined);
+  return into;
+}
+
 async function runIt(
   opts: HarnessRunOptions,
-  command: string,
-  env: Record<string, string>,
+  extendEnv: (env: Readonly<Record<string, string | undefined>>) => Record<string, string>,
 ): Promise<{ exitCode: number | null; output: string }> {
   const min = opts.config.test.timeout_min;
   try {
     const r = await opts.exec({
-      command,
+      command: opts.command,
       cwd: opts.cwd,
       timeoutMs: min * 60_000,
-      ...(Object.keys(env).length ? { extraEnv: env } : {}),
+      extendEnv,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     return {

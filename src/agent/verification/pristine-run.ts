@@ -66,9 +66,24 @@ async function pristineRun(ctx: VerifierContext, command: string, treeHash: stri
 
 /** The harness's final run of test.command (when gates.final_run is on), recorded with the ids it fixed. */
 export async function finalRun(ctx: VerifierContext): Promise<void> {
+  if (ctx.config.gates.final_run) await countedRun(ctx);
+}
+
+/**
+ * An unverified run's closing evidence: the harness runs test.command on a clean checkout of the final
+ * tree, whatever gates.final_run says, unless it already ran exactly that tree.
+ */
+export async function closingRun(ctx: VerifierContext): Promise<void> {
+  const now = await ctx.hash();
+  if (now.tree === undefined) return;
+  if (ctx.state.runs.some((r) => r.by === 'harness' && r.kind === 'final' && r.treeHash === now.tree)) return;
+  await countedRun(ctx);
+}
+
+async function countedRun(ctx: VerifierContext): Promise<void> {
   const { config, opts, state } = ctx;
   const command = config.test.command;
-  if (!config.gates.final_run || command === undefined) return;
+  if (command === undefined) return;
   const before = await ctx.hash();
   state.finalRuns++;
   const outputFile = join(opts.runDir, 'tool-output', `final-test-run-${state.finalRuns}.txt`);

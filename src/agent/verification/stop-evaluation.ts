@@ -3,12 +3,13 @@ import type { HookOutcome } from '../hooks/types.js';
 import type { Baseline } from './baseline.js';
 import { changedFiles } from './changed-files.js';
 import { diffGates, type DiffGateFacts } from './diff-gates.js';
+import { differentialGate } from './differential/differential-gate.js';
 import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
 import { protectedChangesNow } from './protected-changes.js';
 import { redGreenFacts } from './red-green-gate.js';
 import type { RedGreenResult } from './red-green.js';
 import { stopMessage } from './stop-message.js';
-import { testsKept } from './test-outcomes.js';
+import { fixedIds, testsKept } from './test-outcomes.js';
 import type { StopVerdict } from './types.js';
 import type { Hash, VerifierContext } from './verifier-context.js';
 
@@ -55,6 +56,15 @@ interface Observed extends TreeNow {
   protectedChanges: GateResult[];
 }
 
+/**
+ * Ids that failed on the base and pass in the counting run: the harness's final run records them; an
+ * agent's run (gates.final_run off) has per-test ids from the same observers, so they compare too.
+ */
+function fixedAt(counting: TestRun, base: Baseline | undefined): readonly string[] {
+  if (counting.by === 'harness') return counting.fixed ?? [];
+  return base && counting.tests?.length ? fixedIds(base, counting) : [];
+}
+
 /** Everything the gates need, gathered in the order the checks have always run (events keep their order). */
 async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> {
   const { config, redGreenOn } = ctx;
@@ -63,7 +73,7 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
   const changed = await changedByTestRun(ctx, counting, tree.current);
   const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx) : undefined;
   const base = redGreenOn || final ? await ctx.getBaseline() : undefined;
-  const fixed = final && counting?.by === 'harness' ? (counting.fixed ?? []) : [];
+  const fixed = final && counting ? fixedAt(counting, base) : [];
   const redGreen = redGreenOn && diff ? await redGreenFacts(ctx, { final, diff, base, fixed, current: tree.current }) : undefined;
   const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, {
     writable: config.permissions.writable,
@@ -104,6 +114,8 @@ function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
 export async function evaluateStop(ctx: VerifierContext, final: boolean): Promise<StopVerdict> {
   const observed = await observe(ctx, final);
   const gates = [...evaluateGates(gateFacts(ctx, observed)), ...((await ctx.extraGates?.(observed.current)) ?? [])];
+  const differential = final && gates.every((g) => g.passed) ? await differentialGate(ctx, observed.counting) : undefined;
+  if (differential) gates.push(differential);
   for (const g of gates) ctx.onEvent({ type: 'gate', name: g.name, passed: g.passed, detail: g.detail, final });
   const ok = gates.every((g) => g.passed);
   if (!ok && !final) ctx.state.stopBlocks++;

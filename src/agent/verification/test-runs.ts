@@ -1,5 +1,5 @@
 import type { Parser } from 'web-tree-sitter';
-import { singleCommand } from './runners/plan-report.js';
+import { singleCommand } from './single-command.js';
 
 /**
  * A Bash command is a test run only when it IS the test command, with arguments: one simple command

@@ -15,6 +15,13 @@ export interface TestRunHandle {
   command: string;
   treeHash: string;
   startedAt: string;
+  /**
+   * The test observers for this call: the Bash tool runs it with these variables added (same argv and
+   * cwd), and its runners' reports land in `observeDir`, so the agent's runs are counted per test with
+   * the same ids as the harness's own.
+   */
+  extendEnv?: (env: Readonly<Record<string, string | undefined>>) => Record<string, string>;
+  observeDir?: string;
 }
 
 export interface StopVerdict {
@@ -37,6 +44,11 @@ export interface Verifier {
   evaluate(): Promise<StopVerdict>;
   /** Runs test.command itself on the final tree (when final_run is on) and re-evaluates the gates. */
   finalCheck(): Promise<StopVerdict>;
+  /**
+   * When the run ends unverified: one counted harness run of the final tree (a clean checkout of it),
+   * unless the harness already ran that tree, so the evidence says exactly which tests fail.
+   */
+  closingRun?(): Promise<void>;
   /** The commit the final run tested in a clean checkout (written, not yet on the branch): the one to push. */
   testedCommit?(): { sha: string; tree: string; parent?: string; changed: boolean } | undefined;
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import type { RunnerName } from './runners/types.js';
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { logger as moduleLogger } from '../../log.js';
@@ -78,6 +79,10 @@ export interface VerifierContext {
 export interface VerifierState {
   runs: TestRun[];
   reportBefore: WeakMap<TestRunHandle, ReportStat>;
+  /** The differential gate of the commit last judged (the kept run happens once per tested commit). */
+  differential?: { sha: string; gate: GateResult };
+  /** Per agent test run: the runners whose report is the output stream (go test under the observer). */
+  streamRunners: WeakMap<TestRunHandle, readonly RunnerName[]>;
   /** The tree right after a run, when the run itself changed it. */
   treeAfter: WeakMap<TestRun, string>;
   redGreenCache: { tree: string; result: RedGreenResult } | undefined;
@@ -106,6 +111,7 @@ export function verifierContext(opts: VerifierOptions): VerifierContext {
     state: {
       runs: [],
       reportBefore: new WeakMap(),
+      streamRunners: new WeakMap(),
       treeAfter: new WeakMap(),
       redGreenCache: undefined,
       tested: undefined,

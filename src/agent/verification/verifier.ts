@@ -1,5 +1,5 @@
 import { afterTestRun, beforeTestRun } from './agent-test-runs.js';
-import { finalRun } from './pristine-run.js';
+import { closingRun, finalRun } from './pristine-run.js';
 import { evaluateStop } from './stop-evaluation.js';
 import type { Verifier } from './types.js';
 import { verifierContext, type VerifierOptions } from './verifier-context.js';
@@ -34,5 +34,6 @@ export function createVerifier(opts: VerifierOptions): Verifier {
       await finalRun(ctx);
       return evaluateStop(ctx, true);
     },
+    closingRun: () => closingRun(ctx),
   };
 }

@@ -1,0 +1,131 @@
+import type { ChangedExpectation, GateResult, TestCase, TestRun } from '../../events.js';
+import type { Baseline } from '../baseline.js';
+import { listIds } from '../test-outcomes.js';
+import type { HarnessChange } from './kept-run.js';
+
+export interface KeptJudgement {
+  gate: GateResult;
+  changedExpectations: ChangedExpectation[];
+  /** Base tests that failed there and still fail (or did not run) under the base's harness. */
+  stillFailing: string[];
+  /** Base tests that passed there and fail under the base's harness although the agent did not change them. */
+  regressions: string[];
+}
+
+export const KEPT_GATE = 'tests-kept-base';
+
+/** The file a test id belongs to: its report's file, else the `file > name` prefix. */
+function fileOf(t: TestCase): string | undefined {
+  if (t.file) return t.file;
+  const at = t.id.indexOf(' > ');
+  return at > 0 ? t.id.slice(0, at) : undefined;
+}
+
+/**
+ * Whether the agent changed the file holding this base test. Go reports no file: its ids are
+ * `<import path> > TestX`, matched by a changed `_test.go` in the folder the import path ends with.
+ */
+function changedByAgent(t: TestCase, change: HarnessChange): boolean {
+  const touched = [...change.restored, ...change.removed];
+  const file = fileOf(t);
+  if (file === undefined) return false;
+  if (touched.includes(file)) return true;
+  return touched.some((p) => {
+    if (!p.endsWith('_test.go')) return false;
+    const dir = p.split('/').slice(0, -1).join('/');
+    return dir === '' || file === dir || file.endsWith(`/${dir}`);
+  });
+}
+
+/** The kept run's output around a test's name (at most 12 lines), for the reviewer. */
+export function failureNear(output: string, id: string): string {
+  const name = id.split(' > ').pop() ?? id;
+  const lines = output.split('\n');
+  const at = lines.findIndex((l) => l.includes(name) && /fail|error|assert|expect|✗|✕|×|not ok/i.test(l));
+  const from = at < 0 ? lines.findIndex((l) => l.includes(name)) : at;
+  if (from < 0) return '';
+  return lines
+    .slice(from, from + 12)
+    .join('\n')
+    .slice(0, 1500);
+}
+
+/**
+ * The maintainer's tests judge the agent's code. Under the base commit's test harness (the kept run):
+ * every test that failed on the base must pass — else the change passes only with the agent's version
+ * of the tests; every base test that passed there must still pass, unless the agent changed that test
+ * (a changed expectation: listed for review, or failing the gate with `gates.changed_tests: fail`).
+ * A base test that now fails and that the agent did not change is a regression.
+ */
+export function judgeKept(opts: {
+  base: Baseline;
+  kept: TestRun;
+  change: HarnessChange;
+  output: string;
+  mode: 'review' | 'fail';
+  baseSha: string;
+}): KeptJudgement {
+  const { base, kept, change } = opts;
+  const sha = opts.baseSha.slice(0, 12);
+  const fail = (detail: string, extra: Partial<KeptJudgement> = {}): KeptJudgement => ({
+    gate: { name: KEPT_GATE, passed: false, detail },
+    changedExpectations: [],
+    stillFailing: [],
+    regressions: [],
+    ...extra,
+  });
+  if (kept.counts === null)
+    return fail(`the commit's code could not be tested under the base commit ${sha}'s tests: ${kept.note ?? 'no counts'}`);
+  const outcome = new Map((kept.tests ?? []).map((t) => [t.id, t.outcome]));
+  const idsKnown = base.tests.length > 0 && (kept.tests?.length ?? 0) > 0;
+  if (!idsKnown) {
+    if (kept.exitCode === 0 && kept.counts.failed === 0)
+      return {
+        gate: {
+          name: KEPT_GATE,
+          passed: true,
+          detail: `the base commit ${sha}'s tests pass on the new code (${kept.counts.passed} passed; per-test ids not reported)`,
+        },
+        changedExpectations: [],
+        stillFailing: [],
+        regressions: [],
+      };
+    return fail(
+      `the base commit ${sha}'s tests fail on the new code (exit ${kept.exitCode ?? 'none'}, ${kept.counts.failed} failed): the change passes only with the agent's version of the tests`,
+    );
+  }
+  const stillFailing = base.failingIds.filter((id) => outcome.get(id) !== 'passed');
+  const changedExpectations: ChangedExpectation[] = [];
+  const regressions: string[] = [];
+  for (const t of base.tests) {
+    if (t.outcome !== 'passed' || outcome.get(t.id) === 'passed' || outcome.get(t.id) === 'skipped') continue;
+    if (changedByAgent(t, change)) {
+      const file = fileOf(t) ?? t.id;
+      changedExpectations.push({
+        test: t.id,
+        base: `${file} @ ${sha}`,
+        now: file,
+        failure: failureNear(opts.output, t.id) || (outcome.has(t.id) ? 'failed' : 'did not run'),
+      });
+    } else regressions.push(t.id);
+  }
+  const parts: string[] = [];
+  if (stillFailing.length)
+    parts.push(
+      `${stillFailing.length} test(s) that failed on the base commit ${sha} still fail under its own tests: ${listIds(stillFailing)} (the change passes only with the agent's version of the tests; fix the code, not the test)`,
+    );
+  if (regressions.length)
+    parts.push(
+      `${regressions.length} base test(s) passed on ${sha} and fail on the new code, unchanged by the agent: ${listIds(regressions)}`,
+    );
+  if (changedExpectations.length && opts.mode === 'fail')
+    parts.push(
+      `${changedExpectations.length} base test(s) needed a changed expectation (gates.changed_tests: fail): ${listIds(changedExpectations.map((c) => c.test))}`,
+    );
+  const passed = parts.length === 0;
+  const fixed = base.failingIds.length;
+  const detail = passed
+    ? `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts.passed} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review` : ''}`
+    : parts.join('; ');
+  return { gate: { name: KEPT_GATE, passed, detail }, changedExpectations, stillFailing, regressions };
+}
