@@ -1,6 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { nodeObserver, nodeOptionsWord } from '../../../src/agent/verification/observe/node-observer.js';
 import { ARGV_CHECK, baseEnv, ids, JEST_MATH, observe, project, run } from './node-observe-kit.js';
+
+// Real runners on a shared machine: a run can take tens of seconds.
+jest.setTimeout(180_000);
 
 describe('node observer: environment only', () => {
   it('appends to the NODE_OPTIONS the command would get, quoting paths with spaces; writes its files under dir', () => {
@@ -40,6 +43,23 @@ describe('node observer: jest (no argv change)', () => {
     expect(o.reports.map((r) => r.runner)).toEqual(['jest']);
     expect(o.reports[0]?.report?.counts).toEqual({ passed: 1, failed: 1, skipped: 0, total: 2 });
     expect(ids(o.reports[0]?.report)).toEqual(['failed math.test.js > is wrong', 'passed math.test.js > adds']);
+  });
+
+  it('a multi-project config: one report with the tests of every project', () => {
+    const project2 = (name: string) => ({ displayName: name, testMatch: [`<rootDir>/${name}/**/*.test.js`] });
+    const root = project({
+      'package.json': JSON.stringify({ name: 'p', jest: { projects: [project2('front'), project2('back')] } }),
+      'front/f.test.js': "test('front works', () => {});\n",
+      'back/b.test.js': "test('back works', () => {});\ntest.skip('back later', () => {});\n",
+    });
+    const o = observe(root, 'npx jest --ci');
+    expect(o.code).toBe(0);
+    expect(o.reports.map((r) => r.runner)).toEqual(['jest']);
+    expect(ids(o.reports[0]?.report)).toEqual([
+      'passed back/b.test.js > back works',
+      'passed front/f.test.js > front works',
+      'skipped back/b.test.js > back later',
+    ]);
   });
 
   it('an in-band run (one test file) sees exactly the argv of the plain run', () => {

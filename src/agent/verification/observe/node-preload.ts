@@ -142,6 +142,35 @@ const JASMINE_PART = `    var hookJasmine = function () {
 
 `;
 
+/**
+ * AVA (ESM; tests run in worker threads or child processes, which get none of the main process's
+ * argv): `--tap` is added to the main process's argv and its stdout is copied into the report at exit.
+ * The run's output is then AVA's TAP instead of its default reporter (still readable).
+ */
+const AVA_PART = `    var AVA_SKIP = { debug: 1, 'reset-cache': 1 };
+    var teeAva = function () {
+      var args = process.argv.slice(2);
+      var end = args.indexOf('--');
+      var own = end === -1 ? args : args.slice(0, end);
+      var first = own.filter(function (a) { return a.charAt(0) !== '-'; })[0];
+      if (first && AVA_SKIP[first]) return;
+      if (own.some(function (a) { return /^(-h|--help|--version|-w|--watch)$/.test(a); })) return;
+      if (own.indexOf('--tap') === -1 && own.indexOf('-t') === -1) {
+        process.argv.splice(end === -1 ? process.argv.length : end + 2, 0, '--tap');
+      }
+      var chunks = [];
+      var stdout = process.stdout;
+      var original = stdout.write;
+      stdout.write = function (chunk, encoding) {
+        try {
+          chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'));
+        } catch (e) { /* keep printing */ }
+        return original.apply(this, arguments);
+      };
+      process.on('exit', function () { write('ava', chunks.join('')); });
+    };
+`;
+
 export function nodePreloadSource(reports: string): string {
   return `'use strict';
 // proofpr observer: inert unless this process is a test runner's own main process.
@@ -199,10 +228,11 @@ export function nodePreloadSource(reports: string): string {
       });
     };
 
-${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}    if (/\\/(jest|jest-cli)\\/bin\\/jest(\\.js)?$/.test(real)) hookJest();
+${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}    if (/\\/(jest|jest-cli)\\/bin\\/jest(\\.js)?$/.test(real)) hookJest();
     else if (/\\/vitest\\/vitest\\.mjs$/.test(real)) amendVitest();
     else if (/\\/mocha\\/bin\\/_?mocha(\\.js)?$/.test(real)) hookMocha();
     else if (/\\/jasmine\\/bin\\/jasmine(\\.js)?$/.test(real)) hookJasmine();
+    else if (/\\/ava\\/(entrypoints\\/)?cli\\.m?js$/.test(real)) teeAva();
   } catch (e) { /* inert */ }
 })();
 `;
