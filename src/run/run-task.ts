@@ -18,6 +18,7 @@ import { outcomeOf, type RunOutcome } from './run-outcome.js';
 import { secondLookStep } from './second-look-step.js';
 import { dependencyCacheDir } from './dependency-cache-dir.js';
 import { dependencyCacheStep } from './dependency-cache-step.js';
+import { startRunWatchdog } from './watchdog.js';
 
 /**
  * One run, as its steps: prepare a worktree, open the sandbox, assemble the agent, run it, commit exactly
@@ -26,6 +27,8 @@ import { dependencyCacheStep } from './dependency-cache-step.js';
 export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   const rec = await openRunRecord(input);
   const startedAt = new Date().toISOString();
+  // timeout_min from outside the main thread: a stuck harness is still ended (exit 4), its processes killed.
+  const watchdog = startRunWatchdog(input, startedAt, rec.secrets);
   let ws: Workspace | undefined;
   let sandbox: ExecHandle | undefined;
   let outcome: RunOutcome;
@@ -73,7 +76,8 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     };
     return await writeResult(input, rec, { startedAt, ws, sandbox: sandbox?.sandbox ?? box?.sandbox, ...said }, outcome);
   } finally {
-    // 9. Clean up: the transcript, the sandbox's processes, the scratch folder, the worktree.
+    // 9. Clean up: the watchdog, the transcript, the sandbox's processes, the scratch folder, the worktree.
+    watchdog.stop();
     await rec.close().catch(() => undefined);
     await sandbox?.dispose().catch(() => undefined);
     await ws?.cleanup(outcome.keepWorktree);
