@@ -106,9 +106,10 @@ describe('runner reports - counted per test from the real reports', () => {
     expect(parse('unittest', 'unittest', 'filtered.txt').counts.total).toBe(0);
   });
 
-  it('go test -json: leaves only, and a "--- PASS: Fake" printed by a test is no test', () => {
+  it('go test -json: every test and subtest as go test -v lists them, and a "--- PASS: Fake" printed by a test is no test', () => {
     const rep = parse('go', 'go', 'report.json');
-    expect(rep.counts).toEqual({ passed: 3, failed: 1, skipped: 1, total: 5 });
+    // TestTable and its two cases are three tests, as `go test -v` prints three `--- PASS` lines.
+    expect(rep.counts).toEqual({ passed: 4, failed: 1, skipped: 1, total: 6 });
     expect(Object.keys(ids(rep))).toEqual(
       expect.arrayContaining(['example.com/m/calc > TestTable/case1', 'example.com/m/calc > TestWrong']),
     );
