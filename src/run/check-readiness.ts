@@ -4,6 +4,8 @@ import type { TestRun } from '../agent/events.js';
 import { executed } from '../agent/evidence/text.js';
 import { runBaseline, type Baseline } from '../agent/verification/baseline.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
+import { reporterHints } from '../detect/runner-hints.js';
+import { describeTrace, traceRunners } from '../detect/test-runner.js';
 import type { ExecPort } from '../workspace/exec-port.js';
 import { git } from '../workspace/git.js';
 import { readLinkedDirs } from '../workspace/linked-dirs.js';
@@ -27,19 +29,6 @@ export interface ReadinessInput {
   scratchDir: string;
   signal?: AbortSignal;
 }
-
-/** How to make a runner's counts readable, for the runners proofpr knows. */
-const REPORTER_HINT: Record<string, string> = {
-  jest: 'jest prints its summary to stderr by default: keep the default reporter, or write `--json --outputFile=<file>` and set test.report',
-  vitest: "keep vitest's default reporter, or `--reporter=junit --outputFile=<file>` and set test.report",
-  mocha: 'use the spec reporter (the default) or `--reporter tap`',
-  ava: 'run ava with `--tap`',
-  jasmine: 'write a JUnit report and set test.report',
-  'node:test': "keep node --test's default spec or tap reporter",
-  pytest: "keep pytest's summary line (no -q -q), or `--junitxml=<file>` and set test.report",
-  unittest: 'keep unittest\'s "Ran N tests" summary (it is printed to stderr)',
-  go: 'go test prints ok/FAIL per package; `go test -v` names each test',
-};
 
 function fixFor(test: CommandChoice | undefined, config: RepoConfig): string {
   const set =
@@ -81,8 +70,7 @@ export async function checkReadiness(input: ReadinessInput): Promise<Readiness> 
       reason: `the test command \`${command}\` could not run on the base commit: it ${exit}${out}; ${fixFor(input.test, input.config)} (or setup.command, when it needs installed dependencies)`,
     };
   }
-  const runner = input.test?.runner;
-  const hint = runner && REPORTER_HINT[runner] ? `${REPORTER_HINT[runner]}; ` : '';
+  const hint = await runnerHint(input.root, command, input.test?.runner);
   return {
     ready: false,
     baseline: run,
@@ -90,6 +78,15 @@ export async function checkReadiness(input: ReadinessInput): Promise<Readiness> 
       `the test command \`${command}\` ran on the base commit (it ${exit}) but its test counts could not be read${out}: ${hint}` +
       'set test.report in .github/proofpr.yml to a JUnit XML or Jest/Vitest JSON file the command writes, or use a reporter whose summary proofpr reads',
   };
+}
+
+/** "the command runs jest (package.json scripts.test: …): <how jest's counts become readable>; " — read from the scripts the command runs. */
+async function runnerHint(root: string, command: string, detected: string | undefined): Promise<string> {
+  const trace = await traceRunners(root, command).catch(() => undefined);
+  const runners = trace?.runners.length ? trace.runners : detected ? [detected] : [];
+  const hints = reporterHints(runners);
+  const runs = trace ? describeTrace(trace) : undefined;
+  return `${runs ? `the command ${runs}` : ''}${runs && hints ? ': ' : ''}${hints ?? ''}${runs || hints ? '; ' : ''}`;
 }
 
 /** Puts the worktree back at its commit: tracked files restored, untracked non-ignored files removed (dependency links kept). */

@@ -12,6 +12,7 @@ import { readConfigFile } from './read-config-file.js';
 import { formatCheck, type CheckResult } from './doctor/check.js';
 import { checkBubblewrap, checkGit, checkNode, checkRipgrep } from './doctor/machine-checks.js';
 import { checkModel } from './doctor/model-check.js';
+import { checkPackageManager } from './doctor/package-manager-check.js';
 import { checkTestRun } from './doctor/test-check.js';
 
 export interface DoctorFlags {
@@ -63,9 +64,11 @@ export async function doctorCommand(
     report(await checkModel({ model, modelFrom, ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}) }));
   } else report({ name: 'api key and model', status: 'skip', detail: 'the config is invalid, so the model id is unknown' });
   if (config) {
-    const resolved = resolveCommands(config, await detectCommands(repoDir), shown);
+    const pm = await checkPackageManager(repoDir, resolveCommands(config, await detectCommands(repoDir), shown), env);
+    if (pm.check) report(pm.check);
     const home = env.PROOFPR_HOME ? resolve(env.PROOFPR_HOME) : undefined;
-    report(await checkTestRun(repoDir, resolved, home));
+    if (pm.check?.status === 'fail') report({ name: 'dry test run', status: 'skip', detail: 'the package manager is missing (above)' });
+    else report(await checkTestRun(repoDir, pm.resolved, home));
   } else report({ name: 'dry test run', status: 'skip', detail: 'the config is invalid' });
 
   const failed = results.filter((r) => r.status === 'fail');

@@ -14,7 +14,22 @@ import type { ResolvedCommands } from '../../../detect/resolve-commands.js';
 import { runBaseline } from '../../../agent/verification/baseline.js';
 import { createExec } from '../../../workspace/exec.js';
 import { resolveCommit } from '../../../workspace/git.js';
+import { reporterHints } from '../../../detect/runner-hints.js';
+import { describeTrace, traceRunners } from '../../../detect/test-runner.js';
 import type { CheckResult } from './check.js';
+
+/**
+ * The fix when the counts could not be read, naming the runner the project really uses: read from the
+ * scripts the command runs (npm run chains, workspaces, wrappers), else from devDependencies.
+ */
+export async function countsFix(repoDir: string, command: string): Promise<string> {
+  const trace = await traceRunners(repoDir, command).catch(() => undefined);
+  const report = 'or set test.report to the JUnit XML or Jest/Vitest JSON file the command writes';
+  if (!trace?.runners.length)
+    return `no test runner was found in \`${command}\` or the package.json scripts it runs: set test.command to the command that runs your tests (its output must show a runner's summary), ${report}`;
+  const hints = reporterHints(trace.runners);
+  return `\`${command}\` ${describeTrace(trace) ?? ''}${hints ? `: ${hints}` : ''}; ${report}`;
+}
 
 export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, home?: string): Promise<CheckResult> {
   const name = 'dry test run';
@@ -45,14 +60,13 @@ export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, 
     const c = b.counts;
     const where = `\`${resolved.test.command}\` (${resolved.test.source}) on ${sha.slice(0, 12)}${handle.sandbox === 'bwrap' ? ' in the sandbox' : ''}`;
     const exit = b.run.exitCode === null ? 'killed or timed out' : `exit ${b.run.exitCode}`;
-    if (!b.countsKnown || !c) {
+    if (!b.countsKnown || !c)
       return {
         name,
         status: 'fail',
         detail: `${where}: ${exit}, counts unknown${b.note ? ` (${b.note})` : ''}`,
-        fix: 'make test.command one call of a supported runner, or set test.report to the JUnit/Jest JSON file it writes',
+        fix: await countsFix(repoDir, resolved.test.command),
       };
-    }
     const counts = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (from ${b.run.source})`;
     if (b.executed < config.test.min_tests)
       return {
