@@ -178,6 +178,8 @@ describe('python observer: unittest', () => {
     expect(steady(o.stderr)).toBe(steady(plain.stderr));
     expect(o.reports[0]?.report?.counts).toEqual({ passed: 4, failed: 1, skipped: 1, total: ranN(o.stderr) });
     expect(ids(o.reports[0]?.report)).toContain('passed tests/test_calc.py > TestAdd::test_known_bug');
+    // The same ids as the runner's -v lines give (the direct-call path), a docstring test's split line included.
+    expect(ids(runnerNamed('unittest')?.parse(o.stderr, root))).toEqual(ids(o.reports[0]?.report));
   });
 
   it('a script calling unittest.main(), twice in one command: one report per call, named by the script', () => {

@@ -58,7 +58,6 @@ A runner call (a pytest session, a unittest TextTestRunner.run) writes
 when it starts. A runner call inside another one (a test that runs pytest or unittest, in this process
 or a child process) is not a call of the command: it writes nothing.
 """
-import json
 import os
 import sys
 
@@ -220,6 +219,8 @@ class _Recorder(object):
                 entry['outcome'] = 'skipped'
 
     def text(self):
+        import json
+
         return json.dumps({'unittest': 1, 'testsRun': getattr(self.result, 'testsRun', None), 'tests': self.tests})
 
 

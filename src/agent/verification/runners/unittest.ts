@@ -59,7 +59,17 @@ export const unittestRunner: Runner = {
     const end = lines.findIndex((l) => /^={20,}$/.test(l) || /^-{20,}$/.test(l));
     const body = end < 0 ? lines : lines.slice(0, end);
     if (!lines.some((l) => /^Ran \d+ tests? in /.test(l))) return undefined;
-    const tests = body.flatMap((l) => {
+    // A test with a docstring prints its first line on a line of its own: `name (path)\nDoc line ... ok`.
+    const joined: string[] = [];
+    for (let i = 0; i < body.length; i++) {
+      const l = body[i] ?? '';
+      const next = body[i + 1];
+      if (next !== undefined && /^\w+ \([\w.]+\)$/.test(l) && / \.\.\. /.test(next)) {
+        joined.push(`${l}\n${next}`);
+        i++;
+      } else joined.push(l);
+    }
+    const tests = joined.flatMap((l) => {
       const m = LINE.exec(l);
       if (!m) return [];
       const dotted = m[2] ?? '';
