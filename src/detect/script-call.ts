@@ -5,6 +5,7 @@
  * runs the script of that workspace's package.json, not the root's.
  */
 import { posix } from 'node:path';
+import { commandSegments, withoutAssignments } from './shell-words.js';
 import { findWorkspace, readManifest, readWorkspaces, type Manifest, type Workspaces } from './workspaces.js';
 
 export type ScriptScope = { kind: 'root' } | { kind: 'all' } | { kind: 'select'; selectors: string[] };
@@ -184,4 +185,19 @@ export async function scriptTargets(root: string, call: ScriptCall): Promise<Scr
     return ws.packages.filter((p) => p.manifest.scripts[call.script] !== undefined).map((p) => target(join(p.dir), p.manifest));
   const picked = call.scope.selectors.flatMap((s) => findWorkspace(ws, cleanSelector(s)));
   return [...new Map(picked.map((p) => [p.dir, p])).values()].map((p) => target(join(p.dir), p.manifest));
+}
+
+/**
+ * For a command that is one script call (`npm test -w packages/x`, `pnpm --filter x test`, `yarn
+ * workspace x test`, assignments before it allowed): the call and the manifests it reads. Undefined for
+ * anything else (a list, a direct runner call). What the harness uses to read the right package.json.
+ */
+export async function commandScriptTargets(
+  root: string,
+  command: string,
+): Promise<{ call: ScriptCall; targets: ScriptTarget[] } | undefined> {
+  const segments = commandSegments(command);
+  const only = segments.length === 1 ? segments[0] : undefined;
+  const call = only ? parseScriptCall(withoutAssignments(only)) : undefined;
+  return call ? { call, targets: await scriptTargets(root, call) } : undefined;
 }

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { detectCommands } from '../../src/detect/detect-commands.js';
-import { parseScriptCall, scriptTargets } from '../../src/detect/script-call.js';
+import { commandScriptTargets, parseScriptCall, scriptTargets } from '../../src/detect/script-call.js';
 import { commandSegments } from '../../src/detect/shell-words.js';
 import { traceRunners } from '../../src/detect/test-runner.js';
 import { readWorkspaces } from '../../src/detect/workspaces.js';
@@ -179,5 +179,18 @@ describe('script calls read the right manifest', () => {
     const byDeps = await traceRunners(root, 'npm run missing');
     expect(byDeps).toMatchObject({ runners: ['vitest'], fromDependencies: true });
     expect((await traceRunners(root, 'npx playwright test')).runners).toEqual(['playwright']);
+  });
+});
+
+describe('commandScriptTargets', () => {
+  it('one script call → its manifests; a list or a direct runner → undefined', async () => {
+    const root = repo({
+      'package.json': { name: 'mono', workspaces: ['packages/*'] },
+      'packages/x/package.json': { name: '@m/x', scripts: { test: 'jest' } },
+    });
+    const r = await commandScriptTargets(root, 'CI=1 npm test -w packages/x');
+    expect(r?.targets.map((t) => [t.file, t.body])).toEqual([['packages/x/package.json', 'jest']]);
+    expect(await commandScriptTargets(root, 'tsc && npm test -w packages/x')).toBeUndefined();
+    expect(await commandScriptTargets(root, 'npx jest')).toBeUndefined();
   });
 });
