@@ -41,6 +41,8 @@ const cases: Array<[string, string, ReturnType<typeof c>]> = [
   ['mocha/pass.txt', 'mocha', c(2, 0, 0, 2)],
   ['mocha/zero-grep.txt', 'mocha', c(0, 0, 0, 0)],
   ['go/verbose-mixed.txt', 'go', c(6, 1, 1, 8)],
+  ['unittest/report.txt', 'unittest', c(2, 1, 1, 4)],
+  ['unittest/filtered.txt', 'unittest', c(0, 0, 0, 0)],
   ['go/zero-run-filter.txt', 'go', c(0, 0, 0, 0)],
   ['go/verbose-zero-run-filter.txt', 'go', c(0, 0, 0, 0)],
 ];

@@ -6,6 +6,7 @@ import { parseMochaSummary } from './parsers/mocha.js';
 import { parseNodeTestSummary } from './parsers/node-test.js';
 import { parsePytestSummary } from './parsers/pytest.js';
 import { parseTapSummary } from './parsers/tap.js';
+import { parseUnittestSummary } from './parsers/unittest.js';
 import type { SummaryParser } from './parsers/types.js';
 import { parseVitestSummary } from './parsers/vitest.js';
 
@@ -16,6 +17,7 @@ export const SUMMARY_PARSERS: ReadonlyArray<{ runner: string; parse: SummaryPars
   { runner: 'mocha', parse: parseMochaSummary },
   { runner: 'tap', parse: parseTapSummary },
   { runner: 'pytest', parse: parsePytestSummary },
+  { runner: 'unittest', parse: parseUnittestSummary },
   { runner: 'go', parse: parseGoTestSummary },
   { runner: 'cargo', parse: parseCargoSummary },
 ];

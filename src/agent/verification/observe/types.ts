@@ -5,7 +5,7 @@ import type { RunnerName } from '../runners/types.js';
  * command **as written** (a composite script, a coverage wrapper, pre/post scripts, workspaces),
  * without changing the argv, cwd or files the code under test sees: only environment variables are
  * added (a preload through NODE_OPTIONS, a plugin through PYTHONPATH/PYTEST_PLUGINS, GOFLAGS) and
- * files are written into a fresh folder that only the harness created (`dir`).
+ * files are written into a fresh folder that only the harness created (`dir`); go test gets `-test.v=true` through GOFLAGS (a flag only `go test` defines), so its output is what `go test -v` prints.
  *
  * Each observed runner call writes one report file into `reportsDir(dir)`, named
  * `<runner>-<pid>-<n>.report` (runner: a RunnerName), whose content is what that runner's
@@ -24,7 +24,7 @@ export interface Observer {
    */
   env(dir: string, base: Readonly<Record<string, string | undefined>>): Record<string, string>;
   /**
-   * Runners whose report is the command's own output stream (go test under GOFLAGS=-json): the
+   * Runners whose report is the command's own output stream (go test made verbose through GOFLAGS): the
    * collector hands the whole output to that runner's parse. Absent when reports are files only.
    */
   outputRunners?: readonly RunnerName[];
