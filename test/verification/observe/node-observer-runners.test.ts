@@ -65,6 +65,33 @@ describe('node observer: mocha (in-process: argv untouched)', () => {
     expect(o.reports[0]?.report?.counts).toEqual({ passed: 2, failed: 1, skipped: 1, total: 4 });
   });
 
+  it('with node flags (mocha re-executes itself as a child process): one report, from the child', () => {
+    const root = project({ 'package.json': JSON.stringify({ name: 'm' }), 'test/add.spec.js': MOCHA_SPEC });
+    const o = observe(root, 'npx mocha --expose-gc');
+    expect(o.code).toBe(0);
+    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
+    expect(o.reports[0]?.report?.counts.total).toBe(2);
+  });
+
+  it('runners started by the tests themselves (fixtures) write no report: only the outer run counts', () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'm' }),
+      'fixture/inner.spec.js': MOCHA_SPEC,
+      'fixture/nt.js': NODE_TEST('inner node test'),
+      'test/outer.spec.js':
+        "const { execSync } = require('child_process');\n" +
+        "it('runs fixtures', function () {\n" +
+        '  this.timeout(120000);\n' +
+        "  execSync('npx mocha fixture/inner.spec.js', { stdio: 'ignore' });\n" +
+        "  execSync('node --test fixture/nt.js', { stdio: 'ignore' });\n" +
+        '});\n',
+    });
+    const o = observe(root, 'npx mocha');
+    expect(o.code).toBe(0);
+    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
+    expect(ids(o.reports[0]?.report)).toEqual(['passed test/outer.spec.js > runs fixtures']);
+  });
+
   it('a workspace script (npm test -w packages/x, with its pretest)', () => {
     const root = project({
       'package.json': JSON.stringify({ name: 'w', private: true, workspaces: ['packages/*'] }),

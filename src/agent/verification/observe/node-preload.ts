@@ -171,6 +171,37 @@ const AVA_PART = `    var AVA_SKIP = { debug: 1, 'reset-cache': 1 };
     };
 `;
 
+/**
+ * Which runner this process is. A runner started inside another runner's run (a test that spawns jest
+ * or node --test on a fixture) is not the maintainer's call: the first observed runner process marks
+ * the environment its descendants inherit (PROOFPR_OBSERVE_INSIDE=<runner>:<pid>), and a process under
+ * that mark stays inert, except the runner's own re-exec: mocha's bin (marked `mocha-bin`) starting
+ * lib/cli/cli.js (bin/_mocha before mocha 10) as its direct child when it is given node flags.
+ */
+const DISPATCH_PART = `    var INSIDE = 'PROOFPR_OBSERVE_INSIDE';
+    var claim = function (name, reexecOf) {
+      var mark = process.env[INSIDE];
+      if (mark && !(reexecOf && mark === reexecOf + ':' + process.ppid)) return false;
+      process.env[INSIDE] = name + ':' + process.pid;
+      return true;
+    };
+    if (process.execArgv.some(function (a) { return a === '--test' || a.indexOf('--test=') === 0; })) {
+      claim('node-test');
+      return;
+    }
+    var main = process.argv[1];
+    if (typeof main !== 'string' || main === '') return;
+    var real = main;
+    try { real = fs.realpathSync(main); } catch (e) { real = main; }
+    real = real.split(path.sep).join('/');
+    if (/\\/(jest|jest-cli)\\/bin\\/jest(\\.js)?$/.test(real)) { if (claim('jest')) hookJest(); }
+    else if (/\\/vitest\\/vitest\\.mjs$/.test(real)) { if (claim('vitest')) amendVitest(); }
+    else if (/\\/mocha\\/bin\\/mocha(\\.js)?$/.test(real)) { if (claim('mocha-bin')) hookMocha(); }
+    else if (/\\/mocha\\/(bin\\/_mocha|lib\\/cli\\/cli\\.js)$/.test(real)) { if (claim('mocha', 'mocha-bin')) hookMocha(); }
+    else if (/\\/jasmine\\/bin\\/jasmine(\\.js)?$/.test(real)) { if (claim('jasmine')) hookJasmine(); }
+    else if (/\\/ava\\/(entrypoints\\/)?cli\\.m?js$/.test(real)) { if (claim('ava')) teeAva(); }
+`;
+
 export function nodePreloadSource(reports: string): string {
   return `'use strict';
 // proofpr observer: inert unless this process is a test runner's own main process.
@@ -183,11 +214,6 @@ export function nodePreloadSource(reports: string): string {
     var wt = null;
     try { wt = require('worker_threads'); } catch (e) { wt = null; }
     if (wt && !wt.isMainThread) return;
-    var main = process.argv[1];
-    if (typeof main !== 'string' || main === '') return;
-    var real = main;
-    try { real = fs.realpathSync(main); } catch (e) { real = main; }
-    real = real.split(path.sep).join('/');
     var MARK = '__proofprObserved';
     var count = 0;
     var reportPath = function (runner) {
@@ -228,11 +254,7 @@ export function nodePreloadSource(reports: string): string {
       });
     };
 
-${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}    if (/\\/(jest|jest-cli)\\/bin\\/jest(\\.js)?$/.test(real)) hookJest();
-    else if (/\\/vitest\\/vitest\\.mjs$/.test(real)) amendVitest();
-    else if (/\\/mocha\\/bin\\/_?mocha(\\.js)?$/.test(real)) hookMocha();
-    else if (/\\/jasmine\\/bin\\/jasmine(\\.js)?$/.test(real)) hookJasmine();
-    else if (/\\/ava\\/(entrypoints\\/)?cli\\.m?js$/.test(real)) teeAva();
+${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}${DISPATCH_PART}
   } catch (e) { /* inert */ }
 })();
 `;
@@ -254,6 +276,12 @@ export default async function* proofprNodeTestReporter(source) {
   let junit;
   try { junit = (await import('node:test/reporters')).junit; } catch (e) { junit = undefined; }
   if (typeof junit !== 'function') {
+    for await (const ev of source) void ev;
+    return;
+  }
+  const mark = process.env.PROOFPR_OBSERVE_INSIDE;
+  if (mark && mark !== 'node-test:' + process.pid) {
+    // A node:test run inside another observed runner's run (a fixture): not the maintainer's call.
     for await (const ev of source) void ev;
     return;
   }
