@@ -1,4 +1,5 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
+import { readRegularFile, specialKind } from './special-file.js';
 import { join } from 'node:path';
 import { walkTree } from './walk-tree.js';
 import { hasToken, isControlPath, isSecretName, isTokenFileName, writableMatcher } from './protected-paths.js';
@@ -28,7 +29,9 @@ function isSecret(rel: string, abs: string): boolean {
   if (isSecretName(rel)) return true;
   if (!isTokenFileName(rel)) return false;
   try {
-    return statSync(abs).size > 256 * 1024 || hasToken(readFileSync(abs, 'utf8'));
+    const st = statSync(abs);
+    if (specialKind(st)) return false; // a pipe or device is never opened: it could block the harness
+    return st.size > 256 * 1024 || hasToken(readRegularFile(abs, 256 * 1024, { follow: true }).toString('utf8'));
   } catch {
     return false;
   }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TreeMismatchError, WorkspaceError } from './errors.js';
 import { isControlPath, isSecretName, writableMatcher } from './protected-paths.js';
 import { git } from './git.js';
-import { stageAllAndWriteTree, withTempIndex } from './temp-index.js';
+import { keepObjects, stageAllWithReport, withTempIndex, type LeftOut } from './temp-index.js';
 
 export interface CommitWorkOptions {
   worktree: string;
@@ -26,7 +26,8 @@ export interface CommitWorkOptions {
   protect?: { writable?: string[]; writableWorkflows?: boolean };
 }
 
-export type CommitResult = { sha: string; tree: string } | { nothing: true };
+/** `leftOut`: files git could not add (a path it refuses, an unreadable file), not in the commit; absent when none. */
+export type CommitResult = { sha: string; tree: string; leftOut?: LeftOut[] } | { nothing: true; leftOut?: LeftOut[] };
 
 const oneLine = (what: string) =>
   z
@@ -87,12 +88,13 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
       const cwd = env.GIT_WORK_TREE ?? o.worktree;
       const repoEnv = { ...env };
       delete repoEnv.GIT_INDEX_FILE;
-      const tree = await stageAllAndWriteTree(cwd, env, o.exclude);
+      const { tree, leftOut } = await stageAllWithReport(cwd, env, o.exclude);
+      const left = leftOut.length > 0 ? { leftOut } : {};
       if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
       const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, env: repoEnv, okCodes: [0, 1, 128] });
       const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : undefined;
       const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
-      if (tree === parentTree) return { nothing: true as const };
+      if (tree === parentTree) return { nothing: true as const, ...left };
       if (o.protect) {
         const bad = await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect);
         if (bad.length > 0)
@@ -115,11 +117,13 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
         input: message,
       });
       const sha = stdout.trim();
+      // The commit's new objects leave the run's private store for the repository's, before a ref names them.
+      await keepObjects(cwd, repoEnv, sha, parent);
       // Moves the branch HEAD points to, only if nobody moved it meanwhile (old value check).
       await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
       // The real index now matches the commit: install the temporary one (it has the fresh stat data).
       await installIndex(cwd, repoEnv, env.GIT_INDEX_FILE ?? '');
-      return { sha, tree };
+      return { sha, tree, ...left };
     },
     o.gitDir,
   );

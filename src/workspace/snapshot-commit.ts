@@ -1,5 +1,5 @@
 import { git } from './git.js';
-import { stageAllAndWriteTree, withTempIndex } from './temp-index.js';
+import { keepObjects, stageAllAndWriteTree, withTempIndex } from './temp-index.js';
 
 export interface SnapshotOptions {
   worktree: string;
@@ -44,7 +44,10 @@ export async function snapshotCommit(opts: SnapshotOptions): Promise<Snapshot> {
         env: ident,
         input: message,
       });
-      return { sha: stdout.trim(), tree, ...(parent ? { parent } : {}), changed: true };
+      const sha = stdout.trim();
+      // The commit is checked out and adopted later: its objects go to the repository's store (only they).
+      await keepObjects(cwd, repoEnv, sha, parent);
+      return { sha, tree, ...(parent ? { parent } : {}), changed: true };
     },
     opts.gitDir,
   );

@@ -47,10 +47,11 @@ export class FileTooLargeError extends Error {
  * Reads a regular file whole, never blocking on what is not one: the open is non-blocking and does not
  * follow a final symlink (a pipe swapped in after a stat opens at once and is refused by the fstat that
  * follows), and at most `maxBytes` are read (FileTooLargeError when the file is larger). Throws
- * SpecialFileError for a pipe, socket or device, and the fs error (ENOENT, EISDIR…) otherwise.
+ * SpecialFileError for a pipe, socket or device, and the fs error (ENOENT, EISDIR, ELOOP for a
+ * final symlink unless `follow`) otherwise.
  */
-export function readRegularFile(abs: string, maxBytes: number): Buffer {
-  const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+export function readRegularFile(abs: string, maxBytes: number, opts: { follow?: boolean } = {}): Buffer {
+  const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | (opts.follow ? 0 : constants.O_NOFOLLOW));
   try {
     const st = fstatSync(fd);
     const kind = specialKind(st);

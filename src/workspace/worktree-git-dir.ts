@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { readRegularFile } from './special-file.js';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
@@ -23,7 +24,8 @@ const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(di
 function pointerSync(file: string, from: string): string | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Bounded, and never blocking: a pipe put in place of a pointer file is refused, not opened.
+    text = readRegularFile(file, 64 * 1024).toString('utf8');
   } catch {
     return undefined;
   }
