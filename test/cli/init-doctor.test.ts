@@ -29,8 +29,11 @@ interface Result {
 function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
   return new Promise((ok) => {
     const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'error' };
-    execFile(process.execPath, [BIN, ...args], { env: { ...base, ...env }, timeout: 180_000 }, (err, stdout, stderr) =>
-      ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...base, ...env } as NodeJS.ProcessEnv, timeout: 180_000, encoding: 'utf8' },
+      (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

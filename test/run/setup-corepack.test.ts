@@ -156,7 +156,7 @@ describe('proofpr run with pnpm-lock.yaml and no pnpm (the built CLI)', () => {
       execFile(
         process.execPath,
         [BIN, 'run', '--repo', dir, '--prompt', 'fix it', '--out', out, '--json'],
-        { env, timeout: 120_000 },
+        { env: env as NodeJS.ProcessEnv, timeout: 120_000, encoding: 'utf8' },
         (e, stdout, stderr) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       ),
     );
