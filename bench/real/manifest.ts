@@ -4,12 +4,16 @@
  * test part, how to run and count the tests); the code itself is materialized at run time from the
  * upstream repository (or a local mirror of it) into bench/.cache/real/, never committed.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full 40-hex commit id');
 
 export const RUNNERS = ['jest', 'vitest', 'mocha', 'node:test', 'ava', 'node-tap', 'jasmine', 'playwright', 'pytest', 'unittest', 'go test', 'cargo test'] as const;
+
+/** The package-manager installs the bench runs for `install` (pnpm and yarn through corepack when missing). */
+export const INSTALLS = ['npm ci', 'npm install', 'pnpm install', 'yarn install'] as const;
 
 export const caseSchema = z.strictObject({
   /** Short unique id: `<name>-<first 7 of the fix>`. */
@@ -30,6 +34,10 @@ export const caseSchema = z.strictObject({
   agentTest: z.string().min(1),
   /** npm packages the tests need (name → version), installed once into the cache and linked as node_modules. */
   npm: z.record(z.string(), z.string()).optional(),
+  /** The project's own install, run once in a checkout of the parent (its manifest and lockfile); every node_modules folder it leaves is linked into each run's checkout. */
+  install: z.enum(INSTALLS).optional(),
+  /** What the test command is made of (composite script, coverage wrapper, pretest build, workspaces, package manager, TypeScript loader). */
+  shape: z.string().min(1).optional(),
   /** The runner run directly, once, on the fixed tree, and a regex whose first group is its own test count (matches summed; without a group, each match is one test). */
   direct: z.strictObject({ command: z.string().min(1), count: z.string().min(1) }),
 });
@@ -54,17 +62,27 @@ export const manifestSchema = z
 
 export type Manifest = z.infer<typeof manifestSchema>;
 
-export function parseManifest(text: string): Manifest {
+export function parseManifest(text: string, name = 'bench/real/cases.json'): Manifest {
   const r = manifestSchema.safeParse(JSON.parse(text));
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`bench/real/cases.json: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(`${name}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
   }
   return r.data;
 }
 
 export function readManifest(path: string): Manifest {
-  return parseManifest(readFileSync(path, 'utf8'));
+  return parseManifest(readFileSync(path, 'utf8'), path);
+}
+
+/** Every `cases*.json` of `dir` (cases.json first, then the others by name), as one manifest: ids unique across files. */
+export function readManifests(dir: string): Manifest {
+  const files = readdirSync(dir)
+    .filter((f) => /^cases.*\.json$/.test(f))
+    .sort((a, b) => (a === 'cases.json' ? -1 : b === 'cases.json' ? 1 : a.localeCompare(b)));
+  if (files.length === 0) throw new Error(`${dir}: no cases*.json manifest`);
+  const cases = files.flatMap((f) => readManifest(join(dir, f)).cases);
+  return parseManifest(JSON.stringify({ cases }), `${dir}/cases*.json`);
 }
 
 /** `*` matches within a path segment, `**` any number of segments. */
