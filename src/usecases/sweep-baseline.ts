@@ -51,6 +51,7 @@ export const runBaseline: BaselineRunner = async (opts) => {
     const cmds = await resolveRunCommands(wt, opts.config);
     const found = { baseSha, ...(cmds.test ? { test: cmds.test } : {}), ...(cmds.setup ? { setup: cmds.setup } : {}) };
     if (!cmds.test) return { ...found, problem: cmds.missing ?? 'no test command: set test.command in .github/proofpr.yml' };
+    if (cmds.notReady) return { ...found, problem: cmds.notReady };
     const base: ExecOptions = {
       root: wt,
       runTmp: join(tmp, 'run'),

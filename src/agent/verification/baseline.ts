@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { RepoConfig } from '../../config/repo-config.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
 import type { TestCounts, TestRun } from '../events.js';
+import { git } from '../../workspace/git.js';
 import { harnessTestRun } from './harness-run.js';
 import { withPristineCheckout } from './pristine-checkout.js';
 
@@ -37,6 +38,12 @@ export interface BaselineOptions {
   logger?: Logger;
 }
 
+/** The tree of a commit, read in a checkout of its repository; '' when git cannot tell. */
+export async function commitTree(cwd: string, sha: string): Promise<string> {
+  const r = await git(['rev-parse', `${sha}^{tree}`], { cwd }).catch(() => undefined);
+  return r?.stdout.trim() ?? '';
+}
+
 /**
  * The baseline (readiness check, red→green and "no test lost"): `test.command` on a clean checkout
  * of the base commit, in the same sandbox and environment as the agent, with the runner's report
@@ -55,7 +62,7 @@ export async function runBaseline(opts: BaselineOptions): Promise<Baseline> {
       ...(opts.standalone ? { standalone: true } : {}),
       ...(opts.logger ? { logger: opts.logger } : {}),
     },
-    (dir) =>
+    async (dir) =>
       harnessTestRun({
         cwd: dir,
         command,
@@ -63,7 +70,8 @@ export async function runBaseline(opts: BaselineOptions): Promise<Baseline> {
         exec: opts.exec,
         scratchDir: opts.scratchDir,
         kind: 'baseline',
-        treeHash: '',
+        // A clean checkout of the base commit: its tree is the commit's (CONTRACT §5).
+        treeHash: await commitTree(dir, opts.baseSha),
         commit: opts.baseSha,
         ...(opts.runDir ? { outputFile: join(opts.runDir, 'tool-output', 'baseline-test-run.txt') } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RepoConfig } from '../../../config/repo-config.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import { git } from '../../../workspace/git.js';
+import { treeHash } from '../../../workspace/tree-hash.js';
 import type { TestRun } from '../../events.js';
 import { harnessTestRun } from '../harness-run.js';
 import { withPristineCheckout } from '../pristine-checkout.js';
@@ -136,6 +137,7 @@ export async function keptRun(opts: KeptRunOptions): Promise<{ run: TestRun; out
       },
       async (dir) => {
         const packageJson = await restoreHarness(dir, opts, change);
+        const tree = await treeHash(dir).catch(() => '');
         const { run, output } = await harnessTestRun({
           cwd: dir,
           command,
@@ -143,7 +145,7 @@ export async function keptRun(opts: KeptRunOptions): Promise<{ run: TestRun; out
           exec: opts.exec,
           scratchDir: opts.scratchDir,
           kind: 'kept',
-          treeHash: '',
+          treeHash: tree,
           commit: opts.sha,
           ...(opts.outputFile ? { outputFile: opts.outputFile } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
