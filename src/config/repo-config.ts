@@ -46,6 +46,12 @@ export const repoConfigSchema = z
       .default('/agent')
       .describe('comment prefix that starts a command (`/agent fix`, `/agent plan`, `/agent status`, `/agent cancel`)'),
     model: z.string().min(1).default(DEFAULT_MODEL).describe('model id (PROOFPR_MODEL and --model override it)'),
+    provider: z
+      .enum(['anthropic', 'bedrock', 'vertex'])
+      .default('anthropic')
+      .describe(
+        "where model requests go: anthropic (ANTHROPIC_API_KEY), bedrock (Amazon Bedrock; AWS credentials and AWS_REGION from the AWS SDK's own environment) or vertex (Google Vertex AI; Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID); PROOFPR_PROVIDER overrides it",
+      ),
     max_turns: z.number().int().positive().default(80).describe('maximum model requests per run'),
     max_cost_usd: z.number().positive().default(5).describe('maximum spend per run in USD (from token usage × model price)'),
     timeout_min: z.number().positive().default(30).describe('wall-clock limit per run in minutes'),
