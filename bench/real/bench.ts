@@ -107,7 +107,7 @@ function ensureInstall(c: BenchCase, m: Materialized): Deps | undefined {
   execFileSync('git', ['clone', '-q', '--branch', 'main', m.bundle, tmp], { stdio: 'ignore' });
   const manifests = execFileSync('git', ['ls-files', '-s'], { cwd: tmp, encoding: 'utf8' })
     .split('\n')
-    .filter((l) => /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|\.yarnrc(\.yml)?)$/.test(l))
+    .filter((l) => /(^|\/|\t)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|\.yarnrc(\.yml)?)$/.test(l))
     .join('\n');
   const key = createHash('sha256').update(`${c.install}\n${manifests}`).digest('hex').slice(0, 12);
   const dir = join(cacheRoot, 'deps', `${c.repo.split('/')[1]!}-${key}`);
