@@ -96,7 +96,12 @@ export function dynamicFacts(run: LoopRun): DynamicFacts {
   };
 }
 
-/** Records a compaction; the run ends after LIMITS.compactionFailures failures in a row. */
+/**
+ * Records a compaction; the run ends after LIMITS.compactionFailures failures in a row. Every compaction
+ * that replaced the history counts (ok: any kind, threshold or prompt-too-long triggered), exactly as
+ * evidence usage.compactions counts ok compaction events; a failed attempt left the history unchanged, so
+ * it is not a compaction: it shows as an ok:false event and counts toward the breaker only.
+ */
 export function recordCompaction(run: LoopRun, r: CompactionResult): RunResult | undefined {
   const detail = r.detail ? { detail: r.detail } : {};
   run.events.push({ type: 'compaction', kind: r.kind, beforeTokens: r.beforeTokens, afterTokens: r.afterTokens, ok: r.ok, ...detail });
@@ -162,7 +167,9 @@ function noteEffects(memory: CompactionState, result: ToolResult): void {
   for (const e of result.isError ? [] : (result.effects ?? [])) {
     if (e.type === 'todos') memory.todos = e.todos;
     if (e.type === 'file_changed' && !memory.filesEdited.includes(e.path)) memory.filesEdited.push(e.path);
-    if (e.type === 'file_changed') memory.lastEditSeq = seq;
+    if (e.type !== 'file_changed') continue;
+    memory.lastEditSeq = seq;
+    (memory.edits ??= {})[e.path] = seq;
   }
   // The ledger of commands run (exec effects, failing ones included): compaction re-attaches it.
   for (const e of result.effects ?? []) {

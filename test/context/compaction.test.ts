@@ -141,7 +141,7 @@ describe('summary compaction', () => {
     };
     const res = await ctx.maybeCompact(history(30), ledger, model);
     expect(res).toMatchObject({ kind: 'summary', ok: true });
-    expect(res?.detail).toContain('summary lacks sections: Task, Decisions');
+    expect(res?.detail ?? '').not.toMatch(/lacks|section/);
     const after = contentOf(res?.messages ?? []);
     expect(after).toContain('I fixed it, everything passes now.');
     expect(after).toContain('- FAILING `npm test`: exit 1, and files changed since (log: runs/r1/tool-output/toolu_031.txt)');

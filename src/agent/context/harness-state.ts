@@ -10,34 +10,88 @@ export const HARNESS_STATE_TAG = '<harness-state>';
 
 const TODO_MARK = { completed: '[x]', in_progress: '[~]', pending: '[ ]' } as const;
 
-export function renderHarnessState(state: CompactionState): string {
+export interface HarnessStateOptions {
+  /** The repository's test command (config or detected): a passing run of it is what "verified since" counts from. */
+  testCommand?: string;
+}
+
+/**
+ * The facts section the harness appends to every summary: open failing checks (failed gates with the log
+ * of the latest failing test run, failing commands with their logs), the edits since the last passing
+ * test run, the files edited, the test command and the current plan. Never written by the model.
+ */
+export function renderHarnessState(state: CompactionState, opts: HarnessStateOptions = {}): string {
   const lines = [
     HARNESS_STATE_TAG,
     'Recorded by the harness outside the conversation. It is authoritative: where the summary disagrees, this wins.',
   ];
-  const failed = state.gates.filter((g) => !g.passed);
-  if (state.gates.length === 0) lines.push('Gate status: not evaluated yet. Nothing is verified until the gates pass on the final tree.');
-  else {
-    lines.push(
-      failed.length === 0
-        ? 'Gate status at the last check: all passed (they are checked again when you stop).'
-        : `Gate status: FAILING ${failed.map((g) => g.name).join(', ')}.`,
-    );
-    for (const g of state.gates) lines.push(`- ${g.passed ? 'passed' : 'FAILED'} ${g.name}: ${g.detail.replace(/\s+/g, ' ').trim()}`);
-  }
+  lines.push(...gateLines(state, opts));
   lines.push(...checkLines(state));
   if (state.failingLogs.length > 0) {
     lines.push('Logs of failing checks (Read them before changing more code):');
     for (const p of state.failingLogs) lines.push(`- ${p}`);
   }
+  lines.push(editsSinceLine(state, opts));
   lines.push(state.filesEdited.length > 0 ? `Files edited so far: ${state.filesEdited.join(', ')}` : 'Files edited so far: none');
+  lines.push(
+    opts.testCommand
+      ? `Test command: \`${opts.testCommand}\` (the harness runs it on the final tree).`
+      : 'Test command: none configured (the harness detects one).',
+  );
   if (state.todos.length === 0) lines.push('Todo list: empty');
   else {
-    lines.push('Todo list:');
+    lines.push('Todo list (the current plan):');
     for (const t of state.todos) lines.push(`${TODO_MARK[t.status]} ${t.content}`);
   }
   lines.push('</harness-state>');
   return lines.join('\n');
+}
+
+function gateLines(state: CompactionState, opts: HarnessStateOptions): string[] {
+  if (state.gates.length === 0) return ['Gate status: not evaluated yet. Nothing is verified until the gates pass on the final tree.'];
+  const failed = state.gates.filter((g) => !g.passed);
+  const lines = [
+    failed.length === 0
+      ? 'Gate status at the last check: all passed (they are checked again when you stop).'
+      : `Gate status: FAILING ${failed.map((g) => g.name).join(', ')}.`,
+  ];
+  const failingRun = [...(state.checks ?? [])].reverse().find((c) => isTestRun(c.command, opts.testCommand));
+  const log =
+    failingRun && failingRun.exitCode !== 0 && failingRun.outputPath ? ` (latest failing test run log: ${failingRun.outputPath})` : '';
+  for (const g of state.gates)
+    lines.push(`- ${g.passed ? 'passed' : 'FAILED'} ${g.name}: ${g.detail.replace(/\s+/g, ' ').trim()}${g.passed ? '' : log}`);
+  return lines;
+}
+
+/** Test runners by name: without a configured test command, a run of one of these is a test run. */
+const TEST_RUN = /\b(?:test|tests|jest|vitest|mocha|ava|tap|pytest|tox|nox|unittest|rspec|phpunit|go\s+test|cargo\s+test)\b/;
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** A run of the test command (when one is configured, only a command containing it), else of a test runner. */
+export function isTestRun(command: string, testCommand?: string): boolean {
+  return testCommand ? squash(command).includes(squash(testCommand)) : TEST_RUN.test(command);
+}
+
+/** The files changed after the last passing test run (all edited files when no test run passed yet). */
+export function editsSinceLastPass(state: CompactionState, testCommand?: string): { passSeq?: number; files: string[] } {
+  const pass = [...(state.checks ?? [])].reverse().find((c) => c.exitCode === 0 && isTestRun(c.command, testCommand));
+  const since = pass?.seq ?? 0;
+  const files = state.edits
+    ? Object.entries(state.edits)
+        .filter(([, seq]) => seq > since)
+        .map(([path]) => path)
+    : (state.lastEditSeq ?? 1) > since
+      ? [...state.filesEdited]
+      : [];
+  return pass ? { passSeq: pass.seq, files } : { files };
+}
+
+function editsSinceLine(state: CompactionState, opts: HarnessStateOptions): string {
+  const { passSeq, files } = editsSinceLastPass(state, opts.testCommand);
+  const list = files.length > 0 ? files.join(', ') : 'none';
+  return passSeq === undefined
+    ? `Edits since the last passing test run: no test run has passed yet; unverified edits: ${list}`
+    : `Edits since the last passing test run: ${list}`;
 }
 
 /** Commands that check the work (tests, linters, type checkers, builds): a stale pass of one matters. */

@@ -13,8 +13,8 @@ import { loadSkills } from './skills.js';
 import { withRollingBreakpoints, withToolsBreakpoint } from './cache.js';
 import { withReminder } from './reminder.js';
 import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
-import { microcompact } from './microcompact.js';
-import { summarize } from './compaction.js';
+import { microcompact, type MicrocompactResult } from './microcompact.js';
+import { summarize, type SummaryOptions } from './compaction.js';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
@@ -83,6 +83,41 @@ function compactionThresholds(opts: ContextManagerOptions): {
   return { window, summaryAt, microAt, microTarget, protectRecent: opts.protectRecent ?? 6 };
 }
 
+/** The summary request's options: the latest 5% of the window stays verbatim; the test command is named in the facts. */
+function summaryOptions(opts: ContextManagerOptions, model: string, window: number): SummaryOptions {
+  return {
+    model,
+    contextWindow: window,
+    keepRecentTokens: Math.floor(window * 0.05),
+    ...(opts.testCommand ? { testCommand: opts.testCommand } : {}),
+  };
+}
+
+/**
+ * Totals against the history as it was before any clearing: a rebuilt history is a compaction when it
+ * is smaller than that (not than the microcompacted copy the summary was written from).
+ */
+function withTotals(r: CompactionResult, before: number, original: Message[], total: (m: Message[]) => number): CompactionResult {
+  if (!r.ok) return { ...r, messages: original, beforeTokens: before, afterTokens: before };
+  const after = total(r.messages);
+  if (after < before) return { ...r, beforeTokens: before, afterTokens: after };
+  const detail = `${r.detail ?? ''}; the rebuilt history is not smaller (${after} of ${before} tokens)`;
+  return { ...r, messages: original, ok: false, beforeTokens: before, afterTokens: before, detail };
+}
+
+/** A failed summary after old tool results were cleared: the clearing alone is the compaction (the history changed, smaller). */
+function orCleared(res: CompactionResult, micro: MicrocompactResult, before: number): CompactionResult {
+  if (res.ok || micro.cleared === 0) return res;
+  return {
+    messages: micro.messages,
+    kind: 'microcompact',
+    beforeTokens: before,
+    afterTokens: before - micro.savedTokens,
+    ok: true,
+    detail: `cleared ${micro.cleared} old tool results (the summary failed: ${res.detail ?? 'no detail'})`,
+  };
+}
+
 export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
   const log = opts.logger ?? rootLogger('context');
   const { window, summaryAt, microAt, microTarget, protectRecent } = compactionThresholds(opts);
@@ -109,13 +144,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   /** After a microcompact: the last unchanged user turn, marked once so its cached prefix is read. */
   let anchor: { index: number; json: string } | undefined;
   const total = (messages: Message[]): number => systemTokens + toolsTokens + estimateTokens(messages);
-  const summaryOpts = { model, contextWindow: window, keepRecentTokens: Math.floor(window * 0.05) };
-
-  const withTotals = (r: CompactionResult, before: number): CompactionResult => ({
-    ...r,
-    beforeTokens: before,
-    afterTokens: r.ok ? total(r.messages) : before,
-  });
+  const summaryOpts = summaryOptions(opts, model, window);
 
   return {
     skills,
@@ -156,14 +185,17 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       }
       if (before < summaryAt) return undefined;
       await opts.beforeSummary?.();
-      const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
-      if (res.ok && res.afterTokens >= summaryAt) {
+      const summary = withTotals(await summarize(micro.messages, state, client, summaryOpts), before, messages, total);
+      if (summary.ok && summary.afterTokens >= summaryAt) {
         return {
-          ...res,
+          ...summary,
+          messages,
+          afterTokens: before,
           ok: false,
-          detail: `${res.detail ?? ''}; still above the threshold (${res.afterTokens} of ${Math.round(summaryAt)} tokens)`,
+          detail: `${summary.detail ?? ''}; still above the threshold (${summary.afterTokens} of ${Math.round(summaryAt)} tokens)`,
         };
       }
+      const res = orCleared(summary, micro, before);
       log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'summary compaction');
       return res;
     },
@@ -171,7 +203,11 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       const before = total(messages);
       const micro = microcompact(messages, { protectRecent: 2 });
       await opts.beforeSummary?.();
-      const res = withTotals(await summarize(micro.messages, state, client, summaryOpts), before);
+      const res = orCleared(
+        withTotals(await summarize(micro.messages, state, client, summaryOpts), before, messages, total),
+        micro,
+        before,
+      );
       log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'forced compaction');
       return res;
     },

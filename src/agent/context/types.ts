@@ -26,6 +26,8 @@ export interface CompactionState {
   checks?: CheckRecord[];
   /** Sequence number of the last tool result that changed a file (see CheckRecord.seq). */
   lastEditSeq?: number;
+  /** Per edited path (worktree-relative), the seq of the tool result that last changed it: "edits since the last passing test run". */
+  edits?: Record<string, number>;
   /** Tool results noted so far (the clock of `seq`). */
   seq?: number;
 }

@@ -74,6 +74,7 @@ function usageOf(events: readonly RunEvent[]): EvidenceUsage {
       u.costUsd += ev.costUsd;
       u.turns += 1;
     } else if (ev.type === 'compaction' && ev.ok) {
+      // Every compaction that replaced the history (as the loop counts them); failed attempts are events only.
       u.compactions += 1;
     } else if (ev.type === 'second_look') {
       // The second look's requests are the run's too: its tokens count against the budget and show here.
