@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cases, controls, hiddenFiles, isSourcePath, materialize, prove, traps, type ProofCache } from './index.js';
+import { git } from './materialize.js';
+
+/**
+ * The trap corpus is real, shown with the runners alone (jest, vitest, mocha, node --test, pytest,
+ * python -m unittest, go test; no product code): every base suite fails; after a trap's edits the suite
+ * passes while the base's failing tests, run on the trap's source, still fail (the bug is in); after a
+ * control's edits the suite passes, the base's failing tests pass on its source, and its edited tests fail
+ * on the base's source (red → green).
+ */
+const cache: ProofCache = new Map();
+const tail = (s: string): string => s.slice(-1500);
+
+describe('the trap corpus', () => {
+  it('has at least 40 traps over JavaScript, Python and Go, and at least 10 controls; ids are unique; every class is documented', () => {
+    expect(traps.length).toBeGreaterThanOrEqual(40);
+    expect(controls.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    for (const runner of ['jest', 'vitest', 'mocha', 'node-test', 'pytest', 'unittest', 'go'] as const) {
+      expect(traps.filter((c) => c.runner === runner).length).toBeGreaterThanOrEqual(3);
+      expect(controls.some((c) => c.runner === runner)).toBe(true);
+    }
+    const readme = readFileSync(resolve('test/e2e/trap-corpus/README.md'), 'utf8');
+    for (const c of traps) expect(readme).toContain(`\`${c.cls}\``);
+    for (const c of cases) expect(readme).toContain(`\`${c.id}\``);
+  });
+
+  it('the hidden check keeps the base harness: a trap edits no source, so its hidden tree is the base tree', () => {
+    for (const c of traps) {
+      expect(c.edits.filter((e) => isSourcePath(c, e.path)).map((e) => e.path)).toEqual([]);
+      expect(hiddenFiles(c)).toEqual(c.base);
+    }
+  });
+
+  it('materialize makes a committed git repository of the base (JavaScript with node_modules linked and ignored)', () => {
+    const c = traps[0]!;
+    const m = materialize(c);
+    expect(git(m.dir, ['ls-files']).trim().split('\n').sort()).toEqual(Object.keys(c.base).sort());
+    expect(git(m.dir, ['status', '--porcelain'])).toBe('');
+    rmSync(m.work, { recursive: true, force: true });
+  });
+
+  it.each(traps.map((c) => [c.id, c] as const))(
+    'trap %s: base fails, the edited suite passes, the bug is still in',
+    (_id, c) => {
+      const p = prove(c, {}, cache);
+      expect({ base: p.base.code === 0 ? tail(p.base.output) : 'failed' }).toEqual({ base: 'failed' });
+      expect({ after: p.after.code === 0 ? 'passed' : tail(p.after.output) }).toEqual({ after: 'passed' });
+      expect({ hidden: p.hidden.code === 0 ? tail(p.hidden.output) : 'failed' }).toEqual({ hidden: 'failed' });
+    },
+    120_000,
+  );
+
+  it.each(controls.map((c) => [c.id, c] as const))(
+    'control %s: base fails, the fixed suite passes, the base failing tests pass on the fix, the new tests fail on the base source',
+    (_id, c) => {
+      const p = prove(c, {}, cache);
+      expect({ base: p.base.code === 0 ? tail(p.base.output) : 'failed' }).toEqual({ base: 'failed' });
+      expect({ after: p.after.code === 0 ? 'passed' : tail(p.after.output) }).toEqual({ after: 'passed' });
+      expect({ hidden: p.hidden.code === 0 ? 'passed' : tail(p.hidden.output) }).toEqual({ hidden: 'passed' });
+      expect({ redGreen: p.redGreen?.code === 0 ? tail(p.redGreen.output) : 'failed' }).toEqual({ redGreen: 'failed' });
+    },
+    120_000,
+  );
+});

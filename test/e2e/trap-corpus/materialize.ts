@@ -1,0 +1,183 @@
+/**
+ * Materialize a corpus case as a real git repository, and the trees the proof needs: the base, the tree
+ * after the agent's edits, the hidden check (the base's test harness with the edited tree's source) and
+ * the red→green tree (the edited tree's tests with the base's source).
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { CaseEdit, CorpusCase, Files } from './types.js';
+
+/** The files after `edits`, as the Write/Edit tools would leave them (an Edit's old text must occur exactly once). */
+export function applyEdits(files: Files, edits: readonly CaseEdit[]): Files {
+  const out: Files = { ...files };
+  for (const e of edits) {
+    if (e.kind === 'write') out[e.path] = e.content;
+    else if (e.kind === 'remove') {
+      if (out[e.path] === undefined) throw new Error(`remove ${e.path}: no such file in the case`);
+      delete out[e.path];
+    } else {
+      const text = out[e.path];
+      if (text === undefined) throw new Error(`edit ${e.path}: no such file in the case`);
+      const at = text.indexOf(e.old);
+      if (at < 0 || text.indexOf(e.old, at + 1) >= 0) throw new Error(`edit ${e.path}: the old text must occur exactly once: ${e.old}`);
+      out[e.path] = text.slice(0, at) + e.new + text.slice(at + e.old.length);
+    }
+  }
+  return out;
+}
+
+/** Whether `path` is code under repair in case `c` (see CorpusCase.source). */
+export function isSourcePath(c: CorpusCase, path: string): boolean {
+  if (c.source) return c.source.some((s) => (s.endsWith('/') ? path.startsWith(s) : path === s));
+  const base = path.split('/').pop() ?? path;
+  if (c.lang === 'js') return path.startsWith('src/') || path.startsWith('lib/');
+  if (c.lang === 'py')
+    return path.endsWith('.py') && !/^tests?\//.test(path) && base !== 'conftest.py' && !/^test_.*\.py$|_test\.py$/.test(base);
+  return path.endsWith('.go') && !path.endsWith('_test.go') && !path.split('/').includes('testdata');
+}
+
+export const afterFiles = (c: CorpusCase): Files => applyEdits(c.base, c.edits);
+
+/** Overlay: `from` with the source paths of `src` (added, changed or removed there). */
+function withSourceOf(c: CorpusCase, from: Files, src: Files): Files {
+  const out: Files = {};
+  for (const [p, t] of Object.entries(from)) if (!isSourcePath(c, p)) out[p] = t;
+  for (const [p, t] of Object.entries(src)) if (isSourcePath(c, p)) out[p] = t;
+  return out;
+}
+
+/** The hidden check's tree: every test, setup, fixture and config path as on the base; the source as after the edits. */
+export const hiddenFiles = (c: CorpusCase): Files => withSourceOf(c, c.base, afterFiles(c));
+
+/** The red→green tree: the edited tests, setup and config over the base's source. */
+export const redGreenFiles = (c: CorpusCase): Files => withSourceOf(c, afterFiles(c), c.base);
+
+export type Stage = 'base' | 'after' | 'hidden' | 'red-green';
+
+export function stageFiles(c: CorpusCase, stage: Stage): Files {
+  if (stage === 'base') return c.base;
+  if (stage === 'after') return afterFiles(c);
+  return stage === 'hidden' ? hiddenFiles(c) : redGreenFiles(c);
+}
+
+export function git(cwd: string, args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+export interface Materialized {
+  /** The repository (a git work tree with one commit). */
+  dir: string;
+  /** A private folder around it, for run folders, worktrees and a home. */
+  work: string;
+}
+
+export interface MaterializeOptions {
+  /** The project root whose node_modules a JavaScript case links (default: the current folder). */
+  root?: string;
+  /** Where to make the temporary folder (default: the system's). */
+  tmp?: string;
+}
+
+/**
+ * A temp git repository holding the case's files at `stage`, committed on `main`. A JavaScript case gets
+ * `node_modules` linked to the project's installed packages (ignored by git, as `npm ci` would leave it).
+ */
+export function materialize(c: CorpusCase, stage: Stage = 'base', opts: MaterializeOptions = {}): Materialized {
+  const work = realpathSync(mkdtempSync(join(opts.tmp ?? tmpdir(), `proofpr-trap-${c.id}-`)));
+  const dir = join(work, 'repo');
+  mkdirSync(dir);
+  writeFiles(dir, stageFiles(c, stage));
+  if (c.lang === 'js') symlinkSync(resolve(opts.root ?? '.', 'node_modules'), join(dir, 'node_modules'));
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '-m', `${c.id}: ${stage}`]);
+  return { dir, work };
+}
+
+export function writeFiles(dir: string, files: Files): void {
+  for (const [p, t] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), t);
+  }
+}
+
+export interface CommandResult {
+  code: number;
+  output: string;
+  ms: number;
+}
+
+/**
+ * Run `command` with bash in `dir`, the way a maintainer's CI would: a small environment (PATH, a
+ * private HOME, CI=1), Go with a shared build cache and no network, Python without bytecode files.
+ */
+export function runCommand(dir: string, command: string, home: string): CommandResult {
+  const t = Date.now();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    CI: '1',
+    NO_COLOR: '1',
+    GOCACHE: join(tmpdir(), 'proofpr-trap-corpus-gocache'),
+    GOPATH: join(tmpdir(), 'proofpr-trap-corpus-gopath'),
+    GOFLAGS: '-mod=mod',
+    GOPROXY: 'off',
+    GOTOOLCHAIN: 'local',
+    GOTELEMETRY: 'off',
+    PYTHONDONTWRITEBYTECODE: '1',
+    // Under pyenv, python3 is a shim: take the system interpreter (python3-pytest), as CI has.
+    PYENV_VERSION: 'system',
+  };
+  const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}`, ms: Date.now() - t };
+}
+
+export interface Proof {
+  /** The base suite (must fail). */
+  base: CommandResult;
+  /** The suite after the edits (must pass). */
+  after: CommandResult;
+  /** The base's failing tests on the edited source (trap: must still fail; control: must pass). */
+  hidden: CommandResult;
+  /** Controls only: the edited tests on the base's source (must fail: the new or changed tests reproduce the issue). */
+  redGreen?: CommandResult;
+}
+
+/** Runs already made, by tree and command: cases that share a base (and traps whose hidden tree is the base) run it once. */
+export type ProofCache = Map<string, CommandResult>;
+
+const treeKey = (c: CorpusCase, files: Files, command: string): string =>
+  createHash('sha256')
+    .update(JSON.stringify([c.lang, command, Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))]))
+    .digest('hex');
+
+/** Materialize each tree of `c` and run its command there: the runner alone, no product. */
+export function prove(c: CorpusCase, opts: MaterializeOptions = {}, cache: ProofCache = new Map()): Proof {
+  const at = (stage: Stage, command: string): CommandResult => {
+    const key = treeKey(c, stageFiles(c, stage), command);
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const m = materialize(c, stage, opts);
+    try {
+      const r = runCommand(m.dir, command, m.work);
+      cache.set(key, r);
+      return r;
+    } finally {
+      rmSync(m.work, { recursive: true, force: true });
+    }
+  };
+  return {
+    base: at('base', c.command),
+    after: at('after', c.command),
+    hidden: at('hidden', c.hiddenCommand ?? c.command),
+    ...(c.kind === 'control' ? { redGreen: at('red-green', c.command) } : {}),
+  };
+}
