@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { WorkspaceError } from './errors.js';
 import { harnessGitEnv } from './harness-git-env.js';
+import { privateStoreFor } from './private-objects.js';
 
 export interface GitOptions {
   cwd: string;
@@ -81,6 +82,10 @@ export function git(args: string[], opts: GitOptions): Promise<GitResult> {
     count += 1;
   }
   env.GIT_CONFIG_COUNT = String(count);
+  // A read of a tree the harness hashed during the run (it lives in the worktree's private store).
+  const own = env.GIT_OBJECT_DIRECTORY !== undefined || env.GIT_ALTERNATE_OBJECT_DIRECTORIES !== undefined;
+  const priv = own ? undefined : privateStoreFor(args[0], opts.cwd, env.GIT_DIR);
+  if (priv) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = priv;
   const okCodes = opts.okCodes ?? [0];
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -88,7 +88,7 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
       const cwd = env.GIT_WORK_TREE ?? o.worktree;
       const repoEnv = { ...env };
       delete repoEnv.GIT_INDEX_FILE;
-      const { tree, leftOut } = await stageAllWithReport(cwd, env, o.exclude);
+      const { tree, leftOut } = await stageAllWithReport(cwd, env, o.exclude, true);
       const left = leftOut.length > 0 ? { leftOut } : {};
       if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
       const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, env: repoEnv, okCodes: [0, 1, 128] });

@@ -4,6 +4,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { git } from './git.js';
 import { gitPathProblem } from './git-path-rules.js';
 import { readLinkedDirs } from './linked-dirs.js';
+import { privateStore } from './private-objects.js';
 import { resolveWorktreeGitDir, worktreeGitEnv } from './worktree-git-dir.js';
 
 /** The worktree's own git dir, checked (see readWorktreeGitDirs): a rewritten `.git` pointer throws. */
@@ -21,9 +22,9 @@ const PRIVATE_OBJECT_KEYS = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIREC
  * recorded; without it `<root>/.git` is read once and checked. The real index is never touched.
  *
  * Objects written with that env (the blobs of `git add`, the trees of `write-tree`, a `commit-tree`)
- * go to a private object directory beside the index (GIT_OBJECT_DIRECTORY), with the repository's
- * store as an alternate to read from: the worktree's content never lands in the repository's shared
- * store, and is removed with the temporary folder. Only what is committed is copied there
+ * go to the worktree's private object store (private-objects.ts; GIT_OBJECT_DIRECTORY), with the
+ * repository's store as an alternate to read from: the worktree's content never lands in the
+ * repository's shared store, and is removed with the worktree. Only what is committed is copied there
  * (keepObjects, called by commitWork and snapshotCommit before a ref or a later step needs it).
  */
 export async function withTempIndex<T>(root: string, fn: (env: Record<string, string>) => Promise<T>, gitDir?: string): Promise<T> {
@@ -39,8 +40,7 @@ export async function withTempIndex<T>(root: string, fn: (env: Record<string, st
     await stat(real)
       .then((st) => utimes(index, st.atime, st.mtime))
       .catch(() => undefined);
-    const objects = join(tmp, 'objects');
-    await mkdir(objects);
+    const objects = await privateStore(realRoot, dir);
     const shared = await repositoryObjects(realRoot, dir);
     return await fn({
       ...worktreeGitEnv(realRoot, dir),
@@ -64,6 +64,8 @@ async function repositoryObjects(root: string, gitDir: string): Promise<string> 
 export function sharedObjectsEnv(env: Record<string, string>): Record<string, string> {
   const out = { ...env };
   for (const k of PRIVATE_OBJECT_KEYS) delete out[k];
+  // Set, and empty: git.ts then does not add the private store back for a read.
+  out.GIT_ALTERNATE_OBJECT_DIRECTORIES = '';
   return out;
 }
 
@@ -143,13 +145,24 @@ export interface LeftOut {
  * HEAD afterwards (an untracked one drops out, a tracked one keeps its committed version). Not
  * `:(exclude)` pathspecs: git refuses those when they name an ignored path.
  *
- * A file git cannot add (a path it refuses, `.GIT/config`; a file it cannot read) never fails the
- * staging: `--ignore-errors` adds the rest, and the files still out of the index are returned.
+ * With `lenient` (the commits), a file git cannot add (a path it refuses, `.GIT/config`; a file it
+ * cannot read) never fails the staging: `--ignore-errors` adds the rest, and the files still out of the
+ * index are returned. Without it (tree hashes, diffs) such a file fails the call, as git does: the
+ * tree the verifier tests is then never one that silently lacks a file on disk.
  */
-export async function stageAll(root: string, env: Record<string, string>, exclude: readonly string[] = []): Promise<LeftOut[]> {
+export async function stageAll(
+  root: string,
+  env: Record<string, string>,
+  exclude: readonly string[] = [],
+  lenient = false,
+): Promise<LeftOut[]> {
   const realRoot = env.GIT_WORK_TREE ?? (await realpath(root));
   const names = env.GIT_DIR ? (await readLinkedDirs(env.GIT_DIR)).map((l) => l.name) : [];
-  const add = await git(['add', '-A', '--ignore-errors', '--', '.'], { cwd: realRoot, env, okCodes: [0, 1] });
+  const add = await git(['add', '-A', ...(lenient ? ['--ignore-errors'] : []), '--', '.'], {
+    cwd: realRoot,
+    env,
+    okCodes: lenient ? [0, 1] : [0],
+  });
   const leftOut = add.code === 1 ? await notAdded(realRoot, env) : [];
   const out = literalPathspecs(realRoot, [...exclude, ...names]);
   if (out.length) await git(['reset', '-q', '--', ...out], { cwd: realRoot, env });
@@ -173,13 +186,14 @@ export async function stageAllAndWriteTree(root: string, env: Record<string, str
   return (await stageAllWithReport(root, env, exclude)).tree;
 }
 
-/** stageAllAndWriteTree, also naming the files left out of the tree (stageAll). */
+/** stageAllAndWriteTree, also naming the files left out of the tree (stageAll, `lenient`). */
 export async function stageAllWithReport(
   root: string,
   env: Record<string, string>,
   exclude: readonly string[] = [],
+  lenient = false,
 ): Promise<{ tree: string; leftOut: LeftOut[] }> {
-  const leftOut = await stageAll(root, env, exclude);
+  const leftOut = await stageAll(root, env, exclude, lenient);
   const { stdout } = await git(['write-tree'], { cwd: env.GIT_WORK_TREE ?? root, env });
   return { tree: stdout.trim(), leftOut };
 }

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { dropPrivateStore } from './private-objects.js';
+import { realpath, rm } from 'node:fs/promises';
 import { git } from './git.js';
 import { join } from 'node:path';
 
@@ -13,7 +14,10 @@ export function repoLockPath(commonDir: string): string {
  * Does not take the repository lock itself.
  */
 export async function removeWorktreeUnlocked(commonDir: string, path: string): Promise<void> {
+  const real = await realpath(path).catch(() => path);
   await git(['worktree', 'remove', '--force', '--force', path], { cwd: commonDir, okCodes: [0, 128] });
   await rm(path, { recursive: true, force: true });
+  await dropPrivateStore(real);
+  if (real !== path) await dropPrivateStore(path);
   await git(['worktree', 'prune'], { cwd: commonDir, okCodes: [0, 128] });
 }

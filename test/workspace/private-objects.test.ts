@@ -1,6 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { privateStoreFor } from '../../src/workspace/private-objects.js';
 import { join } from 'node:path';
 import { commitWork, wipCommit } from '../../src/workspace/publish.js';
 import { snapshotCommit } from '../../src/workspace/snapshot-commit.js';
@@ -51,6 +52,11 @@ describe('the harness keeps worktree content out of the shared object store', ()
     await filesChanged(w.path, w.baseSha, { gitDir: w.gitDir });
     await expect(wipCommit({ worktree: w.path, message: 'm', identity, gitDir: w.gitDir, protect: {} })).rejects.toThrow(/\.env/);
     expect(objectsWith(clone, SECRET)).toEqual([]);
+    // The private store lives as long as the worktree, and goes with it.
+    const store = privateStoreFor('cat-file', w.gitDir, w.gitDir);
+    expect(store && existsSync(store)).toBe(true);
+    await w.remove();
+    expect(existsSync(store ?? '')).toBe(false);
   });
 
   it('private-objects - an ignored .env is never stored, and what is committed is (in the shared store, reachable)', async () => {
