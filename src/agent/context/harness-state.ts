@@ -1,8 +1,9 @@
 /**
- * The harness's own record re-attached after a summary: gate status, the ledger of checks (failing,
- * or not re-run since the last edit, with their log paths), failing-check logs, files edited and the
- * todo list. It comes from outside the conversation, so a summary can never mark anything verified,
- * and one that forgets a failure or misses its sections loses nothing.
+ * The harness's own facts section, appended after every summary: gate status (failed gates with the log
+ * of the latest failing test run), the ledger of checks (failing, or not re-run since the last edit, with
+ * their log paths), failing-check logs, the edits since the last passing test run, the files edited, the
+ * test command and the todo list (the plan). It comes from outside the conversation, so a summary can
+ * never mark anything verified, and one that forgets a failure or is written in any shape loses nothing.
  */
 import type { CheckRecord, CompactionState } from './types.js';
 
