@@ -21,6 +21,11 @@ export interface TaskSpec {
 }
 
 export interface RunTaskInput {
+  /**
+   * Enforce timeout_min from a watchdog thread that ends the whole process (exit 4) when the run is
+   * stuck: for hosts that run one task per process (the CLI, the Action), never for the App's server.
+   */
+  exitOnStuck?: boolean;
   /** A git repository (a checkout or a bare mirror) to make the worktree from. */
   repoDir: string;
   /** Commit-ish to start from (default HEAD of repoDir). */

@@ -28,7 +28,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
   const rec = await openRunRecord(input);
   const startedAt = new Date().toISOString();
   // timeout_min from outside the main thread: a stuck harness is still ended (exit 4), its processes killed.
-  const watchdog = startRunWatchdog(input, startedAt, rec.secrets);
+  const watchdog = input.exitOnStuck ? startRunWatchdog(input, startedAt, rec.secrets) : undefined;
   let ws: Workspace | undefined;
   let sandbox: ExecHandle | undefined;
   let outcome: RunOutcome;
@@ -77,7 +77,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     return await writeResult(input, rec, { startedAt, ws, sandbox: sandbox?.sandbox ?? box?.sandbox, ...said }, outcome);
   } finally {
     // 9. Clean up: the watchdog, the transcript, the sandbox's processes, the scratch folder, the worktree.
-    watchdog.stop();
+    watchdog?.stop();
     await rec.close().catch(() => undefined);
     await sandbox?.dispose().catch(() => undefined);
     await ws?.cleanup(outcome.keepWorktree);
