@@ -225,4 +225,16 @@ describe('compaction through the loop', () => {
     expect(ev?.type === 'compaction' && ev.detail).toMatch(/summary request too long .*retried without the 1 oldest rounds/);
     expect(userText(model.requests.filter((r) => !isSummary(r))[5]!)).toContain('Summary after the retry.');
   });
+  it('compaction-loop - a failed attempt (history unchanged) is an ok:false event and counted by neither the loop nor the evidence', async () => {
+    const { d } = await deps((r, n) => {
+      if (isSummary(r)) return { error: 'fatal', message: 'overloaded' };
+      if (n === 1) return { error: 'prompt_too_long', message: 'prompt is too long' };
+      return { content: [text('done')] };
+    });
+    const { events, result } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    expect(result.status).toBe('completed');
+    expect(events.filter((e) => e.type === 'compaction')).toEqual([expect.objectContaining({ ok: false, kind: 'summary' })]);
+    expect(result.compactions).toBe(0);
+    expect(evidenceOf(events).usage.compactions).toBe(0);
+  });
 });
