@@ -1,5 +1,6 @@
 /**
- * The ModelClient on the Anthropic SDK: one streamed Messages request per turn, assembled into the final
+ * The ModelClient on the Anthropic SDK (the Anthropic API, or Bedrock / Vertex through the SDK's own clients
+ * for them: provider.ts): one streamed Messages request per turn, assembled into the final
  * assistant message. Retries and the request timeout are the SDK's; this file adds an idle watchdog for a
  * stream that stalls after it started, and maps failures to ModelError kinds (see to-model-error.ts).
  */
@@ -7,14 +8,14 @@ import type { ModelClient, ModelRequest, ModelResponse, StreamDelta } from './mo
 import { ModelError } from './model-client.js';
 import { logger as moduleLogger } from '../log.js';
 import { assembleMessage } from './assemble-message.js';
-import { createSdkClient, DEFAULT_STREAM_IDLE_MS, type AnthropicClientOptions } from './sdk-client.js';
+import { createMessagesClient, DEFAULT_STREAM_IDLE_MS, type AnthropicClientOptions } from './sdk-client.js';
 import { toMessageParams } from './to-message-params.js';
 import { toModelError } from './to-model-error.js';
 
 export type { AnthropicClientOptions } from './sdk-client.js';
 
 export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient {
-  const sdk = createSdkClient(opts);
+  const sdkFor = createMessagesClient(opts);
   const log = opts.logger ?? moduleLogger('model');
   const idleMs = opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
 
@@ -37,9 +38,11 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
     const t0 = Date.now();
     log.debug({ model: request.model, messages: request.messages.length, tools: request.tools.length }, 'model request');
     try {
+      const sdk = await sdkFor();
       const { data: stream, response } = await sdk.messages.create(toMessageParams(request), { signal: controller.signal }).withResponse();
       started = true;
-      const requestId = response.headers.get('request-id') ?? undefined;
+      // Bedrock names its request id x-amzn-requestid; Vertex passes the API's request-id through.
+      const requestId = response.headers.get('request-id') ?? response.headers.get('x-amzn-requestid') ?? undefined;
       const assembler = assembleMessage(log, onDelta);
       arm();
       for await (const event of stream) {
@@ -66,3 +69,6 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
 
   return { send };
 }
+
+/** The same client by its general name: `provider` picks the Anthropic API, Bedrock or Vertex. */
+export const createModelClient = createAnthropicClient;

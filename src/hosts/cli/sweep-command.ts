@@ -67,7 +67,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   }
   let model = deps.model;
   if (!model) {
-    model = cliModel(env, 'sweep');
+    model = cliModel(env, 'sweep', config.provider);
   }
   const github = deps.github ?? port;
   const names = flags.name === undefined ? undefined : Array.isArray(flags.name) ? flags.name : [flags.name];
