@@ -43,7 +43,23 @@ export function renderConfigReference(): string {
   return lines.join('\n');
 }
 
-/** The JSON Schema of .github/proofpr.yml (for editors). */
+/** Where the schema is published (the `$id`; `proofpr init` points editors at it, or at the installed copy). */
+export const CONFIG_SCHEMA_ID = 'https://raw.githubusercontent.com/proofpr/proofpr/main/docs/proofpr.schema.json';
+
+const EXTENDS_PROPERTY: Json = {
+  type: 'string',
+  pattern: '^([A-Za-z0-9_.-]+/)?[A-Za-z0-9_.-]+(:.+)?$',
+  description:
+    "[owner/]repo[:path.yml]: load another repository's config first (its own _extends chain too), then this file's keys over it; resolved when proofpr reads the config through GitHub (the App, the Action, run --github-repo, sweep with a GitHub target)",
+};
+
+/**
+ * The JSON Schema of .github/proofpr.yml (for editors): the zod schema's, with an `$id` and the `_extends`
+ * key, which the loader resolves before validation (so the zod schema itself never sees it).
+ */
 export function configJsonSchema(): Json {
-  return z.toJSONSchema(repoConfigSchema, { io: 'input' }) as Json;
+  const generated = z.toJSONSchema(repoConfigSchema, { io: 'input' }) as Json;
+  const { $schema, ...rest } = generated;
+  const properties = { _extends: EXTENDS_PROPERTY, ...(rest.properties as Record<string, Json>) };
+  return { $schema, $id: CONFIG_SCHEMA_ID, title: 'proofpr configuration (.github/proofpr.yml)', ...rest, properties };
 }
