@@ -60,7 +60,7 @@ describe('renderSummaryMd', () => {
     expect(deniedRow.length).toBeLessThan(400);
     expect(deniedRow).toContain('pipe \\| to \\<b\\>shell\\</b\\> @\u200boctocat');
     const gateRow = md.split('\n').find((l) => l.startsWith('| ❌')) ?? '';
-    expect(gateRow).toBe('| ❌ | tests-ran\\|x | detail with \\| pipe and \\`tick\\` and \\<img src=x\\> |');
+    expect(gateRow).toBe('| ❌ | tests-ran\\|x | detail with \\| pipe and `tick` and \\<img src=x\\> |');
     // every table row keeps its column count: no unescaped pipe inside a cell
     for (const line of md.split('\n').filter((l) => l.startsWith('|'))) {
       const cells = line.replace(/\\\|/g, '').split('|').length;

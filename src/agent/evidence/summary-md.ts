@@ -3,7 +3,7 @@
  * Untrusted strings (commands, paths, details) are escaped and capped.
  */
 import type { Verdict } from '../events.js';
-import { mdCode, mdText } from './markdown.js';
+import { mdCode, mdText, mdTextWithCode } from './markdown.js';
 import { executed, formatCost, formatInt, shortHash } from './text.js';
 import type { Evidence } from './types.js';
 import { secondLookSection } from './second-look-md.js';
@@ -72,7 +72,7 @@ function commandLines(ev: Evidence): string[] {
 
 function gatesTable(ev: Evidence): string[] {
   if (ev.gates.length === 0) return ['### Gates', '', '_No gate evaluation was recorded._'];
-  const rows = ev.gates.map((g) => `| ${g.passed ? '✅' : '❌'} | ${mdText(g.name, 60)} | ${mdText(g.detail, 300)} |`);
+  const rows = ev.gates.map((g) => `| ${g.passed ? '✅' : '❌'} | ${mdText(g.name, 60)} | ${mdTextWithCode(g.detail, 300)} |`);
   return ['### Gates', '', '| | Gate | Detail |', '| --- | --- | --- |', ...rows];
 }
 
@@ -143,7 +143,7 @@ function notVerified(ev: Evidence): string[] {
   if (ev.verdict === 'aborted' || ev.verdict === 'error') {
     items.push(`- The run ended **${ev.verdict}** before the work could be proven: ${mdText(ev.reason, 300)}`);
   }
-  for (const g of ev.gates.filter((x) => !x.passed)) items.push(`- **${mdText(g.name, 60)}** failed: ${mdText(g.detail, 300)}`);
+  for (const g of ev.gates.filter((x) => !x.passed)) items.push(`- **${mdText(g.name, 60)}** failed: ${mdTextWithCode(g.detail, 300)}`);
   if (ev.verdict !== 'verified' && ev.gates.length === 0) items.push('- The Stop gates never ran, so nothing was checked.');
   if (ev.verdict !== 'verified' && ev.testRuns.length === 0) items.push('- No test run was recorded.');
   for (const h of ev.hookErrors ?? []) items.push(`- Hook error: ${mdText(h, 300)}`);
@@ -170,7 +170,7 @@ function usageLine(ev: Evidence): string[] {
 function lifecycleSection(ev: Evidence): string[] {
   const g = [...ev.gates].reverse().find((x) => x.name === 'lifecycle-scripts');
   if (!g || g.detail.startsWith('no package lifecycle script')) return [];
-  const items = g.detail.split('; ').map((s) => `- ${mdText(s, 300)}`);
+  const items = g.detail.split('; ').map((s) => `- ${mdTextWithCode(s, 300)}`);
   return [
     '### Package lifecycle scripts changed',
     '',
