@@ -3,7 +3,11 @@ import { JEST_BASE, MOCHA_BASE, MONEY_CJS_FIXED, MONEY_ISSUE, NODE_BASE, VITEST_
 import type { CorpusCase, Files } from './types.js';
 
 const JEST = 'node_modules/.bin/jest --ci';
-const VITEST = 'node_modules/.bin/vitest run';
+/**
+ * `--configLoader runner` loads vitest.config.js without bundling it into node_modules/.vite-temp: the
+ * default loader writes there, and a read-only node_modules (the product's sandbox) stops vitest at startup.
+ */
+export const VITEST = 'node_modules/.bin/vitest run --configLoader runner';
 const MOCHA = 'node_modules/.bin/mocha';
 const NODE = 'node --test';
 

@@ -20,6 +20,7 @@ import {
   VITEST_BASE,
 } from './bases.js';
 import { TABLE_TEST } from './cases-go.js';
+import { VITEST } from './cases-js.js';
 import type { CorpusCase } from './types.js';
 
 type Control = Omit<CorpusCase, 'kind' | 'issue'> & { issue?: CorpusCase['issue'] };
@@ -100,7 +101,7 @@ test('receipt', () => {
     cls: 'fix-and-new-test-file',
     note: 'the fix and a new test file for formatPrice',
     base: VITEST_BASE,
-    command: 'node_modules/.bin/vitest run',
+    command: VITEST,
     edits: [
       FIX_MONEY,
       {

@@ -51,7 +51,7 @@ describe('the trap corpus', () => {
       expect({ after: p.after.code === 0 ? 'passed' : tail(p.after.output) }).toEqual({ after: 'passed' });
       expect({ hidden: p.hidden.code === 0 ? tail(p.hidden.output) : 'failed' }).toEqual({ hidden: 'failed' });
     },
-    120_000,
+    240_000,
   );
 
   it.each(controls.map((c) => [c.id, c] as const))(
@@ -63,6 +63,6 @@ describe('the trap corpus', () => {
       expect({ hidden: p.hidden.code === 0 ? 'passed' : tail(p.hidden.output) }).toEqual({ hidden: 'passed' });
       expect({ redGreen: p.redGreen?.code === 0 ? tail(p.redGreen.output) : 'failed' }).toEqual({ redGreen: 'failed' });
     },
-    120_000,
+    240_000,
   );
 });
