@@ -83,7 +83,12 @@ function parseOutputs(text: string): Record<string, string> {
 
 /** A checkout of a fresh remote seeded from the demo repository; `mutate` edits the seed before the first commit. */
 /** `ci`: the fake repository's CI (default: passed at once on every sha), with Actions jobs and logs. */
-export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (serverUrl: string) => CiFakeOptions): Promise<ActionFixture> {
+/** `tokenLogin`: the github_token's identity (GraphQL viewer); default an App's bot, whose pushes start CI. */
+export async function actionFixture(
+  mutate?: (dir: string) => void,
+  ciFake?: (serverUrl: string) => CiFakeOptions,
+  opts: { tokenLogin?: string } = {},
+): Promise<ActionFixture> {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-action-')));
   const dist = join(work, 'action');
   cpSync(DIST, dist, { recursive: true });
@@ -111,6 +116,7 @@ export async function actionFixture(mutate?: (dir: string) => void, ciFake?: (se
     bareDir: bare,
     webUrl: () => serverUrl,
     self: 'github-actions[bot]',
+    viewer: opts.tokenLogin ?? 'proofpr-test-app[bot]',
     // The repository's CI passed on whatever sha is asked (the Action's bounded CI wait ends at once).
     ci: () => ({
       check_runs: [

@@ -10,9 +10,7 @@ import { fixIssue } from '../../usecases/fix-issue.js';
 import { followUpPr } from '../../usecases/follow-up-pr.js';
 import { acceptRequest } from '../../usecases/accept-request.js';
 import { newRunId } from '../../usecases/run-id.js';
-import { ciAfterPush } from '../../usecases/ci-after-push.js';
 import { runCiFixRounds } from '../../usecases/ci-fix-round.js';
-import type { PublishedRun } from '../../usecases/publish-ci.js';
 import { realClock, type Clock } from '../../usecases/watch-ci.js';
 import { logger } from '../../log.js';
 import type { UsecaseDeps } from '../../usecases/ports.js';
@@ -21,6 +19,11 @@ import { exitCodeFor } from '../../agent/evidence/types.js';
 import type { ActionContext } from './context.js';
 import { checkoutWorkspace } from '../shared/checkout-workspace.js';
 import { skipped, type ActionResult } from './result.js';
+import type { Heartbeat } from '../shared/heartbeat.js';
+import type { PushToken } from './push-token.js';
+import { actionCiWatch } from './ci-step.js';
+import { renderCiSection } from '../../agent/evidence/ci-md.js';
+import type { CiEvidence } from '../../usecases/ci-types.js';
 
 export interface IssueFlowDeps {
   github: GitHubPort;
@@ -29,6 +32,12 @@ export interface IssueFlowDeps {
   modelId: string;
   evidencePath: (absolute: string) => string;
   clock?: Clock;
+  /** Which token pushes (asked only after a push): the workflow's GITHUB_TOKEN starts no CI. */
+  pushToken: () => Promise<PushToken>;
+  /** ci.wait_min is set in the config file itself. */
+  ciWaitExplicit: boolean;
+  heartbeat: Heartbeat;
+  log: (line: string) => void;
 }
 
 const log = logger('action');
@@ -61,13 +70,25 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
     run.mode === 'follow-up' ? await followUpPr(input, usecaseDeps) : await fixIssue({ ...input, mode: run.mode }, usecaseDeps);
   // A bounded wait in the step: what the repository's CI says about the pushed commit (ci.wait_min);
   // when it failed, up to ci.fix_rounds follow-up runs on the same branch, each watched again.
+  deps.heartbeat.idle();
+  let ci: CiEvidence | undefined;
   if (outcome.published) {
     const branch = outcome.branch;
     const ciDeps = { ...usecaseDeps, workspace: checkoutWorkspace(ctx.workspace, { fetchBranches: [branch] }) };
-    const watch = (p: PublishedRun) => ciAfterPush(p, config, { github, clock: deps.clock ?? realClock, pushedByAction: true });
-    await runCiFixRounds(outcome.published, { trigger: input.trigger, config, newRunId: () => newRunId() }, { ...ciDeps, watch }).catch(
-      (e: unknown) => log.warn({ err: (e as Error).message }, 'CI watch failed'),
-    );
+    const token = await deps.pushToken();
+    const watch = actionCiWatch(config, {
+      github,
+      clock: deps.clock ?? realClock,
+      token,
+      ciWaitExplicit: deps.ciWaitExplicit,
+      heartbeat: deps.heartbeat,
+      log: deps.log,
+    });
+    ci = await runCiFixRounds(
+      outcome.published,
+      { trigger: input.trigger, config, newRunId: () => newRunId() },
+      { ...ciDeps, watch },
+    ).catch((e: unknown) => (log.warn({ err: (e as Error).message }, 'CI watch failed'), undefined));
   }
 
   const res = outcome.run;
@@ -85,7 +106,7 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
       pr_url: pr?.url ?? '',
       evidence_path: res ? deps.evidencePath(join(res.runDir, 'evidence.json')) : '',
     },
-    summaryMd: res?.summaryMd ?? `proofpr ${outcome.verdict}: see the status comment ${run.statusCommentUrl}\n`,
-    message: `${t.target} #${t.number}: ${verdict}${outcome.pr ? ` → ${outcome.pr.url}` : ''}`,
+    summaryMd: `${res?.summaryMd ?? `proofpr ${outcome.verdict}: see the status comment ${run.statusCommentUrl}\n`}${ci ? `\n${renderCiSection(ci)}\n` : ''}`,
+    message: `${t.target} #${t.number}: ${verdict}${outcome.pr ? ` → ${outcome.pr.url}` : ''}${ci ? ` (CI ${ci.state})` : ''}`,
   };
 }

@@ -16,6 +16,15 @@ export async function loadActionConfig(
   inputs: ActionInputs,
   github: Pick<GitHubPort, 'extendConfig'>,
 ): Promise<RepoConfig> {
+  return (await loadActionConfigFacts(workspace, inputs, github)).config;
+}
+
+/** The config and whether the file (or what it extends) sets ci.wait_min itself rather than by default. */
+export async function loadActionConfigFacts(
+  workspace: string,
+  inputs: ActionInputs,
+  github: Pick<GitHubPort, 'extendConfig'>,
+): Promise<{ config: RepoConfig; ciWaitExplicit: boolean }> {
   const path = isAbsolute(inputs.config) ? inputs.config : join(workspace, inputs.config);
   const exists = existsSync(path);
   if (!exists && inputs.config !== DEFAULT_CONFIG_PATH)
@@ -29,7 +38,9 @@ export async function loadActionConfig(
     throw new ConfigError(`invalid ${inputs.config}: _extends: ${(e as Error).message}`);
   }
   const config = validateRepoConfig(merged, inputs.config);
-  return {
+  const ci = merged.ci;
+  const ciWaitExplicit = typeof ci === 'object' && ci !== null && (ci as Record<string, unknown>).wait_min !== undefined;
+  const withInputs: RepoConfig = {
     ...config,
     // The input's default is '/agent': only a different value overrides the file's trigger.
     ...(inputs.trigger !== '/agent' ? { trigger: inputs.trigger } : {}),
@@ -38,4 +49,5 @@ export async function loadActionConfig(
     ...(inputs.maxCostUsd !== undefined ? { max_cost_usd: inputs.maxCostUsd } : {}),
     ...(inputs.testCommand ? { test: { ...config.test, command: inputs.testCommand } } : {}),
   };
+  return { config: withInputs, ciWaitExplicit };
 }

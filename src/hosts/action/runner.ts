@@ -60,7 +60,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, deps: Acti
     const ctx = readActionContext(env);
     useBundledWasm();
     warnPersistedToken(ctx.workspace, io);
-    const result = await runActionMain(ctx, inputs, { log: (l) => io.stdout(`${l}\n`), ...deps });
+    const result = await runActionMain(ctx, inputs, { log: (l) => io.stdout(`${l}\n`), env, ...deps });
     writeOutputs(ctx.outputFile, result.outputs);
     appendStepSummary(ctx.summaryFile, result.summaryMd);
     io.stdout(`proofpr: ${result.message}\n`);

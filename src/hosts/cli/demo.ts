@@ -9,7 +9,7 @@ import { runTask } from '../../run/run-task.js';
 import { issueBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
 import { sanitizeText } from '../../github/sanitize.js';
-import { createProgressPrinter } from './progress.js';
+import { createRunProgress } from './progress.js';
 
 /** examples/demo, found from src/hosts/cli (tests) or build/hosts/cli (the CLI): three levels up either way. */
 export function demoDir(): string {
@@ -65,6 +65,7 @@ export async function runDemo(
       '',
     ].join('\n'),
   );
+  const progress = createRunProgress((l) => write(`${l}\n`));
   const res = await runTask({
     repoDir,
     branch,
@@ -77,8 +78,8 @@ export async function runDemo(
     runDir,
     worktreesDir: join(work, 'worktrees'),
     repoFullName: 'example/demo-stats',
-    onEvent: createProgressPrinter((l) => write(`${l}\n`)),
-  });
+    onEvent: progress.onEvent,
+  }).finally(() => progress.stop());
   write(`\n${res.summaryMd}\n`);
   write(`\nverdict: ${res.evidence.verdict} (exit code ${res.exitCode})\n`);
   if (res.headSha) write(`commit ${res.headSha.slice(0, 12)} on branch ${branch}: git -C ${repoDir} show ${branch}\n`);

@@ -17,7 +17,7 @@ import type { RunTask } from '../../run/run-task-types.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
 import { githubTarget } from './github-target.js';
-import { createProgressPrinter } from './progress.js';
+import { createRunProgress } from './progress.js';
 import type { RunOptions } from './run-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -73,20 +73,20 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   const { trigger, config, statusCommentId, statusCommentUrl } = acc.run;
   const home = proofprHome(env);
   err(`proofpr run ${runId} on ${target.owner}/${target.repo}#${n} (model ${opts.modelOverride ?? config.model})\n`);
-  const progress = createProgressPrinter((l) => err(`${l}\n`));
+  const progress = createRunProgress((l) => err(`${l}\n`), env);
   const run = deps.runTask ?? runTask;
   const outcome = await fixIssue(
     { runId, trigger, config, statusCommentId, mode: 'fix', ...(deps.signal ? { signal: deps.signal } : {}) },
     {
       github,
       workspace: deps.workspace ?? { ensureMirror, pushBranch },
-      runTask: (i) => run({ ...i, onEvent: (ev) => (i.onEvent?.(ev), progress(ev)) }),
+      runTask: (i) => run({ ...i, onEvent: (ev) => (i.onEvent?.(ev), progress.onEvent(ev)) }).finally(() => progress.heartbeat.idle()),
       modelFactory: () => deps.model,
       runs: { update: () => undefined },
       home,
       ...(opts.modelOverride ? { modelOverride: opts.modelOverride } : {}),
     },
-  );
+  ).finally(() => progress.stop());
   const last = outcome.run;
   err(`status comment: ${statusCommentUrl}\n`);
   if (last) err(`run folder: ${last.runDir}\n`);

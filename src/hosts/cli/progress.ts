@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../agent/events.js';
+import { heartbeatMs, startHeartbeat, type Heartbeat } from '../shared/heartbeat.js';
 
 /** One human-readable line per turn on stderr: turn, tool calls, tokens, $; plus denials, gates and the end. */
 export function createProgressPrinter(write: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
@@ -53,5 +54,30 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
       default:
         break;
     }
+  };
+}
+
+export interface RunProgress {
+  /** The run's events: one line per turn, gate and test run, and the step the heartbeat names. */
+  onEvent: (ev: RunEvent) => void;
+  heartbeat: Heartbeat;
+  stop(): void;
+}
+
+/**
+ * The progress printer with a heartbeat: while a long step lasts (worktree, setup, baseline, the model,
+ * a tool, the final test run), a line at least every PROOFPR_HEARTBEAT_MS (default 10 s) names it.
+ */
+export function createRunProgress(write: (line: string) => void, env: NodeJS.ProcessEnv = process.env): RunProgress {
+  const heartbeat = startHeartbeat(write, { intervalMs: heartbeatMs(env) });
+  const printer = createProgressPrinter((l) => heartbeat.print(l));
+  heartbeat.step('preparing the worktree');
+  return {
+    onEvent: (ev) => {
+      heartbeat.event(ev);
+      printer(ev);
+    },
+    heartbeat,
+    stop: () => heartbeat.stop(),
   };
 }

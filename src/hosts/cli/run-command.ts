@@ -8,7 +8,7 @@ import { issueBranch, promptBranch } from '../../usecases/branch-name.js';
 import { newRunId } from '../../usecases/run-id.js';
 import type { WorkspacePort } from '../../usecases/ports.js';
 import { githubRun } from './github-run.js';
-import { createProgressPrinter } from './progress.js';
+import { createRunProgress } from './progress.js';
 import { resolveRunOptions, type RawRunFlags } from './run-options.js';
 
 export interface RunCommandDeps {
@@ -53,9 +53,10 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
   const swept = await sweepWorktrees(join(home, 'worktrees'), [opts.repoDir]).catch(() => ({ removed: [], salvaged: [] }));
   if (swept.salvaged.length)
     err(`saved the work of ${swept.salvaged.length} interrupted run(s) as WIP commits: ${swept.salvaged.join(', ')}\n`);
-  const progress = createProgressPrinter((l) => err(`${l}\n`));
   err(`proofpr run ${runId} on ${opts.repoDir} → branch ${branch} (model ${opts.modelId})\n`);
+  const progress = createRunProgress((l) => err(`${l}\n`), env);
   const res = await runTask({
+    exitOnStuck: true,
     repoDir: opts.repoDir,
     branch,
     task: opts.task,
@@ -67,9 +68,9 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
     runDir,
     worktreesDir: join(home, 'worktrees'),
     keepWorktree: opts.keepWorktree,
-    onEvent: progress,
+    onEvent: progress.onEvent,
     ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  }).finally(() => progress.stop());
   err(`run folder: ${runDir}\n`);
   if (res.headSha) err(`${res.wip ? 'WIP commit' : 'commit'} ${res.headSha.slice(0, 12)} on ${branch}\n`);
   if (opts.json) out(`${JSON.stringify(res.evidence)}\n`);

@@ -73,6 +73,8 @@ export interface FakeGitHubOptions extends ReviewFakeOptions, CiFakeOptions {
   failOnce?: RegExp;
   /** Login of the token's user: the author of comments created through the API. */
   self?: string;
+  /** Login the GraphQL `viewer` query answers (the token's identity); default `self`, then proofpr[bot]. */
+  viewer?: string;
 }
 
 export interface GitHubState {
@@ -318,6 +320,8 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
         },
       ];
     }
+    if (method === 'POST' && path === '/graphql' && /\bviewer\b/.test(String((body as { query?: unknown } | undefined)?.query ?? '')))
+      return [200, { data: { viewer: { login: opts.viewer ?? opts.self ?? 'proofpr[bot]' } } }];
     if (method === 'POST' && path === '/graphql') return reviewFake.graphql(body);
     if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(path)))
       return contents(m[1] as string, m[2] as string, m[3] as string, url.searchParams.get('ref'));
