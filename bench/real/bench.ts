@@ -107,7 +107,11 @@ function ensureInstall(c: BenchCase, m: Materialized): Deps | undefined {
   execFileSync('git', ['clone', '-q', '--branch', 'main', m.bundle, tmp], { stdio: 'ignore' });
   const manifests = execFileSync('git', ['ls-files', '-s'], { cwd: tmp, encoding: 'utf8' })
     .split('\n')
-    .filter((l) => /(^|\/|\t)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|\.yarnrc(\.yml)?)$/.test(l))
+    .filter((l) =>
+      /(^|\/|\t)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|\.yarnrc(\.yml)?)$/.test(
+        l,
+      ),
+    )
     .join('\n');
   const key = createHash('sha256').update(`${c.install}\n${manifests}`).digest('hex').slice(0, 12);
   const dir = join(cacheRoot, 'deps', `${c.repo.split('/')[1]!}-${key}`);
@@ -123,7 +127,8 @@ function ensureInstall(c: BenchCase, m: Materialized): Deps | undefined {
   const flags = c.install.startsWith('npm') ? ' --no-audit --no-fund --loglevel=error' : '';
   const r = sh(tree, `${c.install}${flags}`, { ...toolEnv, CI: 'true' });
   writeFileSync(join(dir, 'install.log'), r.out);
-  if (r.code !== 0) throw new Error(`${c.id}: \`${c.install}\` failed (exit ${r.code}), see ${join(dir, 'install.log')}:\n${r.out.slice(-3000)}`);
+  if (r.code !== 0)
+    throw new Error(`${c.id}: \`${c.install}\` failed (exit ${r.code}), see ${join(dir, 'install.log')}:\n${r.out.slice(-3000)}`);
   writeFileSync(stamp, `${c.install} ${c.id}\n`);
   return { kind: 'install', tree };
 }
@@ -135,7 +140,10 @@ function linkDeps(deps: Deps | undefined, into: string): void {
     execFileSync('cp', ['-al', deps.nodeModules, join(into, 'node_modules')]);
     return;
   }
-  const found = execFileSync('find', ['.', '-name', '.git', '-prune', '-o', '-name', 'node_modules', '-type', 'd', '-print', '-prune'], { cwd: deps.tree, encoding: 'utf8' });
+  const found = execFileSync('find', ['.', '-name', '.git', '-prune', '-o', '-name', 'node_modules', '-type', 'd', '-print', '-prune'], {
+    cwd: deps.tree,
+    encoding: 'utf8',
+  });
   const extra = ['.pnp.cjs', '.pnp.loader.mjs', '.yarn/install-state.gz', '.yarn/unplugged'].filter((p) => existsSync(join(deps.tree, p)));
   for (const rel of [...found.split('\n').filter(Boolean), ...extra]) {
     const dest = join(into, rel);
@@ -161,7 +169,13 @@ function write(dir: string, changes: readonly FileChange[]): void {
   }
 }
 
-async function cliRun(c: BenchCase, m: Materialized, changes: readonly FileChange[], deps: Deps | undefined, label: string): Promise<PassResult> {
+async function cliRun(
+  c: BenchCase,
+  m: Materialized,
+  changes: readonly FileChange[],
+  deps: Deps | undefined,
+  label: string,
+): Promise<PassResult> {
   const work = realpathSync(mkdtempSync(join(tmpdir(), `proofpr-real-${c.id}-`)));
   try {
     const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps);
@@ -174,7 +188,15 @@ async function cliRun(c: BenchCase, m: Materialized, changes: readonly FileChang
     }
     const t = performance.now();
     const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH, HOME: process.env.HOME, COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', COREPACK_ENABLE_STRICT: '0', ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000', PROOFPR_HOME: join(work, 'home') },
+      env: {
+        PATH,
+        HOME: process.env.HOME,
+        COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+        COREPACK_ENABLE_STRICT: '0',
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
+        PROOFPR_HOME: join(work, 'home'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -188,7 +210,10 @@ async function cliRun(c: BenchCase, m: Materialized, changes: readonly FileChang
     const ev = JSON.parse(readFileSync(evPath, 'utf8')) as EvidenceLike;
     if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} ${label}\n${stderr}\n`);
     // The baseline is also one of the test runs: count it once.
-    const runs = [...(ev.baseline && !ev.testRuns.some((r) => r.startedAt === ev.baseline?.startedAt) ? [ev.baseline] : []), ...ev.testRuns];
+    const runs = [
+      ...(ev.baseline && !ev.testRuns.some((r) => r.startedAt === ev.baseline?.startedAt) ? [ev.baseline] : []),
+      ...ev.testRuns,
+    ];
     const last = ev.testRuns.at(-1);
     return {
       verdict: ev.verdict,
@@ -250,10 +275,21 @@ function qualifyCase(c: BenchCase, m: Materialized, deps: Deps | undefined): { t
   return codes;
 }
 
-type Row = { id: string; repo: string; fix: string; runner: string; shape?: string; direct: ReturnType<typeof direct>; fix_: PassResult; testOnly: PassResult };
+type Row = {
+  id: string;
+  repo: string;
+  fix: string;
+  runner: string;
+  shape?: string;
+  direct: ReturnType<typeof direct>;
+  fix_: PassResult;
+  testOnly: PassResult;
+};
 
 // PROOFPR_BENCH_REAL_CASES: another manifest file (candidates being qualified), instead of bench/real/cases*.json.
-const manifest = process.env.PROOFPR_BENCH_REAL_CASES ? readManifest(process.env.PROOFPR_BENCH_REAL_CASES) : readManifests(join(root, 'bench', 'real'));
+const manifest = process.env.PROOFPR_BENCH_REAL_CASES
+  ? readManifest(process.env.PROOFPR_BENCH_REAL_CASES)
+  : readManifests(join(root, 'bench', 'real'));
 const cases = manifest.cases.filter((c) => only.length === 0 || only.includes(c.id));
 const rows: Row[] = [];
 for (const c of cases) {
@@ -263,14 +299,27 @@ for (const c of cases) {
   if (qualify) {
     const q = qualifyCase(c, m, deps);
     const ok = q.testOnly !== 0 && q.fix === 0;
-    process.stderr.write(`  qualify: test-only exit ${q.testOnly}, fix exit ${q.fix}: ${ok ? 'qualifies' : 'does NOT qualify'} (logs in ${m.dir})\n`);
+    process.stderr.write(
+      `  qualify: test-only exit ${q.testOnly}, fix exit ${q.fix}: ${ok ? 'qualifies' : 'does NOT qualify'} (logs in ${m.dir})\n`,
+    );
     continue;
   }
   const d = direct(c, m, deps);
   const fixPass = await cliRun(c, m, [...m.source, ...m.test], deps, 'fix');
   const testPass = await cliRun(c, m, m.test, deps, 'test-only');
-  rows.push({ id: c.id, repo: c.repo, fix: c.fix, runner: c.runner, ...(c.shape ? { shape: c.shape } : {}), direct: d, fix_: fixPass, testOnly: testPass });
-  process.stderr.write(`  direct: ${d.count ?? '?'} tests (exit ${d.code}); fix: ${fixPass.verdict} (${fixPass.reason}); test-only: ${testPass.verdict} (${testPass.reason})\n`);
+  rows.push({
+    id: c.id,
+    repo: c.repo,
+    fix: c.fix,
+    runner: c.runner,
+    ...(c.shape ? { shape: c.shape } : {}),
+    direct: d,
+    fix_: fixPass,
+    testOnly: testPass,
+  });
+  process.stderr.write(
+    `  direct: ${d.count ?? '?'} tests (exit ${d.code}); fix: ${fixPass.verdict} (${fixPass.reason}); test-only: ${testPass.verdict} (${testPass.reason})\n`,
+  );
 }
 if (qualify) process.exit(0);
 
@@ -281,7 +330,9 @@ console.log('| case | runner | upstream | fix | test only | tests: proofpr / run
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
   const counts = `${r.fix_.total ?? '?'} / ${r.direct.count ?? '?'}${r.fix_.total === r.direct.count ? '' : ' ✗'}`;
-  console.log(`| ${r.id} | ${r.runner} | ${r.repo}@${r.fix.slice(0, 7)} | ${r.fix_.verdict} | ${r.testOnly.verdict} | ${counts} | ${secs(r.fix_.wallMs)} / ${secs(r.fix_.testMs)} (${r.fix_.testRuns} runs) | ${over(r.fix_).toFixed(2)}× |`);
+  console.log(
+    `| ${r.id} | ${r.runner} | ${r.repo}@${r.fix.slice(0, 7)} | ${r.fix_.verdict} | ${r.testOnly.verdict} | ${counts} | ${secs(r.fix_.wallMs)} / ${secs(r.fix_.testMs)} (${r.fix_.testRuns} runs) | ${over(r.fix_).toFixed(2)}× |`,
+  );
 }
 
 /** The figures over `rs`: verified fixes, unverified test-only changes, exact counts, harness overhead. */
@@ -302,6 +353,11 @@ function summarize(rs: readonly Row[]) {
     unverifiedTestOnly: `${refused}/${rs.length}`,
     unverifiedRate: rs.length ? refused / rs.length : 0,
     countsExact: `${exact}/${rs.length}`,
+    // Runs the product stopped before the agent (its baseline unusable): an unverified test-only run among them is no refusal on the evidence.
+    notReady: {
+      fix: rs.filter((r) => r.fix_.reason.startsWith('not ready')).length,
+      testOnly: rs.filter((r) => r.testOnly.reason.startsWith('not ready')).length,
+    },
     overheadAll: test ? +((wall - test) / test).toFixed(2) : 0,
     overheadFixMedian: +(overheads[Math.floor(overheads.length / 2)] ?? 0).toFixed(2),
     sandbox: [...new Set(all.map((p) => p.sandbox ?? 'unknown'))].join(', '),
@@ -310,7 +366,9 @@ function summarize(rs: readonly Row[]) {
 }
 
 const resultsPath = join(root, 'bench', 'results', 'real.json');
-const previous = existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as { firstTry?: { cases: Row[] } } & Record<string, unknown>) : {};
+const previous = existsSync(resultsPath)
+  ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as { firstTry?: { cases: Row[] } } & Record<string, unknown>)
+  : {};
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const firstTryProduct = process.env.PROOFPR_BENCH_FIRSTTRY;
 if (firstTryProduct) {
@@ -319,15 +377,32 @@ if (firstTryProduct) {
   const added = rows.filter((r) => !kept.some((k) => k.id === r.id));
   const all = [...kept, ...added];
   const s = summarize(all);
-  console.log(`\nfirst try (${firstTryProduct}): ${added.length} case(s) added; over ${all.length}: verified fixes ${s.verifiedFixes}, unverified test-only ${s.unverifiedTestOnly}, counts equal ${s.countsExact}`);
-  const firstTry = { at: new Date().toISOString(), product: firstTryProduct, fixVerified: s.verifiedFixes, testOnlyUnverified: s.unverifiedTestOnly, countsExact: s.countsExact, summary: s, cases: all };
+  console.log(
+    `\nfirst try (${firstTryProduct}): ${added.length} case(s) added; over ${all.length}: verified fixes ${s.verifiedFixes}, unverified test-only ${s.unverifiedTestOnly}, counts equal ${s.countsExact}`,
+  );
+  const firstTry = {
+    at: new Date().toISOString(),
+    product: firstTryProduct,
+    fixVerified: s.verifiedFixes,
+    testOnlyUnverified: s.unverifiedTestOnly,
+    countsExact: s.countsExact,
+    summary: s,
+    cases: all,
+  };
   writeFileSync(resultsPath, `${JSON.stringify({ ...previous, firstTry }, null, 2)}\n`);
 } else {
   const summary = summarize(rows);
   const verified = rows.filter((r) => r.fix_.verdict === 'verified').length;
   const refused = rows.filter((r) => r.testOnly.verdict === 'unverified').length;
   console.log('');
-  console.log(`verified fixes: ${summary.verifiedFixes} (${pct(verified, rows.length)}), unverified test-only changes: ${summary.unverifiedTestOnly} (${pct(refused, rows.length)}), counts equal to the runner's own: ${summary.countsExact}`);
-  console.log(`harness overhead (run wall − test-command time) / test-command time: ${summary.overheadAll}× over all ${rows.length * 2} runs, median ${summary.overheadFixMedian}× per fix run; sandbox: ${summary.sandbox}; ${summary.runners} runners`);
-  writeFileSync(resultsPath, `${JSON.stringify({ ...(previous.firstTry ? { firstTry: previous.firstTry } : {}), summary, rows }, null, 2)}\n`);
+  console.log(
+    `verified fixes: ${summary.verifiedFixes} (${pct(verified, rows.length)}), unverified test-only changes: ${summary.unverifiedTestOnly} (${pct(refused, rows.length)}), counts equal to the runner's own: ${summary.countsExact}`,
+  );
+  console.log(
+    `harness overhead (run wall − test-command time) / test-command time: ${summary.overheadAll}× over all ${rows.length * 2} runs, median ${summary.overheadFixMedian}× per fix run; sandbox: ${summary.sandbox}; ${summary.runners} runners`,
+  );
+  writeFileSync(
+    resultsPath,
+    `${JSON.stringify({ ...(previous.firstTry ? { firstTry: previous.firstTry } : {}), summary, rows }, null, 2)}\n`,
+  );
 }

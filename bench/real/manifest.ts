@@ -10,7 +10,20 @@ import { z } from 'zod';
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full 40-hex commit id');
 
-export const RUNNERS = ['jest', 'vitest', 'mocha', 'node:test', 'ava', 'node-tap', 'jasmine', 'playwright', 'pytest', 'unittest', 'go test', 'cargo test'] as const;
+export const RUNNERS = [
+  'jest',
+  'vitest',
+  'mocha',
+  'node:test',
+  'ava',
+  'node-tap',
+  'jasmine',
+  'playwright',
+  'pytest',
+  'unittest',
+  'go test',
+  'cargo test',
+] as const;
 
 /** The package-manager installs the bench runs for `install` (pnpm and yarn through corepack when missing). */
 export const INSTALLS = ['npm ci', 'npm install', 'pnpm install', 'yarn install'] as const;
@@ -44,21 +57,20 @@ export const caseSchema = z.strictObject({
 
 export type BenchCase = z.infer<typeof caseSchema>;
 
-export const manifestSchema = z
-  .strictObject({ cases: z.array(caseSchema).min(1) })
-  .superRefine((m, ctx) => {
-    const seen = new Set<string>();
-    m.cases.forEach((c, i) => {
-      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `duplicate id ${c.id}` });
-      seen.add(c.id);
-      if (!c.id.endsWith(`-${c.fix.slice(0, 7)}`)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `id must end with the fix's short id ${c.fix.slice(0, 7)}` });
-      try {
-        new RegExp(c.direct.count);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', path: ['cases', i, 'direct', 'count'], message: `bad regex: ${String(e)}` });
-      }
-    });
+export const manifestSchema = z.strictObject({ cases: z.array(caseSchema).min(1) }).superRefine((m, ctx) => {
+  const seen = new Set<string>();
+  m.cases.forEach((c, i) => {
+    if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `duplicate id ${c.id}` });
+    seen.add(c.id);
+    if (!c.id.endsWith(`-${c.fix.slice(0, 7)}`))
+      ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `id must end with the fix's short id ${c.fix.slice(0, 7)}` });
+    try {
+      new RegExp(c.direct.count);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', path: ['cases', i, 'direct', 'count'], message: `bad regex: ${String(e)}` });
+    }
   });
+});
 
 export type Manifest = z.infer<typeof manifestSchema>;
 
