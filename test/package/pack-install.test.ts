@@ -53,13 +53,10 @@ afterAll(() => {
 });
 
 describe('the packed tarball', () => {
-  test('ships the build, the launcher, the Action bundle, docs and the demo; no tests or benches', () => {
+  test('ships the build, the launcher, docs and the demo; no Action bundle (the CLI never loads dist/), tests or benches', () => {
     for (const f of [
       'bin/proofpr.js',
       'build/hosts/cli/main.js',
-      'dist/index.js',
-      'dist/tree-sitter-bash.wasm',
-      'dist/tree-sitter.wasm',
       'docs/proofpr.schema.json',
       'examples/demo/session.jsonl',
       'examples/workflows/proofpr-comment.yml',
@@ -71,7 +68,13 @@ describe('the packed tarball', () => {
     }
     expect(
       files.filter(
-        (f) => f.startsWith('test/') || f.startsWith('bench/') || f.startsWith('src/') || f.startsWith('scripts/') || f.endsWith('.map'),
+        (f) =>
+          f.startsWith('test/') ||
+          f.startsWith('bench/') ||
+          f.startsWith('src/') ||
+          f.startsWith('scripts/') ||
+          f.startsWith('dist/') ||
+          f.endsWith('.map'),
       ),
     ).toEqual([]);
   });
