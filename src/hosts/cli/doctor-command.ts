@@ -13,6 +13,7 @@ import { formatCheck, type CheckResult } from './doctor/check.js';
 import { checkBubblewrap, checkGit, checkNode, checkRipgrep } from './doctor/machine-checks.js';
 import { checkModel } from './doctor/model-check.js';
 import { checkPackageManager } from './doctor/package-manager-check.js';
+import { checkProvider } from './doctor/provider-check.js';
 import { checkTestRun } from './doctor/test-check.js';
 
 export interface DoctorFlags {
@@ -57,7 +58,19 @@ export async function doctorCommand(
   }
   report(await checkBubblewrap(config?.sandbox ?? 'auto'));
   const model = env.PROOFPR_MODEL?.trim() || config?.model;
-  if (model) {
+  const provider = env.PROOFPR_PROVIDER?.trim() || config?.provider || 'anthropic';
+  if (provider !== 'anthropic')
+    report(
+      provider === 'bedrock' || provider === 'vertex'
+        ? checkProvider(provider, env.PROOFPR_PROVIDER?.trim() ? 'PROOFPR_PROVIDER' : `provider: in ${shown}`, env)
+        : {
+            name: 'model provider',
+            status: 'fail',
+            detail: `PROOFPR_PROVIDER=${provider} is not a provider`,
+            fix: 'set it to anthropic, bedrock or vertex',
+          },
+    );
+  else if (model) {
     const modelFrom = env.PROOFPR_MODEL?.trim() ? 'PROOFPR_MODEL' : `model: in ${shown}, or PROOFPR_MODEL`;
     const apiKey = env.ANTHROPIC_API_KEY?.trim();
     const baseUrl = env.ANTHROPIC_BASE_URL?.trim();

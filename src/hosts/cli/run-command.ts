@@ -30,7 +30,7 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
   const opts = resolveRunOptions(flags, env);
   let model = deps.model;
   if (!model) {
-    model = cliModel(env, 'run');
+    model = cliModel(env, 'run', opts.config.provider);
   }
   if (opts.github) {
     return githubRun(
