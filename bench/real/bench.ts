@@ -265,7 +265,7 @@ function qualifyCase(c: BenchCase, m: Materialized, deps: Deps | undefined): { t
     try {
       const repo = cloneBase(m, join(work, 'repo'), deps);
       write(repo, changes);
-      const r = sh(repo, c.agentTest, { ...toolEnv, CI: 'true', NO_COLOR: '1' });
+      const r = sh(repo, c.agentTest, { ...toolEnv, CI: 'true' });
       writeFileSync(join(m.dir, `qualify-${label}.log`), r.out);
       codes[label] = r.code;
     } finally {
