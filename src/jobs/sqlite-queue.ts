@@ -19,6 +19,21 @@ interface Row {
 export interface SqliteQueue<T> extends Queue<T> {
   /** Jobs left `running` by a previous process: marked aborted and returned (call once at start, before consume). */
   recoverInterrupted(): QueuedJob<T>[];
+  /** Jobs by state, for /metrics (the same states as the BullMQ queue's). */
+  counts(): Promise<Record<string, number>>;
+}
+
+/** Jobs by state in the BullMQ queue's terms: queued → waiting, running → active, aborted → failed, cancelled → completed. */
+function jobCounts(db: Db): Record<string, number> {
+  const rows = db.prepare<[], { status: string; n: number }>('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status').all();
+  const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number | undefined>;
+  return {
+    waiting: n.queued ?? 0,
+    active: n.running ?? 0,
+    delayed: 0,
+    failed: (n.failed ?? 0) + (n.aborted ?? 0),
+    completed: (n.done ?? 0) + (n.cancelled ?? 0),
+  };
 }
 
 export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): SqliteQueue<T> {
@@ -106,6 +121,7 @@ export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): Sq
       listeners.add(l);
       return () => listeners.delete(l);
     },
+    counts: async () => jobCounts(db),
     recoverInterrupted() {
       const rows = stmts.interrupted.all();
       for (const r of rows) stmts.finish.run('aborted', 'the process stopped while the job was running', ts(), r.id);

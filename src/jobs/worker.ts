@@ -16,6 +16,7 @@ import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 import { isLearnJob, runLearnJob } from './learn-job.js';
 import { isCiWatchJob, type CiWatcher } from './ci-watch-job.js';
+import { finishedProgress, readEvidence } from '../metrics/run-progress.js';
 
 const log = logger('worker');
 
@@ -39,7 +40,8 @@ async function runFixJob(job: QueuedJob<FixJob>, ctx: JobContext, deps: WorkerDe
     mode === 'follow-up'
       ? await followUpPr({ ...base, ...(ciFix ? { ciFix } : {}) }, usecaseDeps)
       : await fixIssue({ ...base, mode }, usecaseDeps);
-  ctx.progress({ phase: 'done', verdict: out.verdict });
+  // Tokens, cost and failed gates of the run ride on its last progress event (the metrics count them).
+  ctx.progress(finishedProgress(out.verdict, out.run?.evidence));
   if (out.published) deps.ciWatcher?.start({ target: trigger, trigger, config, published: out.published, round: job.data.ciRound ?? 0 });
   // One info line per run (serve and worker log at info by default).
   log.info(
@@ -99,7 +101,7 @@ async function runSweepJob(job: QueuedJob<SweepJob>, ctx: JobContext, deps: Work
     },
   );
   const out = outcomes[0];
-  ctx.progress({ phase: 'done', verdict: out?.verdict ?? 'skipped' });
+  ctx.progress(finishedProgress(out?.verdict ?? 'skipped', await readEvidence(out?.verdict === 'skipped' ? undefined : out?.evidencePath)));
   log.info(
     { runId: job.runId, sweep, sweepRunId: out?.runId, verdict: out?.verdict, pr: out?.pr?.url, reason: out?.reason },
     'sweep job end',

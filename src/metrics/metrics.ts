@@ -1,11 +1,13 @@
 /**
  * proofpr's metrics, the same on the webhook server and on every worker: queue depth by state, runs by
- * verdict, run duration, tokens and cost. Fed from queue progress events (`attachQueue`), where the worker
- * reports `{ phase: 'done', verdict }` and, when it has them, `tokens` and `costUsd` totals for the run.
+ * verdict, run duration, tokens, cost and failed gates, plus prom-client's default process metrics (CPU,
+ * memory, event loop lag, handles). Fed from queue progress events (`attachQueue`), where the worker
+ * reports `{ phase: 'done', verdict }` with the run's `tokens`, `costUsd` and `failedGates` from its
+ * evidence (metrics/run-progress.ts).
  * Built on prom-client, with a Registry of its own per `createMetrics()` call (never the global one), so
  * several instances in one process (tests, server + worker) do not share or clash.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobProgress } from '../jobs/queue.js';
 
 export interface Metrics {
@@ -53,6 +55,14 @@ export function createMetrics(now: () => number = Date.now): Metrics {
     registers,
   });
   const cost = new Counter({ name: 'proofpr_cost_usd_total', help: 'Model spend in US dollars.', registers });
+  const gateFailures = new Counter({
+    name: 'proofpr_gate_failures_total',
+    help: 'Gates that failed in finished runs, by gate name.',
+    labelNames: ['gate'],
+    registers,
+  });
+  // process_cpu_seconds_total, process_resident_memory_bytes, nodejs_eventloop_lag_seconds, … on this registry.
+  collectDefaultMetrics({ register: registry });
   new Gauge({ name: 'proofpr_process_start_time_seconds', help: 'Start time of this process (unix seconds).', registers }).set(
     Math.floor(now() / 1000),
   );
@@ -80,6 +90,7 @@ export function createMetrics(now: () => number = Date.now): Metrics {
     }
     seen.set(runId, prev);
     if (p.phase === 'done' || typeof p.verdict === 'string') {
+      if (Array.isArray(p.failedGates)) for (const gate of p.failedGates) if (typeof gate === 'string') gateFailures.inc({ gate });
       runs.inc({ verdict: typeof p.verdict === 'string' ? p.verdict : 'unknown' });
       duration.observe((now() - (started.get(runId) ?? now())) / 1000);
       started.delete(runId);
