@@ -70,6 +70,9 @@ const schema = z.object({
 export function parseActionInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const raw: Record<string, string | undefined> = {};
   for (const name of Object.keys(schema.shape)) raw[name] = env[inputEnvName(name)];
+  // With Bedrock or Vertex (PROOFPR_PROVIDER in the step's env) the credentials come from that cloud's
+  // environment (OIDC through aws-actions/configure-aws-credentials or google-github-actions/auth), not a key.
+  if (/^(bedrock|vertex)$/.test(env.PROOFPR_PROVIDER?.trim() ?? '') && !raw.anthropic_api_key?.trim()) raw.anthropic_api_key = 'unused';
   const res = schema.safeParse(raw);
   if (!res.success) {
     const issue = res.error.issues[0];

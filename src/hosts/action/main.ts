@@ -6,6 +6,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { ActionInputError, type ActionInputs } from '../../config/action-inputs.js';
 import { createAnthropicClient } from '../../model/anthropic.js';
+import { resolveProvider } from '../../model/provider.js';
 import type { ModelClient } from '../../model/model-client.js';
 import type { WorkspacePort } from '../../usecases/ports.js';
 import type { RunTask } from '../../run/run-task-types.js';
@@ -89,7 +90,10 @@ async function actionFlow(
   const box = await (deps.enableSandbox ?? ((s) => enableSandbox(s)))(config.sandbox);
   for (const line of describeSandbox(box)) log(line);
   // The key comes from the input only (CONTRACT §9); ANTHROPIC_BASE_URL is the SDK's own endpoint variable.
-  const model = deps.model ?? createAnthropicClient({ apiKey: inputs.anthropicApiKey });
+  // PROOFPR_PROVIDER (the step's env) or the config's provider: picks Bedrock or Vertex, whose SDKs read their own credentials.
+  const provider = resolveProvider(config.provider, io.env);
+  const model =
+    deps.model ?? createAnthropicClient(provider === 'anthropic' ? { apiKey: inputs.anthropicApiKey } : { provider, env: io.env });
   const runTask: RunTask = deps.runTask ?? realRunTask;
   const common = {
     github,
