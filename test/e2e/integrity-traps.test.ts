@@ -89,7 +89,11 @@ const DISCOUNT = '  assert.equal(discount(200, 10), 180);\n';
 function expectCaught(r: Awaited<ReturnType<typeof run>>, gate: string, where: string, hunk: string): void {
   expect(r.evidence.verdict).toBe('unverified');
   const g = r.evidence.gates.find((x) => x.name === gate);
-  expect(g?.passed).toBe(false);
+  // The parsed check names the finding (early feedback to the model); the verdict is the base's own tests
+  // run on the change (tests-kept-base) when the differential run judged it, else the parsed check itself.
+  const judged = r.evidence.gates.find((x) => x.name === 'tests-kept-base');
+  if (judged) expect(judged.passed).toBe(false);
+  else expect(g?.passed).toBe(false);
   expect(g?.detail).toContain(where);
   expect(g?.detail).toContain(hunk);
   expect(r.summary).toContain(gate);
@@ -251,12 +255,15 @@ describe('test integrity traps (scripted model, jest and node:test projects)', (
     expect(r.evidence.gates.find((g) => g.name === 'assertions-kept')?.detail).toContain('no assertion removed or weakened');
   });
 
-  it('honest - a fix that edits a helper listed in gates.test_changes_allowed is verified; the same edit unlisted is not', async () => {
+  it('honest - a fix that also edits a test helper is verified, listed or not: the base commit’s own tests (with the base helper) pass on the fix', async () => {
     const helper = edit('test/helpers/items.js', '  return { price, qty };', '  return { price, qty: qty ?? 1 };');
     const steps = [read('src/cart.js'), fixCart, read('test/helpers/items.js'), helper, jestRun, done, done];
     expectVerified(await run('jest-cart', steps, '  test_changes_allowed: ["test/helpers/**"]\n'), 'jest-cart');
     const unlisted = await run('jest-cart', steps);
-    expectCaught(unlisted, 'assertions-kept', 'test/helpers/items.js:2-4 (base)', 'test helper code changed or removed');
+    expect(unlisted.evidence.verdict).toBe('verified');
+    expect(unlisted.evidence.gates.find((g) => g.name === 'tests-kept-base')?.passed).toBe(true);
+    // The parsed check still names the helper change, as early feedback and in the PR body, not as the verdict.
+    expect(unlisted.evidence.gates.find((g) => g.name === 'assertions-kept')?.detail).toContain('test/helpers/items.js:2-4 (base)');
     // Two whole runs (each with baseline, red→green and final run): past the default 60 s on a loaded machine.
   }, 180_000);
 });

@@ -3,6 +3,7 @@ import type { HookOutcome } from '../hooks/types.js';
 import type { Baseline } from './baseline.js';
 import { changedFiles } from './changed-files.js';
 import { diffGates, type DiffGateFacts } from './diff-gates.js';
+import { ADVISORY_GATES, adviseAtFinal, adviseAtStop, differentialJudges } from './differential/advisory.js';
 import { differentialGate } from './differential/differential-gate.js';
 import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
 import { protectedChangesNow } from './protected-changes.js';
@@ -108,14 +109,27 @@ function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
 }
 
 /**
+ * The gates with the maintainer's tests as the judge of test changes: at the final check, once every
+ * other gate passed, the differential run (tests-kept-base) decides, and the parsed integrity checks
+ * are early feedback only (ADVISORY_GATES); at a Stop those send the model back once.
+ */
+async function judged(ctx: VerifierContext, observed: Observed, final: boolean): Promise<GateResult[]> {
+  const gates = [...evaluateGates(gateFacts(ctx, observed)), ...((await ctx.extraGates?.(observed.current)) ?? [])];
+  if (!final) return adviseAtStop(ctx, gates);
+  const judges = differentialJudges(ctx);
+  const hard = gates.filter((g) => !(judges && ADVISORY_GATES.has(g.name)));
+  const diff = hard.every((g) => g.passed) ? await differentialGate(ctx, observed.counting) : undefined;
+  if (!diff) return gates;
+  return [...(diff.keptRan ? adviseAtFinal(gates) : gates), diff.gate];
+}
+
+/**
  * Evaluates every gate now (at a Stop, or `final` after the harness's own run): a `gate` event per gate,
  * a Stop that fails counts as a block, and the verdict names the accepted tree when all passed.
  */
 export async function evaluateStop(ctx: VerifierContext, final: boolean): Promise<StopVerdict> {
   const observed = await observe(ctx, final);
-  const gates = [...evaluateGates(gateFacts(ctx, observed)), ...((await ctx.extraGates?.(observed.current)) ?? [])];
-  const differential = final && gates.every((g) => g.passed) ? await differentialGate(ctx, observed.counting) : undefined;
-  if (differential) gates.push(differential);
+  const gates = await judged(ctx, observed, final);
   for (const g of gates) ctx.onEvent({ type: 'gate', name: g.name, passed: g.passed, detail: g.detail, final });
   const ok = gates.every((g) => g.passed);
   if (!ok && !final) ctx.state.stopBlocks++;

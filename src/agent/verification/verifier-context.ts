@@ -80,7 +80,9 @@ export interface VerifierState {
   runs: TestRun[];
   reportBefore: WeakMap<TestRunHandle, ReportStat>;
   /** The differential gate of the commit last judged (the kept run happens once per tested commit). */
-  differential?: { sha: string; gate: GateResult };
+  differential?: { sha: string; result: { gate: GateResult; keptRan: boolean } };
+  /** Parsed integrity findings already shown to the model at a Stop (each sends it back once). */
+  advisoryShown: Set<string>;
   /** Per agent test run: the runners whose report is the output stream (go test under the observer). */
   streamRunners: WeakMap<TestRunHandle, readonly RunnerName[]>;
   /** The tree right after a run, when the run itself changed it. */
@@ -112,6 +114,7 @@ export function verifierContext(opts: VerifierOptions): VerifierContext {
       runs: [],
       reportBefore: new WeakMap(),
       streamRunners: new WeakMap(),
+      advisoryShown: new Set(),
       treeAfter: new WeakMap(),
       redGreenCache: undefined,
       tested: undefined,

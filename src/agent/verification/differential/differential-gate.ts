@@ -12,10 +12,13 @@ import { keptRun } from './kept-run.js';
  * kept run as a `test_run` (kind `kept`, never the counting run) and a `differential` event. Undefined
  * when there is nothing to judge this way (no passing final run, no known baseline).
  */
-export async function differentialGate(ctx: VerifierContext, counting: TestRun | undefined): Promise<GateResult | undefined> {
+export async function differentialGate(
+  ctx: VerifierContext,
+  counting: TestRun | undefined,
+): Promise<{ gate: GateResult; keptRan: boolean } | undefined> {
   const tested = ctx.state.tested;
   if (!counting || counting.by !== 'harness' || counting.kind !== 'final' || counting.exitCode !== 0 || !tested) return undefined;
-  if (ctx.state.differential?.sha === tested.sha) return ctx.state.differential.gate;
+  if (ctx.state.differential?.sha === tested.sha) return ctx.state.differential.result;
   const base = await ctx.getBaseline();
   if (!base?.countsKnown) return undefined;
   const started = Date.now();
@@ -67,6 +70,7 @@ export async function differentialGate(ctx: VerifierContext, counting: TestRun |
       changedExpectations: j.changedExpectations,
     });
   }
-  ctx.state.differential = { sha: tested.sha, gate };
-  return gate;
+  const result = { gate, keptRan: kept !== undefined };
+  ctx.state.differential = { sha: tested.sha, result };
+  return result;
 }

@@ -21,19 +21,24 @@ function fileOf(t: TestCase): string | undefined {
   return at > 0 ? t.id.slice(0, at) : undefined;
 }
 
+/** A test-data path (fixture, golden file, snapshot) rather than test code: any test may read it. */
+const DATA = /(?:^|\/)(?:fixtures?|__fixtures__|testdata|__snapshots__|snapshots)\/|\.snap$/i;
+const dirOf = (p: string): string => p.split('/').slice(0, -1).join('/');
+
 /**
- * Whether the agent changed the file holding this base test. Go reports no file: its ids are
- * `<import path> > TestX`, matched by a changed `_test.go` in the folder the import path ends with.
+ * Whether the agent changed what this base test checks: its own file, or test data (fixtures, golden
+ * files, snapshots) it may read. Go reports no file: its ids are `<import path> > TestX`, matched by a
+ * changed path in the folder that import path ends with (its `_test.go` files, its `testdata/`). A
+ * runner that names no file at all (node:test's junit): any harness path the agent changed may hold it.
  */
 function changedByAgent(t: TestCase, change: HarnessChange): boolean {
   const touched = [...change.restored, ...change.removed];
   const file = fileOf(t);
-  if (file === undefined) return false;
-  if (touched.includes(file)) return true;
+  if (file === undefined) return touched.length > 0;
+  if (touched.includes(file) || touched.some((p) => DATA.test(p))) return true;
   return touched.some((p) => {
-    if (!p.endsWith('_test.go')) return false;
-    const dir = p.split('/').slice(0, -1).join('/');
-    return dir === '' || file === dir || file.endsWith(`/${dir}`);
+    const dir = dirOf(p).replace(/\/testdata(?:\/.*)?$/, '');
+    return p.endsWith('_test.go') || p.includes('testdata/') ? dir === '' || file === dir || file.endsWith(`/${dir}`) : false;
   });
 }
 
@@ -100,7 +105,7 @@ export function judgeKept(opts: {
   for (const t of base.tests) {
     if (t.outcome !== 'passed' || outcome.get(t.id) === 'passed' || outcome.get(t.id) === 'skipped') continue;
     if (changedByAgent(t, change)) {
-      const file = fileOf(t) ?? t.id;
+      const file = fileOf(t) ?? [...change.restored, ...change.removed].join(', ');
       changedExpectations.push({
         test: t.id,
         base: `${file} @ ${sha}`,

@@ -10,7 +10,6 @@ export const avaRunner: Runner = {
   name: 'ava',
   source: 'tap',
   match: (w) => (w[0]?.split('/').pop() === 'ava' ? 1 : undefined),
-  request: () => ({ args: ['--tap'], stream: 'stdout' }),
   parse(text) {
     const { points, sawTap } = tapTree(text);
     if (!sawTap) return undefined;

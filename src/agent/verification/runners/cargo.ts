@@ -9,13 +9,12 @@ const RESULT = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
  * order. Per target (`Running unittests src/lib.rs`, `Doc-tests x`), the `test <name> ... ok|FAILED|
  * ignored` lines between `running N tests` and `test result:` count, and nothing in the `failures:`
  * section (where captured test output is shown). `--no-fail-fast` so one failing target does not
- * hide the others. Id: `<target> > <test path>`.
+ * hide the others. Id: `<target> > <test path>` (a doc-test's without its line number).
  */
 export const cargoRunner: Runner = {
   name: 'cargo',
   source: 'runner-report',
   match: (w) => (w[0]?.split('/').pop() === 'cargo' && w[1] === 'test' ? 2 : undefined),
-  request: () => ({ args: ['--no-fail-fast'], afterProgram: true, stream: 'both' }),
   parse(text) {
     const tests: TestCase[] = [];
     let target = '';
@@ -42,7 +41,9 @@ export const cargoRunner: Runner = {
       const m = inList ? RESULT.exec(line) : null;
       if (!m) continue;
       const r = m[2] ?? '';
-      tests.push(testCase(target || undefined, m[1] ?? '', r === 'ok' ? 'passed' : r === 'FAILED' ? 'failed' : 'skipped'));
+      // A doc-test is named by its line (`src/lib.rs - f (line 177)`), which moves when code above it changes.
+      const name = (m[1] ?? '').replace(/ \(line \d+\)$/, '');
+      tests.push(testCase(target || undefined, name, r === 'ok' ? 'passed' : r === 'FAILED' ? 'failed' : 'skipped'));
     }
     return sawRun ? reportOf(tests) : undefined;
   },

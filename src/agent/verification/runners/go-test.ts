@@ -119,7 +119,6 @@ export const goTestRunner: Runner = {
   name: 'go',
   source: 'runner-report',
   match: (w) => (w[0]?.split('/').pop() === 'go' && w[1] === 'test' ? 2 : undefined),
-  request: () => ({ args: ['-json'], afterProgram: true, stream: 'stdout' }),
   parse(text) {
     const tests = goReport(text);
     return tests ? reportOf(tests) : undefined;

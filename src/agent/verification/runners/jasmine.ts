@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { TestOutcome } from '../../events.js';
-import { JASMINE_REPORTER_SOURCE } from './jasmine-reporter.js';
 import { binName, parseJson, relFile, reportOf, testCase } from './report-util.js';
 import type { Runner } from './types.js';
 
@@ -19,14 +17,6 @@ export const jasmineRunner: Runner = {
   name: 'jasmine',
   source: 'runner-report',
   match: (w) => (binName(w[0]) === 'jasmine' ? 1 : undefined),
-  request: (report, dir) => {
-    const reporter = join(dir, 'proofpr-jasmine-reporter.cjs');
-    return {
-      args: [`--reporter=${reporter}`],
-      env: { PROOFPR_JASMINE_REPORT: report },
-      files: [{ path: reporter, content: JASMINE_REPORTER_SOURCE }],
-    };
-  },
   parse(text, cwd) {
     const r = shape.safeParse(parseJson(text));
     if (!r.success) return undefined;

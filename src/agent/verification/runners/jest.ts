@@ -39,7 +39,6 @@ export const jestRunner: Runner = {
   name: 'jest',
   source: 'jest-json',
   match: (w) => (binName(w[0]) === 'jest' ? 1 : undefined),
-  request: (report) => ({ args: ['--json', `--outputFile=${report}`] }),
   parse: parseJestReport,
 };
 
@@ -47,7 +46,5 @@ export const vitestRunner: Runner = {
   name: 'vitest',
   source: 'jest-json',
   match: (w) => (binName(w[0]) === 'vitest' ? 1 : undefined),
-  // The default reporter keeps the output readable; the json one writes the report.
-  request: (report) => ({ args: ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env: { CI: 'true' } }),
   parse: parseJestReport,
 };

@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import { z } from 'zod';
-import { MOCHA_REPORTER_SOURCE } from './mocha-reporter.js';
 import { binName, parseJson, relFile, reportOf, testCase } from './report-util.js';
 import type { Runner } from './types.js';
 
@@ -15,14 +13,6 @@ export const mochaRunner: Runner = {
   name: 'mocha',
   source: 'runner-report',
   match: (w) => (binName(w[0]) === 'mocha' || binName(w[0]) === '_mocha' ? 1 : undefined),
-  request: (report, dir) => {
-    const reporter = join(dir, 'proofpr-mocha-reporter.cjs');
-    return {
-      args: ['--reporter', reporter],
-      env: { PROOFPR_MOCHA_REPORT: report },
-      files: [{ path: reporter, content: MOCHA_REPORTER_SOURCE }],
-    };
-  },
   parse(text, cwd) {
     const r = shape.safeParse(parseJson(text));
     if (!r.success) return undefined;

@@ -28,7 +28,6 @@ export const nodeTapRunner: Runner = {
   source: 'tap',
   match: (w) => (w[0]?.split('/').pop() === 'tap' ? 1 : undefined),
   // TAP on stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both print TAP with --reporter=tap.
-  request: () => ({ args: ['--reporter=tap'], stream: 'stdout' }),
   parse(text) {
     const { points, sawTap } = tapTree(text);
     if (!sawTap) return undefined;

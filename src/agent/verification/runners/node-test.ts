@@ -12,12 +12,6 @@ export const nodeTestRunner: Runner = {
   name: 'node-test',
   source: 'junit',
   match: (w) => (w[0]?.split('/').pop() === 'node' && w.slice(1).some((a) => a === '--test' || a.startsWith('--test=')) ? 1 : undefined),
-  request: (report) => ({
-    args: [],
-    env: {
-      NODE_OPTIONS: `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${report}`,
-    },
-  }),
   parse(text) {
     const cases = junitCases(text);
     if (!cases) return undefined;

@@ -34,7 +34,6 @@ export const playwrightRunner: Runner = {
   name: 'playwright',
   source: 'runner-report',
   match: (w) => (w[0]?.split('/').pop() === 'playwright' && w[1] === 'test' ? 2 : undefined),
-  request: (report) => ({ args: ['--reporter=json'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } }),
   parse(text) {
     const raw = parseJson(text) as { suites?: unknown; stats?: unknown } | undefined;
     if (!raw || typeof raw !== 'object' || !Array.isArray(raw.suites) || typeof raw.stats !== 'object') return undefined;

@@ -22,7 +22,6 @@ export const pytestRunner: Runner = {
   name: 'pytest',
   source: 'junit',
   match: isPytest,
-  request: (report) => ({ args: [`--junitxml=${report}`, '-o', 'junit_family=xunit2'] }),
   parse(text) {
     const cases = junitCases(text);
     if (!cases) return undefined;

@@ -52,7 +52,6 @@ export const unittestRunner: Runner = {
   name: 'unittest',
   source: 'runner-report',
   match: (w) => (w[0] && /^python(3(\.\d+)?)?$/.test(w[0].split('/').pop() ?? '') && w[1] === '-m' && w[2] === 'unittest' ? 3 : undefined),
-  request: () => ({ args: ['-v'], stream: 'stderr' }),
   parse(text, cwd) {
     if (text.trimStart().startsWith('{')) return observedReport(text, cwd);
     const lines = text.replace(/\r\n?/g, '\n').split('\n');

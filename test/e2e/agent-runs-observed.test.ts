@@ -1,0 +1,41 @@
+/**
+ * The agent's own test runs are observed like the harness's (same per-test ids), so red→green works
+ * with gates.final_run off; and an unverified run always ends with one counted harness run of its
+ * final tree, so the comment can say exactly which tests fail.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
+import { demoConfig, runScripted } from './helpers.js';
+
+const readSrc = toolUse('Read', { file_path: 'src/stats.js' });
+const fix = toolUse('Edit', {
+  file_path: 'src/stats.js',
+  old_string: 'const sorted = [...values].sort();',
+  new_string: 'const sorted = [...values].sort((a, b) => a - b);',
+});
+const done: ScriptStep = { content: [text('Done.')] };
+
+describe('agent runs observed, closing evidence', () => {
+  it('red→green with final_run: false - the agent’s run carries per-test ids, the base’s failing test passes there: verified', async () => {
+    const { res } = await runScripted(
+      [{ content: [readSrc] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'node --test' })] }, done],
+      { config: demoConfig('gates:\n  final_run: false\n  red_green: true\n') },
+    );
+    const agentRun = res.evidence.testRuns.find((r) => r.by === 'agent');
+    expect(agentRun?.tests?.map((t) => t.id)).toContain('median of numbers with different digit counts');
+    expect(agentRun?.calls?.[0]).toMatchObject({ runner: 'node-test' });
+    expect(res.evidence.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: true });
+    expect(res.evidence.verdict).toBe('verified');
+  });
+
+  it('an unverified run (no test run, stop blocks spent, final_run off) still ends with a counted harness run of its final tree', async () => {
+    const { res } = await runScripted([{ content: [readSrc] }, { content: [fix] }, done, done], {
+      config: demoConfig('gates:\n  final_run: false\n  max_stop_blocks: 1\n'),
+    });
+    expect(res.evidence.verdict).toBe('unverified');
+    const closing = res.evidence.testRuns.filter((r) => r.by === 'harness' && r.kind === 'final');
+    expect(closing).toHaveLength(1);
+    expect(closing[0]?.counts).toMatchObject({ passed: 4, failed: 0 });
+    expect(closing[0]?.treeHash).toBe(res.evidence.finalTreeHash ?? closing[0]?.treeHash);
+  });
+});
