@@ -120,7 +120,9 @@ export function release(opts) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const tag = opts.tag ?? process.env.GITHUB_REF_NAME ?? `v${pkg.version}`;
   if (tag !== `v${pkg.version}`) {
-    throw new ReleaseInputError(`tag ${tag} does not match package.json version ${pkg.version}: tag v${pkg.version}, or bump the version first`);
+    throw new ReleaseInputError(
+      `tag ${tag} does not match package.json version ${pkg.version}: tag v${pkg.version}, or bump the version first`,
+    );
   }
   const version = pkg.version;
   const out = resolve(opts.out ?? mkdtempSync(join(tmpdir(), 'proofpr-release-')));
@@ -168,7 +170,9 @@ function print(plan) {
   say(`  ${plan.githubRelease.done ? 'released' : 'would run'}: ${plan.githubRelease.command}`);
   if (plan.majorTag) {
     const m = plan.majorTag;
-    say(`  ${m.name}: ${m.from ? m.from.slice(0, 12) : '(new)'} → ${m.to.slice(0, 12)}${m.pushed ? ' (pushed)' : ` (moved in a temporary clone; would run: ${m.command})`}`);
+    say(
+      `  ${m.name}: ${m.from ? m.from.slice(0, 12) : '(new)'} → ${m.to.slice(0, 12)}${m.pushed ? ' (pushed)' : ` (moved in a temporary clone; would run: ${m.command})`}`,
+    );
   } else say('  no major tag moves (a pre-release or a 0.x version)');
 }
 
