@@ -1,6 +1,26 @@
-import pino, { type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-/** The root logger: JSON to stderr, level from LOG_LEVEL (default warn for the CLI, info for servers). */
+/**
+ * Where log lines go: pino-pretty's human-readable lines when stderr is a terminal or LOG_FORMAT=pretty,
+ * one JSON object per line otherwise (LOG_FORMAT=json forces it; CI logs and log shippers read JSON).
+ * pino-pretty runs in-process (no transport worker) and is loaded only when chosen, so the Action bundle
+ * does not carry it; if it cannot be loaded, the lines stay JSON.
+ */
+export function logDestination(env: NodeJS.ProcessEnv = process.env, isTTY = process.stderr.isTTY === true): DestinationStream {
+  const format = env.LOG_FORMAT?.trim().toLowerCase();
+  if (format === 'pretty' || (format !== 'json' && isTTY)) {
+    try {
+      const pretty = createRequire(import.meta.url)('pino-pretty') as (o: Record<string, unknown>) => DestinationStream;
+      return pretty({ destination: 2, sync: true, colorize: isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+    } catch {
+      /* not installed (e.g. the Action bundle): JSON */
+    }
+  }
+  return pino.destination(2);
+}
+
+/** The root logger: stderr, level from LOG_LEVEL (default warn for the CLI, info for servers). */
 const root: Logger = pino(
   {
     level: process.env.LOG_LEVEL ?? 'warn',
@@ -10,7 +30,7 @@ const root: Logger = pino(
       censor: '[redacted]',
     },
   },
-  pino.destination(2),
+  logDestination(),
 );
 
 /** One child logger per module: `logger('permissions')`. */
