@@ -16,6 +16,7 @@ import { runSweeps, sweepExitCode, SweepSelectionError, type SweepDeps } from '.
 import { checkoutWorkspace } from '../shared/checkout-workspace.js';
 import { githubTarget } from './github-target.js';
 import { UsageError } from './usage-error.js';
+import { createRunProgress } from './progress.js';
 
 export interface RawSweepFlags {
   /** One name or several (commander's variadic / repeated option). */
@@ -72,6 +73,9 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   const github = deps.github ?? port;
   const names = flags.name === undefined ? undefined : Array.isArray(flags.name) ? flags.name : [flags.name];
   const prBase = gitOut(repoDir, ['symbolic-ref', '--short', 'HEAD']) ?? 'main';
+  // Heartbeat: the baseline on the base commit (no run events yet), then each sweep run's steps.
+  const progress = createRunProgress((l) => err(`${l}\n`), env);
+  progress.heartbeat.step('sweep baseline: setup and tests on the base commit');
   try {
     const outcomes = await runSweeps(
       {
@@ -83,6 +87,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
         modelId: flags.model ?? env.PROOFPR_MODEL ?? config.model,
         home: proofprHome(env),
         ...(github ? { repoFullName: `${github.owner}/${github.repo}` } : {}),
+        onEvent: (_sweep, ev) => progress.onEvent(ev),
       },
       { runTask: deps.runTask ?? runTask, model, ...(github ? { github, workspace: checkoutWorkspace(repoDir) } : {}) },
     );
@@ -95,5 +100,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
   } catch (e) {
     if (e instanceof SweepSelectionError) throw new UsageError(e.message);
     throw e;
+  } finally {
+    progress.stop();
   }
 }
