@@ -1,4 +1,4 @@
-import { lstat, realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
 import { DEPENDENCY_DIRS } from './dependency-dirs.js';
@@ -48,7 +48,9 @@ async function sanitizedConfig(commonDir: string, out: string, excludesFile?: st
  * an excludes file naming the dependency links; the linked dependency folders; PATH folders (and their
  * install prefix) under a hidden path.
  */
-export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable'>> {
+export async function sandboxMounts(
+  input: MountInput,
+): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds'>> {
   const hide: string[] = [];
   const overlays: Array<[string, string]> = [];
   const readOnly: string[] = [];
@@ -103,7 +105,35 @@ export async function sandboxMounts(input: MountInput): Promise<Pick<SandboxOpti
   if (input.protect) {
     for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
   }
-  return { hide, readOnly, overlays, writable: p.writable };
+  return { hide, readOnly, overlays, writable: p.writable, scratchBinds: await toolCaches(readOnly, input.runTmp) };
+}
+
+/** Folders tools write into inside `node_modules` (vitest/vite bundle their config into `.vite-temp`, loaders cache in `.cache`). */
+const TOOL_CACHES = ['.cache', '.vite-temp', '.vite'];
+
+/**
+ * A read-only `node_modules` breaks tools that write their caches inside it (vitest's config loader
+ * fails at start). Each such folder gets a fresh writable folder of the run bound over it: what the
+ * tools write there is the run's own and is gone with it; the packages stay read-only. The mount
+ * point is created in the real folder when missing (an empty folder, outside the sandbox).
+ */
+async function toolCaches(readOnly: readonly string[], runTmp: string): Promise<Array<[string, string]>> {
+  const out: Array<[string, string]> = [];
+  const modules = [...new Set(readOnly.filter((d) => basename(d) === 'node_modules'))];
+  for (const [i, nm] of modules.entries()) {
+    for (const sub of TOOL_CACHES) {
+      const dest = join(nm, sub);
+      const there = await mkdir(dest, { recursive: true }).then(
+        () => true,
+        () => false,
+      );
+      if (!there || !(await lstat(dest).catch(() => undefined))?.isDirectory()) continue;
+      const src = join(runTmp, 'tool-caches', String(i), sub);
+      await mkdir(src, { recursive: true });
+      out.push([src, dest]);
+    }
+  }
+  return out;
 }
 
 /**

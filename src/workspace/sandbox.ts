@@ -40,6 +40,8 @@ export interface SandboxOptions {
   overlays?: Array<[string, string]>;
   /** Paths bound writable again inside a read-only one (control files a maintainer opened with permissions.writable). */
   writable?: string[];
+  /** [source, destination]: a fresh writable folder bound over a path inside a read-only one (tool caches in node_modules). */
+  scratchBinds?: Array<[string, string]>;
   /** Bind the worktree read-only (plan mode). */
   readOnlyRoot?: boolean;
 }
@@ -66,6 +68,7 @@ export function sandboxArgv(opts: SandboxOptions): string[] {
     { dest: `${opts.root}/.git`, rank: 2, argv: ['--ro-bind-try', `${opts.root}/.git`, `${opts.root}/.git`] },
     ...(opts.readOnly ?? []).map((d) => ({ dest: d, rank: 2, argv: ['--ro-bind', d, d] })),
     ...(opts.overlays ?? []).map(([src, dest]) => ({ dest, rank: 3, argv: ['--ro-bind', src, dest] })),
+    ...(opts.readOnlyRoot ? [] : (opts.scratchBinds ?? [])).map(([src, dest]) => ({ dest, rank: 3, argv: ['--bind', src, dest] })),
   ];
   const seen = new Set<string>();
   const ordered = mounts

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExec } from '../../src/workspace/exec.js';
@@ -71,6 +71,11 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
     expect(wt.linked[0]?.target).toBe(realpathSync(join(src, 'node_modules')));
     expect((await run('node index.js')).output).toBe('42\n');
     expect((await run('touch node_modules/dep/x || exit 7')).exitCode).toBe(7);
+    // Tool caches inside node_modules (vite's config bundle, loaders' caches) are the run's own and writable.
+    expect(
+      (await run('echo cached > node_modules/.vite-temp/c && cat node_modules/.vite-temp/c && mkdir -p node_modules/.cache/x')).output,
+    ).toBe('cached\n');
+    expect(existsSync(join(src, 'node_modules', '.vite-temp', 'c'))).toBe(false);
   });
 
   it('layouts - npm link / workspaces: the packages in node_modules are symlinks into another node_modules under a hidden path, which is shown read-only', async () => {

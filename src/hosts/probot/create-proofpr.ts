@@ -176,12 +176,15 @@ async function drainQueue(queue: Queue<ProofprJob>, drainMs: number | undefined)
   clearTimeout(grace);
 }
 
+/** Bedrock and Vertex take their credentials from their own SDK's environment (PROOFPR_PROVIDER), not ANTHROPIC_API_KEY. */
+const cloudProvider = (env: NodeJS.ProcessEnv): boolean => /^(bedrock|vertex)$/.test(env.PROOFPR_PROVIDER?.trim() ?? '');
+
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const env = readServerEnv(opts.env ?? process.env, opts.cwd);
   // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
-  if (!env.anthropicApiKey && !opts.modelFactory && !(env.redisUrl && !opts.queue)) {
+  if (!env.anthropicApiKey && !cloudProvider(opts.env ?? process.env) && !opts.modelFactory && !(env.redisUrl && !opts.queue)) {
     throw new ServerEnvError(
-      'ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve`; runs need it (with REDIS_URL only the workers do)',
+      'ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve` (or PROOFPR_PROVIDER=bedrock|vertex with that cloud’s credentials); runs need it (with REDIS_URL only the workers do)',
     );
   }
   const probot = new Probot({
