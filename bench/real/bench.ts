@@ -23,6 +23,7 @@ interface TestRunLike {
   startedAt: string;
   endedAt: string;
   counts?: { passed: number; failed: number; skipped: number; total: number };
+  kind?: string;
 }
 interface EvidenceLike {
   verdict: string;
@@ -41,6 +42,8 @@ export interface PassResult {
   reason: string;
   wallMs: number;
   testMs: number;
+  /** The differential run's time (the commit's source under the base's own tests), 0 when there was none. */
+  keptMs?: number;
   testRuns: number;
   total?: number;
   passed?: number;
@@ -221,6 +224,7 @@ async function cliRun(
       reason: ev.reason,
       wallMs,
       testMs: runs.reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
+      keptMs: ev.testRuns.filter((r) => r.kind === 'kept').reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
       testRuns: runs.length,
       ...(last?.counts ? { total: last.counts.total, passed: last.counts.passed } : {}),
       ...(ev.sandbox ? { sandbox: ev.sandbox } : {}),
@@ -360,6 +364,8 @@ function summarize(rs: readonly Row[]) {
     },
     overheadAll: test ? +((wall - test) / test).toFixed(2) : 0,
     overheadFixMedian: +(overheads[Math.floor(overheads.length / 2)] ?? 0).toFixed(2),
+    // The differential runs' share of the runs' wall time (issue: the maintainer's tests judge the code).
+    differentialShare: wall ? +(all.reduce((s, p) => s + (p.keptMs ?? 0), 0) / wall).toFixed(3) : 0,
     sandbox: [...new Set(all.map((p) => p.sandbox ?? 'unknown'))].join(', '),
     cli: process.env.PROOFPR_BENCH_CLI ? 'PROOFPR_BENCH_CLI' : 'this checkout',
   };
