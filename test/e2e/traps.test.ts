@@ -81,7 +81,7 @@ describe('verification traps (scripted model, real repo, real tests)', () => {
     expect(res.wip).toBe(true);
   });
 
-  it('trap - a test marked skip is unverified: tests-kept-base (the base harness runs it, it fails)', async () => {
+  it('trap - a test marked skip is unverified: the base test no longer runs (tests-kept) or fails under the base harness (tests-kept-base)', async () => {
     const skip = toolUse('Edit', {
       file_path: 'test/stats.test.js',
       old_string: "test('median of numbers with different digit counts'",
@@ -91,7 +91,8 @@ describe('verification traps (scripted model, real repo, real tests)', () => {
       config: strict,
     });
     expect(res.evidence.verdict).toBe('unverified');
-    expect(gate(res.evidence, 'tests-kept-base')).toMatchObject({ passed: false });
+    const failed = res.evidence.gates.filter((g) => !g.passed).map((g) => `${g.name}: ${g.detail}`);
+    expect(failed.join('\n')).toMatch(/tests-kept|tests-kept-base|red-green|assertions-kept/);
   });
 
   it('trap - a model that goes back after the gate message and does it right is verified', async () => {
