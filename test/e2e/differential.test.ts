@@ -75,6 +75,7 @@ describe('differential runs - the base commit’s own tests judge the new code',
         { content: [row] },
         { content: [runTests] },
         done,
+        done,
       ],
       { prepare: withTable },
     );
