@@ -15,7 +15,7 @@ const runTests = toolUse('Bash', { command: 'node --test' });
 const done: ScriptStep = { content: [text('Done: the tests pass.')] };
 const strict = demoConfig('gates:\n  max_stop_blocks: 1\n');
 
-function gate(evidence: { gates: { name: string; passed: boolean }[] }, name: string) {
+function gate(evidence: { gates: { name: string; passed: boolean; detail: string }[] }, name: string) {
   return evidence.gates.find((g) => g.name === name);
 }
 
