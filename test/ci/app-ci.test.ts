@@ -3,7 +3,7 @@
  * statuses and Actions, an injected clock): after a verified push, the repository's own CI on that sha
  * lands in evidence.json, the PR body, the check run and the status comment.
  */
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
@@ -204,4 +204,10 @@ describe('App - CI on the pushed commit', () => {
     expect(still).toContain('- lint');
     expect(gh.comments.filter((c) => /CI still fails/.test(c.body))).toHaveLength(1);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

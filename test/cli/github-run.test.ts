@@ -175,3 +175,9 @@ describe('proofpr run --github-repo --issue', () => {
     ).rejects.toThrow(message);
   });
 });
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});

@@ -3,7 +3,7 @@
  * retry and throttling). Each test runs against both clients; the first five are the places where the two
  * former adapters disagreed, with the behaviour both now share.
  */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { createGitHubPort, type RestOctokit } from '../../src/github/github-port.js';
 import { createTokenOctokit } from '../../src/github/token-octokit.js';
@@ -116,4 +116,10 @@ describe('_extends without GitHub', () => {
       /_extends: another repository's config is merged only when proofpr reads this file through GitHub/,
     );
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

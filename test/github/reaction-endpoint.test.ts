@@ -1,4 +1,4 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
+import { describe, it, expect, afterEach, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { reactionEndpoint, reactionTargetOf } from '../../src/github/reaction-endpoint.js';
 import { createGitHubPort } from '../../src/github/github-port.js';
@@ -58,4 +58,10 @@ describe('reaction endpoint - one per comment kind', () => {
     await port.addReaction({ commentId: 5001, kind: 'issue-comment' }, '+1');
     expect(api.isDone()).toBe(true);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,5 +1,5 @@
 /** The review-threads adapter over both Octokit clients: GraphQL's isResolved, the REST fallback, replies. */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { createGitHubPort, type RestOctokit } from '../../src/github/github-port.js';
 import { createTokenOctokit } from '../../src/github/token-octokit.js';
@@ -81,4 +81,10 @@ describe.each(clients)('review threads over %s', (_name, make) => {
     });
     expect(api.isDone()).toBe(true);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,5 +1,5 @@
 /** acceptReview: which reviews are worth learning from, before any model request. */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { createGitHubPort } from '../../src/github/github-port.js';
 import { createTokenOctokit } from '../../src/github/token-octokit.js';
@@ -67,4 +67,10 @@ describe('acceptReview', () => {
       (await acceptReview({ name: 'issue_comment', deliveryId: 'd-4', payload: payload('issue_comment.created') }, deps())).outcome,
     ).toBe('ignored');
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -4,7 +4,7 @@
  * `/agent memory` lists it; the next run's system prompt shows it after the instructions, marked as data
  * and possibly stale; `/agent forget 1` removes it and the run after that no longer sees it.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { rmSync } from 'node:fs';
 import { fakeGitHub, type FakeGitHub } from '../fakes/github/nock.js';
@@ -165,4 +165,10 @@ describe('feedback memory - in the App', () => {
     expect(await h.app.memory.list(REPO)).toEqual([]);
     expect(gh.comments.filter((c) => c.issue === 13)).toEqual([]);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { createAnthropicClient } from '../../src/model/anthropic.js';
 import { ModelError, type StreamDelta } from '../../src/model/model-client.js';
@@ -233,4 +233,10 @@ describe('anthropic adapter (nock)', () => {
   it('anthropic - refuses an empty API key with the variable to set', () => {
     expect(() => createAnthropicClient({ apiKey: '' })).toThrow(/ANTHROPIC_API_KEY/);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { createAnthropicClient } from '../../src/model/anthropic.js';
 import { countTokens } from '../../src/model/count-tokens.js';
@@ -116,4 +116,10 @@ describe('fake Messages server + adapter', () => {
     const n = await countTokens({ apiKey: KEY, baseURL: s.url, logger: silentLogger }, request());
     expect(n).toBeGreaterThan(10);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import nock from 'nock';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -96,6 +97,8 @@ async function fixThrough(provider: 'bedrock' | 'vertex', server: FakeCloudServe
 }
 
 beforeAll(() => {
+  // The fake endpoints listen on 127.0.0.1: another test file in this worker may have left nock's net-connect guard on.
+  nock.enableNetConnect('127.0.0.1');
   for (const v of VARS) saved[v] = process.env[v];
   work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-providers-')));
 });

@@ -161,8 +161,17 @@ describe('dependency cache keyed by the lock file (the App: runs from a mirror)'
     expect(readFileSync(join(entry, 'node_modules', '.installs'), 'utf8')).toBe('x');
     // The second run's test used the cached dependency (its final run passed with `dep` required).
     expect(second.evidence.testRuns.find((t) => t.kind === 'final')).toMatchObject({ exitCode: 0, counts: { passed: 1, failed: 0 } });
-    // Nothing the agent or the tests did wrote into the entry (it is read-only in the sandbox).
-    expect(readdirSync(join(entry, 'node_modules')).sort()).toEqual(['.installs', '.package-lock.json', 'dep']);
+    // Nothing the agent or the tests did wrote into the entry (it is read-only in the sandbox); the
+    // tool-cache folders are empty mount points for the run's own writable caches.
+    expect(readdirSync(join(entry, 'node_modules')).sort()).toEqual([
+      '.cache',
+      '.installs',
+      '.package-lock.json',
+      '.vite',
+      '.vite-temp',
+      'dep',
+    ]);
+    for (const cache of ['.cache', '.vite', '.vite-temp']) expect(readdirSync(join(entry, 'node_modules', cache))).toEqual([]);
   }, 240_000);
 
   it('gcDependencyCache - removes unfinished and unused entries, then the least recently used beyond the size bound; keeps one in use', async () => {

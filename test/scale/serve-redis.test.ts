@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,4 +59,10 @@ describe('proofpr serve with REDIS_URL', () => {
     expect((await bull.counts()).waiting).toBe(1);
     rmSync(home, { recursive: true, force: true });
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,5 +1,5 @@
 /** acceptRequest: one intake for the App (with run state), the Action and the CLI (without). */
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { createGitHubPort } from '../../src/github/github-port.js';
 import { createTokenOctokit } from '../../src/github/token-octokit.js';
@@ -91,4 +91,10 @@ describe('acceptRequest', () => {
     expect((await acceptRequest(comment('/agent cancel'), deps())).outcome).toBe('cancelled');
     expect(gh.comments.map((c) => c.body)).toEqual([replies.stateless('status'), replies.stateless('cancel')]);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

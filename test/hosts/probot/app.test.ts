@@ -1,5 +1,5 @@
 import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -453,4 +453,10 @@ describe('probot app - label trigger and status', () => {
       /^Run `[\w-]+` is done \(verified\): https:\/\/github.com\/acme\/widgets\/issues\/12#issuecomment-\d+, PR https:\/\/github.com\/acme\/widgets\/pull\/100\.$/,
     );
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,5 +1,5 @@
 import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
 import nock from 'nock';
 import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
 import type { FakeThread } from '../../fakes/github/review-routes.js';
@@ -178,4 +178,10 @@ describe('probot app - review follow-ups', () => {
     expect(body).toContain('could not say which threads are resolved');
     expect(gh.review.replies.map((r) => r.inReplyTo)).toEqual([301, 311, 321]);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -2,7 +2,7 @@
  * Operating `proofpr serve`: /metrics, an honest /healthz (Redis down → 503), SIGTERM drains a run in
  * flight, no ANTHROPIC_API_KEY → exit 2 at start, .env loading, WEBHOOK_PROXY_URL forwarding.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, afterAll } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -186,4 +186,10 @@ describe('proofpr serve - operations', () => {
     server = undefined;
     expect(closed).toBe(1);
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });

@@ -1,5 +1,5 @@
 import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,4 +113,10 @@ describe('proofpr serve - HTTP server and restarts', () => {
       webhookPath: '/api/github/webhooks',
     });
   });
+});
+
+// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
 });
