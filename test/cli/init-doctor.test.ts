@@ -46,7 +46,16 @@ function repo(files: Record<string, unknown>, linkModules = true): string {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
     writeFileSync(join(dir, p), typeof v === 'string' ? v : JSON.stringify(v, null, 2));
   }
-  if (linkModules) symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  // A hard-linked copy where it can be made (the sandbox hides the temp folder, so a link to a checkout
+  // of this repository under it would point at nothing there); else a link to the folder outside it.
+  if (linkModules) {
+    try {
+      execFileSync('cp', ['-al', resolve('node_modules'), join(dir, 'node_modules')], { stdio: 'ignore' });
+    } catch {
+      rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
+      symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+    }
+  }
   for (const a of [
     ['init', '-q', '-b', 'main'],
     ['add', '-A'],
