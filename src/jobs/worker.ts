@@ -16,7 +16,7 @@ import { loadRepoConfig } from '../github/repo-config.js';
 import { logger } from '../log.js';
 import { isLearnJob, runLearnJob } from './learn-job.js';
 import { isCiWatchJob, type CiWatcher } from './ci-watch-job.js';
-import { finishedProgress, readEvidence } from '../metrics/run-progress.js';
+import { finishedProgress, readEvidence } from './run-progress.js';
 
 const log = logger('worker');
 

@@ -17,7 +17,7 @@ import { payload } from '../github/payloads.js';
 import { silentLogger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/hosts/probot/server.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
-import { finishedProgress } from '../../src/metrics/run-progress.js';
+import { finishedProgress } from '../../src/jobs/run-progress.js';
 import type { Evidence } from '../../src/agent/evidence/types.js';
 
 const root = process.cwd();

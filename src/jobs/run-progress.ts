@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Evidence } from '../agent/evidence/types.js';
-import type { JobProgress } from '../jobs/queue.js';
+import type { JobProgress } from './queue.js';
 
 export function finishedProgress(verdict: string, evidence?: Pick<Evidence, 'usage' | 'gates'>): JobProgress {
   if (!evidence) return { phase: 'done', verdict };
