@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolErrorKind } from './define-tool.js';
 import { descriptions } from './descriptions.js';
+import { compoundCap } from './bash-compound-cap.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -25,6 +26,8 @@ export const bashTool = defineTool({
   kind: 'execute',
   access: ({ command }) => ({ paths: [], patterns: [], command }),
   async execute({ command, timeout, description }, ctx) {
+    const tooMany = compoundCap(command);
+    if (tooMany) return tooMany;
     const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS;
     const startedAt = new Date();
     let res;

@@ -10,9 +10,11 @@ import { numberedSlice, splitLines } from './lib/number-lines.js';
 import { nearNames } from './lib/near-names.js';
 import { readRegularFile, specialFileMessage, specialKind } from '../workspace/special-file.js';
 import { uncommittable } from './write.js';
+import { contentTooLarge, FILE_MAX_BYTES, resultTooLarge } from './lib/content-cap.js';
+import { applyEdit, matchEdit } from './lib/edit-match.js';
 
 /** The largest file Edit reads and rewrites. */
-const EDIT_MAX_BYTES = 64 * 1024 * 1024;
+const EDIT_MAX_BYTES = FILE_MAX_BYTES;
 
 const input = z.strictObject({
   file_path: z.string().describe('The file to change: relative to the repository root, or absolute inside it.'),
@@ -25,14 +27,23 @@ const input = z.strictObject({
 
 const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
-function positions(hay: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
-}
-
 const lineOf = (text: string, index: number): number => text.slice(0, index).split('\n').length;
-const toCrlf = (s: string): string => s.replace(/\r?\n/g, '\r\n');
+
+/** The refusal for an old_string found nowhere: the closest region of the file, to copy from. */
+function noMatch(raw: string, oldString: string, shownPath: string): ToolResult {
+  const lines = splitLines(raw);
+  const region = closestRegion(lines, oldString);
+  const prefixHint = /^\s*\d+\t/.test(oldString)
+    ? ' old_string seems to start with a Read line-number prefix: leave the number and tab out.'
+    : '';
+  const shown = region
+    ? ` The closest text is at lines ${region.start}-${region.end}:\n${numberedSlice(lines, region.start, region.end)}\n`
+    : ' ';
+  return fail(
+    'no_match',
+    `old_string was not found in ${shownPath}.${shown}Copy the exact text, including indentation and whitespace, from the file and retry.${prefixHint}`,
+  );
+}
 
 /** Lines removed and added by replacing a with b, after dropping the lines they share at both ends. */
 function lineDelta(a: string, b: string): { added: number; removed: number } {
@@ -43,6 +54,21 @@ function lineDelta(a: string, b: string): { added: number; removed: number } {
   let s = 0;
   while (s < x.length - p && s < y.length - p && x[x.length - 1 - s] === y[y.length - 1 - s]) s++;
   return { removed: x.length - p - s, added: y.length - p - s };
+}
+
+/** old_string and new_string make a real change of an allowed size; undefined when they do. */
+function checkStrings(oldString: string, newString: string): ToolResult | undefined {
+  if (oldString === '')
+    return fail(
+      'invalid_input',
+      'old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.',
+    );
+  if (oldString === newString)
+    return fail(
+      'no_op',
+      'old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.',
+    );
+  return contentTooLarge('new_string', newString, 'Edit');
 }
 
 export const editTool = defineTool({
@@ -77,47 +103,15 @@ export const editTool = defineTool({
         'too_large',
         `${file_path} is over ${EDIT_MAX_BYTES / 1024 / 1024} MB, too large for Edit. Change it with Bash (for example sed -i) instead.`,
       );
-    if (old_string === '')
-      return fail(
-        'invalid_input',
-        'old_string is empty. Give the exact text to replace (copied from the file without the line-number prefix); to replace a whole file, use Write.',
-      );
-    if (old_string === new_string)
-      return fail(
-        'no_op',
-        'old_string and new_string are identical, so this edit would change nothing. Put the text to replace in old_string and its replacement in new_string.',
-      );
+    const badStrings = checkStrings(old_string, new_string);
+    if (badStrings) return badStrings;
     const guard = editGuard(ctx.fileState, r.abs, file_path, 'edit');
     if (guard) return guard;
 
     const raw = readRegularFile(r.abs, EDIT_MAX_BYTES).toString('utf8');
-    const crlfCount = raw.split('\r\n').length - 1;
-    const crlf = crlfCount > 0 && crlfCount >= raw.split('\n').length - 1 - crlfCount;
-    let oldS = old_string;
-    let newS = new_string;
-    let at = positions(raw, oldS);
-    if (crlf && at.length === 0 && !old_string.includes('\r')) {
-      oldS = toCrlf(old_string);
-      newS = toCrlf(new_string);
-      at = positions(raw, oldS);
-    } else if (crlf && !new_string.includes('\r')) {
-      newS = toCrlf(new_string);
-    }
-
-    if (at.length === 0) {
-      const lines = splitLines(raw);
-      const region = closestRegion(lines, old_string);
-      const prefixHint = /^\s*\d+\t/.test(old_string)
-        ? ' old_string seems to start with a Read line-number prefix: leave the number and tab out.'
-        : '';
-      const shown = region
-        ? ` The closest text is at lines ${region.start}-${region.end}:\n${numberedSlice(lines, region.start, region.end)}\n`
-        : ' ';
-      return fail(
-        'no_match',
-        `old_string was not found in ${file_path}.${shown}Copy the exact text, including indentation and whitespace, from the file and retry.${prefixHint}`,
-      );
-    }
+    const m = matchEdit(raw, old_string, new_string);
+    const at = m.at;
+    if (at.length === 0) return noMatch(raw, old_string, file_path);
     if (at.length > 1 && replace_all !== true) {
       const lineNos = at.map((i) => lineOf(raw, i));
       return fail(
@@ -127,7 +121,10 @@ export const editTool = defineTool({
     }
 
     const first = at[0] ?? 0;
-    const next = replace_all === true ? raw.split(oldS).join(newS) : raw.slice(0, first) + newS + raw.slice(first + oldS.length);
+    const newS = m.replacement;
+    const next = applyEdit(raw, m, replace_all === true);
+    const over = resultTooLarge(file_path, next, 'Edit');
+    if (over) return over;
     atomicWrite(r.abs, next);
     ctx.fileState.record(r.abs, true);
 
@@ -139,12 +136,15 @@ export const editTool = defineTool({
     const endLine = Math.min(startLine + newS.replace(/\r?\n$/, '').split('\n').length - 1, startLine + 30);
     const snippet = numberedSlice(nextLines, startLine - 3, endLine + 3);
     const count = at.length > 1 ? ` (${at.length} occurrences replaced)` : '';
+    const quotes = m.quotesNormalized
+      ? " (old_string matched after treating curly and straight quotes alike; the file's quote style was kept)"
+      : '';
     return {
-      forModel: `Edited ${file_path}${count}. The changed region now reads:\n${snippet}`,
+      forModel: `Edited ${file_path}${count}${quotes}. The changed region now reads:\n${snippet}`,
       forHuman: `Edit ${r.rel} (+${added} -${removed})`,
       isError: false,
       effects: [{ type: 'file_changed', path: r.rel }],
-      meta: { path: r.rel, added, removed, replacements: at.length },
+      meta: { path: r.rel, added, removed, replacements: at.length, ...(m.quotesNormalized ? { quotesNormalized: true } : {}) },
     };
   },
 });

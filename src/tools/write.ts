@@ -6,6 +6,7 @@ import { descriptions } from './descriptions.js';
 import { resolvePath } from './resolve-path.js';
 import { atomicWrite } from './lib/atomic-write.js';
 import { editGuard } from './lib/edit-guard.js';
+import { contentTooLarge, FILE_MAX_BYTES } from './lib/content-cap.js';
 import { gitPathProblem } from '../workspace/git-path-rules.js';
 import { readRegularFile, specialFileMessage, specialKind } from '../workspace/special-file.js';
 
@@ -17,7 +18,7 @@ const input = z.strictObject({
 const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 /** How much of an existing file Write reads to keep its line endings. */
-const WRITE_READ_MAX_BYTES = 64 * 1024 * 1024;
+const WRITE_READ_MAX_BYTES = FILE_MAX_BYTES;
 
 /** The refusal for a path git cannot commit (gitPathProblem), shared by Write and Edit; undefined when fine. */
 export function uncommittable(rel: string, shown: string): ToolResult | undefined {
@@ -56,6 +57,8 @@ export const writeTool = defineTool({
     } catch {
       exists = false;
     }
+    const big = contentTooLarge('content', content, 'Write');
+    if (big) return big;
     let text = content;
     if (exists) {
       const guard = editGuard(ctx.fileState, r.abs, file_path, 'overwrite');
