@@ -1,5 +1,5 @@
 /** Hook events are a closed set (seed 001 §8). */
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact'] as const;
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact', 'SubagentStop'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** What a command hook gets as JSON on stdin. */
@@ -11,6 +11,15 @@ export interface HookPayload {
   tool_response?: { output: string; is_error: boolean };
   /** Stop: how many times the Stop gates already sent the model back. */
   stop_blocks?: number;
+  /** UserPromptSubmit: the prompt the run starts with. */
+  prompt?: string;
+  /** PostCompact: what the compaction did. */
+  compaction?: { kind: string; before_tokens: number; after_tokens: number };
+  /** SubagentStop: the sub-agent's type and how it ended. */
+  subagent?: { type: string; status: string };
+  /** SessionEnd: how the run ended and why. */
+  status?: string;
+  reason?: string;
 }
 
 export type HookOutcome =
