@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'tools');
-const tools = { Read: 'read.md', Write: 'write.md', Edit: 'edit.md', Glob: 'glob.md', Grep: 'grep.md', Bash: 'bash.md', TodoWrite: 'todo-write.md', Skill: 'skill.md' };
+const tools = { Read: 'read.md', Write: 'write.md', Edit: 'edit.md', Glob: 'glob.md', Grep: 'grep.md', Bash: 'bash.md', TodoWrite: 'todo-write.md', Skill: 'skill.md', Task: 'task.md', ToolSearch: 'tool-search.md' };
 
 export function render() {
   const lines = [

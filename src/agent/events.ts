@@ -156,6 +156,11 @@ export type RunEvent =
   | Ev<'notice', { message: string }>
   /** The second look after the gates passed (review.enabled): its findings, usage and, with block_on: high, its gate. */
   | Ev<'second_look', { look: SecondLook }>
+  /** A sub-agent (the Task tool) ended: its requests are the run's too; its tokens and cost count in the evidence. */
+  | Ev<
+      'subagent',
+      { id: string; agentType: string; description: string; status: string; reason: string; turns: number; usage: Usage; costUsd: number }
+    >
   | Ev<'error', { message: string; kind: string }>
   | Ev<'run_end', { verdict: Verdict; reason: string }>;
 

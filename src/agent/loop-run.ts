@@ -139,6 +139,8 @@ export function recordOutcomes(run: LoopRun, outcomes: readonly ToolOutcome[]): 
   let stop: string | undefined;
   for (const o of outcomes) {
     noteEffects(run.memory, o.result);
+    // A sub-agent's requests are the run's: its cost counts towards max_cost_usd.
+    for (const e of o.result.effects ?? []) if (e.type === 'model_usage') run.costUsd += e.costUsd;
     const s = run.stuck.observe(o.name, o.input, o.block.content);
     if (s === 'abort') stop = `no progress: the same ${o.name} call returned the same result ${LIMITS.stuckAbort} times in a row`;
     if (s === 'nudge')

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { ExecPort } from '../workspace/exec-port.js';
 import type { FileState } from './file-state.js';
+import type { Usage } from '../model/model-client.js';
 
 /** What a call is, for the loop, the policy and the verifier: they ask the tool, never match its name. */
 export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'think';
@@ -60,7 +61,9 @@ export interface ExecRecord {
 export type ToolEffect =
   | { type: 'file_changed'; /** worktree-relative, POSIX separators */ path: string }
   | { type: 'todos'; todos: TodoItem[] }
-  | ({ type: 'exec' } & ExecRecord);
+  | ({ type: 'exec' } & ExecRecord)
+  /** Model requests the call made itself (a sub-agent): they count towards the run's cost budget. */
+  | { type: 'model_usage'; usage: Usage; costUsd: number; turns: number };
 
 /** A path a call touches, as the model gave it (the policy resolves and jails it). */
 export interface ToolLocation {

@@ -30,6 +30,13 @@ export class FileState {
     return this.files.get(absPath);
   }
 
+  /** A copy with the same entries: a sub-agent starts from what its parent has read, and its reads stay its own. */
+  clone(): FileState {
+    const copy = new FileState();
+    for (const [path, snap] of this.files) copy.files.set(path, { ...snap });
+    return copy;
+  }
+
   /** Paths this run has read or written, sorted (stable output for reminders and compaction). */
   paths(): string[] {
     return [...this.files.keys()].sort();
