@@ -1,0 +1,99 @@
+/**
+ * The one redactor: every artifact writer (transcript, evidence, summary, report, tool-output files, comments,
+ * PR bodies, log lines, memory) passes text through here. Known values go first (longest first), then every
+ * token rule; each replaced span becomes the one placeholder.
+ */
+import { leakForms, secretValues } from './known-values.js';
+import { OWN_RULES } from './own-rules.js';
+import { REDACTED } from './placeholder.js';
+import type { TokenRule } from './rule.js';
+import { SECRETLINT_RULES } from './secretlint-rules.js';
+
+/** Own rules that keep a readable part (key name, scheme, header) and so run before secretlint's whole-match ones. */
+const STRUCTURAL = new Set([
+  'private-key-block',
+  'url-credentials',
+  'authorization-header',
+  'bearer-token',
+  'npmrc-auth',
+  'secret-assignment',
+]);
+
+/** Every token rule: the own structural shapes first (they keep the readable parts), then secretlint's, then the loose prefixes. */
+export const TOKEN_RULES: readonly TokenRule[] = [
+  ...OWN_RULES.filter((r) => STRUCTURAL.has(r.id)),
+  ...SECRETLINT_RULES,
+  ...OWN_RULES.filter((r) => !STRUCTURAL.has(r.id)),
+];
+
+/** Replaces the spans in `text` (which may overlap) by the placeholder. */
+function replaceSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  if (spans.length === 0) return text;
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = 0;
+  for (const [start, end] of sorted) {
+    if (end <= at) continue;
+    out += text.slice(at, Math.max(at, start)) + (start >= at ? REDACTED : '');
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** The known values' leak forms, longest first (so a value containing another is replaced whole). */
+function knownForms(known: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const v of secretValues(process.env, known)) for (const f of leakForms(v)) forms.add(f);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+function redactWith(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const f of forms) if (out.includes(f)) out = out.split(f).join(REDACTED);
+  for (const rule of TOKEN_RULES) out = replaceSpans(out, rule.find(out));
+  return out;
+}
+
+/**
+ * `text` with every secret replaced by `[REDACTED]`: the values of the process's secret-named environment
+ * variables and `known` (in raw, URL-encoded and base64 forms), then every token rule's matches.
+ */
+export function redactText(text: string, known: readonly string[] = []): string {
+  if (text.length === 0) return text;
+  return redactWith(text, knownForms(known));
+}
+
+/** Keys whose string values are secrets whatever they look like (`token`, `apiKey`, `client_secret`, `Authorization`). */
+export function isSecretKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/[_-]/g, '');
+  return /(?:token|secret|password|passwd|apikey|accesskey|privatekey|authorization|credentials?)$/.test(k);
+}
+
+/**
+ * A JSON-safe copy of `value` with every string redacted (keys kept; strings under secret-named keys replaced
+ * whole). Objects with toJSON (dates) are serialized first; errors keep name, message and stack; cycles end.
+ */
+export function redactDeep<T>(value: T, known: readonly string[] = []): T {
+  const forms = knownForms(known);
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown, key: string | undefined): unknown => {
+    if (typeof v === 'string') return key !== undefined && isSecretKey(key) && v !== '' ? REDACTED : redactWith(v, forms);
+    if (v === null || typeof v !== 'object') return v;
+    if (seen.has(v)) return '[Circular]';
+    seen.add(v);
+    if (v instanceof Error) return walk({ ...v, name: v.name, message: v.message, stack: v.stack }, key);
+    const j = v as { toJSON?: () => unknown };
+    if (typeof j.toJSON === 'function') return walk(j.toJSON(), key);
+    if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = walk(x, k);
+    return out;
+  };
+  return walk(value, undefined) as T;
+}
+
+/** The id of the first confident rule that matches `text` (a file holding a credential), or undefined. */
+export function looksLikeSecretContent(text: string): string | undefined {
+  for (const rule of TOKEN_RULES) if (rule.confident && rule.find(text).length > 0) return rule.id;
+  return undefined;
+}
