@@ -6,51 +6,18 @@
  * upstream test change alone (expected unverified). Prints a table and writes bench/results/real.json.
  * Usage: bench.mjs ROOT [case-id ...]
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startFakeMessagesServer } from '../../test/fakes/fake-server.js';
+import { writeChanges } from '../../src/backtest/file-changes.js';
+import { replayReply, replaySteps, type FileChange } from '../../src/backtest/replay.js';
+import { startReplayServer } from '../../src/backtest/replay-server.js';
+import { runPass, type PassResult } from '../../src/backtest/run-pass.js';
 import { directCount, readManifest, readManifests, type BenchCase } from './manifest.js';
 import { materialize, type Materialized } from './materialize.js';
-import { replayReply, replaySteps, type FileChange } from './replay.js';
-
-interface TestRunLike {
-  command: string;
-  exitCode: number;
-  startedAt: string;
-  endedAt: string;
-  counts?: { passed: number; failed: number; skipped: number; total: number };
-  kind?: string;
-}
-interface EvidenceLike {
-  verdict: string;
-  reason: string;
-  testRuns: TestRunLike[];
-  baseline?: TestRunLike;
-  sandbox?: string;
-  sandboxReason?: string;
-  test?: { command: string; source: string };
-  usage: { turns: number };
-}
-
-export interface PassResult {
-  verdict: string;
-  exitCode: number;
-  reason: string;
-  wallMs: number;
-  testMs: number;
-  /** The differential run's time (the commit's source under the base's own tests), 0 when there was none. */
-  keptMs?: number;
-  testRuns: number;
-  total?: number;
-  passed?: number;
-  sandbox?: string;
-  testSource?: string;
-  turns: number;
-}
 
 const root = process.argv[2] ?? process.cwd();
 const qualify = process.argv.includes('--qualify');
@@ -58,7 +25,6 @@ const only = process.argv.slice(3).filter((a) => !a.startsWith('--'));
 const cacheRoot = join(root, 'bench', '.cache', 'real');
 /** The CLI under test: this checkout's build, or another build (PROOFPR_BENCH_CLI, e.g. a frozen copy for a first try). */
 const bin = process.env.PROOFPR_BENCH_CLI ?? join(root, 'bin', 'proofpr.js');
-const ms = (a: string, b: string) => Date.parse(b) - Date.parse(a);
 
 function sh(cwd: string, command: string, env: NodeJS.ProcessEnv = process.env): { code: number; out: string; ms: number } {
   const t = performance.now();
@@ -161,16 +127,7 @@ function cloneBase(m: Materialized, into: string, deps: Deps | undefined): strin
   return into;
 }
 
-function write(dir: string, changes: readonly FileChange[]): void {
-  for (const c of changes) {
-    const p = join(dir, c.path);
-    if (c.after === undefined) rmSync(p, { force: true });
-    else {
-      mkdirSync(join(p, '..'), { recursive: true });
-      writeFileSync(p, c.after);
-    }
-  }
-}
+const write = (dir: string, changes: readonly FileChange[]): void => writeChanges(dir, changes);
 
 async function cliRun(
   c: BenchCase,
@@ -183,54 +140,30 @@ async function cliRun(
   try {
     const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps);
     const steps = replaySteps(changes, c.agentTest);
-    const server = await startFakeMessagesServer((_body, n) => replayReply(steps, n, `Applied the change for: ${c.title}`));
-    const args = ['run', '--repo', repo, '--prompt', c.title, '--out', join(work, 'run'), '--json'];
+    const server = await startReplayServer((n) => replayReply(steps, n, `Applied the change for: ${c.title}`));
+    let config: string | undefined;
     if (c.config) {
-      writeFileSync(join(work, 'proofpr.yml'), c.config);
-      args.push('--config', join(work, 'proofpr.yml'));
+      config = join(work, 'proofpr.yml');
+      writeFileSync(config, c.config);
     }
-    const t = performance.now();
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: {
-        PATH,
-        HOME: process.env.HOME,
-        COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
-        COREPACK_ENABLE_STRICT: '0',
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
-        PROOFPR_HOME: join(work, 'home'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.resume();
-    const exitCode = await new Promise<number>((res) => child.on('close', (code) => res(code ?? 1)));
-    const wallMs = performance.now() - t;
-    await server.close();
-    const evPath = join(work, 'run', 'evidence.json');
-    if (!existsSync(evPath)) throw new Error(`${c.id} ${label}: no evidence.json (exit ${exitCode}):\n${stderr}`);
-    const ev = JSON.parse(readFileSync(evPath, 'utf8')) as EvidenceLike;
-    if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} ${label}\n${stderr}\n`);
-    // The baseline is also one of the test runs: count it once.
-    const runs = [
-      ...(ev.baseline && !ev.testRuns.some((r) => r.startedAt === ev.baseline?.startedAt) ? [ev.baseline] : []),
-      ...ev.testRuns,
-    ];
-    const last = ev.testRuns.at(-1);
-    return {
-      verdict: ev.verdict,
-      exitCode,
-      reason: ev.reason,
-      wallMs,
-      testMs: runs.reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
-      keptMs: ev.testRuns.filter((r) => r.kind === 'kept').reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
-      testRuns: runs.length,
-      ...(last?.counts ? { total: last.counts.total, passed: last.counts.passed } : {}),
-      ...(ev.sandbox ? { sandbox: ev.sandbox } : {}),
-      ...(ev.test ? { testSource: ev.test.source } : {}),
-      turns: ev.usage.turns,
+    const env = {
+      PATH,
+      HOME: process.env.HOME,
+      COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+      COREPACK_ENABLE_STRICT: '0',
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
+      PROOFPR_HOME: join(work, 'home'),
     };
+    let stderr = '';
+    try {
+      return await runPass({ bin, repo, prompt: c.title, runDir: join(work, 'run'), env, ...(config ? { config } : {}), onStderr: (t) => (stderr += t) });
+    } catch (e) {
+      throw new Error(`${c.id} ${label}: ${(e as Error).message}`);
+    } finally {
+      await server.close();
+      if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} ${label}\n${stderr}\n`);
+    }
   } finally {
     if (process.env.BENCH_KEEP) process.stderr.write(`  kept ${work}\n`);
     else rmSync(work, { recursive: true, force: true });

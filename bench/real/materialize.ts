@@ -3,12 +3,15 @@
  * the upstream fix and its parent fetched (shallow) from GitHub or from a local mirror
  * (PROOFPR_BENCH_REAL_SOURCES), then a git bundle holding the parent's tree as a single-commit history,
  * the upstream diff split into its source part and its test part, and the changed files' contents.
+ * The bundle and the file contents come from the backtest engine (src/backtest/), shared with `proofpr backtest`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { baseBundle } from '../../src/backtest/base-bundle.js';
+import { changedPaths, fileChanges } from '../../src/backtest/file-changes.js';
+import type { FileChange } from '../../src/backtest/replay.js';
 import { splitPaths, type BenchCase } from './manifest.js';
-import type { FileChange } from './replay.js';
 
 export interface Materialized {
   dir: string;
@@ -20,8 +23,6 @@ export interface Materialized {
   sourceDiff: string;
   testDiff: string;
 }
-
-const IDENTITY = { GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
 
 function git(gitDir: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('git', [`--git-dir=${gitDir}`, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -67,36 +68,14 @@ export function ensureCommits(cacheRoot: string, c: BenchCase, env: NodeJS.Proce
   return bare;
 }
 
-function show(bare: string, rev: string, path: string): string | undefined {
-  try {
-    return git(bare, ['show', `${rev}:${path}`]);
-  } catch {
-    return undefined;
-  }
-}
-
 export function materialize(cacheRoot: string, c: BenchCase, env: NodeJS.ProcessEnv = process.env): Materialized {
   const bare = ensureCommits(cacheRoot, c, env);
   const dir = join(cacheRoot, 'cases', c.id);
   mkdirSync(dir, { recursive: true });
-  const date = git(bare, ['log', '-1', '--format=%cI', c.parent]).trim();
   const message = `${c.repo} at ${c.parent}, the parent of the upstream fix ${c.fix}\n`;
-  const baseCommit = execFileSync('git', [`--git-dir=${bare}`, 'commit-tree', `${c.parent}^{tree}`], {
-    input: message,
-    encoding: 'utf8',
-    env: { ...process.env, ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
-  }).trim();
   const bundle = join(dir, 'parent.bundle');
-  if (!existsSync(bundle)) {
-    // One case at a time: `main` is set for the bundle (cloning it checks main out) and removed after.
-    git(bare, ['update-ref', 'refs/heads/main', baseCommit]);
-    try {
-      git(bare, ['bundle', 'create', '-q', bundle, 'HEAD', 'main']);
-    } finally {
-      git(bare, ['update-ref', '-d', 'refs/heads/main']);
-    }
-  }
-  const paths = git(bare, ['diff', '--no-renames', '--name-only', c.parent, c.fix]).split('\n').filter(Boolean);
+  const baseCommit = baseBundle(bare, c.parent, message, bundle);
+  const paths = changedPaths(bare, c.parent, c.fix);
   const { source, test } = splitPaths(paths, c.tests);
   if (source.length === 0 || test.length === 0) throw new Error(`${c.id}: the upstream diff needs a source part and a test part (source: ${source.length}, test: ${test.length} files)`);
   const diff = (ps: string[]) => git(bare, ['diff', '--no-renames', c.parent, c.fix, '--', ...ps]);
@@ -105,11 +84,6 @@ export function materialize(cacheRoot: string, c: BenchCase, env: NodeJS.Process
   writeFileSync(join(dir, 'source.diff'), sourceDiff);
   writeFileSync(join(dir, 'test.diff'), testDiff);
   writeFileSync(join(dir, 'case.json'), `${JSON.stringify({ ...c, baseCommit, source, test }, null, 2)}\n`);
-  const changes = (ps: string[]): FileChange[] =>
-    ps.map((p) => {
-      const before = show(bare, c.parent, p);
-      const after = show(bare, c.fix, p);
-      return { path: p, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) };
-    });
+  const changes = (ps: string[]): FileChange[] => fileChanges(bare, c.parent, c.fix, ps);
   return { dir, bundle, baseCommit, source: changes(source), test: changes(test), sourceDiff, testDiff };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { directCount, globToRegExp, parseManifest, readManifest, splitPaths, type BenchCase } from '../../bench/real/manifest.js';
 import { materialize } from '../../bench/real/materialize.js';
-import { editsFor, replayReply, replaySteps } from '../../bench/real/replay.js';
+import { editsFor, replayReply, replaySteps } from '../../src/backtest/replay.js';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' }).trim();

@@ -10,6 +10,7 @@ import { initCommand } from './init-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { configCheckCommand } from './config-check-command.js';
 import { gcCommand } from './gc-command.js';
+import { backtestCommand } from './backtest-command.js';
 
 /** An option as commander takes it: flags, description and (optionally) its default. */
 export type OptionSpec = readonly [flags: string, description: string, defaultValue?: string];
@@ -114,6 +115,19 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--dry-run', 'say what would go, remove nothing'],
     ],
     run: (flags) => gcCommand(flags),
+  },
+  {
+    name: 'backtest',
+    description:
+      'would proofpr have verified your last fixes? replays recent fix commits of --repo (upstream change, then its test change alone) through the harness; prints a table, writes backtest.json',
+    options: [
+      repoOpt('git repository whose history to replay'),
+      ['--last <n>', 'how many recent fix commits (code and tests changed, the test change failing on the parent)', '10'],
+      ['--out <dir>', 'folder for backtest.json and the run folders (default $PROOFPR_HOME/backtest)'],
+      ['--json', 'print the report object as the last stdout line'],
+      ['--model [id]', 'also let the agent fix each case from the commit message; the held-out upstream tests judge it'],
+    ],
+    run: (flags) => backtestCommand(flags),
   },
   {
     name: 'report',

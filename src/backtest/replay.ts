@@ -3,8 +3,9 @@
  * A changed file is read, then edited hunk by hunk (Edit with the hunk's old and new lines) when every
  * hunk's old text is unique at its turn and the edits rebuild the upstream content exactly; otherwise it
  * is rewritten whole (Write after the Read). A new file is written; a removed one is removed through Bash.
- * Then the agent runs the tests once and says it is done.
+ * Then the agent runs the tests once and says it is done. One engine for `proofpr backtest` and bench/real.
  */
+import type { ReplayMessage } from './replay-server.js';
 
 export interface FileChange {
   path: string;
@@ -29,7 +30,8 @@ export function lineHunks(before: string, after: string, context = 2): Hunk[] {
   const m = b.length;
   // LCS table (files in this bench are small: a few thousand lines at most).
   const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i]![j] = a[i] === b[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) dp[i]![j] = a[i] === b[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
   type Op = { k: ' ' | '-' | '+'; line: string };
   const ops: Op[] = [];
   let i = 0;
@@ -65,8 +67,14 @@ export function lineHunks(before: string, after: string, context = 2): Hunk[] {
     const stop = Math.min(ops.length, end + context);
     const slice = ops.slice(start, stop);
     hunks.push({
-      oldText: slice.filter((o) => o.k !== '+').map((o) => o.line).join('\n'),
-      newText: slice.filter((o) => o.k !== '-').map((o) => o.line).join('\n'),
+      oldText: slice
+        .filter((o) => o.k !== '+')
+        .map((o) => o.line)
+        .join('\n'),
+      newText: slice
+        .filter((o) => o.k !== '-')
+        .map((o) => o.line)
+        .join('\n'),
     });
     prevStop = stop;
     x = stop;
@@ -115,8 +123,11 @@ export function replaySteps(changes: readonly FileChange[], testCommand: string)
 }
 
 /** A Messages API reply for request n (from 1): the n-th step, then plain text forever after. */
-export function replayReply(steps: readonly ToolStep[], n: number, done: string): unknown {
+export function replayReply(steps: readonly ToolStep[], n: number, done: string): ReplayMessage {
   const s = steps[n - 1];
   if (!s) return { content: [{ type: 'text', text: done }], stop_reason: 'end_turn' };
-  return { content: [{ type: 'tool_use', id: `toolu_${String(n).padStart(4, '0')}`, name: s.name, input: s.input }], stop_reason: 'tool_use' };
+  return {
+    content: [{ type: 'tool_use', id: `toolu_${String(n).padStart(4, '0')}`, name: s.name, input: s.input }],
+    stop_reason: 'tool_use',
+  };
 }
