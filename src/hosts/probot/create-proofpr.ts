@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import { proofprApp, type ProofprAppOptions } from './app.js';
-import { readServerEnv, ServerEnvError, type ServerEnv } from '../shared/server-env.js';
+import { readServerEnv, type ServerEnv } from '../shared/server-env.js';
 import { createMetrics, type Metrics } from '../../metrics/metrics.js';
 import { openDatabase, type Db } from '../../jobs/db.js';
 import type { Redis } from 'ioredis';
@@ -179,14 +179,19 @@ async function drainQueue(queue: Queue<ProofprJob>, drainMs: number | undefined)
 /** Bedrock and Vertex take their credentials from their own SDK's environment (PROOFPR_PROVIDER), not ANTHROPIC_API_KEY. */
 const cloudProvider = (env: NodeJS.ProcessEnv): boolean => /^(bedrock|vertex)$/.test(env.PROOFPR_PROVIDER?.trim() ?? '');
 
+/** Serve's own start-up problem: this process runs the jobs (no REDIS_URL workers) and has no model credentials. */
+function modelKeyProblems(raw: NodeJS.ProcessEnv, opts: StartServerOptions): string[] {
+  const key = raw.ANTHROPIC_API_KEY?.trim();
+  if (key || cloudProvider(raw) || opts.modelFactory || (raw.REDIS_URL?.trim() && !opts.queue)) return [];
+  return [
+    'ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve` (or PROOFPR_PROVIDER=bedrock|vertex with that cloud’s credentials); runs need it (with REDIS_URL only the workers do)',
+  ];
+}
+
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
-  const env = readServerEnv(opts.env ?? process.env, opts.cwd);
-  // This process runs the jobs itself unless REDIS_URL hands them to workers: without a key every run would fail.
-  if (!env.anthropicApiKey && !cloudProvider(opts.env ?? process.env) && !opts.modelFactory && !(env.redisUrl && !opts.queue)) {
-    throw new ServerEnvError(
-      'ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve` (or PROOFPR_PROVIDER=bedrock|vertex with that cloud’s credentials); runs need it (with REDIS_URL only the workers do)',
-    );
-  }
+  const raw = opts.env ?? process.env;
+  // Every missing or malformed variable in one message, the model credentials included.
+  const env = readServerEnv(raw, opts.cwd, modelKeyProblems(raw, opts));
   const probot = new Probot({
     appId: env.appId,
     privateKey: env.privateKey,
@@ -242,7 +247,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     }),
     { probot, webhooksPath: env.webhookPath },
   );
-  const schedulerOff = (opts.env ?? process.env).PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';
+  const schedulerOff = raw.PROOFPR_SWEEP_SCHEDULER?.trim().toLowerCase() === 'off';
   const scheduler = schedulerOff
     ? undefined
     : startSweepScheduler({

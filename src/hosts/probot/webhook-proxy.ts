@@ -1,11 +1,9 @@
 /**
  * WEBHOOK_PROXY_URL for local development, as Probot does it: a smee.io channel forwarded to this server's
- * webhook path with smee-client (Probot's own helper: the local `smee-client` package when installed,
- * else fetched when started through npx; without it a warning names the fix). Tests inject a client.
+ * webhook path with the `smee-client` package (a dependency of proofpr). A channel that cannot be reached
+ * is a warning naming the fix: the server still answers on its own URL. Tests inject a client.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { SmeeClient } from 'smee-client';
 import type { Logger } from 'pino';
 
 export interface WebhookProxy {
@@ -13,7 +11,9 @@ export interface WebhookProxy {
 }
 
 export interface SmeeClientLike {
-  new (opts: { source: string; target: string; logger: Logger }): { start(): Promise<WebhookProxy> | WebhookProxy };
+  new (opts: { source: string; target: string; logger: Pick<Logger, 'info' | 'error'> }): {
+    start(): Promise<WebhookProxy> | WebhookProxy;
+  };
 }
 
 export interface WebhookProxyOptions {
@@ -24,28 +24,19 @@ export interface WebhookProxyOptions {
   SmeeClient?: SmeeClientLike;
 }
 
-type CreateWebhookProxy = (opts: {
-  url: string;
-  host: string;
-  port: number;
-  path: string;
-  logger: Logger;
-}) => Promise<WebhookProxy | undefined>;
-
-/** Probot's createWebhookProxy (lib/helpers/webhook-proxy.js; not in the package's export map). */
-async function probotHelper(): Promise<CreateWebhookProxy> {
-  const lib = dirname(createRequire(import.meta.url).resolve('probot'));
-  const mod = (await import(pathToFileURL(join(lib, 'helpers', 'webhook-proxy.js')).href)) as { createWebhookProxy: CreateWebhookProxy };
-  return mod.createWebhookProxy;
-}
-
 export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<WebhookProxy | undefined> {
   const target = `http://127.0.0.1:${opts.port}${opts.path}`;
-  const proxy = opts.SmeeClient
-    ? await new opts.SmeeClient({ source: opts.url, target, logger: opts.logger }).start()
-    : await (
-        await probotHelper()
-      )({ url: opts.url, host: '127.0.0.1', port: opts.port, path: opts.path, logger: opts.logger });
-  if (proxy) opts.logger.info({ source: opts.url, target }, 'forwarding webhooks from WEBHOOK_PROXY_URL');
-  return proxy;
+  const Client: SmeeClientLike = opts.SmeeClient ?? SmeeClient;
+  const logger = { info: opts.logger.info.bind(opts.logger), error: opts.logger.error.bind(opts.logger) } as Pick<Logger, 'info' | 'error'>;
+  try {
+    const proxy = await new Client({ source: opts.url, target, logger }).start();
+    opts.logger.info({ source: opts.url, target }, 'forwarding webhooks from WEBHOOK_PROXY_URL');
+    return proxy;
+  } catch (e) {
+    opts.logger.warn(
+      { source: opts.url, err: (e as Error).message },
+      'WEBHOOK_PROXY_URL: cannot connect to the channel, so no webhook arrives through it: check the URL (https://smee.io/…) and the network, then restart',
+    );
+    return undefined;
+  }
 }

@@ -24,7 +24,10 @@ export interface ServerEnv {
 
 const schema = z.object({
   APP_ID: z
-    .string({ error: 'APP_ID is missing: set it to your GitHub App id (App settings → General)' })
+    .string({
+      error:
+        'APP_ID is missing: set it to your GitHub App id (App settings → General); `proofpr serve` without APP_ID registers a new App from app.yml (docs/github-app.md)',
+    })
     .regex(/^\d+$/, 'APP_ID must be the numeric App id'),
   PRIVATE_KEY: z.string().optional(),
   PRIVATE_KEY_PATH: z.string().optional(),
@@ -47,36 +50,45 @@ const schema = z.object({
 
 export class ServerEnvError extends Error {}
 
-/** Probot's own rules: PRIVATE_KEY (PEM, \n-escaped or base64) or PRIVATE_KEY_PATH. */
-function privateKeyOf(env: z.infer<typeof schema>, cwd: string): string {
+/** Probot's own rules: PRIVATE_KEY (PEM, \n-escaped or base64) or PRIVATE_KEY_PATH; a string is what is wrong. */
+function privateKeyOf(env: Record<string, string | undefined>, cwd: string): { key: string } | { problem: string } {
   if (env.PRIVATE_KEY) {
     let key = env.PRIVATE_KEY.replace(/\\n/g, '\n');
     if (!key.includes('-----BEGIN')) key = Buffer.from(key, 'base64').toString('utf8');
     if (!key.includes('-----BEGIN'))
-      throw new ServerEnvError(
-        'PRIVATE_KEY is not a PEM key (nor base64 of one): paste the .pem file you downloaded from the App settings',
-      );
-    return key;
+      return { problem: 'PRIVATE_KEY is not a PEM key (nor base64 of one): paste the .pem file you downloaded from the App settings' };
+    return { key };
   }
   if (env.PRIVATE_KEY_PATH) {
     try {
-      return readFileSync(resolve(cwd, env.PRIVATE_KEY_PATH), 'utf8');
+      return { key: readFileSync(resolve(cwd, env.PRIVATE_KEY_PATH), 'utf8') };
     } catch (e) {
-      throw new ServerEnvError(`PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      return { problem: `PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
     }
   }
-  throw new ServerEnvError('PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key (.pem)');
+  return { problem: 'PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key (.pem)' };
 }
 
-export function readServerEnv(raw: NodeJS.ProcessEnv, cwd = process.cwd()): ServerEnv {
+/**
+ * The validated environment. Every problem is named in one error, each with its fix (not one restart at a
+ * time); `also` adds the caller's own (e.g. serve's model credentials).
+ */
+export function readServerEnv(raw: NodeJS.ProcessEnv, cwd = process.cwd(), also: string[] = []): ServerEnv {
   const blankToUndefined = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
   const res = schema.safeParse(blankToUndefined);
-  if (!res.success) throw new ServerEnvError(res.error.issues.map((i) => i.message).join('; '));
+  const pk = privateKeyOf(blankToUndefined, cwd);
+  const problems = [...(res.success ? [] : res.error.issues.map((i) => i.message)), ...('problem' in pk ? [pk.problem] : []), ...also];
+  if (!res.success || 'problem' in pk || problems.length > 0)
+    throw new ServerEnvError(
+      problems.length === 1
+        ? (problems[0] ?? '')
+        : `${problems.length} settings to fix (in the environment or .env):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   const e = res.data;
   const proto = e.GHE_PROTOCOL ?? 'https';
   return {
     appId: e.APP_ID,
-    privateKey: privateKeyOf(e, cwd),
+    privateKey: pk.key,
     webhookSecret: e.WEBHOOK_SECRET,
     port: e.PORT ? Number(e.PORT) : 3000,
     webhookPath: e.WEBHOOK_PATH ?? '/api/github/webhooks',
