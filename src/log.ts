@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { REDACTED, redactText } from './secrets/index.js';
 
 /**
  * Where log lines go: pino-pretty's human-readable lines when stderr is a terminal or LOG_FORMAT=pretty,
@@ -20,6 +21,20 @@ export function logDestination(env: NodeJS.ProcessEnv = process.env, isTTY = pro
   return pino.destination(2);
 }
 
+/**
+ * Every log line passes the one redactor on its way out: `dest` receives each serialized line (JSON, before
+ * pino-pretty formats it) with token shapes and the values of secret-named environment variables removed,
+ * whatever field, message, binding or error stack they were in. Replacing inside a JSON string keeps it valid.
+ */
+export function redactingDestination(dest: DestinationStream): DestinationStream {
+  const inner = dest as DestinationStream & { flush?: (cb?: () => void) => void; flushSync?: () => void };
+  return {
+    write: (line: string) => inner.write(redactText(line)),
+    ...(inner.flush ? { flush: (cb?: () => void) => inner.flush?.(cb) } : {}),
+    ...(inner.flushSync ? { flushSync: () => inner.flushSync?.() } : {}),
+  } as DestinationStream;
+}
+
 /** The root logger: stderr, level from LOG_LEVEL (default warn for the CLI, info for servers). */
 const root: Logger = pino(
   {
@@ -27,10 +42,10 @@ const root: Logger = pino(
     base: undefined,
     redact: {
       paths: ['token', '*.token', 'apiKey', '*.apiKey', 'authorization', '*.authorization', 'headers.authorization'],
-      censor: '[redacted]',
+      censor: REDACTED,
     },
   },
-  logDestination(),
+  redactingDestination(logDestination()),
 );
 
 /** One child logger per module: `logger('permissions')`. */

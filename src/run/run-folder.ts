@@ -5,7 +5,7 @@ import type { Evidence } from '../agent/evidence/types.js';
 import { writeEvidence } from '../agent/evidence/evidence.js';
 import { renderSummaryMd } from '../agent/evidence/summary-md.js';
 import { renderReportHtml } from '../agent/evidence/report-html.js';
-import { redactSecrets, redactValue } from '../agent/evidence/redact.js';
+import { redactText as redactSecrets, redactDeep as redactValue } from '../secrets/index.js';
 
 /**
  * Write the run folder's rendered files. evidence.json first (it must exist whatever fails after it),

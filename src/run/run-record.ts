@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RunEvent } from '../agent/events.js';
 import { Ledger, createTranscriptWriter } from '../agent/evidence/ledger.js';
 import { logger } from '../log.js';
-import { knownSecrets } from './known-secrets.js';
+import { secretValues } from '../secrets/index.js';
 import type { RunTaskInput } from './run-task-types.js';
 
 const log = logger('run-task');
@@ -20,7 +20,7 @@ export interface RunRecord {
 /** Creates the run folder and opens its transcript. */
 export async function openRunRecord(input: Pick<RunTaskInput, 'runDir' | 'gitToken' | 'onEvent'>): Promise<RunRecord> {
   await mkdir(input.runDir, { recursive: true });
-  const secrets = knownSecrets(process.env, input.gitToken ? [input.gitToken] : []);
+  const secrets = secretValues(process.env, input.gitToken ? [input.gitToken] : []);
   const transcript = createTranscriptWriter(join(input.runDir, 'transcript.jsonl'), secrets);
   const ledger = new Ledger();
   return {

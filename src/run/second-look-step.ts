@@ -9,7 +9,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stamp, type RunEvent } from '../agent/events.js';
 import type { RunResult } from '../agent/loop.js';
-import { redactValue } from '../agent/evidence/redact.js';
+import { redactDeep as redactValue } from '../secrets/index.js';
 import { runSecondLook } from '../agent/second-look/run-second-look.js';
 import { costUsd } from '../model/pricing.js';
 import { emptyUsage } from '../model/model-client.js';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Evidence } from '../agent/evidence/types.js';
-import { redactValue } from '../agent/evidence/redact.js';
+import { redactDeep as redactValue } from '../secrets/index.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
 import { processGroupsBuffer } from '../workspace/process-groups.js';
 import type { RunTaskInput } from './run-task-types.js';

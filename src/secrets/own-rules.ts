@@ -12,7 +12,7 @@ export const OWN_RULES: readonly TokenRule[] = [
     'private-key-block',
     'RFC 7468 textual encoding: a PRIVATE KEY armor block, also cut off or with an escaped body',
     false,
-    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/,
+    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?!\[REDACTED\])[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/,
   ),
   regexRule(
     'url-credentials',

@@ -26,6 +26,18 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   ...OWN_RULES.filter((r) => !STRUCTURAL.has(r.id)),
 ];
 
+/**
+ * The documented, non-secret prefixes of token formats and the armor line of a key block: kept before the
+ * placeholder so a reader sees what kind of credential was removed (`ghp_[REDACTED]`).
+ */
+const PUBLIC_PREFIX =
+  /^(?:github_pat_|gh[pousr]_|sk-ant-|sk-(?:proj|svcacct|admin)-|[sr]k_(?:live|test)_|xox[abposr]-|xapp-|npm_|gl(?:pat|dt|rt|ptt|cbt|oas|soat|ffct)-|shp(?:pa|ca|at|ss)_|lin_api_|ops_|AKIA|ASIA|AIza|SG\.|-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)/;
+
+function publicPrefix(secret: string): string {
+  const m = PUBLIC_PREFIX.exec(secret);
+  return m && m[0].length < secret.length ? m[0] : '';
+}
+
 /** Replaces the spans in `text` (which may overlap) by the placeholder. */
 function replaceSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
   if (spans.length === 0) return text;
@@ -34,7 +46,7 @@ function replaceSpans(text: string, spans: ReadonlyArray<readonly [number, numbe
   let at = 0;
   for (const [start, end] of sorted) {
     if (end <= at) continue;
-    out += text.slice(at, Math.max(at, start)) + (start >= at ? REDACTED : '');
+    out += start >= at ? text.slice(at, start) + publicPrefix(text.slice(start, end)) + REDACTED : '';
     at = end;
   }
   return out + text.slice(at);

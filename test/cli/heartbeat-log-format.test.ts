@@ -21,7 +21,7 @@ function stderrOf(env: Record<string, string>): string {
 describe('log format', () => {
   it('log format - JSON when stderr is not a terminal; pretty with LOG_FORMAT=pretty; secrets redacted in both', () => {
     const parsed = JSON.parse(stderrOf({}).trim()) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ level: 40, module: 'demo', step: 'baseline', msg: 'still running', token: '[redacted]' });
+    expect(parsed).toMatchObject({ level: 40, module: 'demo', step: 'baseline', msg: 'still running', token: '[REDACTED]' });
     const pretty = stderrOf({ LOG_FORMAT: 'pretty' });
     expect(() => JSON.parse(pretty.trim())).toThrow();
     expect(pretty).toMatch(/WARN.*still running/);

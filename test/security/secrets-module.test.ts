@@ -51,9 +51,23 @@ describe('secrets - token rules', () => {
     expect(redactText(once)).toBe(once);
   });
 
+  it('leaves known values shorter than 8 characters and ordinary command lines alone', () => {
+    expect(redactText('the test passed', ['test'])).toBe('the test passed');
+    const text = 'npm test -- --runInBand; git diff HEAD~1; Bearer of bad news';
+    expect(redactText(text)).toBe(text);
+    expect(redactText('k=abcdefgh1234 again abcdefgh1234', ['abcdefgh', 'abcdefgh1234'])).toBe(`k=${REDACTED} again ${REDACTED}`);
+  });
+
   it('removes a private key block that was cut off before its END line', () => {
     const out = redactText('-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nmore');
-    expect(out).toBe(REDACTED);
+    expect(out).toBe(`-----BEGIN OPENSSH PRIVATE KEY-----${REDACTED}`);
+    expect(redactText(`${out}\nlater text`)).toBe(`${out}\nlater text`);
+  });
+
+  it('keeps the documented prefix of a token format, so a reader sees what kind of credential was removed', () => {
+    expect(redactText(`a ${SHAPES['secretlint/github']?.text} b`)).toBe(`a ghp_${REDACTED} b`);
+    expect(redactText(`${SHAPES['gitlab-token']?.text}`)).toBe(`glpat-${REDACTED}`);
+    expect(redactText(`${SHAPES['secretlint/anthropic']?.text}`)).toBe(`sk-ant-${REDACTED}`);
   });
 });
 
@@ -91,7 +105,7 @@ describe('secrets - redactDeep', () => {
       when: new Date(0),
     };
     expect(redactDeep(value)).toEqual({
-      a: [`x ${REDACTED}`, 3, null],
+      a: [`x ghp_${REDACTED}`, 3, null],
       nested: { apiKey: REDACTED, inputTokens: 12, headers: { authorization: REDACTED } },
       when: '1970-01-01T00:00:00.000Z',
     });
@@ -102,7 +116,7 @@ describe('secrets - redactDeep', () => {
     const cyclic: Record<string, unknown> = { e };
     cyclic.self = cyclic;
     const out = redactDeep(cyclic) as { e: { message: string }; self: unknown };
-    expect(out.e.message).toBe(`failed with ${REDACTED}`);
+    expect(out.e.message).toBe(`failed with glpat-${REDACTED}`);
     expect(out.self).toBe('[Circular]');
   });
 });

@@ -6,7 +6,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunEvent } from '../events.js';
-import { redactValue } from './redact.js';
+import { redactDeep as redactValue } from '../../secrets/index.js';
 
 export class Ledger {
   private readonly list: RunEvent[] = [];

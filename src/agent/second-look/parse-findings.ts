@@ -1,6 +1,6 @@
 /** The second look's last message → its findings (validated, capped, redacted), or undefined when it is not the JSON asked for. */
 import { z } from 'zod';
-import { redactSecrets } from '../evidence/redact.js';
+import { redactText as redactSecrets } from '../../secrets/index.js';
 import type { Finding } from './types.js';
 
 export const MAX_FINDINGS = 20;

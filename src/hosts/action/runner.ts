@@ -12,7 +12,7 @@ import { setBashWasmDir } from '../../agent/permissions/bash-parser.js';
 import { setCodeWasmDir } from '../../agent/verification/integrity/parse.js';
 import { SweepSelectionError } from '../../usecases/sweep.js';
 import { redactSecrets } from '../../github/sanitize.js';
-import { knownSecrets } from '../../run/known-secrets.js';
+import { secretValues } from '../../secrets/index.js';
 import { readActionContext } from './context.js';
 import { runActionMain, type ActionDeps } from './main.js';
 import { writeOutputs } from './outputs.js';
@@ -72,7 +72,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env, deps: Acti
       io.stderr(`proofpr: ${e.message}\n`);
       return 2;
     }
-    const clean = (t: string) => knownSecrets(env).reduce((acc, s) => acc.split(s).join('[redacted]'), redactSecrets(t));
+    const clean = (t: string) => redactSecrets(t, secretValues(env));
     const msg = clean((e as Error).stack ?? String(e));
     io.stdout(`::error::proofpr internal error: ${oneLine(clean((e as Error).message ?? String(e)))}\n`);
     io.stderr(`proofpr: internal error: ${msg}\n`);
