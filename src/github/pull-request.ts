@@ -12,7 +12,10 @@ export interface UpsertPullRequest {
   labels: string[];
 }
 
-export async function upsertPullRequest(github: GitHubPort, pr: UpsertPullRequest): Promise<PullRequestInfo & { created: boolean }> {
+export async function upsertPullRequest(
+  github: Pick<GitHubPort, 'findPullRequestByHead' | 'updatePullRequest' | 'addLabels' | 'createPullRequest'>,
+  pr: UpsertPullRequest,
+): Promise<PullRequestInfo & { created: boolean }> {
   const existing = await github.findPullRequestByHead(pr.branch);
   if (existing && existing.state === 'open') {
     await github.updatePullRequest(existing.number, { title: pr.title, body: pr.body });

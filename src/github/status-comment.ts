@@ -4,6 +4,7 @@
 import type { GateResult, TodoItem } from '../agent/events.js';
 import type { CiEvidence } from '../agent/evidence/types.js';
 import { ciLine } from '../agent/evidence/ci-md.js';
+import { wipFetchCommand } from '../workspace/push.js';
 
 export type Phase = 'queued' | 'preparing' | 'working' | 'verifying' | 'publishing' | 'done' | 'failed' | 'cancelled' | 'aborted';
 
@@ -24,6 +25,8 @@ export interface StatusState {
   prUrl?: string;
   branch?: string;
   branchUrl?: string;
+  /** Where unverified work was kept (refs/proofpr/wip/<run-id>): no branch, so no workflow ran on it. */
+  wipRef?: string;
   failedGates?: GateResult[];
   /** The phase that crashed, for phase 'failed'. */
   failedPhase?: string;
@@ -80,6 +83,7 @@ export function renderStatusComment(s: StatusState): string {
   if (s.ci) out.push('', `${ciLine(s.ci)}${s.ci.cause ? ` — ${s.ci.cause}` : ''}`);
   if (s.failedGates && s.failedGates.length > 0) out.push('', 'Failed gates:', ...s.failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
   if (s.branch && !s.prUrl) out.push('', `Work in progress kept on branch [\`${s.branch}\`](${s.branchUrl ?? '#'}).`);
+  if (s.wipRef) out.push('', `Work in progress kept at \`${s.wipRef}\` (no branch, so no workflow ran on it): \`${wipFetchCommand(s.wipRef)}\``);
   if (s.phase === 'failed') out.push('', `Failed while ${s.failedPhase ?? 'working'}${s.error ? `: ${s.error}` : ''}.`);
   return out.join('\n');
 }

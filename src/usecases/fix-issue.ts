@@ -13,10 +13,8 @@ import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { issueBranch } from './branch-name.js';
 import { recordRunError, runStatus } from './run-status.js';
 import type { StatusReporter } from '../github/status-reporter.js';
-import { upsertPullRequest } from '../github/pull-request.js';
-import { checkRunFor } from '../github/check-run.js';
-import { recordPullRequest } from './record-pr.js';
 import type { Phase, StatusState } from '../github/status-comment.js';
+import { publishWork, wipLines, type Published } from './publish-work.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
 import type { PublishedRun } from './publish-ci.js';
 
@@ -56,6 +54,8 @@ export interface FixIssueOutcome {
   /** The PR opened or updated (also in evidence.pr). */
   pr?: { number: number; url: string };
   planCommentUrl?: string;
+  /** Unverified work was kept at this ref (refs/proofpr/wip/<run-id>); no branch was pushed. */
+  wipRef?: string;
   /** The run itself, when it ran: its evidence (with `pr`), summary and folder. Hosts never read them back from disk. */
   run?: RunTaskResult;
   /** A verified PR was opened or updated: what the CI watch reports on. */
@@ -87,11 +87,11 @@ function unverifiedComment(
   issue: number,
   reason: string,
   failedGates: readonly { name: string; detail: string }[],
-  wip: { branch: string; url: string } | undefined,
+  wipRef?: string,
 ): string {
   const lines = [`proofpr could not verify a fix for #${issue}: ${reason}`];
   if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
-  if (wip) lines.push('', `The work in progress is on branch [\`${wip.branch}\`](${wip.url}).`);
+  if (wipRef) lines.push('', ...wipLines(wipRef));
   return lines.join('\n');
 }
 
@@ -114,69 +114,47 @@ async function postPlan(
 }
 
 /**
- * Pushes the run's commit (when verified, or as WIP when pr.wip_commit), then opens or updates the PR
- * (verified, or a draft when pr.on_unverified says so) with its check run, or comments on the issue why
- * no fix was verified. `prNumber` only for a verified PR (what the CI watch follows).
+ * Publishes through the one way out: verified work to the branch and its PR (with the check run);
+ * unverified work to its WIP ref, and a comment on the issue saying why and where it is.
  */
 async function publishIssueWork(
   inp: FixIssueInput,
   deps: UsecaseDeps,
-  w: {
-    mirrorDir: string;
-    branch: string;
-    base: string;
-    result: RunTaskResult;
-    verified: boolean;
-    failedGates: readonly { name: string; detail: string }[];
-  },
-): Promise<{ pushed: boolean; prRef?: { number: number; url: string }; prNumber?: number }> {
-  const { github } = deps;
-  const { branch, result, verified } = w;
+  w: { mirrorDir: string; branch: string; base: string; result: RunTaskResult; status: StatusReporter },
+): Promise<Published> {
   const t = inp.trigger;
   const cfg = inp.config;
-  const ev = result.evidence;
-  let pushed = false;
-  if (result.headSha && (verified || cfg.pr.wip_commit)) {
-    const remoteSha = await github.getBranchSha(branch);
-    // A fresh token: the one from the start of the run may have expired during a long run.
-    const pushAccess = await github.gitAccess();
-    await deps.workspace.pushBranch({
+  const ev = w.result.evidence;
+  const failedGates = ev.gates.filter((g) => !g.passed);
+  const cancelled = inp.signal?.aborted === true;
+  const published = await publishWork(
+    {
+      runId: inp.runId,
       repoDir: w.mirrorDir,
-      remoteUrl: pushAccess.url,
-      branch,
-      token: pushAccess.token,
-      expectedRemoteSha: remoteSha ?? null,
-      ownBranch: true,
-      ...(result.headSha ? { sha: result.headSha } : {}),
-    });
-    pushed = true;
-    // The ledger, not the name, is what makes this branch proofpr's own for later follow-ups.
-    await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, inp.runId);
-  }
-  if (pushed && (verified || cfg.pr.on_unverified === 'draft_pr')) {
-    const title = verified ? sanitizeText(t.title) : `[unverified] ${sanitizeText(t.title)}`;
-    const body = `${verified ? 'Fixes' : 'Refs'} #${t.number}\n\n${result.summaryMd}`;
-    const pr = await upsertPullRequest(github, {
-      branch,
-      base: w.base,
-      title,
-      body,
-      draft: verified ? cfg.pr.draft : true,
-      labels: cfg.pr.labels,
-    });
-    const prRef = { number: pr.number, url: pr.url };
-    result.evidence = await recordPullRequest(result.runDir, ev, prRef);
-    const check = checkRunFor(ev, result.summaryMd);
-    await github.createCheckRun({ headSha: result.headSha as string, ...check });
-    return { pushed, prRef, ...(verified ? { prNumber: pr.number } : {}) };
-  }
-  if (!verified) {
-    await github.createComment(
-      t.number,
-      unverifiedComment(t.number, ev.reason, w.failedGates, pushed ? { branch, url: github.branchUrl(branch) } : undefined),
-    );
-  }
-  return { pushed };
+      branch: w.branch,
+      result: w.result,
+      lease: { kind: 'remote-tip' },
+      pr: {
+        kind: 'upsert',
+        base: w.base,
+        title: sanitizeText(t.title),
+        body: `Fixes #${t.number}\n\n${w.result.summaryMd}`,
+        draft: cfg.pr.draft,
+        labels: cfg.pr.labels,
+      },
+      unverified: 'wip-ref',
+      status: {
+        reporter: w.status,
+        final: {
+          phase: cancelled ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
+          ...(failedGates.length > 0 ? { failedGates } : {}),
+        },
+      },
+    },
+    deps,
+  );
+  if (!published.verified) await deps.github.createComment(t.number, unverifiedComment(t.number, ev.reason, failedGates, published.wipRef));
+  return published;
 }
 
 export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<FixIssueOutcome> {
@@ -229,41 +207,23 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
       },
     });
     const ev = result.evidence;
-    const final = { verdict: ev.verdict, reason: ev.reason };
 
     phase = 'publishing';
     await status.set({ phase });
     if (inp.mode === 'plan') return await postPlan(inp, deps, status, { events, result, branch });
 
-    const verified = ev.verdict === 'verified' && result.headSha !== undefined && !result.wip;
-    const failedGates = ev.gates.filter((g) => !g.passed);
-    const { pushed, prRef, prNumber } = await publishIssueWork(inp, deps, {
-      mirrorDir: mirror.dir,
-      branch,
-      base,
-      result,
-      verified,
-      failedGates,
-    });
+    const out = await publishIssueWork(inp, deps, { mirrorDir: mirror.dir, branch, base, result, status });
+    result.evidence = out.evidence;
+    const prRef = out.pr ? { number: out.pr.number, url: out.pr.url } : undefined;
     const prUrl = prRef?.url;
-    const cancelled = inp.signal?.aborted === true;
-    await status.set(
-      {
-        phase: cancelled ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
-        ...final,
-        ...(prUrl ? { prUrl } : {}),
-        ...(failedGates.length > 0 ? { failedGates } : {}),
-        ...(pushed && !prUrl ? { branch, branchUrl: `${github.branchUrl(branch)}` } : {}),
-      },
-      true,
-    );
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
-    const published = prNumber !== undefined && result.headSha ? publishedRun(inp, result, prNumber, status.state) : undefined;
+    const published = prRef && result.headSha ? publishedRun(inp, result, prRef.number, status.state) : undefined;
     return {
       verdict: ev.verdict,
       branch,
       ...(prUrl ? { prUrl } : {}),
       ...(prRef ? { pr: prRef } : {}),
+      ...(out.wipRef ? { wipRef: out.wipRef } : {}),
       run: result,
       ...(published ? { published } : {}),
     };

@@ -2,7 +2,7 @@
  * `/agent fix …` on a PR that proofpr opened: more commits on the same branch. The config and instruction
  * files come from the base branch (the caller loads the config from there); the task is the PR discussion.
  * Verified work is pushed to the PR branch (force-with-lease on the tip we started from); unverified work
- * never lands on the PR: a comment names the failed gates and the WIP commit stays on the server.
+ * never lands on the PR: a comment names the failed gates and the WIP ref the work was pushed to.
  */
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -12,11 +12,11 @@ import { prOwnership } from './pr-ownership.js';
 import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText } from '../github/sanitize.js';
 import { recordRunError, runStatus } from './run-status.js';
-import { checkRunFor } from '../github/check-run.js';
 import { coAuthorOf, publishedRun } from './fix-issue.js';
 import type { PublishedRun } from './publish-ci.js';
 import type { CiFailureReport } from './ci-failure-report.js';
-import { recordPullRequest } from './record-pr.js';
+import { publishWork, wipLines, type Published } from './publish-work.js';
+import type { StatusReporter } from '../github/status-reporter.js';
 import { reviewFollowUp, type ReviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
@@ -36,6 +36,8 @@ export interface FollowUpPrOutcome {
   verdict: string;
   branch: string;
   pushedTo?: string;
+  /** Unverified work was kept at this ref (refs/proofpr/wip/<run-id>); the PR branch is unchanged. */
+  wipRef?: string;
   /** The PR updated (also in evidence.pr). */
   pr?: { number: number; url: string };
   /** The run itself, when it ran: its evidence, summary and folder. */
@@ -45,62 +47,67 @@ export interface FollowUpPrOutcome {
 }
 
 /**
- * Verified follow-up work: pushed to the PR branch (with a lease on the tip the run started from), the PR
- * body and evidence updated, a check run, and one reply per review thread the run answered.
+ * The follow-up's work through the one way out: verified work is pushed to the PR branch (with a lease on
+ * the tip the run started from), the PR body and evidence updated, a check run, and one reply per review
+ * thread the run answered; unverified work goes to its WIP ref and the PR branch stays as it was.
  */
-async function pushFollowUp(
+async function publishFollowUp(
+  inp: FollowUpPrInput,
   deps: UsecaseDeps,
   w: {
-    prNumber: number;
     prUrl: string;
     mirrorDir: string;
     branch: string;
     startSha: string | undefined;
     result: RunTaskResult;
     review: ReviewFollowUp;
+    status: StatusReporter;
   },
-): Promise<{ number: number; url: string } | undefined> {
-  const { github } = deps;
-  const { result, branch, startSha } = w;
-  if (!result.headSha) return undefined;
+): Promise<Published> {
+  const t = inp.trigger;
+  const { result, startSha } = w;
   const ev = result.evidence;
-  const pushAccess = await github.gitAccess();
-  await deps.workspace.pushBranch({
-    repoDir: w.mirrorDir,
-    remoteUrl: pushAccess.url,
-    branch,
-    token: pushAccess.token,
-    expectedRemoteSha: startSha ?? null,
-    ownBranch: true,
-    ...(result.headSha ? { sha: result.headSha } : {}),
-  });
-  await github.updatePullRequest(w.prNumber, { body: `${result.summaryMd}` });
-  const prRef = { number: w.prNumber, url: w.prUrl };
-  result.evidence = await recordPullRequest(result.runDir, ev, prRef);
-  await github.createCheckRun({ headSha: result.headSha, ...checkRunFor(ev, result.summaryMd) });
+  const failedGates = ev.gates.filter((g) => !g.passed);
+  const out = await publishWork(
+    {
+      runId: inp.runId,
+      repoDir: w.mirrorDir,
+      branch: w.branch,
+      result,
+      lease: { kind: 'start-sha', sha: startSha },
+      pr: { kind: 'existing', number: t.number, url: w.prUrl, body: result.summaryMd },
+      unverified: 'wip-ref',
+      status: {
+        reporter: w.status,
+        final: {
+          phase: inp.signal?.aborted ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
+          ...(failedGates.length > 0 ? { failedGates } : {}),
+        },
+      },
+    },
+    deps,
+  );
+  if (!out.verified || !result.headSha) {
+    await deps.github.createComment(t.number, unverifiedFollowUp(ev.reason, failedGates, out.wipRef));
+    return out;
+  }
   const { changedPaths } = deps.workspace;
-  const from = startSha;
-  const commitPaths = changedPaths && from ? (sha: string) => changedPaths({ repoDir: w.mirrorDir, from, to: sha }) : undefined;
+  const commitPaths =
+    changedPaths && startSha ? (sha: string) => changedPaths({ repoDir: w.mirrorDir, from: startSha, to: sha }) : undefined;
   await w.review.answer({
     sha: result.headSha,
-    branch,
+    branch: w.branch,
     ...(commitPaths ? { commitPaths } : {}),
     runPaths: ev.filesChanged.map((f) => f.path),
   });
-  return prRef;
+  return out;
 }
 
 /** The PR comment when the follow-up could not be verified: why, the failed gates, and where the WIP commit is. */
-function unverifiedFollowUp(
-  reason: string,
-  failedGates: readonly { name: string; detail: string }[],
-  headSha: string | undefined,
-  runId: string,
-): string {
+function unverifiedFollowUp(reason: string, failedGates: readonly { name: string; detail: string }[], wipRef: string | undefined): string {
   const lines = [`The follow-up could not be verified: ${reason}. The PR branch was left unchanged.`];
   if (failedGates.length > 0) lines.push('', 'Failed gates:', ...failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
-  if (headSha)
-    lines.push('', `The work-in-progress commit \`${headSha.slice(0, 12)}\` is kept on the server (run \`${runId}\`), not pushed.`);
+  if (wipRef) lines.push('', ...wipLines(wipRef));
   return lines.join('\n');
 }
 
@@ -170,30 +177,16 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const ev = result.evidence;
     phase = 'publishing';
     await status.set({ phase });
-    const verified = ev.verdict === 'verified' && !result.wip && result.headSha !== undefined;
-    const failedGates = ev.gates.filter((g) => !g.passed);
-    const prRef = verified
-      ? await pushFollowUp(deps, { prNumber: t.number, prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review })
-      : undefined;
-    const pushedTo = prRef ? branch : undefined;
-    if (!verified) await github.createComment(t.number, unverifiedFollowUp(ev.reason, failedGates, result.headSha, inp.runId));
-    await status.set(
-      {
-        phase: inp.signal?.aborted ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
-        verdict: ev.verdict,
-        reason: ev.reason,
-        ...(verified ? { prUrl: github.htmlUrl(t.number) } : {}),
-        ...(failedGates.length > 0 ? { failedGates } : {}),
-      },
-      true,
-    );
+    const out = await publishFollowUp(inp, deps, { prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review, status });
+    result.evidence = out.evidence;
+    const prRef = out.pr ? { number: out.pr.number, url: out.pr.url } : undefined;
     await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
-    const published = pushedTo && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
+    const published = prRef && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
     return {
       verdict: ev.verdict,
       branch,
-      ...(pushedTo ? { pushedTo } : {}),
-      ...(prRef ? { pr: prRef } : {}),
+      ...(prRef ? { pushedTo: branch, pr: prRef } : {}),
+      ...(out.wipRef ? { wipRef: out.wipRef } : {}),
       run: result,
       ...(published ? { published } : {}),
     };

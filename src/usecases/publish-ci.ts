@@ -3,11 +3,10 @@
  * CI section (replaced in the current body, so a maintainer's edits stay), a fresh `proofpr` check run
  * on the sha whose summary carries it, and the status comment.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Evidence } from '../agent/evidence/types.js';
 import { renderCiSection, withCiSection } from '../agent/evidence/ci-md.js';
-import { checkRunFor } from '../github/check-run.js';
+import { updateRunFolder } from '../run/update-run-folder.js';
+import { postCheckRun } from './publish-work.js';
 import { renderStatusComment, type StatusState } from '../github/status-comment.js';
 import type { CiEvidence, CiPort } from './ci-types.js';
 import type { GitHubPort } from '../github/port.js';
@@ -33,15 +32,13 @@ export async function publishCi(
   github: Pick<GitHubPort, 'updatePullRequest' | 'createCheckRun' | 'updateComment'>,
   ciPort: Pick<CiPort, 'pullRequestBody'>,
 ): Promise<void> {
-  const evidence: Evidence = { ...run.evidence, ci };
-  const file = run.runDir ? join(run.runDir, 'evidence.json') : undefined;
-  if (file && existsSync(file)) {
-    const onDisk = JSON.parse(readFileSync(file, 'utf8')) as Evidence;
-    writeFileSync(file, `${JSON.stringify({ ...onDisk, ci }, null, 2)}\n`);
-  }
+  // Through the one run-folder writer (redacted): a CI check's name or cause is text the repository controls.
+  const evidence: Evidence = run.runDir
+    ? (await updateRunFolder(run.runDir, { evidence: { ci } }, { current: run.evidence })).evidence
+    : { ...run.evidence, ci };
   const body = await ciPort.pullRequestBody(run.prNumber);
   await github.updatePullRequest(run.prNumber, { body: withCiSection(body, ci) });
-  await github.createCheckRun({ headSha: run.sha, ...checkRunFor(evidence, `${run.summaryMd}\n\n${renderCiSection(ci)}`) });
+  await postCheckRun(github, run.sha, evidence, `${run.summaryMd}\n\n${renderCiSection(ci)}`);
   if (run.statusCommentId !== undefined && run.status)
     await github.updateComment(run.statusCommentId, renderStatusComment({ ...run.status, ci }));
 }

@@ -9,14 +9,16 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { RunEvent } from '../agent/events.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { Evidence } from '../agent/evidence/types.js';
-import { buildEvidence, writeEvidence } from '../agent/evidence/evidence.js';
+import { buildEvidence } from '../agent/evidence/evidence.js';
 import { renderSummaryMd } from '../agent/evidence/summary-md.js';
-import { renderReportHtml } from '../agent/evidence/report-html.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
 import type { GitHubPort, PullRequestInfo } from '../github/port.js';
 import type { WorkspacePort } from './ports.js';
 import type { BranchLedger } from './pr-ownership.js';
-import type { RunTask } from '../run/run-task-types.js';
+import type { RunTask, RunTaskResult } from '../run/run-task-types.js';
+import { writeRunFolder } from '../run/run-folder.js';
+import { updateRunFolder, type RunFolderPatch } from '../run/update-run-folder.js';
+import { isVerified, publishWork, type PublishDeps, type PublishGitHub } from './publish-work.js';
 import { slugify, sweepBranch } from './branch-name.js';
 import { newRunId } from './run-id.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
@@ -26,10 +28,7 @@ import type { MemoryStore } from '../memory/types.js';
 
 export type SweepConfig = RepoConfig['sweeps'][number];
 
-export type SweepGitHub = Pick<
-  GitHubPort,
-  'owner' | 'repo' | 'createPullRequest' | 'updatePullRequest' | 'addLabels' | 'getBranchSha' | 'gitAccess' | 'listOpenPullRequests'
->;
+export type SweepGitHub = PublishGitHub & Pick<GitHubPort, 'listOpenPullRequests'>;
 
 export interface SweepInput {
   /** The repository to make worktrees from (a checkout or a mirror). */
@@ -113,18 +112,27 @@ function titleOf(s: SweepConfig): string {
   return `proofpr sweep ${s.name}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first}`;
 }
 
+/** summary.md of a sweep: the run's summary under the sweep's name, then its baseline. */
+function sweepSummary(evidence: Evidence, s: SweepConfig, baseline: BaselineResult): string {
+  const red = baseline.run && baselineFailed(baseline.run) ? ' — red on the base, recorded (baseline: record)' : '';
+  const base = `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)${red}\n`;
+  return renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) } }) + base;
+}
+
+/** What a sweep adds to its run folder: the baseline in the evidence and the sweep's summary.md. */
+function sweepFolder(evidence: Evidence, s: SweepConfig, baseline: BaselineResult): RunFolderPatch {
+  return { evidence: baseline.run ? { baseline: baseline.run } : {}, summaryMd: sweepSummary(evidence, s, baseline) };
+}
+
+/** The sweep's outcome reaches its run folder through the one writer. */
 async function finish(
   runDir: string,
   evidence: Evidence,
   s: SweepConfig,
   baseline: BaselineResult,
 ): Promise<{ summaryMd: string; evidencePath: string }> {
-  const red = baseline.run && baselineFailed(baseline.run) ? ' — red on the base, recorded (baseline: record)' : '';
-  const base = `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)${red}\n`;
-  const summaryMd = renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) } }) + base;
-  const evidencePath = await writeEvidence(runDir, evidence);
-  await writeFile(join(runDir, 'summary.md'), summaryMd);
-  return { summaryMd, evidencePath };
+  const f = await updateRunFolder(runDir, sweepFolder(evidence, s, baseline), { current: evidence });
+  return { summaryMd: f.summaryMd, evidencePath: join(runDir, 'evidence.json') };
 }
 
 /**
@@ -179,53 +187,52 @@ async function recordBaselineStop(
     model: input.modelId,
   });
   await writeFile(join(runDir, 'transcript.jsonl'), '');
-  await writeFile(join(runDir, 'report.html'), renderReportHtml(evidence, []));
+  await writeRunFolder(runDir, evidence, [], '', []);
   const f = await finish(runDir, evidence, r.sweep, baseline);
   return { ...f, verdict: 'unverified', reason: r.stop, exitCode: exitCodeFor('unverified') };
 }
 
-/** Verified sweep work: pushed to its branch, then its one pull request opened or updated, with the labels. */
+/** Verified sweep work through the one way out: its branch (lease on the remote tip), its one PR with the labels, the check run. */
 async function publishSweep(
   s: SweepConfig,
   input: SweepInput,
-  deps: { github: SweepGitHub; workspace: Pick<WorkspacePort, 'pushBranch'>; branches?: BranchLedger },
-  w: {
-    branch: string;
-    runId: string;
-    runDir: string;
-    evidence: Evidence;
-    baseline: BaselineResult;
-    existing: PullRequestInfo | undefined;
-    headSha: string;
-  },
+  deps: PublishDeps,
+  w: { branch: string; runId: string; result: RunTaskResult; evidence: Evidence; baseline: BaselineResult },
 ): Promise<NonNullable<SweepOutcome['pr']>> {
-  const { github } = deps;
-  const { branch, existing } = w;
   const config = input.config;
-  const access = await github.gitAccess();
-  const remoteSha = await github.getBranchSha(branch);
-  await deps.workspace.pushBranch({
-    repoDir: input.repoDir,
-    remoteUrl: access.url,
-    branch,
-    token: access.token,
-    expectedRemoteSha: remoteSha ?? null,
-    ownBranch: true,
-    sha: w.headSha,
-  });
-  await deps.branches?.recordBranch(`${github.owner}/${github.repo}`, branch, w.runId);
-  const body = (await finish(w.runDir, w.evidence, s, w.baseline)).summaryMd;
-  const labels = [...new Set([...config.pr.labels, ...s.labels])];
-  let pr: NonNullable<SweepOutcome['pr']>;
-  if (existing) {
-    await github.updatePullRequest(existing.number, { title: titleOf(s), body });
-    pr = { number: existing.number, url: existing.url, created: false };
-  } else {
-    const created = await github.createPullRequest({ title: titleOf(s), body, head: branch, base: input.prBase, draft: config.pr.draft });
-    pr = { number: created.number, url: created.url, created: true };
-  }
-  if (labels.length > 0) await github.addLabels(pr.number, labels);
-  return pr;
+  const folder = sweepFolder(w.evidence, s, w.baseline);
+  const out = await publishWork(
+    {
+      runId: w.runId,
+      repoDir: input.repoDir,
+      branch: w.branch,
+      result: { ...w.result, evidence: w.evidence },
+      lease: { kind: 'remote-tip' },
+      pr: {
+        kind: 'upsert',
+        base: input.prBase,
+        title: titleOf(s),
+        body: folder.summaryMd ?? '',
+        draft: config.pr.draft,
+        labels: [...new Set([...config.pr.labels, ...s.labels])],
+      },
+      // Only verified sweep work is published; a scheduled sweep has nobody to tell where a WIP ref is.
+      unverified: 'keep-local',
+      folder,
+    },
+    deps,
+  );
+  if (!out.pr) throw new Error(`sweep ${s.name}: verified work was published without a pull request`);
+  return out.pr;
+}
+
+/** The sweep's newest open PR (its branch is reused while it is open), if any. */
+async function openSweepPr(github: SweepGitHub, s: SweepConfig): Promise<PullRequestInfo | undefined> {
+  const prefix = `proofpr/sweep-${slugify(s.name)}-`;
+  const open = (await github.listOpenPullRequests())
+    .filter((p) => p.headRef.startsWith(prefix))
+    .sort((a, b) => b.headRef.localeCompare(a.headRef) || b.number - a.number);
+  return open[0];
 }
 
 async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): Promise<SweepOutcome> {
@@ -246,13 +253,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
       summaryMd: '',
     };
   }
-  const prefix = `proofpr/sweep-${slugify(s.name)}-`;
-  const open = github
-    ? (await github.listOpenPullRequests())
-        .filter((p) => p.headRef.startsWith(prefix))
-        .sort((a, b) => b.headRef.localeCompare(a.headRef) || b.number - a.number)
-    : [];
-  const existing = open[0];
+  const existing = github ? await openSweepPr(github, s) : undefined;
   const branch = existing?.headRef ?? sweepBranch(s.name, now());
 
   await mkdir(runDir, { recursive: true });
@@ -287,7 +288,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
     ...(input.onEvent ? { onEvent: (ev: RunEvent) => input.onEvent?.(s.name, ev) } : {}),
   });
   let evidence: Evidence = { ...res.evidence, ...(baseline.run ? { baseline: baseline.run } : {}) };
-  const verified = evidence.verdict === 'verified' && res.headSha !== undefined && !res.wip;
+  const verified = isVerified(res);
   let reason = evidence.reason;
   let pr: SweepOutcome['pr'];
 
@@ -302,7 +303,7 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
       s,
       input,
       { github, workspace: deps.workspace, ...(deps.branches ? { branches: deps.branches } : {}) },
-      { branch, runId, runDir, evidence, baseline, existing, headSha: res.headSha },
+      { branch, runId, result: res, evidence, baseline },
     );
     evidence = { ...evidence, pr: { number: pr.number, url: pr.url } };
     reason = `${evidence.reason}; ${pr.created ? 'opened' : 'updated'} #${pr.number}`;

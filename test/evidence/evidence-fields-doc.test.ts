@@ -41,6 +41,7 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   secondLook: 'readme',
   differential: 'contract',
   changedExpectations: 'contract',
+  wipRef: 'contract',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {

@@ -38,14 +38,17 @@ interface Calls {
   created: Array<{ head: string; base: string; title: string; body: string }>;
   updated: Array<{ number: number; body?: string }>;
   labels: Array<{ issue: number; labels: string[] }>;
+  checks: Array<{ headSha: string; conclusion: string; name: string }>;
 }
 
 function fakes(opts: { open?: PullRequestInfo[]; verdict?: Verdict; changed?: boolean; remoteSha?: string } = {}) {
-  const calls: Calls = { runTask: [], pushes: [], created: [], updated: [], labels: [] };
+  const calls: Calls = { runTask: [], pushes: [], created: [], updated: [], labels: [], checks: [] };
   const github: SweepGitHub = {
     owner: 'acme',
     repo: 'demo',
     listOpenPullRequests: async () => opts.open ?? [],
+    findPullRequestByHead: async (branch) => (opts.open ?? []).find((p) => p.headRef === branch),
+    createCheckRun: async (c) => void calls.checks.push({ headSha: c.headSha, conclusion: c.conclusion, name: c.name }),
     createPullRequest: async (pr) => {
       calls.created.push(pr);
       return {
@@ -147,6 +150,8 @@ describe('runSweeps', () => {
     expect(o).toMatchObject({ verdict: 'verified', exitCode: 0, pr: { number: 50, created: true } });
     const evidence = JSON.parse(readFileSync(o?.evidencePath ?? '', 'utf8')) as { pr: unknown; baseline: unknown };
     expect(evidence).toMatchObject({ pr: { number: 50 }, baseline: { exitCode: 0 } });
+    // The one way out: a sweep's verified commit gets the proofpr check run like every other publish.
+    expect(f.calls.checks).toEqual([{ headSha: 'c'.repeat(40), conclusion: 'success', name: 'proofpr' }]);
   });
 
   it('sweep - reuses the newest open PR of the same sweep (force-with-lease on its branch) instead of opening another', async () => {
@@ -166,6 +171,8 @@ describe('runSweeps', () => {
     expect(f.calls.updated[0]).toMatchObject({ number: 9 });
     expect(o).toMatchObject({ pr: { number: 9, created: false } });
     expect(o?.reason).toMatch(/updated #9$/);
+    expect(f.calls.labels).toEqual([{ issue: 9, labels: ['proofpr', 'maintenance'] }]);
+    expect(f.calls.checks).toHaveLength(1);
   });
 
   it('sweep - with max_open_prs 0 does not run at all', async () => {
@@ -227,6 +234,7 @@ describe('runSweeps', () => {
     const [o] = await runSweeps(input({ names: ['deps'] }), { ...f, model, baseline: greenBaseline });
     expect(f.calls.pushes).toEqual([]);
     expect(f.calls.created).toEqual([]);
+    expect(f.calls.checks).toEqual([]);
     expect(o).toMatchObject({ verdict: 'unverified', exitCode: 3 });
   });
 

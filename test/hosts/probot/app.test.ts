@@ -236,31 +236,38 @@ describe('probot app - /agent on issues and PRs', () => {
     expect(fake.inputs).toHaveLength(0);
   });
 
-  it('app - an unverified run comments the failed gates and the pushed WIP branch, and opens no PR', async () => {
+  it('app - an unverified run pushes no branch: its WIP ref, named in the comments with the fetch command, and no PR', async () => {
     gh = fakeGitHub({ permissions: maintainer });
     const ws = fakeWorkspace();
     h = await startHarness(fakeRunTask({ verdict: 'unverified', wip: true }).runTask, ws);
     await h.app.probot.receive({ id: 'd-9', name: 'issue_comment', payload: comment('/agent fix') } as never);
     await done();
     expect(ws.pushes).toHaveLength(1);
+    const wipRef = ws.pushes[0]?.wipRef ?? '';
+    expect(wipRef).toMatch(/^refs\/proofpr\/wip\/\d{8}-\d{6}-[0-9a-f]{8}$/);
     expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
+    expect(gh.calledWith('POST', /\/check-runs$/)).toHaveLength(0);
     const posted = gh.comments.map((c) => c.body);
     const report = posted.find((b) => b.startsWith('proofpr could not verify'));
     expect(report).toContain('`tests-ran`: 0 tests executed, need 1');
-    expect(report).toContain('https://github.com/acme/widgets/tree/proofpr/12-parser-drops-the-last-line');
+    const id = wipRef.slice('refs/proofpr/wip/'.length);
+    expect(report).toContain(`git fetch origin ${wipRef}:proofpr-wip-${id}`);
+    expect(report).not.toContain('/tree/proofpr/');
     const status = posted.find((b) => b.includes('proofpr:run='));
     expect(status).toContain('Verdict: unverified');
     expect(status).toContain('Failed gates:');
+    expect(status).toContain(`git fetch origin ${wipRef}:proofpr-wip-${id}`);
     expect((h.app.runs as RunStore).latest(REPO, 12)?.verdict).toBe('unverified');
   });
 
-  it('app - with on_unverified: draft_pr an unverified run opens a draft PR titled [unverified]', async () => {
+  it('app - with on_unverified: draft_pr an unverified run still opens no PR and pushes no branch (a branch would start CI)', async () => {
     gh = fakeGitHub({ permissions: maintainer, config: 'pr:\n  on_unverified: draft_pr\n' });
-    h = await startHarness(fakeRunTask({ verdict: 'unverified', wip: true }).runTask, fakeWorkspace());
+    const ws = fakeWorkspace();
+    h = await startHarness(fakeRunTask({ verdict: 'unverified', wip: true }).runTask, ws);
     await h.app.probot.receive({ id: 'd-10', name: 'issue_comment', payload: comment('/agent fix') } as never);
     await done();
-    expect(gh.calledWith('POST', /\/pulls$/)[0]?.body).toMatchObject({ title: '[unverified] Parser drops the last line', draft: true });
-    expect(gh.calledWith('POST', /\/check-runs$/)[0]?.body).toMatchObject({ conclusion: 'failure' });
+    expect(gh.calledWith('POST', /\/pulls$/)).toHaveLength(0);
+    expect(ws.pushes.map((p) => p.wipRef)).toEqual([expect.stringMatching(/^refs\/proofpr\/wip\//)]);
   });
 
   it('app - /agent cancel stops a running job', async () => {

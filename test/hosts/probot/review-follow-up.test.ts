@@ -133,11 +133,11 @@ describe('probot app - review follow-ups', () => {
     expect(missed).toContain('renaming breaks the @\u200bpublic API');
   });
 
-  it('review - an unverified follow-up pushes nothing and replies in no thread', async () => {
+  it('review - an unverified follow-up pushes no branch (only its WIP ref) and replies in no thread', async () => {
     const { ws } = await start(report(['thread T1: addressed', 'thread T2: addressed']), ['src/parser.ts', 'src/lexer.ts'], 'unverified');
     await h?.app.probot.receive({ id: 'rv-4', name: 'pull_request_review', payload: review() } as never);
     await done();
-    expect(ws.pushes).toHaveLength(0);
+    expect(ws.pushes).toEqual([expect.objectContaining({ wipRef: expect.stringMatching(/^refs\/proofpr\/wip\//) })]);
     expect(gh.review.replies).toEqual([]);
     expect(gh.comments.some((c) => c.body.includes('could not be verified'))).toBe(true);
   });
