@@ -4,7 +4,7 @@
  * dependency manifest or lock file. Whether the test change fails on the parent is checked later
  * (qualify-case.ts), by running the tests.
  */
-import { isTestFile } from '../agent/verification/test-files.js';
+import { isTestFile } from '../agent/verification/changes/test-files.js';
 import { changedPaths } from './file-changes.js';
 import { git } from './git.js';
 import type { SkippedCommit } from './types.js';

@@ -3,7 +3,7 @@
  * with only the upstream test change must fail the test command, and the fix commit must pass it. The
  * fix's run also gives the runner's own count (its summary lines), the figure proofpr's count is held to.
  */
-import { parseTestOutput } from '../agent/verification/parse-test-output.js';
+import { parseTestOutput } from '../agent/verification/test-results/parse-test-output.js';
 import { checkoutAt, commandsAt, ensureSetup, shell, type Checkout } from './checkout.js';
 import { fileChanges, writeChanges } from './file-changes.js';
 import type { Candidate } from './pick-candidates.js';

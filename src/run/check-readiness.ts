@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { TestRun } from '../agent/events.js';
 import { executed } from '../agent/evidence/text.js';
-import { runBaseline, type Baseline } from '../agent/verification/baseline.js';
+import { runBaseline, type Baseline } from '../agent/verification/test-runs/baseline.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
 import { reporterHints } from '../detect/runner-hints.js';
 import { describeTrace, traceRunners } from '../detect/test-runner.js';

@@ -3,7 +3,7 @@
  * write the run folder, commit exactly the verified tree (or a WIP commit), and clean up.
  * Publishing (push, PR, comments) is the caller's: it gets the branch and the evidence back.
  */
-import type { Baseline } from '../agent/verification/baseline.js';
+import type { Baseline } from '../agent/verification/test-runs/baseline.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { RunEvent, TestRun } from '../agent/events.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { protectedChangesNow } from '../../src/agent/verification/protected-changes.js';
+import { protectedChangesNow } from '../../src/agent/verification/gates/protected-changes.js';
 import { commitWork } from '../../src/workspace/publish.js';
 import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 

@@ -1,9 +1,9 @@
 import { rmSync, unlinkSync, renameSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { assertionsKept } from '../../src/agent/verification/assertions.js';
-import { isAssertionLine, isSkipLine } from '../../src/agent/verification/assertion-patterns.js';
-import { isTestFile } from '../../src/agent/verification/test-files.js';
+import { assertionsKept } from '../../src/agent/verification/integrity/assertions.js';
+import { isAssertionLine, isSkipLine } from '../../src/agent/verification/integrity/assertion-patterns.js';
+import { isTestFile } from '../../src/agent/verification/changes/test-files.js';
 import { git, makeRepo, write } from './git-repo.js';
 
 const MATH_TEST = `import { add, mul } from '../src/math.js';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { assertionsKept } from '../../src/agent/verification/assertions.js';
+import { assertionsKept } from '../../src/agent/verification/integrity/assertions.js';
 import { onlyDataAppended } from '../../src/agent/verification/integrity/data-append.js';
 import { makeRepo, write } from './git-repo.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import type { TestRun } from '../../src/agent/events.js';
-import { evaluateGates, type GateFacts } from '../../src/agent/verification/gates.js';
+import { evaluateGates, type GateFacts } from '../../src/agent/verification/gates/gates.js';
 import { stopMessage } from '../../src/agent/verification/stop-message.js';
 
 const TREE = 'a'.repeat(40);

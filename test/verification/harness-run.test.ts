@@ -2,8 +2,8 @@ import { symlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
-import { runBaseline } from '../../src/agent/verification/baseline.js';
-import { harnessTestRun } from '../../src/agent/verification/harness-run.js';
+import { runBaseline } from '../../src/agent/verification/test-runs/baseline.js';
+import { harnessTestRun } from '../../src/agent/verification/test-runs/harness-run.js';
 import { makeExec } from '../hooks/helpers.js';
 import { makeRepo, write } from './git-repo.js';
 

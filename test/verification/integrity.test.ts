@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { assertionsKept } from '../../src/agent/verification/assertions.js';
-import { gateDiff } from '../../src/agent/verification/gate-diff.js';
-import { testConfigKept } from '../../src/agent/verification/test-config.js';
+import { assertionsKept } from '../../src/agent/verification/integrity/assertions.js';
+import { gateDiff } from '../../src/agent/verification/gates/gate-diff.js';
+import { testConfigKept } from '../../src/agent/verification/integrity/test-config.js';
 import { makeRepo, write } from './git-repo.js';
 
 const JS = `import { add, mul } from '../src/math.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { parseReport } from '../../src/agent/verification/parse-report.js';
+import { parseReport } from '../../src/agent/verification/test-results/parse-report.js';
 
 const reports = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reports');
 const c = (passed: number, failed: number, skipped: number, total: number) => ({ passed, failed, skipped, total });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { parseTestOutput, stripAnsi } from '../../src/agent/verification/parse-test-output.js';
+import { parseTestOutput, stripAnsi } from '../../src/agent/verification/test-results/parse-test-output.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runner-output');
 const fixture = (name: string): string => readFileSync(join(dir, name), 'utf8');

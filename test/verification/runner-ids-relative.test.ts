@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
-import { harnessTestRun } from '../../src/agent/verification/harness-run.js';
-import { runnerNamed } from '../../src/agent/verification/runners/index.js';
-import { parseRunnerReport, relativeToRoots } from '../../src/agent/verification/runners/parse-runner-report.js';
+import { harnessTestRun } from '../../src/agent/verification/test-runs/harness-run.js';
+import { runnerNamed } from '../../src/agent/verification/test-results/runners/index.js';
+import { parseRunnerReport, relativeToRoots } from '../../src/agent/verification/test-results/runners/parse-runner-report.js';
 import { makeExec } from '../hooks/helpers.js';
 import { makeRepo } from './git-repo.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { RUNNERS, runnerNamed } from '../../src/agent/verification/runners/index.js';
+import { RUNNERS, runnerNamed } from '../../src/agent/verification/test-results/runners/index.js';
 
 const FIX = 'test/fixtures/runner-output';
 const read = (dir: string, file: string) => readFileSync(join(FIX, dir, file), 'utf8');

@@ -1,8 +1,8 @@
 import { rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { gateDiff } from '../../src/agent/verification/gate-diff.js';
-import { isTestConfigPath, testConfigKept, testScripts } from '../../src/agent/verification/test-config.js';
+import { gateDiff } from '../../src/agent/verification/gates/gate-diff.js';
+import { isTestConfigPath, testConfigKept, testScripts } from '../../src/agent/verification/integrity/test-config.js';
 import { makeRepo, write } from './git-repo.js';
 
 const PKG = JSON.stringify(

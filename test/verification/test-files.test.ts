@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isTestFile, specArgs, testFilePatterns } from '../../src/agent/verification/test-files.js';
+import { isTestFile, specArgs, testFilePatterns } from '../../src/agent/verification/changes/test-files.js';
 import { makeRepo } from './git-repo.js';
 
 describe("isTestFile - each runner's conventions", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadBashParser } from '../../src/agent/permissions/bash-parser.js';
-import { isTestCommand } from '../../src/agent/verification/test-runs.js';
+import { isTestCommand } from '../../src/agent/verification/test-runs/test-runs.js';
 
 describe('isTestCommand', () => {
   it.each([

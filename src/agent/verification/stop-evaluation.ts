@@ -1,16 +1,16 @@
 import type { GateResult, TestRun } from '../events.js';
 import type { HookOutcome } from '../hooks/types.js';
-import type { Baseline } from './baseline.js';
-import { changedFiles } from './changed-files.js';
-import { diffGates, type DiffGateFacts } from './diff-gates.js';
+import type { Baseline } from './test-runs/baseline.js';
+import { changedFiles } from './changes/changed-files.js';
+import { diffGates, type DiffGateFacts } from './gates/diff-gates.js';
 import { ADVISORY_GATES, adviseAtFinal, adviseAtStop, differentialJudges } from './differential/advisory.js';
 import { differentialGate } from './differential/differential-gate.js';
-import { evaluateGates, runThatCounts, type GateFacts } from './gates.js';
-import { protectedChangesNow } from './protected-changes.js';
-import { redGreenFacts } from './red-green-gate.js';
-import type { RedGreenResult } from './red-green.js';
+import { evaluateGates, runThatCounts, type GateFacts } from './gates/gates.js';
+import { protectedChangesNow } from './gates/protected-changes.js';
+import { redGreenFacts } from './gates/red-green-gate.js';
+import type { RedGreenResult } from './gates/red-green.js';
 import { stopMessage } from './stop-message.js';
-import { fixedIds, testsKept } from './test-outcomes.js';
+import { fixedIds, testsKept } from './test-results/test-outcomes.js';
 import type { StopVerdict } from './types.js';
 import type { Hash, VerifierContext } from './verifier-context.js';
 

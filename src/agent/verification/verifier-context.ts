@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { RunnerName } from './runners/types.js';
+import type { RunnerName } from './test-results/runners/types.js';
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../../config/repo-config.js';
 import { logger as moduleLogger } from '../../log.js';
@@ -10,11 +10,11 @@ import type { Snapshot } from '../../workspace/snapshot-commit.js';
 import { treeHash as gitTreeHash } from '../../workspace/tree-hash.js';
 import type { GateResult, RunEventInput, TestRun } from '../events.js';
 import type { HookRunner } from '../hooks/types.js';
-import { runBaseline, type Baseline } from './baseline.js';
-import type { RedGreenResult } from './red-green.js';
-import { reportExclude } from './report-exclude.js';
+import { runBaseline, type Baseline } from './test-runs/baseline.js';
+import type { RedGreenResult } from './gates/red-green.js';
+import { reportExclude } from './test-results/report-exclude.js';
 import type { TestRunHandle } from './types.js';
-import type { ReproduceSpec } from './ci-reproduce.js';
+import type { ReproduceSpec } from './test-runs/ci-reproduce.js';
 
 export interface VerifierOptions {
   root: string;

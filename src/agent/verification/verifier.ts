@@ -1,9 +1,9 @@
-import { afterTestRun, beforeTestRun } from './agent-test-runs.js';
-import { closingRun, finalRun } from './pristine-run.js';
+import { afterTestRun, beforeTestRun } from './test-runs/agent-test-runs.js';
+import { closingRun, finalRun } from './test-runs/pristine-run.js';
 import { evaluateStop } from './stop-evaluation.js';
 import type { Verifier } from './types.js';
 import { verifierContext, type VerifierOptions } from './verifier-context.js';
-import { reproduceWatch } from './ci-reproduce.js';
+import { reproduceWatch } from './test-runs/ci-reproduce.js';
 
 export type { VerifierOptions } from './verifier-context.js';
 

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { goObserver } from '../../../src/agent/verification/observe/go-observer.js';
-import { runnerNamed } from '../../../src/agent/verification/runners/index.js';
-import type { RunnerReport } from '../../../src/agent/verification/runners/types.js';
+import { goObserver } from '../../../src/agent/verification/test-results/observe/go-observer.js';
+import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
+import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
 
 // Real go (CI installs golang-go), real processes, commands as written.
 const FIX = 'test/fixtures/observe/go/calc';

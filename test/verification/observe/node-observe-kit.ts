@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeObserver } from '../../../src/agent/verification/observe/node-observer.js';
-import { reportsDir } from '../../../src/agent/verification/observe/types.js';
-import { runnerNamed } from '../../../src/agent/verification/runners/index.js';
-import type { RunnerReport } from '../../../src/agent/verification/runners/types.js';
+import { nodeObserver } from '../../../src/agent/verification/test-results/observe/node-observer.js';
+import { reportsDir } from '../../../src/agent/verification/test-results/observe/types.js';
+import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
+import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
 
 /** Helpers of the node observer tests: temp projects on real runners, commands run as written. */
 /** This repository's node_modules (real runners: jest, vitest, mocha, c8, nyc, jasmine). */

@@ -1,5 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { nodeObserver, nodeOptionsWord } from '../../../src/agent/verification/observe/node-observer.js';
+import { nodeObserver, nodeOptionsWord } from '../../../src/agent/verification/test-results/observe/node-observer.js';
 import { ARGV_CHECK, baseEnv, ids, JEST_MATH, observe, project, run } from './node-observe-kit.js';
 
 // Real runners on a shared machine: a run can take tens of seconds.

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pythonDir, pythonObserver } from '../../../src/agent/verification/observe/python-observer.js';
-import { reportsDir } from '../../../src/agent/verification/observe/types.js';
-import { runnerNamed } from '../../../src/agent/verification/runners/index.js';
-import type { RunnerReport } from '../../../src/agent/verification/runners/types.js';
+import { pythonDir, pythonObserver } from '../../../src/agent/verification/test-results/observe/python-observer.js';
+import { reportsDir } from '../../../src/agent/verification/test-results/observe/types.js';
+import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
+import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
 
 // Real python3 and pytest (CI installs python3 and python3-pytest), real processes, commands as written.
 const FIX = 'test/fixtures/observe/python';

@@ -1,4 +1,4 @@
-import { isTestFile, type TestFilePatterns } from '../test-files.js';
+import { isTestFile, type TestFilePatterns } from '../changes/test-files.js';
 
 /** Anything under a folder a runner treats as tests, their data or their doubles. */
 const HARNESS_DIR =

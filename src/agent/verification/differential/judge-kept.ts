@@ -1,6 +1,6 @@
 import type { ChangedExpectation, GateResult, TestCase, TestRun } from '../../events.js';
-import type { Baseline } from '../baseline.js';
-import { listIds } from '../test-outcomes.js';
+import type { Baseline } from '../test-runs/baseline.js';
+import { listIds } from '../test-results/test-outcomes.js';
 import type { HarnessChange } from './kept-run.js';
 
 export interface KeptJudgement {

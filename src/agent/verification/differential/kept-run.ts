@@ -6,9 +6,9 @@ import type { ExecPort } from '../../../workspace/exec-port.js';
 import { git } from '../../../workspace/git.js';
 import { treeHash } from '../../../workspace/tree-hash.js';
 import type { TestRun } from '../../events.js';
-import { harnessTestRun } from '../harness-run.js';
-import { withPristineCheckout } from '../pristine-checkout.js';
-import { testFilePatterns } from '../test-files.js';
+import { harnessTestRun } from '../test-runs/harness-run.js';
+import { withPristineCheckout } from '../test-runs/pristine-checkout.js';
+import { testFilePatterns } from '../changes/test-files.js';
 import { isHarnessPath, isTestScriptName, PACKAGE_RUNNER_KEYS } from './harness-paths.js';
 
 export interface HarnessChange {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../../config/repo-config.js';
 import type { ResolvedCommands } from '../../../detect/resolve-commands.js';
-import { runBaseline } from '../../../agent/verification/baseline.js';
+import { runBaseline } from '../../../agent/verification/test-runs/baseline.js';
 import { createExec } from '../../../workspace/exec.js';
 import { resolveCommit } from '../../../workspace/git.js';
 import { reporterHints } from '../../../detect/runner-hints.js';

@@ -1,0 +1,214 @@
+/*
+ * The commit gate against leaks and persistence (docs/security.md, rows "secret reads" and
+ * "persistence in committed files"): the change may not newly track a secret-looking file, un-ignore
+ * one in a .gitignore, or touch a control file the maintainer did not open (permissions.writable);
+ * package lifecycle scripts it changes are listed (the PR body shows them under their own heading)
+ * and fail unless `permissions.writable` holds `package.json#scripts`.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import ignore from 'ignore';
+import type { GateResult } from '../../events.js';
+import { git } from '../../../workspace/git.js';
+import { hasToken, isControlPath, isSecretName, isTokenFileName, writableMatcher } from '../../../workspace/protected-paths.js';
+import { worktreeDiff, type FileDiff } from '../changes/worktree-diff.js';
+
+export const LIFECYCLE_GATE = 'lifecycle-scripts';
+export const PROTECTED_GATE = 'protected-paths';
+export const LIFECYCLE_OPT_IN = 'package.json#scripts';
+
+/** Scripts a package manager runs by itself (install, publish, test, start…) and every pre/post hook. */
+const LIFECYCLE = new Set([
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepublish',
+  'preprepare',
+  'prepare',
+  'postprepare',
+  'prepublishOnly',
+  'prepack',
+  'postpack',
+  'publish',
+  'postpublish',
+  'pretest',
+  'test',
+  'posttest',
+  'prestart',
+  'start',
+  'poststart',
+  'prerestart',
+  'restart',
+  'postrestart',
+  'prestop',
+  'stop',
+  'poststop',
+  'preversion',
+  'version',
+  'postversion',
+  'dependencies',
+  'preuninstall',
+  'uninstall',
+  'postuninstall',
+]);
+const isLifecycle = (name: string): boolean => LIFECYCLE.has(name) || /^(pre|post)./.test(name);
+
+/** Names a secret pattern of a .gitignore line would cover (what un-ignoring it would let `git add -A` take). */
+const SECRET_PROBES = [
+  '.env',
+  '.env.local',
+  '.env.production',
+  'id_rsa',
+  'id_ed25519',
+  'server.key',
+  'key.pem',
+  '.npmrc',
+  '.netrc',
+  '.git-credentials',
+  'credentials.json',
+  '.pypirc',
+  'secrets.yml',
+];
+
+export interface ProtectOptions {
+  writable?: readonly string[];
+  writableWorkflows?: boolean;
+}
+
+export interface LifecycleChange {
+  file: string;
+  script: string;
+  before?: string;
+  after?: string;
+}
+
+async function scriptsAt(
+  root: string,
+  baseSha: string,
+  file: string,
+  gitDir?: string,
+): Promise<{ before: Record<string, string>; after: Record<string, string> }> {
+  const parse = (text: string | undefined): Record<string, string> => {
+    try {
+      const s = (JSON.parse(text ?? '{}') as { scripts?: unknown }).scripts;
+      return s && typeof s === 'object' ? (s as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
+  };
+  const env = gitDir ? { GIT_DIR: gitDir, GIT_WORK_TREE: root } : undefined;
+  const base = await git(['show', `${baseSha}:${file}`], { cwd: root, okCodes: [0, 128], ...(env ? { env } : {}) }).catch(() => undefined);
+  const now = await readFile(join(root, file), 'utf8').catch(() => undefined);
+  return { before: parse(base?.code === 0 ? base.stdout : undefined), after: parse(now) };
+}
+
+/** Lifecycle scripts added, removed or changed in the package.json files of the change. */
+export async function lifecycleChanges(
+  root: string,
+  baseSha: string,
+  diffs: readonly FileDiff[],
+  gitDir?: string,
+): Promise<LifecycleChange[]> {
+  const out: LifecycleChange[] = [];
+  for (const d of diffs) {
+    if (posix.basename(d.path) !== 'package.json' || d.path.split('/').includes('node_modules')) continue;
+    const { before, after } = await scriptsAt(root, baseSha, d.path, gitDir);
+    for (const script of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      if (!isLifecycle(script) || before[script] === after[script]) continue;
+      out.push({
+        file: d.path,
+        script,
+        ...(before[script] !== undefined ? { before: before[script] } : {}),
+        ...(after[script] !== undefined ? { after: after[script] } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** Lines of a .gitignore change that stop ignoring secret-looking files (a removed `.env`, an added `!.env`). */
+function unIgnoresSecret(d: FileDiff): string | undefined {
+  if (posix.basename(d.path) !== '.gitignore') return undefined;
+  const covers = (pattern: string): boolean => {
+    const p = pattern.trim();
+    if (p === '' || p.startsWith('#')) return false;
+    try {
+      if (isSecretName(p.replace(/^\//, '')) || isTokenFileName(p.replace(/^\//, ''))) return true;
+      const ig = ignore().add(p);
+      return SECRET_PROBES.some((probe) => ig.ignores(probe) || ig.ignores(`sub/${probe}`));
+    } catch {
+      return false;
+    }
+  };
+  const removed = d.removed.find((l) => covers(l.text));
+  if (removed) return `removes "${removed.text.trim()}"`;
+  const negated = d.added.find((l) => l.text.trim().startsWith('!') && covers(l.text.trim().slice(1)));
+  return negated ? `adds "${negated.text.trim()}"` : undefined;
+}
+
+async function looksSecret(root: string, path: string): Promise<boolean> {
+  if (isSecretName(path)) return true;
+  if (!isTokenFileName(path)) return false;
+  const text = await readFile(join(root, path), 'utf8').catch(() => '');
+  return hasToken(text);
+}
+
+/** The two gates over a list of file diffs (base → worktree). */
+export async function protectedChangeGates(
+  root: string,
+  baseSha: string,
+  diffs: readonly FileDiff[],
+  opts: ProtectOptions & { gitDir?: string } = {},
+): Promise<GateResult[]> {
+  const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
+  const problems: string[] = [];
+  for (const d of diffs) {
+    const paths = [d.path, ...(d.oldPath !== undefined ? [d.oldPath] : [])];
+    if (d.status !== 'deleted' && !isWritable(d.path) && (await looksSecret(root, d.path))) {
+      problems.push(
+        `${d.path} looks like a secret file (keys, tokens, .env) and would be ${d.status === 'added' || d.status === 'renamed' ? 'newly tracked' : 'committed'}`,
+      );
+    }
+    const control = paths.find((p) => isControlPath(p) && !isWritable(p));
+    if (control)
+      problems.push(
+        `${control} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml) and was ${d.status}`,
+      );
+    const un = unIgnoresSecret(d);
+    if (un) problems.push(`${d.path} ${un}, which would let secret files into the commit`);
+  }
+  const lifecycle = await lifecycleChanges(root, baseSha, diffs, opts.gitDir);
+  const allowed = (opts.writable ?? []).includes(LIFECYCLE_OPT_IN);
+  const shown = (c: LifecycleChange): string =>
+    `${c.file} scripts.${c.script}: ${c.before === undefined ? '(none)' : `\`${c.before}\``} → ${c.after === undefined ? '(removed)' : `\`${c.after}\``}`;
+  return [
+    problems.length === 0
+      ? { name: PROTECTED_GATE, passed: true, detail: 'no secret file, un-ignored secret or control file in the change' }
+      : {
+          name: PROTECTED_GATE,
+          passed: false,
+          detail: `${problems.join('; ')}. Undo these changes (a maintainer can open a path with permissions.writable in .github/proofpr.yml)`,
+        },
+    lifecycle.length === 0
+      ? { name: LIFECYCLE_GATE, passed: true, detail: 'no package lifecycle script changed' }
+      : {
+          name: LIFECYCLE_GATE,
+          passed: allowed,
+          detail: `${lifecycle.map(shown).join('; ')}${allowed ? ' (allowed by permissions.writable: package.json#scripts)' : `. Package managers run these by themselves (install, test, publish): revert them, or a maintainer can allow it with "${LIFECYCLE_OPT_IN}" in permissions.writable`}`,
+        },
+  ];
+}
+
+/**
+ * The gates over the worktree as it is now (for the verifier). When the worktree cannot be diffed, the
+ * tree cannot be hashed either (tests-fresh fails and nothing is verified), and the commit itself still
+ * refuses protected paths (publish.ts `protect`): no gate is added then.
+ */
+export async function protectedChangesNow(
+  root: string,
+  baseSha: string,
+  opts: ProtectOptions & { gitDir?: string } = {},
+): Promise<GateResult[]> {
+  const diffs = await worktreeDiff(root, baseSha, () => true, opts.gitDir).catch(() => undefined);
+  return diffs ? protectedChangeGates(root, baseSha, diffs, opts) : [];
+}

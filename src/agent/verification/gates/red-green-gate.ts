@@ -1,0 +1,74 @@
+import type { Baseline } from '../test-runs/baseline.js';
+import type { DiffGateFacts } from './diff-gates.js';
+import { redGreen, type RedGreenResult } from './red-green.js';
+import { listIds } from '../test-results/test-outcomes.js';
+import type { Hash, VerifierContext } from '../verifier-context.js';
+
+export interface RedGreenInput {
+  final: boolean;
+  diff: DiffGateFacts;
+  base: Baseline | undefined;
+  /** Ids that failed on the base and pass at the final run (empty before it). */
+  fixed: readonly string[];
+  current: Hash;
+}
+
+/**
+ * The red-green gate's facts: decided from what is known when it can be (fixed ids, a green or red
+ * base, no test changed); otherwise the changed tests run on the base, once per tree.
+ */
+export async function redGreenFacts(ctx: VerifierContext, { final, diff, base, fixed, current }: RedGreenInput): Promise<RedGreenResult> {
+  const { opts, state } = ctx;
+  const { assertions } = diff;
+  const testFiles = assertions.changedTestFiles;
+  const sha = opts.baseSha.slice(0, 12);
+  if (fixed.length)
+    return {
+      passed: true,
+      detail: `${fixed.length} test(s) failed on the base commit ${sha} and pass now: ${listIds(fixed)}`,
+      testFiles,
+      failedBefore: true,
+    };
+  if (testFiles.length === 0 && base?.countsKnown && base.failingIds.length === 0) {
+    return {
+      passed: false,
+      detail: `the base commit ${sha} passes its tests and no test was added or changed: add a test that fails without the fix (gates.red_green)`,
+      testFiles,
+      failedBefore: false,
+    };
+  }
+  if (testFiles.length === 0) {
+    return final
+      ? {
+          passed: false,
+          detail: `no test that failed on the base commit passes now, and no test was added or changed: add a test that fails without the fix (gates.red_green)`,
+          testFiles,
+          failedBefore: false,
+        }
+      : { passed: true, detail: 'checked at the final run: a test failing on the base must pass then', testFiles, failedBefore: false };
+  }
+  if (!final && base?.countsKnown && base.failingIds.length > 0) {
+    // A red base: the proof is a test failing there that passes at the final run (the fixed ids), which only the final run can show.
+    return {
+      passed: true,
+      detail: 'checked at the final run: the base is red, so a test failing there must pass then',
+      testFiles,
+      failedBefore: false,
+    };
+  }
+  if (current.tree !== undefined && state.redGreenCache?.tree === current.tree) return state.redGreenCache.result;
+  const result = await redGreen({
+    root: ctx.root,
+    baseSha: opts.baseSha,
+    config: ctx.config,
+    exec: opts.exec,
+    testFiles,
+    deletedTestFiles: assertions.deletedTestFiles,
+    scratchDir: ctx.scratch,
+    ...ctx.gitDir,
+    logger: ctx.log,
+    ...(base ? { baseFailing: base.failingIds } : {}),
+  });
+  state.redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };
+  return result;
+}

@@ -1,0 +1,44 @@
+import type { TestCase } from '../../../events.js';
+import { reportOf, testCase } from './report-util.js';
+import { tapOutcome, tapTree, type TapPoint } from './tap-tree.js';
+import type { Runner } from './types.js';
+
+const hasSub = (p: TapPoint) => p.children.length > 0;
+
+/**
+ * A test is a subtest whose points are all assertions (a leaf `t.test`), or a skipped/todo or failing
+ * point beside other subtests; a file with only top-level assertions is one test. Passing assertions
+ * are not tests: node-tap is counted per test, not per file or per assertion.
+ */
+function testsOf(p: TapPoint, path: string[], file: string, out: TestCase[]): void {
+  const name = [...path, p.name];
+  if (!p.children.some(hasSub)) {
+    out.push(testCase(file, name.slice(1).join(' > ') || p.name, tapOutcome(p)));
+    return;
+  }
+  for (const c of p.children) {
+    if (hasSub(c)) testsOf(c, name, file, out);
+    else if (c.directive || !c.ok) out.push(testCase(file, [...name.slice(1), c.name].join(' > '), tapOutcome(c)));
+  }
+}
+
+/** node-tap (`tap`): its TAP reporter to the report file; every top-level point is one test file. */
+export const nodeTapRunner: Runner = {
+  name: 'node-tap',
+  source: 'tap',
+  match: (w) => (w[0]?.split('/').pop() === 'tap' ? 1 : undefined),
+  // TAP on stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both print TAP with --reporter=tap.
+  parse(text) {
+    const { points, sawTap } = tapTree(text);
+    if (!sawTap) return undefined;
+    const out: TestCase[] = [];
+    for (const f of points) {
+      if (f.children.some(hasSub)) testsOf(f, [], f.name, out);
+      else if (f.children.length > 0 && f.children.every((c) => c.directive)) {
+        // Every subtest of the file skipped (`--grep` matching none, `{ skip }`): each is a skipped test.
+        for (const c of f.children) out.push(testCase(f.name, c.name, tapOutcome(c)));
+      } else if (f.children.length > 0 || f.directive || !f.ok) out.push(testCase(f.name, f.name, tapOutcome(f)));
+    }
+    return reportOf(out);
+  },
+};

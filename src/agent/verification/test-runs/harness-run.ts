@@ -1,0 +1,155 @@
+import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { RepoConfig } from '../../../config/repo-config.js';
+import type { ExecPort } from '../../../workspace/exec-port.js';
+import type { TestRun } from '../../events.js';
+import { collectObserved } from '../test-results/observe/collect-observed.js';
+import { countCalls, type CountedCalls } from '../test-results/observe/count-calls.js';
+import { observedEnv } from '../test-results/observe/observed-env.js';
+import { reportsDir } from '../test-results/observe/types.js';
+import { parseReport } from '../test-results/parse-report.js';
+import { removeReport } from '../test-results/report-file.js';
+import type { RunnerReport } from '../test-results/runners/types.js';
+
+export interface HarnessRunOptions {
+  /** Where the tests run: a clean checkout of `commit` (final run, baseline) or red→green's base tree. */
+  cwd: string;
+  command: string;
+  config: Pick<RepoConfig, 'test'>;
+  exec: ExecPort;
+  /** A folder writable inside the sandbox (the exec's TMPDIR): the fresh observe folder is made in it. */
+  scratchDir: string;
+  kind: NonNullable<TestRun['kind']>;
+  treeHash: string;
+  commit?: string;
+  /** Full output goes here; the runners' reports are copied next to it (`<outputFile>.reports/`). */
+  outputFile?: string;
+  signal?: AbortSignal;
+}
+
+export interface HarnessRunResult {
+  run: TestRun;
+  output: string;
+  report?: RunnerReport;
+}
+
+/**
+ * A test run the harness starts itself. The maintainer's command runs exactly as written (their
+ * script, wrappers, pre/post scripts, workspace flags: same argv, same cwd); observers added to its
+ * environment make every runner call inside it write its machine-readable report into a fresh folder
+ * only the harness created (nothing in the commit, nothing the agent left can be such a report). The
+ * counts are the sum over those calls, each with its source in `calls`; a runner that wrote no report
+ * counts from its own summary lines. `test.report` is read when no runner call could be counted.
+ * Never throws for a failing command: exit code null and unknown counts, with `note` saying why.
+ */
+export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRunResult> {
+  const dir = await mkdtemp(join(opts.scratchDir, 'proofpr-observe-'));
+  try {
+    const observe = await observedEnv(dir);
+    const configured = opts.config.test.report;
+    if (configured !== undefined) await removeReport(opts.cwd, configured);
+    const startedAtMs = Date.now();
+    const exec = await runIt(opts, observe.extend);
+    const endedAtMs = Date.now();
+    const roots = [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)];
+    const observed = await collectObserved(dir, exec.output, roots, observe.streamRunners);
+    let counted: CountedCalls = countCalls(observed.calls, observed.seen, exec.output);
+    let reportPath: string | undefined;
+    if (counted.counts === null && configured !== undefined) {
+      const fromConfig = readConfigured(opts.cwd, configured, startedAtMs, endedAtMs);
+      if (fromConfig) {
+        counted = fromConfig;
+        reportPath = configured;
+      }
+    }
+    const note = noteFor(opts.command, counted, observed.unreadable, configured);
+    let outputPath: string | undefined;
+    if (opts.outputFile) {
+      await mkdir(dirname(opts.outputFile), { recursive: true });
+      await writeFile(opts.outputFile, exec.output);
+      outputPath = opts.outputFile;
+      const kept = await keepReports(dir, `${opts.outputFile}.reports`, counted);
+      if (kept && !reportPath) reportPath = kept;
+    }
+    const [first] = counted.calls;
+    const run: TestRun = {
+      command: opts.command,
+      exitCode: exec.exitCode,
+      startedAt: new Date(startedAtMs).toISOString(),
+      endedAt: new Date(endedAtMs).toISOString(),
+      treeHash: opts.treeHash,
+      counts: counted.counts,
+      source: counted.source,
+      ...(reportPath ? { reportPath } : {}),
+      ...(first ? { runner: [...new Set(counted.calls.map((c) => c.runner))].join('+') } : {}),
+      by: 'harness',
+      ...(outputPath ? { outputPath } : {}),
+      ...(counted.tests.length ? { tests: counted.tests } : {}),
+      ...(counted.calls.length
+        ? { calls: counted.calls.map(({ runner, source, counts, from }) => ({ runner, source, counts, from })) }
+        : {}),
+      ...(opts.commit ? { commit: opts.commit } : {}),
+      kind: opts.kind,
+      ...(note ? { note } : {}),
+    };
+    const report = counted.counts ? { counts: counted.counts, tests: counted.tests } : undefined;
+    return { run, output: exec.output, ...(report ? { report } : {}) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function readConfigured(cwd: string, configured: string, startedAtMs: number, endedAtMs: number): CountedCalls | undefined {
+  const r = parseReport(isAbsolute(configured) ? configured : join(cwd, configured), startedAtMs, endedAtMs);
+  if (!r) return undefined;
+  return {
+    calls: [{ runner: 'test.report', source: r.source, counts: r.counts, tests: [], from: configured }],
+    counts: r.counts,
+    tests: [],
+    source: r.source,
+  };
+}
+
+function noteFor(command: string, counted: CountedCalls, unreadable: string[], configured: string | undefined): string | undefined {
+  const parts: string[] = [];
+  if (counted.note) parts.push(counted.note);
+  if (unreadable.length) parts.push(`reports that could not be read: ${unreadable.join(', ')}`);
+  if (counted.counts === null)
+    parts.push(
+      `no test runner's output could be read from \`${command}\`` +
+        (configured !== undefined ? ` and test.report (${configured}) was not written by this run` : '') +
+        `: proofpr reads jest, vitest, mocha, node --test, ava, tap, jasmine, playwright, pytest, unittest, go test and cargo test wherever they run inside the command; for another runner, make it write a JUnit XML or Jest JSON file and name it in test.report`,
+    );
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** The reports behind the counts, kept next to the run's output; the path of the folder when any was kept. */
+async function keepReports(dir: string, into: string, counted: CountedCalls): Promise<string | undefined> {
+  const files = counted.calls.map((c) => c.from).filter((f) => f.endsWith('.report'));
+  if (!files.length) return undefined;
+  await mkdir(into, { recursive: true });
+  for (const f of files) await copyFile(join(reportsDir(dir), f), join(into, f)).catch(() => undefined);
+  return into;
+}
+
+async function runIt(
+  opts: HarnessRunOptions,
+  extendEnv: (env: Readonly<Record<string, string | undefined>>) => Record<string, string>,
+): Promise<{ exitCode: number | null; output: string }> {
+  const min = opts.config.test.timeout_min;
+  try {
+    const r = await opts.exec({
+      command: opts.command,
+      cwd: opts.cwd,
+      timeoutMs: min * 60_000,
+      extendEnv,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    return {
+      exitCode: r.exitCode,
+      output: r.timedOut ? `${r.output}\n[proofpr: the test command timed out after ${min} min (test.timeout_min)]` : r.output,
+    };
+  } catch (e) {
+    return { exitCode: null, output: `[proofpr: could not run the test command: ${(e as Error).message}]` };
+  }
+}
