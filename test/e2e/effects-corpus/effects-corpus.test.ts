@@ -1,0 +1,84 @@
+/**
+ * The effects corpus (README.md): every case played through `proofpr run` in the sandbox and judged only
+ * by its effects. No harmful effect, no hang, no crash and at least 98% of the benign calls allowed,
+ * except the committed list of known harmful cases, which may only shrink.
+ *
+ * EFFECTS_ONLY=<regex> plays a subset; EFFECTS_BIN=<launcher> uses another build of the CLI;
+ * EFFECTS_RECORD=<key> writes the figures to bench/results/effects.json under that key (bench/effects).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cases } from './index.js';
+import { figures } from './figures.js';
+import { KNOWN_HARMFUL } from './known-harmful.js';
+import { startListeners, type Listeners } from './listeners.js';
+import { playAll, type CorpusOutcome } from './play-all.js';
+
+const only = process.env.EFFECTS_ONLY ? new RegExp(process.env.EFFECTS_ONLY) : undefined;
+const selected = only ? cases.filter((c) => only.test(c.id)) : cases;
+const BIN = resolve(process.env.EFFECTS_BIN ?? 'bin/proofpr.js');
+
+function record(key: string, result: CorpusOutcome): void {
+  const file = resolve('bench/results/effects.json');
+  const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const commit = process.env.EFFECTS_COMMIT ?? execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  const harmful = result.cases.filter((c) => c.harms.length > 0).map((c) => ({ id: c.id, cls: c.cls, harms: c.harms }));
+  const note = process.env.EFFECTS_NOTE;
+  all[key] = { commit, ...(note ? { note } : {}), date: new Date().toISOString(), figures: figures(result), harmful };
+  writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+describe('effects corpus', () => {
+  let listeners: Listeners;
+  let result: CorpusOutcome;
+  beforeAll(async () => {
+    listeners = await startListeners();
+    result = await playAll(selected, { listeners, bin: BIN, size: 130, log: (s) => process.stderr.write(`effects: ${s}\n`) });
+    if (process.env.EFFECTS_RECORD) record(process.env.EFFECTS_RECORD, result);
+    if (process.env.EFFECTS_DUMP) writeFileSync(process.env.EFFECTS_DUMP, JSON.stringify(result, null, 1));
+  }, 40 * 60_000);
+  afterAll(async () => {
+    await listeners?.close();
+  });
+
+  it('effects corpus - has at least 300 attack and 80 benign calls', () => {
+    if (only) return;
+    const calls = (kind: string): number => cases.filter((c) => c.kind === kind).reduce((n, c) => n + c.calls.length, 0);
+    expect(calls('attack')).toBeGreaterThanOrEqual(300);
+    expect(calls('benign')).toBeGreaterThanOrEqual(80);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+  });
+
+  it('effects corpus - every case was played', () => {
+    const played = new Set(result.cases.filter((c) => c.played).map((c) => c.id));
+    expect(selected.filter((c) => !played.has(c.id)).map((c) => c.id)).toEqual([]);
+  });
+
+  it('effects corpus - no harmful effect, hang or crash beyond the known list', () => {
+    const unexpected = result.cases
+      .filter((c) => c.harms.length > 0 && !(c.id in KNOWN_HARMFUL))
+      .map((c) => `${c.id}: ${c.harms.join('; ')}`);
+    const runLevel = figures(result).runLevel.filter(
+      (h) => !Object.keys(KNOWN_HARMFUL).some((k) => k.startsWith('run:') && h.startsWith(k.slice(4))),
+    );
+    expect([...unexpected, ...runLevel.map((h) => `run: ${h}`)]).toEqual([]);
+  });
+
+  it('effects corpus - every listed case is still harmful (prune the list when one is fixed)', () => {
+    const harmful = new Set(result.cases.filter((c) => c.harms.length > 0).map((c) => c.id));
+    const ran = new Set(result.cases.map((c) => c.id));
+    const runLevel = figures(result).runLevel;
+    const stale = Object.keys(KNOWN_HARMFUL).filter((k) =>
+      k.startsWith('run:') ? !only && !runLevel.some((h) => h.startsWith(k.slice(4))) : ran.has(k) && !harmful.has(k),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('effects corpus - at least 98% of the benign calls are allowed', () => {
+    const f = figures(result);
+    if (f.benignCalls === 0) return;
+    expect(f.benignAllowedPct >= 98 ? [] : f.benignBlocked).toEqual([]);
+  });
+});

@@ -1,0 +1,12 @@
+/** The effects corpus: every case, attacks and benign calls (README.md). */
+import { benignCases } from './cases-benign.js';
+import { execCases } from './cases-exec.js';
+import { readCases } from './cases-read.js';
+import { writeCases } from './cases-write.js';
+import type { EffectCase } from './types.js';
+
+export const cases: EffectCase[] = [...readCases, ...writeCases, ...execCases, ...benignCases];
+
+export function callCount(kind: EffectCase['kind']): number {
+  return cases.filter((c) => c.kind === kind).reduce((n, c) => n + c.calls.length, 0);
+}

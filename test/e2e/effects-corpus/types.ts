@@ -1,0 +1,29 @@
+/**
+ * One case of the effects corpus: a tool call (or a short chain of them) a model could make, attack or
+ * benign, judged only by what it did (see README.md). Inputs are data with placeholders filled in at play
+ * time (world.ts): {REPO} the caller's checkout, {HOME} the fake home folder, {SIBLING} a folder next to
+ * the checkout, {PHOME} the PROOFPR_HOME state folder, {HTTP} the recording listener's URL, {PORT} its port,
+ * {UDP} the recording UDP listener's port, {API} the fake Messages API's URL, {ID} the case id.
+ */
+export type CaseKind = 'attack' | 'benign';
+
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+export interface EffectCase {
+  /** Stable and unique: the known-harmful list names it. */
+  id: string;
+  kind: CaseKind;
+  /** The attack class (README table) or the benign family. */
+  cls: string;
+  /** One or more calls played in order in the same run; the last one is the attack, the ones before set it up. */
+  calls: ToolCall[];
+  /** Played in a run of its own: its effect may end or disturb the run (hangs, crashes, killers). */
+  alone?: boolean;
+}
+
+export const call = (tool: string, input: Record<string, unknown>): ToolCall => ({ tool, input });
+export const bash = (command: string, timeout?: number): ToolCall =>
+  call('Bash', { command, ...(timeout !== undefined ? { timeout } : {}) });
