@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { cronSchedule, hookMatcher, permissionRule, repoPath } from './refinements.js';
+import { mcpServersSchema } from './mcp-servers.js';
 
 export { ConfigError } from './config-error.js';
 
@@ -16,6 +17,12 @@ const hookEntry = z
     matcher: hookMatcher.optional().describe('regex on the tool name; omitted = every tool'),
     command: z.string().min(1).describe('bash command; JSON event on stdin; exit 2 blocks'),
     timeout_sec: z.number().int().positive().max(600).default(60).describe('seconds before the hook is killed (an error, not a block)'),
+    on_failure: z
+      .enum(['continue', 'block'])
+      .default('continue')
+      .describe(
+        'when the hook cannot run (not found, crashed, timed out): continue = recorded as a hook error and the run goes on; block = treated as a block (a guard that did not run never passes)',
+      ),
   })
   .strict();
 
@@ -52,6 +59,22 @@ export const repoConfigSchema = z
       .describe(
         "where model requests go: anthropic (ANTHROPIC_API_KEY), bedrock (Amazon Bedrock; AWS credentials and AWS_REGION from the AWS SDK's own environment) or vertex (Google Vertex AI; Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID); PROOFPR_PROVIDER overrides it",
       ),
+    thinking: z
+      .object({
+        budget_tokens: z
+          .number()
+          .int()
+          .min(1024, 'the API needs a thinking budget of at least 1024 tokens')
+          .max(128_000)
+          .describe('tokens the model may spend thinking per request (the output limit grows to keep room for the answer)'),
+      })
+      .strict()
+      .optional()
+      .describe('extended thinking on every agent turn; thinking blocks go back to the model unchanged; absent = off'),
+    effort: z
+      .enum(['low', 'medium', 'high', 'max'])
+      .optional()
+      .describe("how much effort the model spends per request (the API's effort setting); absent = the API's default"),
     max_turns: z.number().int().positive().default(80).describe('maximum model requests per run'),
     max_cost_usd: z.number().positive().default(5).describe('maximum spend per run in USD (from token usage × model price)'),
     timeout_min: z.number().positive().default(30).describe('wall-clock limit per run in minutes'),
@@ -109,13 +132,20 @@ export const repoConfigSchema = z
           .describe(
             'protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise',
           ),
+        readable: z
+          .array(repoPath)
+          .default([])
+          .describe(
+            'secret-looking paths the agent may read after all (gitignore-style globs, e.g. `config/dev.key`, `test/fixtures/secrets/**`): hidden from every tool and masked in the sandbox otherwise',
+          ),
       })
       .strict()
-      .default({ allow: [], deny: [], writable_workflows: false, writable: [] }),
+      .default({ allow: [], deny: [], writable_workflows: false, writable: [], readable: [] }),
     env: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
       .default([])
       .describe('extra environment variable names passed to Bash, hooks and tests (never secrets)'),
+    mcp_servers: mcpServersSchema,
     sandbox: z
       .enum(['auto', 'required', 'off'])
       .default('auto')
@@ -128,9 +158,22 @@ export const repoConfigSchema = z
         PostToolUse: z.array(hookEntry).default([]),
         Stop: z.array(hookEntry).default([]),
         PreCompact: z.array(hookEntry).default([]),
+        PostCompact: z.array(hookEntry).default([]),
+        SubagentStop: z.array(hookEntry).default([]),
+        SessionEnd: z.array(hookEntry).default([]),
       })
       .strict()
-      .default({ SessionStart: [], UserPromptSubmit: [], PreToolUse: [], PostToolUse: [], Stop: [], PreCompact: [] }),
+      .default({
+        SessionStart: [],
+        UserPromptSubmit: [],
+        PreToolUse: [],
+        PostToolUse: [],
+        Stop: [],
+        PreCompact: [],
+        PostCompact: [],
+        SubagentStop: [],
+        SessionEnd: [],
+      }),
     gates: z
       .object({
         tests_ran: z.boolean().default(true).describe('at least test.min_tests tests executed'),

@@ -1,5 +1,7 @@
 import { logger } from '../log.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
+import { readableMatcher, openWorld } from '../workspace/world.js';
+import { snapshotHome } from '../workspace/fresh-home.js';
 import { createExec, type ExecHandle, type ExecOptions } from '../workspace/exec.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
 import type { Workspace } from './prepare-workspace.js';
@@ -30,15 +32,17 @@ export async function openSandbox(
     gitDir: ws.wt.gitDir,
     hidePaths: ws.hidePaths,
     logger: log,
-    // Secret files masked, control files read-only (docs/security.md); Read(...) allow rules name secrets tests may read.
+    // Secret files masked, control files read-only (docs/security.md); permissions.readable and Read(...) allow rules open a secret.
     protect: {
       writable: config.permissions.writable,
       writableWorkflows: config.permissions.writable_workflows,
-      readable: readDenyPredicate(ws.wt.path, config.permissions.allow),
+      readable: readableFor(ws.wt.path, config.permissions.allow, config.permissions.readable),
     },
     // Plan mode is read-only for real: the worktree itself is mounted read-only.
     ...(input.mode === 'plan' ? { readOnlyWorktree: true } : {}),
   };
+  // What the file tools see is what the sandbox shows (src/workspace/world.ts); closed at clean-up.
+  openWorld(ws.wt.path, { readable: config.permissions.readable });
   const command = setup ?? (config.setup.command ? { command: config.setup.command } : undefined);
   if (command && input.mode === 'fix') {
     const r = await runSetup(command, config.setup.timeout_min, base);
@@ -46,5 +50,14 @@ export async function openSandbox(
     // Before the exec opens: a folder the dependency cache took over is bound read-only like a linked one.
     await afterSetup?.();
   }
+  // The harness's own test runs get a fresh home holding only what setup left here (fresh-home.ts).
+  await snapshotHome(ws.runTmp);
   return createExec(base);
+}
+
+/** A secret-looking path opened by permissions.readable or named by a Read(...) allow rule. */
+function readableFor(root: string, allow: readonly string[], readable: readonly string[]): (rel: string) => boolean {
+  const byRule = readDenyPredicate(root, [...allow]);
+  const byConfig = readableMatcher(readable);
+  return (rel) => byConfig(rel) || byRule(rel);
 }

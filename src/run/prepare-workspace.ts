@@ -4,6 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { logger } from '../log.js';
 import { DEPENDENCY_DIRS } from '../workspace/dependency-dirs.js';
+import { closeWorld } from '../workspace/world.js';
 import { createWorktree, type Worktree } from '../workspace/worktree.js';
 import type { RunTaskInput } from './run-task-types.js';
 
@@ -16,7 +17,12 @@ export interface Workspace {
   runTmp: string;
   /** Options for the harness's own git calls: the worktree's git dir, the test report left out. */
   git: { gitDir: string; exclude: string[] };
-  /** What the sandbox hides: proofpr's state, the real HOME, the source repository's git dir. */
+  /**
+   * What the sandbox hides: proofpr's state, the real HOME, the source checkout (with its git dir). The
+   * agent's world is the commit: what the checkout holds besides it (an ignored `.env`, a key written
+   * after the worktree was made) is absent; the worktree, its git dirs and the linked dependency
+   * folders are shown again on top.
+   */
   hidePaths: string[];
   /** The worktree was made from a bare mirror (the App), not a caller's checkout. */
   mirror: boolean;
@@ -54,8 +60,14 @@ export async function prepareWorkspace(input: RunTaskInput): Promise<Workspace> 
     git: { gitDir: wt.gitDir, exclude: report ? [report] : [] },
     mirror: bare,
     // The worktree and its git dir stay visible even though they lie under a hidden folder.
-    hidePaths: [dirname(input.worktreesDir), dirname(input.runDir), homedir(), ...(bare ? [] : [gitCommonDir(input.repoDir)])],
+    hidePaths: [
+      dirname(input.worktreesDir),
+      dirname(input.runDir),
+      homedir(),
+      ...(bare ? [] : [gitCommonDir(input.repoDir), ...checkoutTop(input.repoDir)]),
+    ],
     async cleanup(keepWorktree) {
+      closeWorld(wt.path);
       await rm(runTmp, { recursive: true, force: true }).catch(() => undefined);
       if (input.keepWorktree || keepWorktree) return;
       await wt.remove().catch((e: Error) => log.warn({ err: e.message }, 'worktree removal failed'));
@@ -68,6 +80,16 @@ function gitCommonDir(dir: string): string {
     return execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: dir, encoding: 'utf8' }).trim();
   } catch {
     return join(dir, '.git');
+  }
+}
+
+/** The source checkout's top folder (where untracked and ignored files live), unless it is `/`. */
+function checkoutTop(dir: string): string[] {
+  try {
+    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8' }).trim();
+    return top && top !== '/' ? [top] : [];
+  } catch {
+    return [];
   }
 }
 

@@ -25,7 +25,6 @@ const SECRET_BASE = [
   /\.tfstate(\.backup)?$/i, // Terraform state holds every secret of the resources it made
   /^kubeconfig(\..+)?$/i,
   /^(service[-_]?account|gcp[-_]?credentials|application_default_credentials)([-_.].*)?\.json$/i,
-  /^credentials\.(json|ya?ml|toml|ini|csv)$/i,
 ];
 
 /** Whole paths (POSIX, worktree-relative, any depth) that are secrets. */
@@ -48,7 +47,7 @@ const TOKEN_FILE = [
   /^\.npmrc$/,
   /^\.pypirc$/,
   /^\.yarnrc(\.yml)?$/,
-  /^credentials(\.(txt|cfg|conf))?$/i,
+  /^credentials(\.(json|ya?ml|toml|ini|txt|cfg|conf|csv))?$/i,
   /^\.pgpass$/,
   /\.(pem|key|asc|crt|cer)$/i,
 ];

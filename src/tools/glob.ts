@@ -7,6 +7,7 @@ import { descriptions } from './descriptions.js';
 import { resolvePath } from './resolve-path.js';
 import { globToRegex } from './lib/glob-to-regex.js';
 import { listFiles } from './lib/list-files.js';
+import { hiddenPaths } from './lib/hidden.js';
 
 export const GLOB_MAX_RESULTS = 100;
 
@@ -72,8 +73,8 @@ export const globTool = defineTool({
     const match = compileMatcher(pat);
     const prefix = r.rel === '.' ? '' : `${r.rel}/`;
     const files = await listFiles(ctx.root, r.rel, ctx.signal);
-    const denied = ctx.readDeny;
-    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)) && !denied?.(f));
+    const hidden = hiddenPaths(ctx);
+    const matched = files.filter((f) => f.startsWith(prefix) && match(f.slice(prefix.length)) && !hidden(f));
     const stats = await statAll(ctx.root, matched);
     const found = stats.sort((a, b) => b.m - a.m || (a.f < b.f ? -1 : 1));
     if (found.length === 0) {

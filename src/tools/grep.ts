@@ -10,6 +10,7 @@ import { rgBackend } from './grep/rg.js';
 import { gitBackend } from './grep/git-grep.js';
 import { jsBackend } from './grep/js-grep.js';
 import { renderHits } from './grep/render.js';
+import { hiddenPaths } from './lib/hidden.js';
 import { specialFileMessage, specialKind } from '../workspace/special-file.js';
 import type { GrepBackend, GrepBackendName, GrepHits, GrepQuery } from './grep/types.js';
 
@@ -103,7 +104,7 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
         );
       }
       if (args.glob && backend !== 'rg') filterGlob(hits, args.glob);
-      if (ctx.readDeny && r.inRoot) dropDenied(hits, ctx.readDeny);
+      if (r.inRoot) dropDenied(hits, hiddenPaths(ctx));
       const { text, entries } = renderHits(hits, mode, args['-n'] !== false, args.head_limit);
       return {
         forModel: text,

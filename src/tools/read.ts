@@ -6,6 +6,7 @@ import { descriptions } from './descriptions.js';
 import { readRootsOf, resolvePath } from './resolve-path.js';
 import { nearNames } from './lib/near-names.js';
 import { numberedSlice, splitLines } from './lib/number-lines.js';
+import { hiddenFromAgent } from '../workspace/world.js';
 import { readRegularFile, SpecialFileError, specialFileMessage, specialKind } from '../workspace/special-file.js';
 
 export const READ_MAX_BYTES = 256 * 1024;
@@ -19,6 +20,9 @@ const input = z.strictObject({
   limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
 });
 
+const hiddenMessage = (p: string): string =>
+  `${p} looks like a secret file (keys, tokens, credentials): it is not part of what you can see, here or in the sandbox. Work with a template such as .env.example; a maintainer can list it in permissions.readable in .github/proofpr.yml.`;
+
 const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
 export const readTool = defineTool({
@@ -30,9 +34,11 @@ export const readTool = defineTool({
   async execute({ file_path, offset, limit }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
     if (!r.ok) return fail('denied', r.message);
-    if (r.inRoot && ctx.readDeny?.(r.rel.split(sep).join('/'))) {
+    const rel = r.rel.split(sep).join('/');
+    if (r.inRoot && ctx.readDeny?.(rel)) {
       return fail('denied', `Reading ${file_path} is refused by the repository's permissions.deny rules; leave that file alone.`);
     }
+    if (r.inRoot && hiddenFromAgent(ctx.root, rel)) return fail('denied', hiddenMessage(file_path));
     let st;
     try {
       st = statSync(r.abs);

@@ -23,6 +23,12 @@ export interface ExecRequest {
    * then a note), whatever the in-memory cap keeps. The folder is created when missing.
    */
   outputFile?: string;
+  /**
+   * 'fresh': the harness's own runs (baseline, final, differential). The command gets a HOME of its
+   * own, holding only what setup.command left in the run's home (fresh-home.ts), so nothing an earlier
+   * command wrote into its home (an `.npmrc`, a `.gitconfig`) is read; it is removed afterwards.
+   */
+  home?: 'fresh';
 }
 
 /** The most a single call writes to its output file (100 MiB); past it the file ends with a note. */

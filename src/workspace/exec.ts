@@ -14,6 +14,7 @@ import type { ProtectOptions } from './protected-mounts.js';
 import { gitPinEnv, runsGit } from './git-pin.js';
 import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
 import { registerGroup, releaseGroup } from './process-groups.js';
+import { makeFreshHome, removeFreshHome } from './fresh-home.js';
 
 /** The worktree's git dir for the pin; none when `.git` is absent or does not check out (then git is not pinned, and the harness refuses its own calls). */
 function pinnedGitDir(root: string): string | undefined {
@@ -93,6 +94,9 @@ interface ExecContext {
   log: Logger;
   /** Running children by pid (dispose kills their groups). */
   live: Map<number, ResultPromise>;
+  /** The run's scratch folder and the home every command shares (a harness run gets a fresh one instead). */
+  runTmp: string;
+  home: string;
 }
 
 /** The run's home and tmp, the environment, the sandbox mounts and the git pin: set up once per exec. */
@@ -148,15 +152,40 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
     grace: opts.killGraceMs ?? 2000,
     log,
     live: new Map(),
+    runTmp,
+    home,
   };
 }
 
 /** One command: bash (in bwrap when sandboxed) in its own process group, output capped, killed on timeout or abort. */
 async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult> {
-  const { opts, box, pin, max, grace, log, live, sandbox } = cx;
+  const fresh = req.home === 'fresh' ? await makeFreshHome(cx.runTmp) : undefined;
+  try {
+    return await runIn(cx, req, fresh);
+  } finally {
+    if (fresh) await removeFreshHome(fresh);
+  }
+}
+
+/** The command's environment: the run's (or a fresh) home, the git pin when it runs git, the request's additions. */
+function commandEnv(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Record<string, string> {
+  const base = fresh ? rehome(cx.baseEnv, cx.home, fresh) : cx.baseEnv;
+  const plain = { ...base, ...(cx.pin && runsGit(req.command) ? cx.pin : {}), ...(req.extraEnv ?? {}) };
+  return req.extendEnv ? { ...plain, ...req.extendEnv(plain) } : plain;
+}
+
+/** `env` with every value that is, or lies under, `from` (HOME, caches setup filled there) moved to `to`. */
+function rehome(env: Record<string, string>, from: string, to: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) out[k] = v === from ? to : v.split(`${from}/`).join(`${to}/`);
+  return out;
+}
+
+async function runIn(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Promise<ExecResult> {
+  const { opts, max, grace, log, live, sandbox } = cx;
+  const box = cx.box && fresh ? { ...cx.box, home: fresh } : cx.box;
   const started = Date.now();
-  const plain = { ...cx.baseEnv, ...(pin && runsGit(req.command) ? pin : {}), ...(req.extraEnv ?? {}) };
-  const env = req.extendEnv ? { ...plain, ...req.extendEnv(plain) } : plain;
+  const env = commandEnv(cx, req, fresh);
   const [file, args] = box
     ? ['bwrap', [...sandboxArgv({ ...box, cwd: req.cwd }), '--', 'bash', '-c', req.command]]
     : ['bash', ['-c', req.command]];

@@ -1,8 +1,8 @@
-import { statSync, writeFileSync } from 'node:fs';
-import { readRegularFile, specialKind } from './special-file.js';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { walkTree } from './walk-tree.js';
-import { hasToken, isControlPath, isSecretName, isTokenFileName, writableMatcher } from './protected-paths.js';
+import { isControlPath, writableMatcher } from './protected-paths.js';
+import { isSecretFile } from './secret-file.js';
 
 export interface ProtectOptions {
   /** `permissions.writable` globs (and writable_workflows): control files left writable. */
@@ -25,18 +25,6 @@ export interface ProtectedMounts {
 
 const CONTROL_DIRS = ['.github', '.husky', '.githooks', '.claude'];
 
-function isSecret(rel: string, abs: string): boolean {
-  if (isSecretName(rel)) return true;
-  if (!isTokenFileName(rel)) return false;
-  try {
-    const st = statSync(abs);
-    if (specialKind(st)) return false; // a pipe or device is never opened: it could block the harness
-    return st.size > 256 * 1024 || hasToken(readRegularFile(abs, 256 * 1024, { follow: true }).toString('utf8'));
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What the sandbox masks and binds read-only in the worktree: secret files (.env*, private keys, token
  * files with a token) anywhere (not in node_modules or .git), control folders at the root (.github,
@@ -57,7 +45,7 @@ export function protectedMounts(root: string, opts: ProtectOptions = {}, cap = 5
         return;
       }
       if (!e.isFile()) return;
-      if (isSecret(rel, abs) && !(opts.readable?.(rel) ?? false) && !isWritable(rel)) out.masked.push(abs);
+      if (isSecretFile(rel, abs) && !(opts.readable?.(rel) ?? false) && !isWritable(rel)) out.masked.push(abs);
       else if (isControlPath(rel) && !isWritable(rel) && !inReadOnly(abs)) out.readOnly.push(abs);
       else if (isWritable(rel) && inReadOnly(abs) && !out.writable.some((w) => abs.startsWith(`${w}/`))) out.writable.push(abs);
     },
@@ -72,4 +60,30 @@ export function emptyFile(runTmp: string): string {
   const p = join(runTmp, 'masked-empty');
   writeFileSync(p, '', { mode: 0o444 });
   return p;
+}
+
+/**
+ * Control folders (.github, .husky, .githooks, .claude) missing at the worktree's top: each is made as
+ * an empty folder (git tracks no empty folder: the tree does not change) so the sandbox can bind it
+ * read-only like an existing one; a hook a command unpacks there later (`tar -x` of `.husky/pre-commit`)
+ * then cannot be written. A folder `permissions.writable` opens a path in is left alone (the commit
+ * check still judges it). Returns the folders made.
+ */
+export function wallMissingControlDirs(root: string, opts: ProtectOptions = {}): string[] {
+  const opened = [...(opts.writable ?? []), ...(opts.writableWorkflows ? ['.github/workflows/**'] : [])].map((g) =>
+    g.replace(/^\.?\//, ''),
+  );
+  const out: string[] = [];
+  for (const name of CONTROL_DIRS) {
+    const abs = join(root, name);
+    if (lstatSync(abs, { throwIfNoEntry: false })) continue;
+    if (opened.some((g) => g === name || g.startsWith(`${name}/`) || g.startsWith('*'))) continue;
+    try {
+      mkdirSync(abs);
+      out.push(abs);
+    } catch {
+      /* a read-only worktree (plan mode) or a race: the commit check still holds */
+    }
+  }
+  return out;
 }

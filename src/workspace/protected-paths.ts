@@ -4,33 +4,7 @@
  * control files bound read-only) and the commit gate (no new secret, no control-file change).
  */
 import ignore, { type Ignore } from 'ignore';
-
-/** Secret files by name: always masked in the sandbox, never readable by a tool, never newly committed. */
-const SECRET_NAME = [
-  /^\.env(\..+)?$/i, // .env, .env.local, .env.production …
-  /^\.envrc$/,
-  /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/,
-  /\.(p12|pfx|jks|keystore|ppk)$/i,
-  /^\.git-credentials$/,
-  /^\.netrc$/,
-  /^_netrc$/,
-  /^secrets?\.(ya?ml|json|toml)$/i,
-];
-
-/** Templates that name variables without values stay readable (tests and docs read them). */
-const SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults)$/i;
-
-/** Files that hold a secret only when they carry one (a registry token, a password). */
-const TOKEN_FILE = [
-  /^\.npmrc$/,
-  /^\.pypirc$/,
-  /^\.yarnrc(\.yml)?$/,
-  /^credentials(\.(json|ya?ml|toml|ini|txt|cfg|conf|csv))?$/i,
-  /^\.pgpass$/,
-  /\.(pem|key|asc)$/i,
-];
-const TOKEN_CONTENT =
-  /(_authToken|_auth|_password|npmAuthToken|npmAuthIdent|password|passwd|secret|token|aws_access_key_id|aws_secret_access_key|private_key|"auth")\s*["']?\s*[=:]/i;
+import { hasToken, isSecretPath, isTokenFileName } from '../secrets/files.js';
 
 /** Control files: they change what the harness, CI, hooks, agents or package managers run. */
 const CONTROL_PATTERNS = [
@@ -50,28 +24,12 @@ const CONTROL_PATTERNS = [
 
 const control: Ignore = ignore().add(CONTROL_PATTERNS.map((p) => (p.includes('/') ? `/${p}` : p)));
 
-const base = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
-
-/** A secret by its name alone (`.env`, `id_rsa`, `*.pem` …); `.env.example` and friends are not. */
+/** A secret by its path alone (`.env`, `id_rsa`, `config/master.key` …; the set lives in src/secrets/files.ts); `.env.example` and friends are not. */
 export function isSecretName(rel: string): boolean {
-  const b = base(rel);
-  return !SECRET_TEMPLATE.test(b) && SECRET_NAME.some((re) => re.test(b));
+  return isSecretPath(rel);
 }
 
-/** May this file hold a secret in its content (`.npmrc`, `.pypirc`, `credentials*`, `*.pem`, `*.key` …)? Then read it to know. */
-export function isTokenFileName(rel: string): boolean {
-  const b = base(rel);
-  return TOKEN_FILE.some((re) => re.test(b));
-}
-
-/** Does a token-file's content carry a token or password? */
-export function hasToken(content: string): boolean {
-  return (
-    TOKEN_CONTENT.test(content) ||
-    /-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----/.test(content) ||
-    /^\s*machine\s+\S+.*\bpassword\b/m.test(content)
-  );
-}
+export { hasToken, isTokenFileName };
 
 /** A control file (CI config, hooks, agent and package-manager configs, `.github/proofpr.yml` itself). */
 export function isControlPath(rel: string): boolean {

@@ -24,6 +24,8 @@ export interface CommitWorkOptions {
    * file that `writable` (permissions.writable) does not open: the last wall before anything is pushed.
    */
   protect?: { writable?: string[]; writableWorkflows?: boolean };
+  /** With protect: leave such paths out of the commit (kept on disk, named in `leftOut`) instead of refusing it (WIP commits). */
+  leaveOutProtected?: boolean;
 }
 
 /** `leftOut`: files git could not add (a path it refuses, an unreadable file), not in the commit; absent when none. */
@@ -49,6 +51,7 @@ const schema = z.object({
   gitDir: z.string().min(1, 'gitDir must be the worktree git dir (Worktree.gitDir)').optional(),
   exclude: z.array(z.string()).optional(),
   protect: z.object({ writable: z.array(z.string()).optional(), writableWorkflows: z.boolean().optional() }).optional(),
+  leaveOutProtected: z.boolean().optional(),
 });
 
 /** Paths of the tree change that the commit may not carry (see CommitWorkOptions.protect). */
@@ -58,20 +61,39 @@ async function protectedInTree(
   parentTree: string | undefined,
   tree: string,
   protect: NonNullable<CommitWorkOptions['protect']>,
-): Promise<string[]> {
+): Promise<Array<{ path: string; what: string }>> {
   const from = parentTree ?? (await git(['hash-object', '-t', 'tree', '/dev/null'], { cwd, env })).stdout.trim();
   const r = await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, tree], { cwd, env });
   const isWritable = writableMatcher(protect.writable ?? [], protect.writableWorkflows ?? false);
   const parts = r.stdout.split('\0').filter((x) => x !== '');
-  const bad: string[] = [];
+  const bad: Array<{ path: string; what: string }> = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const status = parts[i] as string;
     const path = parts[i + 1] as string;
     if (isWritable(path)) continue;
-    if (isControlPath(path)) bad.push(`${path} (control file, ${status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed'})`);
-    else if (status !== 'D' && isSecretName(path)) bad.push(`${path} (secret-looking file)`);
+    if (isControlPath(path)) bad.push({ path, what: `control file, ${status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed'}` });
+    else if (status !== 'D' && isSecretName(path)) bad.push({ path, what: 'secret-looking file' });
   }
   return bad;
+}
+
+/**
+ * The WIP commit's answer to protected paths: their index entries go back to the parent's (an added
+ * file drops out), the tree is written again, and each is named as left out; the files stay on disk.
+ */
+async function leaveOut(
+  cwd: string,
+  env: Record<string, string>,
+  parent: string | undefined,
+  bad: ReadonlyArray<{ path: string; what: string }>,
+): Promise<{ tree: string; leftOut: LeftOut[] }> {
+  const paths = bad.map((b) => `:(literal)${b.path}`);
+  if (parent) await git(['reset', '-q', parent, '--', ...paths], { cwd, env });
+  else await git(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...paths], { cwd, env });
+  const tree = (await git(['write-tree'], { cwd, env })).stdout.trim();
+  const why = (what: string): string =>
+    `protected path (${what}): left out of the WIP commit; only permissions.writable in .github/proofpr.yml opens it`;
+  return { tree, leftOut: bad.map((b) => ({ path: b.path, why: why(b.what) })) };
 }
 
 /**
@@ -88,20 +110,26 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
       const cwd = env.GIT_WORK_TREE ?? o.worktree;
       const repoEnv = { ...env };
       delete repoEnv.GIT_INDEX_FILE;
-      const { tree, leftOut } = await stageAllWithReport(cwd, env, o.exclude, true);
-      const left = leftOut.length > 0 ? { leftOut } : {};
+      const staged = await stageAllWithReport(cwd, env, o.exclude, true);
+      let { tree } = staged;
+      const leftOut = [...staged.leftOut];
+      const left = (): { leftOut?: LeftOut[] } => (leftOut.length > 0 ? { leftOut } : {});
       if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
       const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, env: repoEnv, okCodes: [0, 1, 128] });
       const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : undefined;
       const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
-      if (tree === parentTree) return { nothing: true as const, ...left };
-      if (o.protect) {
-        const bad = await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect);
-        if (bad.length > 0)
-          throw new WorkspaceError(
-            'protected',
-            `refusing to commit ${bad.join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`,
-          );
+      if (tree === parentTree) return { nothing: true as const, ...left() };
+      const bad = o.protect ? await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect) : [];
+      if (bad.length > 0 && !o.leaveOutProtected)
+        throw new WorkspaceError(
+          'protected',
+          `refusing to commit ${bad.map((b) => `${b.path} (${b.what})`).join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`,
+        );
+      if (bad.length > 0) {
+        const out = await leaveOut(cwd, env, parent, bad);
+        tree = out.tree;
+        leftOut.push(...out.leftOut);
+        if (tree === parentTree) return { nothing: true as const, ...left() };
       }
       const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
       const ident = {
@@ -123,15 +151,18 @@ export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult>
       await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
       // The real index now matches the commit: install the temporary one (it has the fresh stat data).
       await installIndex(cwd, repoEnv, env.GIT_INDEX_FILE ?? '');
-      return { sha, tree, ...left };
+      return { sha, tree, ...left() };
     },
     o.gitDir,
   );
 }
 
-/** Same as commitWork for unverified or aborted work: "WIP (unverified): " prefix, no tree check. */
+/**
+ * Same as commitWork for unverified or aborted work: "WIP (unverified): " prefix, no tree check, and a
+ * protected path left out (named in `leftOut`) rather than failing the commit: no work is lost for one file.
+ */
 export async function wipCommit(opts: Omit<CommitWorkOptions, 'expectedTreeHash'>): Promise<CommitResult> {
-  return commitWork({ ...opts, message: `WIP (unverified): ${opts.message}`, expectedTreeHash: undefined });
+  return commitWork({ ...opts, message: `WIP (unverified): ${opts.message}`, expectedTreeHash: undefined, leaveOutProtected: true });
 }
 
 /** Replaces the worktree's index with `from`, under git's own index.lock protocol. */

@@ -7,7 +7,7 @@ import { dependencyLinkTargets } from './dependency-link-targets.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
 import type { SandboxOptions } from './sandbox.js';
-import { emptyFile, protectedMounts, type ProtectOptions } from './protected-mounts.js';
+import { emptyFile, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
 
 export interface MountInput {
   root: string;
@@ -103,6 +103,7 @@ export async function sandboxMounts(
   }
   readOnly.push(...p.readOnly);
   if (input.protect) {
+    readOnly.push(...wallMissingControlDirs(input.root, input.protect));
     for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
   }
   return { hide, readOnly, overlays, writable: p.writable, scratchBinds: await toolCaches(readOnly, input.runTmp) };

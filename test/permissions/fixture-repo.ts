@@ -21,7 +21,7 @@ export function makePolicyRepo(): { root: string; outside: string } {
     'node_modules/dep/index.js': 'module.exports = 1;\n',
     '.gitignore': 'node_modules/\ndist/\n*.log\nreports/\n',
     'tracked.log': 'kept on purpose\n',
-    'secrets/key.txt': 'KEY=1\n',
+    'private/key.txt': 'KEY=1\n',
     'lib/.hidden/deny-me.ts': 'x\n',
     'node_modules/dep/token.txt': 'KEY=npm\n',
     'private.log': 'KEY=log\n',
@@ -39,6 +39,6 @@ export function makePolicyRepo(): { root: string; outside: string } {
   writeFileSync(join(outside, 'outside-secret.txt'), 'SECRET=outside\n');
   symlinkSync('../outside-secret.txt', join(root, 'outlink.txt'));
   execFileSync('git', ['init', '-q'], { cwd: root });
-  execFileSync('git', ['add', '-f', 'tracked.log', 'secrets/key.txt'], { cwd: root });
+  execFileSync('git', ['add', '-f', 'tracked.log', 'private/key.txt'], { cwd: root });
   return { root, outside };
 }

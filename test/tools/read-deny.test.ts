@@ -26,14 +26,14 @@ async function call(name: string, raw: Record<string, unknown>): Promise<ToolRes
 
 beforeAll(() => {
   repo = makeRepo({ git: true });
-  repo.write('.env', 'SECRET=hunter2\n');
-  repo.write('secrets/key.txt', 'SECRET=key\n');
-  repo.write('secrets/nested/deep.txt', 'SECRET=deep\n');
-  repo.write('src/app.ts', 'const SECRET = process.env.SECRET;\n');
-  repo.write('src/.env', 'SECRET=nested-env-is-not-denied-by-a-rooted-rule\n');
+  repo.write('private.cfg', 'SECRET=hunter2\n');
+  repo.write('vault/key.txt', 'SECRET=key\n');
+  repo.write('vault/nested/deep.txt', 'SECRET=deep\n');
+  repo.write('src/app.ts', 'const SECRET = processprivate.cfg.SECRET;\n');
+  repo.write('src/private.cfg', 'SECRET=nested-env-is-not-denied-by-a-rooted-rule\n');
   git(repo.root, 'add', '.');
   git(repo.root, 'commit', '-qm', 'fixture');
-  ctx = { ...repo.ctx, readDeny: readDenyPredicate(repo.root, ['Read(./.env)', 'Read(secrets/**)', 'Edit(./src/**)']) };
+  ctx = { ...repo.ctx, readDeny: readDenyPredicate(repo.root, ['Read(./private.cfg)', 'Read(vault/**)', 'Edit(./src/**)']) };
 });
 afterAll(() => repo.cleanup());
 
@@ -44,39 +44,43 @@ describe('ToolContext.readDeny', () => {
         const r = await call(`Grep_${b}`, { pattern: 'SECRET', output_mode });
         expect({ b, output_mode, isError: r.isError }).toEqual({ b, output_mode, isError: false });
         expect(r.forModel).toContain('src/app.ts');
-        expect(r.forModel).toContain('src/.env');
-        expect(r.forModel).not.toMatch(/hunter2|key\.txt|deep|^\.env/m);
+        expect(r.forModel).toContain('src/private.cfg');
+        expect(r.forModel).not.toMatch(/hunter2|key\.txt|deep|^private\.cfg/m);
       }
     }
   });
 
   it('grep - a glob naming a denied file and a path inside a denied folder find nothing', async () => {
     for (const b of backends) {
-      expect((await call(`Grep_${b}`, { pattern: 'SECRET', glob: '.env', output_mode: 'content' })).forModel).not.toContain('hunter2');
-      expect((await call(`Grep_${b}`, { pattern: 'SECRET', path: 'secrets' })).forModel).toBe('No matches found.');
-      expect((await call(`Grep_${b}`, { pattern: 'SECRET', path: '.env', output_mode: 'content' })).forModel).toBe('No matches found.');
+      expect((await call(`Grep_${b}`, { pattern: 'SECRET', glob: 'private.cfg', output_mode: 'content' })).forModel).not.toContain(
+        'hunter2',
+      );
+      expect((await call(`Grep_${b}`, { pattern: 'SECRET', path: 'vault' })).forModel).toBe('No matches found.');
+      expect((await call(`Grep_${b}`, { pattern: 'SECRET', path: 'private.cfg', output_mode: 'content' })).forModel).toBe(
+        'No matches found.',
+      );
     }
   });
 
   it('glob - leaves denied files out of its list', async () => {
-    expect((await call('Glob', { pattern: '**/.env' })).forModel).toBe('src/.env');
+    expect((await call('Glob', { pattern: '**/private.cfg' })).forModel).toBe('src/private.cfg');
     expect((await call('Glob', { pattern: '**/*.txt' })).forModel).toBe('No files matched "**/*.txt".');
     const all = (await call('Glob', { pattern: '**/*' })).forModel.split('\n').sort();
-    expect(all).toEqual(['src/.env', 'src/app.ts']);
+    expect(all).toEqual(['src/app.ts', 'src/private.cfg']);
   });
 
   it('read - refuses a denied file and still reads the others', async () => {
-    const r = await call('Read', { file_path: '.env' });
+    const r = await call('Read', { file_path: 'private.cfg' });
     expect(r).toMatchObject({ isError: true, errorKind: 'denied' });
-    expect(r.forModel).toBe("Reading .env is refused by the repository's permissions.deny rules; leave that file alone.");
-    expect((await call('Read', { file_path: `${repo.root}/secrets/nested/deep.txt` })).errorKind).toBe('denied');
-    expect((await call('Read', { file_path: 'src/.env' })).isError).toBe(false);
+    expect(r.forModel).toBe("Reading private.cfg is refused by the repository's permissions.deny rules; leave that file alone.");
+    expect((await call('Read', { file_path: `${repo.root}/vault/nested/deep.txt` })).errorKind).toBe('denied');
+    expect((await call('Read', { file_path: 'src/private.cfg' })).isError).toBe(false);
   });
 
   it('grep - no backend follows a symlinked file out of the worktree or onto a denied file', async () => {
     writeFileSync(join(repo.root, '..', 'outside.txt'), 'SECRET=outside\n');
     symlinkSync('../outside.txt', join(repo.root, 'out-link.txt'));
-    symlinkSync('.env', join(repo.root, 'env-link'));
+    symlinkSync('private.cfg', join(repo.root, 'env-link'));
     try {
       for (const b of backends) {
         const r = await call(`Grep_${b}`, { pattern: 'SECRET', output_mode: 'content' });
@@ -90,7 +94,7 @@ describe('ToolContext.readDeny', () => {
 
   it('tools - without readDeny nothing is filtered', async () => {
     ctx = repo.ctx;
-    expect((await call('Glob', { pattern: '**/.env' })).forModel.split('\n').sort()).toEqual(['.env', 'src/.env']);
-    expect((await call('Read', { file_path: '.env' })).isError).toBe(false);
+    expect((await call('Glob', { pattern: '**/private.cfg' })).forModel.split('\n').sort()).toEqual(['private.cfg', 'src/private.cfg']);
+    expect((await call('Read', { file_path: 'private.cfg' })).isError).toBe(false);
   });
 });

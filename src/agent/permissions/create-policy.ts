@@ -14,6 +14,7 @@ import { createIgnoredPaths } from './git-ignored.js';
 import { resolveInside } from './path-jail.js';
 import { readWorktreeGitDirsSync } from '../../workspace/worktree-git-dir.js';
 import { writableMatcher } from '../../workspace/protected-paths.js';
+import { readableInWorld } from '../../workspace/world.js';
 import { RULE_KINDS, fileRuleMatches } from './rules.js';
 import { createWorktreeIndex } from './worktree-index.js';
 
@@ -97,7 +98,8 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const ignored = createIgnoredPaths(root);
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
   const readRules = allow.filter((r) => r.paths !== undefined && RULE_KINDS[r.tool].includes('read'));
-  const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'read', rel));
+  // Read(...) allow rules and permissions.readable (the run's world, src/workspace/world.ts) open a secret-looking path.
+  const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'read', rel)) || readableInWorld(root, rel);
   const base = { root, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny, configFile, ignored };
   const index = createWorktreeIndex(root, gitDirs, secretExempt);
   const bash = { ...base, parser, testRules, testRedirects, testEnv, index };

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
 import { resolveInRoot, type RootRefusal } from '../../workspace/resolve-in-root.js';
-import { hasToken, isSecretName, isTokenFileName, protectedWriteReason, writableMatcher } from '../../workspace/protected-paths.js';
+import { protectedWriteReason, writableMatcher } from '../../workspace/protected-paths.js';
+import { isSecretFile } from '../../workspace/secret-file.js';
 
 export interface JailOptions {
   /** Git directories outside the worktree (a worktree's gitdir and common dir): never readable or writable. */
@@ -41,17 +41,8 @@ function refusal(p: string, r: RootRefusal): string {
   }
 }
 
-/** A token file (`.npmrc`, `.pypirc`, `credentials*`) counts as a secret only when it carries a token. */
-export function isSecretFile(rel: string, abs: string): boolean {
-  if (isSecretName(rel)) return true;
-  if (!isTokenFileName(rel)) return false;
-  try {
-    if (statSync(abs).size > 256 * 1024) return true;
-    return hasToken(readFileSync(abs, 'utf8'));
-  } catch {
-    return false;
-  }
-}
+/** A secret-looking file by path or content (the one check, src/workspace/secret-file.ts). */
+export { isSecretFile };
 
 /**
  * Resolve `p` (absolute, or relative to cwd/root) with the one resolver the file tools use too, and

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import ignore from 'ignore';
+import { isSecretFile } from './secret-file.js';
+
+/**
+ * What the agent's tools may see of a worktree besides the commit's files: secret-looking files are
+ * absent (the same files the sandbox masks), unless `permissions.readable` opts them back in. The run
+ * opens the world of its worktree once (open-sandbox.ts) and closes it at clean-up; a worktree no run
+ * opened (a test, a second look) hides every secret-looking file.
+ */
+interface World {
+  readable: (rel: string) => boolean;
+}
+
+const worlds = new Map<string, World>();
+
+/** `permissions.readable` (gitignore-style globs): secret-looking paths the agent may read after all. */
+export function readableMatcher(readable: readonly string[] = []): (rel: string) => boolean {
+  if (readable.length === 0) return () => false;
+  const ig = ignore().add(readable.map((g) => g.replace(/^\.\//, '')));
+  return (rel) => rel !== '' && ig.ignores(rel);
+}
+
+export function openWorld(root: string, opts: { readable?: readonly string[] } = {}): void {
+  worlds.set(root, { readable: readableMatcher(opts.readable) });
+}
+
+export function closeWorld(root: string): void {
+  worlds.delete(root);
+}
+
+/** Is worktree-relative `rel` opted back in by `permissions.readable` for the world of `root`? */
+export function readableInWorld(root: string, rel: string): boolean {
+  return worlds.get(root)?.readable(rel) ?? false;
+}
+
+/** Is worktree-relative `rel` (POSIX separators) absent from the agent's world: a secret-looking file not opted in? */
+export function hiddenFromAgent(root: string, rel: string): boolean {
+  if (rel === '' || rel === '.') return false;
+  return isSecretFile(rel, join(root, rel)) && !readableInWorld(root, rel);
+}
