@@ -74,7 +74,8 @@ describe('CLI heartbeat', () => {
     const out: string[] = [];
     const hb = startHeartbeat((l) => out.push(l), { intervalMs: 60 });
     hb.step('setup (npm ci)');
-    await new Promise((r) => setTimeout(r, 200));
+    // Two beats (about 120 ms); waited for, not timed, so a busy machine cannot make it flaky.
+    for (let i = 0; i < 250 && out.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     hb.idle();
     const n = out.length;
     await new Promise((r) => setTimeout(r, 150));
