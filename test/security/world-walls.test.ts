@@ -11,6 +11,7 @@ import type { ExecHandle } from '../../src/workspace/exec.js';
 import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { wipCommit } from '../../src/workspace/publish.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
+import { harnessTestRun } from '../../src/agent/verification/test-runs/harness-run.js';
 import { FileState } from '../../src/tools/file-state.js';
 import type { ToolContext } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/log.js';
@@ -178,6 +179,18 @@ describe('fresh homes and control folders', () => {
     expect(fresh.stdout).not.toMatch(/\.npmrc|\.gitconfig/);
     const again = await run(h, ws, 'ls -a ~', 'fresh');
     expect(again.stdout).not.toMatch(/\.npmrc|\.gitconfig/);
+    // The harness's own test run (final, baseline, differential) asks for that home.
+    const final = await harnessTestRun({
+      cwd: ws.wt.path,
+      command: 'ls -a ~; cat ~/setup.txt; git config --global --get core.fsmonitor; node --test read-secrets.js',
+      config: parseRepoConfig(''),
+      exec: h.exec,
+      scratchDir: join(ws.runTmp, 'tmp'),
+      kind: 'final',
+      treeHash: '',
+    });
+    expect(final.output).toContain('made-by-setup');
+    expect(final.output).not.toMatch(/\.npmrc|\.gitconfig|evil/);
   });
 
   it('world - a hook folder that did not exist is walled: mkdir/printf and tar -x cannot plant .husky/pre-commit', async () => {

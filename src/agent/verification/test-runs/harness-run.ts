@@ -143,6 +143,8 @@ async function runIt(
       cwd: opts.cwd,
       timeoutMs: min * 60_000,
       extendEnv,
+      // A home of its own: nothing the agent wrote into its home (.npmrc, .gitconfig) reaches the harness's run.
+      home: 'fresh',
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     return {
