@@ -37,6 +37,8 @@ export interface BacktestOptions {
   /** How many non-merge commits the walk looks at (default 200). */
   scan?: number;
   progress?: (line: string) => void;
+  /** After each case: the report so far (the caller writes it, so an interrupted backtest keeps its cases). */
+  onReport?: (partial: BacktestReport) => void;
 }
 
 /** Qualification attempts per wanted case: a walk stops after `last × 3` commits were tried. */
@@ -58,7 +60,13 @@ async function oneCase(
   return { ...base, fix, testOnly, ...(agent ? { agent } : {}) };
 }
 
-async function walk(ctx: CaseContext, co: Checkout, candidates: Candidate[], last: number) {
+async function walk(
+  ctx: CaseContext,
+  co: Checkout,
+  candidates: Candidate[],
+  last: number,
+  onCase: (cases: BacktestCase[], skipped: SkippedCommit[]) => void,
+) {
   const cases: BacktestCase[] = [];
   const skipped: SkippedCommit[] = [];
   let tried = 0;
@@ -73,6 +81,7 @@ async function walk(ctx: CaseContext, co: Checkout, candidates: Candidate[], las
       continue;
     }
     cases.push(await oneCase(ctx, co, c, q.testCommand, q.runnerCount));
+    onCase(cases, skipped);
   }
   return { cases, skipped };
 }
@@ -98,9 +107,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestReport> {
       progress,
       ...(o.model !== undefined ? { model: o.model } : {}),
     };
-    const { cases, skipped } = await walk(ctx, co, picked.candidates, o.last);
     const estimate = estimateCost(bare, head, o.modelId);
-    return {
+    const report = (cases: BacktestCase[], skipped: SkippedCommit[]): BacktestReport => ({
       version: 1,
       repo: o.repo,
       head,
@@ -112,7 +120,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestReport> {
       skipped: [...skipped, ...picked.skipped],
       estimate,
       summary: summarize(cases, estimate),
-    };
+    });
+    const { cases, skipped } = await walk(ctx, co, picked.candidates, o.last, (sc, sk) => o.onReport?.(report(sc, sk)));
+    return report(cases, skipped);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

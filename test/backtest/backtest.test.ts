@@ -119,7 +119,7 @@ describe('proofpr backtest (fixture history, replay model, the built CLI as each
     expect(stdout).toContain(`${mul.commit.slice(0, 7)} fix:`);
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({ summary: { cases: 2 } });
     expect(stderr).toContain('passed over');
-  }, 180_000);
+  }, 600_000);
 
   it('backtest - bad input names the flag: --last out of range, --repo not a git repository', async () => {
     await expect(backtestCommand({ repo: made.repo, last: '0' })).rejects.toThrow(/--last must be a whole number/);

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runBacktest } from '../../backtest/backtest.js';
 import { renderTable } from '../../backtest/render-table.js';
+import type { BacktestReport } from '../../backtest/types.js';
 import { proofprHome } from '../../config/home.js';
 import { DEFAULT_MODEL } from '../../config/repo-config.js';
 import { packageRoot } from './package-root.js';
@@ -63,6 +64,8 @@ export async function backtestCommand(flags: BacktestFlags, deps: BacktestDeps =
   const model = parseModel(flags.model);
   const outDir = resolve(flags.out ?? join(proofprHome(env), 'backtest'));
   mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, 'backtest.json');
+  const save = (r: BacktestReport): void => writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
   const modelId = typeof model === 'string' ? model : env.PROOFPR_MODEL || DEFAULT_MODEL;
   err(`proofpr backtest on ${repo}: the last ${last} fix commit(s)${model ? ` with the agent (${modelId})` : ''}\n`);
   const report = await runBacktest({
@@ -75,9 +78,9 @@ export async function backtestCommand(flags: BacktestFlags, deps: BacktestDeps =
     modelId,
     ...(model !== undefined ? { model } : {}),
     progress: (l) => err(`${l}\n`),
+    onReport: save,
   });
-  const file = join(outDir, 'backtest.json');
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  save(report);
   out(renderTable(report));
   err(`wrote ${file}\n`);
   if (flags.json) out(`${JSON.stringify(report)}\n`);
