@@ -65,6 +65,8 @@ function sedScriptSafe(script: string): boolean {
   );
   s = s.replace(/y(.)(?:(?!\1).)*\1(?:(?!\1).)*\1/gs, ' ');
   s = s.replace(/\/[^/]*\//g, ' ');
+  // Labels and branches (`:a;N;$!ba`, `t`, `T`): GNU sed ends a label at `;` or whitespace, so what follows is judged.
+  s = s.replace(/:[^;}\s]*/g, ' ').replace(/[btT][ \t]*[^;}\s]*/g, ' ');
   return /^[\s\d,;$!{}pdqQnNgGhHxlPDz=+~^-]*$/.test(s);
 }
 

@@ -204,7 +204,8 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
   },
   git: {
     // Short options of git's read-only subcommands (their union: all letters read, format or select), plus -<n>.
-    flags: 'abcdefhiklmnpqrstuvwxzABDEFGHIKLMNPRSTVWXZ0123456789',
+    // -o: ls-files --others, grep --only-matching (format-patch -o, which writes, is refused in arg-checks.ts).
+    flags: 'abcdefhiklmnopqrstuvwxzABDEFGHIKLMNPRSTVWXZ0123456789',
     opt: 'CMBU',
     req: 'SGO',
     numeric: true,
