@@ -1,5 +1,6 @@
 import type { Message, ModelResponse } from '../model/model-client.js';
 import { ModelError } from '../model/model-client.js';
+import { withModelSettings } from '../model/model-settings.js';
 import type { RunEvent } from './events.js';
 import type { RunResult } from './loop.js';
 import { endRun, recordCompaction, stopReason, type LoopRun } from './loop-run.js';
@@ -19,14 +20,11 @@ export async function* callModel(run: LoopRun, sent: Message[]): AsyncGenerator<
   const { deps, events, signal } = run;
   for (let brokenStreams = 0; ;) {
     try {
-      const request = {
-        model: deps.modelId,
-        system: run.system,
-        tools: run.tools,
-        messages: sent,
-        maxTokens: deps.maxTokens ?? 16000,
-        signal,
-      };
+      // Thinking and effort (config); thinking blocks already in `sent` go back unchanged, signatures included.
+      const request = withModelSettings(
+        { model: deps.modelId, system: run.system, tools: run.tools, messages: sent, maxTokens: deps.maxTokens ?? 16000, signal },
+        deps.modelSettings,
+      );
       return { response: await deps.model.send(request) };
     } catch (e) {
       const err = e instanceof ModelError ? e : new ModelError(signal.aborted ? 'aborted' : 'fatal', (e as Error).message);

@@ -1,11 +1,21 @@
-import type { AssistantBlock, ModelClient, ToolUseBlock, Usage } from '../model/model-client.js';
+import type { AssistantBlock, ModelClient, ModelSettings, ToolUseBlock, Usage } from '../model/model-client.js';
 import { isFatal, type ToolContext } from '../tools/define-tool.js';
 import { runSignal, type Budget } from './budget.js';
 import { callModel } from './call-model.js';
 import type { ContextManager } from './context/types.js';
 import { EventQueue, type GateResult, type RunEvent } from './events.js';
-import type { HookRunner } from './hooks/types.js';
-import { dynamicFacts, endRun, recordCompaction, recordOutcomes, recordResponse, startRun, stopReason, type LoopRun } from './loop-run.js';
+import type { HookPayload, HookRunner } from './hooks/types.js';
+import {
+  dynamicFacts,
+  endRun,
+  recordCompaction,
+  recordOutcomes,
+  recordResponse,
+  refreshTools,
+  startRun,
+  stopReason,
+  type LoopRun,
+} from './loop-run.js';
 import type { PermissionPolicy } from './permissions/types.js';
 import { CONTINUE_MESSAGE, LIMITS, noGateMessage } from './recovery.js';
 import { runTools } from './run-tools.js';
@@ -31,6 +41,8 @@ export interface AgentDeps {
   costOf: (usage: Usage) => number;
   maxStopBlocks: number;
   maxTokens?: number;
+  /** Thinking and effort for every turn's request (config `thinking:` / `effort:`). */
+  modelSettings?: ModelSettings;
   branch: string;
   signal?: AbortSignal;
   /** Shared with collaborators (the verifier) so their events are yielded in order. */
@@ -67,36 +79,59 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
   const { signal, dispose } = runSignal(deps.budget.timeoutMs, deps.signal);
   const run = startRun(deps, events, signal, now, task.prompt);
   try {
-    await sessionHooks(run, task.prompt);
+    const result = yield* runTurns(run, task.prompt);
+    // SessionEnd hooks: told how the run ended; they cannot change it (their errors are recorded).
+    await deps.hooks.run('SessionEnd', sessionEndPayload(run, result));
     yield* events.drain();
-    for (;;) {
-      const step = yield* turn(run);
-      if (step === 'stopped') break;
-      if (step !== 'next') return step;
-    }
-    // The model stopped and the gates passed: the harness's own final check is the evidence.
-    const final = await deps.verifier!.finalCheck();
-    run.memory.gates = final.gates;
-    yield* events.drain();
-    if (signal.aborted) return endRun(run, 'aborted', stopReason(run) ?? 'cancelled');
-    if (!final.ok) {
-      await deps.verifier!.closingRun?.();
-      yield* events.drain();
-      return endRun(run, 'unverified', `the final check failed: ${failedNames(final.gates)}`);
-    }
-    return endRun(run, 'completed', 'every gate passed on the final tree', final.acceptedTree);
+    return result;
   } finally {
     dispose();
   }
 }
 
-/** SessionStart and UserPromptSubmit hooks: context they add joins the first message. */
-async function sessionHooks(run: LoopRun, prompt: string): Promise<void> {
-  for (const ev of ['SessionStart', 'UserPromptSubmit'] as const) {
-    const outcomes = await run.deps.hooks.run(ev, { hook_event_name: ev, cwd: run.deps.toolContext.root });
-    const extra = outcomes.flatMap((o) => (o.kind === 'context' ? [o.text] : []));
-    if (extra.length) run.messages = [{ role: 'user', content: `${prompt}\n\n${extra.join('\n')}` }];
+function sessionEndPayload(run: LoopRun, result: RunResult): HookPayload {
+  return { hook_event_name: 'SessionEnd', cwd: run.deps.toolContext.root, status: result.status, reason: result.reason };
+}
+
+/** The session hooks, the turns, then the harness's final check. */
+async function* runTurns(run: LoopRun, prompt: string): AsyncGenerator<RunEvent, RunResult> {
+  const { deps, events, signal } = run;
+  const blocked = await sessionHooks(run, prompt);
+  yield* events.drain();
+  if (blocked) return endRun(run, 'aborted', blocked);
+  for (;;) {
+    const step = yield* turn(run);
+    if (step === 'stopped') break;
+    if (step !== 'next') return step;
   }
+  // The model stopped and the gates passed: the harness's own final check is the evidence.
+  const final = await deps.verifier!.finalCheck();
+  run.memory.gates = final.gates;
+  yield* events.drain();
+  if (signal.aborted) return endRun(run, 'aborted', stopReason(run) ?? 'cancelled');
+  if (!final.ok) {
+    await deps.verifier!.closingRun?.();
+    yield* events.drain();
+    return endRun(run, 'unverified', `the final check failed: ${failedNames(final.gates)}`);
+  }
+  return endRun(run, 'completed', 'every gate passed on the final tree', final.acceptedTree);
+}
+
+/**
+ * SessionStart and UserPromptSubmit hooks: context they add joins the first message (both events'); a
+ * UserPromptSubmit block refuses the task. Returns the block's reason, if any.
+ */
+async function sessionHooks(run: LoopRun, prompt: string): Promise<string | undefined> {
+  const extra: string[] = [];
+  for (const ev of ['SessionStart', 'UserPromptSubmit'] as const) {
+    const payload: HookPayload = { hook_event_name: ev, cwd: run.deps.toolContext.root, ...(ev === 'UserPromptSubmit' ? { prompt } : {}) };
+    const outcomes = await run.deps.hooks.run(ev, payload);
+    const block = outcomes.find((o) => o.kind === 'block');
+    if (block?.kind === 'block') return `a ${ev} hook refused the task: ${block.reason}`;
+    extra.push(...outcomes.flatMap((o) => (o.kind === 'context' ? [o.text] : [])));
+  }
+  if (extra.length) run.messages = [{ role: 'user', content: `${prompt}\n\n${extra.join('\n')}` }];
+  return undefined;
 }
 
 /** One turn: budgets, compaction, the request, then the tool calls or the stop. 'stopped' = the gates let the model stop. */
@@ -110,6 +145,7 @@ async function* turn(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'stopped' 
     yield* events.drain();
     if (stop) return stop;
   }
+  refreshTools(run);
   const sent = deps.context.prepare(run.messages, dynamicFacts(run));
   run.turns++;
   events.push({ type: 'request', turn: run.turns, messages: sent.length, estimatedTokens: deps.context.estimateTokens(sent) });

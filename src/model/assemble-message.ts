@@ -12,6 +12,7 @@ type Draft =
   | { kind: 'text'; text: string }
   | { kind: 'tool_use'; id: string; name: string; json: string; initial: unknown }
   | { kind: 'thinking'; thinking: string; signature: string }
+  | { kind: 'redacted_thinking'; data: string }
   | { kind: 'other'; type: string };
 
 export interface AssembledMessage {
@@ -54,6 +55,7 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
         usage.outputTokens = u.output_tokens ?? 0;
         usage.cacheReadTokens = u.cache_read_input_tokens ?? 0;
         usage.cacheWriteTokens = u.cache_creation_input_tokens ?? 0;
+        noteThinkingTokens(usage, u.output_tokens_details);
         return;
       }
       case 'content_block_start': {
@@ -61,6 +63,7 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
         if (b.type === 'text') drafts.set(ev.index, { kind: 'text', text: b.text ?? '' });
         else if (b.type === 'thinking')
           drafts.set(ev.index, { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' });
+        else if (b.type === 'redacted_thinking') drafts.set(ev.index, { kind: 'redacted_thinking', data: b.data });
         else if (b.type === 'tool_use') {
           drafts.set(ev.index, { kind: 'tool_use', id: b.id, name: b.name, json: '', initial: b.input });
           emit({ type: 'tool_use_start', name: b.name, id: b.id });
@@ -89,6 +92,7 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
         if (u.input_tokens != null) usage.inputTokens = u.input_tokens;
         if (u.cache_read_input_tokens != null) usage.cacheReadTokens = u.cache_read_input_tokens;
         if (u.cache_creation_input_tokens != null) usage.cacheWriteTokens = u.cache_creation_input_tokens;
+        noteThinkingTokens(usage, u.output_tokens_details);
         return;
       }
       case 'message_stop':
@@ -107,12 +111,19 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
       const d = drafts.get(index)!;
       if (d.kind === 'text') content.push({ type: 'text', text: d.text });
       else if (d.kind === 'thinking') content.push({ type: 'thinking', thinking: d.thinking, signature: d.signature });
+      else if (d.kind === 'redacted_thinking') content.push({ type: 'redacted_thinking', data: d.data });
       else if (d.kind === 'tool_use') content.push({ type: 'tool_use', id: d.id, name: d.name, input: parseInput(d, stopReason, log) });
     }
     return { content, stopReason: stopReason || 'end_turn', usage, model };
   };
 
   return { push, finish };
+}
+
+/** The API's count of output tokens spent thinking (usage.output_tokens_details), when it sends one. */
+function noteThinkingTokens(usage: Usage, details: { thinking_tokens?: number | null } | null | undefined): void {
+  const n = details?.thinking_tokens;
+  if (typeof n === 'number') usage.thinkingTokens = n;
 }
 
 function parseInput(d: Extract<Draft, { kind: 'tool_use' }>, stopReason: string, log: Logger): unknown {

@@ -37,7 +37,13 @@ export interface ThinkingBlock {
   signature: string;
 }
 
-export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock;
+/** Thinking the API returns encrypted; like a thinking block it goes back unchanged. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
 export type UserBlock = TextBlock | ToolResultBlock;
 
 export type Message = { role: 'user'; content: string | UserBlock[] } | { role: 'assistant'; content: AssistantBlock[] };
@@ -55,7 +61,25 @@ export interface ModelRequest {
   tools: ToolSchema[];
   messages: Message[];
   maxTokens: number;
+  /** Extended thinking with this budget (must stay below maxTokens); absent = off. */
+  thinking?: ThinkingSettings;
+  /** How much effort the model spends (the API's output_config.effort); absent = the API's default. */
+  effort?: Effort;
   signal?: AbortSignal;
+}
+
+/** Config `thinking:` (CONTRACT §10): the budget of extended thinking, in tokens (the API needs at least 1024). */
+export interface ThinkingSettings {
+  budgetTokens: number;
+}
+
+export const EFFORTS = ['low', 'medium', 'high', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+/** What the loop adds to each of its requests (the summary request of a compaction goes without). */
+export interface ModelSettings {
+  thinking?: ThinkingSettings;
+  effort?: Effort;
 }
 
 export interface Usage {
@@ -63,6 +87,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Output tokens spent on thinking (part of outputTokens), when the API reports them or thinking was on. */
+  thinkingTokens?: number;
 }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal' | string;

@@ -13,6 +13,7 @@ import {
   type StopReason,
   type StreamDelta,
   type TextBlock,
+  type ThinkingBlock,
   type ToolUseBlock,
   type Usage,
 } from './model-client.js';
@@ -77,6 +78,11 @@ export function text(s: string): TextBlock {
 
 let toolUseCounter = 0;
 
+/** A thinking block as the API returns it (the signature is opaque; it must come back unchanged). */
+export function thinking(s: string, signature = `sig_${Buffer.from(s).toString('base64').slice(0, 16)}`): ThinkingBlock {
+  return { type: 'thinking', thinking: s, signature };
+}
+
 export function toolUse(name: string, input: unknown, id?: string): ToolUseBlock {
   toolUseCounter += 1;
   return { type: 'tool_use', id: id ?? `toolu_scripted_${String(toolUseCounter).padStart(4, '0')}`, name, input };
@@ -85,10 +91,12 @@ export function toolUse(name: string, input: unknown, id?: string): ToolUseBlock
 function estimateUsage(request: ModelRequest, content: AssistantBlock[]): Usage {
   const inChars = JSON.stringify([request.system, request.tools, request.messages]).length;
   const outChars = JSON.stringify(content).length;
+  const thinkingChars = content.reduce((n, b) => n + (b.type === 'thinking' ? b.thinking.length : 0), 0);
   return {
     inputTokens: Math.ceil(inChars / 4),
     outputTokens: Math.max(1, Math.ceil(outChars / 4)),
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    ...(thinkingChars > 0 ? { thinkingTokens: Math.ceil(thinkingChars / 4) } : {}),
   };
 }

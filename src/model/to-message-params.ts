@@ -1,4 +1,7 @@
-/** ModelRequest → the SDK's streaming create params. Blocks pass through unchanged (cache_control included). */
+/**
+ * ModelRequest → the SDK's streaming create params. Blocks pass through unchanged (cache_control included;
+ * thinking blocks with their signatures), thinking and effort as the API names them.
+ */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest } from './model-client.js';
 
@@ -14,5 +17,7 @@ export function toMessageParams(request: ModelRequest): StreamParams {
   };
   if (request.system.length > 0) params.system = request.system as unknown as StreamParams['system'];
   if (request.tools.length > 0) params.tools = request.tools as unknown as StreamParams['tools'];
+  if (request.thinking) params.thinking = { type: 'enabled', budget_tokens: request.thinking.budgetTokens };
+  if (request.effort) params.output_config = { effort: request.effort };
   return params;
 }

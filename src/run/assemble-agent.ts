@@ -28,6 +28,13 @@ const FIX_PROMPT =
 const PLAN_PROMPT =
   'Read the code and write a plan for the task in the system prompt: what is wrong, which files change and how, and how to test it. Do not edit files.';
 
+/** Config `thinking:` / `effort:` as the loop's per-request model settings (absent when neither is set). */
+function modelSettingsOf(config: RunTaskInput['config']): Pick<AgentDeps, 'modelSettings'> {
+  const thinking = config.thinking ? { thinking: { budgetTokens: config.thinking.budget_tokens } } : {};
+  const effort = config.effort ? { effort: config.effort } : {};
+  return config.thinking || config.effort ? { modelSettings: { ...thinking, ...effort } } : {};
+}
+
 /** Everything runAgent needs for this run. */
 export interface AssembledAgent {
   task: AgentTask;
@@ -99,6 +106,12 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     ...(input.memoryIndex ? { memoryIndex: input.memoryIndex } : {}),
     // PreCompact hooks run before each summary; their outcomes are recorded as hook events, none blocks it.
     beforeSummary: async () => void (await hooks.run('PreCompact', { hook_event_name: 'PreCompact', cwd: wt.path })),
+    afterCompact: async (r) =>
+      void (await hooks.run('PostCompact', {
+        hook_event_name: 'PostCompact',
+        cwd: wt.path,
+        compaction: { kind: r.kind, before_tokens: r.beforeTokens, after_tokens: r.afterTokens },
+      })),
     logger: log,
   });
   const deps: AgentDeps = {
@@ -120,6 +133,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     budget: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
     costOf: (u) => costUsd(input.modelId, u),
     maxStopBlocks: config.gates.max_stop_blocks,
+    ...modelSettingsOf(config),
     branch: input.branch,
     events,
     ...withSignal,

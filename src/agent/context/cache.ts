@@ -31,7 +31,9 @@ function stripMarkers(m: Message): Message {
   }
   return {
     role: 'assistant',
-    content: m.content.map((b) => (b.type !== 'thinking' && b.cache_control ? (({ cache_control: _c, ...r }) => r)(b) : b)),
+    content: m.content.map((b) =>
+      b.type !== 'thinking' && b.type !== 'redacted_thinking' && b.cache_control ? (({ cache_control: _c, ...r }) => r)(b) : b,
+    ),
   };
 }
 

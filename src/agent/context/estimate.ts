@@ -34,7 +34,8 @@ export function estimateMessage(m: Message): number {
     if (b.type === 'text') n += text(b.text.length);
     else if (b.type === 'tool_result') n += text(b.content.length) + 8;
     else if (b.type === 'tool_use') n += json(b.input) + text(b.name.length) + 8;
-    else n += text(b.thinking.length) + 20;
+    else if (b.type === 'thinking') n += text(b.thinking.length + b.signature.length) + 20;
+    else n += text(b.data.length) + 20;
   }
   return n;
 }

@@ -47,6 +47,8 @@ export interface ContextManagerOptions {
   instructionsMaxBytes?: number;
   /** Runs right before every summary compaction (the repository's PreCompact hooks). */
   beforeSummary?: () => Promise<void>;
+  /** Runs after every compaction that replaced the history (the repository's PostCompact hooks). */
+  afterCompact?: (result: CompactionResult) => Promise<void>;
   /** The repository's feedback memory index (numbered lines): in the system prompt after the instructions. */
   memoryIndex?: string;
 }
@@ -108,13 +110,18 @@ function withTotals(r: CompactionResult, before: number, original: Message[], to
 /** A failed summary after old tool results were cleared: the clearing alone is the compaction (the history changed, smaller). */
 function orCleared(res: CompactionResult, micro: MicrocompactResult, before: number): CompactionResult {
   if (res.ok || micro.cleared === 0) return res;
+  return cleared(micro, before, `cleared ${micro.cleared} old tool results (the summary failed: ${res.detail ?? 'no detail'})`);
+}
+
+/** A microcompact as the compaction: old tool results cleared. */
+function cleared(micro: MicrocompactResult, before: number, detail: string): CompactionResult {
   return {
     messages: micro.messages,
     kind: 'microcompact',
     beforeTokens: before,
     afterTokens: before - micro.savedTokens,
     ok: true,
-    detail: `cleared ${micro.cleared} old tool results (the summary failed: ${res.detail ?? 'no detail'})`,
+    detail,
   };
 }
 
@@ -146,7 +153,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   const total = (messages: Message[]): number => systemTokens + toolsTokens + estimateTokens(messages);
   const summaryOpts = summaryOptions(opts, model, window);
 
-  return {
+  const manager: LoadedContextManager = {
     skills,
     instructions,
     system(): TextBlock[] {
@@ -174,14 +181,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
           .lastIndexOf('user');
         anchor = index >= 0 ? { index, json: JSON.stringify(micro.messages[index]) } : undefined;
         log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
-        return {
-          messages: micro.messages,
-          kind: 'microcompact',
-          beforeTokens: before,
-          afterTokens: afterMicro,
-          ok: true,
-          detail: `cleared ${micro.cleared} old tool results`,
-        };
+        return cleared(micro, before, `cleared ${micro.cleared} old tool results`);
       }
       if (before < summaryAt) return undefined;
       await opts.beforeSummary?.();
@@ -214,5 +214,23 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     estimateTokens(messages: Message[]): number {
       return total(messages);
     },
+  };
+  return withAfterCompact(manager, opts.afterCompact);
+}
+
+/** The manager whose compactions that replaced the history are followed by `afterCompact` (PostCompact hooks). */
+function withAfterCompact(
+  manager: LoadedContextManager,
+  afterCompact: ((r: CompactionResult) => Promise<void>) | undefined,
+): LoadedContextManager {
+  if (!afterCompact) return manager;
+  const after = async <R extends CompactionResult | undefined>(r: R): Promise<R> => {
+    if (r?.ok) await afterCompact(r);
+    return r;
+  };
+  return {
+    ...manager,
+    maybeCompact: async (m, state, client) => after(await manager.maybeCompact(m, state, client)),
+    forceCompact: async (m, state, client) => after(await manager.forceCompact(m, state, client)),
   };
 }

@@ -10,6 +10,7 @@ import { collectDenials } from './denials.js';
 import { acceptedTreeHash, selectFinalGates } from './final-gates.js';
 import type { Evidence, EvidenceUsage, FileChange } from './types.js';
 import { secondLookOf } from './second-look-evidence.js';
+import { priceFor } from '../../model/pricing.js';
 
 export interface EvidenceFacts {
   repo: Evidence['repo'];
@@ -55,7 +56,7 @@ function taskFrom(start: Of<'run_start'> | undefined): Evidence['task'] {
   return { kind, ...(t?.issue !== undefined ? { issue: t.issue } : {}), title: t?.title ?? '' };
 }
 
-function usageOf(events: readonly RunEvent[]): EvidenceUsage {
+function usageOf(events: readonly RunEvent[], model: string | undefined): EvidenceUsage {
   const u: EvidenceUsage = {
     inputTokens: 0,
     outputTokens: 0,
@@ -73,6 +74,7 @@ function usageOf(events: readonly RunEvent[]): EvidenceUsage {
       u.cacheWriteTokens += ev.usage.cacheWriteTokens;
       u.costUsd += ev.costUsd;
       u.turns += 1;
+      if (ev.usage.thinkingTokens) u.thinkingTokens = (u.thinkingTokens ?? 0) + ev.usage.thinkingTokens;
     } else if (ev.type === 'compaction' && ev.ok) {
       // Every compaction that replaced the history (as the loop counts them); failed attempts are events only.
       u.compactions += 1;
@@ -87,6 +89,8 @@ function usageOf(events: readonly RunEvent[]): EvidenceUsage {
     }
   }
   u.costUsd = Math.round(u.costUsd * 1e6) / 1e6;
+  // Thinking is billed as output: its share of the cost, at the model's output price.
+  if (u.thinkingTokens) u.thinkingCostUsd = Math.round(u.thinkingTokens * priceFor(model ?? '').output) / 1e6;
   return u;
 }
 
@@ -131,7 +135,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     filesChanged: facts.filesChanged,
     toolCalls,
     denied: collectDenials(events),
-    usage: usageOf(events),
+    usage: usageOf(events, model),
     ...(facts.pr ? { pr: facts.pr } : {}),
     ...(sandbox ? { sandbox } : {}),
     ...(facts.sandboxReason && sandbox !== 'bwrap' ? { sandboxReason: facts.sandboxReason } : {}),

@@ -161,6 +161,8 @@ function usageLine(ev: Evidence): string[] {
   const lines = [
     `**Usage:** ${u.turns} turns · ${formatInt(u.inputTokens)} input + ${formatInt(u.outputTokens)} output tokens (cache read ${formatInt(u.cacheReadTokens)}, cache write ${formatInt(u.cacheWriteTokens)}) · ${formatCost(u.costUsd)} · ${comp}`,
   ];
+  if (u.thinkingTokens)
+    lines.push(`**Thinking:** ${formatInt(u.thinkingTokens)} of the output tokens · ${formatCost(u.thinkingCostUsd ?? 0)} of the cost`);
   if (tools) lines.push(`**Tool calls:** ${tools}`);
   if (ev.model) lines.push(`**Model:** ${mdCode(ev.model, 80, false)}`);
   return [lines.join('  \n')];

@@ -15,6 +15,9 @@ export interface EvidenceUsage {
   costUsd: number;
   turns: number;
   compactions: number;
+  /** Output tokens spent thinking (part of outputTokens), when thinking was on; and their share of costUsd. */
+  thinkingTokens?: number;
+  thinkingCostUsd?: number;
 }
 
 export type CiState = 'passed' | 'failed' | 'not-run' | 'timed-out';
@@ -54,6 +57,8 @@ export interface Evidence {
   denied: Denial[];
   usage: EvidenceUsage;
   pr?: { number: number; url: string };
+  /** Where unverified work was pushed (refs/proofpr/wip/<run-id>, CONTRACT §10): a ref no workflow starts on; no branch was pushed. */
+  wipRef?: string;
   /** What the repository's own CI said about the pushed commit (when it was watched). */
   ci?: CiEvidence;
   /** Extra facts (not in the contract's minimum): which sandbox applied, baseline of a sweep, red→green, hook errors. */

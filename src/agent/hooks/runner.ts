@@ -30,16 +30,13 @@ export function createHookRunner(opts: {
         try {
           selected = matchesTool(hook.matcher, payload.tool_name);
         } catch (e) {
-          out.push({
-            kind: 'error',
-            hook: hook.command,
-            message: `hooks.${event}[${i}].matcher is not a valid regular expression: ${(e as Error).message}`,
-          });
+          const message = `hooks.${event}[${i}].matcher is not a valid regular expression: ${(e as Error).message}`;
+          out.push(failClosed(hook, { kind: 'error', hook: hook.command, message }));
           continue;
         }
         if (!selected) continue;
         const started = Date.now();
-        const outcome = await runCommandHook(hook, event, payload, { exec: opts.exec, root: opts.root });
+        const outcome = failClosed(hook, await runCommandHook(hook, event, payload, { exec: opts.exec, root: opts.root }));
         log.debug({ event, hook: hook.command, outcome: outcome.kind, ms: Date.now() - started }, 'hook ran');
         out.push(outcome);
       }
@@ -50,4 +47,13 @@ export function createHookRunner(opts: {
       return out;
     },
   };
+}
+
+/**
+ * `on_failure: block`: a hook that could not run (not found, crashed, timed out, a bad matcher) blocks
+ * instead of letting the action through, so a guard that never ran never passes.
+ */
+function failClosed(hook: { command: string; on_failure?: 'continue' | 'block' }, o: HookOutcome): HookOutcome {
+  if (o.kind !== 'error' || hook.on_failure !== 'block') return o;
+  return { kind: 'block', hook: o.hook, reason: `the hook could not run (on_failure: block): ${o.message}` };
 }

@@ -1,5 +1,15 @@
 /** Hook events are a closed set (seed 001 §8). */
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'PreCompact', 'SubagentStop'] as const;
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'Stop',
+  'PreCompact',
+  'PostCompact',
+  'SubagentStop',
+  'SessionEnd',
+] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** What a command hook gets as JSON on stdin. */
