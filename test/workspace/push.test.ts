@@ -170,4 +170,30 @@ describe('pushBranch', () => {
       pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/6-s', ownBranch: true, sha: 'a'.repeat(40) }),
     ).rejects.toThrow(/commit a{40} does not exist/);
   });
+
+  it('pushBranch - with wipRef the commit goes to refs/proofpr/wip/<run-id>, no branch; the ref is never replaced; other refs are refused', async () => {
+    remote = makeRemote();
+    const { dir, wt, sha } = await work('proofpr/7-w');
+    const wipRef = 'refs/proofpr/wip/20261201-230000-0a1b2c3d';
+    expect(await pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/7-w', ownBranch: true, sha, wipRef })).toEqual({
+      pushed: true,
+      sha,
+    });
+    expect(remote.sha(wipRef)).toBe(sha);
+    expect(sh(remote.bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/proofpr/')).toBe('');
+    writeFileSync(join(wt.path, 'work.txt'), 'a second try\n');
+    const again = (await commitWork({ worktree: wt.path, message: 'again', identity })) as { sha: string };
+    await expect(
+      pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/7-w', ownBranch: true, sha: again.sha, wipRef }),
+    ).rejects.toThrow(/already exists on the remote/);
+    expect(remote.sha(wipRef)).toBe(sha);
+    for (const bad of ['refs/heads/main', 'refs/proofpr/wip/../heads/main', 'refs/tags/x', 'refs/proofpr/wip/']) {
+      await expect(
+        pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/7-w', ownBranch: true, sha, wipRef: bad }),
+      ).rejects.toThrow(/wipRef must be/);
+    }
+    await expect(pushBranch({ repoDir: dir, remoteUrl: remote.url, branch: 'proofpr/7-w', ownBranch: true, wipRef })).rejects.toThrow(
+      /needs the sha/,
+    );
+  });
 });
