@@ -20,7 +20,8 @@ export interface LoopRun {
   readonly now: () => Date;
   readonly startedAtMs: number;
   readonly system: TextBlock[];
-  readonly tools: ToolSchema[];
+  /** The tool list sent; grows when ToolSearch loads a deferred tool (refreshTools). */
+  tools: ToolSchema[];
   readonly stuck: StuckDetector;
   /** Reminds the model to verify when it closes a plan that had no verification step. */
   readonly nudge: VerificationNudge;
@@ -62,6 +63,12 @@ export function startRun(deps: AgentDeps, events: EventQueue, signal: AbortSigna
     stopBlocks: 0,
     finalText: '',
   };
+}
+
+/** The tool list for the next request: the toolbox's, when ToolSearch loaded tools since the last one. */
+export function refreshTools(run: LoopRun): void {
+  const schemas = run.deps.toolbox.schemas();
+  if (schemas.length !== run.tools.length) run.tools = run.deps.context.tools(schemas);
 }
 
 /** Why the run must stop now (cancel, a budget), or undefined. */

@@ -7,7 +7,10 @@ import { ConfigError } from './config-error.js';
 
 /** Tool names a rule may name (CONTRACT §7). */
 export const RULE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite'] as const;
-export type RuleTool = (typeof RULE_TOOLS)[number];
+/** An MCP server tool, `mcp__<server>__<tool>`: a rule names it whole, without a specifier. */
+export type McpRuleTool = `mcp__${string}`;
+export type RuleTool = (typeof RULE_TOOLS)[number] | McpRuleTool;
+const MCP_RULE = /^mcp__[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*__[A-Za-z0-9_.-]+$/;
 
 export interface PermissionRule {
   /** The rule as written, e.g. `Bash(npm test:*)`. */
@@ -33,8 +36,13 @@ export function parseRule(text: string, where: string): PermissionRule {
   const open = t.indexOf('(');
   const name = open === -1 ? t : t.slice(0, open);
   if (name === '') fail(where, text, 'missing tool name (write e.g. "Bash(npm test:*)" or "Read(./src/**)")');
+  if (name.startsWith('mcp__')) {
+    if (!MCP_RULE.test(name)) fail(where, text, 'an MCP rule names one tool as mcp__<server>__<tool>');
+    if (open !== -1) fail(where, text, 'an MCP tool rule takes no specifier (write the tool name alone)');
+    return { text: t, tool: name as McpRuleTool };
+  }
   if (!(RULE_TOOLS as readonly string[]).includes(name)) {
-    fail(where, text, `unknown tool "${name}" (one of ${RULE_TOOLS.join(', ')})`);
+    fail(where, text, `unknown tool "${name}" (one of ${RULE_TOOLS.join(', ')}, or mcp__<server>__<tool>)`);
   }
   const tool = name as RuleTool;
   if (open === -1) return { text: t, tool };

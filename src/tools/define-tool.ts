@@ -128,6 +128,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** Written for the model; lives in a .md file beside the tool. */
   description: string;
   input: S;
+  /**
+   * The input's JSON schema as the model sees it, when it comes from elsewhere (an MCP server's tool):
+   * sent as is instead of the one generated from `input` (then an open object that lets the server validate).
+   */
+  inputSchema?: Record<string, unknown>;
+  /** Deferred: not in the tool list until the model loads it with ToolSearch (MCP server tools). */
+  deferred?: boolean;
   /** What a call with this (validated) input touches; default nothing. */
   access?(input: z.infer<S>): ToolAccess;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

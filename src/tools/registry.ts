@@ -3,13 +3,17 @@ import type { ToolSchema } from '../model/model-client.js';
 import { NO_ACCESS, type ToolAccess, type ToolContext, type ToolDefinition, type ToolKind, type ToolResult } from './define-tool.js';
 import { budgetOutput } from './output-budget.js';
 import { coerceInput, describeIssues } from './lib/input-corrections.js';
+import { toolSearchTool } from './tool-search.js';
 
 export type ParseResult = { ok: true; input: unknown } | { ok: false; result: ToolResult };
 
 export interface ToolRegistry {
-  /** Tool names in registration order. */
+  /** Names of the tools the model sees now (core tools, then the deferred tools loaded so far), in order. */
   names(): string[];
-  /** The tool list sent to the model: byte-stable across calls (same objects' content, same key order). */
+  /**
+   * The tool list sent to the model: byte-stable across calls (same objects' content, same key order).
+   * Deferred tools (MCP) join it, at the end, once ToolSearch loaded them.
+   */
   schemas(): ToolSchema[];
   get(name: string): ToolDefinition | undefined;
   /** What the named tool is; undefined for a name that is not registered. */
@@ -53,29 +57,59 @@ function unknownTool(name: string, valid: string[]): ToolResult {
   };
 }
 
-export function createRegistry(tools: ToolDefinition[]): ToolRegistry {
+function notLoaded(name: string): ToolResult {
+  return {
+    forModel: `${name} is available but not loaded yet. Call ToolSearch with query "select:${name}" first, then call ${name} in your next turn.`,
+    isError: true,
+    errorKind: 'unknown_tool',
+  };
+}
+
+/** The JSON schema the model sees: the tool's own (an MCP server's), else generated from its zod input. */
+function jsonSchemaOf(t: ToolDefinition): Json {
+  return deepFreeze(clean(t.inputSchema ?? z.toJSONSchema(t.input, { io: 'input' })) as Json);
+}
+
+/**
+ * The tools of a run. Deferred tools (MCP server tools) are not sent until loaded: when there are any,
+ * the registry adds a ToolSearch tool that finds and loads them.
+ */
+export function createRegistry(given: ToolDefinition[]): ToolRegistry {
+  const deferred = given.filter((t) => t.deferred === true);
+  const loaded: string[] = [];
+  const catalog = {
+    deferred: () => [...deferred],
+    load(names: string[]): string[] {
+      const fresh = names.filter((n) => deferred.some((t) => t.name === n) && !loaded.includes(n));
+      loaded.push(...fresh);
+      return fresh;
+    },
+  };
+  const tools = deferred.length ? [...given, toolSearchTool(catalog) as ToolDefinition] : given;
   const byName = new Map<string, ToolDefinition>();
   for (const t of tools) {
     if (byName.has(t.name)) throw new Error(`createRegistry: tool "${t.name}" is registered twice`);
     byName.set(t.name, t);
   }
-  const names = [...byName.keys()];
+  const core = tools.filter((t) => t.deferred !== true).map((t) => t.name);
   const jsonSchemas = new Map<string, Json>();
-  for (const t of tools) jsonSchemas.set(t.name, deepFreeze(clean(z.toJSONSchema(t.input, { io: 'input' })) as Json));
-  const schemaList: ToolSchema[] = tools.map((t) =>
-    deepFreeze({ name: t.name, description: t.description, input_schema: jsonSchemas.get(t.name) as Json }),
+  for (const t of tools) jsonSchemas.set(t.name, jsonSchemaOf(t));
+  const schemaOf = new Map<string, ToolSchema>(
+    tools.map((t) => [t.name, deepFreeze({ name: t.name, description: t.description, input_schema: jsonSchemas.get(t.name) as Json })]),
   );
+  const visible = (): string[] => [...core, ...loaded];
 
   return {
-    names: () => [...names],
-    schemas: () => schemaList.map((s) => ({ ...s })),
+    names: visible,
+    schemas: () => visible().map((n) => ({ ...(schemaOf.get(n) as ToolSchema) })),
     get: (name) => byName.get(name),
     kindOf: (name) => byName.get(name)?.kind,
     access: (name, input) => byName.get(name)?.access?.(input) ?? NO_ACCESS,
 
     parse(name, rawInput) {
       const tool = byName.get(name);
-      if (!tool) return { ok: false, result: unknownTool(name, names) };
+      if (!tool) return { ok: false, result: unknownTool(name, visible()) };
+      if (tool.deferred && !loaded.includes(name)) return { ok: false, result: notLoaded(name) };
       const schema = jsonSchemas.get(name) as Json & { properties?: Record<string, Json> };
       const coerced = coerceInput(rawInput, schema);
       const res = tool.input.safeParse(coerced);
@@ -94,7 +128,7 @@ export function createRegistry(tools: ToolDefinition[]): ToolRegistry {
 
     async execute(name, input, ctx) {
       const tool = byName.get(name);
-      if (!tool) return unknownTool(name, names);
+      if (!tool) return unknownTool(name, visible());
       let result: ToolResult;
       try {
         result = await tool.execute(input, ctx);

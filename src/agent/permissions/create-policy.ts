@@ -97,7 +97,7 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   }
   const ignored = createIgnoredPaths(root);
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
-  const readRules = allow.filter((r) => r.paths !== undefined && RULE_KINDS[r.tool].includes('read'));
+  const readRules = allow.filter((r) => r.paths !== undefined && (RULE_KINDS[r.tool] ?? []).includes('read'));
   // Read(...) allow rules and permissions.readable (the run's world, src/workspace/world.ts) open a secret-looking path.
   const secretExempt = (rel: string): boolean => readRules.some((r) => fileRuleMatches(r, 'read', rel)) || readableInWorld(root, rel);
   const base = { root, gitDirs, isWritable, secretExempt, mode: opts.mode, allow, deny, configFile, ignored };

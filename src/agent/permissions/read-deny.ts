@@ -37,7 +37,7 @@ export function editDeniedBy(rules: readonly PermissionRule[], rel: string): Per
 
 /** A deny rule of the Read family (Read, Glob, Grep) that names paths. */
 export function isReadPathRule(r: PermissionRule): boolean {
-  return r.paths !== undefined && RULE_KINDS[r.tool].includes('read');
+  return r.paths !== undefined && (RULE_KINDS[r.tool] ?? []).includes('read');
 }
 
 const PROBE = '__proofpr_probe__';

@@ -48,7 +48,7 @@ export function bashRuleMatches(rule: PermissionRule, words: ReadonlyArray<strin
 
 /** Does a file rule apply to a call of `kind` on worktree-relative `rel` ('' = the root)? Read rules cover reads and searches; Edit rules cover edits. */
 export function fileRuleMatches(rule: PermissionRule, kind: ToolKind, rel: string, isDir = false): boolean {
-  if (kind === 'execute' || kind === 'think' || !RULE_KINDS[rule.tool].includes(kind)) return false;
+  if (kind === 'execute' || kind === 'think' || !(RULE_KINDS[rule.tool] ?? []).includes(kind)) return false;
   if (!rule.paths) return true;
   if (rel === '') return false;
   return rule.paths.ignores(rel) || (isDir && rule.paths.ignores(`${rel}/`));
