@@ -11,7 +11,7 @@ export default tseslint.config(
   },
   {
     // docs/architecture.md: the agent core and the tools run the same under every host, so they never reach up.
-    files: ['src/agent/**/*.ts', 'src/tools/**/*.ts'],
+    files: ['src/agent/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -19,7 +19,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '(^|/)(github|jobs|hosts|usecases)(/|$)',
-              message: 'src/agent and src/tools must not import src/github, src/jobs, src/hosts or src/usecases (docs/architecture.md).',
+              message: 'src/agent must not import src/github, src/jobs, src/hosts or src/usecases (docs/architecture.md).',
             },
           ],
         },
@@ -28,6 +28,10 @@ export default tseslint.config(
   },
   // docs/architecture.md: the arrows point one way. Each block forbids the folders a layer must not reach.
   ...[
+    // The tools, the model seam and the workspace sit below the agent core: they never import it.
+    { files: ['src/tools/**/*.ts'], regex: '(^|/)(agent|github|jobs|hosts|usecases)(/|$)', message: 'src/tools must not import src/agent, src/github, src/jobs, src/hosts or src/usecases (docs/architecture.md).' },
+    { files: ['src/model/**/*.ts'], regex: '(^|/)(agent|tools|run|github|jobs|hosts|usecases)(/|$)', message: 'src/model must not import the agent core or anything above it (docs/architecture.md).' },
+    { files: ['src/workspace/**/*.ts'], regex: '(^|/)(agent|tools|run|github|jobs|hosts|usecases)(/|$)', message: 'src/workspace must not import the agent core or anything above it (docs/architecture.md).' },
     { files: ['src/github/**/*.ts'], regex: '(^|/)(usecases|jobs|hosts)(/|$)', message: 'src/github must not import src/usecases, src/jobs or src/hosts (docs/architecture.md).' },
     { files: ['src/usecases/**/*.ts'], regex: '(^|/)(jobs|hosts)(/|$)', message: 'src/usecases must not import src/jobs or src/hosts: define the port it needs in usecases/ports.ts (docs/architecture.md).' },
     { files: ['src/run/**/*.ts'], regex: '(^|/)(usecases|jobs|hosts)(/|$)', message: 'src/run must not import src/usecases, src/jobs or src/hosts (docs/architecture.md).' },

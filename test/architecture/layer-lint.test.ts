@@ -27,6 +27,10 @@ describe('architecture - layer lint rules', () => {
     ['src/hosts/cli/worker-command.ts', '../probot/create-proofpr.js'],
     ['src/hosts/cli/sweep-command.ts', '../action/main.js'],
     ['src/hosts/shared/github-for.ts', '../probot/app.js'],
+    ['src/tools/read.ts', '../agent/loop.js'],
+    ['src/model/scripted.ts', '../agent/context/cache.js'],
+    ['src/workspace/git.ts', '../agent/verification/verifier.js'],
+    ['src/workspace/sandbox.ts', '../tools/read.js'],
   ])('lint - %s may not import %s', async (file, spec) => {
     expect(await restricted(file, spec)).toBe(true);
   });
