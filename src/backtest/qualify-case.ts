@@ -21,6 +21,12 @@ export async function qualifyCase(co: Checkout, c: Candidate): Promise<Qualified
   }
   writeChanges(co.dir, fileChanges(co.dir, c.parent, c.commit, c.tests));
   const red = shell(co, cmds.test);
+  // 126/127: the shell could not run a command (not installed, not executable): no test failed.
+  if (red.code === 126 || red.code === 127)
+    return {
+      ok: false,
+      why: `\`${cmds.test}\` could not start on the parent (exit ${red.code}: a command is missing; setup.command installs it)`,
+    };
   if (red.code === 0)
     return { ok: false, why: `its test change passes on the parent (\`${cmds.test}\` exit 0): no failing test to judge a fix by` };
   checkoutAt(co, c.commit);
