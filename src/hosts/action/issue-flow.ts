@@ -101,12 +101,13 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
     exitCode: plan ? 0 : outcome.verdict === 'error' && !res ? 1 : exitCodeFor(verdict),
     outputs: {
       verdict: plan ? 'plan' : verdict,
-      branch: res?.headSha ? outcome.branch : '',
+      // Only verified work is pushed to a branch; unverified work is under its WIP ref (named in the comment).
+      branch: outcome.pr ? outcome.branch : '',
       pr_number: pr ? String(pr.number) : '',
       pr_url: pr?.url ?? '',
       evidence_path: res ? deps.evidencePath(join(res.runDir, 'evidence.json')) : '',
     },
     summaryMd: `${res?.summaryMd ?? `proofpr ${outcome.verdict}: see the status comment ${run.statusCommentUrl}\n`}${ci ? `\n${renderCiSection(ci)}\n` : ''}`,
-    message: `${t.target} #${t.number}: ${verdict}${outcome.pr ? ` → ${outcome.pr.url}` : ''}${ci ? ` (CI ${ci.state})` : ''}`,
+    message: `${t.target} #${t.number}: ${verdict}${outcome.pr ? ` → ${outcome.pr.url}` : ''}${outcome.wipRef ? ` → work kept at ${outcome.wipRef}` : ''}${ci ? ` (CI ${ci.state})` : ''}`,
   };
 }
