@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { CONFIG_SCHEMA_ID } from '../../config/config-reference.js';
 import { parseRepoConfig } from '../../config/repo-config.js';
 import { detectCommands, type DetectedCommands } from '../../detect/detect-commands.js';
 import { CONFIG_PATH } from './read-config-file.js';
@@ -19,12 +20,11 @@ export interface InitFlags {
 }
 
 const WORKFLOW_PATH = '.github/workflows/proofpr.yml';
-const SCHEMA_URL = 'https://raw.githubusercontent.com/proofpr/proofpr/main/docs/proofpr.schema.json';
 
 /** The shipped schema, relative to the config file when proofpr is installed in the repository, else its URL. */
 function schemaRef(repoDir: string): string {
   const local = join(repoDir, 'node_modules', 'proofpr', 'docs', 'proofpr.schema.json');
-  return existsSync(local) ? relative(join(repoDir, '.github'), local) : SCHEMA_URL;
+  return existsSync(local) ? relative(join(repoDir, '.github'), local) : CONFIG_SCHEMA_ID;
 }
 
 const yamlString = (s: string): string => JSON.stringify(s);
@@ -40,9 +40,9 @@ export function renderInitConfig(detected: DetectedCommands, schema: string): st
     lines.push('test:', `  # ${comment(detected.test.why)}`, `  command: ${yamlString(detected.test.command)}`);
   } else {
     lines.push(
-      'test:',
-      '  # nothing was detected: set the command that runs your tests (runs end unverified without one)',
-      '  # command: "make test"',
+      '# test:',
+      '#   # nothing was detected: set the command that runs your tests (runs end unverified without one)',
+      '#   command: "make test"',
     );
   }
   if (detected.setup) lines.push('', 'setup:', `  # ${comment(detected.setup.why)}`, `  command: ${yamlString(detected.setup.command)}`);

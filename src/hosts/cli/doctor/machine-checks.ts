@@ -32,11 +32,19 @@ const atLeast = (v: number[], min: number[]): boolean => {
   return true;
 };
 
+/** The floor of package.json's `engines` (>=20.12: `serve` reads .env with util.parseEnv, new in 20.12). */
+export const NODE_FLOOR = [20, 12] as const;
+
 export function checkNode(version = process.versions.node): CheckResult {
-  const ok = atLeast(versionOf(version), [20]);
+  const ok = atLeast(versionOf(version), [...NODE_FLOOR]);
   return ok
     ? { name: 'node', status: 'ok', detail: `v${version}` }
-    : { name: 'node', status: 'fail', detail: `v${version} is too old`, fix: 'install Node.js 20 or later' };
+    : {
+        name: 'node',
+        status: 'fail',
+        detail: `v${version} is too old (proofpr needs ${NODE_FLOOR.join('.')} or later)`,
+        fix: `install Node.js ${NODE_FLOOR.join('.')} or later`,
+      };
 }
 
 export async function checkGit(): Promise<CheckResult> {
