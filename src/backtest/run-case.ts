@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { fixBlocker, testOnlyBlocker } from './blocker.js';
 import { checkoutAt, shell, type Checkout } from './checkout.js';
 import { fileChanges, writeChanges } from './file-changes.js';
+import { finalRunTail } from './final-run-tail.js';
 import { git } from './git.js';
 import type { Candidate } from './pick-candidates.js';
 import { replayReply, replaySteps, type FileChange } from './replay.js';
 import { startReplayServer } from './replay-server.js';
 import { runPass, type PassResult } from './run-pass.js';
-import type { AgentRun, CaseRun } from './types.js';
+import type { AgentRun, Blocker, CaseRun } from './types.js';
 
 export interface CaseContext {
   /** The CLI's launcher (bin/proofpr.js). */
@@ -54,6 +55,13 @@ function toCaseRun(p: PassResult, runDir: string): CaseRun {
   };
 }
 
+/** A blocker whose final run failed uncounted: the last line that run printed, after the reason. */
+function withTail(b: Blocker | undefined, run: CaseRun): Blocker | undefined {
+  if (!b || run.counts !== null) return b;
+  const tail = finalRunTail(run.runDir);
+  return tail ? { ...b, what: `${b.what}; the final run's last line: ${tail}` } : b;
+}
+
 /** A replay pass: `changes` applied through the tools by the replay model, then the test command. */
 async function replayPass(ctx: CaseContext, c: Candidate, bundle: string, changes: FileChange[], testCommand: string, label: string) {
   const repo = cloneBase(ctx, bundle, `${short(c.commit)}-${label}`);
@@ -81,7 +89,7 @@ export async function replayCase(ctx: CaseContext, c: Candidate, bundle: string,
   const tests = fileChanges(ctx.bare, c.parent, c.commit, c.tests);
   ctx.progress(`  ${short(c.commit)} fix pass (upstream change replayed)…`);
   const fix = await replayPass(ctx, c, bundle, [...source, ...tests], testCommand, 'fix');
-  const fb = fixBlocker(fix.verdict, fix.reason, fix.failedGates);
+  const fb = withTail(fixBlocker(fix.verdict, fix.reason, fix.failedGates), fix);
   ctx.progress(`  ${short(c.commit)} test-only pass…`);
   const testOnly = await replayPass(ctx, c, bundle, tests, testCommand, 'test-only');
   const tb = testOnlyBlocker(testOnly.verdict, testOnly.reason);
@@ -108,7 +116,7 @@ export async function agentCase(ctx: CaseContext, co: Checkout, c: Candidate, bu
     const head = p.headSha ?? git(repo, ['rev-parse', 'HEAD']).trim();
     const resolved = judge(co, repo, head, c, testCommand);
     const run = toCaseRun(p, runDir);
-    const b = fixBlocker(run.verdict, run.reason, run.failedGates);
+    const b = withTail(fixBlocker(run.verdict, run.reason, run.failedGates), run);
     return { ...run, ...(b ? { blocked: b } : {}), resolved, agreed: (run.verdict === 'verified') === resolved, costUsd: p.costUsd };
   } finally {
     rmSync(repo, { recursive: true, force: true });

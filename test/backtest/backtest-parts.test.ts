@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fixBlocker, testOnlyBlocker } from '../../src/backtest/blocker.js';
+import { finalRunTail } from '../../src/backtest/final-run-tail.js';
 import { estimateFromSize } from '../../src/backtest/cost-estimate.js';
 import { pathsRule } from '../../src/backtest/pick-candidates.js';
 import { startReplayServer } from '../../src/backtest/replay-server.js';
@@ -54,6 +58,19 @@ describe('backtest parts', () => {
     expect(fixBlocker('aborted', 'budget', [])?.fix).toMatch(/max_turns/);
     expect(testOnlyBlocker('unverified', 'red')).toBeUndefined();
     expect(testOnlyBlocker('verified', 'ok')?.fix).toMatch(/test\.command/);
+  });
+
+  it("backtest blocker - an uncounted failed final run adds the last line it printed (the newest final run's file)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proofpr-backtest-tail-'));
+    try {
+      expect(finalRunTail(dir)).toBeUndefined();
+      mkdirSync(join(dir, 'tool-output'));
+      writeFileSync(join(dir, 'tool-output', 'final-test-run-1.txt'), 'old\n');
+      writeFileSync(join(dir, 'tool-output', 'final-test-run-2.txt'), "collecting\nbwrap: Can't find source path x\n\n");
+      expect(finalRunTail(dir)).toBe("bwrap: Can't find source path x");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('backtest cost - the estimate follows the documented formula', () => {
