@@ -17,6 +17,7 @@ import { costUsd } from '../model/pricing.js';
 import { logger } from '../log.js';
 import { instructionsFromRef } from './instructions-from-ref.js';
 import { commitMessage } from './commit-message.js';
+import { extraTools } from './extra-tools.js';
 import type { Workspace } from './prepare-workspace.js';
 import type { RunTaskInput } from './run-task-types.js';
 
@@ -57,7 +58,10 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     ? await instructionsFromRef(wt.path, input.instructionsRef, join(ws.runTmp, 'instructions'))
     : wt.path;
   const skills = await loadSkillBodies(instructionsRoot, log);
-  const tools = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
+  const events = new EventQueue();
+  const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
+  const builtIn = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
+  const tools = [...builtIn, ...(await extraTools(input, ws, exec, hooks, events))];
   const toolbox = createRegistry(tools);
   const policy = await createPolicy({
     root: wt.path,
@@ -70,8 +74,6 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     gitDirs: [wt.gitDir],
     tools: toolbox,
   });
-  const events = new EventQueue();
-  const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
   const verifier = plan
     ? undefined
     : createVerifier({

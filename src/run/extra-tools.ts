@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import type { EventQueue } from '../agent/events.js';
+import type { HookRunner } from '../agent/hooks/types.js';
+import { createTaskTool } from '../agent/subagent/task-tool.js';
+import type { ToolDefinition } from '../tools/define-tool.js';
+import { mcpServersOf, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
+import { costUsd } from '../model/pricing.js';
+import type { ExecPort } from '../workspace/exec-port.js';
+import { logger } from '../log.js';
+import type { Workspace } from './prepare-workspace.js';
+import type { RunTaskInput } from './run-task-types.js';
+
+const log = logger('run-task');
+
+/** How long an MCP server may take to start and list its tools. */
+const MCP_START_TIMEOUT_MS = 30_000;
+
+/**
+ * The tools beyond the built-in ones: Task (a read-only sub-agent under the same permission rules in plan
+ * mode) and the tools of the configured MCP servers (config `mcp_servers`, the repository's `.mcp.json`),
+ * started through the run's exec, so inside the sandbox; they die with it. A server that does not start is
+ * said in a notice and the run goes on without it.
+ */
+export async function extraTools(
+  input: RunTaskInput,
+  ws: Workspace,
+  exec: ExecPort,
+  hooks: HookRunner,
+  events: EventQueue,
+): Promise<ToolDefinition[]> {
+  const { config } = input;
+  const task = await createTaskTool({
+    model: input.model,
+    modelId: input.modelId,
+    hooks,
+    events,
+    costOf: (u) => costUsd(input.modelId, u),
+    policy: { root: ws.wt.path, allow: config.permissions.allow, deny: config.permissions.deny, gitDirs: [ws.wt.gitDir] },
+  });
+  let servers;
+  try {
+    servers = mcpServersOf(ws.wt.path, config.mcp_servers);
+  } catch (e) {
+    events.push({ type: 'notice', message: `No MCP server from .mcp.json: ${(e as Error).message}` });
+    servers = config.mcp_servers;
+  }
+  if (Object.keys(servers).length === 0) return [task];
+  const mcp = await startMcpTools(servers, {
+    exec,
+    root: ws.wt.path,
+    pipeDir: join(ws.runTmp, 'tmp'),
+    startTimeoutMs: MCP_START_TIMEOUT_MS,
+    lifetimeMs: config.timeout_min * 60_000,
+    logger: log,
+  });
+  for (const f of mcp.failures)
+    events.push({ type: 'notice', message: `MCP server "${f.server}" did not start; its tools are not available: ${f.error}` });
+  return [task, ...mcp.tools];
+}
