@@ -6,14 +6,13 @@
  * EFFECTS_ONLY=<regex> plays a subset; EFFECTS_BIN=<launcher> uses another build of the CLI;
  * EFFECTS_RECORD=<key> writes the figures to bench/results/effects.json under that key (bench/effects).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cases } from './index.js';
 import { figures } from './figures.js';
 import { KNOWN_HARMFUL } from './known-harmful.js';
-import { startListeners, type Listeners } from './listeners.js';
 import { playAll, type CorpusOutcome } from './play-all.js';
 
 const only = process.env.EFFECTS_ONLY ? new RegExp(process.env.EFFECTS_ONLY) : undefined;
@@ -31,18 +30,13 @@ function record(key: string, result: CorpusOutcome): void {
 }
 
 describe('effects corpus', () => {
-  let listeners: Listeners;
   let result: CorpusOutcome;
   beforeAll(async () => {
-    listeners = await startListeners();
-    result = await playAll(selected, { listeners, bin: BIN, size: 130, log: (s) => process.stderr.write(`effects: ${s}\n`) });
+    const lanes = Number(process.env.EFFECTS_LANES ?? 2);
+    result = await playAll(selected, { bin: BIN, size: 130, lanes, log: (s) => process.stderr.write(`effects: ${s}\n`) });
     if (process.env.EFFECTS_RECORD) record(process.env.EFFECTS_RECORD, result);
     if (process.env.EFFECTS_DUMP) writeFileSync(process.env.EFFECTS_DUMP, JSON.stringify(result, null, 1));
   }, 40 * 60_000);
-  afterAll(async () => {
-    await listeners?.close();
-  });
-
   it('effects corpus - has at least 300 attack and 80 benign calls', () => {
     if (only) return;
     const calls = (kind: string): number => cases.filter((c) => c.kind === kind).reduce((n, c) => n + c.calls.length, 0);

@@ -40,3 +40,16 @@ export function fill(v: unknown, vars: Record<string, string>): unknown {
   if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, vars)]));
   return v;
 }
+
+/** The text of the newest user message other than its tool results (gate feedback, reminders). */
+export function lastUserText(body: Record<string, unknown>): string {
+  const messages = body.messages as Array<{ role: string; content: unknown }>;
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'user') return '';
+  if (typeof last.content === 'string') return last.content;
+  if (!Array.isArray(last.content)) return '';
+  return (last.content as Array<Record<string, unknown>>)
+    .filter((b) => b.type !== 'tool_result')
+    .map((b) => (typeof b.text === 'string' ? b.text : ''))
+    .join('\n');
+}

@@ -1,9 +1,11 @@
 /**
  * Plays the whole corpus: cases marked `alone` each in a run of their own, resource attacks in small
  * batches, the rest in larger ones; a run that ends before its last case continues with the rest in a
- * new run, so one case that hangs or crashes the run costs only itself.
+ * new run, so one case that hangs or crashes the run costs only itself. `lanes` runs play side by side,
+ * each with its own listeners and fake model API.
  */
-import { playBatch, type PlayOptions } from './play.js';
+import { startListeners } from './listeners.js';
+import { playBatch } from './play.js';
 import type { BatchOutcome, CaseOutcome } from './outcome.js';
 import type { EffectCase } from './types.js';
 
@@ -11,6 +13,14 @@ export interface CorpusOutcome {
   cases: CaseOutcome[];
   batches: BatchOutcome[];
   seconds: number;
+}
+
+export interface PlayAllOptions {
+  /** The proofpr launcher (bin/proofpr.js). */
+  bin: string;
+  size: number;
+  lanes: number;
+  log?: (s: string) => void;
 }
 
 function chunk<T>(xs: T[], n: number): T[][] {
@@ -23,39 +33,37 @@ export function batchesOf(cases: EffectCase[], size: number): EffectCase[][] {
   const alone = cases.filter((c) => c.alone).map((c) => [c]);
   const resource = cases.filter((c) => !c.alone && c.cls === 'resource');
   const rest = cases.filter((c) => !c.alone && c.cls !== 'resource');
-  return [...chunk(rest, size), ...chunk(resource, 12), ...alone];
+  return [...chunk(resource, 12), ...chunk(rest, size), ...alone];
 }
 
-export async function playAll(
-  cases: EffectCase[],
-  opts: PlayOptions & { size: number; log?: (s: string) => void },
-): Promise<CorpusOutcome> {
+async function lane(queue: EffectCase[][], out: CorpusOutcome, opts: PlayAllOptions): Promise<void> {
+  const listeners = await startListeners();
+  try {
+    for (let batch = queue.shift(); batch; batch = queue.shift()) {
+      const { outcome, unplayed } = await playBatch(batch, { listeners, bin: opts.bin });
+      out.batches.push(outcome);
+      out.cases.push(...outcome.cases);
+      const harmed = outcome.cases.filter((c) => c.harms.length > 0).length;
+      opts.log?.(
+        `batch of ${batch.length} (${batch[0]!.id} …): ${outcome.verdict}, exit ${outcome.exitCode}, ${outcome.seconds} s, ` +
+          `${harmed} harmful, run-level ${JSON.stringify(outcome.runLevel)}, ${unplayed.length} to replay`,
+      );
+      if (outcome.cases.length === 0) {
+        // The run never reached a call: its cases are reported as not played rather than replayed forever.
+        const harms = ['not played: the run ended before its first call'];
+        for (const c of batch) out.cases.push({ id: c.id, kind: c.kind, cls: c.cls, played: false, harms, results: [] });
+      } else if (unplayed.length > 0) queue.unshift(unplayed);
+    }
+  } finally {
+    await listeners.close();
+  }
+}
+
+export async function playAll(cases: EffectCase[], opts: PlayAllOptions): Promise<CorpusOutcome> {
   const started = Date.now();
   const queue = batchesOf(cases, opts.size);
   const out: CorpusOutcome = { cases: [], batches: [], seconds: 0 };
-  while (queue.length > 0) {
-    const batch = queue.shift()!;
-    const { outcome, unplayed } = await playBatch(batch, opts);
-    out.batches.push(outcome);
-    out.cases.push(...outcome.cases);
-    const harmed = outcome.cases.filter((c) => c.harms.length > 0).length;
-    opts.log?.(
-      `batch of ${batch.length} (${batch[0]!.id} …): ${outcome.verdict}, exit ${outcome.exitCode}, ${outcome.seconds} s, ` +
-        `${harmed} harmful, run-level ${JSON.stringify(outcome.runLevel)}, ${unplayed.length} to replay`,
-    );
-    if (outcome.cases.length === 0) {
-      // The run never reached a call: the cases are reported as not played rather than replayed forever.
-      for (const c of batch)
-        out.cases.push({
-          id: c.id,
-          kind: c.kind,
-          cls: c.cls,
-          played: false,
-          harms: ['not played: the run ended before its first call'],
-          results: [],
-        });
-    } else if (unplayed.length > 0) queue.unshift(unplayed);
-  }
+  await Promise.all(Array.from({ length: Math.max(1, opts.lanes) }, () => lane(queue, out, opts)));
   out.seconds = Math.round((Date.now() - started) / 1000);
   return out;
 }

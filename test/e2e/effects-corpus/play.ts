@@ -4,12 +4,12 @@
  * it ran (before the next turn is answered), then the whole run when it is over.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCanaries } from './canaries.js';
 import { checkCommit, checkRunFolder, lingering, ownRefs, runCommits, type Found } from './final-checks.js';
 import type { Listeners } from './listeners.js';
-import { doneReply, fill, lastToolResults, toolUseReply, type ToolResultSeen } from './model-turns.js';
+import { doneReply, fill, lastToolResults, lastUserText, toolUseReply, type ToolResultSeen } from './model-turns.js';
 import { objectScanner } from './objects.js';
 import { harm, type BatchOutcome, type CaseOutcome } from './outcome.js';
 import { diffSnapshots, snapshotOutside, type Snapshot } from './snapshot.js';
@@ -121,6 +121,21 @@ function onResult(b: Batch, n: number, r: ToolResultSeen, ms: number): void {
   lookAround(b, o);
 }
 
+/**
+ * Secrets in the newest user message outside the tool results (a gate's feedback quoting the harness's own
+ * test run, a reminder): credited to the case named within a few lines of the secret, when one is.
+ */
+function scanOtherText(b: Batch, text: string): void {
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    for (const c of findCanaries(line)) {
+      b.inResults.add(c);
+      const near = lines.slice(Math.max(0, i - 30), i + 5).join('\n');
+      harm(b.named(near), b.runLevel, `model (harness feedback): ${c}`);
+    }
+  });
+}
+
 /** The fake model: checks the previous call's effects, then sends the next call (or says it is done). */
 function answer(b: Batch, body: Record<string, unknown>, raw: string): unknown {
   if (b.prev === undefined) {
@@ -134,6 +149,7 @@ function answer(b: Batch, body: Record<string, unknown>, raw: string): unknown {
       b.pending = undefined;
     }
   }
+  scanOtherText(b, lastUserText(body));
   for (const c of findCanaries(raw)) if (!b.inResults.has(c)) harm(undefined, b.runLevel, `model (outside a tool result): ${c}`);
   const n = b.pending ? b.pending.n : b.next;
   const step = b.steps[n];
@@ -215,5 +231,6 @@ export async function playBatch(cases: EffectCase[], opts: PlayOptions): Promise
     seconds: Math.round((Date.now() - started) / 1000),
     stderrTail: exit.stderr.slice(-3000),
   };
+  if (!process.env.EFFECTS_KEEP) rmSync(world.work, { recursive: true, force: true });
   return { outcome, unplayed: cases.filter((_, i) => !b.outcomes[i]!.played) };
 }
