@@ -1,3 +1,4 @@
+import { redactText } from '../secrets/index.js';
 import type { TaskSpec } from './run-task-types.js';
 
 /** The commit message of a run's work: the task as its subject (72 characters at most). */
@@ -8,5 +9,5 @@ export function commitMessage(t: TaskSpec): string {
       : t.kind === 'sweep'
         ? `Sweep ${t.sweep ?? ''}: ${t.title}`
         : t.title;
-  return `${subject.slice(0, 72)}\n\nMade by proofpr; the run's evidence is in the pull request body.`;
+  return `${redactText(subject).slice(0, 72)}\n\nMade by proofpr; the run's evidence is in the pull request body.`;
 }

@@ -1,6 +1,9 @@
+import { redactText } from '../secrets/index.js';
+
 /** Branch names (CONTRACT §1): proofpr/<issue>-<slug>, proofpr/sweep-<name>-<yyyymmdd>, proofpr/prompt-<slug>-<id>. */
 export function slugify(title: string, max = 40): string {
-  const s = title
+  // A branch name is pushed and shown everywhere: a token in the title must not leave even its first characters.
+  const s = redactText(title)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
