@@ -15,6 +15,7 @@ import { withReminder } from './reminder.js';
 import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
 import { microcompact, type MicrocompactResult } from './microcompact.js';
 import { summarize, type SummaryOptions } from './compaction.js';
+import { createNestedInstructions } from './nested-instructions.js';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
@@ -136,6 +137,8 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {},
   );
   const skills = opts.skills ?? (await loadSkills(opts.instructionsRoot ?? opts.root, log));
+  const folders = ['', ...instructions.map((f) => f.path.split('/').slice(0, -1).join('/'))];
+  const nested = createNestedInstructions(opts.root, opts.instructionsRoot ?? opts.root, folders);
   const system = buildSystemPrompt({
     toolNames: opts.toolNames,
     instructions,
@@ -167,9 +170,10 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     prepare(messages: Message[], facts: DynamicFacts): Message[] {
       const a = anchor && JSON.stringify(messages[anchor.index]) === anchor.json ? anchor.index : undefined;
       anchor = undefined;
-      return withReminder(withRollingBreakpoints(messages, a), facts);
+      return withReminder(withRollingBreakpoints(nested.attach(messages), a), facts);
     },
     async maybeCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult | undefined> {
+      await nested.observe(messages); // before each request: the folders read into so far
       const before = total(messages);
       if (before < microAt) return undefined;
       const micro = microcompact(messages, { protectRecent });

@@ -1,11 +1,13 @@
 /**
  * Repository instructions: AGENTS.md and CLAUDE.md from the worktree root down to each folder the task
  * touches, concatenated (not overridden), root first, then deeper folders in sorted order; within a
- * folder AGENTS.md before CLAUDE.md. The total is capped; a cut file says so.
+ * folder AGENTS.md before CLAUDE.md. Each is read as Claude Code reads it (instruction-text.ts): HTML
+ * comments stripped, `@path` imports expanded inside the repository. The total is capped; a cut file says so.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { InstructionFile } from './types.js';
+import { expandImports, stripHtmlComments, type ImportState } from './instruction-text.js';
 
 export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 24_000;
@@ -49,6 +51,15 @@ function cutBytes(text: string, bytes: number): string {
   return cut;
 }
 
+/** One instruction file's text as the model gets it: comments stripped, imports expanded (noted when refused). */
+async function readInstruction(root: string, abs: string): Promise<string | undefined> {
+  const raw = await readInside(root, abs);
+  if (raw === undefined) return undefined;
+  const state: ImportState = { root, count: 0, notes: [] };
+  const text = await expandImports(stripHtmlComments(raw), dirname(abs), state, [abs]);
+  return state.notes.length ? `${text.trimEnd()}\n\n[${state.notes.join('; ')}]\n` : text;
+}
+
 async function readInside(root: string, abs: string): Promise<string | undefined> {
   try {
     const real = await realpath(abs);
@@ -58,6 +69,26 @@ async function readInside(root: string, abs: string): Promise<string | undefined
   } catch {
     return undefined;
   }
+}
+
+/** The instruction files of one folder (relative, '' = root), each cut to `maxBytes`; none when it has none. */
+export async function loadFolderInstructions(root: string, dir: string, maxBytes: number): Promise<InstructionFile[]> {
+  const realRoot = await realpath(root);
+  const files: InstructionFile[] = [];
+  for (const name of INSTRUCTION_FILE_NAMES) {
+    const path = dir === '' ? name : `${dir}/${name}`;
+    const text = await readInstruction(realRoot, join(realRoot, ...path.split('/')));
+    if (text === undefined || text.trim() === '') continue;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    files.push({ path, content: bytes <= maxBytes ? text : cutBytes(text, maxBytes), bytes, truncated: bytes > maxBytes });
+  }
+  return files;
+}
+
+/** Folder chain below the root (relative, forward slashes) of a file path, '' excluded; [] when it leaves the root. */
+export function foldersOf(root: string, filePath: string): string[] {
+  const abs = isAbsolute(filePath) ? filePath : join(root, filePath);
+  return (chain(root, dirname(abs)) ?? []).filter((d) => d !== '');
 }
 
 export async function loadInstructions(
@@ -74,7 +105,7 @@ export async function loadInstructions(
   for (const dir of [...dirs].sort(byDepthThenName)) {
     for (const name of INSTRUCTION_FILE_NAMES) {
       const path = dir === '' ? name : `${dir}/${name}`;
-      const text = await readInside(realRoot, join(realRoot, ...path.split('/')));
+      const text = await readInstruction(realRoot, join(realRoot, ...path.split('/')));
       if (text === undefined || text.trim() === '') continue;
       const bytes = Buffer.byteLength(text, 'utf8');
       const room = maxBytes - used;
