@@ -1,6 +1,6 @@
 import { logger } from '../log.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
-import { readableMatcher, openWorld } from '../workspace/world.js';
+import { readableMatcher, openWorld, worldMasked } from '../workspace/world.js';
 import { snapshotHome } from '../workspace/fresh-home.js';
 import { createExec, type ExecHandle, type ExecOptions } from '../workspace/exec.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
@@ -43,6 +43,7 @@ export async function openSandbox(
   };
   // What the file tools see is what the sandbox shows (src/workspace/world.ts); closed at clean-up.
   openWorld(ws.wt.path, { readable: config.permissions.readable });
+  worldMasked(ws.wt.path); // what is hidden at the start: the evidence's `masked`
   const command = setup ?? (config.setup.command ? { command: config.setup.command } : undefined);
   if (command && input.mode === 'fix') {
     const r = await runSetup(command, config.setup.timeout_min, base);

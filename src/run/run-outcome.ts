@@ -1,5 +1,6 @@
 import type { Verdict } from '../agent/events.js';
 import type { FileStat } from '../workspace/diff-stat.js';
+import type { LeftOut } from '../workspace/temp-index.js';
 
 /** How one run ended, as the steps after the agent decided it; the evidence and the result are built from it. */
 export interface RunOutcome {
@@ -13,6 +14,8 @@ export interface RunOutcome {
   keepWorktree: boolean;
   filesChanged: FileStat[];
   diff: string;
+  /** Files the WIP commit could not take (kept in the worktree), for evidence.leftOut. */
+  leftOut?: LeftOut[];
 }
 
 /** The outcome before any step ran: an error, with nothing changed. */

@@ -26,7 +26,9 @@ export async function saveWip(input: RunTaskInput, ws: Workspace, outcome: RunOu
       protect: { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows },
     });
     // What git could not take stays on disk: the worktree is kept so those files are not lost either.
-    const left = c.leftOut?.length ? { reason: `${outcome.reason} (${leftOutText(c.leftOut, where)})`, keepWorktree: true } : {};
+    const left = c.leftOut?.length
+      ? { reason: `${outcome.reason} (${leftOutText(c.leftOut, where)})`, keepWorktree: true, leftOut: c.leftOut }
+      : {};
     return 'sha' in c ? { ...outcome, ...left, headSha: c.sha, wip: true } : { ...outcome, ...left };
   } catch (e) {
     return {

@@ -6,6 +6,7 @@ import type { RunOutcome } from './run-outcome.js';
 import type { RunRecord } from './run-record.js';
 import type { RunTaskInput, RunTaskResult } from './run-task-types.js';
 import { writeRunFolder } from './run-folder.js';
+import { worldMasked } from '../workspace/world.js';
 
 /** What the run folder needs beyond the outcome. */
 export interface RunFacts {
@@ -57,6 +58,8 @@ function evidenceFacts(input: RunTaskInput, facts: RunFacts, outcome: RunOutcome
     ...(facts.test ? { test: facts.test } : {}),
     ...(facts.setup ? { setup: facts.setup } : {}),
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
+    ...(outcome.leftOut?.length ? { leftOut: outcome.leftOut } : {}),
+    ...(facts.ws ? { masked: worldMasked(facts.ws.wt.path) } : {}),
     model: input.modelId,
   };
 }

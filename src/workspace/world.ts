@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { walkTree } from './walk-tree.js';
 import ignore from 'ignore';
 import { isSecretFile } from './secret-file.js';
 
@@ -10,6 +11,8 @@ import { isSecretFile } from './secret-file.js';
  */
 interface World {
   readable: (rel: string) => boolean;
+  /** Computed on first ask (the evidence's `masked`): secret-looking files of the worktree not opted in. */
+  masked?: string[];
 }
 
 const worlds = new Map<string, World>();
@@ -38,4 +41,24 @@ export function readableInWorld(root: string, rel: string): boolean {
 export function hiddenFromAgent(root: string, rel: string): boolean {
   if (rel === '' || rel === '.') return false;
   return isSecretFile(rel, join(root, rel)) && !readableInWorld(root, rel);
+}
+
+/**
+ * The worktree's secret-looking files the agent does not see (the evidence's `masked`), worktree-relative
+ * and sorted; at most `cap` files are looked at (not in `.git` or `node_modules`, not through symlinks).
+ */
+export function worldMasked(root: string, cap = 50_000): string[] {
+  const world = worlds.get(root);
+  if (world?.masked) return world.masked;
+  const out: string[] = [];
+  walkTree(
+    root,
+    ({ rel, dirent }) => {
+      if (dirent.isFile() && hiddenFromAgent(root, rel)) out.push(rel);
+    },
+    { cap, skip: (e) => e.name === '.git' || e.name === 'node_modules' || e.isSymbolicLink() },
+  );
+  out.sort();
+  if (world) world.masked = out;
+  return out;
 }

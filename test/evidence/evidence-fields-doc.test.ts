@@ -42,6 +42,8 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   differential: 'contract',
   changedExpectations: 'contract',
   wipRef: 'contract',
+  leftOut: 'readme',
+  masked: 'contract',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {

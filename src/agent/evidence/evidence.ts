@@ -40,6 +40,8 @@ export interface EvidenceFacts {
   redGreen?: Evidence['redGreen'];
   /** Added to the hook errors found in the events. */
   hookErrors?: string[];
+  leftOut?: Evidence['leftOut'];
+  masked?: string[];
 }
 
 type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
@@ -54,6 +56,22 @@ function taskFrom(start: Of<'run_start'> | undefined): Evidence['task'] {
   const t = start?.task;
   const kind = t && TASK_KINDS.has(t.kind) ? (t.kind as Evidence['task']['kind']) : 'prompt';
   return { kind, ...(t?.issue !== undefined ? { issue: t.issue } : {}), title: t?.title ?? '' };
+}
+
+/** A Task sub-agent's requests are the run's too: counted in the totals, and on their own under `subagents`. */
+function addSubagent(u: EvidenceUsage, ev: Of<'subagent'>): void {
+  u.inputTokens += ev.usage.inputTokens;
+  u.outputTokens += ev.usage.outputTokens;
+  u.cacheReadTokens += ev.usage.cacheReadTokens;
+  u.cacheWriteTokens += ev.usage.cacheWriteTokens;
+  u.costUsd += ev.costUsd;
+  u.turns += ev.turns;
+  const s = (u.subagents ??= { runs: 0, turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+  s.runs += 1;
+  s.turns += ev.turns;
+  s.inputTokens += ev.usage.inputTokens;
+  s.outputTokens += ev.usage.outputTokens;
+  s.costUsd = Math.round((s.costUsd + ev.costUsd) * 1e6) / 1e6;
 }
 
 function usageOf(events: readonly RunEvent[], model: string | undefined): EvidenceUsage {
@@ -86,6 +104,8 @@ function usageOf(events: readonly RunEvent[], model: string | undefined): Eviden
       u.cacheWriteTokens += ev.look.usage.cacheWriteTokens;
       u.costUsd += ev.look.costUsd;
       u.turns += ev.look.turns;
+    } else if (ev.type === 'subagent') {
+      addSubagent(u, ev);
     }
   }
   u.costUsd = Math.round(u.costUsd * 1e6) / 1e6;
@@ -146,6 +166,8 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(diff ? { differential: diff.differential } : {}),
     ...(diff?.changedExpectations.length ? { changedExpectations: diff.changedExpectations } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
+    ...(facts.leftOut?.length ? { leftOut: facts.leftOut } : {}),
+    ...(facts.masked?.length ? { masked: facts.masked } : {}),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
   };

@@ -122,6 +122,22 @@ function filesTable(ev: Evidence): string[] {
   return [`### Files changed (${ev.filesChanged.length})`, '', '| File | Added | Removed |', '| --- | ---: | ---: |', ...rows, ...note];
 }
 
+/** The files the WIP commit left out (kept in the worktree) and the secret-looking paths the agent never saw. */
+function leftOutSection(ev: Evidence): string[] {
+  const out: string[] = [];
+  if (ev.leftOut?.length) {
+    const rows = ev.leftOut.slice(0, MAX_FILES).map((l) => `| ${mdCode(l.path, 160)} | ${mdText(l.why, 200)} |`);
+    out.push(`### Left out of the WIP commit (${ev.leftOut.length})`, '', '| File | Why |', '| --- | --- |', ...rows);
+  }
+  if (ev.masked?.length) {
+    if (out.length) out.push('');
+    const shown = ev.masked.slice(0, MAX_FILES).map((p) => mdCode(p, 160));
+    const more = ev.masked.length > shown.length ? ` and ${ev.masked.length - shown.length} more` : '';
+    out.push(`**Hidden from the agent (secret-looking):** ${shown.join(', ')}${more}`);
+  }
+  return out;
+}
+
 function deniedTable(ev: Evidence): string[] {
   if (ev.denied.length === 0) return [];
   const shown = ev.denied.slice(0, MAX_DENIED);
@@ -207,6 +223,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     secondLookSection(ev),
     testRunsTable(ev),
     filesTable(ev),
+    leftOutSection(ev),
     deniedTable(ev),
     usageLine(ev),
   ];
