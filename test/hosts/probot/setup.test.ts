@@ -90,6 +90,7 @@ describe('proofpr serve - the App set-up (no APP_ID)', () => {
   async function inSetup(env: NodeJS.ProcessEnv, body: (s: SetupServer) => Promise<void>, smeeUrl = 'https://smee.io/new-channel-1') {
     const signals = new EventEmitter();
     let setup: SetupServer | undefined;
+    let ended = false;
     const smee = { createChannel: () => Promise.resolve(smeeUrl) };
     const exited = serveCommand({
       cwd: dir,
@@ -97,8 +98,8 @@ describe('proofpr serve - the App set-up (no APP_ID)', () => {
       signals,
       smee,
       onSetup: (s) => (setup = s),
-    });
-    await Promise.race([until(() => setup !== undefined), exited]);
+    }).finally(() => (ended = true));
+    await until(() => setup !== undefined || ended);
     if (setup) await body(setup);
     signals.emit('SIGTERM');
     return exited;
