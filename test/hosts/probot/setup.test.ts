@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDotEnv, serveCommand } from '../../../src/hosts/cli/serve.js';
 import { readServerEnv } from '../../../src/hosts/shared/server-env.js';
+import { startServer } from '../../../src/hosts/probot/server.js';
+import { silentLogger } from '../../../src/log.js';
 import { updateDotEnv, type SetupServer } from '../../../src/hosts/probot/setup.js';
 import { WATCHED_EVENTS } from '../../../src/hosts/probot/app.js';
 import { testPrivateKey, until } from './harness.js';
@@ -200,6 +202,20 @@ describe('proofpr serve - missing settings', () => {
     expect(out).toContain('  - WEBHOOK_SECRET is missing: set it to the webhook secret of your GitHub App');
     expect(out).toContain('  - PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key (.pem)');
     expect(out).toContain('  - ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve`');
+  });
+
+  it('serve - with PROOFPR_PROVIDER=bedrock no ANTHROPIC_API_KEY is asked for', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proofpr-setup-provider-'));
+    const env = { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', PROOFPR_HOME: dir, PROOFPR_SWEEP_SCHEDULER: 'off' };
+    try {
+      await expect(startServer({ port: 0, host: '127.0.0.1', env, probotLog: silentLogger })).rejects.toThrow(
+        /ANTHROPIC_API_KEY is missing/,
+      );
+      const s = await startServer({ port: 0, host: '127.0.0.1', env: { ...env, PROOFPR_PROVIDER: 'bedrock' }, probotLog: silentLogger });
+      await s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('setup - .env: the new keys replace their old lines, other lines are kept, the PEM stays on one line', () => {
