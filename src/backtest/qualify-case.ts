@@ -10,6 +10,12 @@ import type { Candidate } from './pick-candidates.js';
 
 export type Qualified = { ok: true; testCommand: string; runnerCount: number | null } | { ok: false; why: string };
 
+/** The last non-empty line of a command's output (what it ended with), shortened. */
+function lastLine(out: string): string {
+  const line = out.trim().split('\n').at(-1)?.trim() ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'no output';
+}
+
 export async function qualifyCase(co: Checkout, c: Candidate): Promise<Qualified> {
   checkoutAt(co, c.parent);
   const cmds = await commandsAt(co);
@@ -31,6 +37,7 @@ export async function qualifyCase(co: Checkout, c: Candidate): Promise<Qualified
     return { ok: false, why: `its test change passes on the parent (\`${cmds.test}\` exit 0): no failing test to judge a fix by` };
   checkoutAt(co, c.commit);
   const green = shell(co, cmds.test);
-  if (green.code !== 0) return { ok: false, why: `\`${cmds.test}\` fails at the fix itself on this machine (exit ${green.code})` };
+  if (green.code !== 0)
+    return { ok: false, why: `\`${cmds.test}\` fails at the fix itself on this machine (exit ${green.code}: ${lastLine(green.out)})` };
   return { ok: true, testCommand: cmds.test, runnerCount: parseTestOutput(green.out)?.counts.total ?? null };
 }
