@@ -13,6 +13,7 @@ import { createRegistry } from '../../src/tools/registry.js';
 import { readTool } from '../../src/tools/read.js';
 import type { ToolDefinition } from '../../src/tools/define-tool.js';
 import { allowAllPolicy } from '../fakes/agent-stubs.js';
+import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import { testExec } from '../tools/helpers/exec.js';
 import { baseToolContext, collect, plainContext, tempRoot } from './helpers.js';
 
@@ -120,6 +121,10 @@ describe('Task sub-agent through the loop', () => {
     const ev = events.find((e) => e.type === 'subagent');
     expect(ev).toMatchObject({ type: 'subagent', id: 'p1', agentType: 'explore', status: 'completed', turns: 3, costUsd: 0.03 });
     expect(result.costUsd).toBeCloseTo(0.05);
+    const usage = buildEvidence(events, { repo: { baseSha: 'b', branch: 'x' }, filesChanged: [] }).usage;
+    expect(usage.subagents).toMatchObject({ runs: 1, turns: 3, costUsd: 0.03 });
+    expect(usage.turns).toBe(5);
+    expect(usage.costUsd).toBeCloseTo(0.05);
     expect(hooks.seen.filter((p) => p.hook_event_name === 'SubagentStop')).toEqual([
       { hook_event_name: 'SubagentStop', cwd: root, subagent: { type: 'explore', status: 'completed' } },
     ]);
@@ -186,5 +191,41 @@ describe('Task sub-agent through the loop', () => {
     expect(lastResults(model.requests[model.requests.length - 1]!)[0]!.content).toContain(
       'stopped before it finished (its token budget was spent)',
     );
+  });
+
+  it('subagent - two Task calls of one turn run at the same time (read-only tools run concurrently)', async () => {
+    let live = 0;
+    let peak = 0;
+    const firstSeen: string[] = [];
+    const script: ScriptFn = (req) => {
+      if (isSub(req)) {
+        const who = JSON.stringify(req.messages[0]!.content);
+        if (req.messages.length === 1) {
+          live++;
+          peak = Math.max(peak, live);
+          firstSeen.push(who);
+          return { content: [toolUse('Bash', { command: 'sleep 0.3' })] };
+        }
+        live--;
+        return { content: [text(`report for ${who}`)] };
+      }
+      return lastResults(req).length
+        ? { content: [text('ok')] }
+        : {
+            content: [
+              toolUse('Task', { description: 'one', prompt: 'first question' }, 'p1'),
+              toolUse('Task', { description: 'two', prompt: 'second question' }, 'p2'),
+            ],
+          };
+    };
+    const { model, deps } = await setup(script);
+    await collect(runAgent({ prompt: 'go' }, deps));
+    expect(peak).toBe(2);
+    expect(firstSeen.sort()).toEqual(['"first question"', '"second question"']);
+    const back = lastResults(model.requests[model.requests.length - 1]!);
+    expect(back.map((b) => [b.tool_use_id, b.content])).toEqual([
+      ['p1', 'report for "first question"'],
+      ['p2', 'report for "second question"'],
+    ]);
   });
 });
