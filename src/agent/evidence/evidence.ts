@@ -40,6 +40,8 @@ export interface EvidenceFacts {
   redGreen?: Evidence['redGreen'];
   /** Added to the hook errors found in the events. */
   hookErrors?: string[];
+  leftOut?: Evidence['leftOut'];
+  masked?: string[];
 }
 
 type Of<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
@@ -164,6 +166,8 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(diff ? { differential: diff.differential } : {}),
     ...(diff?.changedExpectations.length ? { changedExpectations: diff.changedExpectations } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
+    ...(facts.leftOut?.length ? { leftOut: facts.leftOut } : {}),
+    ...(facts.masked?.length ? { masked: facts.masked } : {}),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
   };

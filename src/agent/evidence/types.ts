@@ -61,6 +61,10 @@ export interface Evidence {
   pr?: { number: number; url: string };
   /** Where unverified work was pushed (refs/proofpr/wip/<run-id>, CONTRACT §10): a ref no workflow starts on; no branch was pushed. */
   wipRef?: string;
+  /** Files the WIP commit could not take (a path git refuses, a protected path), kept in the worktree: path and why. */
+  leftOut?: Array<{ path: string; why: string }>;
+  /** Secret-looking paths hidden from the agent's tools and masked in the sandbox (CONTRACT §10), worktree-relative. */
+  masked?: string[];
   /** What the repository's own CI said about the pushed commit (when it was watched). */
   ci?: CiEvidence;
   /** Extra facts (not in the contract's minimum): which sandbox applied, baseline of a sweep, red→green, hook errors. */
