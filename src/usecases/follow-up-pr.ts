@@ -17,6 +17,7 @@ import type { PublishedRun } from './publish-ci.js';
 import type { CiFailureReport } from './ci-failure-report.js';
 import { publishWork, wipLines, type Published } from './publish-work.js';
 import type { StatusReporter } from '../github/status-reporter.js';
+import type { PullRequestInfo } from '../github/port.js';
 import { reviewFollowUp, type ReviewFollowUp } from './review-follow-up.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
@@ -111,6 +112,20 @@ function unverifiedFollowUp(reason: string, failedGates: readonly { name: string
   return lines.join('\n');
 }
 
+/** The PR, checked again here (the intake checked first): a job never runs or pushes on a PR that is not proofpr's own. */
+async function ownPullRequest(deps: UsecaseDeps, number: number): Promise<PullRequestInfo> {
+  const { github } = deps;
+  const pr = await github.getPullRequest(number);
+  if (!pr) throw new Error(`PR #${number} was not found`);
+  const owner = await prOwnership(pr, `${github.owner}/${github.repo}`, deps.branches);
+  if (owner.kind === 'own') return pr;
+  throw new Error(
+    owner.kind === 'fork'
+      ? `PR #${number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`
+      : `PR #${number} is not proofpr's own: ${owner.why}`,
+  );
+}
+
 export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<FollowUpPrOutcome> {
   const { github, runs } = deps;
   const t = inp.trigger;
@@ -122,16 +137,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
   await runs.update(inp.runId, { status: 'running' });
   try {
     await status.set({ phase });
-    const pr = await github.getPullRequest(t.number);
-    if (!pr) throw new Error(`PR #${t.number} was not found`);
-    // Checked again here (the intake checked first): a job never runs or pushes on a PR that is not proofpr's own.
-    const owner = await prOwnership(pr, `${github.owner}/${github.repo}`, deps.branches);
-    if (owner.kind !== 'own')
-      throw new Error(
-        owner.kind === 'fork'
-          ? `PR #${t.number} comes from a fork (${owner.headRepo}): proofpr does not push to forks or run their code`
-          : `PR #${t.number} is not proofpr's own: ${owner.why}`,
-      );
+    const pr = await ownPullRequest(deps, t.number);
     branch = pr.headRef;
     const ctx = await loadIssueContext(github, t, cfg.authorized);
     // The PR's unresolved review threads are part of the task (not in a CI fix round); each gets its answer after the push.
