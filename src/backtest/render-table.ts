@@ -60,7 +60,8 @@ export function renderTable(r: BacktestReport): string {
     ...(withAgent ? ['agent'] : []),
   ];
   const out = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- |').join('')}`, ...r.cases.map((c) => row(c, withAgent))];
-  if (!r.cases.length) out.push(`(no commit of the last ${r.skipped.length} qualified; see "skipped" in backtest.json)`);
+  if (!r.cases.length)
+    out.push(`(no case: none of the ${r.skipped.length} commits walked qualified; each one's reason is under "skipped" in backtest.json)`);
   const m = misses(r.cases);
   if (m.length) out.push('', 'misses:', ...m);
   out.push('', ...totals(r));
