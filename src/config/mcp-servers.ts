@@ -26,7 +26,9 @@ export const mcpServersSchema = z
     mcpServerSchema,
   )
   .default({})
-  .describe('stdio MCP servers started in the sandbox; tools named mcp__<name>__<tool>, their schemas loaded on demand through ToolSearch');
+  .describe(
+    'stdio MCP servers by name: `{ command, args, env }`, started in the sandbox (no network); tools named `mcp__<name>__<tool>`, their schemas loaded on demand through ToolSearch',
+  );
 
 /** `.mcp.json` as Claude Code writes it: `{ "mcpServers": { name: { command, args, env } } }` (other keys ignored). */
 export const mcpJsonSchema = z.object({ mcpServers: z.record(z.string().regex(MCP_SERVER_NAME), mcpServerSchema).default({}) });

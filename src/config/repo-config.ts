@@ -238,8 +238,13 @@ export const repoConfigSchema = z
         on_unverified: z
           .enum(['comment', 'draft_pr'])
           .default('comment')
-          .describe('unverified work: a comment with the failed gates and the WIP branch, or a draft PR'),
-        wip_commit: z.boolean().default(true).describe('commit unverified/aborted work on the branch'),
+          .describe(
+            'unverified work: a comment with the failed gates and its WIP ref (`draft_pr` no longer opens a PR: it would need a pushed branch, which starts CI)',
+          ),
+        wip_commit: z
+          .boolean()
+          .default(true)
+          .describe('commit unverified/aborted work (pushed to `refs/proofpr/wip/<run-id>`, never to a branch)'),
       })
       .strict()
       .default({ draft: false, labels: ['proofpr'], on_unverified: 'comment', wip_commit: true }),
