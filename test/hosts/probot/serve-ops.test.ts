@@ -13,6 +13,7 @@ import nock from 'nock';
 import { silentLogger } from '../../../src/log.js';
 import { startServer, type RunningServer } from '../../../src/hosts/probot/server.js';
 import { loadDotEnv, serveCommand } from '../../../src/hosts/cli/serve.js';
+import { startWebhookProxy } from '../../../src/hosts/probot/webhook-proxy.js';
 import type { RunStore } from '../../../src/jobs/run-store.js';
 import { fakeGitHub } from '../../fakes/github/nock.js';
 import { payload } from '../../github/payloads.js';
@@ -185,6 +186,31 @@ describe('proofpr serve - operations', () => {
     await s.close();
     server = undefined;
     expect(closed).toBe(1);
+  });
+
+  it('serve - a smee channel that cannot be reached is a warning naming the fix; the server still answers', async () => {
+    const warned: string[] = [];
+    class DeadSmee {
+      start(): Promise<never> {
+        return Promise.reject(new Error('connect ECONNREFUSED'));
+      }
+    }
+    const log = { info: () => undefined, error: () => undefined, warn: (_o: unknown, msg: string) => void warned.push(msg) };
+    expect(
+      await startWebhookProxy({
+        url: 'https://smee.io/gone',
+        port: 1,
+        path: '/api/github/webhooks',
+        logger: log as never,
+        SmeeClient: DeadSmee,
+      }),
+    ).toBeUndefined();
+    expect(warned).toEqual([
+      'WEBHOOK_PROXY_URL: cannot connect to the channel, so no webhook arrives through it: check the URL (https://smee.io/…) and the network, then restart',
+    ]);
+    const s = (server = await startServer({ ...common, env: env({ WEBHOOK_PROXY_URL: 'https://smee.io/gone' }), SmeeClient: DeadSmee }));
+    expect(s.proxy).toBeUndefined();
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
   });
 });
 
