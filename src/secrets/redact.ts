@@ -59,11 +59,23 @@ function knownForms(known: readonly string[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+const FIRST = TOKEN_RULES.filter((r) => STRUCTURAL.has(r.id));
+const TOKENS = TOKEN_RULES.filter((r) => !STRUCTURAL.has(r.id));
+
+/**
+ * Known values first, then the structural rules one by one (each keeps a readable part), then every token
+ * rule on the same text with their spans united: tokens printed without a separator between them (a test
+ * report that drops newlines) cannot hide one another, as a rule that ate the next token's prefix would.
+ */
 function redactWith(text: string, forms: readonly string[]): string {
   let out = text;
   for (const f of forms) if (out.includes(f)) out = out.split(f).join(REDACTED);
-  for (const rule of TOKEN_RULES) out = replaceSpans(out, rule.find(out));
-  return out;
+  for (const rule of FIRST) out = replaceSpans(out, rule.find(out));
+  const at = out;
+  return replaceSpans(
+    at,
+    TOKENS.flatMap((rule) => rule.find(at)),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { WorkspaceError } from './errors.js';
 import { harnessGitEnv } from './harness-git-env.js';
 import { privateStoreFor } from './private-objects.js';
+import { redactText } from '../secrets/index.js';
 
 export interface GitOptions {
   cwd: string;
@@ -57,11 +58,7 @@ export function secretForms(token: string | undefined): string[] {
 
 /** Removes secrets, Authorization headers and URL credentials from text meant for errors or logs. */
 export function scrub(text: string, secrets: string[] = []): string {
-  let out = text;
-  for (const s of secrets.filter((x) => x.length > 0).sort((a, b) => b.length - a.length)) out = out.split(s).join('[redacted]');
-  out = out.replace(/(authorization:\s*\w+\s+)\S+/gi, '$1[redacted]');
-  out = out.replace(/(\w+:\/\/)[^/@\s]+@/g, '$1[redacted]@');
-  return out;
+  return redactText(text, secrets);
 }
 
 const DISK_FULL = /no space left on device|ENOSPC|disk quota exceeded|EDQUOT/i;

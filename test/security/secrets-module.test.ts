@@ -51,6 +51,14 @@ describe('secrets - token rules', () => {
     expect(redactText(once)).toBe(once);
   });
 
+  it('removes every shape when they are printed glued together (a report that dropped the newlines)', () => {
+    const glued = Object.values(SHAPES)
+      .map((s) => s.text)
+      .join('');
+    const out = redactText(glued);
+    expect(Object.entries(SHAPES).filter(([, s]) => out.includes(s.secret))).toEqual([]);
+  });
+
   it('leaves known values shorter than 8 characters and ordinary command lines alone', () => {
     expect(redactText('the test passed', ['test'])).toBe('the test passed');
     const text = 'npm test -- --runInBand; git diff HEAD~1; Bearer of bad news';

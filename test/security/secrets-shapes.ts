@@ -52,6 +52,8 @@ export const SHAPES: Record<string, { text: string; secret: string }> = {
   'anthropic-key-prefix': { text: `sk-ant-${'An7Kp'.repeat(3)}`, secret: 'An7Kp'.repeat(3) },
   'openai-key-prefix': { text: `sk-${'Oa5Ik'.repeat(7)}`, secret: 'Oa5Ik'.repeat(7) },
   'slack-token-prefix': { text: `xoxp-${'Sl4ck'.repeat(3)}`, secret: 'Sl4ck'.repeat(3) },
+  'sendgrid-key-prefix': { text: `SG.${'Sg5'.repeat(6)}.${'Kx2'.repeat(7)}`, secret: 'Kx2'.repeat(7) },
+  'shopify-token-prefix': { text: `shpca_${'Sh0p'.repeat(6)}`, secret: 'Sh0p'.repeat(6) },
   'npm-token-prefix': { text: `npm_${'Np3mT'.repeat(5)}`, secret: 'Np3mT'.repeat(5) },
   'aws-key-id': { text: 'AKIAIOSFODNN7EXAMPLE', secret: 'IOSFODNN7EXAMPLE' },
   'npmrc-auth': { text: '//registry.npmjs.org/:_authToken=Nr9cAuth7Tok', secret: 'Nr9cAuth7Tok' },
