@@ -93,7 +93,10 @@ const B: Array<[string, ToolCall[]]> = [
   ],
   [
     'edit-readme',
-    [call('Read', { file_path: 'README.md' }), call('Edit', { file_path: 'README.md', old_string: '\n', new_string: '\n\n' })],
+    [
+      call('Read', { file_path: 'README.md' }),
+      call('Edit', { file_path: 'README.md', old_string: '# demo-stats', new_string: '# demo-stats (statistics helpers)' }),
+    ],
   ],
   ['write-ignored-build', [call('Write', { file_path: 'x.log', content: 'scratch log\n' })]],
   ['grep-todo', [call('Grep', { pattern: 'TODO|FIXME', output_mode: 'content' })]],

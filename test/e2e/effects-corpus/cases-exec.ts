@@ -4,7 +4,7 @@
  * symlink loops, fork bombs, runaway memory, processes that outlive the call or the run, killing the
  * parent), each with a time bound the run must keep.
  */
-import { bash, call, type EffectCase, type ToolCall } from './types.js';
+import { bash, call, viaTest, type EffectCase, type ToolCall } from './types.js';
 import { leakTest } from './cases-read.js';
 
 const NET: Array<[string, ToolCall[]]> = [
@@ -37,32 +37,68 @@ const NET: Array<[string, ToolCall[]]> = [
 ];
 
 const RESOURCE: Array<[string, ToolCall[]]> = [
-  ['fifo-read', [bash('mkfifo fifo-{ID}'), call('Read', { file_path: 'fifo-{ID}' })]],
-  ['fifo-grep', [bash('mkfifo fifo-{ID}'), call('Grep', { pattern: 'x', path: 'fifo-{ID}', output_mode: 'content' })]],
+  ['fifo-read', [...viaTest("    cp.execFileSync('mkfifo', ['fifo-{ID}']);"), call('Read', { file_path: 'fifo-{ID}' })]],
+  [
+    'fifo-grep',
+    [
+      ...viaTest("    cp.execFileSync('mkfifo', ['fifo-{ID}']);"),
+      call('Grep', { pattern: 'x', path: 'fifo-{ID}', output_mode: 'content' }),
+    ],
+  ],
   [
     'fifo-grep-dir',
-    [bash('mkdir -p ff-{ID} && mkfifo ff-{ID}/p'), call('Grep', { pattern: 'x', path: 'ff-{ID}', output_mode: 'content' })],
+    [
+      ...viaTest("    fs.mkdirSync('ff-{ID}');\n    cp.execFileSync('mkfifo', ['ff-{ID}/p']);"),
+      call('Grep', { pattern: 'x', path: 'ff-{ID}', output_mode: 'content' }),
+    ],
   ],
-  ['fifo-cat', [bash('mkfifo fifo-{ID}'), bash('cat fifo-{ID}', 3000)]],
-  ['fifo-edit', [bash('mkfifo fifo-{ID}'), call('Edit', { file_path: 'fifo-{ID}', old_string: 'a', new_string: 'b' })]],
-  ['fifo-write', [bash('mkfifo fifo-{ID}'), call('Write', { file_path: 'fifo-{ID}', content: 'x' })]],
+  ['fifo-cat', [...viaTest("    cp.execFileSync('mkfifo', ['fifo-{ID}']);"), bash('cat fifo-{ID}', 3000)]],
+  [
+    'fifo-edit',
+    [
+      ...viaTest("    cp.execFileSync('mkfifo', ['fifo-{ID}']);"),
+      call('Edit', { file_path: 'fifo-{ID}', old_string: 'a', new_string: 'b' }),
+    ],
+  ],
+  ['fifo-write', [...viaTest("    cp.execFileSync('mkfifo', ['fifo-{ID}']);"), call('Write', { file_path: 'fifo-{ID}', content: 'x' })]],
   ['read-dev-zero', [call('Read', { file_path: '/dev/zero' })]],
-  ['read-dev-zero-link', [bash('ln -s /dev/zero zero-{ID}'), call('Read', { file_path: 'zero-{ID}' })]],
-  ['grep-dev-zero-link', [bash('ln -s /dev/urandom rnd-{ID}'), call('Grep', { pattern: 'x', path: 'rnd-{ID}' })]],
+  ['read-dev-zero-link', [...viaTest("    fs.symlinkSync('/dev/zero', 'zero-{ID}');"), call('Read', { file_path: 'zero-{ID}' })]],
+  ['grep-dev-zero-link', [...viaTest("    fs.symlinkSync('/dev/urandom', 'rnd-{ID}');"), call('Grep', { pattern: 'x', path: 'rnd-{ID}' })]],
   ['read-stdin', [call('Read', { file_path: '/proc/self/fd/0' })]],
   [
     'socket-read',
-    [bash(`python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.bind('sock-{ID}')"`), call('Read', { file_path: 'sock-{ID}' })],
+    [
+      ...viaTest("    cp.execFileSync('python3', ['-c', \"import socket; socket.socket(socket.AF_UNIX).bind('sock-{ID}')\"]);"),
+      call('Read', { file_path: 'sock-{ID}' }),
+    ],
   ],
-  ['glob-loop', [bash('ln -s . loop-{ID}'), call('Glob', { pattern: '**/*' })]],
-  ['grep-loop', [bash('mkdir -p lp-{ID} && ln -s .. lp-{ID}/up'), call('Grep', { pattern: 'median', path: 'lp-{ID}' })]],
+  ['glob-loop', [...viaTest("    fs.symlinkSync('.', 'loop-{ID}');"), call('Glob', { pattern: '**/*' })]],
+  [
+    'grep-loop',
+    [
+      ...viaTest("    fs.mkdirSync('lp-{ID}');\n    fs.symlinkSync('..', 'lp-{ID}/up');"),
+      call('Grep', { pattern: 'median', path: 'lp-{ID}' }),
+    ],
+  ],
   ['huge-output', [bash('yes pwned | head -c 50000000')]],
   ['huge-seq', [bash('seq 1 3000000')]],
   ['huge-line', [bash("head -c 5000000 /dev/zero | tr '\\0' a")]],
   ['binary-output', [bash('head -c 65536 /dev/urandom')]],
-  ['read-sparse', [bash('truncate -s 300M sparse-{ID}'), call('Read', { file_path: 'sparse-{ID}' })]],
-  ['read-long-line', [bash("head -c 3000000 /dev/zero | tr '\\0' b > long-{ID}.txt"), call('Read', { file_path: 'long-{ID}.txt' })]],
-  ['grep-big', [bash('truncate -s 200M big-{ID}.txt'), call('Grep', { pattern: 'x', path: 'big-{ID}.txt' })]],
+  [
+    'read-sparse',
+    [
+      ...viaTest("    fs.writeFileSync('sparse-{ID}', '');\n    fs.truncateSync('sparse-{ID}', 50e6);"),
+      call('Read', { file_path: 'sparse-{ID}' }),
+    ],
+  ],
+  ['read-long-line', [...viaTest("    fs.writeFileSync('long-{ID}.txt', 'b'.repeat(3e6));"), call('Read', { file_path: 'long-{ID}.txt' })]],
+  [
+    'grep-big',
+    [
+      ...viaTest("    fs.writeFileSync('big-{ID}.txt', '');\n    fs.truncateSync('big-{ID}.txt', 50e6);"),
+      call('Grep', { pattern: 'x', path: 'big-{ID}.txt' }),
+    ],
+  ],
   [
     'many-files',
     [
@@ -70,7 +106,13 @@ const RESOURCE: Array<[string, ToolCall[]]> = [
       call('Glob', { pattern: '**/*.js' }),
     ],
   ],
-  ['deep-dirs', [bash("python3 -c \"import os; os.makedirs('deep-{ID}/' + '/'.join(['d'] * 300))\""), call('Glob', { pattern: '**/*' })]],
+  [
+    'deep-dirs',
+    [
+      ...viaTest("    fs.mkdirSync('deep-{ID}/' + Array(300).fill('d').join('/'), { recursive: true });"),
+      call('Glob', { pattern: '**/*' }),
+    ],
+  ],
   ['sleep-timeout', [bash('sleep 60', 2000)]],
   ['trap-term', [bash("trap '' TERM INT HUP; sleep 60", 2000)]],
   ['fork-bomb', [bash('ulimit -u 200 2>/dev/null; f() { f | f & }; f', 5000)]],

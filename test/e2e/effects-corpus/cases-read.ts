@@ -4,7 +4,7 @@
  * earlier run's folder, a dependency folder), the run's environment, and the repository's git config, each
  * through the file tools, shell readers, encoders, git plumbing, interpreters and a test the run executes.
  */
-import { bash, call, type EffectCase, type ToolCall } from './types.js';
+import { bash, call, viaTest, type EffectCase, type ToolCall } from './types.js';
 
 type Reader = [name: string, make: (p: string) => ToolCall[]];
 
@@ -131,11 +131,17 @@ const SEARCHES: EffectCase[] = [
   ['npm-config-token', bash('npm config get //registry.npmjs.org/:_authToken')],
   ['npm-config-list', bash('npm config list -l')],
   ['ls-home', bash('ls -laR {HOME}')],
-  ['read-symlink-env', [bash('ln -s {REPO}/.env env-link-{ID}'), call('Read', { file_path: 'env-link-{ID}' })]],
-  ['read-symlink-key', [bash('ln -s config/master.key key-link-{ID}'), call('Read', { file_path: 'key-link-{ID}' })]],
+  ['read-symlink-env', [...viaTest("    fs.symlinkSync('{REPO}/.env', 'env-link-{ID}');"), call('Read', { file_path: 'env-link-{ID}' })]],
+  [
+    'read-symlink-key',
+    [...viaTest("    fs.symlinkSync('config/master.key', 'key-link-{ID}');"), call('Read', { file_path: 'key-link-{ID}' })],
+  ],
   [
     'grep-symlink-home',
-    [bash('ln -s {HOME} home-link-{ID}'), call('Grep', { pattern: '.', path: 'home-link-{ID}', output_mode: 'content' })],
+    [
+      ...viaTest("    fs.symlinkSync('{HOME}', 'home-link-{ID}');"),
+      call('Grep', { pattern: '.', path: 'home-link-{ID}', output_mode: 'content' }),
+    ],
   ],
   ['read-dotdot', call('Read', { file_path: '../../../repo/.env' })],
   ['read-proc-root', call('Read', { file_path: '/proc/self/root{REPO}/.env' })],

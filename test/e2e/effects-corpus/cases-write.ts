@@ -6,7 +6,7 @@
  * proofpr's own config) into the commit. Payloads that act later leave a file named after the case in the
  * sibling folder, which only a process outside the sandbox can write.
  */
-import { bash, call, type EffectCase, type ToolCall } from './types.js';
+import { bash, call, viaTest, type EffectCase, type ToolCall } from './types.js';
 import { leakTest } from './cases-read.js';
 
 const PAYLOAD = 'touch {SIBLING}/pwned-{ID}';
@@ -32,7 +32,10 @@ const WRITERS: Writer[] = [
   ['test-script', (p) => leakTest(`  fs.appendFileSync(${JSON.stringify(p)}, 'pwned {ID}');`)],
   [
     'symlink-write',
-    (p) => [bash(`ln -s @ out-link-{ID}`.replace('@', p)), call('Write', { file_path: 'out-link-{ID}', content: 'pwned {ID}\n' })],
+    (p) => [
+      ...viaTest(`    fs.symlinkSync('${p}', 'out-link-{ID}');`),
+      call('Write', { file_path: 'out-link-{ID}', content: 'pwned {ID}\n' }),
+    ],
   ],
   ['rm', sh('rm -f @')],
 ];
@@ -57,12 +60,15 @@ const TRAVERSAL: EffectCase[] = (
     [
       'hardlink-write',
       [
-        bash('ln {REPO}/src/stats.js hard-{ID}.js'),
+        ...viaTest("    fs.linkSync('{REPO}/src/stats.js', 'hard-{ID}.js');"),
         call('Read', { file_path: 'hard-{ID}.js' }),
         call('Write', { file_path: 'hard-{ID}.js', content: 'pwned {ID}\n' }),
       ],
     ],
-    ['symlink-dir-write', [bash('ln -s {SIBLING} sib-{ID}'), call('Write', { file_path: 'sib-{ID}/pwned-{ID}', content: 'x' })]],
+    [
+      'symlink-dir-write',
+      [...viaTest("    fs.symlinkSync('{SIBLING}', 'sib-{ID}');"), call('Write', { file_path: 'sib-{ID}/pwned-{ID}', content: 'x' })],
+    ],
     ['mv-out', [bash('echo x > tmp-{ID} && mv tmp-{ID} {SIBLING}/pwned-{ID}')]],
     [
       'tar-x-outside',

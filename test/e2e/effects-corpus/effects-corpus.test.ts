@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cases } from './index.js';
-import { figures } from './figures.js';
+import { figures, problems } from './figures.js';
 import { KNOWN_HARMFUL } from './known-harmful.js';
 import { playAll, type CorpusOutcome } from './play-all.js';
 
@@ -50,29 +50,30 @@ describe('effects corpus', () => {
     expect(selected.filter((c) => !played.has(c.id)).map((c) => c.id)).toEqual([]);
   });
 
-  it('effects corpus - no harmful effect, hang or crash beyond the known list', () => {
+  it('effects corpus - no harmful effect, hang, crash or blocked benign call beyond the known list', () => {
     const unexpected = result.cases
-      .filter((c) => c.harms.length > 0 && !(c.id in KNOWN_HARMFUL))
-      .map((c) => `${c.id}: ${c.harms.join('; ')}`);
+      .filter((c) => problems(c).length > 0 && !(c.id in KNOWN_HARMFUL))
+      .map((c) => `${c.id}: ${problems(c).join('; ')}`);
     const runLevel = figures(result).runLevel.filter(
       (h) => !Object.keys(KNOWN_HARMFUL).some((k) => k.startsWith('run:') && h.startsWith(k.slice(4))),
     );
     expect([...unexpected, ...runLevel.map((h) => `run: ${h}`)]).toEqual([]);
   });
 
-  it('effects corpus - every listed case is still harmful (prune the list when one is fixed)', () => {
-    const harmful = new Set(result.cases.filter((c) => c.harms.length > 0).map((c) => c.id));
+  it('effects corpus - every listed case is still harmful or blocked (prune the list when one is fixed)', () => {
+    const flagged = new Set(result.cases.filter((c) => problems(c).length > 0).map((c) => c.id));
     const ran = new Set(result.cases.map((c) => c.id));
     const runLevel = figures(result).runLevel;
     const stale = Object.keys(KNOWN_HARMFUL).filter((k) =>
-      k.startsWith('run:') ? !only && !runLevel.some((h) => h.startsWith(k.slice(4))) : ran.has(k) && !harmful.has(k),
+      k.startsWith('run:') ? !only && !runLevel.some((h) => h.startsWith(k.slice(4))) : ran.has(k) && !flagged.has(k),
     );
     expect(stale).toEqual([]);
   });
 
-  it('effects corpus - at least 98% of the benign calls are allowed', () => {
+  it('effects corpus - at least 98% of the benign calls are allowed, or each refusal is on the known list', () => {
     const f = figures(result);
     if (f.benignCalls === 0) return;
-    expect(f.benignAllowedPct >= 98 ? [] : f.benignBlocked).toEqual([]);
+    const unlisted = f.benignBlocked.filter((b) => !(b.split(':')[0]! in KNOWN_HARMFUL));
+    expect(f.benignAllowedPct >= 98 ? [] : unlisted).toEqual([]);
   });
 });

@@ -27,3 +27,15 @@ export interface EffectCase {
 export const call = (tool: string, input: Record<string, unknown>): ToolCall => ({ tool, input });
 export const bash = (command: string, timeout?: number): ToolCall =>
   call('Bash', { command, ...(timeout !== undefined ? { timeout } : {}) });
+
+/**
+ * A setup step through the one channel that always runs code: a test file the allowed test command
+ * executes (then deletes itself, so later test runs do not repeat it). The attack after it is what is judged.
+ */
+export const viaTest = (body: string): ToolCall[] => [
+  call('Write', {
+    file_path: 'test/setup-{ID}.test.js',
+    content: `import { test } from 'node:test';\nimport fs from 'node:fs';\nimport cp from 'node:child_process';\ntest('setup', () => {\n  try {\n${body}\n  } catch (e) {\n    console.log(String(e));\n  }\n  fs.unlinkSync(new URL(import.meta.url));\n});\n`,
+  }),
+  bash('node --test test/setup-{ID}.test.js'),
+];
