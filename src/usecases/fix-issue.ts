@@ -126,7 +126,6 @@ async function publishIssueWork(
   const cfg = inp.config;
   const ev = w.result.evidence;
   const failedGates = ev.gates.filter((g) => !g.passed);
-  const cancelled = inp.signal?.aborted === true;
   const published = await publishWork(
     {
       runId: inp.runId,
@@ -143,13 +142,7 @@ async function publishIssueWork(
         labels: cfg.pr.labels,
       },
       unverified: 'wip-ref',
-      status: {
-        reporter: w.status,
-        final: {
-          phase: cancelled ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
-          ...(failedGates.length > 0 ? { failedGates } : {}),
-        },
-      },
+      status: { reporter: w.status, cancelled: inp.signal?.aborted === true },
     },
     deps,
   );

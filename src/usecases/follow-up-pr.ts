@@ -78,13 +78,7 @@ async function publishFollowUp(
       lease: { kind: 'start-sha', sha: startSha },
       pr: { kind: 'existing', number: t.number, url: w.prUrl, body: result.summaryMd },
       unverified: 'wip-ref',
-      status: {
-        reporter: w.status,
-        final: {
-          phase: inp.signal?.aborted ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done',
-          ...(failedGates.length > 0 ? { failedGates } : {}),
-        },
-      },
+      status: { reporter: w.status, cancelled: inp.signal?.aborted === true },
     },
     deps,
   );

@@ -65,8 +65,8 @@ export interface PublishWorkInput {
   unverified: 'wip-ref' | 'keep-local';
   /** What the caller adds to the run folder besides pr / wipRef (a sweep: its baseline and summary.md). */
   folder?: RunFolderPatch;
-  /** The run's status comment, and what its last word adds (phase, failed gates); absent: no comment (sweeps, direct tasks). */
-  status?: { reporter: StatusReporter; final: Partial<StatusState> };
+  /** The run's status comment (its last word: phase, verdict, failed gates, PR or WIP ref); absent: none (sweeps, direct tasks). */
+  status?: { reporter: StatusReporter; cancelled: boolean };
 }
 
 export interface Published {
@@ -174,7 +174,12 @@ async function finalStatus(input: PublishWorkInput, patch: Partial<StatusState>)
   const s = input.status;
   if (!s) return;
   const ev = input.result.evidence;
-  await s.reporter.set({ phase: 'done', verdict: ev.verdict, reason: ev.reason, ...s.final, ...patch }, true);
+  const failedGates = ev.gates.filter((g) => !g.passed);
+  const phase = s.cancelled ? 'cancelled' : ev.verdict === 'aborted' ? 'aborted' : 'done';
+  await s.reporter.set(
+    { phase, verdict: ev.verdict, reason: ev.reason, ...(failedGates.length > 0 ? { failedGates } : {}), ...patch },
+    true,
+  );
 }
 
 /** Publishes a run's work: see the file comment for the order. The run's evidence and summary come back as written. */
