@@ -71,6 +71,16 @@ describe('one way out - lint over src/', () => {
     expect(callers).toEqual(expect.arrayContaining(PUBLISH_CALLS.map((re) => `src/usecases/publish-work.ts: ${re.source}`)));
   });
 
+  it('one way out - a PR is opened only by the upsert, and its body edited only by the publish step and the CI section', () => {
+    const at = (re: RegExp): string[] => files.filter(({ text }) => re.test(text)).map(({ f }) => f);
+    expect(at(/\.createPullRequest\(/)).toEqual(['src/github/pull-request.ts']);
+    expect(at(/\.updatePullRequest\(/).sort()).toEqual([
+      'src/github/pull-request.ts',
+      'src/usecases/publish-ci.ts',
+      'src/usecases/publish-work.ts',
+    ]);
+  });
+
   it('one way out - the rule catches a push, an upsert and a check run written anywhere else', () => {
     const bad = [
       'await deps.workspace.pushBranch({ repoDir, branch });',
