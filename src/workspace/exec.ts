@@ -167,6 +167,15 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   }
 }
 
+/** A walled folder a harness step removed is made again (else bwrap fails on the missing mount source). */
+function tryMkdir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    /* bwrap names the problem */
+  }
+}
+
 /** The command's environment: the run's (or a fresh) home, the git pin when it runs git, the request's additions. */
 function commandEnv(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Record<string, string> {
   const base = fresh ? rehome(cx.baseEnv, cx.home, fresh) : cx.baseEnv;
@@ -184,6 +193,7 @@ function rehome(env: Record<string, string>, from: string, to: string): Record<s
 async function runIn(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Promise<ExecResult> {
   const { opts, max, grace, log, live, sandbox } = cx;
   const box = cx.box && fresh ? { ...cx.box, home: fresh } : cx.box;
+  for (const d of box?.ensureDirs ?? []) tryMkdir(d);
   const started = Date.now();
   const env = commandEnv(cx, req, fresh);
   const [file, args] = box

@@ -50,7 +50,7 @@ async function sanitizedConfig(commonDir: string, out: string, excludesFile?: st
  */
 export async function sandboxMounts(
   input: MountInput,
-): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds'>> {
+): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds' | 'ensureDirs'>> {
   const hide: string[] = [];
   const overlays: Array<[string, string]> = [];
   const readOnly: string[] = [];
@@ -102,11 +102,12 @@ export async function sandboxMounts(
     for (const m of p.masked) overlays.push([empty, m]);
   }
   readOnly.push(...p.readOnly);
+  const ensureDirs = input.protect ? wallMissingControlDirs(input.root, input.protect) : [];
+  readOnly.push(...ensureDirs);
   if (input.protect) {
-    readOnly.push(...wallMissingControlDirs(input.root, input.protect));
     for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
   }
-  return { hide, readOnly, overlays, writable: p.writable, scratchBinds: await toolCaches(readOnly, input.runTmp) };
+  return { hide, readOnly, overlays, writable: p.writable, scratchBinds: await toolCaches(readOnly, input.runTmp), ensureDirs };
 }
 
 /** Folders tools write into inside `node_modules` (vitest/vite bundle their config into `.vite-temp`, loaders cache in `.cache`). */

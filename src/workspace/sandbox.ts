@@ -44,6 +44,11 @@ export interface SandboxOptions {
   scratchBinds?: Array<[string, string]>;
   /** Bind the worktree read-only (plan mode). */
   readOnlyRoot?: boolean;
+  /**
+   * Empty folders made to be bound read-only (control folders that did not exist, protected-mounts.ts):
+   * made again before each command, since a harness step (`git clean -fd`) may remove an empty folder.
+   */
+  ensureDirs?: string[];
 }
 
 type Mount = { dest: string; rank: number; argv: string[] };

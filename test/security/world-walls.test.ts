@@ -204,6 +204,12 @@ describe('fresh homes and control folders', () => {
     expect(existsSync(join(ws.wt.path, '.husky', 'pre-commit'))).toBe(false);
     expect(existsSync(join(ws.wt.path, '.githooks', 'x'))).toBe(false);
     expect(sh(ws.wt.path, 'status', '--porcelain')).toBe('');
+    // A harness step's `git clean -fd` removes the empty walled folder; the next command still runs, still walled.
+    execFileSync('git', ['clean', '-fdq'], { cwd: ws.wt.path, env: { ...process.env, GIT_DIR: ws.wt.gitDir, GIT_WORK_TREE: ws.wt.path } });
+    expect(existsSync(join(ws.wt.path, '.husky'))).toBe(false);
+    const after = await run(h, ws, 'echo ok; mkdir -p .husky && printf x > .husky/pre-commit');
+    expect(after.stdout).toContain('ok');
+    expect(existsSync(join(ws.wt.path, '.husky', 'pre-commit'))).toBe(false);
   });
 
   it('world - the WIP commit leaves a protected file out, keeps the rest, and stores no blob of an ignored secret', async () => {
