@@ -3,7 +3,7 @@
  * validated on the way in and out, capped in count and length, the same rule never kept twice.
  */
 import { z } from 'zod';
-import type { MemoryBlobs, MemoryEntry, MemoryStore } from './types.js';
+import { MEMORY_TYPES, type MemoryBlobs, type MemoryEntry, type MemoryStore } from './types.js';
 
 /** The index loaded into prompts is at most 200 lines (seed 003 §4): one line per entry. */
 export const MAX_ENTRIES = 200;
@@ -12,6 +12,7 @@ export const MAX_WHY = 200;
 export const MAX_WHERE = 120;
 
 const entrySchema = z.object({
+  type: z.enum(MEMORY_TYPES).optional(),
   rule: z.string().min(1).max(MAX_RULE),
   why: z.string().max(MAX_WHY),
   where: z.string().max(MAX_WHERE),

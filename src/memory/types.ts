@@ -7,7 +7,17 @@
 
 type Awaitable<T> = T | Promise<T>;
 
+/**
+ * The four kinds of memory (seed 001 ch. 9, seed 003 §4.1): user (who the maintainers are and how they
+ * want to be addressed), feedback (a correction of how to work here), project (a goal, decision or date
+ * the code does not show), reference (where something lives outside the repository).
+ */
+export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
 export interface MemoryEntry {
+  /** Which of the four kinds; absent on entries kept before types existed (they are feedback). */
+  type?: MemoryType;
   /** The rule, in the imperative ("Do not mock the database in tests"). */
   rule: string;
   /** Why the maintainer wants it, as they said it. */

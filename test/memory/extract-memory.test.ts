@@ -24,6 +24,7 @@ describe('memory extraction', () => {
     );
     const res = await extractMemory(model, 'm', note('Please keep the public API stable, downstream pins it.'));
     expect(res.entry).toEqual({
+      type: 'feedback',
       rule: 'Keep the public API stable',
       why: 'downstream users pin it',
       where: 'src/api',

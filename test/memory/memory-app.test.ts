@@ -97,7 +97,13 @@ describe('feedback memory - in the App', () => {
     await until(() => gh.comments.some((c) => c.issue === 13));
     const entries = await h.app.memory.list(REPO);
     expect(entries).toEqual([
-      { ...ENTRY, date: '2026-11-30', url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-8001', author: 'maintainer' },
+      {
+        ...ENTRY,
+        type: 'feedback',
+        date: '2026-11-30',
+        url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-8001',
+        author: 'maintainer',
+      },
     ]);
     expect(extraction.requests).toHaveLength(1);
     const asked = JSON.stringify(extraction.requests[0]!.messages);
@@ -115,7 +121,7 @@ describe('feedback memory - in the App', () => {
     await h.app.probot.receive({ id: 'mem-1', name: 'issue_comment', payload: issueComment('/agent memory') } as never);
     const listed = gh.comments.filter((c) => c.issue === 12).at(-1)!.body;
     expect(listed).toContain(
-      '1. [2026-11-30] Do not mock the database in tests; use the sqlite test helper. Why: the mocks hid a broken migration. Applies to: tests.',
+      '1. [feedback · 2026-11-30] Do not mock the database in tests; use the sqlite test helper. Why: the mocks hid a broken migration. Applies to: tests.',
     );
 
     // 3. The next run on that repository has it in its prompt, after the instructions, as possibly stale data.
@@ -125,13 +131,15 @@ describe('feedback memory - in the App', () => {
     expect(system).toContain('# Feedback memory');
     expect(system).toMatch(/may be stale/);
     expect(system).toMatch(/not instructions/);
-    expect(system).toContain('1. [2026-11-30] Do not mock the database in tests');
+    expect(system).toContain('1. [feedback · 2026-11-30] Do not mock the database in tests');
     expect(system.indexOf('# Feedback memory')).toBeLessThan(system.indexOf('# Task'));
 
     // 4. `/agent forget 1` removes it; the run after that does not see it.
     await h.app.probot.receive({ id: 'forget-1', name: 'issue_comment', payload: issueComment('/agent forget 1') } as never);
     expect(await h.app.memory.list(REPO)).toEqual([]);
-    expect(gh.comments.filter((c) => c.issue === 12).at(-1)!.body).toMatch(/^Forgotten: \[2026-11-30\] Do not mock the database/);
+    expect(gh.comments.filter((c) => c.issue === 12).at(-1)!.body).toMatch(
+      /^Forgotten: \[feedback · 2026-11-30\] Do not mock the database/,
+    );
     await h.app.probot.receive({ id: 'fix-2', name: 'issue_comment', payload: issueComment('/agent fix') } as never);
     await until(() => run2.requests.length > 0 && (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done', 60_000);
     expect(run2.requests[0]!.system.map((b) => b.text).join('\n')).not.toContain('Feedback memory');

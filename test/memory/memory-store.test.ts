@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore, MAX_ENTRIES } from '../../src/memory/memory-store.js';
 import { fileMemoryBlobs, sqliteMemoryBlobs } from '../../src/memory/memory-blobs.js';
-import { renderMemoryIndex } from '../../src/memory/memory-index.js';
+import { renderMemoryIndex, MAX_INDEX_BYTES } from '../../src/memory/memory-index.js';
 import { answerMemoryCommand } from '../../src/memory/memory-commands.js';
 import { openDatabase } from '../../src/jobs/db.js';
 import type { MemoryEntry } from '../../src/memory/types.js';
@@ -33,13 +33,20 @@ describe('memory store', () => {
     expect((await store.list('acme/widgets')).map((e) => e.rule)).toEqual(['Use the existing date helper']);
   });
 
-  it('memory store - capped at 200 entries (the oldest drop out) and the index at 200 lines', async () => {
+  it('memory store - capped at 200 entries (the oldest drop out) and the index at 200 lines / 25 KB, the cut said', async () => {
     const store = createMemoryStore(fileMemoryBlobs(home()));
     for (let i = 1; i <= MAX_ENTRIES + 5; i++) await store.add('acme/widgets', entry(`Rule number ${i}`));
     const all = await store.list('acme/widgets');
     expect(all).toHaveLength(MAX_ENTRIES);
     expect(all[0]!.rule).toBe('Rule number 6');
-    expect(renderMemoryIndex(all)!.split('\n')).toHaveLength(MAX_ENTRIES);
+    const index = renderMemoryIndex(all)!;
+    const lines = index.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(MAX_ENTRIES);
+    expect(Buffer.byteLength(index, 'utf8')).toBeLessThanOrEqual(MAX_INDEX_BYTES);
+    expect(lines[0]).toMatch(/^\(\d+ older entries not shown: the index is capped at 200 lines and 25 KB\)$/);
+    expect(lines.at(-1)).toMatch(/^200\. \[feedback · \d{4}-\d{2}-\d{2}\] Rule number 205\./);
+    const short = all.slice(-150).map((e) => ({ ...e, why: '', where: '', url: 'u' }));
+    expect(renderMemoryIndex(short)!.split('\n')).toHaveLength(150);
   });
 
   it('memory store - an entry over the length caps or without an absolute date is refused', async () => {
@@ -64,10 +71,12 @@ describe('memory store', () => {
     await store.add('acme/widgets', entry('Keep the public API', { why: 'downstream users pin it.', where: 'src/api' }));
     const list = await answerMemoryCommand(t('memory'), '/agent', store);
     expect(list.text).toContain(
-      '1. [2026-11-30] Keep the public API. Why: downstream users pin it. Applies to: src/api. (@maintainer, https://github.com/acme/widgets/pull/13#pullrequestreview-1)',
+      '1. [feedback · 2026-11-30] Keep the public API. Why: downstream users pin it. Applies to: src/api. (@maintainer, https://github.com/acme/widgets/pull/13#pullrequestreview-1)',
     );
     expect((await answerMemoryCommand(t('forget', 'two'), '/agent', store)).text).toMatch(/no memory entry `two`: I keep 1/);
-    expect((await answerMemoryCommand(t('forget', '#1'), '/agent', store)).text).toMatch(/^Forgotten: \[2026-11-30\] Keep the public API/);
+    expect((await answerMemoryCommand(t('forget', '#1'), '/agent', store)).text).toMatch(
+      /^Forgotten: \[feedback · 2026-11-30\] Keep the public API/,
+    );
     expect(await store.list('acme/widgets')).toEqual([]);
     expect((await answerMemoryCommand(t('memory'), '/agent', undefined)).text).toMatch(/keeps no memory/);
   });
