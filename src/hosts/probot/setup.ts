@@ -92,7 +92,10 @@ export async function chooseWebhookUrl(opts: SetupOptions): Promise<string> {
   return channel;
 }
 
-/** app.yml in `cwd` (Probot builds the manifest from it); proofpr's own when there is none. */
+/**
+ * app.yml in `cwd` (Probot builds the manifest from the process's working folder's app.yml, which is
+ * `cwd` when run from the CLI); proofpr's own when there is none.
+ */
 function ensureManifest(opts: SetupOptions): void {
   const target = join(opts.cwd, 'app.yml');
   if (existsSync(target)) return;
@@ -123,7 +126,15 @@ export async function startSetup(opts: SetupOptions): Promise<SetupServer> {
   const { WEBHOOK_PROXY_URL: _proxy, APP_ID: _appId, ...probotEnv } = opts.env;
   process.env.WEBHOOK_PROXY_URL = webhookUrl;
   // Probot's set-up server (no forwarding while it runs: probotEnv has no WEBHOOK_PROXY_URL).
-  const server = await run(() => undefined, { env: probotEnv, log: opts.log, updateEnv: envWriter(opts) });
+  const restore = (): void => {
+    if (saved === undefined) delete process.env.WEBHOOK_PROXY_URL;
+    else process.env.WEBHOOK_PROXY_URL = saved;
+  };
+  const server = await run(() => undefined, { env: probotEnv, log: opts.log, updateEnv: envWriter(opts) }).catch((e: unknown) => {
+    restore();
+    throw e;
+  });
+  // Probot's run loads the working folder's .env into the process environment: the decided URL wins.
   process.env.WEBHOOK_PROXY_URL = webhookUrl;
   const host = opts.env.HOST?.trim();
   return {
@@ -132,8 +143,7 @@ export async function startSetup(opts: SetupOptions): Promise<SetupServer> {
     webhookUrl,
     async stop() {
       await server.stop();
-      if (saved === undefined) delete process.env.WEBHOOK_PROXY_URL;
-      else process.env.WEBHOOK_PROXY_URL = saved;
+      restore();
     },
   };
 }
