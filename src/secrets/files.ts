@@ -8,6 +8,8 @@
  * (`isTokenFileName` says which names are worth reading for it).
  */
 
+import { looksLikeSecretContent } from './redact.js';
+
 /** Base names that are secrets whatever they hold. */
 const SECRET_BASE = [
   /^\.env(\..+)?$/i, // .env, .env.local, .env.production …
@@ -94,7 +96,11 @@ export function hasToken(content: string): boolean {
   return TOKEN_CONTENT.test(content) || /^\s*machine\s+\S+.*\bpassword\b/m.test(content) || hasCredentialShape(content);
 }
 
-/** Does any data file's content hold a credential by its shape (a private key, a service-account key, a kubeconfig key)? */
+/**
+ * Does any data file's content hold a credential: by its shape (a private key, a service-account key, a
+ * kubeconfig key), or a token one of the confident token rules recognises (looksLikeSecretContent, the
+ * same rules the redactor applies)?
+ */
 export function hasCredentialShape(content: string): boolean {
-  return CREDENTIAL_SHAPE.some((re) => re.test(content));
+  return CREDENTIAL_SHAPE.some((re) => re.test(content)) || looksLikeSecretContent(content) !== undefined;
 }

@@ -1,0 +1,44 @@
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { makeRepo, call, git, type TestRepo } from './helpers/context.js';
+import { closeWorld, openWorld, worldMasked } from '../../src/workspace/world.js';
+
+/* Issue 23: tracked files that look like secrets by content are hidden from the file tools; source code is judged by path only. */
+
+const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}xY9z8W`;
+let repo: TestRepo;
+
+beforeAll(() => {
+  repo = makeRepo({ git: true });
+  repo.write('config/deploy.yml', `github_token: ${TOKEN}\n`);
+  repo.write('config/app.yml', 'name: app\npassword: test\n');
+  repo.write('terraform.tfstate', '{"version": 4}\n');
+  repo.write('.dev.vars', 'X=1\n');
+  repo.write('.vault-token', 's.abc\n');
+  repo.write('secrets/db.txt', 'postgres://u:p@h/db\n');
+  repo.write('src/secrets/redact.ts', 'export const x = 1;\n');
+  repo.write('src/token.test.js', `const t = '${TOKEN}';\n`);
+  git(repo.root, 'add', '-A');
+  git(repo.root, 'commit', '-qm', 'fixture');
+});
+afterAll(() => {
+  closeWorld(repo.root);
+  repo.cleanup();
+});
+
+describe('secret-looking tracked files', () => {
+  it('world - a data file holding a token is hidden from Read, Grep and Glob; a source file holding one is not', async () => {
+    expect(await call(repo.ctx, 'Read', { file_path: 'config/deploy.yml' })).toMatchObject({ isError: true, errorKind: 'denied' });
+    expect((await call(repo.ctx, 'Read', { file_path: 'config/app.yml' })).isError).toBe(false);
+    const g = await call(repo.ctx, 'Grep', { pattern: 'ghp_', output_mode: 'files_with_matches' });
+    expect(g.forModel).toContain('src/token.test.js');
+    expect(g.forModel).not.toContain('deploy.yml');
+    const all = (await call(repo.ctx, 'Glob', { pattern: '**/*' })).forModel.split('\n').sort();
+    expect(all).toEqual(['config/app.yml', 'src/secrets/redact.ts', 'src/token.test.js']);
+  });
+
+  it('world - the masked list names them; permissions.readable opens one', async () => {
+    openWorld(repo.root, { readable: ['config/deploy.yml'] });
+    expect(worldMasked(repo.root)).toEqual(['.dev.vars', '.vault-token', 'secrets/db.txt', 'terraform.tfstate']);
+    expect((await call(repo.ctx, 'Read', { file_path: 'config/deploy.yml' })).forModel).toContain(TOKEN);
+  });
+});
