@@ -84,16 +84,7 @@ export async function assertionsKept(
   const removed: LineRef[] = [];
   const skipsAdded: LineRef[] = [];
   const earlyReturns: LineRef[] = [];
-  const attributesChanged: string[] = [];
-  const problems: string[] = [];
-  for (const f of all) {
-    if ([f.path, f.oldPath].some((p) => p !== undefined && posix.basename(p) === '.gitattributes')) {
-      attributesChanged.push(f.path);
-      problems.push(
-        `${f.path}: .gitattributes ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: it decides how git compares and stages files, so the test diff can't be trusted; revert it`,
-      );
-    }
-  }
+  const { attributesChanged, problems } = gitattributesChanges(all);
   let c: IntegrityResult;
   try {
     c = await classifyChanges({
@@ -117,30 +108,7 @@ export async function assertionsKept(
     else if (x.kind === 'assertion-weakened' && /early return/.test(x.what)) earlyReturns.push(r);
   }
   problems.push(...findings.map(formatFinding));
-  // Languages the parser does not read: the line rules.
-  for (const f of c.unparsedTests) {
-    if (f.status !== 'added') {
-      const lost = unmatched(
-        f.removed.filter((l) => isAssertionLine(l.text)),
-        f.added,
-      ).map((l) => ref(f.oldPath ?? f.path, l));
-      if (lost.length) {
-        removed.push(...lost);
-        problems.push(
-          `${f.path}: ${lost.length} assertion(s) removed or changed (an existing assertion must stay exactly as it was; only new ones may be added): ${listed(lost)}`,
-        );
-      }
-    }
-    const skips = unmatched(
-      f.added.filter((l) => isSkipLine(l.text)),
-      f.removed,
-    ).map((l) => ref(f.path, l));
-    skipsAdded.push(...skips);
-    problems.push(...skips.map((r) => `${r.file}:${r.line}: skip/only marker added: \`${r.text}\``));
-    const returns = await earlyReturnsIn(root, f);
-    earlyReturns.push(...returns);
-    problems.push(...returns.map((r) => `${r.file}:${r.line}: \`${r.text}\` added first in a test body: the test's assertions never run`));
-  }
+  await lineRules(root, c.unparsedTests, { removed, skipsAdded, earlyReturns, problems });
   const { changedTestFiles, deletedTestFiles } = c;
   const freely = c.allowedChanged.length ? `; ${c.allowedChanged.length} file(s) changed under gates.test_changes_allowed` : '';
   const detail = problems.length
@@ -159,6 +127,54 @@ export async function assertionsKept(
     attributesChanged,
     findings,
   };
+}
+
+/** .gitattributes decides how git compares and stages files: any change to one makes the test diff untrustworthy. */
+function gitattributesChanges(all: readonly FileDiff[]): { attributesChanged: string[]; problems: string[] } {
+  const attributesChanged: string[] = [];
+  const problems: string[] = [];
+  for (const f of all) {
+    if ([f.path, f.oldPath].some((p) => p !== undefined && posix.basename(p) === '.gitattributes')) {
+      attributesChanged.push(f.path);
+      problems.push(
+        `${f.path}: .gitattributes ${f.status === 'added' ? 'added' : f.status === 'deleted' ? 'deleted' : 'changed'}: it decides how git compares and stages files, so the test diff can't be trusted; revert it`,
+      );
+    }
+  }
+  return { attributesChanged, problems };
+}
+
+/** Test files in languages the parser does not read: the line rules (assertions kept verbatim, no skip, no early return). */
+async function lineRules(
+  root: string,
+  files: readonly FileDiff[],
+  out: { removed: LineRef[]; skipsAdded: LineRef[]; earlyReturns: LineRef[]; problems: string[] },
+): Promise<void> {
+  for (const f of files) {
+    if (f.status !== 'added') {
+      const lost = unmatched(
+        f.removed.filter((l) => isAssertionLine(l.text)),
+        f.added,
+      ).map((l) => ref(f.oldPath ?? f.path, l));
+      if (lost.length) {
+        out.removed.push(...lost);
+        out.problems.push(
+          `${f.path}: ${lost.length} assertion(s) removed or changed (an existing assertion must stay exactly as it was; only new ones may be added): ${listed(lost)}`,
+        );
+      }
+    }
+    const skips = unmatched(
+      f.added.filter((l) => isSkipLine(l.text)),
+      f.removed,
+    ).map((l) => ref(f.path, l));
+    out.skipsAdded.push(...skips);
+    out.problems.push(...skips.map((r) => `${r.file}:${r.line}: skip/only marker added: \`${r.text}\``));
+    const returns = await earlyReturnsIn(root, f);
+    out.earlyReturns.push(...returns);
+    out.problems.push(
+      ...returns.map((r) => `${r.file}:${r.line}: \`${r.text}\` added first in a test body: the test's assertions never run`),
+    );
+  }
 }
 
 /** The lines of `lines` whose trimmed text is not among `others` (each line of `others` matches once). */

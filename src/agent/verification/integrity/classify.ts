@@ -85,25 +85,7 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
     return r.code === 0 ? r.stdout : undefined;
   };
   const nowText = (path: string): Promise<string | undefined> => readFile(join(input.root, path), 'utf8').catch(() => undefined);
-  const repoFiles = await listFiles(input.root, input.gitDir);
-  const ctx = {
-    isRepoSource: (p: string): boolean => {
-      const hit = resolveRepoPath(p, repoFiles);
-      return hit !== undefined && roleOf(hit, () => false) === 'source';
-    },
-    imports: (file: string, m: FileModel, p: string): boolean => {
-      const target = resolveRepoPath(p, repoFiles);
-      if (target === undefined) return false;
-      return m.imports.some((spec) => {
-        const rp = p.startsWith('py:')
-          ? `py:${spec}`
-          : spec.startsWith('.')
-            ? posix.normalize(posix.join(posix.dirname(file), spec))
-            : undefined;
-        return rp !== undefined && resolveRepoPath(rp, repoFiles) === target;
-      });
-    },
-  };
+  const ctx = repoContext(await listFiles(input.root, input.gitDir));
 
   for (const f of input.diffs) {
     if (input.skip?.has(f.path)) continue;
@@ -130,18 +112,7 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
     }
     if (rf === 'test') {
       res.changedTestFiles.push(f.path);
-      const lang = langOf(f.path);
-      if (!lang) {
-        res.unparsedTests.push(f);
-        continue;
-      }
-      const after = await nowText(f.path);
-      const before = f.status === 'added' ? undefined : await baseText(oldPath);
-      if (after === undefined) continue;
-      res.parsed.push(f.path);
-      const finalModel = await modelOf(lang, after, f.path);
-      const baseModel = before === undefined ? undefined : await modelOf(langOf(oldPath) ?? lang, before, oldPath);
-      res.findings.push(...compareTestFile(f.path, oldPath, baseModel, finalModel, ctx));
+      await classifyTestFile(f, res, ctx, baseText, nowText);
       continue;
     }
     if (rb === 'snapshot' || rf === 'snapshot') {
@@ -164,6 +135,53 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
     }
   }
   return res;
+}
+
+type RepoContext = ReturnType<typeof repoContext>;
+
+/** What comparing a test file needs to know about the repository: is a path its source, does a file import it. */
+function repoContext(repoFiles: Parameters<typeof resolveRepoPath>[1]) {
+  return {
+    isRepoSource: (p: string): boolean => {
+      const hit = resolveRepoPath(p, repoFiles);
+      return hit !== undefined && roleOf(hit, () => false) === 'source';
+    },
+    imports: (file: string, m: FileModel, p: string): boolean => {
+      const target = resolveRepoPath(p, repoFiles);
+      if (target === undefined) return false;
+      return m.imports.some((spec) => {
+        const rp = p.startsWith('py:')
+          ? `py:${spec}`
+          : spec.startsWith('.')
+            ? posix.normalize(posix.join(posix.dirname(file), spec))
+            : undefined;
+        return rp !== undefined && resolveRepoPath(rp, repoFiles) === target;
+      });
+    },
+  };
+}
+
+/** A changed test file: parsed and compared with its base version, or left to the line rules when no parser reads it. */
+async function classifyTestFile(
+  f: FileDiff,
+  res: IntegrityResult,
+  ctx: RepoContext,
+  baseText: (path: string) => Promise<string | undefined>,
+  nowText: (path: string) => Promise<string | undefined>,
+): Promise<void> {
+  const oldPath = f.oldPath ?? f.path;
+  const lang = langOf(f.path);
+  if (!lang) {
+    res.unparsedTests.push(f);
+    return;
+  }
+  const after = await nowText(f.path);
+  const before = f.status === 'added' ? undefined : await baseText(oldPath);
+  if (after === undefined) return;
+  res.parsed.push(f.path);
+  const finalModel = await modelOf(lang, after, f.path);
+  const baseModel = before === undefined ? undefined : await modelOf(langOf(oldPath) ?? lang, before, oldPath);
+  res.findings.push(...compareTestFile(f.path, oldPath, baseModel, finalModel, ctx));
 }
 
 /** A test support file: new files pass; data files may not change; code files may only gain declarations. */

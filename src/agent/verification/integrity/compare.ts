@@ -176,6 +176,23 @@ export function compareTestFile(
     if (out.some((f) => f.kind === 'marker' && f.start === m.span.start && f.file === file)) continue;
     out.push(finding('marker', file, m.span, `\`${m.kind}\` added: it skips or deselects tests`));
   }
+  out.push(...newMocksOfSource(file, base, final, ctx));
+  if (base)
+    out.push(
+      ...compareTopLevel(
+        file,
+        oldFile,
+        base.topLevel,
+        final.topLevel,
+        base.tests.length || final.tests.length ? 'code outside the tests' : 'test helper code',
+      ),
+    );
+  return out;
+}
+
+/** Mocks the final file adds of code under test in this repository (a new file: only of a module it imports). */
+function newMocksOfSource(file: string, base: FileModel | undefined, final: FileModel, ctx: CompareContext): Finding[] {
+  const out: Finding[] = [];
   const baseMocks = new Set((base?.mocks ?? []).map((m) => `${m.how}|${m.target}`));
   for (const m of final.mocks) {
     if (baseMocks.has(`${m.how}|${m.target}`) || m.repoPath === undefined || !ctx.isRepoSource(m.repoPath)) continue;
@@ -189,16 +206,6 @@ export function compareTestFile(
       ),
     );
   }
-  if (base)
-    out.push(
-      ...compareTopLevel(
-        file,
-        oldFile,
-        base.topLevel,
-        final.topLevel,
-        base.tests.length || final.tests.length ? 'code outside the tests' : 'test helper code',
-      ),
-    );
   return out;
 }
 
