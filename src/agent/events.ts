@@ -154,6 +154,8 @@ export type RunEvent =
     >
   | Ev<'retry', { turn: number; reason: string; attempt: number }>
   | Ev<'notice', { message: string }>
+  /** The checks the repository has besides the test command (detect/repo-checks.ts): evidence.notRun lists those not run. */
+  | Ev<'repo_checks', { checks: Array<{ kind: string; command: string; source: string }> }>
   /** The second look after the gates passed (review.enabled): its findings, usage and, with block_on: high, its gate. */
   | Ev<'second_look', { look: SecondLook }>
   /** A sub-agent (the Task tool) ended: its requests are the run's too; its tokens and cost count in the evidence. */

@@ -16,6 +16,7 @@ import type { ExecPort } from '../workspace/exec-port.js';
 import { costUsd } from '../model/pricing.js';
 import { logger } from '../log.js';
 import { instructionsFromRef } from './instructions-from-ref.js';
+import { detectRepoChecks } from '../detect/repo-checks.js';
 import { commitMessage } from './commit-message.js';
 import { extraTools } from './extra-tools.js';
 import type { Workspace } from './prepare-workspace.js';
@@ -59,6 +60,9 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     : wt.path;
   const skills = await loadSkillBodies(instructionsRoot, log);
   const events = new EventQueue();
+  // The repository's other checks (lint, type check, e2e…): the evidence lists those this run did not run.
+  const checks = await detectRepoChecks(wt.path);
+  if (checks.length) events.push({ type: 'repo_checks', checks });
   const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
   const builtIn = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
   const tools = [...builtIn, ...(await extraTools(input, ws, exec, hooks, events))];

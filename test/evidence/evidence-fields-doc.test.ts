@@ -44,6 +44,8 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   wipRef: 'contract',
   leftOut: 'readme',
   masked: 'contract',
+  notRun: 'contract',
+  checksPassed: 'readme',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {

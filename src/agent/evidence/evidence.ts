@@ -11,6 +11,7 @@ import { acceptedTreeHash, selectFinalGates } from './final-gates.js';
 import type { Evidence, EvidenceUsage, FileChange } from './types.js';
 import { secondLookOf } from './second-look-evidence.js';
 import { priceFor } from '../../model/pricing.js';
+import { accountChecks } from './not-run.js';
 
 export interface EvidenceFacts {
   repo: Evidence['repo'];
@@ -139,6 +140,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
   const finalTreeHash = facts.finalTreeHash ?? acceptedTreeHash(events, selection);
   const look = lastOf(events, 'second_look')?.look;
   const diff = lastOf(events, 'differential');
+  const checks = accountChecks(events);
   return {
     version: 1,
     runId: facts.runId ?? start?.runId ?? '',
@@ -170,6 +172,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(facts.masked?.length ? { masked: facts.masked } : {}),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
+    ...(checks ? { notRun: checks.notRun, checksPassed: checks.ranPassed } : {}),
   };
 }
 

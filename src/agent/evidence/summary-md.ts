@@ -167,6 +167,16 @@ function notVerified(ev: Evidence): string[] {
   return ['### What was not verified and why', '', ...items];
 }
 
+/** The repository's other checks: what ran and passed, what was not run here and why (seed 000 §7.2). */
+function notRunSection(ev: Evidence): string[] {
+  if (!ev.notRun) return [];
+  const passed = ev.checksPassed ?? [];
+  const ran = passed.length ? [`Ran and passed: ${passed.map((c) => mdCode(c, 120, false)).join(', ')}.`, ''] : [];
+  const items = ev.notRun.map((n) => `- ${mdCode(n.check, 120, false)}: ${mdTextWithCode(n.why, 300)}`);
+  if (items.length === 0 && ran.length === 0) return [];
+  return ['### Not run here, and why', '', ...ran, ...(items.length ? items : ['Every other check of the repository ran.'])];
+}
+
 function usageLine(ev: Evidence): string[] {
   const u = ev.usage;
   const tools = Object.keys(ev.toolCalls)
@@ -220,6 +230,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     gatesTable(ev),
     lifecycleSection(ev),
     notVerified(ev),
+    notRunSection(ev),
     secondLookSection(ev),
     testRunsTable(ev),
     filesTable(ev),

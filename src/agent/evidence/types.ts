@@ -83,6 +83,10 @@ export interface Evidence {
   changedExpectations?: ChangedExpectation[];
   hookErrors?: string[];
   model?: string;
+  /** The repository's checks besides the test command that this run did not run, and why (CONTRACT §10). */
+  notRun?: Array<{ check: string; why: string }>;
+  /** Those checks the agent ran and whose last run passed. */
+  checksPassed?: string[];
   /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */
   secondLook?: {
     status: 'done' | 'skipped' | 'failed';

@@ -1,0 +1,103 @@
+/**
+ * "Not run here, and why" (seed 000 §7.2, issue 26): the repository's other checks are detected from
+ * package.json, the Makefile, tox and the CI workflows; after a run through the loop with the scripted
+ * model, the evidence lists those not run with the reason, next to those the agent ran and that passed,
+ * and summary.md shows both.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { detectRepoChecks } from '../../src/detect/repo-checks.js';
+import { runAgent } from '../../src/agent/loop.js';
+import { EventQueue, stamp, type RunEvent } from '../../src/agent/events.js';
+import { buildEvidence } from '../../src/agent/evidence/evidence.js';
+import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
+import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
+import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
+import { baseToolContext, collect, plainContext, stubToolbox } from '../agent/helpers.js';
+
+describe('not run here, and why', () => {
+  let root: string;
+  const write = (p: string, t: string): void => {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), t);
+  };
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-notrun-')));
+    write(
+      'package.json',
+      JSON.stringify({
+        scripts: { test: 'jest', lint: 'eslint .', typecheck: 'tsc --noEmit', 'test:e2e': 'playwright test', build: 'tsc', pretest: 'x' },
+      }),
+    );
+    write('Makefile', 'lint:\n\teslint .\ncheck: lint\n\tnpm test\nVAR := 1\n');
+    write(
+      '.github/workflows/ci.yml',
+      'jobs:\n  t:\n    steps:\n      - run: npm ci\n      - run: npm run lint\n      - run: cargo clippy --all\n',
+    );
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('detect - checks come from package.json scripts, Makefile targets and CI run steps, once each', async () => {
+    expect(await detectRepoChecks(root)).toEqual([
+      { kind: 'test', command: 'npm test', source: 'package.json' },
+      { kind: 'lint', command: 'npm run lint', source: 'package.json' },
+      { kind: 'typecheck', command: 'npm run typecheck', source: 'package.json' },
+      { kind: 'e2e', command: 'npm run test:e2e', source: 'package.json' },
+      { kind: 'lint', command: 'make lint', source: 'Makefile' },
+      { kind: 'test', command: 'make check', source: 'Makefile' },
+      { kind: 'lint', command: 'cargo clippy --all', source: '.github/workflows/ci.yml' },
+    ]);
+  });
+
+  it('loop - the evidence and summary.md list the checks not run with the reason, next to what ran and passed', async () => {
+    const events = new EventQueue();
+    events.push({ type: 'repo_checks', checks: await detectRepoChecks(root) });
+    const model = createScriptedModel([
+      { content: [toolUse('Bash', { command: 'npm run lint' }, 'b1'), toolUse('Bash', { command: 'make lint' }, 'b2')] },
+      { content: [text('done')] },
+    ]);
+    const toolbox = stubToolbox({ Bash: (i) => ({ forModel: 'exit', isError: i.command === 'make lint' }) });
+    const run = await collect(
+      runAgent(
+        { prompt: 'go' },
+        {
+          model,
+          modelId: 'claude-sonnet-5-5',
+          toolbox,
+          policy: allowAllPolicy,
+          hooks: noHooks,
+          context: plainContext(),
+          toolContext: baseToolContext(root),
+          budget: { maxTurns: 4, maxCostUsd: 1, timeoutMs: 30_000 },
+          costOf: () => 0,
+          maxStopBlocks: 0,
+          branch: 'proofpr/1-x',
+          events,
+        },
+      ),
+    );
+    const start = stamp({
+      type: 'run_start',
+      runId: 'r',
+      task: { kind: 'issue' },
+      model: 'm',
+      root,
+      test: { command: 'npm test', source: 'detected', why: 'package.json' },
+    });
+    const ledger: RunEvent[] = [start, ...run.events];
+    const ev = buildEvidence(ledger, { repo: { baseSha: 'b', branch: 'x' }, filesChanged: [] });
+    expect(ev.checksPassed).toEqual(['npm run lint']);
+    expect(ev.notRun?.map((n) => n.check)).toEqual(['npm run typecheck', 'npm run test:e2e', 'make check', 'cargo clippy --all']);
+    expect(ev.notRun?.[0]?.why).toBe(
+      'a typecheck check from package.json: the agent did not run it and the harness runs only the test command (`npm test`); CI runs it on the pushed commit',
+    );
+    expect(ev.notRun?.[1]?.why).toMatch(/^an end-to-end suite/);
+    const md = renderSummaryMd(ev);
+    expect(md).toContain('### Not run here, and why');
+    expect(md).toContain('Ran and passed: `npm run lint`.');
+    expect(md).toContain('- `npm run typecheck`: a typecheck check from package.json');
+    expect(buildEvidence([start], { repo: { baseSha: 'b', branch: 'x' }, filesChanged: [] }).notRun).toBeUndefined();
+  });
+});
