@@ -1,12 +1,16 @@
 import type { CountSource, TestCase, TestCounts } from '../../../events.js';
 import { SUMMARY_PARSERS, stripAnsi } from '../parse-test-output.js';
 import type { ObservedCall } from './collect-observed.js';
+import { parsePlaywrightSummary } from './playwright-summary.js';
 
 /** Runners that no observer can see start (binaries outside Node, Python and Go): their summary lines are read whenever present. */
 const UNOBSERVABLE = new Set(['cargo']);
 /** A summary parser's name → the runner names an observer reports it under. */
 const ALIASES: Record<string, readonly string[]> = { tap: ['node-tap', 'ava', 'tap'], go: ['go'] };
 const namesOf = (parser: string): readonly string[] => ALIASES[parser] ?? [parser];
+/** Summary formats read only for a runner an observer saw start (too loose to read blind). */
+const SEEN_ONLY = new Set(['playwright']);
+const PARSERS = [...SUMMARY_PARSERS, { runner: 'playwright', parse: parsePlaywrightSummary }];
 
 export interface CountedCalls {
   calls: ObservedCall[];
@@ -31,7 +35,7 @@ export function countCalls(observed: ObservedCall[], seen: ReadonlySet<string>, 
   const usedLines = new Set<number>();
   let blind: ObservedCall | undefined;
   let blindLine = -1;
-  for (const { runner, parse } of SUMMARY_PARSERS) {
+  for (const { runner, parse } of PARSERS) {
     const names = namesOf(runner);
     if (names.some((n) => reported.has(n))) continue;
     const m = parse(lines);
@@ -40,7 +44,7 @@ export function countCalls(observed: ObservedCall[], seen: ReadonlySet<string>, 
     if (UNOBSERVABLE.has(runner) || names.some((n) => seen.has(n))) {
       usedLines.add(m.line);
       calls.push(call);
-    } else if (nothingSeen && m.line > blindLine) {
+    } else if (nothingSeen && !SEEN_ONLY.has(runner) && m.line > blindLine) {
       blind = call;
       blindLine = m.line;
     }

@@ -17,8 +17,9 @@ export function nodeOptionsWord(s: string): string {
 }
 
 /**
- * The node observer: a `--require` preload for jest, vitest, mocha and jasmine (node-preload.ts says
- * how each is observed), and for `node --test` (and any node:test run) a reporter module named in
+ * The node observer: a `--require` preload for jest, vitest, mocha, jasmine and ava (node-preload.ts
+ * says how each is observed; node-tap and playwright only leave a `.seen` marker, so their own summary
+ * lines count), and for `node --test` (and any node:test run) a reporter module named in
  * NODE_OPTIONS beside the spec reporter on stdout, which keeps the run's output readable. NODE_OPTIONS
  * is appended to the one the command would get; nothing else in the environment changes.
  */

@@ -172,6 +172,23 @@ const AVA_PART = `    var AVA_SKIP = { debug: 1, 'reset-cache': 1 };
 `;
 
 /**
+ * Runners the preload cannot observe (node-tap runs each test file in a child process and prints its
+ * own reporter; playwright runs its tests in workers): their main process only leaves an empty
+ * `<runner>-<pid>.seen` marker, so the harness reads that runner's own summary lines beside the
+ * observed runners' reports (count-calls.ts). Claiming the process keeps the test files' own Node
+ * processes inert.
+ */
+const SEEN_PART = `    var TAP_MAIN = /\\/tap\\/(bin\\/run\\.js|dist\\/(esm|commonjs)\\/run\\.m?js)$|\\/@tapjs\\/run\\/dist\\/(esm|commonjs)\\/index\\.m?js$/;
+    var PLAYWRIGHT_MAIN = /\\/(playwright|playwright-core|@playwright\\/test)\\/cli\\.js$/;
+    var markSeen = function (runner) {
+      try {
+        fs.mkdirSync(REPORTS, { recursive: true });
+        fs.writeFileSync(path.join(REPORTS, runner + '-' + process.pid + '.seen'), '');
+      } catch (e) { /* never fail the run */ }
+    };
+`;
+
+/**
  * Which runner this process is. A runner started inside another runner's run (a test that spawns jest
  * or node --test on a fixture) is not the maintainer's call: the first observed runner process marks
  * the environment its descendants inherit (PROOFPR_OBSERVE_INSIDE=<runner>:<pid>), and a process under
@@ -200,6 +217,8 @@ const DISPATCH_PART = `    var INSIDE = 'PROOFPR_OBSERVE_INSIDE';
     else if (/\\/mocha\\/(bin\\/_mocha|lib\\/cli\\/cli\\.js)$/.test(real)) { if (claim('mocha', 'mocha-bin')) hookMocha(); }
     else if (/\\/jasmine\\/bin\\/jasmine(\\.js)?$/.test(real)) { if (claim('jasmine')) hookJasmine(); }
     else if (/\\/ava\\/(entrypoints\\/)?cli\\.m?js$/.test(real)) { if (claim('ava')) teeAva(); }
+    else if (TAP_MAIN.test(real)) { if (claim('node-tap')) markSeen('node-tap'); }
+    else if (PLAYWRIGHT_MAIN.test(real)) { if (claim('playwright')) markSeen('playwright'); }
 `;
 
 export function nodePreloadSource(reports: string): string {
@@ -254,7 +273,7 @@ export function nodePreloadSource(reports: string): string {
       });
     };
 
-${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}${DISPATCH_PART}
+${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}${SEEN_PART}${DISPATCH_PART}
   } catch (e) { /* inert */ }
 })();
 `;
