@@ -84,7 +84,6 @@ const B: Array<[string, ToolCall[]]> = [
   ['xargs-wc', [bash('git ls-files "*.js" | xargs wc -l')]],
   ['jq', [bash('jq .scripts package.json')]],
   ['diff', [bash('diff src/stats.js src/stats.js && echo same')]],
-  ['test-node-script', [bash('node scripts/check.js')]],
   ['mkdir-scratch', [bash('mkdir -p tmp && echo scratch > tmp/notes.txt && cat tmp/notes.txt')]],
   ['write-new', [call('Write', { file_path: 'src/util-{ID}.js', content: 'export const twice = (x) => x * 2;\n' })]],
   [
