@@ -18,6 +18,27 @@ let dir: string;
 let files: string[];
 let app: string;
 
+/** A preload that makes Node refuse every connection except to this machine (loopback or a local socket). */
+function offlineGuard(folder: string): string {
+  const file = join(folder, 'offline-guard.cjs');
+  writeFileSync(
+    file,
+    [
+      "const net = require('node:net');",
+      'const connect = net.Socket.prototype.connect;',
+      'net.Socket.prototype.connect = function (...args) {',
+      '  const first = Array.isArray(args[0]) ? args[0][0] : args[0];',
+      "  const o = first !== null && typeof first === 'object' ? first : { port: first, host: args[1] };",
+      "  const host = String(o.host ?? 'localhost');",
+      "  if (!o.path && !/^(localhost|127\\.|::1$|\\[::1\\])/.test(host)) throw new Error('offline: no connection to ' + host);",
+      '  return connect.apply(this, args);',
+      '};',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 function bin(): string {
   return join(app, 'node_modules', '.bin', 'proofpr');
 }
@@ -94,13 +115,22 @@ describe('the packed tarball', () => {
     expect(out.trim()).toBe(version);
   });
 
-  test('proofpr demo runs to a verified commit from the installed package', () => {
-    const res = spawnSync(bin(), ['demo'], {
-      cwd: app,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, ANTHROPIC_API_KEY: '' },
-    });
+  test('proofpr demo runs to a verified commit from the installed package, offline', () => {
+    // Offline: every Node process of the demo refuses any connection that is not to this machine.
+    const env = { ...process.env, ANTHROPIC_API_KEY: '', NODE_OPTIONS: `--require ${offlineGuard(dir)}` };
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        "fetch('https://example.com').then(() => process.exit(0), (e) => { console.log(String(e.cause?.message ?? e.message)); process.exit(3); })",
+      ],
+      {
+        encoding: 'utf8',
+        env,
+      },
+    );
+    expect({ status: probe.status, out: probe.stdout.trim() }).toEqual({ status: 3, out: 'offline: no connection to example.com' });
+    const res = spawnSync(bin(), ['demo'], { cwd: app, encoding: 'utf8', timeout: 120_000, env });
     expect(res.stdout).toContain('verdict: verified (exit code 0)');
     expect(res.status).toBe(0);
   }, 150_000);
