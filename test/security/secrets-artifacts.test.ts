@@ -115,15 +115,13 @@ describe('secrets - no token shape reaches any artifact of a run', () => {
     const seed = join(work, 'seed');
     cpSync(resolve('examples/demo/repo'), seed, { recursive: true });
     seedTest(seed);
-    writeFileSync(join(seed, '.github', 'proofpr.yml'), `${readFileSync(join(seed, '.github', 'proofpr.yml'), 'utf8')}sandbox: off\n`);
     git(seed, 'init', '-q', '-b', 'main');
     git(seed, 'add', '-A');
     git(seed, 'commit', '-q', '-m', 'initial');
     git(seed, 'push', '-q', bare, 'main');
     gitServer = await startGitHttpServer(join(work, 'remote'), `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
     const serverUrl = gitServer.url('').replace(/\/$/, '');
-    // The sandbox is not what this test is about (sandbox-walls.test.ts is): the run's artifacts are.
-    const config = `${readFileSync(resolve('examples/demo/repo/.github/proofpr.yml'), 'utf8')}sandbox: off\n`;
+    const config = readFileSync(resolve('examples/demo/repo/.github/proofpr.yml'), 'utf8');
     server = await startFakeGitHubServer({ owner: 'acme', repo: 'demo', bareDir: bare, webUrl: () => serverUrl, self: 'octocat', config });
     // Log lines: every level, captured where pino writes them (fd 2).
     const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
