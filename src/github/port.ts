@@ -26,6 +26,8 @@ export interface PullRequestInfo {
   headRepo?: string;
   /** Always a boolean: a PR GitHub reports without `draft` is not a draft. */
   draft: boolean;
+  /** Who opened it (login and account type, e.g. "Bot"), when GitHub said. */
+  author?: { login: string; type?: string };
   state: string;
 }
 

@@ -57,6 +57,9 @@ export interface AcceptDeps {
   memory?: MemoryStore;
 }
 
+/** The App's bot login when the host did not name it (the public App's slug). */
+const DEFAULT_BOT_LOGIN = 'proofpr[bot]';
+
 /** Who may trigger a run when the config cannot say (it is invalid): the schema's default. */
 const DEFAULT_AUTHORIZED: readonly string[] = repoConfigSchema.parse({}).authorized;
 
@@ -99,7 +102,12 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, tokenHolderAsks: b
   const repo = `${trigger.owner}/${trigger.repo}`;
   if (trigger.target === 'pr') {
     const pr = { headRef: trigger.headRef ?? '', ...(trigger.headRepo !== undefined ? { headRepo: trigger.headRepo } : {}) };
-    const owner = await prOwnership(pr, repo, deps.ledger);
+    const owner = await prOwnership(pr, repo, deps.ledger, {
+      botLogin: deps.selfLogin ?? DEFAULT_BOT_LOGIN,
+      author: async () => (await github.getPullRequest(trigger.number))?.author,
+    });
+    // Adopted from GitHub's facts: the ledger now knows the branch, so the job's own check agrees.
+    if (owner.kind === 'own' && owner.byFacts && trigger.headRef) await deps.ledger?.recordBranch(repo, trigger.headRef, 'github-facts');
     if (owner.kind === 'fork')
       return reply(
         'refused',

@@ -1,7 +1,9 @@
 /**
  * Whose pull request is this? proofpr follows up (runs, pushes, rewrites the body) only on its own: the
  * head repository is the base repository AND proofpr created the branch, as recorded in its own state
- * (the branch ledger: the run store) when it first pushed it. A branch name is never evidence: anyone can
+ * (the branch ledger: the run store) when it first pushed it, or, when the ledger has no record (a fresh
+ * store, a PR the Action opened), as GitHub itself tells: a `proofpr/` branch of this repository whose PR
+ * was opened by the App's bot user. A branch name is never evidence: anyone can
  * name a fork's branch `proofpr/7-…`. A fork PR gets one reply and nothing else: proofpr does not push
  * to forks or run their code.
  */
@@ -16,7 +18,13 @@ export interface BranchLedger {
   ownsBranch(repo: string, branch: string): Awaitable<boolean>;
 }
 
-export type PrOwnership = { kind: 'own' } | { kind: 'fork'; headRepo: string } | { kind: 'not-ours'; why: string };
+/** GitHub's own facts, asked only when the ledger has no record: the App's bot login and who opened the PR. */
+export interface OwnershipFacts {
+  botLogin: string;
+  author(): Promise<{ login: string; type?: string } | undefined>;
+}
+
+export type PrOwnership = { kind: 'own'; byFacts?: true } | { kind: 'fork'; headRepo: string } | { kind: 'not-ours'; why: string };
 
 export const FORK_REPLY =
   'proofpr does not work on pull requests from forks: it does not push to forks or run their code. ' +
@@ -32,13 +40,17 @@ export async function prOwnership(
   pr: Pick<PullRequestInfo, 'headRef' | 'headRepo'>,
   repoFullName: string,
   ledger?: BranchLedger,
+  facts?: OwnershipFacts,
 ): Promise<PrOwnership> {
   if (pr.headRepo === undefined || !same(pr.headRepo, repoFullName))
     return { kind: 'fork', headRepo: pr.headRepo || '(unknown or deleted repository)' };
   if (!pr.headRef.startsWith(BRANCH_PREFIX)) return { kind: 'not-ours', why: `branch ${pr.headRef} was not created by proofpr` };
-  if (ledger && !(await ledger.ownsBranch(repoFullName, pr.headRef)))
-    return { kind: 'not-ours', why: `proofpr has no record of creating branch ${pr.headRef}` };
-  return { kind: 'own' };
+  if (!ledger || (await ledger.ownsBranch(repoFullName, pr.headRef))) return { kind: 'own' };
+  if (!facts) return { kind: 'not-ours', why: `proofpr has no record of creating branch ${pr.headRef}` };
+  const author = await facts.author();
+  if (author && same(author.login, facts.botLogin) && author.type === 'Bot') return { kind: 'own', byFacts: true };
+  const by = author ? `opened by @${author.login}, not by ${facts.botLogin}` : 'GitHub did not say who opened it';
+  return { kind: 'not-ours', why: `the pull request on branch ${pr.headRef} was ${by}` };
 }
 
 /** The PR facts ownership needs: from the event when it carried them, else one API call. */

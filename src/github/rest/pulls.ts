@@ -9,6 +9,7 @@ interface RawPull {
   draft?: boolean | null | undefined;
   head: { ref: string; sha: string; repo?: { full_name: string } | null };
   base: { ref: string };
+  user?: { login: string; type?: string } | null;
 }
 
 export function toPullRequestInfo(p: RawPull): PullRequestInfo {
@@ -23,6 +24,7 @@ export function toPullRequestInfo(p: RawPull): PullRequestInfo {
   };
   // null: the head repository was deleted; absent: the API did not say.
   if (p.head.repo !== undefined) info.headRepo = p.head.repo?.full_name ?? '';
+  if (p.user?.login) info.author = { login: p.user.login, ...(p.user.type ? { type: p.user.type } : {}) };
   return info;
 }
 

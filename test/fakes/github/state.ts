@@ -45,6 +45,8 @@ export interface FakePull {
   /** undefined: the API omits the field (older GitHub Enterprise). */
   draft?: boolean;
   labels: string[];
+  /** Login of who opened it ("[bot]" logins are type Bot); undefined: no `user` in the answer. */
+  author?: string;
 }
 
 export type Permission = string | { permission: string; role_name?: string };
@@ -176,6 +178,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     },
     base: { ref: p.base },
     labels: p.labels.map((name) => ({ name })),
+    ...(p.author ? { user: { login: p.author, type: p.author.endsWith('[bot]') ? 'Bot' : 'User' } } : {}),
   });
   const commentJson = (c: FakeComment): Json => ({
     id: c.id,
@@ -263,6 +266,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
         state: 'open',
         draft: body?.draft === true,
         labels: [],
+        author: opts.self ?? 'proofpr[bot]',
       };
       state.pulls.push(pr);
       return [201, pullJson(pr)];
