@@ -219,7 +219,7 @@ export async function playBatch(cases: EffectCase[], opts: PlayOptions): Promise
   const b = new Batch(cases, world, opts.listeners);
   opts.listeners.answer = (body, raw) => Promise.resolve(answer(b, body, raw));
   const started = Date.now();
-  const exit = await runCli(b, opts.bin, 90_000 + 4_000 * b.steps.length);
+  const exit = await runCli(b, opts.bin, 180_000 + 4_000 * b.steps.length);
   const evPath = join(b.runDir, 'evidence.json');
   const ev = existsSync(evPath) ? (JSON.parse(readFileSync(evPath, 'utf8')) as { verdict?: string; repo?: { headSha?: string } }) : {};
   judgeEnd(b, exit, ev.verdict ?? 'none', ev.repo?.headSha);
