@@ -17,6 +17,7 @@ import { costUsd } from '../model/pricing.js';
 import { logger } from '../log.js';
 import { instructionsFromRef } from './instructions-from-ref.js';
 import { detectRepoChecks } from '../detect/repo-checks.js';
+import { projectContext } from '../agent/context/project-context.js';
 import { commitMessage } from './commit-message.js';
 import { extraTools } from './extra-tools.js';
 import type { Workspace } from './prepare-workspace.js';
@@ -144,5 +145,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     events,
     ...withSignal,
   };
-  return { task: { prompt: plan ? PLAN_PROMPT : FIX_PROMPT }, deps };
+  // Project context (OS, git status, recent commits) joins the first message, read once at the start.
+  const project = await projectContext(wt.path);
+  return { task: { prompt: `${plan ? PLAN_PROMPT : FIX_PROMPT}\n\n${project}` }, deps };
 }
