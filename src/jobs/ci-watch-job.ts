@@ -129,15 +129,11 @@ function pendingCounter(): { add(): void; settle(): void; idle(): Promise<void> 
 
 export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
   const clock = deps.clock ?? realClock;
-  const waiters = new Map<string, Array<() => void>>();
+  const waiters = shaWaiters();
+  const wake = waiters.wake;
   const abort = new AbortController();
   const pending = pendingCounter();
   const settle = pending.settle;
-  const wake = (repo: string, sha: string): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const k = key(repo, sha);
-      waiters.set(k, [...(waiters.get(k) ?? []), resolve]);
-    });
   const enqueueLook = (data: CiWatchJob): void => {
     pending.add();
     const repo = `${data.owner}/${data.repo}`;
@@ -210,15 +206,31 @@ export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
         settle();
       }
     },
+    notify: waiters.notify,
+    idle: pending.idle,
+    async close() {
+      abort.abort();
+      waiters.releaseAll();
+    },
+  };
+}
+
+/** Looks waiting for a webhook about a sha: `wake` resolves when `notify` names that repository and sha. */
+function shaWaiters(): { wake(repo: string, sha: string): Promise<void>; notify(repo: string, sha: string): void; releaseAll(): void } {
+  const waiters = new Map<string, Array<() => void>>();
+  return {
+    wake: (repo, sha) =>
+      new Promise<void>((resolve) => {
+        const k = key(repo, sha);
+        waiters.set(k, [...(waiters.get(k) ?? []), resolve]);
+      }),
     notify(repo, sha) {
       const k = key(repo, sha);
       const list = waiters.get(k) ?? [];
       waiters.delete(k);
       for (const w of list) w();
     },
-    idle: pending.idle,
-    async close() {
-      abort.abort();
+    releaseAll() {
       for (const list of waiters.values()) for (const w of list) w();
       waiters.clear();
     },

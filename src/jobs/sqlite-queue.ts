@@ -36,7 +36,8 @@ function jobCounts(db: Db): Record<string, number> {
   };
 }
 
-export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): SqliteQueue<T> {
+/** The jobs table (created when missing) and the statements the queue runs on it. */
+function jobStatements(db: Db) {
   db.exec(`
     CREATE TABLE IF NOT EXISTS jobs (
       id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, dedupe_key TEXT NOT NULL UNIQUE,
@@ -44,8 +45,7 @@ export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): Sq
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
     CREATE INDEX IF NOT EXISTS jobs_status ON jobs(status, id);
   `);
-  const ts = (): string => new Date().toISOString();
-  const stmts = {
+  return {
     byKey: db.prepare<[string], { id: number }>('SELECT id FROM jobs WHERE dedupe_key = ?'),
     insert: db.prepare("INSERT INTO jobs (run_id, dedupe_key, data, status, created_at, updated_at) VALUES (?, ?, ?, 'queued', ?, ?)"),
     claim: db.prepare<[string], Row>(
@@ -55,6 +55,11 @@ export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): Sq
     dequeue: db.prepare("UPDATE jobs SET status = 'cancelled', updated_at = ? WHERE run_id = ? AND status = 'queued'"),
     interrupted: db.prepare<[], Row>("SELECT id, run_id, data, attempts FROM jobs WHERE status = 'running' ORDER BY id"),
   };
+}
+
+export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): SqliteQueue<T> {
+  const ts = (): string => new Date().toISOString();
+  const stmts = jobStatements(db);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const listeners = new Set<(runId: string, p: JobProgress) => void>();
   let handler: JobHandler<T> | undefined;

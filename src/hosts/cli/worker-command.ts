@@ -83,10 +83,9 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
       'REDIS_URL is not set: a worker takes its jobs from Redis (e.g. REDIS_URL=redis://127.0.0.1:6379); without Redis, `proofpr serve` runs jobs itself',
     );
   const metricsPort = raw.PROOFPR_METRICS_PORT;
-  if (metricsPort !== undefined && metricsPort !== '' && !/^\d+$/.test(metricsPort))
-    return fail('PROOFPR_METRICS_PORT must be a port number (e.g. 9464)');
   const grace = raw.PROOFPR_DRAIN_GRACE_MS;
-  if (grace !== undefined && grace !== '' && !/^\d+$/.test(grace)) return fail('PROOFPR_DRAIN_GRACE_MS must be a number of milliseconds');
+  const badNumber = numberProblem(metricsPort, grace);
+  if (badNumber) return fail(badNumber);
   let env;
   try {
     // A worker receives no webhooks: the secret is not needed, everything else is validated as for `serve`.
@@ -146,19 +145,32 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   process.stderr.write(
     `proofpr worker: taking jobs from ${redisUrl.replace(/\/\/[^@]*@/, '//***@')} (concurrency ${opts.concurrency ?? 1}${metricsServer ? `, metrics on port ${metricsServer.port}` : ''})\n`,
   );
-  await new Promise<void>((resolve) => {
+  await untilSignalled(() => Promise.all([queue.close(), ciWatcher.close()]), metricsServer?.server);
+  return 0;
+}
+
+/** The number variables a worker reads, each a plain number when set. */
+function numberProblem(metricsPort: string | undefined, grace: string | undefined): string | undefined {
+  if (metricsPort !== undefined && metricsPort !== '' && !/^\d+$/.test(metricsPort))
+    return 'PROOFPR_METRICS_PORT must be a port number (e.g. 9464)';
+  if (grace !== undefined && grace !== '' && !/^\d+$/.test(grace)) return 'PROOFPR_DRAIN_GRACE_MS must be a number of milliseconds';
+  return undefined;
+}
+
+/** Runs until SIGINT or SIGTERM, then drains: closes the queue and the CI watcher, then the metrics server. */
+function untilSignalled(close: () => Promise<unknown>, server: { close(cb: () => void): unknown } | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       process.stderr.write('proofpr worker: draining (no new jobs; running ones get the grace period)\n');
-      void Promise.all([queue.close(), ciWatcher.close()])
+      void close()
         .catch((e: Error) => log.error({ err: e.message }, 'error while closing the queue'))
-        .finally(() => (metricsServer ? metricsServer.server.close(() => resolve()) : resolve()));
+        .finally(() => (server ? server.close(() => resolve()) : resolve()));
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  return 0;
 }
 
 /** Healthy when Redis answers a PING within 2 s (a connection still being made gets that long to come up). */

@@ -93,33 +93,34 @@ export function reproduceWatch(ctx: VerifierContext, spec: ReproduceSpec): Repro
       };
     },
     async gate(current) {
-      const startTree = (await start).tree;
-      const runs = await all();
-      const list = accepted.map((c) => `\`${c}\``).join(', ');
-      const red = runs.find((r) => r.exitCode !== null && r.exitCode !== 0 && startTree !== undefined && r.treeHash === startTree);
-      if (!red)
-        return {
-          name: CI_REPRODUCED,
-          passed: false,
-          detail: `CI's failure was not reproduced: before changing anything, run the failing step's command (${list}) and see it fail${runs.length ? ` (runs seen: ${runs.map((r) => `\`${r.command}\` exit ${r.exitCode ?? 'none'}${r.treeHash === startTree ? '' : ' after changes'}`).join('; ')})` : ''}`,
-        };
-      const green = runs.find(
-        (r) =>
-          r.matched === red.matched &&
-          r.exitCode === 0 &&
-          (r.by === 'harness' || (current.tree !== undefined && r.treeHash === current.tree)),
-      );
-      if (!green)
-        return {
-          name: CI_REPRODUCED,
-          passed: false,
-          detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) but no run of \`${red.matched}\` passed on the final files: make it pass and run it again`,
-        };
-      return {
-        name: CI_REPRODUCED,
-        passed: true,
-        detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) and \`${green.command}\` passed after it${green.by === 'harness' ? " (the harness's final run)" : ''}`,
-      };
+      return reproducedGate(accepted, (await start).tree, await all(), current);
     },
+  };
+}
+
+/** Gate `ci-reproduced`: a run of an accepted command failed on the start tree, and one of it passed on the final tree. */
+function reproducedGate(accepted: readonly string[], startTree: string | undefined, runs: readonly ReproRun[], current: Hash): GateResult {
+  const list = accepted.map((c) => `\`${c}\``).join(', ');
+  const red = runs.find((r) => r.exitCode !== null && r.exitCode !== 0 && startTree !== undefined && r.treeHash === startTree);
+  if (!red)
+    return {
+      name: CI_REPRODUCED,
+      passed: false,
+      detail: `CI's failure was not reproduced: before changing anything, run the failing step's command (${list}) and see it fail${runs.length ? ` (runs seen: ${runs.map((r) => `\`${r.command}\` exit ${r.exitCode ?? 'none'}${r.treeHash === startTree ? '' : ' after changes'}`).join('; ')})` : ''}`,
+    };
+  const green = runs.find(
+    (r) =>
+      r.matched === red.matched && r.exitCode === 0 && (r.by === 'harness' || (current.tree !== undefined && r.treeHash === current.tree)),
+  );
+  if (!green)
+    return {
+      name: CI_REPRODUCED,
+      passed: false,
+      detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) but no run of \`${red.matched}\` passed on the final files: make it pass and run it again`,
+    };
+  return {
+    name: CI_REPRODUCED,
+    passed: true,
+    detail: `\`${red.command}\` failed before the fix (exit ${red.exitCode}) and \`${green.command}\` passed after it${green.by === 'harness' ? " (the harness's final run)" : ''}`,
   };
 }
