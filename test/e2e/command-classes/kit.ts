@@ -51,7 +51,10 @@ export async function runOn(
 ): Promise<{ res: RunTaskResult; model: ReturnType<typeof createScriptedModel> }> {
   const model = createScriptedModel(steps);
   const saved = env ? { ...process.env } : undefined;
-  if (env) for (const [k, v] of Object.entries(env)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+  for (const [k, v] of Object.entries(env ?? {})) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   try {
     const res = await runTask({
       repoDir: repo.dir,
