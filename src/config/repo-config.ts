@@ -78,6 +78,19 @@ export const repoConfigSchema = z
     max_turns: z.number().int().positive().default(80).describe('maximum model requests per run'),
     max_cost_usd: z.number().positive().default(5).describe('maximum spend per run in USD (from token usage × model price)'),
     timeout_min: z.number().positive().default(30).describe('wall-clock limit per run in minutes'),
+    budget: z
+      .object({
+        monthly_usd: z
+          .number()
+          .positive()
+          .optional()
+          .describe(
+            "refuse to start a run once this calendar month's (UTC) spend on the repository reached this (App only: its run store keeps the costs)",
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('spend across runs; absent = no monthly budget'),
     authorized: z
       .array(z.enum(['read', 'triage', 'write', 'maintain', 'admin']))
       .default(['write', 'maintain', 'admin'])

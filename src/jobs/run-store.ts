@@ -3,7 +3,8 @@
  * (repo, issue) for runs not yet done means two active runs for one issue cannot exist, even across processes.
  */
 import type { Db } from './db.js';
-import type { RunLedger, RunStatus } from '../usecases/ports.js';
+import type { MonthSpend, RunLedger, RunStatus } from '../usecases/ports.js';
+import { addCostColumn, spendQuery } from './run-store-spend.js';
 
 export interface RunRecord {
   id: string;
@@ -76,7 +77,8 @@ export interface SharedRunStore extends RunLedger {
 
 /** The embedded SQLite store: every call is synchronous. */
 export interface RunStore extends SharedRunStore {
-  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void;
+  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number; costUsd?: number }): void;
+  spendSince(repo: string, since: string): MonthSpend;
   recordDelivery(deliveryId: string): boolean;
   forgetDelivery?(deliveryId: string): void;
   tryCreate(run: {
@@ -104,6 +106,8 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     CREATE TABLE IF NOT EXISTS deliveries (id TEXT PRIMARY KEY, received_at TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS branches (repo TEXT NOT NULL, branch TEXT NOT NULL, run_id TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (repo, branch));
   `);
+  addCostColumn(db);
+  const spend = spendQuery(db);
   const stmts = {
     delivery: db.prepare('INSERT OR IGNORE INTO deliveries (id, received_at) VALUES (?, ?)'),
     forget: db.prepare('DELETE FROM deliveries WHERE id = ?'),
@@ -144,12 +148,14 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     setComment: (id, commentId, commentUrl) => void stmts.comment.run(commentId, commentUrl, now().toISOString(), id),
     recordBranch: (repo, branch, runId) => void stmts.branch.run(repo.toLowerCase(), branch, runId, now().toISOString()),
     ownsBranch: (repo, branch) => (stmts.owns.get(repo.toLowerCase(), branch)?.n ?? 0) > 0,
+    spendSince: spend,
     update(id, patch) {
       const sets: string[] = ['updated_at = @ts'];
       if (patch.status !== undefined) sets.push('status = @status');
       if (patch.verdict !== undefined) sets.push('verdict = @verdict');
       if (patch.prUrl !== undefined) sets.push('pr_url = @prUrl');
       if (patch.commentId !== undefined) sets.push('comment_id = @commentId');
+      if (patch.costUsd !== undefined) sets.push('cost_usd = @costUsd');
       db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @id`).run({
         id,
         ts: now().toISOString(),
@@ -157,6 +163,7 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
         verdict: null,
         prUrl: null,
         commentId: null,
+        costUsd: null,
         ...patch,
       });
     },

@@ -130,8 +130,11 @@ type Reply = (outcome: RefusalOutcome, text: string, why: string, runId?: string
 
 async function answerStatus(trigger: Trigger, config: RepoConfig, deps: AcceptDeps, reply: Reply): Promise<Acceptance> {
   if (!deps.ledger) return reply('status', replies.stateless('status'), 'status is answered by the workflow runs');
-  const run = await deps.ledger.latest(`${trigger.owner}/${trigger.repo}`, trigger.number);
-  return reply('status', replies.status(run, trigger.number, config.trigger), 'status answered', run?.id);
+  const repo = `${trigger.owner}/${trigger.repo}`;
+  const run = await deps.ledger.latest(repo, trigger.number);
+  const spend = await deps.ledger.spendSince?.(repo, monthStart());
+  const month = spend ? `\n\n${replies.monthSpend(spend, config.budget?.monthly_usd)}` : '';
+  return reply('status', replies.status(run, trigger.number, config.trigger) + month, 'status answered', run?.id);
 }
 
 async function answerCancel(trigger: Trigger, deps: AcceptDeps, reply: Reply): Promise<Acceptance> {
@@ -158,6 +161,8 @@ async function startRun(trigger: Trigger, config: RepoConfig, deps: AcceptDeps, 
   const { github, ledger } = deps;
   // Best effort: an acknowledgement that fails does not stop the work.
   if (react) await github.addReaction(reactionTargetOf(trigger), 'eyes').catch(() => undefined);
+  const over = await overBudget(trigger, config, ledger);
+  if (over) return reply('refused', over.text, over.why);
   const runId = deps.newRunId();
   const mode: RunMode = trigger.target === 'pr' ? 'follow-up' : trigger.kind === 'plan' ? 'plan' : 'fix';
   const repo = `${trigger.owner}/${trigger.repo}`;
@@ -194,4 +199,25 @@ async function startRun(trigger: Trigger, config: RepoConfig, deps: AcceptDeps, 
     await ledger?.update(runId, { status: 'done', verdict: 'error' });
     throw e;
   }
+}
+
+/** The first instant of this calendar month (UTC), ISO: the budget's period. */
+export function monthStart(now: Date = new Date()): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+
+/** `budget.monthly_usd` reached by this month's runs (the App's run store keeps their costs): the refusal. */
+async function overBudget(
+  trigger: Trigger,
+  config: RepoConfig,
+  ledger: RunLedger | undefined,
+): Promise<{ text: string; why: string } | undefined> {
+  const budget = config.budget?.monthly_usd;
+  if (budget === undefined || !ledger?.spendSince) return undefined;
+  const spend = await ledger.spendSince(`${trigger.owner}/${trigger.repo}`, monthStart());
+  if (spend.costUsd < budget) return undefined;
+  return {
+    text: replies.overBudget(spend, budget),
+    why: `monthly budget $${budget} reached ($${spend.costUsd.toFixed(2)} spent this month)`,
+  };
 }

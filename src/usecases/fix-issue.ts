@@ -209,7 +209,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     result.evidence = out.evidence;
     const prRef = out.pr ? { number: out.pr.number, url: out.pr.url } : undefined;
     const prUrl = prRef?.url;
-    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, ...(prUrl ? { prUrl } : {}) });
+    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, costUsd: ev.usage.costUsd, ...(prUrl ? { prUrl } : {}) });
     const published = prRef && result.headSha ? publishedRun(inp, result, prRef.number, status.state) : undefined;
     return {
       verdict: ev.verdict,

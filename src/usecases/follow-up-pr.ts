@@ -180,7 +180,7 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const out = await publishFollowUp(inp, deps, { prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review, status });
     result.evidence = out.evidence;
     const prRef = out.pr ? { number: out.pr.number, url: out.pr.url } : undefined;
-    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number) });
+    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number), costUsd: ev.usage.costUsd });
     const published = prRef && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
     return {
       verdict: ev.verdict,

@@ -26,7 +26,10 @@ export type RunStatus = 'queued' | 'running' | 'done';
 /** The slice of the run store the usecases write to. */
 export interface RunRecorder {
   /** Sync for the embedded SQLite store, async for the shared Redis one: callers await it either way. */
-  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): void | Promise<void>;
+  update(
+    runId: string,
+    patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number; costUsd?: number },
+  ): void | Promise<void>;
 }
 
 export interface UsecaseDeps {
@@ -83,4 +86,12 @@ export interface RunLedger extends RunRecorder, BranchLedger {
   active(repo: string, issue: number): Awaitable<RunView | undefined>;
   latest(repo: string, issue: number): Awaitable<RunView | undefined>;
   setComment(id: string, commentId: number, commentUrl: string): Awaitable<void>;
+  /** The repository's runs created since `since` (ISO): their summed cost, count and verified count; absent when the store keeps no costs. */
+  spendSince?(repo: string, since: string): Awaitable<MonthSpend>;
+}
+
+export interface MonthSpend {
+  costUsd: number;
+  runs: number;
+  verified: number;
 }

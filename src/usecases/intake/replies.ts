@@ -1,5 +1,7 @@
 /** What the intake answers on GitHub, the same words in every host. */
-import type { RunView } from '../ports.js';
+import type { MonthSpend, RunView } from '../ports.js';
+
+const usd = (n: number): string => `$${n.toFixed(2)}`;
 
 export const replies = {
   unauthorized: (user: string, allowed: readonly string[]) =>
@@ -9,6 +11,10 @@ export const replies = {
     run
       ? `Run \`${run.id}\` is ${run.status}${run.verdict ? ` (${run.verdict})` : ''}${run.commentUrl ? `: ${run.commentUrl}` : ''}${run.prUrl ? `, PR ${run.prUrl}` : ''}.`
       : `No proofpr run for #${number} yet. Comment \`${trigger} fix\` to start one.`,
+  overBudget: (spend: MonthSpend, budget: number) =>
+    `This month's proofpr spend on this repository is ${usd(spend.costUsd)} over ${spend.runs} run(s), which reached the monthly budget of ${usd(budget)} (\`budget.monthly_usd\`), so I did not start. Raise the budget in .github/proofpr.yml or wait for next month.`,
+  monthSpend: (spend: MonthSpend, budget: number | undefined) =>
+    `This month: ${usd(spend.costUsd)} spent${budget !== undefined ? ` of ${usd(budget)}` : ''} over ${spend.runs} run(s), ${spend.verified} verified (${spend.runs ? Math.round((100 * spend.verified) / spend.runs) : 0}%).`,
   nothingToCancel: (number: number) => `Nothing to cancel: no run is queued or running for #${number}.`,
   alreadyRunning: (number: number, active: RunView) =>
     `A run for #${number} is already ${active.status} (run \`${active.id}\`).${active.commentUrl ? ` Progress: ${active.commentUrl}` : ''}`,
