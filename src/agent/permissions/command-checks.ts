@@ -107,6 +107,8 @@ const NO_PATHS = new Set([
   'pwd',
   'env',
   'printenv',
+  'uname',
+  'date',
 ]);
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'jq']);
 const ARG_CHECKED = new Set(['git', 'find', 'rg', 'sed', 'npx', 'bunx', 'pnpx', 'npm', 'yarn', 'pnpm', 'bun', 'xargs', 'awk', 'env']);

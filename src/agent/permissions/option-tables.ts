@@ -202,6 +202,22 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
       `table separator= output-separator= output-width= columns= fillrows json table-columns= table-right= table-wrap= table-hide= table-name= table-noextreme= table-noheadings table-order= keep-empty-lines ${HV}`,
     ),
   },
+  // awk: -F separator, -v assignment; no -f (a program file the policy cannot read), no gawk extensions.
+  awk: { flags: '', req: 'Fv', posix: true },
+  // jq reading files: output formatting only; no -f/-L (program or modules from files), no --rawfile/--slurpfile.
+  jq: {
+    flags: 'rjacnsCMSe',
+    long: L(
+      `raw-output join-output ascii-output compact-output null-input slurp color-output monochrome-output sort-keys exit-status tab indent= ${HV}`,
+    ),
+  },
+  uname: {
+    flags: 'asnrvmpio',
+    long: L(`all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system ${HV}`),
+  },
+  // date: printing only; -s/--set and -f/--file are left out, and operands must be +FORMAT (safe-list.ts).
+  date: { flags: 'uR', opt: 'I', req: 'd', long: L(`utc universal rfc-email iso-8601=? rfc-3339= date= ${HV}`) },
+  mkdir: { flags: 'pv', long: L(`parents verbose ${HV}`) },
   git: {
     // Short options of git's read-only subcommands (their union: all letters read, format or select), plus -<n>.
     // -o: ls-files --others, grep --only-matching (format-patch -o, which writes, is refused in arg-checks.ts).

@@ -48,7 +48,20 @@ const SAFE_COMMANDS: ReadonlySet<string> = new Set([
   'realpath',
   'readlink',
   'column',
+  'awk',
+  'jq',
+  'uname',
+  'date',
+  'mkdir',
 ]);
+
+/** Programs whose bare `--version` (or `-v`) only prints a version. */
+const VERSION_ONLY: ReadonlySet<string> = new Set(['node', 'npm', 'npx', 'python3', 'pnpm', 'yarn', 'tsc']);
+
+/** awk programs that run commands, open pipes or files, read input by hand or read the environment. */
+const AWK_RISKY = /system|\||getline|>|ENVIRON|PROCINFO|@load|@include/;
+/** jq programs that read the environment or load modules. */
+const JQ_RISKY = /\benv\b|\$ENV|\bimport\b|\binclude\b|\binput_filename\b|\$__loc__|\$__prog/;
 
 /** The strictly read-only git subcommands (plan mode runs only these and the commands above). */
 const SAFE_GIT: ReadonlySet<string> = new Set([
@@ -115,6 +128,7 @@ export function optionRefusal(words: readonly string[]): string | null {
 export function safeListLabel(words: readonly string[]): string | null {
   const [name, ...args] = words;
   if (name === undefined) return null;
+  if (VERSION_ONLY.has(name)) return args.length === 1 && (args[0] === '--version' || args[0] === '-v') ? `${name} --version` : null;
   if (optionRefusal(words) !== null) return null;
   if (name === 'git') {
     let i = 0;
@@ -130,6 +144,7 @@ export function safeListLabel(words: readonly string[]): string | null {
     if (!p.ok || hasOption(p, '-i', '--in-place')) return null;
   }
   if (name === 'printf' && args.includes('-v')) return null;
+  if (!programLooksSafe(name, args)) return null;
   if ((name === 'test' || name === '[') && args.some((a, k) => a === '-v' && (args[k + 1] ?? '').includes('['))) return null;
   if (name === 'env' && args.length > 0) return null;
   if (name === 'printenv' && args.some((a) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(a) && a !== '-0' && a !== '--null')) return null;
@@ -138,4 +153,16 @@ export function safeListLabel(words: readonly string[]): string | null {
     if (!p.ok || p.operands.length > 1) return null;
   }
   return name;
+}
+
+/** awk and jq: the program (first operand) may not run commands, write, or read the environment; date may not set the clock. */
+function programLooksSafe(name: string, args: readonly string[]): boolean {
+  const table = OPTION_TABLES[name];
+  if (!table || (name !== 'awk' && name !== 'jq' && name !== 'date')) return true;
+  const p = parseOptions(table, args);
+  if (!p.ok) return false;
+  if (name === 'date') return p.operands.every((o) => o.startsWith('+'));
+  const program = p.operands[0];
+  if (program === undefined) return false;
+  return !(name === 'awk' ? AWK_RISKY : JQ_RISKY).test(program);
 }
