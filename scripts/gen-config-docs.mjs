@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the configuration reference (generated from the zod schema) into README.md between markers,
+// Writes the configuration reference (generated from the zod schema) into docs/configuration.md between markers,
 // and the JSON Schema to docs/proofpr.schema.json. `--check` fails when either is out of date.
 // Needs the build (npm run build).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,20 +8,20 @@ import { renderConfigReference, configJsonSchema } from '../build/config/config-
 const check = process.argv.includes('--check');
 const START = '<!-- config-reference:start -->';
 const END = '<!-- config-reference:end -->';
-const readme = readFileSync('README.md', 'utf8');
+const readme = readFileSync('docs/configuration.md', 'utf8');
 const a = readme.indexOf(START);
 const b = readme.indexOf(END);
-if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} section`);
+if (a < 0 || b < a) throw new Error(`docs/configuration.md has no ${START} … ${END} section`);
 const next = `${readme.slice(0, a + START.length)}\n${renderConfigReference()}\n${readme.slice(b)}`;
 const schema = `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
 let current = '';
 try { current = readFileSync('docs/proofpr.schema.json', 'utf8'); } catch { /* first run */ }
 if (check) {
   if (next !== readme || schema !== current) {
-    console.error('README.md config reference or docs/proofpr.schema.json is stale: run node scripts/gen-config-docs.mjs');
+    console.error('docs/configuration.md config reference or docs/proofpr.schema.json is stale: run node scripts/gen-config-docs.mjs');
     process.exit(1);
   }
 } else {
-  writeFileSync('README.md', next);
+  writeFileSync('docs/configuration.md', next);
   writeFileSync('docs/proofpr.schema.json', schema);
 }
