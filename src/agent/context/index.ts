@@ -16,6 +16,7 @@ import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
 import { microcompact, type MicrocompactResult } from './microcompact.js';
 import { summarize, type SummaryOptions } from './compaction.js';
 import { createNestedInstructions } from './nested-instructions.js';
+import { createCacheClock, type CacheClock } from './time-clear.js';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
@@ -52,6 +53,10 @@ export interface ContextManagerOptions {
   afterCompact?: (result: CompactionResult) => Promise<void>;
   /** The repository's feedback memory index (numbered lines): in the system prompt after the instructions. */
   memoryIndex?: string;
+  /** Prompt cache lifetime in ms (default 5 min): after a longer pause, old tool results are cleared (the cache is cold anyway). */
+  cacheTtlMs?: number;
+  /** The clock (ms), for tests; default Date.now. */
+  now?: () => number;
 }
 
 /** The manager plus what it loaded (the lead registers the Skill tool when `skills` is not empty). */
@@ -126,11 +131,8 @@ function cleared(micro: MicrocompactResult, before: number, detail: string): Com
   };
 }
 
-export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
-  const log = opts.logger ?? rootLogger('context');
-  const { window, summaryAt, microAt, microTarget, protectRecent } = compactionThresholds(opts);
-  const model = opts.model ?? DEFAULT_MODEL;
-
+/** What the manager reads once: instruction files, skills, the nested-instructions tracker, the system prompt. */
+async function loadParts(opts: ContextManagerOptions, log: Logger) {
   const instructions = await loadInstructions(
     opts.instructionsRoot ?? opts.root,
     opts.touchedDirs ?? [],
@@ -149,12 +151,39 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     ...(opts.testCommand ? { testCommand: opts.testCommand } : {}),
     ...(opts.memoryIndex ? { memoryIndex: opts.memoryIndex } : {}),
   });
+  return { instructions, skills, nested, system };
+}
+
+/** Tier 1 (cheapest): the prompt cache expired since the last request, so old tool results are cleared now. */
+function clearedAfterExpiry(clock: CacheClock, messages: Message[], before: number, log: Logger): CompactionResult | undefined {
+  const expired = clock.clearIfExpired(messages);
+  if (!expired) return undefined;
+  const idle = Math.round(expired.idleMs / 1000);
+  log.info({ before, cleared: expired.micro.cleared, idle }, 'time-based clearing');
+  return cleared(
+    expired.micro,
+    before,
+    `cache expired (${idle}s since the last request): cleared ${expired.micro.cleared} old tool results`,
+  );
+}
+
+export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
+  const log = opts.logger ?? rootLogger('context');
+  const { window, summaryAt, microAt, microTarget, protectRecent } = compactionThresholds(opts);
+  const model = opts.model ?? DEFAULT_MODEL;
+
+  const { instructions, skills, nested, system } = await loadParts(opts, log);
   const systemTokens = estimateSystem(system);
   let toolsTokens = 0;
   /** After a microcompact: the last unchanged user turn, marked once so its cached prefix is read. */
   let anchor: { index: number; json: string } | undefined;
   const total = (messages: Message[]): number => systemTokens + toolsTokens + estimateTokens(messages);
   const summaryOpts = summaryOptions(opts, model, window);
+  const clock = createCacheClock({
+    keepRecent: protectRecent,
+    ...(opts.cacheTtlMs !== undefined ? { ttlMs: opts.cacheTtlMs } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
 
   const manager: LoadedContextManager = {
     skills,
@@ -170,11 +199,14 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     prepare(messages: Message[], facts: DynamicFacts): Message[] {
       const a = anchor && JSON.stringify(messages[anchor.index]) === anchor.json ? anchor.index : undefined;
       anchor = undefined;
+      clock.sent();
       return withReminder(withRollingBreakpoints(nested.attach(messages), a), facts);
     },
     async maybeCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult | undefined> {
       await nested.observe(messages); // before each request: the folders read into so far
       const before = total(messages);
+      const expired = clearedAfterExpiry(clock, messages, before, log);
+      if (expired) return expired;
       if (before < microAt) return undefined;
       const micro = microcompact(messages, { protectRecent });
       const afterMicro = before - micro.savedTokens;

@@ -1,0 +1,105 @@
+/**
+ * Context tiers through the loop with the real context manager and the scripted model: when the prompt
+ * cache has expired (a pause longer than its TTL, on an injected clock), old tool results are cleared
+ * before the next request, whatever the context size; within the TTL nothing is cleared.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
+import { createContextManager } from '../../src/agent/context/index.js';
+import { STUB_PREFIX } from '../../src/agent/context/microcompact.js';
+import type { Verifier } from '../../src/agent/verification/types.js';
+import type { ModelRequest } from '../../src/model/model-client.js';
+import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
+import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
+import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
+import { filler, fixtureRepo, task } from './helpers.js';
+
+const PASS = { name: 'tests_passed', passed: true, detail: '3 passed' };
+const verifier: Verifier = {
+  beforeBash: async () => undefined,
+  afterBash: async () => {
+    throw new Error('not called');
+  },
+  evaluate: async () => ({ ok: true, gates: [PASS], message: '' }),
+  finalCheck: async () => ({ ok: true, gates: [PASS], message: '' }),
+};
+
+const toolbox = stubToolbox(
+  { Read: (i) => ({ forModel: `${String(i.file_path)}\n${filler(String(i.file_path), 3_000)}`, isError: false }) },
+  ['Read'],
+);
+
+const read = (n: number): ScriptStep => ({ content: [toolUse('Read', { file_path: `src/f${n}.ts` }, `r${n}`)] });
+const sentText = (r: ModelRequest | undefined): string => JSON.stringify(r?.messages ?? []);
+
+describe('context tiers through the loop', () => {
+  let repo: ReturnType<typeof fixtureRepo>;
+  beforeAll(() => {
+    repo = fixtureRepo();
+  });
+  afterAll(() => repo.cleanup());
+
+  /** Three reads; before the fourth request the clock moves by `pauseMs`. */
+  async function run(pauseMs: number) {
+    let t = 1_000_000;
+    const model = createScriptedModel((_r) => {
+      const n = model.requests.length;
+      if (n <= 3) {
+        t += 1_000;
+        if (n === 3) t += pauseMs;
+        return read(n);
+      }
+      return { content: [text('Done.')] };
+    });
+    const context = await createContextManager({
+      root: repo.root,
+      toolNames: ['Read'],
+      task,
+      mode: 'fix',
+      gatesEnabled: ['tests_passed'],
+      protectRecent: 1,
+      cacheTtlMs: 5 * 60_000,
+      now: () => t,
+    });
+    const d: AgentDeps = {
+      model,
+      modelId: 'claude-sonnet-5-5',
+      toolbox,
+      policy: allowAllPolicy,
+      hooks: noHooks,
+      verifier,
+      context,
+      toolContext: baseToolContext(repo.root),
+      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
+      costOf: () => 0.01,
+      maxStopBlocks: 1,
+      branch: 'proofpr/12-parser',
+      retryBaseMs: 0,
+    };
+    const { events } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    return { events, model };
+  }
+
+  it('context-tiers - a pause longer than the cache TTL clears old tool results before the next request', async () => {
+    const { events, model } = await run(6 * 60_000);
+    const last = sentText(model.requests[3]);
+    // the two older reads are stubs naming the tool and how to get them again; the latest stays
+    expect(last).toContain(`${STUB_PREFIX} Read {\\"file_path\\":\\"src/f1.ts\\"}`);
+    expect(last).toContain(`${STUB_PREFIX} Read {\\"file_path\\":\\"src/f2.ts\\"}`);
+    expect(last).toContain('run the tool again if you need it');
+    expect(last).toContain('src/f3.ts line 10');
+    expect(last).not.toContain('src/f1.ts line 10');
+    const compactions = events.filter((e) => e.type === 'compaction');
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({ kind: 'microcompact', ok: true });
+    expect(JSON.stringify(compactions[0])).toContain('cache expired');
+    // earlier requests were within the TTL: nothing cleared
+    expect(sentText(model.requests[2])).not.toContain(STUB_PREFIX);
+  });
+
+  it('context-tiers - within the cache TTL nothing is cleared (a small context)', async () => {
+    const { events, model } = await run(60_000);
+    expect(sentText(model.requests[3])).not.toContain(STUB_PREFIX);
+    expect(events.filter((e) => e.type === 'compaction')).toHaveLength(0);
+  });
+});
