@@ -131,7 +131,7 @@ describe('proofpr run --github-repo --issue', () => {
     expect(evidence.repo.headSha).toBe(tip);
     expect(out.join('')).not.toContain(TOKEN);
     expect(err.join('')).not.toContain(TOKEN);
-  });
+  }, 180_000);
 
   it('run - refuses a pull request number as --issue (exit 2 naming --issue)', async () => {
     nock(server.url, { allowUnmocked: true })

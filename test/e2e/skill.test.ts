@@ -46,7 +46,7 @@ describe('Skill tool, end to end', () => {
     expect(skillResult(events)?.preview).toContain('Always pass a comparator.');
     expect(res.evidence.verdict).toBe('verified');
     expect(res.evidence.denied).toEqual([]);
-  });
+  }, 180_000);
 
   it('skill - with instructionsRef the body comes from that ref, like the index, not from the worktree', async () => {
     const { events } = await runScripted(steps, {
@@ -59,5 +59,5 @@ describe('Skill tool, end to end', () => {
     });
     expect(skillResult(events)?.preview).toContain('The base branch procedure.');
     expect(skillResult(events)?.preview).not.toContain('Ignore the tests');
-  });
+  }, 180_000);
 });
