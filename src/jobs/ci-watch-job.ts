@@ -106,6 +106,22 @@ async function finished(data: CiWatchJob, github: GitHubPort, ci: CiEvidence, de
   log.info({ runId, pr: plan.trigger.number, sha: ci.sha, round: plan.round }, 'CI fix round queued');
 }
 
+/** The first ci-watch job after a verified push. */
+function firstLook(w: CiWatchStart, now: number): CiWatchJob {
+  return {
+    kind: 'ci-watch',
+    owner: w.target.owner,
+    repo: w.target.repo,
+    ...(w.target.installationId !== undefined ? { installationId: w.target.installationId } : {}),
+    config: w.config,
+    published: w.published,
+    origin: w.trigger,
+    round: w.round ?? 0,
+    startedAt: now,
+    poll: 0,
+  };
+}
+
 /** Work in flight (queued looks, timers): idle() resolves when it is back to none. */
 function pendingCounter(): { add(): void; settle(): void; idle(): Promise<void> } {
   let pending = 0;
@@ -184,18 +200,7 @@ export function createCiWatcher(deps: CiWatcherDeps): CiWatcher {
   return {
     start(w) {
       if (w.config.ci.wait_min <= 0) return;
-      enqueueLook({
-        kind: 'ci-watch',
-        owner: w.target.owner,
-        repo: w.target.repo,
-        ...(w.target.installationId !== undefined ? { installationId: w.target.installationId } : {}),
-        config: w.config,
-        published: w.published,
-        origin: w.trigger,
-        round: w.round ?? 0,
-        startedAt: clock.now(),
-        poll: 0,
-      });
+      enqueueLook(firstLook(w, clock.now()));
     },
     async handle(job) {
       try {

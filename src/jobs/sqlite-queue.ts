@@ -57,6 +57,23 @@ function jobStatements(db: Db) {
   };
 }
 
+/** Run one job through the handler; its final status and error (never throws). */
+async function runJob<T>(
+  handler: JobHandler<T>,
+  job: QueuedJob<T>,
+  signal: AbortSignal,
+  progress: (p: JobProgress) => void,
+): Promise<{ status: string; error: string | null }> {
+  try {
+    await handler(job, { signal, progress });
+    return { status: signal.aborted ? 'cancelled' : 'done', error: null };
+  } catch (e) {
+    const error = (e as Error).message ?? String(e);
+    log.error({ runId: job.runId, err: error }, 'job failed');
+    return { status: signal.aborted ? 'cancelled' : 'failed', error };
+  }
+}
+
 export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): SqliteQueue<T> {
   const ts = (): string => new Date().toISOString();
   const stmts = jobStatements(db);
@@ -75,26 +92,12 @@ export function createSqliteQueue<T>(db: Db, opts: { pollMs?: number } = {}): Sq
       if (!row) return;
       const job = toJob(row);
       const controller = new AbortController();
-      const h = handler;
-      const done = (async () => {
-        let status = 'done';
-        let error: string | null = null;
-        try {
-          await h(job, {
-            signal: controller.signal,
-            progress: (p) => listeners.forEach((l) => l(job.runId, p)),
-          });
-          if (controller.signal.aborted) status = 'cancelled';
-        } catch (e) {
-          status = controller.signal.aborted ? 'cancelled' : 'failed';
-          error = (e as Error).message ?? String(e);
-          log.error({ runId: job.runId, err: error }, 'job failed');
-        } finally {
-          stmts.finish.run(status, error, ts(), row.id);
-          running.delete(job.runId);
-          setImmediate(pump);
-        }
-      })();
+      const progress = (p: JobProgress): void => listeners.forEach((l) => l(job.runId, p));
+      const done = runJob(handler, job, controller.signal, progress).then(({ status, error }) => {
+        stmts.finish.run(status, error, ts(), row.id);
+        running.delete(job.runId);
+        setImmediate(pump);
+      });
       running.set(job.runId, { controller, done });
     }
   };

@@ -26,10 +26,11 @@ export interface Metrics {
 const TOKEN_KINDS = ['input', 'output', 'cache_read', 'cache_write'] as const;
 const DURATION_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
 
-export function createMetrics(now: () => number = Date.now): Metrics {
-  const registry = new Registry();
+type DepthSource = () => Promise<Record<string, number>>;
+
+/** The run instruments and the queue-depth gauge on `registry`, plus the default process metrics. */
+function registerInstruments(registry: Registry, depthSources: DepthSource[], now: () => number) {
   const registers = [registry];
-  const depthSources: (() => Promise<Record<string, number>>)[] = [];
   new Gauge({
     name: 'proofpr_queue_jobs',
     help: 'Jobs in the queue by state (waiting, active, delayed, failed, completed).',
@@ -66,6 +67,13 @@ export function createMetrics(now: () => number = Date.now): Metrics {
   new Gauge({ name: 'proofpr_process_start_time_seconds', help: 'Start time of this process (unix seconds).', registers }).set(
     Math.floor(now() / 1000),
   );
+  return { runs, duration, tokens, cost, gateFailures };
+}
+
+export function createMetrics(now: () => number = Date.now): Metrics {
+  const registry = new Registry();
+  const depthSources: DepthSource[] = [];
+  const { runs, duration, tokens, cost, gateFailures } = registerInstruments(registry, depthSources, now);
 
   const started = new Map<string, number>();
   const seen = new Map<string, { tokens: Record<string, number>; cost: number }>();

@@ -62,6 +62,32 @@ function detectGitDirs(root: string): string[] {
   }
 }
 
+/** What the configured test command may do: its commands as prefix rules, its redirect targets, its env assignments. */
+function testCommandGrants(
+  parser: Awaited<ReturnType<typeof loadBashParser>>,
+  testCommand: string | undefined,
+  root: string,
+  gitDirs: readonly string[],
+) {
+  const testRules: PermissionRule[] = [];
+  const testRedirects = new Set<string>();
+  const testEnv = new Set<string>();
+  const a = testCommand ? analyzeBash(parser, testCommand) : undefined;
+  if (!a?.ok) return { testRules, testRedirects, testEnv };
+  for (const r of a.redirects) {
+    const t = r.target?.value;
+    const j = t ? resolveInside(root, t, { gitDirs }) : null;
+    if (j?.ok) testRedirects.add(j.rel);
+  }
+  for (const c of a.commands) {
+    for (const as of c.assignments) if (typeof as.value?.value === 'string') testEnv.add(`${as.name}=${as.value.value}`);
+    const words = c.words.map((w) => w.value);
+    if (words.every((w): w is string => w !== null))
+      testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
+  }
+  return { testRules, testRedirects, testEnv };
+}
+
 /**
  * Build the permission policy. Order: built-in deny > config deny > mode > config allow > built-in
  * safe list > default deny. Writes into paths git ignores are refused (they would not be committed);
@@ -76,25 +102,7 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
   const log = opts.logger ?? silentLogger;
   const tools = opts.tools ?? createRegistry(defaultTools());
   const parser = await loadBashParser();
-  const testRules: PermissionRule[] = [];
-  const testRedirects = new Set<string>();
-  const testEnv = new Set<string>();
-  if (opts.testCommand) {
-    const a = analyzeBash(parser, opts.testCommand);
-    if (a.ok) {
-      for (const r of a.redirects) {
-        const t = r.target?.value;
-        const j = t ? resolveInside(root, t, { gitDirs }) : null;
-        if (j?.ok) testRedirects.add(j.rel);
-      }
-      for (const c of a.commands) {
-        for (const as of c.assignments) if (typeof as.value?.value === 'string') testEnv.add(`${as.name}=${as.value.value}`);
-        const words = c.words.map((w) => w.value);
-        if (words.every((w): w is string => w !== null))
-          testRules.push({ text: `test.command:${words.join(' ')}`, tool: 'Bash', bash: { words, prefix: true } });
-      }
-    }
-  }
+  const { testRules, testRedirects, testEnv } = testCommandGrants(parser, opts.testCommand, root, gitDirs);
   const ignored = createIgnoredPaths(root);
   const isWritable = writableMatcher(opts.writable ?? [], opts.writableWorkflows ?? false);
   const readRules = allow.filter((r) => r.paths !== undefined && (RULE_KINDS[r.tool] ?? []).includes('read'));

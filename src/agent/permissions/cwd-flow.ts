@@ -51,6 +51,23 @@ function cdTarget(c: SimpleCommand): string | undefined {
   return t === null || t === undefined || t === '-' ? undefined : t;
 }
 
+/** Where a `cd t` run from each folder of `s` leads (ok) and the folders it may fail in; adds the targets to `seen`. */
+function followCd(t: string, s: Set<string>, root: string, gitDirs: readonly string[], seen: Set<string>): State {
+  const ok = new Set<string>();
+  const failed = new Set<string>();
+  for (const d of s) {
+    const r = resolveInside(root, t, { gitDirs, cwd: d });
+    if (!r.ok) {
+      failed.add(d); // refused anyway (the cd is checked against every folder it may run in)
+      continue;
+    }
+    ok.add(r.abs);
+    seen.add(r.abs);
+    if (!isDir(r.abs)) failed.add(d);
+  }
+  return { ok, failed };
+}
+
 /**
  * The folders each command of a line may run in, following `cd` through `&&`, `||`, `;`, pipelines
  * (their parts run in subshells), subshells (a `cd` inside does not leak) and loops, so `cd src && ls
@@ -77,20 +94,7 @@ export function followCwd(
         for (const d of s) map.commands[f.i]?.add(d);
         const c = commands[f.i];
         const t = c ? cdTarget(c) : undefined;
-        if (t === undefined) return { ok: s, failed: s };
-        const ok = new Set<string>();
-        const failed = new Set<string>();
-        for (const d of s) {
-          const r = resolveInside(root, t, { gitDirs, cwd: d });
-          if (!r.ok) {
-            failed.add(d); // refused anyway (the cd is checked against every folder it may run in)
-            continue;
-          }
-          ok.add(r.abs);
-          seen.add(r.abs);
-          if (!isDir(r.abs)) failed.add(d);
-        }
-        return { ok, failed };
+        return t === undefined ? { ok: s, failed: s } : followCd(t, s, root, gitDirs, seen);
       }
       case 'seq': {
         let cur: State = { ok: s, failed: new Set() };
