@@ -21,6 +21,6 @@ export const replies = {
   /** A host without run state (the Action, the CLI) cannot answer status or cancel. */
   stateless: (verb: 'status' | 'cancel') =>
     verb === 'status'
-      ? 'This repository runs proofpr as a workflow step, which keeps no run state: each run is a workflow run, with its status comment on the issue.'
+      ? "This repository runs proofpr as a workflow step, which keeps no run state: each run is a workflow run, with its status comment on the issue. It keeps no spend either: `budget.monthly_usd` and the month's spend are the App's."
       : 'This repository runs proofpr as a workflow step: cancel its workflow run to stop it.',
 };
