@@ -20,6 +20,10 @@ const CONTROL_PATTERNS = [
   '.pnpmfile.cjs',
   '.gitmodules',
   '.gitattributes',
+  // Hook runners' configs: what `git commit` runs on a maintainer's machine once pre-commit or lefthook is installed.
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
 ];
 
 const control: Ignore = ignore().add(CONTROL_PATTERNS.map((p) => (p.includes('/') ? `/${p}` : p)));

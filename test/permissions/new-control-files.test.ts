@@ -1,0 +1,61 @@
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPolicy } from '../../src/agent/permissions/create-policy.js';
+import { isControlPath } from '../../src/workspace/protected-paths.js';
+import { commitWork, wipCommit } from '../../src/workspace/publish.js';
+import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
+import { makeRemote, sh, tempDir, type Remote } from '../workspace/git-fixtures.js';
+
+/* Control files that did not exist at the start (issue 23: walled whether or not they exist, checked again at commit). */
+
+const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
+const NEW_CONTROL = ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', '.husky/pre-commit', '.github/workflows/new.yml'];
+let remote: Remote;
+let wt: Worktree;
+afterEach(async () => {
+  await wt?.remove();
+  remote?.cleanup();
+});
+
+async function worktree(): Promise<Worktree> {
+  remote = makeRemote({ 'README.md': '# r\n' });
+  const clone = join(remote.root, 'checkout');
+  sh(remote.root, 'clone', '-q', remote.bare, clone);
+  wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/23-c', worktreesDir: tempDir(), runId: 'r' });
+  return wt;
+}
+
+function plant(root: string): void {
+  for (const p of NEW_CONTROL) {
+    mkdirSync(join(root, p, '..'), { recursive: true });
+    writeFileSync(join(root, p), 'repos: []\n');
+  }
+  writeFileSync(join(root, 'fix.txt'), 'fixed\n');
+}
+
+describe('new control files', () => {
+  it('new-control - hook runner configs are control paths', () => {
+    for (const p of NEW_CONTROL) expect({ p, control: isControlPath(p) }).toEqual({ p, control: true });
+    expect(isControlPath('docs/pre-commit-config.md')).toBe(false);
+  });
+
+  it('new-control - Write and a shell redirect of a new .pre-commit-config.yaml are refused', async () => {
+    const w = await worktree();
+    const policy = await createPolicy({ root: w.path, mode: 'default', allow: [], deny: [] });
+    expect((await policy.check('Write', { file_path: '.pre-commit-config.yaml', content: 'x' })).behavior).toBe('deny');
+    expect((await policy.check('Bash', { command: 'echo x > .pre-commit-config.yaml' })).behavior).toBe('deny');
+  });
+
+  it('new-control - the commit refuses new control files; the WIP commit leaves them out and keeps the rest', async () => {
+    const w = await worktree();
+    plant(w.path);
+    await expect(commitWork({ worktree: w.path, message: 'm', identity, gitDir: w.gitDir, protect: {} })).rejects.toThrow(
+      /\.pre-commit-config\.yaml/,
+    );
+    const wip = await wipCommit({ worktree: w.path, message: 'm', identity, gitDir: w.gitDir, protect: {} });
+    expect('sha' in wip && wip.leftOut?.map((l) => l.path).sort()).toEqual([...NEW_CONTROL].sort());
+    const files = sh(w.path, 'ls-tree', '-r', '--name-only', 'HEAD').split('\n').filter(Boolean);
+    expect(files.sort()).toEqual(['README.md', 'fix.txt']);
+  });
+});
