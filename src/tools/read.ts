@@ -25,6 +25,35 @@ const hiddenMessage = (p: string): string =>
 
 const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });
 
+/** A missing file, with the nearest names or the missing folder as a hint. */
+function notFound(filePath: string, abs: string, root: string): ToolResult {
+  const near = nearNames(abs, root);
+  const hint =
+    near.suggestions.length > 0
+      ? ` Did you mean: ${near.suggestions.join(', ')}?`
+      : near.missingDir
+        ? ` The folder ${near.missingDir} does not exist either.`
+        : '';
+  return fail('not_found', `File does not exist: ${filePath}.${hint} Use Glob to find files by name.`);
+}
+
+/** The refusal for a file too large to read whole (unless sliced) or at all; undefined when the size is fine. */
+function sizeRefusal(filePath: string, size: number, sliced: boolean): ToolResult | undefined {
+  if (size > READ_MAX_BYTES && !sliced) {
+    return fail(
+      'too_large',
+      `${filePath} is ${Math.ceil(size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`,
+    );
+  }
+  if (size > READ_SLICE_MAX_BYTES) {
+    return fail(
+      'too_large',
+      `${filePath} is ${Math.ceil(size / 1024 / 1024)} MB, over the ${READ_SLICE_MAX_BYTES / 1024 / 1024} MB limit of Read even in parts. Use Grep to find the lines you need, or Bash (for example \`sed -n '100,200p'\`).`,
+    );
+  }
+  return undefined;
+}
+
 export const readTool = defineTool({
   name: 'Read',
   description: descriptions.Read,
@@ -43,14 +72,7 @@ export const readTool = defineTool({
     try {
       st = statSync(r.abs);
     } catch {
-      const near = nearNames(r.abs, ctx.root);
-      const hint =
-        near.suggestions.length > 0
-          ? ` Did you mean: ${near.suggestions.join(', ')}?`
-          : near.missingDir
-            ? ` The folder ${near.missingDir} does not exist either.`
-            : '';
-      return fail('not_found', `File does not exist: ${file_path}.${hint} Use Glob to find files by name.`);
+      return notFound(file_path, r.abs, ctx.root);
     }
     if (st.isDirectory())
       return fail(
@@ -59,19 +81,8 @@ export const readTool = defineTool({
       );
     const kind = specialKind(st);
     if (kind) return fail('special_file', specialFileMessage(file_path, kind, 'reading'));
-    const sliced = offset !== undefined || limit !== undefined;
-    if (st.size > READ_MAX_BYTES && !sliced) {
-      return fail(
-        'too_large',
-        `${file_path} is ${Math.ceil(st.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB limit for reading a whole file. Read a part with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.`,
-      );
-    }
-    if (st.size > READ_SLICE_MAX_BYTES) {
-      return fail(
-        'too_large',
-        `${file_path} is ${Math.ceil(st.size / 1024 / 1024)} MB, over the ${READ_SLICE_MAX_BYTES / 1024 / 1024} MB limit of Read even in parts. Use Grep to find the lines you need, or Bash (for example \`sed -n '100,200p'\`).`,
-      );
-    }
+    const tooLarge = sizeRefusal(file_path, st.size, offset !== undefined || limit !== undefined);
+    if (tooLarge) return tooLarge;
     let buf: Buffer;
     try {
       buf = readRegularFile(r.abs, READ_SLICE_MAX_BYTES);

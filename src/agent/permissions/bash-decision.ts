@@ -66,6 +66,22 @@ function ruleNames(rule: PermissionRule, option: string): boolean {
   return (rule.bash?.words ?? []).some((w) => w === bare || w === name || w.split('=')[0] === name);
 }
 
+/** The path checks' context for a command that may run in any of `cwds`. */
+function pathContext(p: BashPolicy, cwds: Iterable<string>): PathContext {
+  return {
+    root: p.root,
+    gitDirs: p.gitDirs,
+    isWritable: p.isWritable,
+    secretExempt: p.secretExempt,
+    cwds: [...cwds],
+    deny: p.deny,
+    configFile: p.configFile,
+    ...(p.ignored ? { ignored: p.ignored } : {}),
+    ...(p.index ? { index: p.index } : {}),
+    ...(p.testEnv?.size ? { testEnv: p.testEnv } : {}),
+  };
+}
+
 /** Decide one Bash command line: every simple command in it must pass on its own. */
 export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   if (command.trim() === '') return no('builtin-deny:empty', 'the command is empty');
@@ -82,18 +98,7 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     if (why) return no(`builtin-deny:env:${v.name}`, why);
   }
   const cwd = followCwd(a.flow, a.commands, a.redirects.length, p.root, p.gitDirs);
-  const ctxFor = (cwds: Iterable<string>): PathContext => ({
-    root: p.root,
-    gitDirs: p.gitDirs,
-    isWritable: p.isWritable,
-    secretExempt: p.secretExempt,
-    cwds: [...cwds],
-    deny: p.deny,
-    configFile: p.configFile,
-    ...(p.ignored ? { ignored: p.ignored } : {}),
-    ...(p.index ? { index: p.index } : {}),
-    ...(p.testEnv?.size ? { testEnv: p.testEnv } : {}),
-  });
+  const ctxFor = (cwds: Iterable<string>): PathContext => pathContext(p, cwds);
   let writesByRedirect = false;
   const runsTests = a.commands.some((c) =>
     p.testRules.some((r) =>
