@@ -3,6 +3,8 @@
  * cache has expired (a pause longer than its TTL, on an injected clock), old tool results are cleared
  * before the next request, whatever the context size; within the TTL nothing is cleared.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
 import { createContextManager } from '../../src/agent/context/index.js';
@@ -24,8 +26,17 @@ const verifier: Verifier = {
   finalCheck: async () => ({ ok: true, gates: [PASS], message: '' }),
 };
 
+const EDITED = 'export const splitLines = (s: string): string[] => s.split(/\\r?\\n/); // REMOUNT-MARK\n';
+let repoRoot = '';
+
 const toolbox = stubToolbox(
-  { Read: (i) => ({ forModel: `${String(i.file_path)}\n${filler(String(i.file_path), 3_000)}`, isError: false }) },
+  {
+    Edit: (i) => {
+      writeFileSync(join(repoRoot, String(i.file_path)), EDITED);
+      return { forModel: `edited ${String(i.file_path)}`, isError: false, effects: [{ type: 'file_changed', path: String(i.file_path) }] };
+    },
+    Read: (i) => ({ forModel: `${String(i.file_path)}\n${filler(String(i.file_path), 3_000)}`, isError: false }),
+  },
   ['Read'],
 );
 
@@ -36,14 +47,17 @@ describe('context tiers through the loop', () => {
   let repo: ReturnType<typeof fixtureRepo>;
   beforeAll(() => {
     repo = fixtureRepo();
+    repoRoot = repo.root;
   });
   afterAll(() => repo.cleanup());
 
   /** Three reads; before the fourth request the clock moves by `pauseMs`. */
-  async function run(pauseMs: number) {
+  async function run(pauseMs: number, script?: (r: ModelRequest, n: number) => ScriptStep | undefined) {
     let t = 1_000_000;
-    const model = createScriptedModel((_r) => {
+    const model = createScriptedModel((r) => {
       const n = model.requests.length;
+      const step = script?.(r, n);
+      if (step) return step;
       if (n <= 3) {
         t += 1_000;
         if (n === 3) t += pauseMs;
@@ -53,7 +67,7 @@ describe('context tiers through the loop', () => {
     });
     const context = await createContextManager({
       root: repo.root,
-      toolNames: ['Read'],
+      toolNames: ['Edit', 'Read'],
       task,
       mode: 'fix',
       gatesEnabled: ['tests_passed'],
@@ -101,5 +115,26 @@ describe('context tiers through the loop', () => {
     const { events, model } = await run(60_000);
     expect(sentText(model.requests[3])).not.toContain(STUB_PREFIX);
     expect(events.filter((e) => e.type === 'compaction')).toHaveLength(0);
+  });
+
+  it('context-tiers - after a summary the next request carries the current text of the file edited last', async () => {
+    const isSummary = (r: ModelRequest): boolean => r.tools.length === 0;
+    let main = 0;
+    const { events, model } = await run(0, (r) => {
+      if (isSummary(r)) return { content: [text('short hand-off')] };
+      main++;
+      if (main === 1) {
+        const reads = [1, 2, 3, 4, 5, 6].map((k) => toolUse('Read', { file_path: `src/f${k}.ts` }, `r${k}`));
+        return { content: [...reads, toolUse('Edit', { file_path: 'src/parser.ts' }, 'e1')] };
+      }
+      if (main === 2) return { error: 'prompt_too_long', message: 'prompt is too long' };
+      return { content: [text('Done.')] };
+    });
+    const compactions = events.filter((e) => e.type === 'compaction');
+    expect(compactions[0]).toMatchObject({ kind: 'summary', ok: true });
+    const after = model.requests.filter((r) => !isSummary(r))[2];
+    expect(sentText(after)).toContain('<edited-files>');
+    expect(sentText(after)).toContain('--- src/parser.ts (current contents');
+    expect(sentText(after)).toContain('REMOUNT-MARK');
   });
 });

@@ -15,6 +15,7 @@ import { withReminder } from './reminder.js';
 import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
 import { microcompact, type MicrocompactResult } from './microcompact.js';
 import { summarize, type SummaryOptions } from './compaction.js';
+import { renderRemount, withRemount } from './remount.js';
 import { createNestedInstructions } from './nested-instructions.js';
 import { createCacheClock, type CacheClock } from './time-clear.js';
 
@@ -154,6 +155,19 @@ async function loadParts(opts: ContextManagerOptions, log: Logger) {
   return { instructions, skills, nested, system };
 }
 
+/** A summary, then the files edited last re-mounted with their current text (read from the worktree). */
+async function summarizeAndRemount(
+  root: string,
+  messages: Message[],
+  state: CompactionState,
+  client: ModelClient,
+  opts: SummaryOptions,
+): Promise<CompactionResult> {
+  const res = await summarize(messages, state, client, opts);
+  if (!res.ok) return res;
+  return { ...res, messages: withRemount(res.messages, await renderRemount(root, state)) };
+}
+
 /** Tier 1 (cheapest): the prompt cache expired since the last request, so old tool results are cleared now. */
 function clearedAfterExpiry(clock: CacheClock, messages: Message[], before: number, log: Logger): CompactionResult | undefined {
   const expired = clock.clearIfExpired(messages);
@@ -221,7 +235,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       }
       if (before < summaryAt) return undefined;
       await opts.beforeSummary?.();
-      const summary = withTotals(await summarize(micro.messages, state, client, summaryOpts), before, messages, total);
+      const summary = withTotals(await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts), before, messages, total);
       if (summary.ok && summary.afterTokens >= summaryAt) {
         return {
           ...summary,
@@ -240,7 +254,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       const micro = microcompact(messages, { protectRecent: 2 });
       await opts.beforeSummary?.();
       const res = orCleared(
-        withTotals(await summarize(micro.messages, state, client, summaryOpts), before, messages, total),
+        withTotals(await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts), before, messages, total),
         micro,
         before,
       );
