@@ -59,18 +59,7 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
         return;
       }
       case 'content_block_start': {
-        const b = ev.content_block;
-        if (b.type === 'text') drafts.set(ev.index, { kind: 'text', text: b.text ?? '' });
-        else if (b.type === 'thinking')
-          drafts.set(ev.index, { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' });
-        else if (b.type === 'redacted_thinking') drafts.set(ev.index, { kind: 'redacted_thinking', data: b.data });
-        else if (b.type === 'tool_use') {
-          drafts.set(ev.index, { kind: 'tool_use', id: b.id, name: b.name, json: '', initial: b.input });
-          emit({ type: 'tool_use_start', name: b.name, id: b.id });
-        } else {
-          log.warn({ blockType: b.type }, 'unsupported content block type in the stream; dropped');
-          drafts.set(ev.index, { kind: 'other', type: b.type });
-        }
+        drafts.set(ev.index, startDraft(ev.content_block, emit, log));
         return;
       }
       case 'content_block_delta': {
@@ -118,6 +107,23 @@ export function assembleMessage(log: Logger, onDelta?: (delta: StreamDelta) => v
   };
 
   return { push, finish };
+}
+
+/** The draft a content_block_start opens (a tool call is announced to the display at once). */
+function startDraft(
+  b: Extract<RawEvent, { type: 'content_block_start' }>['content_block'],
+  emit: (delta: StreamDelta) => void,
+  log: Logger,
+): Draft {
+  if (b.type === 'text') return { kind: 'text', text: b.text ?? '' };
+  if (b.type === 'thinking') return { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' };
+  if (b.type === 'redacted_thinking') return { kind: 'redacted_thinking', data: b.data };
+  if (b.type === 'tool_use') {
+    emit({ type: 'tool_use_start', name: b.name, id: b.id });
+    return { kind: 'tool_use', id: b.id, name: b.name, json: '', initial: b.input };
+  }
+  log.warn({ blockType: b.type }, 'unsupported content block type in the stream; dropped');
+  return { kind: 'other', type: b.type };
 }
 
 /** The API's count of output tokens spent thinking (usage.output_tokens_details), when it sends one. */
