@@ -35,6 +35,7 @@ const toolbox = stubToolbox(
       writeFileSync(join(repoRoot, String(i.file_path)), EDITED);
       return { forModel: `edited ${String(i.file_path)}`, isError: false, effects: [{ type: 'file_changed', path: String(i.file_path) }] };
     },
+    Skill: () => ({ forModel: '<skill name="release">\nSKILL-BODY-MARK: bump the version first\n</skill>', isError: false }),
     Read: (i) => ({ forModel: `${String(i.file_path)}\n${filler(String(i.file_path), 3_000)}`, isError: false }),
   },
   ['Read'],
@@ -67,7 +68,7 @@ describe('context tiers through the loop', () => {
     });
     const context = await createContextManager({
       root: repo.root,
-      toolNames: ['Edit', 'Read'],
+      toolNames: ['Edit', 'Read', 'Skill'],
       task,
       mode: 'fix',
       gatesEnabled: ['tests_passed'],
@@ -117,7 +118,7 @@ describe('context tiers through the loop', () => {
     expect(events.filter((e) => e.type === 'compaction')).toHaveLength(0);
   });
 
-  it('context-tiers - after a summary the next request carries the current text of the file edited last', async () => {
+  it('context-tiers - after a summary the next request carries the current text of the file edited last and the loaded skill body', async () => {
     const isSummary = (r: ModelRequest): boolean => r.tools.length === 0;
     let main = 0;
     const { events, model } = await run(0, (r) => {
@@ -125,7 +126,7 @@ describe('context tiers through the loop', () => {
       main++;
       if (main === 1) {
         const reads = [1, 2, 3, 4, 5, 6].map((k) => toolUse('Read', { file_path: `src/f${k}.ts` }, `r${k}`));
-        return { content: [...reads, toolUse('Edit', { file_path: 'src/parser.ts' }, 'e1')] };
+        return { content: [toolUse('Skill', { name: 'release' }, 's1'), ...reads, toolUse('Edit', { file_path: 'src/parser.ts' }, 'e1')] };
       }
       if (main === 2) return { error: 'prompt_too_long', message: 'prompt is too long' };
       return { content: [text('Done.')] };
@@ -136,5 +137,8 @@ describe('context tiers through the loop', () => {
     expect(sentText(after)).toContain('<edited-files>');
     expect(sentText(after)).toContain('--- src/parser.ts (current contents');
     expect(sentText(after)).toContain('REMOUNT-MARK');
+    // and the body of the skill loaded before it
+    expect(sentText(after)).toContain('<loaded-skills>');
+    expect(sentText(after)).toContain('SKILL-BODY-MARK');
   });
 });

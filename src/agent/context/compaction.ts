@@ -14,7 +14,7 @@ import { estimateTokens } from './estimate.js';
 import { HARNESS_STATE_TAG, renderHarnessState } from './harness-state.js';
 import { renderRounds, type RenderedTranscript } from './transcript.js';
 import { validateHistory } from './validate-history.js';
-import { REMOUNT_TAG } from './remount.js';
+import { REMOUNT_TAG, SKILLS_TAG } from './remount.js';
 
 export const SUMMARY_SECTIONS = ['Task', 'Decisions', 'Files touched', 'Unverified or failing checks', 'Next steps'] as const;
 export const SUMMARY_TAG = '<compaction-summary>';
@@ -51,7 +51,7 @@ function originalTask(first: Message | undefined): UserBlock[] {
   if (!first || first.role !== 'user') return [];
   if (typeof first.content === 'string') return [{ type: 'text', text: first.content }];
   return first.content
-    .filter((b) => !(b.type === 'text' && [SUMMARY_TAG, HARNESS_STATE_TAG, REMOUNT_TAG].some((t) => b.text.startsWith(t))))
+    .filter((b) => !(b.type === 'text' && [SUMMARY_TAG, HARNESS_STATE_TAG, REMOUNT_TAG, SKILLS_TAG].some((t) => b.text.startsWith(t))))
     .map((b) => {
       if (!b.cache_control) return b;
       const { cache_control: _c, ...rest } = b;

@@ -15,7 +15,7 @@ import { withReminder } from './reminder.js';
 import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
 import { microcompact, type MicrocompactResult } from './microcompact.js';
 import { summarize, type SummaryOptions } from './compaction.js';
-import { renderRemount, withRemount } from './remount.js';
+import { renderLoadedSkills, renderRemount, withRemount } from './remount.js';
 import { createNestedInstructions } from './nested-instructions.js';
 import { createCacheClock, type CacheClock } from './time-clear.js';
 
@@ -162,10 +162,12 @@ async function summarizeAndRemount(
   state: CompactionState,
   client: ModelClient,
   opts: SummaryOptions,
+  original: Message[],
 ): Promise<CompactionResult> {
   const res = await summarize(messages, state, client, opts);
   if (!res.ok) return res;
-  return { ...res, messages: withRemount(res.messages, await renderRemount(root, state)) };
+  const files = withRemount(res.messages, await renderRemount(root, state));
+  return { ...res, messages: withRemount(files, renderLoadedSkills(original)) };
 }
 
 /** Tier 1 (cheapest): the prompt cache expired since the last request, so old tool results are cleared now. */
@@ -235,7 +237,12 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       }
       if (before < summaryAt) return undefined;
       await opts.beforeSummary?.();
-      const summary = withTotals(await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts), before, messages, total);
+      const summary = withTotals(
+        await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts, messages),
+        before,
+        messages,
+        total,
+      );
       if (summary.ok && summary.afterTokens >= summaryAt) {
         return {
           ...summary,
@@ -254,7 +261,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       const micro = microcompact(messages, { protectRecent: 2 });
       await opts.beforeSummary?.();
       const res = orCleared(
-        withTotals(await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts), before, messages, total),
+        withTotals(await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts, messages), before, messages, total),
         micro,
         before,
       );

@@ -59,3 +59,33 @@ export function withRemount(messages: Message[], block: string | undefined): Mes
   const content = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
   return [{ role: 'user', content: [...content, { type: 'text', text: block }] }, ...messages.slice(1)];
 }
+
+export const SKILLS_TAG = '<loaded-skills>';
+const SKILL_BLOCK = /^<skill name="([^"]+)"/;
+const SKILLS_MAX_BYTES = 24 * 1024;
+
+/** The bodies of the skills loaded so far (the Skill tool's own output, latest per name), bounded; undefined when none. */
+export function renderLoadedSkills(messages: Message[]): string | undefined {
+  const bodies = new Map<string, string>();
+  for (const m of messages) {
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      const name = b.type === 'tool_result' ? SKILL_BLOCK.exec(b.content)?.[1] : undefined;
+      if (name && b.type === 'tool_result') bodies.set(name, b.content);
+    }
+  }
+  const shown: string[] = [];
+  let used = 0;
+  for (const [name, body] of [...bodies].reverse()) {
+    const bytes = Buffer.byteLength(body, 'utf8');
+    if (used + bytes > SKILLS_MAX_BYTES) {
+      shown.push(`(skill ${name} not re-mounted: over the bound; load it again with the Skill tool)`);
+      continue;
+    }
+    used += bytes;
+    shown.push(body);
+  }
+  return shown.length > 0
+    ? `${SKILLS_TAG}\nThe skills you loaded before the compaction:\n${shown.join('\n')}\n</loaded-skills>`
+    : undefined;
+}
