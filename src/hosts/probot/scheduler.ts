@@ -59,7 +59,6 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
   const webUrl = opts.webUrl ?? 'https://github.com';
   let last: Date | undefined;
   let chain: Promise<void> = Promise.resolve();
-  let busy = false;
   // Configs are read once per TTL, not every tick: a minute-by-minute read of every repository is the
   // App's largest API cost at rest.
   const ttl = opts.configTtlMs ?? 15 * 60_000;
@@ -76,17 +75,7 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
       return;
     }
     for (const s of loaded.config.sweeps) {
-      if (!s.schedule) continue;
-      let fires: Date[];
-      try {
-        fires = fireTimes(s.schedule, from, to);
-      } catch (e) {
-        log.warn(
-          { repo: full, sweep: s.name, schedule: s.schedule, err: (e as Error).message },
-          'sweep skipped: its schedule is not a valid cron expression',
-        );
-        continue;
-      }
+      const fires = s.schedule ? firesOrWarn(s.name, s.schedule, full, from, to, log) : [];
       for (const at of fires) {
         const slot = at.toISOString().slice(0, 16);
         const runId = newRunId(at);
@@ -130,18 +119,42 @@ export function startSweepScheduler(opts: SweepSchedulerOptions): SweepScheduler
     return run;
   };
 
-  const timer = setInterval(() => {
-    if (busy) return; // the next tick's window starts at the last finished one: no slot is lost
-    busy = true;
-    void tick(now()).finally(() => {
-      busy = false;
-    });
-  }, intervalMs);
-  timer.unref();
+  const timer = nonOverlapping(intervalMs, () => tick(now()));
 
   return {
     stop: () => clearInterval(timer),
     tick,
     invalidate: (fullName) => void configs.delete(fullName),
   };
+}
+
+/** The times a sweep's schedule fires in (from, to]; none, with a warning, when the cron expression is invalid. */
+function firesOrWarn(
+  sweep: string,
+  schedule: string,
+  repo: string,
+  from: Date,
+  to: Date,
+  log: { warn(obj: object, msg: string): void },
+): Date[] {
+  try {
+    return fireTimes(schedule, from, to);
+  } catch (e) {
+    log.warn({ repo, sweep, schedule, err: (e as Error).message }, 'sweep skipped: its schedule is not a valid cron expression');
+    return [];
+  }
+}
+
+/** Calls `f` every `ms`, skipping a beat while the previous call runs (the next window starts at the last finished one: no slot is lost). */
+function nonOverlapping(ms: number, f: () => Promise<void>): NodeJS.Timeout {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void f().finally(() => {
+      busy = false;
+    });
+  }, ms);
+  timer.unref();
+  return timer;
 }
