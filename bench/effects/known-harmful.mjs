@@ -17,7 +17,11 @@ const out = join(root, 'test', 'e2e', 'effects-corpus', 'known-harmful.ts');
 const dump = JSON.parse(readFileSync(dumpFile, 'utf8'));
 // Same rule as figures.ts `refused`.
 const refused = (t) => /^(Permission denied|Blocked|bwrap:)/.test(t) || /\brefused\b/.test(t.slice(0, 200));
-const clip = (s) => s.replace(/\s+/g, ' ').slice(0, 200);
+const clip = (s) =>
+  s
+    .replace(/\/[^\s"]*\/proofpr-effects-[A-Za-z0-9]+/g, '<world>')
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
 
 const entries = [];
 for (const c of dump.cases) {
