@@ -130,35 +130,39 @@ export function createStatusReporter(
     },
     onEvent(ev) {
       clock.event(ev);
-      switch (ev.type) {
-        case 'run_start':
-          if (ev.sandbox) state.sandbox = ev.sandbox;
-          if (ev.sandboxReason) state.sandboxReason = ev.sandboxReason;
-          void write();
-          return;
-        case 'assistant':
-          state.turns = ev.turn;
-          state.inputTokens = (state.inputTokens ?? 0) + ev.usage.inputTokens + ev.usage.cacheReadTokens + ev.usage.cacheWriteTokens;
-          state.outputTokens = (state.outputTokens ?? 0) + ev.usage.outputTokens;
-          state.costUsd = (state.costUsd ?? 0) + ev.costUsd;
-          break;
-        case 'todo':
-          state.todos = ev.todos;
-          break;
-        case 'test_run':
-          if (ev.run.by === 'harness') return setPhase('verifying');
-          break;
-        case 'gate':
-          if (ev.final) return setPhase('verifying');
-          break;
-        default:
-          return;
-      }
-      schedule();
+      const effect = applyEvent(state, ev);
+      if (effect === 'write') void write();
+      else if (effect === 'verifying') setPhase('verifying');
+      else if (effect === 'schedule') schedule();
     },
     async flush() {
       if (dirty) await write();
       else await writing;
     },
   };
+}
+
+/** What a run event changes in the status comment: its fields (updated here), then whether to write now, enter verifying, or schedule. */
+function applyEvent(state: StatusState, ev: RunEvent): 'write' | 'verifying' | 'schedule' | 'none' {
+  switch (ev.type) {
+    case 'run_start':
+      if (ev.sandbox) state.sandbox = ev.sandbox;
+      if (ev.sandboxReason) state.sandboxReason = ev.sandboxReason;
+      return 'write';
+    case 'assistant':
+      state.turns = ev.turn;
+      state.inputTokens = (state.inputTokens ?? 0) + ev.usage.inputTokens + ev.usage.cacheReadTokens + ev.usage.cacheWriteTokens;
+      state.outputTokens = (state.outputTokens ?? 0) + ev.usage.outputTokens;
+      state.costUsd = (state.costUsd ?? 0) + ev.costUsd;
+      return 'schedule';
+    case 'todo':
+      state.todos = ev.todos;
+      return 'schedule';
+    case 'test_run':
+      return ev.run.by === 'harness' ? 'verifying' : 'schedule';
+    case 'gate':
+      return ev.final ? 'verifying' : 'schedule';
+    default:
+      return 'none';
+  }
 }
