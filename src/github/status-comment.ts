@@ -83,7 +83,8 @@ export function renderStatusComment(s: StatusState): string {
   if (s.ci) out.push('', `${ciLine(s.ci)}${s.ci.cause ? ` — ${s.ci.cause}` : ''}`);
   if (s.failedGates && s.failedGates.length > 0) out.push('', 'Failed gates:', ...s.failedGates.map((g) => `- \`${g.name}\`: ${g.detail}`));
   if (s.branch && !s.prUrl) out.push('', `Work in progress kept on branch [\`${s.branch}\`](${s.branchUrl ?? '#'}).`);
-  if (s.wipRef) out.push('', `Work in progress kept at \`${s.wipRef}\` (no branch, so no workflow ran on it): \`${wipFetchCommand(s.wipRef)}\``);
+  if (s.wipRef)
+    out.push('', `Work in progress kept at \`${s.wipRef}\` (no branch, so no workflow ran on it): \`${wipFetchCommand(s.wipRef)}\``);
   if (s.phase === 'failed') out.push('', `Failed while ${s.failedPhase ?? 'working'}${s.error ? `: ${s.error}` : ''}.`);
   return out.join('\n');
 }

@@ -10,9 +10,7 @@ const readme = readFileSync('README.md', 'utf8');
 const pages = readdirSync('docs').filter((f) => f.endsWith('.md'));
 
 function localLinks(text: string): string[] {
-  return [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-    .map((m) => m[1] ?? '')
-    .filter((l) => l !== '' && !/^[a-z]+:/i.test(l));
+  return [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? '').filter((l) => l !== '' && !/^[a-z]+:/i.test(l));
 }
 
 describe('README front door', () => {

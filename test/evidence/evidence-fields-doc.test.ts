@@ -70,7 +70,12 @@ const TEST_RUN: Record<keyof TestRun, Where> = {
 
 const readme = readFileSync('docs/verification.md', 'utf8');
 /** Every page of the documentation, for fields documented with their own feature. */
-const allDocs = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const allDocs = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
   .map((f) => readFileSync(f, 'utf8'))
   .join('\n');
 const start = readme.indexOf('### Evidence fields added by issue 16');
