@@ -7,6 +7,8 @@ import { createPolicy } from '../agent/permissions/create-policy.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
 import { createHookRunner } from '../agent/hooks/runner.js';
 import { createVerifier } from '../agent/verification/verifier.js';
+import type { Verifier } from '../agent/verification/types.js';
+import type { HookRunner } from '../agent/hooks/types.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { createRegistry } from '../tools/registry.js';
 import { defaultTools } from '../tools/index.js';
@@ -79,27 +81,7 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
     gitDirs: [wt.gitDir],
     tools: toolbox,
   });
-  const verifier = plan
-    ? undefined
-    : createVerifier({
-        root: wt.path,
-        gitDir: wt.gitDir,
-        ...(input.baselineExecuted !== undefined ? { baselineExecuted: input.baselineExecuted } : {}),
-        ...(input.verifierBaseline ? { baseline: input.verifierBaseline } : {}),
-        runDir,
-        config,
-        exec,
-        baseSha: wt.baseSha,
-        hooks,
-        onEvent: events.push,
-        logger: log,
-        scratchDir: join(ws.runTmp, 'tmp'),
-        taskKind: input.task.kind,
-        ...(input.reproduce ? { reproduce: input.reproduce } : {}),
-        // The final run tests the commit that gets pushed: written with the run's own message and identity.
-        commit: { message: commitMessage(input.task), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}) },
-        ...withSignal,
-      });
+  const verifier = plan ? undefined : verifierFor(input, ws, exec, hooks, events);
   const context = await createContextManager({
     root: wt.path,
     toolNames: toolbox.names(),
@@ -148,4 +130,29 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
   // Project context (OS, git status, recent commits) joins the first message, read once at the start.
   const project = await projectContext(wt.path);
   return { task: { prompt: `${plan ? PLAN_PROMPT : FIX_PROMPT}\n\n${project}` }, deps };
+}
+
+/** The verifier of a fix run. */
+function verifierFor(input: RunTaskInput, ws: Workspace, exec: ExecPort, hooks: HookRunner, events: EventQueue): Verifier {
+  const { config, runDir } = input;
+  const { wt } = ws;
+  return createVerifier({
+    root: wt.path,
+    gitDir: wt.gitDir,
+    ...(input.baselineExecuted !== undefined ? { baselineExecuted: input.baselineExecuted } : {}),
+    ...(input.verifierBaseline ? { baseline: input.verifierBaseline } : {}),
+    runDir,
+    config,
+    exec,
+    baseSha: wt.baseSha,
+    hooks,
+    onEvent: events.push,
+    logger: log,
+    scratchDir: join(ws.runTmp, 'tmp'),
+    taskKind: input.task.kind,
+    ...(input.reproduce ? { reproduce: input.reproduce } : {}),
+    // The final run tests the commit that gets pushed: written with the run's own message and identity.
+    commit: { message: commitMessage(input.task), identity: config.commit, ...(input.coAuthor ? { coAuthor: input.coAuthor } : {}) },
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
 }
