@@ -214,23 +214,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
     newRunId: () => newRunId(),
     ...(opts.ciClock ? { clock: opts.ciClock } : {}),
   });
-  if (!bull)
-    queue.consume(
-      createJobHandler({
-        githubFor,
-        ciWatcher,
-        workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
-        runTask: opts.runTask ?? realRunTask,
-        modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
-        runs,
-        branches: runs,
-        memory,
-        home: env.home,
-        ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
-        ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
-      }),
-      { concurrency: opts.concurrency ?? 1 },
-    );
+  if (!bull) queue.consume(inProcessJobs(opts, env, { githubFor, ciWatcher, runs, memory }), { concurrency: opts.concurrency ?? 1 });
 
   // Webhooks only ever enqueue fix and learning jobs (and cancel by run id) on the shared queue.
   const fixQueue = queue as unknown as Queue<FixJob | LearnJob>;
@@ -283,4 +267,24 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       db?.close();
     },
   };
+}
+
+/** Without Redis this process runs the jobs itself: the job handler over the App's GitHub, the CI watcher and the stores. */
+function inProcessJobs(
+  opts: StartServerOptions,
+  env: ReturnType<typeof readServerEnv>,
+  parts: Pick<Parameters<typeof createJobHandler>[0], 'githubFor' | 'ciWatcher' | 'runs' | 'memory'> & {
+    runs: Parameters<typeof createJobHandler>[0]['branches'];
+  },
+): ReturnType<typeof createJobHandler> {
+  return createJobHandler({
+    ...parts,
+    workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
+    runTask: opts.runTask ?? realRunTask,
+    modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
+    branches: parts.runs,
+    home: env.home,
+    ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
+    ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
+  });
 }
