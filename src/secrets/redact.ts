@@ -95,7 +95,8 @@ export function isSecretKey(key: string): boolean {
 
 /**
  * A JSON-safe copy of `value` with every string redacted (keys kept; strings under secret-named keys replaced
- * whole). Objects with toJSON (dates) are serialized first; errors keep name, message and stack; cycles end.
+ * whole). Objects with toJSON (dates) are serialized first; errors keep name, message and stack; cycles end
+ * (an object met again among its own ancestors), shared references are copied.
  */
 export function redactDeep<T>(value: T, known: readonly string[] = []): T {
   const forms = knownForms(known);
@@ -105,6 +106,13 @@ export function redactDeep<T>(value: T, known: readonly string[] = []): T {
     if (v === null || typeof v !== 'object') return v;
     if (seen.has(v)) return '[Circular]';
     seen.add(v);
+    try {
+      return walkObject(v, key);
+    } finally {
+      seen.delete(v); // only ancestors count: an object shared by two fields is copied twice, not a cycle
+    }
+  };
+  const walkObject = (v: object, key: string | undefined): unknown => {
     if (v instanceof Error) return walk({ ...v, name: v.name, message: v.message, stack: v.stack }, key);
     const j = v as { toJSON?: () => unknown };
     if (typeof j.toJSON === 'function') return walk(j.toJSON(), key);

@@ -127,6 +127,13 @@ describe('secrets - redactDeep', () => {
     expect(out.e.message).toBe(`failed with glpat-${REDACTED}`);
     expect(out.self).toBe('[Circular]');
   });
+
+  it('copies an object shared by two fields twice (a shared reference is not a cycle)', () => {
+    const counts = { passed: 3, failed: 0 };
+    const out = redactDeep({ tests: { counts }, differential: { kept: { counts } } });
+    expect(out.differential.kept.counts).toEqual({ passed: 3, failed: 0 });
+    expect(out.tests.counts).toEqual({ passed: 3, failed: 0 });
+  });
 });
 
 describe('secrets - looksLikeSecretContent', () => {
