@@ -69,3 +69,21 @@ describe('their dangerous neighbours are still refused', () => {
     expect((await plan.check('Bash', { command: 'mkdir -p tmp' })).behavior).toBe('deny');
   });
 });
+
+describe('git cat-file prints objects only by the names on its command line', () => {
+  // --batch / --batch-command read object names from stdin and --batch-all-objects walks the whole store: a
+  // tracked secret's blob would be printed without its path ever reaching the secret-file check.
+  it.each(['git cat-file --batch-all-objects --batch', 'echo HEAD:README.md | git cat-file --batch', 'git cat-file --batch-command'])(
+    '%s is refused',
+    async (command) => {
+      expect(await decide(command)).toBe('deny');
+    },
+  );
+
+  it.each(['git cat-file -p HEAD:README.md', 'git cat-file -t HEAD', 'git rev-parse HEAD | git cat-file --batch-check'])(
+    '%s is allowed',
+    async (command) => {
+      expect(await decide(command)).toBe('allow');
+    },
+  );
+});

@@ -18,6 +18,12 @@ function shortCluster(arg: string, letters: string): boolean {
   return /^-[A-Za-z0-9]+/.test(arg) && !arg.startsWith('--') && [...letters].some((l) => arg.slice(1).split(/[=\d]/)[0]?.includes(l));
 }
 
+/** `git cat-file --batch`, `--batch-command`, `--batch-all-objects` (or an abbreviation): only `--batch-check` prints no content. */
+function catFileBatch(arg: string): boolean {
+  const name = arg.split('=')[0] as string;
+  return name.startsWith('--batch') && name !== '--batch-check';
+}
+
 export const checkGit: ArgCheck = (args) => {
   let i = 0;
   while (i < args.length && (args[i] as string).startsWith('-')) {
@@ -35,6 +41,8 @@ export const checkGit: ArgCheck = (args) => {
     if (a === '--') break;
     const hit = abbreviates(a, GIT_DANGEROUS_LONG, ['--text', '--exit-code']);
     if (hit) return `git option ${a} (${hit}) is not allowed: it runs programs, writes files or points git elsewhere`;
+    if (sub === 'cat-file' && catFileBatch(a))
+      return `git cat-file ${a} prints objects named on stdin or the whole object store (a secret file's blob without its path); use git cat-file -p <rev>:<path> or git show`;
     if (sub === 'rebase' && (a === '-x' || shortCluster(a, 'x'))) return 'git rebase -x runs commands; not allowed';
     if (sub === 'grep' && shortCluster(a, 'O')) return 'git grep -O opens a pager program; not allowed';
     if (sub === 'format-patch' && shortCluster(a, 'o')) return 'git format-patch -o writes outside git; not allowed';

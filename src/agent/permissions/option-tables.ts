@@ -61,7 +61,7 @@ const GIT_LONG = L(`
   is-shallow-repository show-prefix show-cdup absolute-git-dir git-common-dir show-object-format=? show-superproject-working-tree
   show-ref-format sq short=? default= prefix= end-of-options
   list contains=? no-contains=? merged=? no-merged=? sort= show-current points-at=
-  name-status object-only full-tree batch=? batch-check=? batch-command=? batch-all-objects buffer unordered allow-unknown-type
+  name-status object-only full-tree batch-check=? buffer unordered allow-unknown-type
   follow-symlinks path=
   exact-match candidates= match= always dirty=? broken=? first-match
   numbered email group= octopus independent is-ancestor fork-point
