@@ -227,11 +227,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
       const micro = microcompact(messages, { protectRecent });
       const afterMicro = before - micro.savedTokens;
       if (micro.cleared > 0 && afterMicro <= microTarget) {
-        const index = micro.messages
-          .slice(0, micro.firstChanged)
-          .map((m) => m.role)
-          .lastIndexOf('user');
-        anchor = index >= 0 ? { index, json: JSON.stringify(micro.messages[index]) } : undefined;
+        anchor = anchorBefore(micro.messages, micro.firstChanged);
         log.info({ before, after: afterMicro, cleared: micro.cleared }, 'microcompact');
         return cleared(micro, before, `cleared ${micro.cleared} old tool results`);
       }
@@ -243,15 +239,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
         messages,
         total,
       );
-      if (summary.ok && summary.afterTokens >= summaryAt) {
-        return {
-          ...summary,
-          messages,
-          afterTokens: before,
-          ok: false,
-          detail: `${summary.detail ?? ''}; still above the threshold (${summary.afterTokens} of ${Math.round(summaryAt)} tokens)`,
-        };
-      }
+      if (summary.ok && summary.afterTokens >= summaryAt) return stillAbove(summary, messages, before, summaryAt);
       const res = orCleared(summary, micro, before);
       log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'summary compaction');
       return res;
@@ -273,6 +261,26 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     },
   };
   return withAfterCompact(manager, opts.afterCompact);
+}
+
+/** The last user turn before the first message a microcompact changed: marked once so its cached prefix is read. */
+function anchorBefore(messages: Message[], firstChanged: number): { index: number; json: string } | undefined {
+  const index = messages
+    .slice(0, firstChanged)
+    .map((m) => m.role)
+    .lastIndexOf('user');
+  return index >= 0 ? { index, json: JSON.stringify(messages[index]) } : undefined;
+}
+
+/** A summary that left the history above the threshold: not taken, the history stays as it was. */
+function stillAbove(summary: CompactionResult, messages: Message[], before: number, summaryAt: number): CompactionResult {
+  return {
+    ...summary,
+    messages,
+    afterTokens: before,
+    ok: false,
+    detail: `${summary.detail ?? ''}; still above the threshold (${summary.afterTokens} of ${Math.round(summaryAt)} tokens)`,
+  };
 }
 
 /** The manager whose compactions that replaced the history are followed by `afterCompact` (PostCompact hooks). */

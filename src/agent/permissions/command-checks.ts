@@ -177,18 +177,8 @@ function envPrefixRefusal(cmd: SimpleCommand, ctx: PathContext): CommandCheck | 
   return undefined;
 }
 
-export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck {
-  const prefix = envPrefixRefusal(cmd, ctx);
-  if (prefix) return prefix;
-  const first = cmd.words[0];
-  if (!first || first.value === null)
-    return deny(
-      'builtin-deny:dynamic-command',
-      'a variable or expansion in command position is not allowed; write the command name literally',
-    );
-  const un = unwrap(cmd.words);
-  const { inner } = un;
-  const words = inner.map((w) => w.value);
+/** What a wrapper (env, xargs, nice, …) itself may not do: fail to unwrap, set an unsafe variable, or read a file the policy refuses. */
+function wrapperRefusal(un: ReturnType<typeof unwrap>, words: (string | null)[], ctx: PathContext): CommandCheck | null {
   if (un.error) return deny('builtin-deny:wrapper', un.error, words);
   for (const n of un.envNames) {
     if (!SAFE_ENV_NAMES.has(n))
@@ -202,6 +192,30 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
     const r = checkPathArg(f, false, 'read', ctx, true);
     if (r) return deny(r.rule, `xargs ${f}: ${r.reason}`, words);
   }
+  return null;
+}
+
+/** Whether a command writes files: a writing command, `sed -i`, or `sort -o`. */
+function writesOf(base: string, sargs: readonly string[]): { sedInPlace: boolean; writes: boolean } {
+  const sedInPlace = base === 'sed' && sargs.some((a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a));
+  const sortOut = base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a));
+  return { sedInPlace, writes: WRITE_PATHS.has(base) || sedInPlace || sortOut };
+}
+
+export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck {
+  const prefix = envPrefixRefusal(cmd, ctx);
+  if (prefix) return prefix;
+  const first = cmd.words[0];
+  if (!first || first.value === null)
+    return deny(
+      'builtin-deny:dynamic-command',
+      'a variable or expansion in command position is not allowed; write the command name literally',
+    );
+  const un = unwrap(cmd.words);
+  const { inner } = un;
+  const words = inner.map((w) => w.value);
+  const wrapperBad = wrapperRefusal(un, words, ctx);
+  if (wrapperBad) return wrapperBad;
   if (un.lookupOnly) return { deny: null, words, safe: inner.length === 0 ? `${basename(first.value)}` : 'command -v', writes: false };
   const name = words[0];
   if (name === null || name === undefined)
@@ -232,15 +246,13 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
   const sargs = args as string[];
   let why = followLinksRefusal(base, args, sargs, ctx);
   if (why) return deny(`builtin-deny:${base}-follow-links`, why, words);
-  if (base === 'git') {
-    const embedded = embeddedRepo(ctx);
-    if (embedded)
-      return deny(
-        'builtin-deny:embedded-repo',
-        `git in ${embedded} would use that embedded repository (its config can run programs); run git from the worktree root with a pathspec instead (git log -- ${embedded})`,
-        words,
-      );
-  }
+  const embedded = base === 'git' ? embeddedRepo(ctx) : null;
+  if (embedded)
+    return deny(
+      'builtin-deny:embedded-repo',
+      `git in ${embedded} would use that embedded repository (its config can run programs); run git from the worktree root with a pathspec instead (git log -- ${embedded})`,
+      words,
+    );
   why = programArgsRefusal(base, kind, args, sargs, ctx);
   if (why) return deny(`builtin-deny:${base}-args`, why, words);
   if (un.argvUnknown && !XARGS_SAFE_INNER.has(base) && (READ_PATHS.has(base) || WRITE_PATHS.has(base))) {
@@ -250,11 +262,7 @@ export function checkCommand(cmd: SimpleCommand, ctx: PathContext): CommandCheck
       words,
     );
   }
-  const sedInPlace = base === 'sed' && sargs.some((a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a));
-  const writes =
-    WRITE_PATHS.has(base) ||
-    sedInPlace ||
-    (base === 'sort' && sargs.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a)));
+  const { sedInPlace, writes } = writesOf(base, sargs);
   const refusal =
     checkArgs(base, inner.slice(1), ctx, sedInPlace) ??
     checkWriteTargets(base, args, sedInPlace, ctx) ??
