@@ -49,8 +49,12 @@ export async function prOwnership(
   if (!facts) return { kind: 'not-ours', why: `proofpr has no record of creating branch ${pr.headRef}` };
   const author = await facts.author();
   if (author && same(author.login, facts.botLogin) && author.type === 'Bot') return { kind: 'own', byFacts: true };
-  const by = author ? `opened by @${author.login}, not by ${facts.botLogin}` : 'GitHub did not say who opened it';
-  return { kind: 'not-ours', why: `the pull request on branch ${pr.headRef} was ${by}` };
+  if (!author)
+    return {
+      kind: 'not-ours',
+      why: `proofpr has no record of creating branch ${pr.headRef}, and GitHub did not say who opened its pull request`,
+    };
+  return { kind: 'not-ours', why: `the pull request on branch ${pr.headRef} was opened by @${author.login}, not by ${facts.botLogin}` };
 }
 
 /** The PR facts ownership needs: from the event when it carried them, else one API call. */

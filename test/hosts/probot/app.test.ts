@@ -456,9 +456,12 @@ describe('probot app - label trigger and status', () => {
     await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
     await h.app.probot.receive({ id: 's-3', name: 'issue_comment', payload: comment('/agent status') } as never);
     const last = gh.calledWith('POST', /\/issues\/12\/comments$/).at(-1)?.body as { body: string };
-    expect(last.body).toMatch(
+    const [first, ...rest] = last.body.split('\n');
+    expect(first).toMatch(
       /^Run `[\w-]+` is done \(verified\): https:\/\/github.com\/acme\/widgets\/issues\/12#issuecomment-\d+, PR https:\/\/github.com\/acme\/widgets\/pull\/100\.$/,
     );
+    // The App keeps costs: the reply ends with this month's spend (budget.monthly_usd).
+    expect(rest.join('\n')).toMatch(/This month: \$[\d.]+ spent over \d+ run\(s\)/);
   });
 });
 
