@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,9 +34,14 @@ beforeAll(async () => {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-mcp-')));
   root = join(base, 'repo');
   execFileSync('git', ['init', '-q', root]);
+  // The server lives in the repository: the sandbox shows the worktree, not the folder this test file is in
+  // (a checkout under /tmp is hidden behind the sandbox's private /tmp).
+  const server = join(root, 'tools', 'docs-server.mjs');
+  mkdirSync(dirname(server), { recursive: true });
+  copyFileSync(SERVER, server);
   writeFileSync(
     join(root, '.mcp.json'),
-    JSON.stringify({ mcpServers: { docs: { command: 'node', args: [SERVER], env: { MCP_FLAG: 'on' } } } }),
+    JSON.stringify({ mcpServers: { docs: { command: 'node', args: [server], env: { MCP_FLAG: 'on' } } } }),
   );
   handle = await createExec({ root, runTmp: join(base, 'run-tmp'), sandbox: 'required' });
   mcp = await startMcpTools(mcpServersOf(root, {}), {
