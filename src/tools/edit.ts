@@ -1,15 +1,13 @@
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
-import { descriptions } from './descriptions.js';
-import { resolvePath } from './resolve-path.js';
+import type { ToolErrorKind, ToolResult } from './define-tool.js';
+import { committablePath, defineFileTool } from './file-tool.js';
 import { atomicWrite } from './lib/atomic-write.js';
 import { closestRegion } from './lib/closest-region.js';
 import { editGuard } from './lib/edit-guard.js';
 import { numberedSlice, splitLines } from './lib/number-lines.js';
 import { nearNames } from './lib/near-names.js';
 import { readRegularFile, specialFileMessage, specialKind } from '../workspace/special-file.js';
-import { uncommittable } from './write.js';
 import { contentTooLarge, FILE_MAX_BYTES, resultTooLarge } from './lib/content-cap.js';
 import { applyEdit, matchEdit } from './lib/edit-match.js';
 
@@ -71,17 +69,13 @@ function checkStrings(oldString: string, newString: string): ToolResult | undefi
   return contentTooLarge('new_string', newString, 'Edit');
 }
 
-export const editTool = defineTool({
+export const editTool = defineFileTool({
   name: 'Edit',
-  description: descriptions.Edit,
   input,
   kind: 'edit',
-  access: ({ file_path }) => ({ paths: [{ path: file_path, type: 'file' }], patterns: [] }),
   async execute({ file_path, old_string, new_string, replace_all }, ctx) {
-    const r = resolvePath(file_path, { root: ctx.root });
-    if (!r.ok) return fail('denied', r.message);
-    const bad = uncommittable(r.rel, file_path);
-    if (bad) return bad;
+    const r = committablePath(file_path, ctx.root);
+    if (!r.ok) return r.refusal;
     let isDir: boolean;
     let size = 0;
     try {

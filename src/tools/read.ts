@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
-import { descriptions } from './descriptions.js';
+import type { ToolErrorKind, ToolResult } from './define-tool.js';
+import { defineFileTool } from './file-tool.js';
 import { readRootsOf, resolvePath } from './resolve-path.js';
 import { nearNames } from './lib/near-names.js';
 import { numberedSlice, splitLines } from './lib/number-lines.js';
@@ -54,12 +54,10 @@ function sizeRefusal(filePath: string, size: number, sliced: boolean): ToolResul
   return undefined;
 }
 
-export const readTool = defineTool({
+export const readTool = defineFileTool({
   name: 'Read',
-  description: descriptions.Read,
   input,
   kind: 'read',
-  access: ({ file_path }) => ({ paths: [{ path: file_path, type: 'file' }], patterns: [] }),
   async execute({ file_path, offset, limit }, ctx) {
     const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
     if (!r.ok) return fail('denied', r.message);

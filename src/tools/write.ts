@@ -1,13 +1,10 @@
-import { sep } from 'node:path';
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { defineTool, type ToolErrorKind, type ToolResult } from './define-tool.js';
-import { descriptions } from './descriptions.js';
-import { resolvePath } from './resolve-path.js';
+import type { ToolErrorKind, ToolResult } from './define-tool.js';
+import { committablePath, defineFileTool } from './file-tool.js';
 import { atomicWrite } from './lib/atomic-write.js';
 import { editGuard } from './lib/edit-guard.js';
 import { contentTooLarge, FILE_MAX_BYTES } from './lib/content-cap.js';
-import { gitPathProblem } from '../workspace/git-path-rules.js';
 import { readRegularFile, specialFileMessage, specialKind } from '../workspace/special-file.js';
 
 const input = z.strictObject({
@@ -20,33 +17,19 @@ const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forM
 /** How much of an existing file Write reads to keep its line endings. */
 const WRITE_READ_MAX_BYTES = FILE_MAX_BYTES;
 
-/** The refusal for a path git cannot commit (gitPathProblem), shared by Write and Edit; undefined when fine. */
-export function uncommittable(rel: string, shown: string): ToolResult | undefined {
-  const why = gitPathProblem(rel.split(sep).join('/'));
-  if (!why) return undefined;
-  return fail(
-    'git_path',
-    `${shown} is refused: git cannot commit this path (${why}), so the work would be lost. Choose another name, without a ".git" look-alike.`,
-  );
-}
-
 /** True when every line break of text is CRLF (and there is at least one). */
 function isCrlf(text: string): boolean {
   const crlf = text.split('\r\n').length - 1;
   return crlf > 0 && crlf === text.split('\n').length - 1;
 }
 
-export const writeTool = defineTool({
+export const writeTool = defineFileTool({
   name: 'Write',
-  description: descriptions.Write,
   input,
   kind: 'edit',
-  access: ({ file_path }) => ({ paths: [{ path: file_path, type: 'file' }], patterns: [] }),
   async execute({ file_path, content }, ctx) {
-    const r = resolvePath(file_path, { root: ctx.root });
-    if (!r.ok) return fail('denied', r.message);
-    const bad = uncommittable(r.rel, file_path);
-    if (bad) return bad;
+    const r = committablePath(file_path, ctx.root);
+    if (!r.ok) return r.refusal;
     let exists = false;
     try {
       const st = statSync(r.abs);
