@@ -6,7 +6,7 @@
  * trap whether the bug is still on the branch (the base's failing tests, run on the committed source with
  * the base's test harness, still fail). Prints a table and writes bench/results/traps.json (key `firstTry`
  * or the key given with --key). Cases run one after another.
- * Usage: bench.mjs ROOT [--key NAME] [case-id-prefix ...]
+ * Usage: bench.mjs ROOT [--key NAME] [--fresh] [case-id-prefix ...] (--fresh: only the cases written after the mechanism)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { createScriptedModel } from '../../src/model/scripted.js';
 import { runTask } from '../../src/run/run-task.js';
 import {
   cases,
+  freshCases,
   configFor,
   isSourcePath,
   materialize,
@@ -32,7 +33,8 @@ const root = process.argv[2] ?? process.cwd();
 const args = process.argv.slice(3);
 const keyAt = args.indexOf('--key');
 const key = keyAt >= 0 ? (args[keyAt + 1] ?? 'firstTry') : 'firstTry';
-const only = args.filter((_, i) => i !== keyAt && i !== keyAt + 1);
+const fresh = args.includes('--fresh');
+const only = args.filter((a, i) => i !== keyAt && i !== keyAt + 1 && a !== '--fresh');
 const keep = process.env.BENCH_KEEP === '1';
 
 /**
@@ -176,7 +178,7 @@ function save(rows: Row[], complete: boolean): void {
     commit,
     srcDirty: dirty,
     date: new Date().toISOString(),
-    cases: only.length > 0 ? only : 'all',
+    cases: fresh ? 'fresh' : only.length > 0 ? only : 'all',
     complete,
     summary: totals(rows),
     rows,
@@ -184,7 +186,7 @@ function save(rows: Row[], complete: boolean): void {
   writeFileSync(resultsPath, `${JSON.stringify({ ...readResults(), [key]: entry }, null, 2)}\n`);
 }
 
-const selected = cases.filter((c) => only.length === 0 || only.some((o) => c.id.startsWith(o)));
+const selected = (fresh ? freshCases : cases).filter((c) => only.length === 0 || only.some((o) => c.id.startsWith(o)));
 // --resume: keep the rows already recorded under this key for the same product commit.
 const prior = ((readResults()[key] as { commit?: string; rows?: Row[] } | undefined) ?? {}) as { commit?: string; rows?: Row[] };
 const rows: Row[] = process.env.BENCH_RESUME === '1' && prior.commit === commit ? (prior.rows ?? []) : [];

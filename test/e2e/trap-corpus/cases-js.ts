@@ -4,10 +4,10 @@ import type { CorpusCase, Files } from './types.js';
 
 const JEST = 'node_modules/.bin/jest --ci';
 /**
- * `--configLoader runner` loads vitest.config.js without bundling it into node_modules/.vite-temp: the
- * default loader writes there, and a read-only node_modules (the product's sandbox) stops vitest at startup.
+ * vitest's plain command, default config loader: it bundles vitest.config.js into node_modules/.vite-temp,
+ * which the product's sandbox gives each run as a fresh writable folder (the packages stay read-only).
  */
-export const VITEST = 'node_modules/.bin/vitest run --configLoader runner';
+export const VITEST = 'node_modules/.bin/vitest run';
 const MOCHA = 'node_modules/.bin/mocha';
 const NODE = 'node --test';
 

@@ -8,6 +8,7 @@ import { JS_TRAPS } from './cases-js.js';
 import { PY_TRAPS } from './cases-py.js';
 import { GO_TRAPS } from './cases-go.js';
 import { CONTROLS } from './controls.js';
+import { FRESH_CONTROLS, FRESH_TRAPS } from './cases-fresh.js';
 import type { CorpusCase } from './types.js';
 
 export * from './types.js';
@@ -27,6 +28,8 @@ export {
 export type { CommandResult, Materialized, MaterializeOptions, Proof, ProofCache, Stage } from './materialize.js';
 export { configFor, scriptFor } from './script.js';
 
-export const traps: CorpusCase[] = [...JS_TRAPS, ...PY_TRAPS, ...GO_TRAPS];
-export const controls: CorpusCase[] = CONTROLS;
+export const traps: CorpusCase[] = [...JS_TRAPS, ...PY_TRAPS, ...GO_TRAPS, ...FRESH_TRAPS];
+export const controls: CorpusCase[] = [...CONTROLS, ...FRESH_CONTROLS];
+/** The cases written after the mechanism, by the rule in bench/traps/README.md. */
+export const freshCases: CorpusCase[] = [...FRESH_TRAPS, ...FRESH_CONTROLS];
 export const cases: CorpusCase[] = [...traps, ...controls];
