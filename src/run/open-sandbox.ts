@@ -24,6 +24,7 @@ export async function openSandbox(
   afterSetup?: () => Promise<void>,
 ): Promise<ExecHandle> {
   const { config } = input;
+  const readable = readableFor(ws.wt.path, config.permissions.allow, config.permissions.readable);
   const base: ExecOptions = {
     root: ws.wt.path,
     runTmp: ws.runTmp,
@@ -33,16 +34,13 @@ export async function openSandbox(
     hidePaths: ws.hidePaths,
     logger: log,
     // Secret files masked, control files read-only (docs/security.md); permissions.readable and Read(...) allow rules open a secret.
-    protect: {
-      writable: config.permissions.writable,
-      writableWorkflows: config.permissions.writable_workflows,
-      readable: readableFor(ws.wt.path, config.permissions.allow, config.permissions.readable),
-    },
+    protect: { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows, readable },
     // Plan mode is read-only for real: the worktree itself is mounted read-only.
     ...(input.mode === 'plan' ? { readOnlyWorktree: true } : {}),
   };
   // What the file tools see is what the sandbox shows (src/workspace/world.ts); closed at clean-up.
-  openWorld(ws.wt.path, { readable: config.permissions.readable });
+  // The same opt-ins as the sandbox's: the harness's clean checkouts share this world (pristine-checkout.ts).
+  openWorld(ws.wt.path, { opened: readable });
   worldMasked(ws.wt.path); // what is hidden at the start: the evidence's `masked`
   const command = setup ?? (config.setup.command ? { command: config.setup.command } : undefined);
   if (command && input.mode === 'fix') {

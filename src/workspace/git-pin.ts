@@ -5,12 +5,16 @@
  * environment then cannot make git run a program.
  */
 
-/** Settings passed on git's command-line scope (GIT_CONFIG_COUNT): they win over any repository config. */
+/**
+ * Settings passed on git's command-line scope (GIT_CONFIG_COUNT): they win over any repository config.
+ * Not `diff.external`: git reads an empty value as a program named "" and every `git diff` with a change
+ * dies ("external diff died"); the sandbox's repository config holds no diff settings, and the
+ * GIT_EXTERNAL_DIFF prefix and `--ext-diff` are refused by the policy.
+ */
 const PINNED: [string, string][] = [
   ['core.hooksPath', '/dev/null'],
   ['core.fsmonitor', 'false'],
   ['core.sshCommand', 'false'],
-  ['diff.external', ''],
   ['credential.helper', ''],
 ];
 

@@ -100,6 +100,7 @@ export async function sandboxMounts(
   if (p.masked.length > 0) {
     const empty = emptyFile(input.runTmp);
     for (const m of p.masked) overlays.push([empty, m]);
+    if (dirs) await unchangedForGit(input.root, dirs.gitDir, p.masked);
   }
   readOnly.push(...p.readOnly);
   const ensureDirs = input.protect ? wallMissingControlDirs(input.root, input.protect) : [];
@@ -108,6 +109,22 @@ export async function sandboxMounts(
     for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
   }
   return { hide, readOnly, overlays, writable: p.writable, scratchBinds: await toolCaches(readOnly, input.runTmp), ensureDirs };
+}
+
+/**
+ * The masked files that git tracks are marked skip-worktree in the worktree's own index (private to the
+ * worktree, removed with it): git then takes them as unchanged, so `git diff` or `git status` in the
+ * sandbox neither lists them as emptied nor prints the committed content as removed lines. A masked file
+ * cannot change in the sandbox (it is bound read-only), so nothing the commit should hold is hidden.
+ */
+async function unchangedForGit(root: string, gitDir: string, masked: readonly string[]): Promise<void> {
+  const rels = masked.map((m) => relative(root, m));
+  const g = { cwd: root, env: { GIT_DIR: gitDir, GIT_WORK_TREE: root }, okCodes: [0, 1, 128] };
+  for (let i = 0; i < rels.length; i += 500) {
+    const part = rels.slice(i, i + 500).map((r) => `:(literal)${r}`);
+    const tracked = (await git(['ls-files', '-z', '--', ...part], g)).stdout.split('\0').filter(Boolean);
+    if (tracked.length) await git(['update-index', '--skip-worktree', '--', ...tracked], g);
+  }
 }
 
 /** Folders tools write into inside `node_modules` (vitest/vite bundle their config into `.vite-temp`, loaders cache in `.cache`). */

@@ -1,3 +1,4 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { walkTree } from './walk-tree.js';
 import ignore from 'ignore';
@@ -11,6 +12,8 @@ import { isSecretFile } from './secret-file.js';
  */
 interface World {
   readable: (rel: string) => boolean;
+  /** A disposable copy of a worktree (a clean checkout the harness tests in): its hidden files may be masked on disk. */
+  copy?: boolean;
   /** Computed on first ask (the evidence's `masked`): secret-looking files of the worktree not opted in. */
   masked?: string[];
 }
@@ -24,8 +27,40 @@ export function readableMatcher(readable: readonly string[] = []): (rel: string)
   return (rel) => rel !== '' && ig.ignores(rel);
 }
 
-export function openWorld(root: string, opts: { readable?: readonly string[] } = {}): void {
-  worlds.set(root, { readable: readableMatcher(opts.readable) });
+/**
+ * Opens the world of a worktree: `readable` (permissions.readable globs) and `opened` (e.g. Read(...)
+ * allow rules) name the secret-looking paths it shows after all.
+ */
+export function openWorld(root: string, opts: { readable?: readonly string[]; opened?: (rel: string) => boolean } = {}): void {
+  const globs = readableMatcher(opts.readable);
+  const opened = opts.opened;
+  worlds.set(root, { readable: opened ? (rel) => globs(rel) || opened(rel) : globs });
+}
+
+/**
+ * A clean checkout the harness made of a worktree's commit (final, baseline, differential, red-green
+ * runs) shares that worktree's world: what is readable there is readable here, nothing else. Closed
+ * with closeWorld when the checkout is removed.
+ */
+export function openCopyWorld(copy: string, of: string): void {
+  worlds.set(copy, { readable: worlds.get(of)?.readable ?? (() => false), copy: true });
+}
+
+/**
+ * Masks the hidden files of a disposable copy on disk, as the sandbox masks the worktree's: each
+ * secret-looking file not opted in becomes an empty read-only file, so a test the harness runs there
+ * sees what the agent's sandbox shows. Returns the worktree-relative paths masked; a folder that is not
+ * a copy opened by openCopyWorld (the agent's own worktree) is never touched.
+ */
+export function maskCopy(dir: string, cap = 50_000): string[] {
+  if (!worlds.get(dir)?.copy) return [];
+  const out = hiddenFiles(dir, cap);
+  for (const rel of out) {
+    const abs = join(dir, rel);
+    rmSync(abs, { force: true });
+    writeFileSync(abs, '', { mode: 0o444 });
+  }
+  return out;
 }
 
 export function closeWorld(root: string): void {
@@ -50,6 +85,13 @@ export function hiddenFromAgent(root: string, rel: string): boolean {
 export function worldMasked(root: string, cap = 50_000): string[] {
   const world = worlds.get(root);
   if (world?.masked) return world.masked;
+  const out = hiddenFiles(root, cap);
+  if (world) world.masked = out;
+  return out;
+}
+
+/** Regular files under `root` hidden from the agent, sorted (not in `.git` or `node_modules`, not through symlinks). */
+function hiddenFiles(root: string, cap: number): string[] {
   const out: string[] = [];
   walkTree(
     root,
@@ -58,7 +100,5 @@ export function worldMasked(root: string, cap = 50_000): string[] {
     },
     { cap, skip: (e) => e.name === '.git' || e.name === 'node_modules' || e.isSymbolicLink() },
   );
-  out.sort();
-  if (world) world.masked = out;
-  return out;
+  return out.sort();
 }

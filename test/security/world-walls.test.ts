@@ -12,6 +12,7 @@ import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { wipCommit } from '../../src/workspace/publish.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { harnessTestRun } from '../../src/agent/verification/test-runs/harness-run.js';
+import { withPristineCheckout } from '../../src/agent/verification/test-runs/pristine-checkout.js';
 import { FileState } from '../../src/tools/file-state.js';
 import type { ToolContext } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/log.js';
@@ -160,12 +161,64 @@ describe('the agent sees the commit, not the checkout', () => {
     expect(t.stdout).toContain('config/master.key=\n');
   });
 
+  it('world - `git diff` in the sandbox shows a change; masked files are not in it (no external diff, no committed content)', async () => {
+    if (!bwrap) return;
+    const { ws, h } = await start('r10');
+    const d = await run(h, ws, 'echo "module.exports = 3;" > src/a.js; git diff; git diff HEAD --stat; git status --porcelain');
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toContain('+module.exports = 3;');
+    expect(d.output).not.toMatch(/CANARY|external diff|master\.key|gcp\.json/);
+  });
+
   it('world - permissions.readable opens a secret-looking path in the tools and the sandbox', async () => {
     const { ctx, ws, h } = await start('r4', 'sandbox: required\npermissions:\n  readable: ["config/master.key"]\n');
     expect((await call(ctx, 'Read', { file_path: 'config/master.key' })).forModel).toContain(TRACKED);
     expect((await call(ctx, 'Read', { file_path: 'config/gcp.json' })).isError).toBe(true);
     if (!bwrap) return;
     expect((await run(h, ws, 'cat config/master.key')).stdout).toContain(TRACKED);
+  });
+});
+
+describe("the harness's own test runs see the agent's world", () => {
+  /** The final run as the verifier starts it: a clean checkout of HEAD, test.command through the run's exec, output to a file. */
+  async function finalRun(ws: Workspace, h: ExecHandle, command: string): Promise<{ output: string; file: string }> {
+    const file = join(ws.runTmp, 'final.txt');
+    const { run: r } = await withPristineCheckout(
+      { root: ws.wt.path, gitDir: ws.wt.gitDir, sha: 'HEAD', scratchDir: join(ws.runTmp, 'tmp') },
+      (dir) =>
+        harnessTestRun({
+          cwd: dir,
+          command,
+          config: parseRepoConfig(''),
+          exec: h.exec,
+          scratchDir: join(ws.runTmp, 'tmp'),
+          kind: 'final',
+          treeHash: '',
+          outputFile: file,
+        }),
+    );
+    return { output: readFileSync(r.outputPath ?? file, 'utf8'), file };
+  }
+
+  it('world - a test the final run executes in its clean checkout reads tracked secret-looking files masked, as in the sandbox', async () => {
+    const { ws, h } = await start('r8', 'sandbox: auto\n');
+    const { output } = await finalRun(
+      ws,
+      h,
+      'cat config/master.key config/gcp.json; node read-secrets.js config/master.key config/app.json',
+    );
+    expect(output).not.toMatch(/CANARY/);
+    expect(output).toContain('config/master.key=\n');
+    expect(output).toContain('config/app.json={"name": "app"}');
+    // The agent's own worktree is never masked on disk.
+    expect(readFileSync(join(ws.wt.path, 'config', 'master.key'), 'utf8')).toContain(TRACKED);
+  });
+
+  it('world - permissions.readable opens the path in the final run too; the rest stays masked', async () => {
+    const { ws, h } = await start('r9', 'sandbox: auto\npermissions:\n  readable: ["config/master.key"]\n');
+    const { output } = await finalRun(ws, h, 'cat config/master.key config/gcp.json');
+    expect(output).toContain(TRACKED);
+    expect(output).not.toContain(SA);
   });
 });
 

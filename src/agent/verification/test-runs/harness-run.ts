@@ -2,6 +2,7 @@ import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promi
 import { dirname, isAbsolute, join } from 'node:path';
 import type { RepoConfig } from '../../../config/repo-config.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
+import { maskCopy } from '../../../workspace/world.js';
 import type { TestRun } from '../../events.js';
 import { collectObserved } from '../test-results/observe/collect-observed.js';
 import { countCalls, type CountedCalls } from '../test-results/observe/count-calls.js';
@@ -48,6 +49,8 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
     const observe = await observedEnv(dir);
     const configured = opts.config.test.report;
     if (configured !== undefined) await removeReport(opts.cwd, configured);
+    // A clean checkout shows what the agent's sandbox shows: its secret-looking files masked (world.ts).
+    maskCopy(opts.cwd);
     const startedAtMs = Date.now();
     const exec = await runIt(opts, observe.extend);
     const endedAtMs = Date.now();

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { silentLogger } from '../../../log.js';
 import { DEPENDENCY_DIRS } from '../../../workspace/dependency-dirs.js';
 import { git } from '../../../workspace/git.js';
+import { closeWorld, openCopyWorld } from '../../../workspace/world.js';
 
 /** Installed dependency folders (ignored by git) a clean checkout borrows from the agent's worktree. */
 export { DEPENDENCY_DIRS };
@@ -28,7 +29,8 @@ export interface PristineOptions {
  * Runs `fn` in a clean detached checkout of `sha` (`git worktree add --detach`, hooks off): only what
  * the commit holds, nothing ignored or untracked from the agent's worktree, plus links to the
  * dependency folders the agent's worktree has (node_modules, .venv, … as linked or installed for the
- * agent) where the commit has none. The checkout is always removed.
+ * agent) where the commit has none. The checkout shares the agent's world (world.ts): a test run there
+ * masks the same secret-looking files the agent's sandbox masks (harness-run.ts). The checkout is always removed.
  */
 export async function withPristineCheckout<T>(opts: PristineOptions, fn: (dir: string) => Promise<T>): Promise<T> {
   const log = opts.logger ?? silentLogger;
@@ -49,8 +51,10 @@ export async function withPristineCheckout<T>(opts: PristineOptions, fn: (dir: s
       const target = await realpath(from).catch(() => undefined);
       if (target) await symlink(target, join(dir, name), 'dir');
     }
+    openCopyWorld(dir, opts.root);
     return await fn(dir);
   } finally {
+    closeWorld(dir);
     if (!opts.standalone)
       await git(['worktree', 'remove', '--force', dir], g).catch((e: Error) =>
         log.warn({ err: e.message }, 'pristine checkout: worktree remove failed'),
