@@ -96,6 +96,12 @@ export const repoConfigSchema = z
       .default(['write', 'maintain', 'admin'])
       .describe('repository permissions allowed to trigger a run (asked through the API)'),
     trigger_label: z.string().optional().describe('an issue label that starts a fix like `/agent fix`'),
+    trigger_on_assign: z
+      .boolean()
+      .default(true)
+      .describe(
+        "assigning an issue to the App's bot user starts a fix like `/agent fix`, with the same authorisation (the assigner needs one of `authorized`); App only",
+      ),
     test: z
       .object({
         command: z
@@ -247,6 +253,12 @@ export const repoConfigSchema = z
     pr: z
       .object({
         draft: z.boolean().default(false).describe('open verified PRs as drafts'),
+        draft_until_ci: z
+          .boolean()
+          .default(false)
+          .describe(
+            'open verified PRs as drafts and mark them ready for review when a check suite on the PR head completes with success (App only: it receives the check_suite webhooks)',
+          ),
         labels: z.array(z.string()).default(['proofpr']).describe('labels put on the PRs proofpr opens'),
         on_unverified: z
           .enum(['comment', 'draft_pr'])
@@ -260,7 +272,7 @@ export const repoConfigSchema = z
           .describe('commit unverified/aborted work (pushed to `refs/proofpr/wip/<run-id>`, never to a branch)'),
       })
       .strict()
-      .default({ draft: false, labels: ['proofpr'], on_unverified: 'comment', wip_commit: true }),
+      .default({ draft: false, draft_until_ci: false, labels: ['proofpr'], on_unverified: 'comment', wip_commit: true }),
     commit: z
       .object({
         name: z.string().default('proofpr[bot]').describe('commit author name'),
@@ -277,9 +289,15 @@ export const repoConfigSchema = z
           .default(30)
           .describe("watch the pushed commit's check runs and statuses this long (minutes); 0 = off"),
         fix_rounds: z.number().int().min(0).max(3).default(1).describe('follow-up runs when CI fails on that commit (never for forks)'),
+        auto_update: z
+          .boolean()
+          .default(false)
+          .describe(
+            "`/agent fix` on proofpr's PR first merges the base branch into it whenever the base moved (without it: only when the PR conflicts); conflicts are resolved by the agent, the result re-verified and pushed as a fast-forward, never a force push",
+          ),
       })
       .strict()
-      .default({ wait_min: 30, fix_rounds: 1 }),
+      .default({ wait_min: 30, fix_rounds: 1, auto_update: false }),
     sweeps: z
       .array(sweep)
       .default([])

@@ -39,6 +39,14 @@ const review = z.object({
 const issueComment = z.object({ action: z.string(), comment, issue, repository, sender: user, installation });
 const reviewComment = z.object({ action: z.string(), comment, pull_request: pullRequest, repository, sender: user, installation });
 const reviewSubmitted = z.object({ action: z.string(), review, pull_request: pullRequest, repository, sender: user, installation });
+const assigned = z.object({
+  action: z.literal('assigned'),
+  assignee: user.nullable().optional(),
+  issue,
+  repository,
+  sender: user,
+  installation,
+});
 const labeled = z.object({
   action: z.literal('labeled'),
   label: z.object({ name: z.string() }),
@@ -48,16 +56,15 @@ const labeled = z.object({
   installation,
 });
 
-interface Common {
+/** What an event and the Trigger made from it share: where it happened and about what (one definition for both). */
+export interface EventSubject {
   target: 'issue' | 'pr';
   owner: string;
   repo: string;
   number: number;
-  /** Title and body as they were when the event fired (later edits are ignored). */
+  /** Title and body as they were when the event fired (later edits are ignored; untrusted, not yet sanitized). */
   title: string;
   body: string;
-  actor: string;
-  actorId?: number;
   installationId?: number;
   deliveryId: string;
   defaultBranch?: string;
@@ -68,12 +75,19 @@ interface Common {
   headRepo?: string;
 }
 
+interface Common extends EventSubject {
+  actor: string;
+  actorId?: number;
+}
+
 export type WebhookFacts =
   | (Common & { type: 'comment'; commentId: number; commentKind: CommentKind; commentCreatedAt: string; commentBody: string })
-  | (Common & { type: 'label'; label: string; at: string });
+  | (Common & { type: 'label'; label: string; at: string })
+  /** An issue assigned to the App's bot user (`actor` is who assigned it). */
+  | (Common & { type: 'assign'; assignee: string; at: string });
 
 export interface ParseOptions {
-  /** The App's own login (e.g. "proofpr[bot]"): never a trigger, whatever its type says. */
+  /** The App's own login (e.g. "proofpr[bot]"): never a trigger, whatever its type says; an assignment to it may be one. */
   selfLogin?: string;
 }
 
@@ -154,6 +168,7 @@ export function parseEvent(name: string, deliveryId: string, payload: unknown, o
       ...prFacts(p.pull_request),
     };
   }
+  if (name === 'issues' && (payload as { action?: unknown } | null)?.action === 'assigned') return parseAssigned(deliveryId, payload, opts);
   if (name === 'issues') {
     const res = labeled.safeParse(payload);
     if (!res.success || isBot(res.data.sender, opts.selfLogin)) return undefined;
@@ -170,4 +185,22 @@ export function parseEvent(name: string, deliveryId: string, payload: unknown, o
     };
   }
   return undefined;
+}
+
+/** `issues.assigned` to the App's own bot user (the login must be known), by a person: facts for a fix. */
+function parseAssigned(deliveryId: string, payload: unknown, opts: ParseOptions): WebhookFacts | undefined {
+  const res = assigned.safeParse(payload);
+  if (!res.success || !opts.selfLogin || isBot(res.data.sender, opts.selfLogin)) return undefined;
+  const p = res.data;
+  if (p.issue.pull_request || p.assignee?.login.toLowerCase() !== opts.selfLogin.toLowerCase()) return undefined;
+  return {
+    ...base(p, deliveryId),
+    type: 'assign',
+    assignee: p.assignee.login,
+    at: new Date().toISOString(),
+    target: 'issue',
+    number: p.issue.number,
+    title: p.issue.title,
+    body: p.issue.body ?? '',
+  };
 }

@@ -3,42 +3,31 @@
  * `/agent fix [instructions]`, `/agent plan [instructions]`, `/agent status`, `/agent cancel`, `/agent memory`,
  * `/agent forget N`; the prefix is config `trigger`. A configured `trigger_label` on an issue is a fix.
  */
-import type { WebhookFacts } from './event.js';
+import type { EventSubject, WebhookFacts } from './event.js';
 import type { CommentKind } from './reaction-endpoint.js';
 
 export type TriggerKind = 'fix' | 'plan' | 'status' | 'cancel' | 'memory' | 'forget';
 
-export interface Trigger {
+export interface Trigger extends EventSubject {
   kind: TriggerKind;
-  target: 'issue' | 'pr';
-  via: 'comment' | 'label';
-  owner: string;
-  repo: string;
-  number: number;
-  title: string;
-  /** Issue/PR body as it was when the trigger fired (untrusted, not yet sanitized). */
-  body: string;
+  /** How it was asked for: a comment, the configured label, or an assignment to the App's bot user. */
+  via: 'comment' | 'label' | 'assign';
   commenter: string;
   commenterId?: number;
   commentId?: number;
   /** Where the command was written (decides the reaction endpoint). */
   commentKind?: CommentKind;
-  /** When the trigger happened: the comment's created_at, or the label event's time. */
+  /** When the trigger happened: the comment's created_at, or the label or assignment event's time. */
   commentCreatedAt: string;
   /** Free text after the verb (untrusted, not yet sanitized). */
   instructions: string;
-  installationId?: number;
-  deliveryId: string;
-  defaultBranch?: string;
-  headRef?: string;
-  baseRef?: string;
-  /** Full name of the PR's head repository, when the event carried it. */
-  headRepo?: string;
 }
 
 export interface TriggerSettings {
   trigger: string;
   trigger_label?: string | undefined;
+  /** Default true: an assignment to the App's bot user is a fix. */
+  trigger_on_assign?: boolean | undefined;
 }
 
 const VERBS: ReadonlySet<string> = new Set(['fix', 'plan', 'status', 'cancel', 'memory', 'forget']);
@@ -82,6 +71,10 @@ export function toTrigger(facts: WebhookFacts, settings: TriggerSettings): Trigg
     ...(facts.baseRef ? { baseRef: facts.baseRef } : {}),
     ...(facts.headRepo !== undefined ? { headRepo: facts.headRepo } : {}),
   };
+  if (facts.type === 'assign') {
+    if (settings.trigger_on_assign === false) return undefined;
+    return { ...common, kind: 'fix', via: 'assign', commentCreatedAt: facts.at, instructions: '' };
+  }
   if (facts.type === 'label') {
     if (!settings.trigger_label || facts.label !== settings.trigger_label) return undefined;
     return { ...common, kind: 'fix', via: 'label', commentCreatedAt: facts.at, instructions: '' };

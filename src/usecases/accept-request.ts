@@ -53,6 +53,11 @@ export interface AcceptDeps {
   newRunId(): string;
   /** The App's own login, e.g. "proofpr[bot]" (its comments never trigger). */
   selfLogin?: string;
+  /**
+   * The App's bot login asked of GitHub (`GET /app`, cached by the host) when `selfLogin` is not given: only
+   * for what needs it (an assignment, a PR's ownership), so an event that is no command costs no API call.
+   */
+  botLogin?(): Promise<string | undefined>;
   /** The repository's feedback memory (`/agent memory`, `/agent forget N`); absent in hosts without one. */
   memory?: MemoryStore;
 }
@@ -63,8 +68,20 @@ const DEFAULT_BOT_LOGIN = 'proofpr[bot]';
 /** Who may trigger a run when the config cannot say (it is invalid): the schema's default. */
 const DEFAULT_AUTHORIZED: readonly string[] = repoConfigSchema.parse({}).authorized;
 
+/** An assignment is a trigger only when it names the App's own bot user: its login is asked for then. */
+async function selfLoginFor(req: RequestFacts, deps: AcceptDeps): Promise<string | undefined> {
+  if (deps.selfLogin || req.kind !== 'event' || req.name !== 'issues') return deps.selfLogin;
+  if ((req.payload as { action?: unknown } | null)?.action !== 'assigned') return undefined;
+  return deps.botLogin?.();
+}
+
+/** Whose PR this is: the host's login, else GitHub's answer, else the public App's. */
+async function botLoginOf(deps: AcceptDeps): Promise<string> {
+  return deps.selfLogin ?? (await deps.botLogin?.()) ?? DEFAULT_BOT_LOGIN;
+}
+
 export async function acceptRequest(req: RequestFacts, deps: AcceptDeps): Promise<Acceptance> {
-  const found = await requestTrigger(req, deps.github, deps.loadConfig, deps.selfLogin);
+  const found = await requestTrigger(req, deps.github, deps.loadConfig, await selfLoginFor(req, deps));
   if (!found.trigger) return { outcome: 'ignored', why: found.why };
   const { trigger, loaded } = found;
   if (deps.ledger && !(await deps.ledger.recordDelivery(trigger.deliveryId)))
@@ -103,7 +120,7 @@ async function decide(trigger: Trigger, loaded: LoadedConfig, tokenHolderAsks: b
   if (trigger.target === 'pr') {
     const pr = { headRef: trigger.headRef ?? '', ...(trigger.headRepo !== undefined ? { headRepo: trigger.headRepo } : {}) };
     const owner = await prOwnership(pr, repo, deps.ledger, {
-      botLogin: deps.selfLogin ?? DEFAULT_BOT_LOGIN,
+      botLogin: await botLoginOf(deps),
       author: async () => (await github.getPullRequest(trigger.number))?.author,
     });
     // Adopted from GitHub's facts: the ledger now knows the branch, so the job's own check agrees.

@@ -32,7 +32,7 @@ export interface PlanCiFixInput {
   published: PublishedRun;
   /** The trigger of the run that pushed (its requester, installation, branches). */
   trigger: Trigger;
-  config: Pick<RepoConfig, 'ci'>;
+  config: { ci: Pick<RepoConfig['ci'], 'wait_min' | 'fix_rounds'> };
   /** Fix rounds already run for this PR's CI (0 after the first push). */
   roundsDone: number;
 }

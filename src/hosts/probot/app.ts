@@ -6,6 +6,7 @@ import type { ApplicationFunction } from 'probot';
 import { pushChangesConfig } from '../../github/config-push.js';
 import { createGitHubPort } from '../../github/github-port.js';
 import { intake, type IntakeDeps, type IntakeOutcome } from './intake.js';
+import { probotBotLogin } from './bot-login.js';
 
 export interface ProofprAppOptions extends IntakeDeps {
   /** https://github.com, or `${GHE_PROTOCOL}://${GHE_HOST}`. */
@@ -29,16 +30,18 @@ function ciSha(payload: unknown): string | undefined {
 export const WATCHED_EVENTS = [
   'issue_comment.created',
   'issues.labeled',
+  'issues.assigned',
   'pull_request_review_comment.created',
   'pull_request_review.submitted',
 ] as const;
 
 export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
   return (app) => {
+    const botLogin = opts.botLogin ?? probotBotLogin(app);
     app.on([...WATCHED_EVENTS], async (context) => {
       const { owner, repo } = context.repo();
       const github = createGitHubPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
-      const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, opts);
+      const res = await intake({ name: context.name, id: context.id, payload: context.payload }, github, { ...opts, botLogin });
       context.log.info(
         { delivery: context.id, event: context.name, outcome: res.outcome, runId: res.runId, repo: `${owner}/${repo}` },
         'delivery',

@@ -24,6 +24,8 @@ export interface IntakeDeps {
   memory?: MemoryStore;
   /** The App's own login, e.g. "proofpr[bot]". */
   selfLogin?: string;
+  /** The App's bot login from GitHub (`GET /app`'s slug + "[bot]", cached), asked only when needed. */
+  botLogin?(): Promise<string | undefined>;
 }
 
 export interface WebhookInput {
@@ -46,6 +48,7 @@ export async function intake(
       cancel: (runId) => deps.queue.cancel(runId),
       newRunId: deps.newRunId,
       ...(deps.selfLogin ? { selfLogin: deps.selfLogin } : {}),
+      ...(deps.botLogin ? { botLogin: deps.botLogin } : {}),
       ...(deps.memory ? { memory: deps.memory } : {}),
     },
   );

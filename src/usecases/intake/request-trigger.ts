@@ -67,7 +67,9 @@ export async function requestTrigger(
     why:
       facts.type === 'label'
         ? `label ${facts.label} is not the configured trigger_label`
-        : `the comment is not a \`${settings.trigger}\` command`,
+        : facts.type === 'assign'
+          ? 'trigger_on_assign is false in .github/proofpr.yml'
+          : `the comment is not a \`${settings.trigger}\` command`,
   };
 }
 

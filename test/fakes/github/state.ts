@@ -77,6 +77,8 @@ export interface FakeGitHubOptions extends ReviewFakeOptions, CiFakeOptions {
   self?: string;
   /** Login the GraphQL `viewer` query answers (the token's identity); default `self`, then proofpr[bot]. */
   viewer?: string;
+  /** The App's slug `GET /app` answers (default proofpr): its bot user is `<slug>[bot]`. */
+  appSlug?: string;
 }
 
 export interface GitHubState {
@@ -166,6 +168,7 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
   };
   const pullJson = (p: FakePull): Json => ({
     number: p.number,
+    node_id: `PR_node_${p.number}`,
     title: p.title,
     body: p.body,
     state: p.state,
@@ -326,6 +329,15 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
     }
     if (method === 'POST' && path === '/graphql' && /\bviewer\b/.test(String((body as { query?: unknown } | undefined)?.query ?? '')))
       return [200, { data: { viewer: { login: opts.viewer ?? opts.self ?? 'proofpr[bot]' } } }];
+    if (method === 'GET' && path === '/app') return [200, { id: 1, slug: opts.appSlug ?? 'proofpr', name: opts.appSlug ?? 'proofpr' }];
+    const query = String((body as { query?: unknown } | undefined)?.query ?? '');
+    if (method === 'POST' && path === '/graphql' && /markPullRequestReadyForReview/.test(query)) {
+      const id = String((body as { variables?: { id?: unknown } } | undefined)?.variables?.id ?? '');
+      const pr = state.pulls.find((x) => `PR_node_${x.number}` === id);
+      if (!pr) return [200, { data: null, errors: [{ type: 'NOT_FOUND', message: `no pull request ${id}` }] }];
+      pr.draft = false;
+      return [200, { data: { markPullRequestReadyForReview: { pullRequest: { number: pr.number, isDraft: false } } } }];
+    }
     if (method === 'POST' && path === '/graphql') return reviewFake.graphql(body);
     if (method === 'GET' && (m = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/.exec(path)))
       return contents(m[1] as string, m[2] as string, m[3] as string, url.searchParams.get('ref'));
