@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { TreeMismatchError, WorkspaceError } from './errors.js';
 import { isControlPath, isSecretName, writableMatcher } from './protected-paths.js';
 import { git } from './git.js';
-import { keepObjects, stageAllWithReport, withTempIndex, type LeftOut } from './temp-index.js';
+import { stageAllWithReport, type LeftOut } from './temp-index.js';
+import { headCommit, withCommitIndex, writeCommitObject } from './commit-object.js';
 
 export interface CommitWorkOptions {
   worktree: string;
@@ -104,57 +105,33 @@ async function leaveOut(
  */
 export async function commitWork(opts: CommitWorkOptions): Promise<CommitResult> {
   const o = schema.parse(opts);
-  return withTempIndex(
-    o.worktree,
-    async (env) => {
-      const cwd = env.GIT_WORK_TREE ?? o.worktree;
-      const repoEnv = { ...env };
-      delete repoEnv.GIT_INDEX_FILE;
-      const staged = await stageAllWithReport(cwd, env, o.exclude, true);
-      let { tree } = staged;
-      const leftOut = [...staged.leftOut];
-      const left = (): { leftOut?: LeftOut[] } => (leftOut.length > 0 ? { leftOut } : {});
-      if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
-      const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, env: repoEnv, okCodes: [0, 1, 128] });
-      const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : undefined;
-      const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
+  return withCommitIndex(o.worktree, o.gitDir, async ({ env, cwd, repoEnv }) => {
+    const staged = await stageAllWithReport(cwd, env, o.exclude, true);
+    let { tree } = staged;
+    const leftOut = [...staged.leftOut];
+    const left = (): { leftOut?: LeftOut[] } => (leftOut.length > 0 ? { leftOut } : {});
+    if (o.expectedTreeHash && tree !== o.expectedTreeHash) throw new TreeMismatchError(o.expectedTreeHash, tree);
+    const { parent, parentTree } = await headCommit(cwd, repoEnv);
+    if (tree === parentTree) return { nothing: true as const, ...left() };
+    const bad = o.protect ? await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect) : [];
+    if (bad.length > 0 && !o.leaveOutProtected)
+      throw new WorkspaceError(
+        'protected',
+        `refusing to commit ${bad.map((b) => `${b.path} (${b.what})`).join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`,
+      );
+    if (bad.length > 0) {
+      const out = await leaveOut(cwd, env, parent, bad);
+      tree = out.tree;
+      leftOut.push(...out.leftOut);
       if (tree === parentTree) return { nothing: true as const, ...left() };
-      const bad = o.protect ? await protectedInTree(cwd, repoEnv, parentTree, tree, o.protect) : [];
-      if (bad.length > 0 && !o.leaveOutProtected)
-        throw new WorkspaceError(
-          'protected',
-          `refusing to commit ${bad.map((b) => `${b.path} (${b.what})`).join(', ')}: protected paths change only when permissions.writable in .github/proofpr.yml names them; nothing was committed`,
-        );
-      if (bad.length > 0) {
-        const out = await leaveOut(cwd, env, parent, bad);
-        tree = out.tree;
-        leftOut.push(...out.leftOut);
-        if (tree === parentTree) return { nothing: true as const, ...left() };
-      }
-      const message = o.coAuthor ? `${o.message.trimEnd()}\n\nCo-authored-by: ${o.coAuthor}\n` : `${o.message.trimEnd()}\n`;
-      const ident = {
-        ...repoEnv,
-        GIT_AUTHOR_NAME: o.identity.name,
-        GIT_AUTHOR_EMAIL: o.identity.email,
-        GIT_COMMITTER_NAME: o.identity.name,
-        GIT_COMMITTER_EMAIL: o.identity.email,
-      };
-      const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
-        cwd,
-        env: ident,
-        input: message,
-      });
-      const sha = stdout.trim();
-      // The commit's new objects leave the run's private store for the repository's, before a ref names them.
-      await keepObjects(cwd, repoEnv, sha, parent);
-      // Moves the branch HEAD points to, only if nobody moved it meanwhile (old value check).
-      await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
-      // The real index now matches the commit: install the temporary one (it has the fresh stat data).
-      await installIndex(cwd, repoEnv, env.GIT_INDEX_FILE ?? '');
-      return { sha, tree, ...left() };
-    },
-    o.gitDir,
-  );
+    }
+    const { sha, identEnv: ident } = await writeCommitObject(cwd, repoEnv, { ...o, tree, parent });
+    // Moves the branch HEAD points to, only if nobody moved it meanwhile (old value check).
+    await git(['update-ref', '-m', `commit: ${o.message.split('\n')[0] ?? ''}`, 'HEAD', sha, parent ?? ''], { cwd, env: ident });
+    // The real index now matches the commit: install the temporary one (it has the fresh stat data).
+    await installIndex(cwd, repoEnv, env.GIT_INDEX_FILE ?? '');
+    return { sha, tree, ...left() };
+  });
 }
 
 /**

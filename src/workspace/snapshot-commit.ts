@@ -1,5 +1,6 @@
 import { git } from './git.js';
-import { keepObjects, stageAllAndWriteTree, withTempIndex } from './temp-index.js';
+import { stageAllAndWriteTree } from './temp-index.js';
+import { headCommit, withCommitIndex, writeCommitObject } from './commit-object.js';
 
 export interface SnapshotOptions {
   worktree: string;
@@ -20,37 +21,14 @@ export type Snapshot = { sha: string; tree: string; parent?: string; changed: bo
  * identity and trailer as commitWork; no hooks, no signing.
  */
 export async function snapshotCommit(opts: SnapshotOptions): Promise<Snapshot> {
-  return withTempIndex(
-    opts.worktree,
-    async (env) => {
-      const cwd = env.GIT_WORK_TREE ?? opts.worktree;
-      const repoEnv = { ...env };
-      delete repoEnv.GIT_INDEX_FILE;
-      const tree = await stageAllAndWriteTree(cwd, env, opts.exclude);
-      const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, env: repoEnv, okCodes: [0, 1, 128] });
-      const parent = head.code === 0 && head.stdout.trim() ? head.stdout.trim() : undefined;
-      const parentTree = parent ? (await git(['rev-parse', `${parent}^{tree}`], { cwd, env: repoEnv })).stdout.trim() : undefined;
-      if (parent && tree === parentTree) return { sha: parent, tree, changed: false };
-      const message = opts.coAuthor ? `${opts.message.trimEnd()}\n\nCo-authored-by: ${opts.coAuthor}\n` : `${opts.message.trimEnd()}\n`;
-      const ident = {
-        ...repoEnv,
-        GIT_AUTHOR_NAME: opts.identity.name,
-        GIT_AUTHOR_EMAIL: opts.identity.email,
-        GIT_COMMITTER_NAME: opts.identity.name,
-        GIT_COMMITTER_EMAIL: opts.identity.email,
-      };
-      const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
-        cwd,
-        env: ident,
-        input: message,
-      });
-      const sha = stdout.trim();
-      // The commit is checked out and adopted later: its objects go to the repository's store (only they).
-      await keepObjects(cwd, repoEnv, sha, parent);
-      return { sha, tree, ...(parent ? { parent } : {}), changed: true };
-    },
-    opts.gitDir,
-  );
+  return withCommitIndex(opts.worktree, opts.gitDir, async ({ env, cwd, repoEnv }) => {
+    const tree = await stageAllAndWriteTree(cwd, env, opts.exclude);
+    const { parent, parentTree } = await headCommit(cwd, repoEnv);
+    if (parent && tree === parentTree) return { sha: parent, tree, changed: false };
+    // The commit is checked out and adopted later: its objects go to the repository's store (only they).
+    const { sha } = await writeCommitObject(cwd, repoEnv, { ...opts, tree, parent });
+    return { sha, tree, ...(parent ? { parent } : {}), changed: true };
+  });
 }
 
 /**
