@@ -101,6 +101,12 @@ export function editsFor(path: string, before: string, after: string): Array<Rec
   return text === after ? edits : undefined;
 }
 
+/** Read input that reads the whole file in one call (Edit needs that): a long or large file with offset 1 and a limit covering every line. */
+export function readWhole(path: string, content: string): Record<string, unknown> {
+  const lines = content.split('\n').length;
+  return lines > 2000 || Buffer.byteLength(content) > 256 * 1024 ? { file_path: path, offset: 1, limit: lines } : { file_path: path };
+}
+
 /** The tool calls replaying `changes`, then the agent's own test run. */
 export function replaySteps(changes: readonly FileChange[], testCommand: string): ToolStep[] {
   const steps: ToolStep[] = [];
@@ -113,7 +119,7 @@ export function replaySteps(changes: readonly FileChange[], testCommand: string)
       steps.push({ name: 'Write', input: { file_path: c.path, content: c.after } });
       continue;
     }
-    steps.push({ name: 'Read', input: { file_path: c.path } });
+    steps.push({ name: 'Read', input: readWhole(c.path, c.before) });
     const edits = editsFor(c.path, c.before, c.after);
     if (edits) for (const e of edits) steps.push({ name: 'Edit', input: e });
     else steps.push({ name: 'Write', input: { file_path: c.path, content: c.after } });
@@ -130,4 +136,13 @@ export function replayReply(steps: readonly ToolStep[], n: number, done: string)
     content: [{ type: 'tool_use', id: `toolu_${String(n).padStart(4, '0')}`, name: s.name, input: s.input }],
     stop_reason: 'tool_use',
   };
+}
+
+/**
+ * The turn budget a replay needs: one request per step, the closing "done", the gates' returns to the
+ * model and some slack. A long upstream change (a release commit of a hundred hunks) is more turns than a
+ * user's default budget; the replay's turns are the replay's, not an agent's choice, so the pass sizes them.
+ */
+export function replayTurnBudget(steps: readonly ToolStep[], defaultBudget = 80): number {
+  return Math.max(defaultBudget, steps.length + 20);
 }

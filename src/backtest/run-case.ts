@@ -11,7 +11,7 @@ import { fileChanges, writeChanges } from './file-changes.js';
 import { finalRunTail } from './final-run-tail.js';
 import { git } from './git.js';
 import type { Candidate } from './pick-candidates.js';
-import { replayReply, replaySteps, type FileChange } from './replay.js';
+import { replayReply, replaySteps, replayTurnBudget, type FileChange } from './replay.js';
 import { startReplayServer } from './replay-server.js';
 import { runPass, type PassResult } from './run-pass.js';
 import type { AgentRun, Blocker, CaseRun } from './types.js';
@@ -77,7 +77,8 @@ async function replayPass(ctx: CaseContext, c: Candidate, bundle: string, change
     PROOFPR_HOME: ctx.home,
   };
   try {
-    return toCaseRun(await runPass({ bin: ctx.bin, repo, prompt: c.subject, runDir, env }), runDir);
+    const extraArgs = ['--max-turns', String(replayTurnBudget(steps))];
+    return toCaseRun(await runPass({ bin: ctx.bin, repo, prompt: c.subject, runDir, env, extraArgs }), runDir);
   } finally {
     await server.close();
     rmSync(repo, { recursive: true, force: true });
