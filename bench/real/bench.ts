@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeChanges } from '../../src/backtest/file-changes.js';
-import { replayReply, replaySteps, type FileChange } from '../../src/backtest/replay.js';
+import { replayReply, replaySteps, replayTurnBudget, type FileChange } from '../../src/backtest/replay.js';
 import { startReplayServer } from '../../src/backtest/replay-server.js';
 import { runPass, type PassResult } from '../../src/backtest/run-pass.js';
 import { directCount, readManifest, readManifests, type BenchCase } from './manifest.js';
@@ -157,7 +157,17 @@ async function cliRun(
     };
     let stderr = '';
     try {
-      return await runPass({ bin, repo, prompt: c.title, runDir: join(work, 'run'), env, ...(config ? { config } : {}), onStderr: (t) => (stderr += t) });
+      const extraArgs = ['--max-turns', String(replayTurnBudget(steps))];
+      return await runPass({
+        bin,
+        repo,
+        prompt: c.title,
+        runDir: join(work, 'run'),
+        env,
+        extraArgs,
+        ...(config ? { config } : {}),
+        onStderr: (t) => (stderr += t),
+      });
     } catch (e) {
       throw new Error(`${c.id} ${label}: ${(e as Error).message}`);
     } finally {
@@ -212,6 +222,56 @@ function qualifyCase(c: BenchCase, m: Materialized, deps: Deps | undefined): { t
   return codes;
 }
 
+/**
+ * `--setup`: per repository (its first case), a fresh clone of the parent with the project's install, then
+ * `proofpr init` and `proofpr doctor` as a new user would run them (no hand edit, the case's own config
+ * unused); the replay server answers doctor's count_tokens. Ready means doctor exits 0 and says "ready.".
+ */
+async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined): Promise<SetupRow> {
+  const work = realpathSync(mkdtempSync(join(tmpdir(), `proofpr-real-setup-${c.id}-`)));
+  const server = await startReplayServer(() => ({ content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' }));
+  try {
+    const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps);
+    const env = {
+      ...toolEnv,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
+      PROOFPR_HOME: join(work, 'home'),
+    };
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const init = run(['init', '--repo', repo]);
+    const config = existsSync(join(repo, '.github', 'proofpr.yml')) ? readFileSync(join(repo, '.github', 'proofpr.yml'), 'utf8') : '';
+    const command = /^\s*command:\s*(.+)$/m.exec(config.split(/^setup:/m)[0] ?? '')?.[1]?.trim();
+    const doctor = run(['doctor', '--repo', repo]);
+    const out = `${doctor.stdout ?? ''}${doctor.stderr ?? ''}`;
+    const ready = doctor.status === 0 && /^ready\.$/m.test(out);
+    const why = out
+      .split('\n')
+      .filter((l) => /fail|✗|^\s+fix:/i.test(l))
+      .join('\n')
+      .slice(0, 2000);
+    if (process.env.BENCH_VERBOSE)
+      process.stderr.write(
+        `--- ${c.repo} init (exit ${init.status ?? '?'})\n${config}\n--- doctor (exit ${doctor.status ?? '?'})\n${out}\n`,
+      );
+    return {
+      repo: c.repo,
+      case: c.id,
+      initExit: init.status ?? 1,
+      ...(command ? { testCommand: command } : {}),
+      doctorExit: doctor.status ?? 1,
+      ready,
+      ...(ready ? {} : { why: why || out.slice(-1500) }),
+    };
+  } finally {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+type SetupRow = { repo: string; case: string; initExit: number; testCommand?: string; doctorExit: number; ready: boolean; why?: string };
+
 type Row = {
   id: string;
   repo: string;
@@ -228,50 +288,10 @@ const manifest = process.env.PROOFPR_BENCH_REAL_CASES
   ? readManifest(process.env.PROOFPR_BENCH_REAL_CASES)
   : readManifests(join(root, 'bench', 'real'));
 const cases = manifest.cases.filter((c) => only.length === 0 || only.includes(c.id));
-const rows: Row[] = [];
-for (const c of cases) {
-  process.stderr.write(`${c.id} (${c.runner}, ${c.repo}@${c.fix.slice(0, 7)}) …\n`);
-  const m = materialize(cacheRoot, c);
-  const deps = ensureInstall(c, m);
-  if (qualify) {
-    const q = qualifyCase(c, m, deps);
-    const ok = q.testOnly !== 0 && q.fix === 0;
-    process.stderr.write(
-      `  qualify: test-only exit ${q.testOnly}, fix exit ${q.fix}: ${ok ? 'qualifies' : 'does NOT qualify'} (logs in ${m.dir})\n`,
-    );
-    continue;
-  }
-  const d = direct(c, m, deps);
-  const fixPass = await cliRun(c, m, [...m.source, ...m.test], deps, 'fix');
-  const testPass = await cliRun(c, m, m.test, deps, 'test-only');
-  rows.push({
-    id: c.id,
-    repo: c.repo,
-    fix: c.fix,
-    runner: c.runner,
-    ...(c.shape ? { shape: c.shape } : {}),
-    direct: d,
-    fix_: fixPass,
-    testOnly: testPass,
-  });
-  process.stderr.write(
-    `  direct: ${d.count ?? '?'} tests (exit ${d.code}); fix: ${fixPass.verdict} (${fixPass.reason}); test-only: ${testPass.verdict} (${testPass.reason})\n`,
-  );
-}
-if (qualify) process.exit(0);
 
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)}%`);
 const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
 const over = (p: PassResult) => (p.wallMs - p.testMs) / p.testMs;
-console.log('| case | runner | upstream | fix | test only | tests: proofpr / runner | fix run wall / test time | overhead |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-for (const r of rows) {
-  const counts = `${r.fix_.total ?? '?'} / ${r.direct.count ?? '?'}${r.fix_.total === r.direct.count ? '' : ' ✗'}`;
-  console.log(
-    `| ${r.id} | ${r.runner} | ${r.repo}@${r.fix.slice(0, 7)} | ${r.fix_.verdict} | ${r.testOnly.verdict} | ${counts} | ${secs(r.fix_.wallMs)} / ${secs(r.fix_.testMs)} (${r.fix_.testRuns} runs) | ${over(r.fix_).toFixed(2)}× |`,
-  );
-}
-
 /** The figures over `rs`: verified fixes, unverified test-only changes, exact counts, harness overhead. */
 function summarize(rs: readonly Row[]) {
   const verified = rs.filter((r) => r.fix_.verdict === 'verified').length;
@@ -298,18 +318,99 @@ function summarize(rs: readonly Row[]) {
     overheadAll: test ? +((wall - test) / test).toFixed(2) : 0,
     overheadFixMedian: +(overheads[Math.floor(overheads.length / 2)] ?? 0).toFixed(2),
     // The differential runs' share of the runs' wall time (issue: the maintainer's tests judge the code).
-    differentialShare: wall ? +(all.reduce((s, p) => s + (p.keptMs ?? 0), 0) / wall).toFixed(3) : 0,
+    // The kept run (the commit's source under the base's tests) and the new tests' red run, over the passes' whole wall time.
+    differentialShare: wall ? +(all.reduce((s, p) => s + (p.keptMs ?? 0) + (p.redMs ?? 0), 0) / wall).toFixed(3) : 0,
     sandbox: [...new Set(all.map((p) => p.sandbox ?? 'unknown'))].join(', '),
     cli: process.env.PROOFPR_BENCH_CLI ? 'PROOFPR_BENCH_CLI' : 'this checkout',
   };
 }
 
 const resultsPath = join(root, 'bench', 'results', 'real.json');
-const previous = existsSync(resultsPath)
-  ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as { firstTry?: { cases: Row[] } } & Record<string, unknown>)
-  : {};
-mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+type Results = { firstTry?: { cases: Row[] } } & Record<string, unknown>;
+const readResults = (): Results => (existsSync(resultsPath) ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as Results) : {});
+const writeResults = (r: Results): void => {
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(resultsPath, `${JSON.stringify(r, null, 2)}\n`);
+};
 const firstTryProduct = process.env.PROOFPR_BENCH_FIRSTTRY;
+// PROOFPR_BENCH_KEY=<key>: the run is kept under that key (rows merged by case id, every other key kept).
+const runKey = process.env.PROOFPR_BENCH_KEY;
+const product = process.env.PROOFPR_BENCH_PRODUCT ?? sh(root, 'git rev-parse --short HEAD').out.trim();
+
+/** Records the rows so far under `runKey`: a case run again replaces its row; written after every case, so a stopped run keeps what finished. */
+function recordKeyed(rs: readonly Row[]): void {
+  if (!runKey) return;
+  const previous = readResults();
+  const old = (previous[runKey] as { cases?: Array<Row & { product?: string; at?: string }> } | undefined)?.cases ?? [];
+  const fresh = rs.map((r) => ({ ...r, product, at: new Date().toISOString() }));
+  const all = [...old.filter((o) => !fresh.some((f) => f.id === o.id)), ...fresh];
+  writeResults({ ...previous, [runKey]: { updatedAt: new Date().toISOString(), summary: summarize(all), cases: all } });
+}
+
+/** Records one repository's init + doctor outcome under the key `setup` (a repository run again replaces its row). */
+function recordSetup(r: SetupRow): void {
+  const previous = readResults();
+  const old = ((previous.setup as { repos?: SetupRow[] } | undefined)?.repos ?? []).filter((o) => o.repo !== r.repo);
+  const repos = [...old, { ...r, product, at: new Date().toISOString() }];
+  writeResults({ ...previous, setup: { ready: `${repos.filter((x) => x.ready).length}/${repos.length}`, repos } });
+}
+
+const setupMode = process.argv.includes('--setup');
+const setupRows: SetupRow[] = [];
+const rows: Row[] = [];
+for (const c of cases) {
+  if (setupMode && setupRows.some((r) => r.repo === c.repo)) continue;
+  process.stderr.write(`${c.id} (${c.runner}, ${c.repo}@${c.fix.slice(0, 7)}) …\n`);
+  const m = materialize(cacheRoot, c);
+  const deps = ensureInstall(c, m);
+  if (qualify) {
+    const q = qualifyCase(c, m, deps);
+    const ok = q.testOnly !== 0 && q.fix === 0;
+    process.stderr.write(
+      `  qualify: test-only exit ${q.testOnly}, fix exit ${q.fix}: ${ok ? 'qualifies' : 'does NOT qualify'} (logs in ${m.dir})\n`,
+    );
+    continue;
+  }
+  if (setupMode) {
+    const r = await setupCase(c, m, deps);
+    setupRows.push(r);
+    process.stderr.write(`  init + doctor: ${r.ready ? 'ready' : `NOT ready\n${r.why ?? ''}`}\n`);
+    recordSetup(r);
+    continue;
+  }
+  const d = direct(c, m, deps);
+  const fixPass = await cliRun(c, m, [...m.source, ...m.test], deps, 'fix');
+  const testPass = await cliRun(c, m, m.test, deps, 'test-only');
+  rows.push({
+    id: c.id,
+    repo: c.repo,
+    fix: c.fix,
+    runner: c.runner,
+    ...(c.shape ? { shape: c.shape } : {}),
+    direct: d,
+    fix_: fixPass,
+    testOnly: testPass,
+  });
+  if (!firstTryProduct) recordKeyed(rows);
+  process.stderr.write(
+    `  direct: ${d.count ?? '?'} tests (exit ${d.code}); fix: ${fixPass.verdict} (${fixPass.reason}); test-only: ${testPass.verdict} (${testPass.reason})\n`,
+  );
+}
+if (qualify) process.exit(0);
+if (setupMode) {
+  console.log(`init + doctor ready: ${setupRows.filter((r) => r.ready).length}/${setupRows.length} repositories`);
+  process.exit(0);
+}
+
+console.log('| case | runner | upstream | fix | test only | tests: proofpr / runner | fix run wall / test time | overhead |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of rows) {
+  const counts = `${r.fix_.total ?? '?'} / ${r.direct.count ?? '?'}${r.fix_.total === r.direct.count ? '' : ' ✗'}`;
+  console.log(
+    `| ${r.id} | ${r.runner} | ${r.repo}@${r.fix.slice(0, 7)} | ${r.fix_.verdict} | ${r.testOnly.verdict} | ${counts} | ${secs(r.fix_.wallMs)} / ${secs(r.fix_.testMs)} (${r.fix_.testRuns} runs) | ${over(r.fix_).toFixed(2)}× |`,
+  );
+}
+const previous = readResults();
 if (firstTryProduct) {
   // A first try: the case's first run against a frozen build, kept under its own key; a later run of the same case does not replace it.
   const kept = previous.firstTry?.cases ?? [];
@@ -328,7 +429,7 @@ if (firstTryProduct) {
     summary: s,
     cases: all,
   };
-  writeFileSync(resultsPath, `${JSON.stringify({ ...previous, firstTry }, null, 2)}\n`);
+  writeResults({ ...previous, firstTry });
 } else {
   const summary = summarize(rows);
   const verified = rows.filter((r) => r.fix_.verdict === 'verified').length;
@@ -340,8 +441,6 @@ if (firstTryProduct) {
   console.log(
     `harness overhead (run wall − test-command time) / test-command time: ${summary.overheadAll}× over all ${rows.length * 2} runs, median ${summary.overheadFixMedian}× per fix run; sandbox: ${summary.sandbox}; ${summary.runners} runners`,
   );
-  writeFileSync(
-    resultsPath,
-    `${JSON.stringify({ ...(previous.firstTry ? { firstTry: previous.firstTry } : {}), summary, rows }, null, 2)}\n`,
-  );
+  if (runKey) recordKeyed(rows);
+  else writeResults({ ...previous, summary, rows });
 }

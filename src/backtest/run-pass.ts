@@ -38,6 +38,8 @@ export interface PassResult {
   testMs: number;
   /** The differential run's time (the commit's source under the base's own tests), 0 when there was none. */
   keptMs: number;
+  /** The new tests' red run's time (the agent's tests on the base source, kind `red-green`), 0 when there was none. */
+  redMs: number;
   testRuns: number;
   /** The final run's counts, when it had any. */
   total?: number;
@@ -100,6 +102,7 @@ export function passFromEvidence(ev: EvidenceLike, exitCode: number, wallMs: num
     wallMs,
     testMs: runs.reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
     keptMs: ev.testRuns.filter((r) => r.kind === 'kept').reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
+    redMs: ev.testRuns.filter((r) => r.kind === 'red-green').reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
     testRuns: runs.length,
     ...(last?.counts ? { total: last.counts.total, passed: last.counts.passed } : {}),
     ...(ev.sandbox ? { sandbox: ev.sandbox } : {}),
