@@ -204,3 +204,39 @@ function parseAssigned(deliveryId: string, payload: unknown, opts: ParseOptions)
     body: p.issue.body ?? '',
   };
 }
+
+/** The facts of a `check_suite.completed` webhook the draft-until-CI flow reads. */
+export interface SuiteCompleted {
+  headSha: string;
+  conclusion: string | null;
+  headBranch?: string;
+  /** Slug of the App whose suite it is. */
+  app?: string;
+  /** PRs GitHub links the suite to (same-repository heads only). */
+  prNumbers: number[];
+}
+
+const checkSuite = z.object({
+  action: z.literal('completed'),
+  check_suite: z.object({
+    head_sha: z.string(),
+    conclusion: z.string().nullable().optional(),
+    head_branch: z.string().nullable().optional(),
+    app: z.object({ slug: z.string().optional() }).nullable().optional(),
+    pull_requests: z.array(z.object({ number: z.number() })).default([]),
+  }),
+});
+
+/** A completed check suite, or undefined when the payload is not one. */
+export function parseCheckSuite(payload: unknown): SuiteCompleted | undefined {
+  const res = checkSuite.safeParse(payload);
+  if (!res.success) return undefined;
+  const s = res.data.check_suite;
+  return {
+    headSha: s.head_sha,
+    conclusion: s.conclusion ?? null,
+    ...(s.head_branch ? { headBranch: s.head_branch } : {}),
+    ...(s.app?.slug ? { app: s.app.slug } : {}),
+    prNumbers: s.pull_requests.map((p) => p.number),
+  };
+}

@@ -74,6 +74,8 @@ export interface PullsPort {
   createPullRequest(pr: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<PullRequestInfo>;
   updatePullRequest(number: number, patch: { title?: string; body?: string }): Promise<void>;
   listOpenPullRequests(): Promise<PullRequestInfo[]>;
+  /** A draft PR marked ready for review (GraphQL `markPullRequestReadyForReview`); absent in fakes that cannot. */
+  markReadyForReview?(number: number): Promise<void>;
 }
 
 /** Checks. */

@@ -138,7 +138,7 @@ async function publishIssueWork(
         base: w.base,
         title: sanitizeText(t.title),
         body: `Fixes #${t.number}\n\n${w.result.summaryMd}`,
-        draft: cfg.pr.draft,
+        draft: cfg.pr.draft || cfg.pr.draft_until_ci,
         labels: cfg.pr.labels,
       },
       unverified: 'wip-ref',

@@ -28,6 +28,9 @@ export function toPullRequestInfo(p: RawPull): PullRequestInfo {
   return info;
 }
 
+const READY_FOR_REVIEW =
+  'mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { number isDraft } } }';
+
 export function pullMethods(ctx: PortContext): PullsPort {
   const { octokit } = ctx;
   const r = repoParams(ctx);
@@ -58,6 +61,11 @@ export function pullMethods(ctx: PortContext): PullsPort {
     },
     async updatePullRequest(number, patch) {
       await octokit.rest.pulls.update({ ...r, pull_number: number, ...patch });
+    },
+    async markReadyForReview(number) {
+      // REST cannot undraft a PR; GraphQL needs its node id.
+      const { data } = await octokit.rest.pulls.get({ ...r, pull_number: number });
+      await octokit.graphql(READY_FOR_REVIEW, { id: data.node_id });
     },
     async listOpenPullRequests() {
       const all = await octokit.paginate(octokit.rest.pulls.list, { ...r, state: 'open', per_page: 100 });

@@ -7,6 +7,9 @@ import { pushChangesConfig } from '../../github/config-push.js';
 import { createGitHubPort } from '../../github/github-port.js';
 import { intake, type IntakeDeps, type IntakeOutcome } from './intake.js';
 import { probotBotLogin } from './bot-login.js';
+import { parseCheckSuite } from '../../github/event.js';
+import { loadRepoConfig } from '../../github/repo-config.js';
+import { readyWhenCiPasses } from '../../usecases/ready-for-review.js';
 
 export interface ProofprAppOptions extends IntakeDeps {
   /** https://github.com, or `${GHE_PROTOCOL}://${GHE_HOST}`. */
@@ -53,6 +56,24 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
       const { owner, repo } = context.repo();
       const sha = ciSha(context.payload);
       if (sha) opts.onCiEvent?.(`${owner}/${repo}`, sha);
+    });
+    // draft_until_ci: a passing suite on the head of proofpr's draft PR marks it ready (no API call for a failed one).
+    app.on('check_suite.completed', async (context) => {
+      const suite = parseCheckSuite(context.payload);
+      if (!suite || suite.conclusion !== 'success') return;
+      const { owner, repo } = context.repo();
+      const github = createGitHubPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
+      const out = await readyWhenCiPasses(suite, {
+        github,
+        loadConfig: (ref) => loadRepoConfig(github, ref),
+        ledger: opts.runs,
+        botLogin: (await botLogin()) ?? 'proofpr[bot]',
+      });
+      if (out.marked.length > 0 || out.skipped.length > 0)
+        context.log.info(
+          { delivery: context.id, repo: `${owner}/${repo}`, sha: suite.headSha, ...out },
+          'draft PRs after a passing check suite',
+        );
     });
     // Push webhooks cost no API call either: the payload says whether the config changed.
     app.on('push', async (context) => {
