@@ -1,5 +1,6 @@
 import type { ChangedExpectation, GateResult, TestCase, TestRun } from '../../events.js';
 import type { Baseline } from '../test-runs/baseline.js';
+import { stripAnsi } from '../test-results/parse-test-output.js';
 import { listIds } from '../test-results/test-outcomes.js';
 import type { HarnessChange } from './kept-run.js';
 
@@ -42,17 +43,50 @@ function changedByAgent(t: TestCase, change: HarnessChange): boolean {
   });
 }
 
-/** The kept run's output around a test's name (at most 12 lines), for the reviewer. */
+const FAILURE_WORD = /fail|error|assert|expect|✗|✕|×|not ok/i;
+const COUNT_LINE = /^\s*\d+ (?:passing|failing|passed|failed|pending|skipped)\b/i;
+
+/**
+ * The names a test may be printed under: its id's last part, then that part without leading words
+ * (mocha prints `describe` titles on their own lines), then a `Class::method` id's method (unittest
+ * prints `FAIL: method (module.Class.method)`).
+ */
+function printedNames(id: string): string[] {
+  const last = id.split(' > ').pop() ?? id;
+  const words = last.split(' ');
+  const out: string[] = [last];
+  for (let i = 1; i <= words.length - 2; i++) out.push(words.slice(i).join(' '));
+  const method = last.split('::').pop() ?? last;
+  if (method !== last && method.length > 0) out.push(method);
+  return out;
+}
+
+/** How much the 6 lines from `at` look like a failure report (runner count lines do not count). */
+const failureScore = (lines: readonly string[], at: number): number =>
+  lines.slice(at, at + 6).filter((l) => FAILURE_WORD.test(l) && !COUNT_LINE.test(l)).length;
+
+/**
+ * The kept run's output around a test's name (at most 12 lines, colours stripped), for the reviewer:
+ * of the lines that print the name, the one whose neighbourhood reads most like a failure (the
+ * earliest on a tie).
+ */
 export function failureNear(output: string, id: string): string {
-  const name = id.split(' > ').pop() ?? id;
-  const lines = output.split('\n');
-  const at = lines.findIndex((l) => l.includes(name) && /fail|error|assert|expect|✗|✕|×|not ok/i.test(l));
-  const from = at < 0 ? lines.findIndex((l) => l.includes(name)) : at;
-  if (from < 0) return '';
-  return lines
-    .slice(from, from + 12)
-    .join('\n')
-    .slice(0, 1500);
+  const lines = stripAnsi(output).replace(/\r\n?/g, '\n').split('\n');
+  for (const name of printedNames(id)) {
+    let best = -1;
+    let bestScore = -1;
+    lines.forEach((l, i) => {
+      if (!l.includes(name)) return;
+      const score = failureScore(lines, i);
+      if (score > bestScore) [best, bestScore] = [i, score];
+    });
+    if (best >= 0)
+      return lines
+        .slice(best, best + 12)
+        .join('\n')
+        .slice(0, 1500);
+  }
+  return '';
 }
 
 /**
