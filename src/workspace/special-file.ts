@@ -43,6 +43,15 @@ export class FileTooLargeError extends Error {
   }
 }
 
+/** The size to read of an opened file; throws for a special file, a directory, or one over `maxBytes`. */
+function readableSize(abs: string, st: Stats, maxBytes: number): number {
+  const kind = specialKind(st);
+  if (kind) throw new SpecialFileError(abs, kind);
+  if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory`), { code: 'EISDIR' });
+  if (st.size > maxBytes) throw new FileTooLargeError(abs, st.size, maxBytes);
+  return st.size;
+}
+
 /**
  * Reads a regular file whole, never blocking on what is not one: the open is non-blocking and does not
  * follow a final symlink (a pipe swapped in after a stat opens at once and is refused by the fstat that
@@ -53,12 +62,7 @@ export class FileTooLargeError extends Error {
 export function readRegularFile(abs: string, maxBytes: number, opts: { follow?: boolean } = {}): Buffer {
   const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | (opts.follow ? 0 : constants.O_NOFOLLOW));
   try {
-    const st = fstatSync(fd);
-    const kind = specialKind(st);
-    if (kind) throw new SpecialFileError(abs, kind);
-    if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory`), { code: 'EISDIR' });
-    if (st.size > maxBytes) throw new FileTooLargeError(abs, st.size, maxBytes);
-    const buf = Buffer.alloc(st.size);
+    const buf = Buffer.alloc(readableSize(abs, fstatSync(fd), maxBytes));
     let at = 0;
     while (at < buf.length) {
       const n = readSync(fd, buf, at, buf.length - at, at);
@@ -78,19 +82,12 @@ export function readRegularFile(abs: string, maxBytes: number, opts: { follow?: 
 export async function readRegularFileAsync(abs: string, maxBytes: number): Promise<Buffer> {
   const fh = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
-    const st = await fh.stat();
-    const kind = specialKind(st);
-    if (kind) throw new SpecialFileError(abs, kind);
-    if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: ${abs} is a directory`), { code: 'EISDIR' });
-    if (st.size > maxBytes) throw new FileTooLargeError(abs, st.size, maxBytes);
-    const buf = Buffer.alloc(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const { bytesRead } = await fh.read(buf, at, buf.length - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return at === buf.length ? buf : buf.subarray(0, at);
+    const size = readableSize(abs, await fh.stat(), maxBytes);
+    if (size === 0) return Buffer.alloc(0);
+    // At most the size seen at the open: a file that grows meanwhile is read only that far.
+    const chunks: Buffer[] = [];
+    for await (const chunk of fh.createReadStream({ start: 0, end: size - 1, autoClose: false })) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   } finally {
     await fh.close();
   }
