@@ -150,7 +150,7 @@ export type RunEvent =
   | Ev<'todo', { todos: TodoItem[] }>
   | Ev<
       'compaction',
-      { kind: 'microcompact' | 'summary' | 'clear'; beforeTokens: number; afterTokens: number; ok: boolean; detail?: string }
+      { kind: 'microcompact' | 'notes' | 'summary' | 'clear'; beforeTokens: number; afterTokens: number; ok: boolean; detail?: string }
     >
   | Ev<'retry', { turn: number; reason: string; attempt: number }>
   | Ev<'notice', { message: string }>

@@ -100,6 +100,7 @@ describe('summary compaction', () => {
       gatesEnabled: ['tests_ran'],
       contextWindow: 20_000,
       protectRecent: 100,
+      sessionNotes: false, // the summary tier itself; the notes tier: session-notes.test.ts
       ...extra,
     });
 

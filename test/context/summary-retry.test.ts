@@ -25,7 +25,16 @@ describe('summary request prompt-too-long', () => {
   afterAll(() => repo.cleanup());
 
   const manager = (contextWindow = 200_000) =>
-    createContextManager({ root: repo.root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: ['tests_ran'], contextWindow });
+    // The summary tier itself (the session-notes tier would stand in for it): session-notes.test.ts.
+    createContextManager({
+      root: repo.root,
+      toolNames: ['Read'],
+      task,
+      mode: 'fix',
+      gatesEnabled: ['tests_ran'],
+      contextWindow,
+      sessionNotes: false,
+    });
 
   it('tokenGap - reads the overflow from the API message; undefined when it does not say', () => {
     expect(tokenGap('prompt is too long: 215,012 tokens > 200,000 maximum')).toBe(15_012);

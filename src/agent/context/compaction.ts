@@ -15,6 +15,7 @@ import { HARNESS_STATE_TAG, renderHarnessState } from './harness-state.js';
 import { renderRounds, type RenderedTranscript } from './transcript.js';
 import { validateHistory } from './validate-history.js';
 import { REMOUNT_TAG, SKILLS_TAG } from './remount.js';
+import { SESSION_NOTES_TAG } from './session-notes.js';
 
 export const SUMMARY_SECTIONS = ['Task', 'Decisions', 'Files touched', 'Unverified or failing checks', 'Next steps'] as const;
 export const SUMMARY_TAG = '<compaction-summary>';
@@ -47,11 +48,17 @@ export const SUMMARY_PTL_RETRIES = 3;
 const GAP_CHARS_PER_TOKEN = 4;
 
 /** Drops earlier summary / harness-state blocks from the first turn, so repeated compactions don't pile up. */
-function originalTask(first: Message | undefined): UserBlock[] {
+export function originalTask(first: Message | undefined): UserBlock[] {
   if (!first || first.role !== 'user') return [];
   if (typeof first.content === 'string') return [{ type: 'text', text: first.content }];
   return first.content
-    .filter((b) => !(b.type === 'text' && [SUMMARY_TAG, HARNESS_STATE_TAG, REMOUNT_TAG, SKILLS_TAG].some((t) => b.text.startsWith(t))))
+    .filter(
+      (b) =>
+        !(
+          b.type === 'text' &&
+          [SUMMARY_TAG, HARNESS_STATE_TAG, REMOUNT_TAG, SKILLS_TAG, SESSION_NOTES_TAG].some((t) => b.text.startsWith(t))
+        ),
+    )
     .map((b) => {
       if (!b.cache_control) return b;
       const { cache_control: _c, ...rest } = b;
@@ -60,7 +67,7 @@ function originalTask(first: Message | undefined): UserBlock[] {
 }
 
 /** Start index of the verbatim tail: the earliest assistant turn (after the first) whose suffix fits. */
-function tailStart(messages: Message[], budget: number): number {
+export function tailStart(messages: Message[], budget: number): number {
   let start = messages.length;
   let used = 0;
   for (let i = messages.length - 1; i >= 1; i--) {

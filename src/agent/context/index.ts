@@ -13,11 +13,20 @@ import { loadSkills } from './skills.js';
 import { withRollingBreakpoints, withToolsBreakpoint } from './cache.js';
 import { withReminder } from './reminder.js';
 import { estimateSystem, estimateTokens, estimateTools } from './estimate.js';
-import { microcompact, type MicrocompactResult } from './microcompact.js';
-import { summarize, type SummaryOptions } from './compaction.js';
-import { renderLoadedSkills, renderRemount, withRemount } from './remount.js';
+import { microcompact } from './microcompact.js';
+import type { SummaryOptions } from './compaction.js';
 import { createNestedInstructions } from './nested-instructions.js';
-import { createCacheClock, type CacheClock } from './time-clear.js';
+import { createCacheClock } from './time-clear.js';
+import { createSessionNotes } from './session-notes.js';
+import {
+  cleared,
+  clearedAfterExpiry,
+  compactAtThreshold,
+  orCleared,
+  summarizeAndRemount,
+  withTotals,
+  type Tiers,
+} from './compaction-tiers.js';
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
@@ -58,6 +67,12 @@ export interface ContextManagerOptions {
   cacheTtlMs?: number;
   /** The clock (ms), for tests; default Date.now. */
   now?: () => number;
+  /**
+   * At the summary threshold, the harness's session notes stand in for the model's summary when they are
+   * substantive and bring the context below NOTES_HEADROOM of the threshold (default true). A
+   * prompt-too-long error always gets the model's summary (the estimate was wrong: take the strongest tier).
+   */
+  sessionNotes?: boolean;
 }
 
 /** The manager plus what it loaded (the lead registers the Skill tool when `skills` is not empty). */
@@ -102,36 +117,6 @@ function summaryOptions(opts: ContextManagerOptions, model: string, window: numb
   };
 }
 
-/**
- * Totals against the history as it was before any clearing: a rebuilt history is a compaction when it
- * is smaller than that (not than the microcompacted copy the summary was written from).
- */
-function withTotals(r: CompactionResult, before: number, original: Message[], total: (m: Message[]) => number): CompactionResult {
-  if (!r.ok) return { ...r, messages: original, beforeTokens: before, afterTokens: before };
-  const after = total(r.messages);
-  if (after < before) return { ...r, beforeTokens: before, afterTokens: after };
-  const detail = `${r.detail ?? ''}; the rebuilt history is not smaller (${after} of ${before} tokens)`;
-  return { ...r, messages: original, ok: false, beforeTokens: before, afterTokens: before, detail };
-}
-
-/** A failed summary after old tool results were cleared: the clearing alone is the compaction (the history changed, smaller). */
-function orCleared(res: CompactionResult, micro: MicrocompactResult, before: number): CompactionResult {
-  if (res.ok || micro.cleared === 0) return res;
-  return cleared(micro, before, `cleared ${micro.cleared} old tool results (the summary failed: ${res.detail ?? 'no detail'})`);
-}
-
-/** A microcompact as the compaction: old tool results cleared. */
-function cleared(micro: MicrocompactResult, before: number, detail: string): CompactionResult {
-  return {
-    messages: micro.messages,
-    kind: 'microcompact',
-    beforeTokens: before,
-    afterTokens: before - micro.savedTokens,
-    ok: true,
-    detail,
-  };
-}
-
 /** What the manager reads once: instruction files, skills, the nested-instructions tracker, the system prompt. */
 async function loadParts(opts: ContextManagerOptions, log: Logger) {
   const instructions = await loadInstructions(
@@ -155,34 +140,6 @@ async function loadParts(opts: ContextManagerOptions, log: Logger) {
   return { instructions, skills, nested, system };
 }
 
-/** A summary, then the files edited last re-mounted with their current text (read from the worktree). */
-async function summarizeAndRemount(
-  root: string,
-  messages: Message[],
-  state: CompactionState,
-  client: ModelClient,
-  opts: SummaryOptions,
-  original: Message[],
-): Promise<CompactionResult> {
-  const res = await summarize(messages, state, client, opts);
-  if (!res.ok) return res;
-  const files = withRemount(res.messages, await renderRemount(root, state));
-  return { ...res, messages: withRemount(files, renderLoadedSkills(original)) };
-}
-
-/** Tier 1 (cheapest): the prompt cache expired since the last request, so old tool results are cleared now. */
-function clearedAfterExpiry(clock: CacheClock, messages: Message[], before: number, log: Logger): CompactionResult | undefined {
-  const expired = clock.clearIfExpired(messages);
-  if (!expired) return undefined;
-  const idle = Math.round(expired.idleMs / 1000);
-  log.info({ before, cleared: expired.micro.cleared, idle }, 'time-based clearing');
-  return cleared(
-    expired.micro,
-    before,
-    `cache expired (${idle}s since the last request): cleared ${expired.micro.cleared} old tool results`,
-  );
-}
-
 export async function createContextManager(opts: ContextManagerOptions): Promise<LoadedContextManager> {
   const log = opts.logger ?? rootLogger('context');
   const { window, summaryAt, microAt, microTarget, protectRecent } = compactionThresholds(opts);
@@ -195,6 +152,8 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
   let anchor: { index: number; json: string } | undefined;
   const total = (messages: Message[]): number => systemTokens + toolsTokens + estimateTokens(messages);
   const summaryOpts = summaryOptions(opts, model, window);
+  const notes = createSessionNotes();
+  const tiers: Tiers = { opts, summaryOpts, notes, summaryAt, total, log };
   const clock = createCacheClock({
     keepRecent: protectRecent,
     ...(opts.cacheTtlMs !== undefined ? { ttlMs: opts.cacheTtlMs } : {}),
@@ -220,6 +179,7 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
     },
     async maybeCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult | undefined> {
       await nested.observe(messages); // before each request: the folders read into so far
+      notes.observe(messages); // before any clearing: the calls, their outcomes, the model's notes
       const before = total(messages);
       const expired = clearedAfterExpiry(clock, messages, before, log);
       if (expired) return expired;
@@ -232,19 +192,10 @@ export async function createContextManager(opts: ContextManagerOptions): Promise
         return cleared(micro, before, `cleared ${micro.cleared} old tool results`);
       }
       if (before < summaryAt) return undefined;
-      await opts.beforeSummary?.();
-      const summary = withTotals(
-        await summarizeAndRemount(opts.root, micro.messages, state, client, summaryOpts, messages),
-        before,
-        messages,
-        total,
-      );
-      if (summary.ok && summary.afterTokens >= summaryAt) return stillAbove(summary, messages, before, summaryAt);
-      const res = orCleared(summary, micro, before);
-      log.info({ before, after: res.afterTokens, ok: res.ok, detail: res.detail }, 'summary compaction');
-      return res;
+      return compactAtThreshold(tiers, messages, micro, state, client, before);
     },
     async forceCompact(messages: Message[], state: CompactionState, client: ModelClient): Promise<CompactionResult> {
+      notes.observe(messages);
       const before = total(messages);
       const micro = microcompact(messages, { protectRecent: 2 });
       await opts.beforeSummary?.();
@@ -270,17 +221,6 @@ function anchorBefore(messages: Message[], firstChanged: number): { index: numbe
     .map((m) => m.role)
     .lastIndexOf('user');
   return index >= 0 ? { index, json: JSON.stringify(messages[index]) } : undefined;
-}
-
-/** A summary that left the history above the threshold: not taken, the history stays as it was. */
-function stillAbove(summary: CompactionResult, messages: Message[], before: number, summaryAt: number): CompactionResult {
-  return {
-    ...summary,
-    messages,
-    afterTokens: before,
-    ok: false,
-    detail: `${summary.detail ?? ''}; still above the threshold (${summary.afterTokens} of ${Math.round(summaryAt)} tokens)`,
-  };
 }
 
 /** The manager whose compactions that replaced the history are followed by `afterCompact` (PostCompact hooks). */

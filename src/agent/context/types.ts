@@ -45,7 +45,8 @@ export interface CheckRecord {
 
 export interface CompactionResult {
   messages: Message[];
-  kind: 'microcompact' | 'summary' | 'clear';
+  /** microcompact: old tool results cleared; notes: rebuilt from the harness's session notes; summary: the model's hand-off. */
+  kind: 'microcompact' | 'notes' | 'summary' | 'clear';
   beforeTokens: number;
   afterTokens: number;
   ok: boolean;
