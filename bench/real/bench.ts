@@ -182,20 +182,28 @@ async function cliRun(
 
 /** The runner itself on the fixed tree: its own count and its plain wall time. */
 function direct(c: BenchCase, m: Materialized, deps: Deps | undefined): { count?: number; ms: number; code: number } {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), `proofpr-real-direct-${c.id}-`)));
-  try {
-    const repo = cloneBase(m, join(work, 'repo'), deps);
-    write(repo, [...m.source, ...m.test]);
-    const env: NodeJS.ProcessEnv = { ...toolEnv, NO_COLOR: '1' };
-    delete env.FORCE_COLOR;
-    const r = sh(repo, c.direct.command, env);
-    // eslint-disable-next-line no-control-regex
-    const count = directCount(r.out.replace(/\x1b\[[0-9;]*m/g, ''), c.direct.count);
-    if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} direct (exit ${r.code})\n${r.out.slice(-2000)}\n`);
-    return { ...(count !== undefined ? { count } : {}), ms: r.ms, code: r.code };
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+  // The runner's output on the fixed tree is kept in the case's cache (per command): a case run again, or a
+  // changed count rule, reads it instead of running the suite again (BENCH_DIRECT_FRESH=1 runs it anyway).
+  const cached = join(m.dir, `direct-${createHash('sha256').update(c.direct.command).digest('hex').slice(0, 12)}.json`);
+  let r: { code: number; out: string; ms: number };
+  if (existsSync(cached) && !process.env.BENCH_DIRECT_FRESH) r = JSON.parse(readFileSync(cached, 'utf8')) as typeof r;
+  else {
+    const work = realpathSync(mkdtempSync(join(tmpdir(), `proofpr-real-direct-${c.id}-`)));
+    try {
+      const repo = cloneBase(m, join(work, 'repo'), deps);
+      write(repo, [...m.source, ...m.test]);
+      const env: NodeJS.ProcessEnv = { ...toolEnv, NO_COLOR: '1' };
+      delete env.FORCE_COLOR;
+      r = sh(repo, c.direct.command, env);
+      writeFileSync(cached, JSON.stringify(r));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }
+  // eslint-disable-next-line no-control-regex
+  const count = directCount(r.out.replace(/\x1b\[[0-9;]*m/g, ''), c.direct.count);
+  if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} direct (exit ${r.code})\n${r.out.slice(-2000)}\n`);
+  return { ...(count !== undefined ? { count } : {}), ms: r.ms, code: r.code };
 }
 
 /**
