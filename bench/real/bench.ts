@@ -295,7 +295,8 @@ type Row = {
 const manifest = process.env.PROOFPR_BENCH_REAL_CASES
   ? readManifest(process.env.PROOFPR_BENCH_REAL_CASES)
   : readManifests(join(root, 'bench', 'real'));
-const cases = manifest.cases.filter((c) => only.length === 0 || only.includes(c.id));
+// Ids given: those cases, in the order given.
+const cases = only.length === 0 ? manifest.cases : only.flatMap((id) => manifest.cases.filter((c) => c.id === id));
 
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)}%`);
 const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
