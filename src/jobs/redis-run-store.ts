@@ -6,25 +6,14 @@
  *
  * Same operations as the SQLite `RunStore`, but every method returns a Promise.
  */
-import type { RunRecord } from './run-store.js';
+import { runRecordOf, type Promised, type RunRecord, type SharedRunStore } from './run-store.js';
 import type { RunStatus } from '../usecases/ports.js';
 import type { Redis } from 'ioredis';
 import { logger } from '../log.js';
 
 const log = logger('redis-run-store');
 
-export interface RedisRunStore {
-  recordDelivery(deliveryId: string): Promise<boolean>;
-  tryCreate(run: {
-    id: string;
-    repo: string;
-    issue: number;
-    kind: string;
-  }): Promise<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
-  get(id: string): Promise<RunRecord | undefined>;
-  active(repo: string, issue: number): Promise<RunRecord | undefined>;
-  latest(repo: string, issue: number): Promise<RunRecord | undefined>;
-  setComment(id: string, commentId: number, commentUrl: string): Promise<void>;
+export interface RedisRunStore extends Promised<Omit<SharedRunStore, 'forgetDelivery' | 'spendSince' | 'update'>> {
   update(id: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): Promise<void>;
   /**
    * The publish guard: true for exactly one caller per run id (the one that must open the PR). Others get
@@ -33,9 +22,6 @@ export interface RedisRunStore {
   claimPublish(runId: string, owner: string): Promise<boolean>;
   markPublished(runId: string, url: string): Promise<void>;
   published(runId: string): Promise<string | undefined>;
-  /** The branch ledger (pr-ownership.ts): branches proofpr created, kept without expiry. */
-  recordBranch(repo: string, branch: string, runId: string): Promise<void>;
-  ownsBranch(repo: string, branch: string): Promise<boolean>;
 }
 
 // KEYS: run hash, active key, latest key. ARGV: id, repo, issue, kind, ts, ttl seconds.
@@ -60,20 +46,7 @@ end
 return 1`;
 
 function toRecord(h: Record<string, string>): RunRecord | undefined {
-  if (!h.id || !h.repo || !h.issue) return undefined;
-  return {
-    id: h.id,
-    repo: h.repo,
-    issue: Number(h.issue),
-    kind: h.kind ?? 'fix',
-    status: (h.status ?? 'queued') as RunStatus,
-    ...(h.verdict ? { verdict: h.verdict } : {}),
-    ...(h.prUrl ? { prUrl: h.prUrl } : {}),
-    ...(h.commentId ? { commentId: Number(h.commentId) } : {}),
-    ...(h.commentUrl ? { commentUrl: h.commentUrl } : {}),
-    createdAt: h.createdAt ?? '',
-    updatedAt: h.updatedAt ?? '',
-  };
+  return h.id && h.repo && h.issue ? runRecordOf(h) : undefined;
 }
 
 export function createRedisRunStore(redis: Redis, opts: { prefix?: string; ttlSeconds?: number; now?: () => Date } = {}): RedisRunStore {

@@ -3,7 +3,7 @@
  * (repo, issue) for runs not yet done means two active runs for one issue cannot exist, even across processes.
  */
 import type { Db } from './db.js';
-import type { MonthSpend, RunLedger, RunStatus } from '../usecases/ports.js';
+import type { RunLedger, RunStatus } from '../usecases/ports.js';
 import { addCostColumn, spendQuery } from './run-store-spend.js';
 
 export interface RunRecord {
@@ -20,35 +20,35 @@ export interface RunRecord {
   updatedAt: string;
 }
 
-interface Row {
-  id: string;
-  repo: string;
-  issue: number;
-  kind: string;
-  status: RunStatus;
-  verdict: string | null;
-  pr_url: string | null;
-  comment_id: number | null;
-  comment_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A run as stored: the SQLite row (columns read under their record names) or the Redis hash. */
+export type StoredRun = Record<string, string | number | null | undefined>;
 
-function toRecord(r: Row): RunRecord {
+const given = (v: StoredRun[string]): string | undefined => (v === null || v === undefined || v === '' ? undefined : String(v));
+
+/** The record of a stored run; absent or empty optional fields are left out. */
+export function runRecordOf(f: StoredRun): RunRecord {
+  const [verdict, prUrl, commentId, commentUrl] = [given(f.verdict), given(f.prUrl), given(f.commentId), given(f.commentUrl)];
   return {
-    id: r.id,
-    repo: r.repo,
-    issue: r.issue,
-    kind: r.kind,
-    status: r.status,
-    ...(r.verdict !== null ? { verdict: r.verdict } : {}),
-    ...(r.pr_url !== null ? { prUrl: r.pr_url } : {}),
-    ...(r.comment_id !== null ? { commentId: r.comment_id } : {}),
-    ...(r.comment_url !== null ? { commentUrl: r.comment_url } : {}),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    id: String(f.id),
+    repo: String(f.repo),
+    issue: Number(f.issue),
+    kind: given(f.kind) ?? 'fix',
+    status: (given(f.status) ?? 'queued') as RunStatus,
+    ...(verdict ? { verdict } : {}),
+    ...(prUrl ? { prUrl } : {}),
+    ...(commentId ? { commentId: Number(commentId) } : {}),
+    ...(commentUrl ? { commentUrl } : {}),
+    createdAt: given(f.createdAt) ?? '',
+    updatedAt: given(f.updatedAt) ?? '',
   };
 }
+
+/** The runs table's columns under their record names. */
+const RECORD_COLUMNS =
+  'id, repo, issue, kind, status, verdict, pr_url AS prUrl, comment_id AS commentId, comment_url AS commentUrl, created_at AS createdAt, updated_at AS updatedAt';
+
+/** The columns an update's patch fields are written to. */
+const PATCH_COLUMNS = { status: 'status', verdict: 'verdict', prUrl: 'pr_url', commentId: 'comment_id', costUsd: 'cost_usd' } as const;
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -56,44 +56,18 @@ type Awaitable<T> = T | Promise<T>;
  * Where runs, deliveries and per-issue leases live: the embedded SQLite store (sync) or the shared Redis
  * store every worker sees (async). Callers always await.
  */
-export interface SharedRunStore extends RunLedger {
-  /** Record a webhook delivery id; false when it was seen before (a redelivery starts nothing). */
-  recordDelivery(deliveryId: string): Awaitable<boolean>;
-  /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
-  forgetDelivery?(deliveryId: string): Awaitable<void>;
-  /** Start a run holding the issue's lease; when another run is active, returns it instead. */
-  tryCreate(run: {
-    id: string;
-    repo: string;
-    issue: number;
-    kind: string;
-  }): Awaitable<{ ok: true; run: RunRecord } | { ok: false; active: RunRecord }>;
+export interface SharedRunStore extends RunLedger<RunRecord> {
   get(id: string): Awaitable<RunRecord | undefined>;
-  /** The queued or running run of an issue, if any. */
-  active(repo: string, issue: number): Awaitable<RunRecord | undefined>;
-  latest(repo: string, issue: number): Awaitable<RunRecord | undefined>;
-  setComment(id: string, commentId: number, commentUrl: string): Awaitable<void>;
 }
 
+/** A store's methods answered at once (the embedded store) or always through a Promise (the Redis store). */
+type AtOnce<F> = F extends (...a: infer A) => infer R ? (...a: A) => Awaited<R> : F;
+type Later<F> = F extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : F;
+export type Synced<T> = { [K in keyof T]: AtOnce<T[K]> };
+export type Promised<T> = { [K in keyof T]: Later<T[K]> };
+
 /** The embedded SQLite store: every call is synchronous. */
-export interface RunStore extends SharedRunStore {
-  update(runId: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number; costUsd?: number }): void;
-  spendSince(repo: string, since: string): MonthSpend;
-  recordDelivery(deliveryId: string): boolean;
-  forgetDelivery?(deliveryId: string): void;
-  tryCreate(run: {
-    id: string;
-    repo: string;
-    issue: number;
-    kind: string;
-  }): { ok: true; run: RunRecord } | { ok: false; active: RunRecord };
-  get(id: string): RunRecord | undefined;
-  active(repo: string, issue: number): RunRecord | undefined;
-  latest(repo: string, issue: number): RunRecord | undefined;
-  setComment(id: string, commentId: number, commentUrl: string): void;
-  recordBranch(repo: string, branch: string, runId: string): void;
-  ownsBranch(repo: string, branch: string): boolean;
-}
+export type RunStore = Synced<Required<SharedRunStore>>;
 
 export function createRunStore(db: Db, now: () => Date = () => new Date()): RunStore {
   db.exec(`
@@ -114,10 +88,10 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     insert: db.prepare(
       "INSERT INTO runs (id, repo, issue, kind, status, created_at, updated_at) VALUES (@id, @repo, @issue, @kind, 'queued', @ts, @ts)",
     ),
-    get: db.prepare<[string], Row>('SELECT * FROM runs WHERE id = ?'),
-    active: db.prepare<[string, number], Row>("SELECT * FROM runs WHERE repo = ? AND issue = ? AND status != 'done'"),
-    latest: db.prepare<[string, number], Row>(
-      'SELECT * FROM runs WHERE repo = ? AND issue = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+    get: db.prepare<[string], StoredRun>(`SELECT ${RECORD_COLUMNS} FROM runs WHERE id = ?`),
+    active: db.prepare<[string, number], StoredRun>(`SELECT ${RECORD_COLUMNS} FROM runs WHERE repo = ? AND issue = ? AND status != 'done'`),
+    latest: db.prepare<[string, number], StoredRun>(
+      `SELECT ${RECORD_COLUMNS} FROM runs WHERE repo = ? AND issue = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     ),
     comment: db.prepare('UPDATE runs SET comment_id = ?, comment_url = ?, updated_at = ? WHERE id = ?'),
     branch: db.prepare('INSERT OR IGNORE INTO branches (repo, branch, run_id, created_at) VALUES (?, ?, ?, ?)'),
@@ -125,9 +99,9 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
   };
   const tryCreate = db.transaction((run: { id: string; repo: string; issue: number; kind: string }) => {
     const active = stmts.active.get(run.repo, run.issue);
-    if (active) return { ok: false as const, active: toRecord(active) };
+    if (active) return { ok: false as const, active: runRecordOf(active) };
     stmts.insert.run({ ...run, ts: now().toISOString() });
-    return { ok: true as const, run: toRecord(stmts.get.get(run.id) as Row) };
+    return { ok: true as const, run: runRecordOf(stmts.get.get(run.id) as StoredRun) };
   });
   return {
     recordDelivery: (id) => stmts.delivery.run(id, now().toISOString()).changes === 1,
@@ -135,37 +109,26 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     tryCreate: (run) => tryCreate(run),
     get: (id) => {
       const r = stmts.get.get(id);
-      return r ? toRecord(r) : undefined;
+      return r ? runRecordOf(r) : undefined;
     },
     active: (repo, issue) => {
       const r = stmts.active.get(repo, issue);
-      return r ? toRecord(r) : undefined;
+      return r ? runRecordOf(r) : undefined;
     },
     latest: (repo, issue) => {
       const r = stmts.latest.get(repo, issue);
-      return r ? toRecord(r) : undefined;
+      return r ? runRecordOf(r) : undefined;
     },
     setComment: (id, commentId, commentUrl) => void stmts.comment.run(commentId, commentUrl, now().toISOString(), id),
     recordBranch: (repo, branch, runId) => void stmts.branch.run(repo.toLowerCase(), branch, runId, now().toISOString()),
     ownsBranch: (repo, branch) => (stmts.owns.get(repo.toLowerCase(), branch)?.n ?? 0) > 0,
     spendSince: spend,
     update(id, patch) {
-      const sets: string[] = ['updated_at = @ts'];
-      if (patch.status !== undefined) sets.push('status = @status');
-      if (patch.verdict !== undefined) sets.push('verdict = @verdict');
-      if (patch.prUrl !== undefined) sets.push('pr_url = @prUrl');
-      if (patch.commentId !== undefined) sets.push('comment_id = @commentId');
-      if (patch.costUsd !== undefined) sets.push('cost_usd = @costUsd');
-      db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @id`).run({
-        id,
-        ts: now().toISOString(),
-        status: null,
-        verdict: null,
-        prUrl: null,
-        commentId: null,
-        costUsd: null,
-        ...patch,
-      });
+      const fields = Object.keys(PATCH_COLUMNS).filter(
+        (k) => patch[k as keyof typeof patch] !== undefined,
+      ) as (keyof typeof PATCH_COLUMNS)[];
+      const sets = ['updated_at = @ts', ...fields.map((k) => `${PATCH_COLUMNS[k]} = @${k}`)];
+      db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @id`).run({ ...patch, id, ts: now().toISOString() });
     },
   };
 }

@@ -70,21 +70,16 @@ export interface RunView {
  * The state a host with memory (the App) gives the intake: deliveries seen, one run per issue (the lease),
  * the runs to answer status and cancel with, the branches proofpr created. The run store implements it.
  */
-export interface RunLedger extends RunRecorder, BranchLedger {
+export interface RunLedger<V extends RunView = RunView> extends RunRecorder, BranchLedger {
   /** Record a webhook delivery id; false when it was seen before (a redelivery starts nothing). */
   recordDelivery(deliveryId: string): Awaitable<boolean>;
   /** Undo recordDelivery when handling failed before anything was queued, so GitHub's redelivery can retry. */
   forgetDelivery?(deliveryId: string): Awaitable<void>;
   /** Start a run holding the issue's lease; when another run is active, returns it instead. */
-  tryCreate(run: {
-    id: string;
-    repo: string;
-    issue: number;
-    kind: string;
-  }): Awaitable<{ ok: true; run: RunView } | { ok: false; active: RunView }>;
+  tryCreate(run: { id: string; repo: string; issue: number; kind: string }): Awaitable<{ ok: true; run: V } | { ok: false; active: V }>;
   /** The queued or running run of an issue, if any. */
-  active(repo: string, issue: number): Awaitable<RunView | undefined>;
-  latest(repo: string, issue: number): Awaitable<RunView | undefined>;
+  active(repo: string, issue: number): Awaitable<V | undefined>;
+  latest(repo: string, issue: number): Awaitable<V | undefined>;
   setComment(id: string, commentId: number, commentUrl: string): Awaitable<void>;
   /** The repository's runs created since `since` (ISO): their summed cost, count and verified count; absent when the store keeps no costs. */
   spendSince?(repo: string, since: string): Awaitable<MonthSpend>;
