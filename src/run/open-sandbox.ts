@@ -32,6 +32,8 @@ export async function openSandbox(
     extraEnvNames: config.env,
     gitDir: ws.wt.gitDir,
     hidePaths: ws.hidePaths,
+    // Output files are redacted as they are written; the git token is a known value besides the environment's.
+    ...(input.gitToken ? { secrets: [input.gitToken] } : {}),
     logger: log,
     // Secret files masked, control files read-only (docs/security.md); permissions.readable and Read(...) allow rules open a secret.
     protect: { writable: config.permissions.writable, writableWorkflows: config.permissions.writable_workflows, readable },

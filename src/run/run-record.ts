@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RunEvent } from '../agent/events.js';
 import { Ledger, createTranscriptWriter } from '../agent/evidence/ledger.js';
 import { logger } from '../log.js';
-import { redactFiles, secretValues } from '../secrets/index.js';
+import { secretValues } from '../secrets/index.js';
 import type { RunTaskInput } from './run-task-types.js';
 
 const log = logger('run-task');
@@ -35,11 +35,8 @@ export async function openRunRecord(input: Pick<RunTaskInput, 'runDir' | 'gitTok
         log.warn({ err: (e as Error).message }, 'onEvent listener threw');
       }
     },
-    // Tool outputs (the agent's saved outputs, the harness's test runs and their reports) were streamed to disk
-    // as they came: tool-output/ is redacted in place once the run is over. Every other file was written redacted.
-    close: async () => {
-      await transcript.close();
-      await redactFiles(join(input.runDir, 'tool-output'), secrets);
-    },
+    // Every file of the run folder is written redacted as it is written (tool outputs line by line through
+    // src/secrets/redacting-writer.ts): nothing is left to redact once the run is over, or when it is killed.
+    close: () => transcript.close(),
   };
 }

@@ -2,5 +2,5 @@
 export { REDACTED } from './placeholder.js';
 export type { TokenRule } from './rule.js';
 export { TOKEN_RULES, redactText, redactDeep, looksLikeSecretContent, isSecretKey } from './redact.js';
-export { redactFiles } from './redact-files.js';
+export { openRedactingFile, writeRedactedFile, writeRedactedFileSync, type RedactingSink } from './redacting-writer.js';
 export { secretValues, isSecretEnvName, leakForms, MIN_SECRET_LENGTH } from './known-values.js';

@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import { writeRedactedFileSync } from '../secrets/redacting-writer.js';
 import { join } from 'node:path';
 
 export interface BudgetOptions {
@@ -57,8 +58,7 @@ export function budgetOutput(text: string, opts: BudgetOptions): { text: string;
     size = Math.max(size, statSync(opts.savedPath, { throwIfNoEntry: false })?.size ?? 0);
   } else {
     try {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(outputPath, text);
+      writeRedactedFileSync(outputPath, text);
     } catch {
       saved = false;
     }

@@ -1,6 +1,6 @@
-import { createWriteStream, mkdirSync, realpathSync, type WriteStream } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
 import { silentLogger } from '../log.js';
@@ -15,6 +15,7 @@ import { gitPinEnv, runsGit } from './git-pin.js';
 import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
 import { registerGroup, releaseGroup } from './process-groups.js';
 import { makeFreshHome, removeFreshHome } from './fresh-home.js';
+import { openRedactingFile } from '../secrets/redacting-writer.js';
 
 /** The worktree's git dir for the pin; none when `.git` is absent or does not check out (then git is not pinned, and the harness refuses its own calls). */
 function pinnedGitDir(root: string): string | undefined {
@@ -56,6 +57,8 @@ export interface ExecOptions {
   /** Where the home folder's dependency caches are looked for (see home-caches.ts). Default os.homedir() and process.env. */
   hostHome?: string;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Known secret values (besides the process's secret-named variables) redacted from every output file. */
+  secrets?: readonly string[];
   logger?: Logger;
 }
 
@@ -216,7 +219,10 @@ async function runIn(cx: ExecContext, req: ExecRequest, fresh: string | undefine
   const out = new OutputCap(max);
   const so = new OutputCap(max);
   const se = new OutputCap(max);
-  const sink = req.outputFile ? openOutputFile(req.outputFile, opts.maxOutputFileBytes ?? OUTPUT_FILE_CAP_BYTES) : undefined;
+  // The full output reaches the run folder redacted as it arrives (a killed run leaves no token on disk).
+  const sink = req.outputFile
+    ? openRedactingFile(req.outputFile, { cap: opts.maxOutputFileBytes ?? OUTPUT_FILE_CAP_BYTES, extra: opts.secrets ?? [] })
+    : undefined;
   child.stdout?.on('data', (b: Buffer) => (out.push(b), so.push(b), sink?.write(b)));
   child.stderr?.on('data', (b: Buffer) => (out.push(b), se.push(b), sink?.write(b)));
   let timedOut = false;
@@ -288,42 +294,6 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
       const all = [...cx.live.entries()];
       for (const [pid] of all) killGroup(pid, 'SIGKILL');
       await Promise.allSettled(all.map(([, c]) => c));
-    },
-  };
-}
-
-/**
- * The full-output file of one call: every chunk is appended as it arrives (never held in memory)
- * until `cap` bytes, then one note line and nothing more. close() resolves false when it could not be
- * written (the caller then has only the in-memory head and tail).
- */
-function openOutputFile(path: string, cap: number): { write(b: Buffer): void; close(): Promise<boolean> } {
-  let stream: WriteStream | undefined;
-  let ok = true;
-  let written = 0;
-  let total = 0;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    stream = createWriteStream(path);
-    stream.on('error', () => (ok = false));
-  } catch {
-    ok = false;
-  }
-  return {
-    write(b) {
-      total += b.length;
-      if (!stream || !ok || written >= cap) return;
-      const part = written + b.length > cap ? b.subarray(0, cap - written) : b;
-      written += part.length;
-      stream.write(part);
-    },
-    close() {
-      return new Promise((resolve) => {
-        if (!stream) return resolve(false);
-        if (total > written)
-          stream.write(`\n[proofpr: output file cap of ${cap} bytes reached; ${total - written} more bytes were not saved]\n`);
-        stream.end(() => resolve(ok));
-      });
     },
   };
 }

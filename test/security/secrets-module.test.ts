@@ -149,29 +149,3 @@ describe('secrets - looksLikeSecretContent', () => {
     expect(looksLikeSecretContent('export function add(a, b) { return a + b; }')).toBeUndefined();
   });
 });
-
-describe('secrets - redactFiles', () => {
-  it('redacts every file under a folder in place, small and line-chunked large ones, and follows no link', async () => {
-    const { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const { redactFiles } = await import('../../src/secrets/index.js');
-    const dir = mkdtempSync(join(tmpdir(), 'proofpr-redact-files-'));
-    const outside = mkdtempSync(join(tmpdir(), 'proofpr-redact-outside-'));
-    const gh = SHAPES['secretlint/github']?.text ?? '';
-    mkdirSync(join(dir, 'reports'));
-    writeFileSync(join(dir, 'small.txt'), `token ${gh}\n`);
-    writeFileSync(join(dir, 'reports', 'big.txt'), `${'filler line\n'.repeat(3_000_000)}token ${gh}\n${'more\n'.repeat(10)}`);
-    writeFileSync(join(dir, 'clean.txt'), 'nothing here\n');
-    writeFileSync(join(outside, 'target.txt'), `token ${gh}\n`);
-    symlinkSync(join(outside, 'target.txt'), join(dir, 'link.txt'));
-    const changed = await redactFiles(dir);
-    expect(changed.map((p) => p.slice(dir.length + 1)).sort()).toEqual(['reports/big.txt', 'small.txt']);
-    expect(readFileSync(join(dir, 'small.txt'), 'utf8')).toBe(`token ghp_${REDACTED}\n`);
-    const big = readFileSync(join(dir, 'reports', 'big.txt'), 'utf8');
-    expect(big).not.toContain(gh);
-    expect(big.endsWith(`token ghp_${REDACTED}\n${'more\n'.repeat(10)}`)).toBe(true);
-    expect(readFileSync(join(outside, 'target.txt'), 'utf8')).toContain(gh);
-    expect(await redactFiles(join(dir, 'missing'))).toEqual([]);
-  });
-});

@@ -1,8 +1,9 @@
-import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import type { RepoConfig } from '../../../config/repo-config.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import { maskCopy } from '../../../workspace/world.js';
+import { writeRedactedFile } from '../../../secrets/redacting-writer.js';
 import type { TestRun } from '../../events.js';
 import { collectObserved } from '../test-results/observe/collect-observed.js';
 import { countCalls, type CountedCalls } from '../test-results/observe/count-calls.js';
@@ -68,8 +69,7 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
     const note = noteFor(opts.command, counted, observed.unreadable, configured);
     let outputPath: string | undefined;
     if (opts.outputFile) {
-      await mkdir(dirname(opts.outputFile), { recursive: true });
-      await writeFile(opts.outputFile, exec.output);
+      await writeRedactedFile(opts.outputFile, exec.output);
       outputPath = opts.outputFile;
       const kept = await keepReports(dir, `${opts.outputFile}.reports`, counted);
       if (kept && !reportPath) reportPath = kept;
@@ -126,13 +126,16 @@ function noteFor(command: string, counted: CountedCalls, unreadable: string[], c
   return parts.length ? parts.join('; ') : undefined;
 }
 
-/** The reports behind the counts, kept next to the run's output; the path of the folder when any was kept. */
+/** The reports behind the counts, kept (redacted) next to the run's output; the path of the folder when any was kept. */
 async function keepReports(dir: string, into: string, counted: CountedCalls): Promise<string | undefined> {
   const files = counted.calls.map((c) => c.from).filter((f) => f.endsWith('.report'));
   if (!files.length) return undefined;
-  await mkdir(into, { recursive: true });
-  for (const f of files) await copyFile(join(reportsDir(dir), f), join(into, f)).catch(() => undefined);
-  return into;
+  let kept = 0;
+  for (const f of files) {
+    const text = await readFile(join(reportsDir(dir), f), 'utf8').catch(() => undefined);
+    if (text !== undefined) await writeRedactedFile(join(into, f), text).then(() => kept++);
+  }
+  return kept ? into : undefined;
 }
 
 async function runIt(

@@ -1,7 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { RepoConfig } from '../../../config/repo-config.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
+import { writeRedactedFile } from '../../../secrets/redacting-writer.js';
 import type { TestRun } from '../../events.js';
 import { readCounts } from '../test-results/read-counts.js';
 
@@ -42,8 +41,7 @@ export async function runTestCommand(opts: {
   const c = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, endedAtMs, output });
   let outputPath: string | undefined;
   if (opts.outputFile) {
-    await mkdir(dirname(opts.outputFile), { recursive: true });
-    await writeFile(opts.outputFile, output);
+    await writeRedactedFile(opts.outputFile, output);
     outputPath = opts.outputFile;
   }
   const run: TestRun = {
