@@ -181,10 +181,14 @@ async function cliRun(
 }
 
 /** The runner itself on the fixed tree: its own count and its plain wall time. */
+/** Where the runner's own output on a case's fixed tree is kept (per direct command). */
+const directCacheFile = (c: BenchCase, dir: string): string =>
+  join(dir, `direct-${createHash('sha256').update(c.direct.command).digest('hex').slice(0, 12)}.json`);
+
 function direct(c: BenchCase, m: Materialized, deps: Deps | undefined): { count?: number; ms: number; code: number } {
   // The runner's output on the fixed tree is kept in the case's cache (per command): a case run again, or a
   // changed count rule, reads it instead of running the suite again (BENCH_DIRECT_FRESH=1 runs it anyway).
-  const cached = join(m.dir, `direct-${createHash('sha256').update(c.direct.command).digest('hex').slice(0, 12)}.json`);
+  const cached = directCacheFile(c, m.dir);
   let r: { code: number; out: string; ms: number };
   if (existsSync(cached) && !process.env.BENCH_DIRECT_FRESH) r = JSON.parse(readFileSync(cached, 'utf8')) as typeof r;
   else {
@@ -200,7 +204,6 @@ function direct(c: BenchCase, m: Materialized, deps: Deps | undefined): { count?
       rmSync(work, { recursive: true, force: true });
     }
   }
-  // eslint-disable-next-line no-control-regex
   const count = directCount(r.out.replace(/\x1b\[[0-9;]*m/g, ''), c.direct.count);
   if (process.env.BENCH_VERBOSE) process.stderr.write(`--- ${c.id} direct (exit ${r.code})\n${r.out.slice(-2000)}\n`);
   return { ...(count !== undefined ? { count } : {}), ms: r.ms, code: r.code };
@@ -362,6 +365,30 @@ function recordSetup(r: SetupRow): void {
   const old = ((previous.setup as { repos?: SetupRow[] } | undefined)?.repos ?? []).filter((o) => o.repo !== r.repo);
   const repos = [...old, { ...r, product, at: new Date().toISOString() }];
   writeResults({ ...previous, setup: { ready: `${repos.filter((x) => x.ready).length}/${repos.length}`, repos } });
+}
+
+/**
+ * `--recount` (with PROOFPR_BENCH_KEY): the runner's own count of every row under the key is read again
+ * from the cached output with the manifest's current count rule; nothing runs.
+ */
+function recount(): void {
+  const previous = readResults();
+  const entry = previous[runKey ?? ''] as { cases?: Row[] } | undefined;
+  if (!runKey || !entry?.cases) throw new Error('--recount needs PROOFPR_BENCH_KEY naming a key of bench/results/real.json');
+  const fresh = entry.cases.map((r) => {
+    const c = manifest.cases.find((x) => x.id === r.id);
+    const file = c && directCacheFile(c, join(cacheRoot, 'cases', c.id));
+    if (!c || !file || !existsSync(file)) return r;
+    const out = (JSON.parse(readFileSync(file, 'utf8')) as { out: string }).out.replace(/\x1b\[[0-9;]*m/g, '');
+    const count = directCount(out, c.direct.count);
+    return { ...r, direct: { ...r.direct, ...(count !== undefined ? { count } : {}) } };
+  });
+  writeResults({ ...previous, [runKey]: { ...entry, summary: summarize(fresh), cases: fresh } });
+  console.log(`recounted ${fresh.length} rows under ${runKey}`);
+}
+if (process.argv.includes('--recount')) {
+  recount();
+  process.exit(0);
 }
 
 const setupMode = process.argv.includes('--setup');
