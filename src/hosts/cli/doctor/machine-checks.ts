@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { CheckResult } from './check.js';
+import { checked, type CheckResult } from './check.js';
 
 interface Ran {
   ok: boolean;
@@ -36,65 +36,39 @@ const atLeast = (v: number[], min: number[]): boolean => {
 export const NODE_FLOOR = [20, 12] as const;
 
 export function checkNode(version = process.versions.node): CheckResult {
-  const ok = atLeast(versionOf(version), [...NODE_FLOOR]);
-  return ok
-    ? { name: 'node', status: 'ok', detail: `v${version}` }
-    : {
-        name: 'node',
-        status: 'fail',
-        detail: `v${version} is too old (proofpr needs ${NODE_FLOOR.join('.')} or later)`,
-        fix: `install Node.js ${NODE_FLOOR.join('.')} or later`,
-      };
+  if (atLeast(versionOf(version), [...NODE_FLOOR])) return checked('node', 'ok', `v${version}`);
+  const floor = NODE_FLOOR.join('.');
+  return checked('node', 'fail', `v${version} is too old (proofpr needs ${floor} or later)`, `install Node.js ${floor} or later`);
 }
 
 export async function checkGit(): Promise<CheckResult> {
   const r = await run('git', ['--version']);
   if (!r.ok)
-    return {
-      name: 'git',
-      status: 'fail',
-      detail: r.missing ? 'not found on PATH' : r.stderr.trim(),
-      fix: 'install git 2.30 or later (apt-get install git)',
-    };
-  const v = versionOf(r.stdout);
-  return atLeast(v, [2, 30])
-    ? { name: 'git', status: 'ok', detail: r.stdout.trim() }
-    : { name: 'git', status: 'fail', detail: `${r.stdout.trim()} is too old`, fix: 'install git 2.30 or later' };
+    return checked('git', 'fail', r.missing ? 'not found on PATH' : r.stderr.trim(), 'install git 2.30 or later (apt-get install git)');
+  if (atLeast(versionOf(r.stdout), [2, 30])) return checked('git', 'ok', r.stdout.trim());
+  return checked('git', 'fail', `${r.stdout.trim()} is too old`, 'install git 2.30 or later');
 }
 
 export async function checkRipgrep(): Promise<CheckResult> {
   const r = await run('rg', ['--version']);
-  if (!r.ok)
-    return {
-      name: 'ripgrep',
-      status: 'warn',
-      detail: 'rg not found: Grep falls back to a slower built-in search',
-      fix: 'apt-get install ripgrep',
-    };
-  return { name: 'ripgrep', status: 'ok', detail: r.stdout.split('\n')[0]?.trim() ?? 'rg' };
+  if (!r.ok) return checked('ripgrep', 'warn', 'rg not found: Grep falls back to a slower built-in search', 'apt-get install ripgrep');
+  return checked('ripgrep', 'ok', r.stdout.split('\n')[0]?.trim() ?? 'rg');
 }
 
 const APPARMOR_SYSCTL = '/proc/sys/kernel/apparmor_restrict_unprivileged_userns';
 
 /** `sandbox:` decides how bad a missing sandbox is: `required` fails, `auto` warns, `off` skips. */
 export async function checkBubblewrap(setting: 'auto' | 'required' | 'off', apparmorFile = APPARMOR_SYSCTL): Promise<CheckResult> {
-  if (setting === 'off')
-    return { name: 'bubblewrap', status: 'skip', detail: 'sandbox: off in the config: commands run without isolation' };
+  if (setting === 'off') return checked('bubblewrap', 'skip', 'sandbox: off in the config: commands run without isolation');
   const bad: CheckResult['status'] = setting === 'required' ? 'fail' : 'warn';
   const r = await run('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', '--dev', '/dev', '--proc', '/proc', 'true']);
   if (r.ok)
-    return {
-      name: 'bubblewrap',
-      status: 'ok',
-      detail: 'bwrap creates namespaces: Bash, hooks and tests run sandboxed (no network, read-only outside the worktree)',
-    };
-  if (r.missing)
-    return {
-      name: 'bubblewrap',
-      status: bad,
-      detail: 'bwrap not found: commands would run without the sandbox',
-      fix: 'apt-get install bubblewrap',
-    };
+    return checked(
+      'bubblewrap',
+      'ok',
+      'bwrap creates namespaces: Bash, hooks and tests run sandboxed (no network, read-only outside the worktree)',
+    );
+  if (r.missing) return checked('bubblewrap', bad, 'bwrap not found: commands would run without the sandbox', 'apt-get install bubblewrap');
   const restricted = (await readFile(apparmorFile, 'utf8').catch(() => '')).trim() === '1';
   const error = r.stderr.trim().split('\n')[0] ?? 'failed';
   return {
