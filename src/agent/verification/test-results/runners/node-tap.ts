@@ -1,7 +1,6 @@
 import type { TestCase } from '../../../events.js';
-import { reportOf, testCase } from './report-util.js';
-import { tapOutcome, tapTree, type TapPoint } from './tap-tree.js';
-import type { Runner } from './types.js';
+import { testCase } from './report-util.js';
+import { tapOutcome, tapRunner, type TapPoint } from './tap-tree.js';
 
 const hasSub = (p: TapPoint) => p.children.length > 0;
 
@@ -22,23 +21,22 @@ function testsOf(p: TapPoint, path: string[], file: string, out: TestCase[]): vo
   }
 }
 
-/** node-tap (`tap`): its TAP reporter to the report file; every top-level point is one test file. */
-export const nodeTapRunner: Runner = {
-  name: 'node-tap',
-  source: 'tap',
-  match: (w) => (w[0]?.split('/').pop() === 'tap' ? 1 : undefined),
-  // TAP on stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both print TAP with --reporter=tap.
-  parse(text) {
-    const { points, sawTap } = tapTree(text);
-    if (!sawTap) return undefined;
-    const out: TestCase[] = [];
-    for (const f of points) {
-      if (f.children.some(hasSub)) testsOf(f, [], f.name, out);
-      else if (f.children.length > 0 && f.children.every((c) => c.directive)) {
-        // Every subtest of the file skipped (`--grep` matching none, `{ skip }`): each is a skipped test.
-        for (const c of f.children) out.push(testCase(f.name, c.name, tapOutcome(c)));
-      } else if (f.children.length > 0 || f.directive || !f.ok) out.push(testCase(f.name, f.name, tapOutcome(f)));
-    }
-    return reportOf(out);
-  },
-};
+/** The tests of node-tap's top-level points, one per test file. */
+function casesOf(points: TapPoint[]): TestCase[] {
+  const out: TestCase[] = [];
+  for (const f of points) {
+    if (f.children.some(hasSub)) testsOf(f, [], f.name, out);
+    else if (f.children.length > 0 && f.children.every((c) => c.directive)) {
+      // Every subtest of the file skipped (`--grep` matching none, `{ skip }`): each is a skipped test.
+      for (const c of f.children) out.push(testCase(f.name, c.name, tapOutcome(c)));
+    } else if (f.children.length > 0 || f.directive || !f.ok) out.push(testCase(f.name, f.name, tapOutcome(f)));
+  }
+  return out;
+}
+
+/**
+ * node-tap (`tap`): its TAP reporter to the report file; every top-level point is one test file. TAP on
+ * stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both
+ * print TAP with --reporter=tap.
+ */
+export const nodeTapRunner = tapRunner('node-tap', 'tap', casesOf);

@@ -1,4 +1,6 @@
-import type { TestOutcome } from '../../../events.js';
+import type { TestCase, TestOutcome } from '../../../events.js';
+import { reportOf } from './report-util.js';
+import type { Runner, RunnerName } from './types.js';
 
 /** One TAP test point with the points of its subtest block (empty for a plain assertion). */
 export interface TapPoint {
@@ -62,3 +64,19 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
 }
 
 export const tapOutcome = (p: TapPoint): TestOutcome => (p.directive ? 'skipped' : p.ok ? 'passed' : 'failed');
+
+/**
+ * A runner whose report is TAP (the harness sends its stdout to the report file), called as the program
+ * `bin`; `casesOf` says which of the top-level points and their subtests are tests.
+ */
+export function tapRunner(name: RunnerName, bin: string, casesOf: (points: TapPoint[]) => TestCase[]): Runner {
+  return {
+    name,
+    source: 'tap',
+    match: (w) => (w[0]?.split('/').pop() === bin ? 1 : undefined),
+    parse(text) {
+      const { points, sawTap } = tapTree(text);
+      return sawTap ? reportOf(casesOf(points)) : undefined;
+    },
+  };
+}
