@@ -13,30 +13,13 @@ import { sanitizeText, redactSecrets } from '../github/sanitize.js';
 import { issueBranch } from './branch-name.js';
 import { recordRunError, runStatus } from './run-status.js';
 import type { StatusReporter } from '../github/status-reporter.js';
-import type { Phase, StatusState } from '../github/status-comment.js';
+import type { Phase } from '../github/status-comment.js';
 import { publishWork, wipLines, type Published } from './publish-work.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
 import type { PublishedRun } from './publish-ci.js';
+import { coAuthorOf, finishRun } from './finish-run.js';
 
-/** The facts the CI watch needs about a run whose verified commit was pushed to PR `prNumber`. */
-export function publishedRun(
-  inp: { runId: string; statusCommentId: number },
-  result: RunTaskResult,
-  prNumber: number,
-  status: StatusState,
-): PublishedRun {
-  return {
-    runId: inp.runId,
-    prNumber,
-    sha: result.headSha as string,
-    evidence: result.evidence,
-    summaryMd: result.summaryMd,
-    runDir: result.runDir,
-    statusCommentId: inp.statusCommentId,
-    status: { ...status },
-    changedFiles: result.evidence.filesChanged.map((f) => f.path),
-  };
-}
+export { coAuthorOf, publishedRun } from './finish-run.js';
 
 export interface FixIssueInput {
   runId: string;
@@ -60,12 +43,6 @@ export interface FixIssueOutcome {
   run?: RunTaskResult;
   /** A verified PR was opened or updated: what the CI watch reports on. */
   published?: PublishedRun;
-}
-
-/** "octocat <583231+octocat@users.noreply.github.com>" for the Co-authored-by trailer. */
-export function coAuthorOf(t: Pick<Trigger, 'commenter' | 'commenterId'>): string {
-  const local = t.commenterId !== undefined ? `${t.commenterId}+${t.commenter}` : t.commenter;
-  return `${t.commenter} <${local}@users.noreply.github.com>`;
 }
 
 /** The model's last text (the plan in plan mode). */
@@ -199,27 +176,14 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
         status.onEvent(ev);
       },
     });
-    const ev = result.evidence;
 
     phase = 'publishing';
     await status.set({ phase });
     if (inp.mode === 'plan') return await postPlan(inp, deps, status, { events, result, branch });
 
     const out = await publishIssueWork(inp, deps, { mirrorDir: mirror.dir, branch, base, result, status });
-    result.evidence = out.evidence;
-    const prRef = out.pr ? { number: out.pr.number, url: out.pr.url } : undefined;
-    const prUrl = prRef?.url;
-    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, costUsd: ev.usage.costUsd, ...(prUrl ? { prUrl } : {}) });
-    const published = prRef && result.headSha ? publishedRun(inp, result, prRef.number, status.state) : undefined;
-    return {
-      verdict: ev.verdict,
-      branch,
-      ...(prUrl ? { prUrl } : {}),
-      ...(prRef ? { pr: prRef } : {}),
-      ...(out.wipRef ? { wipRef: out.wipRef } : {}),
-      run: result,
-      ...(published ? { published } : {}),
-    };
+    const done = await finishRun(deps, inp, { branch, result, out, status: status.state });
+    return { ...done, ...(done.pr ? { prUrl: done.pr.url } : {}) };
   } catch (e) {
     await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };

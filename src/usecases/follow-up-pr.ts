@@ -12,14 +12,14 @@ import { prOwnership } from './pr-ownership.js';
 import { loadIssueContext } from '../github/issue-context.js';
 import { sanitizeText } from '../github/sanitize.js';
 import { recordRunError, runStatus } from './run-status.js';
-import { coAuthorOf, publishedRun } from './fix-issue.js';
+import { coAuthorOf, finishRun } from './finish-run.js';
 import type { PublishedRun } from './publish-ci.js';
 import type { CiFailureReport } from './ci-failure-report.js';
 import { publishWork, wipLines, type Published } from './publish-work.js';
 import type { StatusReporter } from '../github/status-reporter.js';
 import type { PullRequestInfo } from '../github/port.js';
 import { reviewFollowUp, type ReviewFollowUp } from './review-follow-up.js';
-import type { RunTaskResult } from '../run/run-task-types.js';
+import type { RunTaskInput, RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
 
@@ -31,6 +31,16 @@ export interface FollowUpPrInput {
   signal?: AbortSignal;
   /** A CI fix round (ci-fix-round.ts): CI's failure on the PR's head is the task, reproduced first. */
   ciFix?: CiFailureReport;
+}
+
+/** The base branch merged into the PR branch before the run. */
+interface BaseUpdate {
+  /** The merge commit the run continued from. */
+  sha: string;
+  /** The PR branch's remote tip before the merge: the push must fast-forward it. */
+  startSha: string;
+  conflicts: string[];
+  taskText: string;
 }
 
 export interface FollowUpPrOutcome {
@@ -63,10 +73,13 @@ async function publishFollowUp(
     result: RunTaskResult;
     review: ReviewFollowUp;
     status: StatusReporter;
+    update: BaseUpdate | undefined;
   },
 ): Promise<Published> {
   const t = inp.trigger;
-  const { result, startSha } = w;
+  const { result, update } = w;
+  // After a base merge, the review's "what changed" is measured from the merge, not from the old tip.
+  const startSha = update?.sha ?? w.startSha;
   const ev = result.evidence;
   const failedGates = ev.gates.filter((g) => !g.passed);
   const out = await publishWork(
@@ -75,7 +88,7 @@ async function publishFollowUp(
       repoDir: w.mirrorDir,
       branch: w.branch,
       result,
-      lease: { kind: 'start-sha', sha: startSha },
+      lease: update ? { kind: 'fast-forward', sha: update.startSha } : { kind: 'start-sha', sha: startSha },
       pr: { kind: 'existing', number: t.number, url: w.prUrl, body: result.summaryMd },
       unverified: 'wip-ref',
       status: { reporter: w.status, cancelled: inp.signal?.aborted === true },
@@ -120,6 +133,40 @@ async function ownPullRequest(deps: UsecaseDeps, number: number): Promise<PullRe
   );
 }
 
+/** The base merged into the PR branch (when it conflicts, or always with ci.auto_update), before the run. */
+async function updateWithBase(
+  inp: FollowUpPrInput,
+  deps: UsecaseDeps,
+  w: { mirrorDir: string; branch: string; baseRef: string; startSha: string | undefined; token: string },
+): Promise<BaseUpdate | undefined> {
+  const merge = deps.workspace.mergeIntoBranch;
+  // A CI fix round reproduces CI's failure on the head as it is: no base update there.
+  if (!merge || !w.startSha || inp.ciFix) return undefined;
+  const m = await merge({
+    repoDir: w.mirrorDir,
+    branch: w.branch,
+    tipSha: w.startSha,
+    base: w.baseRef,
+    always: inp.config.ci.auto_update,
+    identity: inp.config.commit,
+    token: w.token,
+  });
+  return m.kind === 'merged'
+    ? { sha: m.sha, startSha: w.startSha, conflicts: m.conflicts, taskText: baseUpdateText(w.baseRef, m.conflicts) }
+    : undefined;
+}
+
+/** The task's words for a merged base: the conflict markers are the work. */
+function baseUpdateText(base: string, conflicts: string[]): string {
+  if (conflicts.length === 0)
+    return `The base branch \`${base}\` moved; it was merged into this pull request's branch cleanly. Run the tests on the merged tree and fix what the merge broke, if anything.`;
+  return [
+    `The base branch \`${base}\` moved and conflicts with this pull request. It was merged into the branch; these files hold git conflict markers (<<<<<<<, =======, >>>>>>>):`,
+    ...conflicts.map((c) => `- ${c}`),
+    "Resolve every conflict so that both the base branch's change and this pull request's change keep working, remove all markers, and run the tests.",
+  ].join('\n');
+}
+
 export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<FollowUpPrOutcome> {
   const { github, runs } = deps;
   const t = inp.trigger;
@@ -139,59 +186,76 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);
-    const modelId = deps.modelOverride ?? cfg.model;
+    const update = await updateWithBase(inp, deps, { mirrorDir: mirror.dir, branch, baseRef: pr.baseRef, startSha, token: access.token });
 
     phase = 'working';
     await status.set({ phase });
-    const result = await deps.runTask({
-      repoDir: mirror.dir,
-      gitToken: access.token,
-      baseRef: pr.baseRef,
-      branch,
-      continueBranch: true,
-      task: {
-        kind: 'issue',
-        issue: t.number,
-        title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`,
-        body: [ctx.body, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n'),
-        ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}),
-      },
-      config: cfg,
-      ...(inp.ciFix ? { reproduce: { commands: inp.ciFix.commands } } : {}),
-      model: deps.modelFactory({ modelId }),
-      modelId,
-      mode: 'fix',
-      runId: inp.runId,
-      runDir: join(deps.home, 'runs', inp.runId),
-      worktreesDir: join(deps.home, 'worktrees'),
-      coAuthor: coAuthorOf(t),
-      repoFullName: `${github.owner}/${github.repo}`,
-      ...(await memoryForRun(deps.memory, `${github.owner}/${github.repo}`)),
-      instructionsRef: pr.baseRef,
-      ...(inp.signal ? { signal: inp.signal } : {}),
-      onEvent: (ev) => {
-        review.observe(ev);
-        status.onEvent(ev);
-      },
-    });
-    const ev = result.evidence;
+    const body = [ctx.body, update?.taskText, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n');
+    const result = withMergeCommit(
+      await deps.runTask(
+        await followUpTask(inp, deps, { mirrorDir: mirror.dir, token: access.token, baseRef: pr.baseRef, branch, body, review, status }),
+      ),
+      update,
+    );
     phase = 'publishing';
     await status.set({ phase });
-    const out = await publishFollowUp(inp, deps, { prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review, status });
-    result.evidence = out.evidence;
-    const prRef = out.pr ? { number: out.pr.number, url: out.pr.url } : undefined;
-    await runs.update(inp.runId, { status: 'done', verdict: ev.verdict, prUrl: github.htmlUrl(t.number), costUsd: ev.usage.costUsd });
-    const published = prRef && result.headSha ? publishedRun(inp, result, t.number, status.state) : undefined;
-    return {
-      verdict: ev.verdict,
-      branch,
-      ...(prRef ? { pushedTo: branch, pr: prRef } : {}),
-      ...(out.wipRef ? { wipRef: out.wipRef } : {}),
-      run: result,
-      ...(published ? { published } : {}),
-    };
+    const w = { prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review, status, update };
+    const out = await publishFollowUp(inp, deps, w);
+    const done = await finishRun(deps, inp, { branch, result, out, status: status.state, prUrl: github.htmlUrl(t.number) });
+    return { ...done, ...(done.pr ? { pushedTo: branch } : {}) };
   } catch (e) {
     await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };
   }
+}
+
+/**
+ * A verified run that committed nothing on top of a clean merge: the merge commit is the tested tree (the
+ * run found the worktree equal to it), so it is what gets pushed.
+ */
+function withMergeCommit(result: RunTaskResult, update: BaseUpdate | undefined): RunTaskResult {
+  if (!update || result.headSha || result.evidence.verdict !== 'verified') return result;
+  return { ...result, headSha: update.sha, wip: false };
+}
+
+/** The run's input: the PR's branch continued from its tip (or the merge commit), the base branch's instructions. */
+async function followUpTask(
+  inp: FollowUpPrInput,
+  deps: UsecaseDeps,
+  w: { mirrorDir: string; token: string; baseRef: string; branch: string; body: string; review: ReviewFollowUp; status: StatusReporter },
+): Promise<RunTaskInput> {
+  const { github } = deps;
+  const t = inp.trigger;
+  const modelId = deps.modelOverride ?? inp.config.model;
+  return {
+    repoDir: w.mirrorDir,
+    gitToken: w.token,
+    baseRef: w.baseRef,
+    branch: w.branch,
+    continueBranch: true,
+    task: {
+      kind: 'issue',
+      issue: t.number,
+      title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`,
+      body: w.body,
+      ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}),
+    },
+    config: inp.config,
+    ...(inp.ciFix ? { reproduce: { commands: inp.ciFix.commands } } : {}),
+    model: deps.modelFactory({ modelId }),
+    modelId,
+    mode: 'fix',
+    runId: inp.runId,
+    runDir: join(deps.home, 'runs', inp.runId),
+    worktreesDir: join(deps.home, 'worktrees'),
+    coAuthor: coAuthorOf(t),
+    repoFullName: `${github.owner}/${github.repo}`,
+    ...(await memoryForRun(deps.memory, `${github.owner}/${github.repo}`)),
+    instructionsRef: w.baseRef,
+    ...(inp.signal ? { signal: inp.signal } : {}),
+    onEvent: (ev) => {
+      w.review.observe(ev);
+      w.status.onEvent(ev);
+    },
+  };
 }

@@ -7,6 +7,7 @@ import type { ModelClient } from '../model/model-client.js';
 import type { RunTask } from '../run/run-task-types.js';
 import type { EnsureMirrorOptions } from '../workspace/mirror.js';
 import type { PushBranchOptions } from '../workspace/push.js';
+import type { MergeIntoBranch, MergeIntoBranchOptions } from '../workspace/merge-into-branch.js';
 import type { BranchLedger } from './pr-ownership.js';
 import type { MemoryStore } from '../memory/types.js';
 
@@ -17,6 +18,8 @@ export interface WorkspacePort {
   pushBranch(opts: Omit<PushBranchOptions, 'logger'>): Promise<{ pushed: boolean; sha: string }>;
   /** Paths changed between two commits of `repoDir` (review follow-ups check claims with it); absent in fakes. */
   changedPaths?(opts: { repoDir: string; from: string; to: string }): Promise<string[]>;
+  /** The base merged into a PR branch before a follow-up (conflicts left as markers for the agent); absent: no update. */
+  mergeIntoBranch?(opts: MergeIntoBranchOptions): Promise<MergeIntoBranch>;
 }
 
 export type ModelFactory = (opts: { modelId: string }) => ModelClient;

@@ -45,7 +45,12 @@ export type PublishLease =
   /** The branch's tip on GitHub right before the push (a new branch, a re-run, a sweep's open PR). */
   | { kind: 'remote-tip' }
   /** The tip the run started from (a follow-up: a push that landed meanwhile is never overwritten). */
-  | { kind: 'start-sha'; sha: string | undefined };
+  | { kind: 'start-sha'; sha: string | undefined }
+  /**
+   * A fast-forward of `sha`, the remote tip the run's commit descends from (a PR updated with its base):
+   * the remote must still be at `sha`, and the push is a plain one, which git refuses unless it fast-forwards.
+   */
+  | { kind: 'fast-forward'; sha: string };
 
 /** The pull request: opened or updated by its head branch, or a known PR whose body is replaced (a follow-up). */
 export type PublishPr =
@@ -87,6 +92,7 @@ export function isVerified(result: RunTaskResult): boolean {
 /** Step 1: the verified commit to the branch, with the lease on the tip proofpr expects there. */
 async function pushVerified(input: PublishWorkInput, deps: PublishDeps, sha: string): Promise<void> {
   const { github } = deps;
+  if (input.lease.kind === 'fast-forward') return pushFastForward(input, deps, input.lease.sha, sha);
   const expected = input.lease.kind === 'start-sha' ? input.lease.sha : await github.getBranchSha(input.branch);
   // A fresh token: the one from the start of the run may have expired during a long run.
   const access = await github.gitAccess();
@@ -97,6 +103,24 @@ async function pushVerified(input: PublishWorkInput, deps: PublishDeps, sha: str
     token: access.token,
     expectedRemoteSha: expected ?? null,
     ownBranch: true,
+    sha,
+  });
+}
+
+/** Step 1 for a fast-forward lease: the remote still at `from`, then a plain push (no force of any kind). */
+async function pushFastForward(input: PublishWorkInput, deps: PublishDeps, from: string, sha: string): Promise<void> {
+  const remote = await deps.github.getBranchSha(input.branch);
+  if (remote !== from)
+    throw new Error(
+      `the branch ${input.branch} moved on the remote (${remote?.slice(0, 12) ?? 'deleted'}, not ${from.slice(0, 12)}) since the run started; nothing was pushed: re-run /agent fix`,
+    );
+  const access = await deps.github.gitAccess();
+  await deps.workspace.pushBranch({
+    repoDir: input.repoDir,
+    remoteUrl: access.url,
+    branch: input.branch,
+    token: access.token,
+    ownBranch: false,
     sha,
   });
 }

@@ -26,6 +26,7 @@ import type { JobHandler, QueuedJob } from '../../jobs/queue.js';
 import { runTask } from '../../run/run-task.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
+import { mergeIntoBranch } from '../../workspace/merge-into-branch.js';
 import { createMetrics } from '../../metrics/metrics.js';
 import { serveMetrics } from '../../metrics/handler.js';
 import { logger } from '../../log.js';
@@ -124,7 +125,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
   const run = createJobHandler({
     githubFor,
     ciWatcher,
-    workspace: { ensureMirror, pushBranch },
+    workspace: { ensureMirror, pushBranch, mergeIntoBranch },
     runTask,
     modelFactory: modelFactoryFromEnv(env, 'worker'),
     runs,

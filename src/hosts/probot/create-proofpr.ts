@@ -39,6 +39,7 @@ import { newRunId } from '../../usecases/run-id.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
 import { changedPaths } from '../../workspace/changed-paths.js';
+import { mergeIntoBranch } from '../../workspace/merge-into-branch.js';
 import { logger } from '../../log.js';
 import type { Logger } from 'pino';
 
@@ -279,7 +280,7 @@ function inProcessJobs(
 ): ReturnType<typeof createJobHandler> {
   return createJobHandler({
     ...parts,
-    workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths },
+    workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths, mergeIntoBranch },
     runTask: opts.runTask ?? realRunTask,
     modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
     branches: parts.runs,
