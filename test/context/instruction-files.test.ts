@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createContextManager } from '../../src/agent/context/index.js';
 import { loadInstructions } from '../../src/agent/context/instructions.js';
 import { MAX_IMPORT_DEPTH, stripHtmlComments } from '../../src/agent/context/instruction-text.js';
+import { loadRuleFiles, withStartupRules } from '../../src/agent/context/rule-files.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
 import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
@@ -148,5 +149,59 @@ describe('instruction files', () => {
     expect(afterRead).toContain('API rule: validate every input.');
     expect(afterRead).not.toContain('not for the model');
     expect(JSON.stringify(third!.messages).split('API rule').length - 1).toBe(1);
+  });
+  it('loop - .claude/rules: a rule without paths is in the system prompt; a paths: rule joins after the first Read of a matching file, once', async () => {
+    write('.claude/rules/always.md', 'ALWAYS RULE: run the linter. <!-- not for the model -->');
+    write('.claude/rules/frontend/tsx.md', '---\npaths:\n  - "src/ui/**/*.tsx"\n---\nTSX RULE: hooks at the top.');
+    write('.claude/rules/sql.md', '---\npaths: "**/*.sql"\n---\nSQL RULE: no SELECT *.');
+    write('src/ui/App.tsx', 'export const App = 1;\n');
+    write('src/api/handler.ts', 'export const h = 1;\n');
+    const context = await createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [] });
+    expect(context.instructions.map((f) => f.path)).toContain('.claude/rules/always.md');
+    const model = createScriptedModel([
+      { content: [toolUse('Read', { file_path: 'src/api/handler.ts' }, 'r1')] },
+      { content: [toolUse('Read', { file_path: 'src/ui/App.tsx' }, 'r2')] },
+      { content: [toolUse('Read', { file_path: join(root, 'src/ui/App.tsx') }, 'r3')] },
+      { content: [text('done')] },
+    ]);
+    await collect(
+      runAgent(
+        { prompt: 'go' },
+        {
+          model,
+          modelId: 'claude-sonnet-5-5',
+          toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const x = 1;', isError: false }) }),
+          policy: allowAllPolicy,
+          hooks: noHooks,
+          context,
+          toolContext: baseToolContext(root),
+          budget: { maxTurns: 6, maxCostUsd: 1, timeoutMs: 30_000 },
+          costOf: () => 0,
+          maxStopBlocks: 0,
+          branch: 'proofpr/1-x',
+        },
+      ),
+    );
+    const [first, second, third, fourth] = model.requests;
+    const system = JSON.stringify(first!.system);
+    expect(system).toContain('<instructions path=\\".claude/rules/always.md\\">');
+    expect(system).toContain('ALWAYS RULE: run the linter.');
+    expect(system).not.toContain('not for the model');
+    expect(system).not.toContain('TSX RULE');
+    expect(JSON.stringify(second!.messages)).not.toContain('TSX RULE');
+    const afterRead = JSON.stringify(third!.messages.at(-1));
+    expect(afterRead).toContain('<instructions path=\\".claude/rules/frontend/tsx.md\\">');
+    expect(afterRead).toContain('Rules for files matching src/ui/**/*.tsx, loaded because you read src/ui/App.tsx');
+    expect(afterRead).toContain('TSX RULE: hooks at the top.');
+    expect(afterRead).not.toContain('paths:');
+    expect(JSON.stringify(fourth!.messages).split('TSX RULE').length - 1).toBe(1);
+    expect(JSON.stringify(model.requests)).not.toContain('SQL RULE');
+  });
+  it('withStartupRules - rules without paths share the cap with the chain: the one that does not fit is cut and marked', async () => {
+    const chain = [{ path: 'AGENTS.md', content: 'x'.repeat(90), bytes: 90, truncated: false }];
+    const rules = await loadRuleFiles(root);
+    const out = withStartupRules(chain, rules, 100);
+    expect(out.map((f) => f.path)).toEqual(['AGENTS.md', '.claude/rules/always.md']);
+    expect(out[1]).toMatchObject({ content: 'ALWAYS RUL', truncated: true });
   });
 });

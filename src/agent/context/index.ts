@@ -8,7 +8,8 @@ import { DEFAULT_MODEL } from '../../config/repo-config.js';
 import { logger as rootLogger } from '../../log.js';
 import type { CompactionResult, CompactionState, ContextManager, ContextTask, DynamicFacts, InstructionFile, SkillInfo } from './types.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { loadInstructions } from './instructions.js';
+import { DEFAULT_INSTRUCTIONS_MAX_BYTES, loadInstructions } from './instructions.js';
+import { loadRuleFiles, withStartupRules } from './rule-files.js';
 import { loadSkills } from './skills.js';
 import { withRollingBreakpoints, withToolsBreakpoint } from './cache.js';
 import { withReminder } from './reminder.js';
@@ -119,14 +120,20 @@ function summaryOptions(opts: ContextManagerOptions, model: string, window: numb
 
 /** What the manager reads once: instruction files, skills, the nested-instructions tracker, the system prompt. */
 async function loadParts(opts: ContextManagerOptions, log: Logger) {
-  const instructions = await loadInstructions(
-    opts.instructionsRoot ?? opts.root,
-    opts.touchedDirs ?? [],
-    opts.instructionsMaxBytes !== undefined ? { maxBytes: opts.instructionsMaxBytes } : {},
+  const from = opts.instructionsRoot ?? opts.root;
+  const maxBytes = opts.instructionsMaxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const chain = await loadInstructions(from, opts.touchedDirs ?? [], { maxBytes });
+  // .claude/rules: those without paths: join the chain (same cap); the scoped ones wait for a matching Read.
+  const rules = await loadRuleFiles(from);
+  const instructions = withStartupRules(chain, rules, maxBytes);
+  const skills = opts.skills ?? (await loadSkills(from, log));
+  const folders = ['', ...chain.map((f) => f.path.split('/').slice(0, -1).join('/'))];
+  const nested = createNestedInstructions(
+    opts.root,
+    from,
+    folders,
+    rules.filter((r) => r.paths),
   );
-  const skills = opts.skills ?? (await loadSkills(opts.instructionsRoot ?? opts.root, log));
-  const folders = ['', ...instructions.map((f) => f.path.split('/').slice(0, -1).join('/'))];
-  const nested = createNestedInstructions(opts.root, opts.instructionsRoot ?? opts.root, folders);
   const system = buildSystemPrompt({
     toolNames: opts.toolNames,
     instructions,

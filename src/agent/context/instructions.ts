@@ -60,6 +60,12 @@ async function readInstruction(root: string, abs: string): Promise<string | unde
   return state.notes.length ? `${text.trimEnd()}\n\n[${state.notes.join('; ')}]\n` : text;
 }
 
+/** A repository file (relative path) read as an instruction file; undefined when it is missing or leaves the root. */
+export async function readInstructionText(root: string, path: string): Promise<string | undefined> {
+  const realRoot = await realpath(root);
+  return readInstruction(realRoot, join(realRoot, ...path.split('/')));
+}
+
 async function readInside(root: string, abs: string): Promise<string | undefined> {
   try {
     const real = await realpath(abs);
