@@ -46,16 +46,11 @@ const JEST_PART = `    var hookJest = function () {
 /** vitest (ESM, tests in a worker pool that does not get the main process's argv): reporter flags are added to the main process's argv before vitest's CLI reads it; the default reporter is kept unless the command names its own. */
 const VITEST_PART = `    var VITEST_SKIP = { list: 1, bench: 1, init: 1, typecheck: 1, complete: 1 };
     var amendVitest = function () {
-      var args = process.argv.slice(2);
-      var end = args.indexOf('--');
-      var own = end === -1 ? args : args.slice(0, end);
-      var first = own.filter(function (a) { return a.charAt(0) !== '-'; })[0];
-      if (first && VITEST_SKIP[first]) return;
-      if (own.some(function (a) { return /^(-h|--help|-v|--version|--standalone|--watch|-w)$/.test(a); })) return;
-      var userReporter = own.some(function (a) { return /^--reporters?(=|$)/.test(a); });
+      var a = runnerArgs(VITEST_SKIP, /^(-h|--help|-v|--version|--standalone|--watch|-w)$/);
+      if (!a) return;
+      var userReporter = a.own.some(function (x) { return /^--reporters?(=|$)/.test(x); });
       var add = (userReporter ? [] : ['--reporter=default']).concat(['--reporter=json', '--outputFile.json=' + reportPath('vitest')]);
-      var at = end === -1 ? process.argv.length : end + 2;
-      process.argv.splice.apply(process.argv, [at, 0].concat(add));
+      process.argv.splice.apply(process.argv, [a.at, 0].concat(add));
     };
 
 `;
@@ -149,15 +144,9 @@ const JASMINE_PART = `    var hookJasmine = function () {
  */
 const AVA_PART = `    var AVA_SKIP = { debug: 1, 'reset-cache': 1 };
     var teeAva = function () {
-      var args = process.argv.slice(2);
-      var end = args.indexOf('--');
-      var own = end === -1 ? args : args.slice(0, end);
-      var first = own.filter(function (a) { return a.charAt(0) !== '-'; })[0];
-      if (first && AVA_SKIP[first]) return;
-      if (own.some(function (a) { return /^(-h|--help|--version|-w|--watch)$/.test(a); })) return;
-      if (own.indexOf('--tap') === -1 && own.indexOf('-t') === -1) {
-        process.argv.splice(end === -1 ? process.argv.length : end + 2, 0, '--tap');
-      }
+      var a = runnerArgs(AVA_SKIP, /^(-h|--help|--version|-w|--watch)$/);
+      if (!a) return;
+      if (a.own.indexOf('--tap') === -1 && a.own.indexOf('-t') === -1) process.argv.splice(a.at, 0, '--tap');
       var chunks = [];
       var stdout = process.stdout;
       var original = stdout.write;
@@ -264,6 +253,16 @@ export function nodePreloadSource(reports: string): string {
         } catch (e) { /* the runner's own exports */ }
         return exp;
       };
+    };
+    // A runner CLI's own arguments (before a '--') and where added ones go; null when its first word is a
+    // subcommand in skip or an argument matches quit (help, version, watch): such a call is left alone.
+    var runnerArgs = function (skip, quit) {
+      var args = process.argv.slice(2);
+      var end = args.indexOf('--');
+      var own = end === -1 ? args : args.slice(0, end);
+      var first = own.filter(function (a) { return a.charAt(0) !== '-'; })[0];
+      if ((first && skip[first]) || own.some(function (a) { return quit.test(a); })) return null;
+      return { own: own, at: end === -1 ? process.argv.length : end + 2 };
     };
     var jsonOf = function (value) {
       return JSON.stringify(value, function (k, v) {
