@@ -32,6 +32,8 @@ export interface BacktestOptions {
   env: NodeJS.ProcessEnv;
   /** --model: an id, or true for the configured model. */
   model?: string | true;
+  /** --config: a proofpr.yml used for every case (its path, passed to each pass, and its text), instead of each parent's own. */
+  config?: { path: string; text: string };
   /** The model the cost estimate prices. */
   modelId: string;
   /** How many non-merge commits the walk looks at (default 200). */
@@ -95,7 +97,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestReport> {
     git(work, ['clone', '-q', '--bare', '--shared', o.repo, bare]);
     const head = git(bare, ['rev-parse', 'HEAD']).trim();
     const picked = pickCandidates(bare, o.scan ?? 200);
-    const co = openCheckout(bare, join(work, 'checkout'), join(work, 'home'));
+    const co = openCheckout(bare, join(work, 'checkout'), join(work, 'home'), o.config?.text);
     mkdirSync(o.runsDir, { recursive: true });
     const ctx: CaseContext = {
       bin: o.bin,
@@ -105,6 +107,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestReport> {
       home: o.home,
       env: o.env,
       progress,
+      ...(o.config ? { config: o.config.path } : {}),
       ...(o.model !== undefined ? { model: o.model } : {}),
     };
     const estimate = estimateCost(bare, head, o.modelId);

@@ -22,6 +22,8 @@ export interface Checkout {
   home: string;
   /** The setup command and manifests of the last install, when one ran. */
   setupKey?: string;
+  /** --config: this proofpr.yml's text for every commit, instead of each commit's own .github/proofpr.yml. */
+  configText?: string;
 }
 
 export interface ShellResult {
@@ -41,10 +43,10 @@ const MANIFESTS =
   /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|\.yarnrc(\.yml)?|pyproject\.toml|requirements[^/]*\.txt|go\.sum|Cargo\.lock)$/;
 const TIMEOUT_MS = 20 * 60_000;
 
-export function openCheckout(bare: string, dir: string, home: string): Checkout {
+export function openCheckout(bare: string, dir: string, home: string, configText?: string): Checkout {
   git(bare, ['clone', '-q', '--shared', '--no-checkout', bare, dir]);
   mkdirSync(join(home, 'tmp'), { recursive: true });
-  return { dir, home };
+  return { dir, home, ...(configText !== undefined ? { configText } : {}) };
 }
 
 /** The checkout at `rev`: tracked files as the commit has them, untracked files removed, ignored ones (installs) kept. */
@@ -61,9 +63,9 @@ export function shell(co: Checkout, command: string): ShellResult {
   return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, ms: performance.now() - t };
 }
 
-/** The test and setup commands at the checked-out commit: .github/proofpr.yml, else detected (as a run resolves them). */
+/** The test and setup commands at the checked-out commit: --config or its .github/proofpr.yml, else detected (as a run resolves them). */
 export async function commandsAt(co: Checkout): Promise<Commands> {
-  const text = await readFile(join(co.dir, '.github', 'proofpr.yml'), 'utf8').catch(() => undefined);
+  const text = co.configText ?? (await readFile(join(co.dir, '.github', 'proofpr.yml'), 'utf8').catch(() => undefined));
   const r = resolveCommands(parseRepoConfig(text), await detectCommands(co.dir));
   return {
     ...(r.test ? { test: r.test.command } : {}),

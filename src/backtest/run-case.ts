@@ -31,6 +31,8 @@ export interface CaseContext {
   env: NodeJS.ProcessEnv;
   /** --model: the model id, or true for the configured one. */
   model?: string | true;
+  /** --config: the proofpr.yml every pass runs with (`proofpr run --config`), instead of the parent's own. */
+  config?: string;
   progress: (line: string) => void;
 }
 
@@ -78,7 +80,8 @@ async function replayPass(ctx: CaseContext, c: Candidate, bundle: string, change
   };
   try {
     const extraArgs = ['--max-turns', String(replayTurnBudget(steps))];
-    return toCaseRun(await runPass({ bin: ctx.bin, repo, prompt: c.subject, runDir, env, extraArgs }), runDir);
+    const config = ctx.config ? { config: ctx.config } : {};
+    return toCaseRun(await runPass({ bin: ctx.bin, repo, prompt: c.subject, runDir, env, extraArgs, ...config }), runDir);
   } finally {
     await server.close();
     rmSync(repo, { recursive: true, force: true });
@@ -113,7 +116,9 @@ export async function agentCase(ctx: CaseContext, co: Checkout, c: Candidate, bu
   mkdirSync(ctx.runsDir, { recursive: true });
   const extraArgs = typeof ctx.model === 'string' ? ['--model', ctx.model] : [];
   try {
-    const p = await runPass({ bin: ctx.bin, repo, prompt: c.message, runDir, env: { ...ctx.env, PROOFPR_HOME: ctx.home }, extraArgs });
+    const env = { ...ctx.env, PROOFPR_HOME: ctx.home };
+    const config = ctx.config ? { config: ctx.config } : {};
+    const p = await runPass({ bin: ctx.bin, repo, prompt: c.message, runDir, env, extraArgs, ...config });
     const head = p.headSha ?? git(repo, ['rev-parse', 'HEAD']).trim();
     const resolved = judge(co, repo, head, c, testCommand);
     const run = toCaseRun(p, runDir);

@@ -1,10 +1,12 @@
 /**
- * `proofpr backtest --repo DIR [--last N] [--out DIR] [--json] [--model [ID]]` (CONTRACT §10): replays
- * recent fix commits of DIR through the harness, prints the table and writes DIR_OUT/backtest.json.
+ * `proofpr backtest --repo DIR [--last N] [--out DIR] [--json] [--model [ID]] [--config FILE]` (CONTRACT §10):
+ * replays recent fix commits of DIR through the harness, prints the table and writes DIR_OUT/backtest.json.
+ * --config (an addition to §10): the proofpr.yml you would install with, used for every case instead of
+ * each parent's own (old commits have none: without it a repository with no lock file has no setup).
  * Exit 0 when it ran (whatever the rates), 2 on bad input, 1 on an internal error.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runBacktest } from '../../backtest/backtest.js';
 import { renderTable } from '../../backtest/render-table.js';
@@ -12,6 +14,7 @@ import type { BacktestReport } from '../../backtest/types.js';
 import { proofprHome } from '../../config/home.js';
 import { DEFAULT_MODEL } from '../../config/repo-config.js';
 import { packageRoot } from './package-root.js';
+import { readConfigFile } from './read-config-file.js';
 import { UsageError } from './usage-error.js';
 
 export interface BacktestFlags {
@@ -20,6 +23,7 @@ export interface BacktestFlags {
   out?: string;
   json?: boolean;
   model?: string | boolean;
+  config?: string;
 }
 
 export interface BacktestDeps {
@@ -53,6 +57,15 @@ function parseModel(flag: string | boolean | undefined): string | true | undefin
   return flag.trim();
 }
 
+/** --config: the file's path and text, validated as a run validates it (ConfigError names the bad key). */
+function parseConfig(flag: string | undefined, repo: string): { path: string; text: string } | undefined {
+  if (flag === undefined) return undefined;
+  const path = resolve(flag);
+  if (!existsSync(path)) throw new UsageError(`--config ${flag}: no such file (a proofpr.yml to use for every case)`);
+  readConfigFile(repo, path);
+  return { path, text: readFileSync(path, 'utf8') };
+}
+
 export async function backtestCommand(flags: BacktestFlags, deps: BacktestDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
   const out = deps.stdout ?? ((s) => process.stdout.write(s));
@@ -62,6 +75,7 @@ export async function backtestCommand(flags: BacktestFlags, deps: BacktestDeps =
     throw new UsageError(`--repo ${repo} is not a git repository with a commit: pass a clone of the repository to backtest`);
   const last = parseLast(flags.last);
   const model = parseModel(flags.model);
+  const config = parseConfig(flags.config, repo);
   const outDir = resolve(flags.out ?? join(proofprHome(env), 'backtest'));
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'backtest.json');
@@ -77,6 +91,7 @@ export async function backtestCommand(flags: BacktestFlags, deps: BacktestDeps =
     env,
     modelId,
     ...(model !== undefined ? { model } : {}),
+    ...(config ? { config } : {}),
     progress: (l) => err(`${l}\n`),
     onReport: save,
   });

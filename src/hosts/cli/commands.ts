@@ -126,6 +126,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--out <dir>', 'folder for backtest.json and the run folders (default $PROOFPR_HOME/backtest)'],
       ['--json', 'print the report object as the last stdout line'],
       ['--model [id]', 'also let the agent fix each case from the commit message; the held-out upstream tests judge it'],
+      ['--config <file>', "a proofpr.yml for every case (setup.command, test.command…) instead of each parent's own"],
     ],
     run: (flags) => backtestCommand(flags),
   },
