@@ -6,7 +6,7 @@
  * upstream test change alone (expected unverified). Prints a table and writes bench/results/real.json.
  * Usage: bench.mjs ROOT [case-id ...]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -249,17 +249,25 @@ async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined):
       ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
       PROOFPR_HOME: join(work, 'home'),
     };
+    // Asynchronous: the replay server in this process answers doctor's model check meanwhile.
     const run = (args: string[]) =>
-      spawnSync(process.execPath, [bin, ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    const init = run(['init', '--repo', repo]);
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [bin, ...args], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (status) => done({ status, stdout, stderr }));
+      });
+    const init = await run(['init', '--repo', repo]);
     const config = existsSync(join(repo, '.github', 'proofpr.yml')) ? readFileSync(join(repo, '.github', 'proofpr.yml'), 'utf8') : '';
     const command = /^\s*command:\s*(.+)$/m.exec(config.split(/^setup:/m)[0] ?? '')?.[1]?.trim();
-    const doctor = run(['doctor', '--repo', repo]);
+    const doctor = await run(['doctor', '--repo', repo]);
     const out = `${doctor.stdout ?? ''}${doctor.stderr ?? ''}`;
     const ready = doctor.status === 0 && /^ready\.$/m.test(out);
     const why = out
       .split('\n')
-      .filter((l) => /fail|✗|^\s+fix:/i.test(l))
+      .filter((l) => /^(FAIL|WARN)\b|^\s+fix:/.test(l))
       .join('\n')
       .slice(0, 2000);
     if (process.env.BENCH_VERBOSE)
