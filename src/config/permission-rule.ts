@@ -7,10 +7,11 @@ import { ConfigError } from './config-error.js';
 
 /** Tool names a rule may name (CONTRACT §7). */
 export const RULE_TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TodoWrite'] as const;
-/** An MCP server tool, `mcp__<server>__<tool>`: a rule names it whole, without a specifier. */
+/** An MCP server tool, `mcp__<server>__<tool>`, or every tool of a server, `mcp__<server>` (or `mcp__<server>__*`): no specifier. */
 export type McpRuleTool = `mcp__${string}`;
 export type RuleTool = (typeof RULE_TOOLS)[number] | McpRuleTool;
 const MCP_RULE = /^mcp__[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*__[A-Za-z0-9_.-]+$/;
+const MCP_SERVER_RULE = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)(?:__\*)?$/;
 
 export interface PermissionRule {
   /** The rule as written, e.g. `Bash(npm test:*)`. */
@@ -20,6 +21,13 @@ export interface PermissionRule {
   bash?: { words: string[]; prefix: boolean };
   /** File tools: gitignore-style matcher over worktree-relative paths; absent = every path. */
   paths?: Ignore;
+  /** `mcp__<server>`: the rule covers every tool of this MCP server. */
+  mcpServer?: string;
+}
+
+/** Whether a rule names this tool: by its name, or as one of the tools of the MCP server it names. */
+export function ruleNamesTool(rule: PermissionRule, tool: string): boolean {
+  return rule.tool === tool || (rule.mcpServer !== undefined && tool.startsWith(`mcp__${rule.mcpServer}__`));
 }
 
 function fail(where: string, text: string, msg: string): never {
@@ -37,12 +45,15 @@ export function parseRule(text: string, where: string): PermissionRule {
   const name = open === -1 ? t : t.slice(0, open);
   if (name === '') fail(where, text, 'missing tool name (write e.g. "Bash(npm test:*)" or "Read(./src/**)")');
   if (name.startsWith('mcp__')) {
-    if (!MCP_RULE.test(name)) fail(where, text, 'an MCP rule names one tool as mcp__<server>__<tool>');
+    const server = MCP_SERVER_RULE.exec(name)?.[1];
+    if (server !== undefined && open === -1) return { text: t, tool: `mcp__${server}`, mcpServer: server };
+    if (server === undefined && !MCP_RULE.test(name))
+      fail(where, text, 'an MCP rule names one tool as mcp__<server>__<tool>, or every tool of a server as mcp__<server>');
     if (open !== -1) fail(where, text, 'an MCP tool rule takes no specifier (write the tool name alone)');
     return { text: t, tool: name as McpRuleTool };
   }
   if (!(RULE_TOOLS as readonly string[]).includes(name)) {
-    fail(where, text, `unknown tool "${name}" (one of ${RULE_TOOLS.join(', ')}, or mcp__<server>__<tool>)`);
+    fail(where, text, `unknown tool "${name}" (one of ${RULE_TOOLS.join(', ')}, or mcp__<server>__<tool>, or mcp__<server>)`);
   }
   const tool = name as RuleTool;
   if (open === -1) return { text: t, tool };

@@ -6,7 +6,7 @@ import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/m
 import type { ModelRequest, ToolResultBlock } from '../../src/model/model-client.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import { defaultTools } from '../../src/tools/index.js';
-import { parseRule } from '../../src/config/permission-rule.js';
+import { parseRule, ruleNamesTool } from '../../src/config/permission-rule.js';
 import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import { testExec } from '../tools/helpers/exec.js';
 import { baseToolContext, collect, plainContext, tempRoot } from './helpers.js';
@@ -64,11 +64,17 @@ describe('Edit quote style and the size and command caps, through the loop', () 
     expect(existsSync(join(root, 'f0'))).toBe(false);
   });
 
-  it('config - a permission rule may name an MCP tool whole; a malformed one names the fix', () => {
+  it('config - a permission rule may name an MCP tool whole or a whole server; a malformed one names the fix', () => {
     expect(parseRule('mcp__docs__search', 'permissions.deny[0]')).toEqual({ text: 'mcp__docs__search', tool: 'mcp__docs__search' });
-    expect(() => parseRule('mcp__docs', 'permissions.deny[0]')).toThrow(
-      'permissions.deny[0] "mcp__docs": an MCP rule names one tool as mcp__<server>__<tool>',
+    // A whole server: mcp__<server> or mcp__<server>__*.
+    expect(parseRule('mcp__docs', 'permissions.deny[0]')).toEqual({ text: 'mcp__docs', tool: 'mcp__docs', mcpServer: 'docs' });
+    expect(parseRule('mcp__issue_db__*', 'permissions.deny[0]')).toMatchObject({ mcpServer: 'issue_db' });
+    expect(ruleNamesTool(parseRule('mcp__docs', 'x'), 'mcp__docs__search')).toBe(true);
+    expect(ruleNamesTool(parseRule('mcp__docs', 'x'), 'mcp__docs_two__search')).toBe(false);
+    expect(() => parseRule('mcp__docs__', 'permissions.deny[0]')).toThrow(
+      'permissions.deny[0] "mcp__docs__": an MCP rule names one tool as mcp__<server>__<tool>, or every tool of a server as mcp__<server>',
     );
+    expect(() => parseRule('mcp__docs(x)', 'permissions.deny[1]')).toThrow('an MCP tool rule takes no specifier');
     expect(() => parseRule('mcp__docs__search(x)', 'permissions.deny[1]')).toThrow('an MCP tool rule takes no specifier');
   });
 });

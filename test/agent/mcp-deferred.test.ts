@@ -140,6 +140,41 @@ describe('MCP servers with deferred tool loading, through the loop', () => {
     });
   });
 
+  it('mcp - a server-wide deny rule (mcp__docs) refuses every tool of the server through the loop; the core tools still run', async () => {
+    const toolbox = createRegistry([...defaultTools(), ...mcp.tools]);
+    const policy = await createPolicy({ root, mode: 'default', allow: [], deny: ['mcp__docs'], tools: toolbox });
+    const model = createScriptedModel([
+      { content: [toolUse('ToolSearch', { query: 'select:mcp__docs__tool_07,mcp__docs__tool_08' }, 's1')] },
+      { content: [toolUse('mcp__docs__tool_07', { text: 'a' }, 'd1'), toolUse('mcp__docs__tool_08', { text: 'b' }, 'd2')] },
+      { content: [toolUse('Glob', { pattern: 'tools/*.mjs' }, 'g1')] },
+      { content: [text('done')] },
+    ]);
+    const deps: AgentDeps = {
+      model,
+      modelId: 'claude-test',
+      toolbox,
+      policy,
+      hooks: noHooks,
+      context: plainContext(),
+      toolContext: { ...baseToolContext(root), exec: handle.exec },
+      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
+      costOf: () => 0,
+      maxStopBlocks: 0,
+      branch: 'proofpr/1-t',
+      retryBaseMs: 0,
+    };
+    const { events } = await collect(runAgent({ prompt: 'use the docs server' }, deps));
+    const denied = results(model.requests[2]!);
+    expect(denied.map((b) => [b.tool_use_id, b.is_error])).toEqual([
+      ['d1', true],
+      ['d2', true],
+    ]);
+    expect(denied[0]!.content).toContain('permissions.deny');
+    const refused = events.flatMap((e) => (e.type === 'permission' && e.behavior === 'deny' ? [e.tool] : []));
+    expect(refused).toEqual(['mcp__docs__tool_07', 'mcp__docs__tool_08']);
+    expect(results(model.requests[3]!)[0]).toMatchObject({ tool_use_id: 'g1', content: expect.stringContaining('tools/docs-server.mjs') });
+  });
+
   it('mcp - a server that does not start is reported and the run goes on without it', async () => {
     const r = await startMcpTools(
       { broken: { command: 'node', args: ['-e', 'process.exit(3)'], env: {} } },

@@ -1,7 +1,7 @@
 import type { ToolAccess, ToolKind, ToolLocation } from '../../tools/define-tool.js';
 import type { PermissionDecision } from './types.js';
 import { resolveInside } from './path-jail.js';
-import { fileRuleMatches, type PermissionRule } from './rules.js';
+import { fileRuleMatches, ruleNamesTool, type PermissionRule } from './rules.js';
 import { dependencyReason, ignoredDependencyDir, type IgnoredPaths } from './git-ignored.js';
 import { folderDeniedBy } from './read-deny.js';
 
@@ -37,7 +37,7 @@ export interface FileCall {
 export function decideFileTool(p: FilePolicy, call: FileCall): PermissionDecision {
   const { tool, kind, access } = call;
   if (access.paths.length === 0 && access.patterns.length === 0) {
-    const d = p.deny.find((r) => r.tool === tool);
+    const d = p.deny.find((r) => ruleNamesTool(r, tool));
     return d
       ? no(`config-deny:${d.text}`, `${tool} is refused by permissions.deny in ${p.configFile}`)
       : { behavior: 'allow', rule: `builtin-allow:${tool}`, reason: '' };

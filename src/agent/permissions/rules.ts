@@ -2,7 +2,7 @@
 import type { ToolKind } from '../../tools/define-tool.js';
 import type { PermissionRule, RuleTool } from '../../config/permission-rule.js';
 
-export { parseRule, parseRules, RULE_TOOLS, type PermissionRule, type RuleTool } from '../../config/permission-rule.js';
+export { parseRule, parseRules, ruleNamesTool, RULE_TOOLS, type PermissionRule, type RuleTool } from '../../config/permission-rule.js';
 
 /** The kinds of call a rule naming this tool covers: Read rules hold for every read and search, Edit rules for every edit. */
 export const RULE_KINDS: Readonly<Record<RuleTool, readonly ToolKind[]>> = {
