@@ -4,47 +4,79 @@ import type { Runner } from './types.js';
 
 const RESULT = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 
+const TARGET_RUN = [/^\s+Running (\S+(?: \S+)?) \(/, /^\s+Running (\S+)$/];
+const TARGET_DOC = /^\s+Doc-tests (\S+)/;
+
+/** A target line's name (`Running tests/lib.rs (…)`, `Doc-tests x`), or undefined for another line. */
+function targetOf(line: string): string | undefined {
+  const run = TARGET_RUN.map((r) => r.exec(line)).find(Boolean);
+  if (run) return run[1] ?? '';
+  const doc = TARGET_DOC.exec(line);
+  return doc ? `doc-tests ${doc[1] ?? ''}` : undefined;
+}
+
+interface Block {
+  /** The target line seen last before the block started (in the merged output). */
+  near: string;
+  results: Array<{ name: string; outcome: TestCase['outcome'] }>;
+}
+
+/** Each `running N tests` … `test result:` block with its result lines (none from the `failures:` section). */
+function blocksOf(lines: readonly string[]): { targets: string[]; blocks: Block[] } {
+  const targets: string[] = [];
+  const blocks: Block[] = [];
+  let current: Block | undefined;
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    const t = targetOf(line);
+    if (t !== undefined) {
+      targets.push(t);
+      current = undefined;
+      continue;
+    }
+    if (/^running \d+ tests?$/.test(line)) {
+      current = { near: targets.at(-1) ?? '', results: [] };
+      blocks.push(current);
+      continue;
+    }
+    if (/^test result: /.test(line) || line === 'failures:' || line === 'successes:') {
+      current = undefined;
+      continue;
+    }
+    const m = current ? RESULT.exec(line) : null;
+    if (!m || !current) continue;
+    const r = m[2] ?? '';
+    // A doc-test is named by its line (`src/lib.rs - f (line 177)`), which moves when code above it changes.
+    current.results.push({
+      name: (m[1] ?? '').replace(/ \(line \d+\)$/, ''),
+      outcome: r === 'ok' ? 'passed' : r === 'FAILED' ? 'failed' : 'skipped',
+    });
+  }
+  return { targets, blocks };
+}
+
 /**
- * `cargo test` (libtest's `--format json` is unstable): stdout and stderr go to the report file, in
- * order. Per target (`Running unittests src/lib.rs`, `Doc-tests x`), the `test <name> ... ok|FAILED|
- * ignored` lines between `running N tests` and `test result:` count, and nothing in the `failures:`
- * section (where captured test output is shown). `--no-fail-fast` so one failing target does not
- * hide the others. Id: `<target> > <test path>` (a doc-test's without its line number).
+ * `cargo test` (libtest's `--format json` is unstable): stdout and stderr go to the report file. Per
+ * target (`Running unittests src/lib.rs`, `Doc-tests x`), the `test <name> ... ok|FAILED|ignored` lines
+ * between `running N tests` and `test result:` count, and nothing in the `failures:` section (where
+ * captured test output is shown). `--no-fail-fast` so one failing target does not hide the others.
+ * Id: `<target> > <test path>` (a doc-test's without its line number). cargo prints the target lines on
+ * stderr and the test binaries print their blocks on stdout: read through two pipes, the two interleave
+ * at random, so when there are as many target lines as blocks the k-th block belongs to the k-th target
+ * (one block per test binary); otherwise each block takes the target line seen last before it.
  */
 export const cargoRunner: Runner = {
   name: 'cargo',
   source: 'runner-report',
   match: (w) => (w[0]?.split('/').pop() === 'cargo' && w[1] === 'test' ? 2 : undefined),
   parse(text) {
-    const tests: TestCase[] = [];
-    let target = '';
-    let inList = false;
-    let sawRun = false;
-    for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
-      const line = raw.trimEnd();
-      const run = /^\s+Running (\S+(?: \S+)?) \(/.exec(line) ?? /^\s+Running (\S+)$/.exec(line);
-      const doc = /^\s+Doc-tests (\S+)/.exec(line);
-      if (run || doc) {
-        target = run ? (run[1] ?? '') : `doc-tests ${doc?.[1] ?? ''}`;
-        inList = false;
-        continue;
-      }
-      if (/^running \d+ tests?$/.test(line)) {
-        inList = true;
-        sawRun = true;
-        continue;
-      }
-      if (/^test result: /.test(line) || line === 'failures:' || line === 'successes:') {
-        inList = false;
-        continue;
-      }
-      const m = inList ? RESULT.exec(line) : null;
-      if (!m) continue;
-      const r = m[2] ?? '';
-      // A doc-test is named by its line (`src/lib.rs - f (line 177)`), which moves when code above it changes.
-      const name = (m[1] ?? '').replace(/ \(line \d+\)$/, '');
-      tests.push(testCase(target || undefined, name, r === 'ok' ? 'passed' : r === 'FAILED' ? 'failed' : 'skipped'));
-    }
-    return sawRun ? reportOf(tests) : undefined;
+    const { targets, blocks } = blocksOf(text.replace(/\r\n?/g, '\n').split('\n'));
+    if (blocks.length === 0) return undefined;
+    const paired = targets.length === blocks.length;
+    const tests: TestCase[] = blocks.flatMap((b, i) => {
+      const target = paired ? (targets[i] ?? '') : b.near;
+      return b.results.map((r) => testCase(target || undefined, r.name, r.outcome));
+    });
+    return reportOf(tests);
   },
 };
