@@ -168,6 +168,24 @@ describe('session notes', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it('maybeCompact - notes that would not bring the context below the headroom (a big file re-mounted) give way to the summary', async () => {
+    writeFileSync(join(repo.root, 'src/big.ts'), filler('big', 39_000));
+    const ctx = await createContextManager({
+      root: repo.root,
+      toolNames: ['Read'],
+      task,
+      mode: 'fix',
+      gatesEnabled: [],
+      contextWindow: 20_000,
+      protectRecent: 100,
+    });
+    const model = createScriptedModel([{ content: [text('A SUMMARY BY THE MODEL')] }]);
+    const state = { ...emptyState, filesEdited: ['src/big.ts'], edits: { 'src/big.ts': 1 } };
+    const res = await ctx.maybeCompact(history(8, 9_000), state, model);
+    expect(model.requests).toHaveLength(1);
+    expect(res).toMatchObject({ kind: 'summary' });
+  });
+
   it('maybeCompact - a second compaction lists the calls from before the first, once, with one notes block', async () => {
     const ctx = await createContextManager({
       root: repo.root,
