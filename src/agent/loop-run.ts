@@ -1,5 +1,5 @@
 /** The loop's state for one run and the bookkeeping around it: budgets, compactions, responses, tool outcomes. */
-import type { Message, ModelResponse, TextBlock, ToolSchema, Usage, UserBlock } from '../model/model-client.js';
+import type { ImageBlock, Message, ModelResponse, TextBlock, ToolSchema, Usage, UserBlock } from '../model/model-client.js';
 import { emptyUsage } from '../model/model-client.js';
 import type { ToolResult } from '../tools/define-tool.js';
 import { budgetExceeded } from './budget.js';
@@ -20,6 +20,8 @@ export interface LoopRun {
   readonly now: () => Date;
   readonly startedAtMs: number;
   readonly system: TextBlock[];
+  /** The task's images: they open the first user message (kept when session hooks rewrite it). */
+  readonly images?: ImageBlock[];
   /** The tool list sent; grows when ToolSearch loads a deferred tool (refreshTools). */
   tools: ToolSchema[];
   readonly stuck: StuckDetector;
@@ -40,7 +42,19 @@ export interface LoopRun {
   finalText: string;
 }
 
-export function startRun(deps: AgentDeps, events: EventQueue, signal: AbortSignal, now: () => Date, prompt: string): LoopRun {
+/** The first user message: the task's images (if any) before its text. */
+export function firstMessage(prompt: string, images: ImageBlock[] | undefined): Message {
+  return { role: 'user', content: images?.length ? [...images, { type: 'text', text: prompt }] : prompt };
+}
+
+export function startRun(
+  deps: AgentDeps,
+  events: EventQueue,
+  signal: AbortSignal,
+  now: () => Date,
+  prompt: string,
+  images?: ImageBlock[],
+): LoopRun {
   return {
     deps,
     events,
@@ -51,7 +65,8 @@ export function startRun(deps: AgentDeps, events: EventQueue, signal: AbortSigna
     tools: deps.context.tools(deps.toolbox.schemas()),
     stuck: createStuckDetector(),
     nudge: createVerificationNudge(),
-    messages: [{ role: 'user', content: prompt }],
+    messages: [firstMessage(prompt, images)],
+    ...(images?.length ? { images } : {}),
     memory: { todos: [], filesEdited: [], gates: [], failingLogs: [] },
     usage: emptyUsage(),
     costUsd: 0,

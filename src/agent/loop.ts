@@ -1,4 +1,4 @@
-import type { AssistantBlock, ModelClient, ModelSettings, ToolUseBlock, Usage } from '../model/model-client.js';
+import type { AssistantBlock, ImageBlock, ModelClient, ModelSettings, ToolUseBlock, Usage } from '../model/model-client.js';
 import { isFatal, type ToolContext } from '../tools/define-tool.js';
 import { runSignal, type Budget } from './budget.js';
 import { callModel } from './call-model.js';
@@ -12,6 +12,7 @@ import {
   recordOutcomes,
   recordResponse,
   refreshTools,
+  firstMessage,
   startRun,
   stopReason,
   type LoopRun,
@@ -25,6 +26,8 @@ import type { Verifier } from './verification/types.js';
 export interface AgentTask {
   /** The first user message (the system prompt already carries the task's data). */
   prompt: string;
+  /** Images the issue carried (its attached screenshots): they open the first user message. */
+  images?: ImageBlock[];
 }
 
 export interface AgentDeps {
@@ -77,7 +80,7 @@ export async function* runAgent(task: AgentTask, deps: AgentDeps): AsyncGenerato
   const now = deps.now ?? (() => new Date());
   const events = deps.events ?? new EventQueue(now);
   const { signal, dispose } = runSignal(deps.budget.timeoutMs, deps.signal);
-  const run = startRun(deps, events, signal, now, task.prompt);
+  const run = startRun(deps, events, signal, now, task.prompt, task.images);
   try {
     const result = yield* runTurns(run, task.prompt);
     // SessionEnd hooks: told how the run ended; they cannot change it (their errors are recorded).
@@ -130,7 +133,7 @@ async function sessionHooks(run: LoopRun, prompt: string): Promise<string | unde
     if (block?.kind === 'block') return `a ${ev} hook refused the task: ${block.reason}`;
     extra.push(...outcomes.flatMap((o) => (o.kind === 'context' ? [o.text] : [])));
   }
-  if (extra.length) run.messages = [{ role: 'user', content: `${prompt}\n\n${extra.join('\n')}` }];
+  if (extra.length) run.messages = [firstMessage(`${prompt}\n\n${extra.join('\n')}`, run.images)];
   return undefined;
 }
 

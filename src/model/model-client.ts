@@ -44,7 +44,14 @@ export interface RedactedThinkingBlock {
 }
 
 export type AssistantBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
-export type UserBlock = TextBlock | ToolResultBlock;
+/** An image the user gave (a screenshot attached to the issue), base64 as the Messages API takes it. */
+export interface ImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string };
+  cache_control?: CacheControl;
+}
+
+export type UserBlock = TextBlock | ToolResultBlock | ImageBlock;
 
 export type Message = { role: 'user'; content: string | UserBlock[] } | { role: 'assistant'; content: AssistantBlock[] };
 

@@ -129,7 +129,16 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
   };
   // Project context (OS, git status, recent commits) joins the first message, read once at the start.
   const project = await projectContext(wt.path);
-  return { task: { prompt: `${plan ? PLAN_PROMPT : FIX_PROMPT}\n\n${project}` }, deps };
+  return { task: { prompt: `${plan ? PLAN_PROMPT : FIX_PROMPT}\n\n${project}`, ...imagesOf(input.task) }, deps };
+}
+
+/** The task's attached images as the first message's image blocks. */
+function imagesOf(task: RunTaskInput['task']): Pick<AgentTask, 'images'> {
+  const images = (task.images ?? []).map((i) => ({
+    type: 'image' as const,
+    source: { type: 'base64' as const, media_type: i.mediaType, data: i.data },
+  }));
+  return images.length ? { images } : {};
 }
 
 /** The verifier of a fix run. */

@@ -18,6 +18,16 @@ export interface TaskSpec {
   body: string;
   /** Free-text instructions from the trigger comment (`/agent fix <instructions>`), sanitized. */
   instructions?: string;
+  /** Screenshots attached to the issue or the triggering comment (GitHub's attachment URLs only), for the first message. */
+  images?: TaskImage[];
+}
+
+/** One image of the task: where it came from, its size, and the file (base64) the model gets. */
+export interface TaskImage {
+  url: string;
+  bytes: number;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  data: string;
 }
 
 export interface RunTaskInput {

@@ -18,6 +18,8 @@ import { publishWork, wipLines, type Published } from './publish-work.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
 import type { PublishedRun } from './publish-ci.js';
 import { coAuthorOf, finishRun } from './finish-run.js';
+import { taskImages } from './task-images.js';
+import type { RunFolderPatch } from '../run/update-run-folder.js';
 
 export { coAuthorOf, publishedRun } from './finish-run.js';
 
@@ -97,7 +99,7 @@ async function postPlan(
 async function publishIssueWork(
   inp: FixIssueInput,
   deps: UsecaseDeps,
-  w: { mirrorDir: string; branch: string; base: string; result: RunTaskResult; status: StatusReporter },
+  w: { mirrorDir: string; branch: string; base: string; result: RunTaskResult; status: StatusReporter; folder: RunFolderPatch | undefined },
 ): Promise<Published> {
   const t = inp.trigger;
   const cfg = inp.config;
@@ -119,6 +121,7 @@ async function publishIssueWork(
         labels: cfg.pr.labels,
       },
       unverified: 'wip-ref',
+      ...(w.folder ? { folder: w.folder } : {}),
       status: { reporter: w.status, cancelled: inp.signal?.aborted === true },
     },
     deps,
@@ -143,6 +146,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const base = t.defaultBranch ?? (await github.getDefaultBranch());
     const modelId = deps.modelOverride ?? cfg.model;
+    const pictures = await taskImages(github, t, access.token);
 
     phase = 'working';
     await status.set({ phase });
@@ -158,6 +162,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
         title: sanitizeText(t.title),
         body: ctx.body,
         ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}),
+        ...(pictures.images.length ? { images: pictures.images } : {}),
       },
       config: cfg,
       model: deps.modelFactory({ modelId }),
@@ -181,7 +186,7 @@ export async function fixIssue(inp: FixIssueInput, deps: UsecaseDeps): Promise<F
     await status.set({ phase });
     if (inp.mode === 'plan') return await postPlan(inp, deps, status, { events, result, branch });
 
-    const out = await publishIssueWork(inp, deps, { mirrorDir: mirror.dir, branch, base, result, status });
+    const out = await publishIssueWork(inp, deps, { mirrorDir: mirror.dir, branch, base, result, status, folder: pictures.folder });
     const done = await finishRun(deps, inp, { branch, result, out, status: status.state });
     return { ...done, ...(done.pr ? { prUrl: done.pr.url } : {}) };
   } catch (e) {

@@ -42,6 +42,7 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   differential: 'contract',
   changedExpectations: 'contract',
   wipRef: 'contract',
+  images: 'contract',
   leftOut: 'readme',
   masked: 'contract',
   notRun: 'contract',

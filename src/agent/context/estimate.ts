@@ -25,6 +25,9 @@ function json(value: unknown): number {
   return Math.ceil((JSON.stringify(value ?? null)?.length ?? 0) / JSON_CHARS_PER_TOKEN);
 }
 
+/** An image's tokens: the API scales images to about 1.15 megapixels, about 1600 tokens at most. */
+const IMAGE_TOKENS = 1600;
+
 /** Estimated input tokens of one message. */
 export function estimateMessage(m: Message): number {
   if (typeof m.content === 'string') return PER_MESSAGE + PER_BLOCK + text(m.content.length);
@@ -33,6 +36,7 @@ export function estimateMessage(m: Message): number {
     n += PER_BLOCK;
     if (b.type === 'text') n += text(b.text.length);
     else if (b.type === 'tool_result') n += text(b.content.length) + 8;
+    else if (b.type === 'image') n += IMAGE_TOKENS;
     else if (b.type === 'tool_use') n += json(b.input) + text(b.name.length) + 8;
     else if (b.type === 'thinking') n += text(b.thinking.length + b.signature.length) + 20;
     else n += text(b.data.length) + 20;

@@ -65,6 +65,8 @@ export interface Evidence {
   leftOut?: Array<{ path: string; why: string }>;
   /** Secret-looking paths hidden from the agent's tools and masked in the sandbox (CONTRACT §10), worktree-relative. */
   masked?: string[];
+  /** Images attached to the issue or the triggering comment that the model was given (CONTRACT §10). */
+  images?: Array<{ url: string; bytes: number }>;
   /** What the repository's own CI said about the pushed commit (when it was watched). */
   ci?: CiEvidence;
   /** Extra facts (not in the contract's minimum): which sandbox applied, baseline of a sweep, red→green, hook errors. */
