@@ -1,6 +1,6 @@
 import { logger } from '../log.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
-import { readableMatcher, openWorld, worldMasked } from '../workspace/world.js';
+import { markSandboxMasked, readableMatcher, openWorld, worldMasked } from '../workspace/world.js';
 import { snapshotHome } from '../workspace/fresh-home.js';
 import { createExec, type ExecHandle, type ExecOptions } from '../workspace/exec.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
@@ -53,7 +53,10 @@ export async function openSandbox(
   }
   // The harness's own test runs get a fresh home holding only what setup left here (fresh-home.ts).
   await snapshotHome(ws.runTmp);
-  return createExec(base);
+  const handle = await createExec(base);
+  // A search in the sandbox reads these files empty: the policy lets it run (search-scope.ts).
+  markSandboxMasked(ws.wt.path, handle.masked);
+  return handle;
 }
 
 /** A secret-looking path opened by permissions.readable or named by a Read(...) allow rule. */

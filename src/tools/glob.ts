@@ -48,7 +48,7 @@ export const globTool = defineTool({
   kind: 'search',
   access: ({ pattern, path }) => ({ paths: [{ path, type: 'dir' }], patterns: [{ field: 'pattern', pattern }] }),
   async execute({ pattern, path }, ctx) {
-    const r = resolvePath(path ?? '.', { root: ctx.root });
+    const r = resolvePath(path ?? '.', { root: ctx.root, linked: true });
     if (!r.ok) return fail('denied', r.message);
     let isDir = false;
     try {

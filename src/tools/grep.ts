@@ -68,7 +68,7 @@ export function createGrepTool(opts: { backend?: GrepBackendName } = {}): ToolDe
       patterns: glob === undefined ? [] : [{ field: 'glob', pattern: glob }],
     }),
     async execute(args, ctx) {
-      const r = resolvePath(args.path ?? '.', { root: ctx.root, readRoots: readRootsOf(ctx) });
+      const r = resolvePath(args.path ?? '.', { root: ctx.root, readRoots: readRootsOf(ctx), linked: true });
       if (!r.ok) return fail('denied', r.message);
       let isFile: boolean;
       try {

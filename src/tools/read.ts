@@ -59,7 +59,7 @@ export const readTool = defineFileTool({
   input,
   kind: 'read',
   async execute({ file_path, offset, limit }, ctx) {
-    const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx) });
+    const r = resolvePath(file_path, { root: ctx.root, readRoots: readRootsOf(ctx), linked: true });
     if (!r.ok) return fail('denied', r.message);
     const rel = r.rel.split(sep).join('/');
     if (r.inRoot && ctx.readDeny?.(rel)) {

@@ -8,6 +8,8 @@ export interface ResolvePathOptions {
   root: string;
   /** Extra folders readable by Read/Grep (tool-output of the run, ...). Never for writes. */
   readRoots?: string[];
+  /** Paths in the linked dependency folders resolve (named through the link, `inRoot`): for reading tools only. */
+  linked?: boolean;
 }
 
 const gitDirCache = new Map<string, string[]>();
@@ -35,7 +37,7 @@ function gitDirsOf(root: string): string[] {
  */
 export function resolvePath(input: string, opts: ResolvePathOptions): ResolvedPath {
   const { root } = opts;
-  const r = resolveInRoot(root, input, { gitDirs: gitDirsOf(root) });
+  const r = resolveInRoot(root, input, { gitDirs: gitDirsOf(root), linked: opts.linked === true });
   if (r.ok) return { ok: true, abs: r.abs, rel: r.rel || '.', inRoot: true };
   switch (r.why) {
     case 'empty':

@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
 import { silentLogger } from '../log.js';
@@ -65,6 +65,8 @@ export interface ExecOptions {
 export interface ExecHandle {
   exec: ExecPort;
   sandbox: 'bwrap' | 'none';
+  /** Worktree-relative files the sandbox shows empty and read-only (secret-looking files); none without bwrap. */
+  masked: readonly string[];
   /** Kill every live process group and refuse new work. */
   dispose(): Promise<void>;
 }
@@ -100,6 +102,8 @@ interface ExecContext {
   /** The run's scratch folder and the home every command shares (a harness run gets a fresh one instead). */
   runTmp: string;
   home: string;
+  /** Worktree-relative files the sandbox masks. */
+  masked: string[];
 }
 
 /** The run's home and tmp, the environment, the sandbox mounts and the git pin: set up once per exec. */
@@ -130,6 +134,7 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
           ...(opts.protect ? { protect: opts.protect } : {}),
         })
       : undefined;
+  const { masked = [], ...boxMounts } = mounts ?? {};
   const box = mounts
     ? {
         root,
@@ -137,7 +142,7 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
         home,
         network: opts.network === true,
         readOnlyRoot: opts.readOnlyWorktree === true,
-        ...mounts,
+        ...boxMounts,
         readOnly: [...(mounts.readOnly ?? []), ...caches.readOnly],
       }
     : undefined;
@@ -157,6 +162,7 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
     live: new Map(),
     runTmp,
     home,
+    masked: masked.map((m) => relative(root, m).split(sep).join('/')),
   };
 }
 
@@ -289,6 +295,7 @@ export async function createExec(opts: ExecOptions): Promise<ExecHandle> {
   return {
     exec,
     sandbox: cx.sandbox,
+    masked: cx.masked,
     async dispose() {
       disposed = true;
       const all = [...cx.live.entries()];

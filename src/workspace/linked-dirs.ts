@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { lstat, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from './git.js';
@@ -59,14 +60,27 @@ export async function linkDependencyDirs(
   return linked;
 }
 
+function parseLinked(text: string): LinkedDir[] {
+  const list = JSON.parse(text) as unknown;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((l: { name?: unknown; target?: unknown }) =>
+    typeof l.name === 'string' && typeof l.target === 'string' ? [{ name: l.name, target: l.target }] : [],
+  );
+}
+
 /** The links recorded for a worktree's git dir (empty when none). */
 export async function readLinkedDirs(gitDir: string): Promise<LinkedDir[]> {
   try {
-    const list = JSON.parse(await readFile(join(gitDir, LINKED_FILE), 'utf8')) as unknown;
-    if (!Array.isArray(list)) return [];
-    return list.flatMap((l: { name?: unknown; target?: unknown }) =>
-      typeof l.name === 'string' && typeof l.target === 'string' ? [{ name: l.name, target: l.target }] : [],
-    );
+    return parseLinked(await readFile(join(gitDir, LINKED_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/** readLinkedDirs, synchronously (the path resolver). */
+export function readLinkedDirsSync(gitDir: string): LinkedDir[] {
+  try {
+    return parseLinked(readFileSync(join(gitDir, LINKED_FILE), 'utf8'));
   } catch {
     return [];
   }

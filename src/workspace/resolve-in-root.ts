@@ -1,5 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
+import { readLinkedDirsSync } from './linked-dirs.js';
+import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
 
 /** Why a path was refused; each wrapper (permission policy, file tools) words its own message. */
 export type RootRefusal =
@@ -7,13 +9,19 @@ export type RootRefusal =
   | { ok: false; why: 'outside'; abs: string }
   | { ok: false; why: 'git'; abs: string };
 
-export type RootResolution = { ok: true; abs: string; rel: string } | RootRefusal;
+/** `linked`: the path lies in a dependency folder linked into the worktree (`rel` names it through the link); read-only. */
+export type RootResolution = { ok: true; abs: string; rel: string; linked?: true } | RootRefusal;
 
 export interface ResolveInRootOptions {
   /** Folder relative paths start from (default: root). Must be a realpath. */
   cwd?: string;
   /** Git directories outside the root (a worktree's git dir and common dir): refused like `.git`. */
   gitDirs?: readonly string[];
+  /**
+   * Accept a path in a dependency folder linked into the worktree (node_modules linked from the
+   * dependency cache, linked-dirs.ts) for reading: the maintainer's installed dependencies, never written.
+   */
+  linked?: boolean;
 }
 
 /** Is `p` equal to or below `dir`? Both absolute and normalised. */
@@ -93,6 +101,23 @@ export function resolveInRoot(root: string, p: string, opts: ResolveInRootOption
   const rel = inRoot ? relative(root, abs) : '';
   const segs = rel === '' ? [] : rel.split(sep);
   if ((inRoot && segs.includes('.git')) || (opts.gitDirs ?? []).some((g) => isWithin(g, abs))) return { ok: false, why: 'git', abs };
-  if (!inRoot) return { ok: false, why: 'outside', abs };
+  if (!inRoot) {
+    const through = opts.linked ? linkedRel(root, abs) : undefined;
+    return through === undefined ? { ok: false, why: 'outside', abs } : { ok: true, abs, rel: through, linked: true };
+  }
   return { ok: true, abs, rel: segs.join('/') };
+}
+
+/** `abs` named through the worktree's linked dependency folder it lies in (`node_modules/pkg/x.js`), else undefined. */
+function linkedRel(root: string, abs: string): string | undefined {
+  let gitDir: string | undefined;
+  try {
+    gitDir = readWorktreeGitDirsSync(root)?.gitDir;
+  } catch {
+    return undefined;
+  }
+  for (const l of gitDir ? readLinkedDirsSync(gitDir) : []) {
+    if (isWithin(l.target, abs)) return [l.name, ...relative(l.target, abs).split(sep)].filter(Boolean).join('/');
+  }
+  return undefined;
 }

@@ -50,7 +50,7 @@ async function sanitizedConfig(commonDir: string, out: string, excludesFile?: st
  */
 export async function sandboxMounts(
   input: MountInput,
-): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds' | 'ensureDirs'>> {
+): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds' | 'ensureDirs'> & { masked: string[] }> {
   const hide: string[] = [];
   const overlays: Array<[string, string]> = [];
   const readOnly: string[] = [];
@@ -108,7 +108,8 @@ export async function sandboxMounts(
   if (input.protect) {
     for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
   }
-  return { hide, readOnly, overlays, writable: p.writable, scratchBinds: await toolCaches(readOnly, input.runTmp), ensureDirs };
+  const scratchBinds = await toolCaches(readOnly, input.runTmp);
+  return { hide, readOnly, overlays, writable: p.writable, scratchBinds, ensureDirs, masked: p.masked };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { walkTree } from './walk-tree.js';
 import ignore from 'ignore';
@@ -14,6 +14,8 @@ interface World {
   readable: (rel: string) => boolean;
   /** A disposable copy of a worktree (a clean checkout the harness tests in): its hidden files may be masked on disk. */
   copy?: boolean;
+  /** Worktree-relative files the sandbox masks (an empty read-only file bound over each), once the exec is open. */
+  sandboxMasked?: ReadonlySet<string>;
   /** Computed on first ask (the evidence's `masked`): secret-looking files of the worktree not opted in. */
   masked?: string[];
 }
@@ -64,7 +66,34 @@ export function maskCopy(dir: string, cap = 50_000): string[] {
 }
 
 export function closeWorld(root: string): void {
-  worlds.delete(root);
+  const world = worlds.get(root);
+  for (const [k, w] of worlds) if (k === root || w === world) worlds.delete(k);
+}
+
+/**
+ * Records what the sandbox masks in the worktree `root` (worktree-relative files), under `root` and
+ * under its realpath (the permission policy asks by realpath). A search the sandbox runs then reads
+ * those files empty, so the policy need not refuse it (search-scope.ts).
+ */
+export function markSandboxMasked(root: string, masked: readonly string[]): void {
+  const world = worlds.get(root) ?? { readable: () => false };
+  world.sandboxMasked = new Set(masked);
+  worlds.set(root, world);
+  const real = realpathOr(root);
+  if (real !== root) worlds.set(real, world);
+}
+
+/** Is worktree-relative `rel` masked by the sandbox of `root`'s run (empty and read-only inside it)? */
+export function maskedInSandbox(root: string, rel: string): boolean {
+  return worlds.get(root)?.sandboxMasked?.has(rel) ?? false;
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 /** Is worktree-relative `rel` opted back in by `permissions.readable` for the world of `root`? */

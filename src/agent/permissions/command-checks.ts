@@ -21,7 +21,7 @@ import { checkSearchScope, checkSecretScope, linksEscapeUnder, searchOperands } 
 import { checkDependencyTargets, checkWriteTargets } from './write-checks.js';
 import { relOf } from './read-deny.js';
 import { isSecretName } from '../../workspace/protected-paths.js';
-import { optionRefusal, safeListLabel } from './safe-list.js';
+import { FILE_READERS, optionRefusal, safeListLabel } from './safe-list.js';
 import type { Word } from './words.js';
 
 export interface CommandCheck {
@@ -37,46 +37,8 @@ export interface CommandCheck {
   optionBad?: string;
 }
 
-const READ_PATHS = new Set([
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'file',
-  'stat',
-  'sort',
-  'uniq',
-  'cut',
-  'diff',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'find',
-  'sed',
-  'nl',
-  'tac',
-  'cmp',
-  'comm',
-  'du',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'realpath',
-  'readlink',
-  'less',
-  'more',
-  'od',
-  'xxd',
-  'hexdump',
-  'strings',
-  'column',
-  'tree',
-  'awk',
-  'jq',
-  'cd',
-]);
+/** Commands whose operands the path jail checks as reads: the file readers, and pagers and dumpers no rule-free line may run. */
+const READ_PATHS = new Set([...FILE_READERS, 'less', 'more', 'od', 'xxd', 'hexdump', 'strings', 'tree']);
 const WRITE_PATHS = new Set([
   'cp',
   'mv',

@@ -56,7 +56,8 @@ function followCd(t: string, s: Set<string>, root: string, gitDirs: readonly str
   const ok = new Set<string>();
   const failed = new Set<string>();
   for (const d of s) {
-    const r = resolveInside(root, t, { gitDirs, cwd: d });
+    // A cd into a linked dependency folder leads there: what follows is checked from its real path (read-only).
+    const r = resolveInside(root, t, { gitDirs, cwd: d, linked: true });
     if (!r.ok) {
       failed.add(d); // refused anyway (the cd is checked against every folder it may run in)
       continue;

@@ -111,3 +111,30 @@ export function parseOptions(table: OptionTable, args: readonly string[]): Parse
 
 /** Does a parsed option list hold one of `names` (`-i`, `--in-place`)? */
 export const hasOption = (p: { options: ParsedOption[] }, ...names: string[]): boolean => p.options.some((o) => names.includes(o.name));
+
+/**
+ * Options and operands of a command whose option table is not known in full: a word starting with `-`
+ * (not `-` alone) is an option, and takes the next word as its value when `takesValue` says so; `--`
+ * ends the options. For finding operands (search paths, write targets), not for judging options.
+ */
+export function splitLoose(
+  args: readonly string[],
+  takesValue: (option: string) => boolean,
+): { options: Array<{ word: string; value?: string }>; operands: string[] } {
+  const options: Array<{ word: string; value?: string }> = [];
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') operands.push(a);
+    else if (!takesValue(a)) options.push({ word: a });
+    else {
+      const value = args[++i];
+      options.push(value === undefined ? { word: a } : { word: a, value });
+    }
+  }
+  return { options, operands };
+}

@@ -86,6 +86,7 @@ export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write',
   const opts = {
     gitDirs: ctx.gitDirs,
     access: ctx.namesOnly && access === 'read' ? undefined : access,
+    linked: access === 'read',
     isWritable: ctx.isWritable,
     secretExempt: ctx.secretExempt,
   };

@@ -15,9 +15,11 @@ export interface JailOptions {
   secretExempt?: (rel: string) => boolean;
   /** Directory relative paths are resolved against (default: root). */
   cwd?: string;
+  /** Accept paths in the linked dependency folders (read-only; never with access 'write'). Default: access is 'read'. */
+  linked?: boolean;
 }
 
-export type JailResult = { ok: true; abs: string; rel: string } | { ok: false; reason: string };
+export type JailResult = { ok: true; abs: string; rel: string; linked?: true } | { ok: false; reason: string };
 
 const workflowsOnly = writableMatcher([], true);
 const nothing = writableMatcher([], false);
@@ -48,10 +50,16 @@ export { isSecretFile };
  * Resolve `p` (absolute, or relative to cwd/root) with the one resolver the file tools use too, and
  * require it to stay inside `root` (symlinks followed, dangling ones included). `.git` internals are
  * refused for reading and writing; secret files for both; control files for writing unless opted in.
+ * A linked dependency folder (node_modules from the dependency cache) is readable, never writable.
  * `root` must already be a realpath.
  */
 export function resolveInside(root: string, p: string, opts: JailOptions = {}): JailResult {
-  const r = resolveInRoot(root, p, { ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.gitDirs ? { gitDirs: opts.gitDirs } : {}) });
+  const linked = opts.access !== 'write' && (opts.linked ?? opts.access === 'read');
+  const r = resolveInRoot(root, p, {
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    ...(opts.gitDirs ? { gitDirs: opts.gitDirs } : {}),
+    linked,
+  });
   if (!r.ok) return { ok: false, reason: refusal(p, r) };
   if (opts.access === 'write') {
     const why = protectedWriteReason(r.rel, opts.isWritable ?? (opts.writableWorkflows ? workflowsOnly : nothing));

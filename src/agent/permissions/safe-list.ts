@@ -2,57 +2,18 @@ import { parseFind } from './find-grammar.js';
 import { OPERANDS_ONLY, OPTION_TABLES } from './option-tables.js';
 import { hasOption, parseOptions } from './parse-options.js';
 
+/** Read-only commands whose operands are files or folders they read: the path jail checks each (command-checks.ts). */
+export const FILE_READERS: readonly string[] = [
+  ...['ls', 'cat', 'head', 'tail', 'wc', 'file', 'stat', 'sort', 'uniq', 'cut', 'diff', 'grep', 'egrep', 'fgrep', 'rg', 'find'],
+  ...['sed', 'nl', 'tac', 'cmp', 'comm', 'du', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'realpath', 'readlink'],
+  ...['column', 'awk', 'jq', 'cd'],
+];
+
 /** Read-only inspection allowed without a rule (still subject to the path jail and argument checks). */
 const SAFE_COMMANDS: ReadonlySet<string> = new Set([
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'file',
-  'stat',
-  'pwd',
-  'echo',
-  'printf',
-  'true',
-  'false',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'find',
-  'sort',
-  'uniq',
-  'cut',
-  'tr',
-  'diff',
-  'which',
-  'type',
-  'basename',
-  'dirname',
-  'test',
-  '[',
-  'nl',
-  'tac',
-  'cmp',
-  'comm',
-  'du',
-  'sed',
-  'cd',
-  'env',
-  'printenv',
-  'md5sum',
-  'sha1sum',
-  'sha256sum',
-  'sha512sum',
-  'realpath',
-  'readlink',
-  'column',
-  'awk',
-  'jq',
-  'uname',
-  'date',
-  'mkdir',
+  ...FILE_READERS,
+  ...['pwd', 'echo', 'printf', 'true', 'false', 'tr', 'which', 'type', 'basename', 'dirname', 'test', '[', 'env', 'printenv'],
+  ...['uname', 'date', 'mkdir'],
 ]);
 
 /** Programs whose bare `--version` (or `-v`) only prints a version. */

@@ -1,9 +1,13 @@
 import { existsSync } from 'node:fs';
-import { resolveInside } from './path-jail.js';
+import { join } from 'node:path';
+import { walkTree } from '../../workspace/walk-tree.js';
+import { maskedInSandbox } from '../../workspace/world.js';
+import { isSecretFile, resolveInside } from './path-jail.js';
 import type { PathContext, PathRefusal } from './path-args.js';
 import { firstDeniedUnder, isReadPathRule, readDeniedBy } from './read-deny.js';
 import type { PermissionRule } from './rules.js';
 import type { IgnoredPaths } from './git-ignored.js';
+import { splitLoose } from './parse-options.js';
 
 const GREP_RECURSE = /^(--recursive|--dereference-recursive|--directories=recurse|-d\s*recurse)$/;
 const PATTERN_OPT = /^(-e|-f|--regexp|--file)(=|$)/;
@@ -20,26 +24,8 @@ function grepRecurses(args: readonly string[]): boolean {
 
 /** Non-option arguments after the pattern (the pattern is the first one unless -e/-f names it). */
 function pathOperands(args: readonly string[]): string[] {
-  const out: string[] = [];
-  let patternPending = !args.some((a) => PATTERN_OPT.test(a));
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (options && a === '--') {
-      options = false;
-      continue;
-    }
-    if (options && a.startsWith('-') && a !== '-') {
-      if (/^(-e|-f|--regexp|--file)$/.test(a)) i++;
-      continue;
-    }
-    if (patternPending) {
-      patternPending = false;
-      continue;
-    }
-    out.push(a);
-  }
-  return out;
+  const { operands } = splitLoose(args, (a) => /^(-e|-f|--regexp|--file)$/.test(a));
+  return args.some((a) => PATTERN_OPT.test(a)) ? operands : operands.slice(1);
 }
 
 /** What a recursive search reads: its path operands, or null when the command does not recurse. */
@@ -146,34 +132,90 @@ export function checkSearchScope(base: string, args: readonly string[], ctx: Pat
 
 const under = (folder: string, rel: string): boolean => folder === '' || rel === folder || rel.startsWith(`${folder}/`);
 
-/** The worktree folders a recursive search walks (its operands, or the folders it starts in). */
-function searchFolders(operands: readonly string[], ctx: PathContext): string[] {
-  const folders: string[] = [];
+interface Folders {
+  /** Worktree-relative folders (and files) the search walks. */
+  rels: string[];
+  /** Those in a linked dependency folder, named through the link, with their real path. */
+  linked: Array<{ rel: string; abs: string }>;
+}
+
+/** The folders a recursive search walks (its operands, or the folders it starts in): in the worktree, or in a linked dependency folder. */
+function searchFolders(operands: readonly string[], ctx: PathContext): Folders {
+  const out: Folders = { rels: [], linked: [] };
+  const add = (r: ReturnType<typeof resolveInside>): void => {
+    if (!r.ok) return;
+    out.rels.push(r.rel);
+    if (r.linked) out.linked.push({ rel: r.rel, abs: r.abs });
+  };
   for (const cwd of ctx.cwds) {
-    if (operands.length === 0) {
-      const r = resolveInside(ctx.root, '.', { gitDirs: ctx.gitDirs, cwd });
-      if (r.ok) folders.push(r.rel);
-    }
+    if (operands.length === 0) add(resolveInside(ctx.root, '.', { gitDirs: ctx.gitDirs, cwd, linked: true }));
     for (const o of operands) {
-      const r = resolveInside(ctx.root, o, { gitDirs: ctx.gitDirs, cwd });
-      if (r.ok && existsSync(r.abs)) folders.push(r.rel);
+      const r = resolveInside(ctx.root, o, { gitDirs: ctx.gitDirs, cwd, linked: true });
+      if (r.ok && existsSync(r.abs)) add(r);
     }
   }
-  return [...new Set(folders.length ? folders : [''])];
+  return { rels: [...new Set(out.rels.length ? out.rels : [''])], linked: out.linked };
+}
+
+/** Entries a search of a linked dependency folder may walk before the policy gives up checking it for secrets. */
+const LINKED_WALK_CAP = 20_000;
+
+/**
+ * A search of a linked dependency folder reads files the sandbox does not mask (it masks the worktree's):
+ * allowed when a walk of that folder finds no secret-looking file (an `.npmrc` with a token, a key).
+ */
+function secretInLinked(folders: Folders, shown: string, ctx: PathContext): PathRefusal | null {
+  for (const f of folders.linked) {
+    let hit: string | undefined;
+    const end = walkTree(
+      f.abs,
+      ({ rel, dirent }) => {
+        const named = `${f.rel}/${rel}`;
+        if (!dirent.isFile() || !isSecretFile(named, join(f.abs, rel)) || ctx.secretExempt(named)) return undefined;
+        hit = named;
+        return 'stop';
+      },
+      { cap: LINKED_WALK_CAP, skip: (e) => e.name === '.git' },
+    );
+    if (hit)
+      return {
+        rule: 'builtin-deny:secret',
+        reason: `${shown} would read ${hit}, a secret file in a linked dependency folder; search a narrower folder, or use the Grep tool (it leaves secret files out)`,
+      };
+    if (end === 'truncated')
+      return {
+        rule: 'builtin-deny:search-scope',
+        reason: `${shown} would walk more files of ${f.rel} than the policy checks for secrets; search a narrower folder or use the Grep tool`,
+      };
+  }
+  return null;
+}
+
+/** Does this git grep read committed blobs (--cached, or a revision before `--`) rather than the files of the worktree? */
+function gitGrepReadsObjects(args: readonly string[]): boolean {
+  const rest = args.slice(args.indexOf('grep') + 1);
+  if (rest.includes('--cached')) return true;
+  const dd = rest.indexOf('--');
+  return pathOperands(dd === -1 ? rest : rest.slice(0, dd)).length > 0;
 }
 
 /**
  * grep -r, rg and git grep print what they find: a secret file (.env, a private key, an .npmrc with a
  * token) in the tree they walk would be printed. rg skips hidden and git-ignored files unless told
- * otherwise; git grep reads tracked files (or untracked ones with --untracked).
+ * otherwise; git grep reads tracked files (or untracked ones with --untracked). A secret file the
+ * run's sandbox masks (world.ts) is read empty there, so it does not stop a search of the worktree's
+ * files; git grep of committed blobs (--cached, a revision) still stops. A search of a linked dependency
+ * folder is walked for secrets itself.
  */
 export function checkSecretScope(base: string, args: readonly string[], ctx: PathContext): PathRefusal | null {
   if (!ctx.index) return null;
   const operands = searchOperands(base, args);
   if (operands === null) return null;
-  const folders = searchFolders(operands, ctx);
-  const { files, truncated } = ctx.index.secrets();
   const shown = base === 'git' ? 'git grep' : base;
+  const folders = searchFolders(operands, ctx);
+  const inDeps = secretInLinked(folders, shown, ctx);
+  if (inDeps) return inDeps;
+  const { files, truncated } = ctx.index.secrets();
   if (truncated)
     return {
       rule: 'builtin-deny:search-scope',
@@ -181,8 +223,10 @@ export function checkSecretScope(base: string, args: readonly string[], ctx: Pat
     };
   const skipHidden = base === 'rg' && !rgSearchesHidden(args);
   const honoursIgnore = (base === 'rg' && rgHonoursIgnore(args)) || (base === 'git' && !args.includes('--untracked'));
+  const readsFiles = base !== 'git' || !gitGrepReadsObjects(args);
   for (const f of files) {
-    if (!folders.some((d) => under(d, f))) continue;
+    if (!folders.rels.some((d) => under(d, f))) continue;
+    if (readsFiles && maskedInSandbox(ctx.root, f)) continue;
     if (skipHidden && f.split('/').some((seg) => seg.startsWith('.'))) continue;
     if (honoursIgnore && ctx.ignored?.isIgnored(f)) continue;
     if (base === 'git' && !args.includes('--untracked') && !(ctx.ignored?.listFiles(f, false)?.includes(f) ?? false)) continue;
@@ -194,11 +238,15 @@ export function checkSecretScope(base: string, args: readonly string[], ctx: Pat
   return null;
 }
 
-/** A walk that follows symlinks (grep -R, rg -L, find -L) is fine when no symlink under it leads out of the worktree. */
+/**
+ * A walk that follows symlinks (grep -R, rg -L, find -L) is fine when no symlink under it leads out of
+ * the worktree; a linked dependency folder is not checked for links, so such a walk of one is refused.
+ */
 export function linksEscapeUnder(operands: readonly string[], ctx: PathContext): string | null {
   if (!ctx.index) return 'unknown';
   const { links, truncated } = ctx.index.escapingLinks();
   if (truncated) return 'too many files to check';
   const folders = searchFolders(operands, ctx);
-  return links.find((l) => folders.some((d) => under(d, l))) ?? null;
+  if (folders.linked[0]) return folders.linked[0].rel;
+  return links.find((l) => folders.rels.some((d) => under(d, l))) ?? null;
 }

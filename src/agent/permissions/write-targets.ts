@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { splitLoose } from './parse-options.js';
 
 /** Options whose value is the next word, per content-writing command. */
 const VALUE_OPTS: Record<string, RegExp> = {
@@ -95,26 +96,13 @@ function backups(base: string, args: readonly string[], direct: WriteTarget[]): 
 function writeTargetsOf(base: string, args: readonly string[]): WriteTarget[] {
   if (!['cp', 'mv', 'install', 'ln', 'tee', 'touch', 'truncate', 'sed', 'chmod', 'patch'].includes(base)) return [];
   const valueOpt = VALUE_OPTS[base];
-  const plain: string[] = [];
+  const { options, operands: plain } = splitLoose(args, (a) => valueOpt?.test(a) ?? false);
   let targetDir: string | null = null;
   let scriptGiven = false;
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (options && a === '--') {
-      options = false;
-      continue;
-    }
-    if (options && a.startsWith('-') && a !== '-') {
-      if (base === 'sed' && /^(-e|-f|--expression|--file)/.test(a)) scriptGiven = true;
-      if (/^--target-directory=/.test(a)) targetDir = a.slice(a.indexOf('=') + 1);
-      if (valueOpt?.test(a)) {
-        if (a === '-t' || a === '--target-directory') targetDir = args[i + 1] ?? null;
-        i++;
-      }
-      continue;
-    }
-    plain.push(a);
+  for (const { word, value } of options) {
+    if (base === 'sed' && /^(-e|-f|--expression|--file)/.test(word)) scriptGiven = true;
+    if (/^--target-directory=/.test(word)) targetDir = word.slice(word.indexOf('=') + 1);
+    if (word === '-t' || word === '--target-directory') targetDir = value ?? null;
   }
   if (base === 'sed') return (scriptGiven ? plain : plain.slice(1)).map((path) => ({ path }));
   if (base === 'chmod') return plain.slice(1).map((path) => ({ path }));
