@@ -51,7 +51,8 @@ const B: Array<[string, ToolCall[]]> = [
   ['git-branch', [bash('git branch --show-current')]],
   ['git-rev-parse', [bash('git rev-parse HEAD')]],
   ['git-grep', [bash('git grep -n median')]],
-  ['git-check-ignore', [bash('git check-ignore -v node_modules/cnry-dep/index.js')]],
+  // git refuses a pathspec beyond a symbolic link in any repository ("is beyond a symbolic link"): ask about the link itself.
+  ['git-check-ignore', [bash('git check-ignore -v node_modules')]],
   ['ls', [bash('ls -la')]],
   ['ls-src', [bash('ls src test')]],
   ['find', [bash('find . -name "*.js" -not -path "./node_modules/*"')]],
