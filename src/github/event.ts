@@ -172,17 +172,7 @@ export function parseEvent(name: string, deliveryId: string, payload: unknown, o
   if (name === 'issues') {
     const res = labeled.safeParse(payload);
     if (!res.success || isBot(res.data.sender, opts.selfLogin)) return undefined;
-    const p = res.data;
-    return {
-      ...base(p, deliveryId),
-      type: 'label',
-      label: p.label.name,
-      at: new Date().toISOString(),
-      target: 'issue',
-      number: p.issue.number,
-      title: p.issue.title,
-      body: p.issue.body ?? '',
-    };
+    return { ...issueEvent(res.data, deliveryId), type: 'label', label: res.data.label.name };
   }
   return undefined;
 }
@@ -193,10 +183,13 @@ function parseAssigned(deliveryId: string, payload: unknown, opts: ParseOptions)
   if (!res.success || !opts.selfLogin || isBot(res.data.sender, opts.selfLogin)) return undefined;
   const p = res.data;
   if (p.issue.pull_request || p.assignee?.login.toLowerCase() !== opts.selfLogin.toLowerCase()) return undefined;
+  return { ...issueEvent(p, deliveryId), type: 'assign', assignee: p.assignee.login };
+}
+
+/** The facts every `issues` event (labeled, assigned) shares: the issue as it was, and now. */
+function issueEvent(p: Envelope & { issue: z.infer<typeof issue> }, deliveryId: string): Common & { at: string } {
   return {
     ...base(p, deliveryId),
-    type: 'assign',
-    assignee: p.assignee.login,
     at: new Date().toISOString(),
     target: 'issue',
     number: p.issue.number,
