@@ -16,6 +16,7 @@ import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
 import { registerGroup, releaseGroup } from './process-groups.js';
 import { makeFreshHome, removeFreshHome } from './fresh-home.js';
 import { openRedactingFile } from '../secrets/redacting-writer.js';
+import { MASKED_REPLACE_BASE } from './masked-objects.js';
 
 /** The worktree's git dir for the pin; none when `.git` is absent or does not check out (then git is not pinned, and the harness refuses its own calls). */
 function pinnedGitDir(root: string): string | undefined {
@@ -123,6 +124,8 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
   });
   // Configured env names win over the cache locations.
   const baseEnv = { ...caches.env, ...scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames }) };
+  // In the sandbox, a masked file's committed blobs read empty for every git (masked-objects.ts).
+  if (sandbox === 'bwrap') baseEnv.GIT_REPLACE_REF_BASE = MASKED_REPLACE_BASE;
   const mounts =
     sandbox === 'bwrap'
       ? await sandboxMounts({

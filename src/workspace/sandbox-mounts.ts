@@ -6,6 +6,7 @@ import { git } from './git.js';
 import { dependencyLinkTargets } from './dependency-link-targets.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
+import { maskCommittedBlobs } from './masked-objects.js';
 import type { SandboxOptions } from './sandbox.js';
 import { emptyFile, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
 
@@ -117,6 +118,7 @@ export async function sandboxMounts(
  * worktree, removed with it): git then takes them as unchanged, so `git diff` or `git status` in the
  * sandbox neither lists them as emptied nor prints the committed content as removed lines. A masked file
  * cannot change in the sandbox (it is bound read-only), so nothing the commit should hold is hidden.
+ * Their committed blobs read empty for the sandbox's git too (masked-objects.ts).
  */
 async function unchangedForGit(root: string, gitDir: string, masked: readonly string[]): Promise<void> {
   const rels = masked.map((m) => relative(root, m));
@@ -125,6 +127,7 @@ async function unchangedForGit(root: string, gitDir: string, masked: readonly st
     const part = rels.slice(i, i + 500).map((r) => `:(literal)${r}`);
     const tracked = (await git(['ls-files', '-z', '--', ...part], g)).stdout.split('\0').filter(Boolean);
     if (tracked.length) await git(['update-index', '--skip-worktree', '--', ...tracked], g);
+    await maskCommittedBlobs(root, gitDir, tracked);
   }
 }
 

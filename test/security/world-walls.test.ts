@@ -170,6 +170,22 @@ describe('the agent sees the commit, not the checkout', () => {
     expect(d.output).not.toMatch(/CANARY|external diff|master\.key|gcp\.json/);
   });
 
+  it('world - in the sandbox, git prints no committed blob of a masked file (log -p, show, cat-file by id, archive)', async () => {
+    if (!bwrap) return;
+    const { ws, h } = await start('r11');
+    const blob = sh(checkout, 'rev-parse', 'HEAD:config/master.key').trim();
+    const g = await run(
+      h,
+      ws,
+      `git log -p; git show HEAD; git cat-file -p ${blob}; git archive HEAD | tar -xO config/master.key; echo end`,
+    );
+    expect(g.stdout).toContain('end');
+    expect(g.stdout).toContain('config/app.json');
+    expect(g.output).not.toMatch(/CANARY/);
+    // The harness's own git still reads the real object.
+    expect(sh(ws.wt.path, 'cat-file', '-p', blob)).toContain(TRACKED);
+  });
+
   it('world - permissions.readable opens a secret-looking path in the tools and the sandbox', async () => {
     const { ctx, ws, h } = await start('r4', 'sandbox: required\npermissions:\n  readable: ["config/master.key"]\n');
     expect((await call(ctx, 'Read', { file_path: 'config/master.key' })).forModel).toContain(TRACKED);
