@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { AgentDeps, AgentTask } from '../agent/loop.js';
 import { EventQueue } from '../agent/events.js';
-import { createContextManager } from '../agent/context/index.js';
+import { createContextManager, type ContextManagerOptions } from '../agent/context/index.js';
 import { loadSkillBodies } from '../agent/context/skills.js';
 import { createPolicy } from '../agent/permissions/create-policy.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
@@ -14,7 +14,6 @@ import { createRegistry } from '../tools/registry.js';
 import { defaultTools } from '../tools/index.js';
 import { skillTool } from '../tools/skill.js';
 import { FileState } from '../tools/file-state.js';
-import type { ExecPort } from '../workspace/exec-port.js';
 import { costUsd } from '../model/pricing.js';
 import { logger } from '../log.js';
 import { instructionsFromRef } from './instructions-from-ref.js';
@@ -22,7 +21,7 @@ import { detectRepoChecks } from '../detect/repo-checks.js';
 import { projectContext } from '../agent/context/project-context.js';
 import { commitMessage } from './commit-message.js';
 import { extraTools } from './extra-tools.js';
-import type { Workspace } from './prepare-workspace.js';
+import type { RunStep } from './run-step.js';
 import type { RunTaskInput } from './run-task-types.js';
 
 const log = logger('run-task');
@@ -51,11 +50,12 @@ export interface AssembledAgent {
  * the toolbox (with the Skill tool when the repository has skills) and the context manager. The
  * instructions and skills are read once, from `instructionsRef` when given, else from the worktree.
  */
-export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: ExecPort): Promise<AssembledAgent> {
-  const { config, runDir } = input;
+export async function assembleAgent(step: RunStep): Promise<AssembledAgent> {
+  const { input, settings, ws, exec } = step;
+  const { runDir } = input;
   const { wt } = ws;
   const plan = input.mode === 'plan';
-  const testCommand = config.test.command;
+  const testCommand = settings.test.command;
   const withTestCommand = testCommand ? { testCommand } : {};
   const withSignal = input.signal ? { signal: input.signal } : {};
   const instructionsRoot = input.instructionsRef
@@ -66,41 +66,34 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
   // The repository's other checks (lint, type check, e2e…): the evidence lists those this run did not run.
   const checks = await detectRepoChecks(wt.path);
   if (checks.length) events.push({ type: 'repo_checks', checks });
-  const hooks = createHookRunner({ config: config.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
+  const hooks = createHookRunner({ config: settings.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
   const builtIn = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
-  const tools = [...builtIn, ...(await extraTools(input, ws, exec, hooks, events))];
+  const tools = [...builtIn, ...(await extraTools(step, hooks, events))];
   const toolbox = createRegistry(tools);
   const policy = await createPolicy({
     root: wt.path,
     mode: plan ? 'plan' : 'default',
-    allow: config.permissions.allow,
-    deny: config.permissions.deny,
+    allow: settings.permissions.allow,
+    deny: settings.permissions.deny,
     ...withTestCommand,
-    writableWorkflows: config.permissions.writable_workflows,
-    writable: config.permissions.writable,
+    writableWorkflows: settings.permissions.writable_workflows,
+    writable: settings.permissions.writable,
     gitDirs: [wt.gitDir],
     tools: toolbox,
   });
-  const verifier = plan ? undefined : verifierFor(input, ws, exec, hooks, events);
+  const verifier = plan ? undefined : verifierFor(step, hooks, events);
   const context = await createContextManager({
     root: wt.path,
     toolNames: toolbox.names(),
     task: input.task,
     ...withTestCommand,
     mode: input.mode,
-    gatesEnabled: Object.entries(config.gates).flatMap(([k, v]) => (v === true ? [k] : [])),
+    gatesEnabled: Object.entries(settings.gates).flatMap(([k, v]) => (v === true ? [k] : [])),
     model: input.modelId,
     instructionsRoot,
     skills: skills.map(({ name, description, path }) => ({ name, description, path })),
     ...(input.memoryIndex ? { memoryIndex: input.memoryIndex } : {}),
-    // PreCompact hooks run before each summary; their outcomes are recorded as hook events, none blocks it.
-    beforeSummary: async () => void (await hooks.run('PreCompact', { hook_event_name: 'PreCompact', cwd: wt.path })),
-    afterCompact: async (r) =>
-      void (await hooks.run('PostCompact', {
-        hook_event_name: 'PostCompact',
-        cwd: wt.path,
-        compaction: { kind: r.kind, before_tokens: r.beforeTokens, after_tokens: r.afterTokens },
-      })),
+    ...compactionHooks(hooks, wt.path),
     logger: log,
   });
   const deps: AgentDeps = {
@@ -117,12 +110,12 @@ export async function assembleAgent(input: RunTaskInput, ws: Workspace, exec: Ex
       fileState: new FileState(),
       exec,
       logger: log,
-      readDeny: readDenyPredicate(wt.path, config.permissions.deny),
+      readDeny: readDenyPredicate(wt.path, settings.permissions.deny),
     },
-    budget: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
+    budget: settings.limits,
     costOf: (u) => costUsd(input.modelId, u),
-    maxStopBlocks: config.gates.max_stop_blocks,
-    ...modelSettingsOf(config),
+    maxStopBlocks: settings.gates.max_stop_blocks,
+    ...modelSettingsOf(input.config),
     branch: input.branch,
     events,
     ...withSignal,
@@ -141,8 +134,21 @@ function imagesOf(task: RunTaskInput['task']): Pick<AgentTask, 'images'> {
   return images.length ? { images } : {};
 }
 
+/** PreCompact hooks run before each summary, PostCompact after it; their outcomes are recorded as hook events, none blocks it. */
+function compactionHooks(hooks: HookRunner, cwd: string): Pick<ContextManagerOptions, 'beforeSummary' | 'afterCompact'> {
+  return {
+    beforeSummary: async () => void (await hooks.run('PreCompact', { hook_event_name: 'PreCompact', cwd })),
+    afterCompact: async (r) =>
+      void (await hooks.run('PostCompact', {
+        hook_event_name: 'PostCompact',
+        cwd,
+        compaction: { kind: r.kind, before_tokens: r.beforeTokens, after_tokens: r.afterTokens },
+      })),
+  };
+}
+
 /** The verifier of a fix run. */
-function verifierFor(input: RunTaskInput, ws: Workspace, exec: ExecPort, hooks: HookRunner, events: EventQueue): Verifier {
+function verifierFor({ input, settings, ws, exec }: RunStep, hooks: HookRunner, events: EventQueue): Verifier {
   const { config, runDir } = input;
   const { wt } = ws;
   return createVerifier({
@@ -151,7 +157,7 @@ function verifierFor(input: RunTaskInput, ws: Workspace, exec: ExecPort, hooks: 
     ...(input.baselineExecuted !== undefined ? { baselineExecuted: input.baselineExecuted } : {}),
     ...(input.verifierBaseline ? { baseline: input.verifierBaseline } : {}),
     runDir,
-    config,
+    settings,
     exec,
     baseSha: wt.baseSha,
     hooks,

@@ -5,10 +5,8 @@ import { createTaskTool } from '../agent/subagent/task-tool.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { mcpServersOf, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
 import { costUsd } from '../model/pricing.js';
-import type { ExecPort } from '../workspace/exec-port.js';
 import { logger } from '../log.js';
-import type { Workspace } from './prepare-workspace.js';
-import type { RunTaskInput } from './run-task-types.js';
+import type { RunStep } from './run-step.js';
 
 const log = logger('run-task');
 
@@ -21,13 +19,7 @@ const MCP_START_TIMEOUT_MS = 30_000;
  * started through the run's exec, so inside the sandbox; they die with it. A server that does not start is
  * said in a notice and the run goes on without it.
  */
-export async function extraTools(
-  input: RunTaskInput,
-  ws: Workspace,
-  exec: ExecPort,
-  hooks: HookRunner,
-  events: EventQueue,
-): Promise<ToolDefinition[]> {
+export async function extraTools({ input, settings, ws, exec }: RunStep, hooks: HookRunner, events: EventQueue): Promise<ToolDefinition[]> {
   const { config } = input;
   const task = await createTaskTool({
     model: input.model,
@@ -35,7 +27,7 @@ export async function extraTools(
     hooks,
     events,
     costOf: (u) => costUsd(input.modelId, u),
-    policy: { root: ws.wt.path, allow: config.permissions.allow, deny: config.permissions.deny, gitDirs: [ws.wt.gitDir] },
+    policy: { root: ws.wt.path, allow: settings.permissions.allow, deny: settings.permissions.deny, gitDirs: [ws.wt.gitDir] },
   });
   let servers;
   try {
@@ -50,7 +42,7 @@ export async function extraTools(
     root: ws.wt.path,
     pipeDir: join(ws.runTmp, 'tmp'),
     startTimeoutMs: MCP_START_TIMEOUT_MS,
-    lifetimeMs: config.timeout_min * 60_000,
+    lifetimeMs: settings.limits.timeoutMs,
     logger: log,
   });
   for (const f of mcp.failures)

@@ -16,6 +16,7 @@ import { getReady } from './get-ready.js';
 import { resolveRunCommands, type RunCommands } from './resolve-run-commands.js';
 import { outcomeOf, type RunOutcome } from './run-outcome.js';
 import { secondLookStep } from './second-look-step.js';
+import { runSettingsOf } from './run-settings.js';
 import { dependencyCacheDir } from './dependency-cache-dir.js';
 import { dependencyCacheStep } from './dependency-cache-step.js';
 import { startRunWatchdog } from './watchdog.js';
@@ -44,6 +45,8 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     const deps = await dependencyCacheStep(dependencyCacheDir(input, ws), ws.wt.path, ws.wt.gitDir, cmds);
     cmds = deps.cmds;
     const run: RunTaskInput = { ...input, config: cmds.config };
+    // What the agent core is told (test command, gates, permissions, hooks, limits): built once, here.
+    const settings = runSettingsOf(cmds.config);
     // 3. Said at the start: the sandbox (and why none) and the commands; then setup.command and the sandboxed exec.
     box = await sandboxStatus(input.config.sandbox);
     rec.record(runStart(run, ws, box, cmds));
@@ -56,11 +59,12 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       outcome = outcomeOf('unverified', `not ready, nothing was spent: ${ready.reason}`);
     } else {
       // 5. Policy, hooks, verifier, toolbox and context for this task.
-      const agent = await assembleAgent(ready?.ready && ready.full ? { ...run, verifierBaseline: ready.full } : run, ws, sandbox.exec);
+      const step = { input: ready?.ready && ready.full ? { ...run, verifierBaseline: ready.full } : run, settings, ws, exec: sandbox.exec };
+      const agent = await assembleAgent(step);
       // 6. The agent loop, every event recorded as it happens.
       const ran = await drain(runAgent(agent.task, agent.deps), rec.record);
       // 6b. The second look (review.enabled): findings into the evidence; with block_on: high, a gate.
-      const result = await secondLookStep(run, ws, sandbox.exec, ran, rec, Date.parse(startedAt));
+      const result = await secondLookStep(step, ran, rec, Date.parse(startedAt));
       // 7. Commit the accepted tree, or save the work as WIP.
       outcome = await publishResult(run, ws, result, agent.deps.verifier?.testedCommit?.());
     }

@@ -15,25 +15,17 @@ import { costUsd } from '../model/pricing.js';
 import { emptyUsage } from '../model/model-client.js';
 import { logger } from '../log.js';
 import { diffText } from '../workspace/diff-stat.js';
-import type { ExecPort } from '../workspace/exec-port.js';
-import type { Workspace } from './prepare-workspace.js';
 import type { RunRecord } from './run-record.js';
-import type { RunTaskInput } from './run-task-types.js';
+import type { RunStep } from './run-step.js';
 
 const log = logger('second-look');
 const MAX_DIFF_BYTES = 200_000;
 
-export async function secondLookStep(
-  input: RunTaskInput,
-  ws: Workspace,
-  exec: ExecPort,
-  result: RunResult,
-  rec: RunRecord,
-  startedAtMs: number,
-): Promise<RunResult> {
+export async function secondLookStep(step: RunStep, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
+  const { input } = step;
   if (!input.config.review.enabled || input.mode !== 'fix' || result.status !== 'completed') return result;
   try {
-    return await lookAndJudge(input, ws, exec, result, rec, startedAtMs);
+    return await lookAndJudge(step, result, rec, startedAtMs);
   } catch (e) {
     // Advisory by design: a second look that breaks never costs the run its verdict.
     const reason = `it could not run: ${(e as Error).message}`;
@@ -50,14 +42,13 @@ export async function secondLookStep(
 }
 
 async function lookAndJudge(
-  input: RunTaskInput,
-  ws: Workspace,
-  exec: ExecPort,
+  { input, settings, ws, exec }: RunStep,
   result: RunResult,
   rec: RunRecord,
   startedAtMs: number,
 ): Promise<RunResult> {
   const { config } = input;
+  const { limits } = settings;
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
   const transcript = join(input.runDir, 'second-look.jsonl');
   const look = await runSecondLook({
@@ -68,12 +59,12 @@ async function lookAndJudge(
     runDir: input.runDir,
     exec,
     logger: log,
-    allow: config.permissions.allow,
-    deny: config.permissions.deny,
+    allow: settings.permissions.allow,
+    deny: settings.permissions.deny,
     budget: {
-      maxTurns: config.max_turns - result.turns,
-      maxCostUsd: config.max_cost_usd - result.costUsd,
-      timeoutMs: config.timeout_min * 60_000 - (Date.now() - startedAtMs),
+      maxTurns: limits.maxTurns - result.turns,
+      maxCostUsd: limits.maxCostUsd - result.costUsd,
+      timeoutMs: limits.timeoutMs - (Date.now() - startedAtMs),
     },
     costOf: (u) => costUsd(input.modelId, u),
     blockOn: config.review.block_on,
@@ -81,7 +72,7 @@ async function lookAndJudge(
       issue: { title: input.task.title, body: input.task.body, ...(input.task.issue !== undefined ? { number: input.task.issue } : {}) },
       diff,
       testOutput: await finalTestOutput(rec.ledger.events()),
-      ...(config.test.command ? { testCommand: config.test.command } : {}),
+      ...(settings.test.command ? { testCommand: settings.test.command } : {}),
     },
     ...(input.signal ? { signal: input.signal } : {}),
     // The sub-agent's own events go to a transcript of their own (redacted), not into the run's ledger.

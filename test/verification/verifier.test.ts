@@ -8,6 +8,7 @@ import { noHooks } from '../fakes/agent-stubs.js';
 import { createVerifier, type VerifierOptions } from '../../src/agent/verification/verifier.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { runSettingsOf } from '../../src/run/run-settings.js';
 import { silentLogger } from '../../src/log.js';
 import { makeExec, type RecordingExec } from '../hooks/helpers.js';
 import type { SandboxSetting } from '../../src/workspace/sandbox.js';
@@ -48,7 +49,7 @@ describe('createVerifier', () => {
     const verifier = createVerifier({
       root,
       runDir,
-      config,
+      settings: runSettingsOf(config),
       exec,
       baseSha,
       hooks,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../../config/repo-config.js';
+import type { RunSettings } from '../settings.js';
 import { logger as moduleLogger } from '../../log.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
 import { runCommandHook } from './command-hook.js';
@@ -15,7 +15,7 @@ import type { HookEventName, HookOutcome, HookPayload, HookRunner } from './type
  * added context is also recorded as a `hook` event through `onEvent` (the one place that maps outcomes to events).
  */
 export function createHookRunner(opts: {
-  config: RepoConfig['hooks'];
+  config: RunSettings['hooks'];
   exec: ExecPort;
   root: string;
   logger?: Logger;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { RunnerName } from './test-results/runners/types.js';
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../../config/repo-config.js';
+import type { RunSettings } from '../settings.js';
 import { logger as moduleLogger } from '../../log.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
 import type { Snapshot } from '../../workspace/snapshot-commit.js';
@@ -19,7 +19,8 @@ import type { ReproduceSpec } from './test-runs/ci-reproduce.js';
 export interface VerifierOptions {
   root: string;
   runDir: string;
-  config: RepoConfig;
+  /** The run settings (run/run-settings.ts): test command, gates, permissions, limits; never the repository config. */
+  settings: RunSettings;
   exec: ExecPort;
   baseSha: string;
   hooks: HookRunner;
@@ -57,7 +58,8 @@ export type Hash = { tree: string; error?: undefined } | { tree?: undefined; err
 export interface VerifierContext {
   opts: VerifierOptions;
   root: string;
-  config: RepoConfig;
+  /** The run settings (opts.settings), under the name the verifier's parts read. */
+  config: RunSettings;
   onEvent: (ev: RunEventInput) => void;
   log: Logger;
   /** `{ gitDir }` when the worktree's git dir is known, else `{}` (spread into git helpers' options). */
@@ -94,7 +96,7 @@ export interface VerifierState {
 }
 
 export function verifierContext(opts: VerifierOptions): VerifierContext {
-  const { root, config, onEvent } = opts;
+  const { root, settings: config, onEvent } = opts;
   const log = opts.logger ?? moduleLogger('verification');
   const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
   const scratch = opts.scratchDir ?? tmpdir();
@@ -125,7 +127,7 @@ export function verifierContext(opts: VerifierOptions): VerifierContext {
 }
 
 function worktreeHasher(opts: VerifierOptions): () => Promise<Hash> {
-  const { root, config } = opts;
+  const { root, settings: config } = opts;
   const gitDir = opts.gitDir ? { gitDir: opts.gitDir } : {};
   // The report the test command writes is not part of the work (commitWork must leave it out the same way).
   const hashOf =
@@ -148,7 +150,7 @@ async function statReport(root: string, report: string | undefined): Promise<Rep
 
 /** The baseline, run once on a clean checkout of the base when no one passed it; undefined when it could not run. */
 function lazyBaseline(opts: VerifierOptions, log: Logger, scratch: string): () => Promise<Baseline | undefined> {
-  const { root, config, onEvent } = opts;
+  const { root, settings: config, onEvent } = opts;
   let baseline: Promise<Baseline | undefined> | undefined = opts.baseline ? Promise.resolve(opts.baseline) : undefined;
   return () => {
     const command = config.test.command;

@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../../../config/repo-config.js';
+import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import { git } from '../../../workspace/git.js';
 import { treeHash } from '../../../workspace/tree-hash.js';
@@ -26,7 +26,7 @@ export interface KeptRunOptions {
   baseSha: string;
   /** The commit the final run tested. */
   sha: string;
-  config: Pick<RepoConfig, 'test'>;
+  config: Pick<RunSettings, 'test'>;
   exec: ExecPort;
   scratchDir: string;
   outputFile?: string;

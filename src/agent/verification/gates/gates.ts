@@ -1,4 +1,4 @@
-import type { RepoConfig } from '../../../config/repo-config.js';
+import type { RunSettings } from '../../settings.js';
 import type { GateResult, TestRun } from '../../events.js';
 import type { HookOutcome } from '../../hooks/types.js';
 import type { AssertionsResult } from '../integrity/assertions.js';
@@ -7,7 +7,7 @@ import { RUNNERS } from '../test-results/runners/index.js';
 import type { TestConfigResult } from '../integrity/test-config.js';
 
 export interface GateFacts {
-  config: Pick<RepoConfig, 'gates' | 'test'>;
+  config: Pick<RunSettings, 'gates' | 'test'>;
   /** Every test run so far, in order (agent runs and harness runs). */
   testRuns: readonly TestRun[];
   currentTreeHash: string;

@@ -2,7 +2,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../../../config/repo-config.js';
+import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import type { TestCounts } from '../../events.js';
 import { harnessTestRun } from '../test-runs/harness-run.js';
@@ -29,7 +29,7 @@ export interface RedGreenResult {
 export async function redGreen(opts: {
   root: string;
   baseSha: string;
-  config: Pick<RepoConfig, 'test'>;
+  config: Pick<RunSettings, 'test'>;
   exec: ExecPort;
   testFiles: readonly string[];
   deletedTestFiles?: readonly string[];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../../../config/repo-config.js';
+import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import type { TestCounts, TestRun } from '../../events.js';
 import { git } from '../../../workspace/git.js';
@@ -26,7 +26,7 @@ export interface BaselineOptions {
   root: string;
   gitDir?: string;
   baseSha: string;
-  config: Pick<RepoConfig, 'test'>;
+  config: Pick<RunSettings, 'test'>;
   exec: ExecPort;
   /** Writable inside the sandbox (the exec's TMPDIR). */
   scratchDir: string;

@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { RepoConfig } from '../../../config/repo-config.js';
+import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import { maskCopy } from '../../../workspace/world.js';
 import { writeRedactedFile } from '../../../secrets/redacting-writer.js';
@@ -17,7 +17,7 @@ export interface HarnessRunOptions {
   /** Where the tests run: a clean checkout of `commit` (final run, baseline) or red→green's base tree. */
   cwd: string;
   command: string;
-  config: Pick<RepoConfig, 'test'>;
+  config: Pick<RunSettings, 'test'>;
   exec: ExecPort;
   /** A folder writable inside the sandbox (the exec's TMPDIR): the fresh observe folder is made in it. */
   scratchDir: string;

@@ -1,4 +1,4 @@
-import type { RepoConfig } from '../../../config/repo-config.js';
+import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import { writeRedactedFile } from '../../../secrets/redacting-writer.js';
 import type { TestRun } from '../../events.js';
@@ -13,7 +13,7 @@ import { readCounts } from '../test-results/read-counts.js';
 export async function runTestCommand(opts: {
   cwd: string;
   command: string;
-  config: Pick<RepoConfig, 'test'>;
+  config: Pick<RunSettings, 'test'>;
   exec: ExecPort;
   treeHash: string;
   outputFile?: string;
