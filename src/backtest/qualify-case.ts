@@ -10,9 +10,17 @@ import type { Candidate } from './pick-candidates.js';
 
 export type Qualified = { ok: true; testCommand: string; runnerCount: number | null } | { ok: false; why: string };
 
-/** The last non-empty line of a command's output (what it ended with), shortened. */
-function lastLine(out: string): string {
-  const line = out.trim().split('\n').at(-1)?.trim() ?? '';
+/** A line that names a cause (a missing module or command, an error), ahead of a runner's closing summary. */
+const CAUSE =
+  /\b(?:Cannot find (?:module|package)|ModuleNotFoundError|No module named|ImportError|SyntaxError|command not found|ERR_[A-Z_]+|\w*Error:)/;
+
+/** What a failing command's output says: the first line naming a cause, else the last non-empty line; shortened. */
+export function outcomeLine(out: string): string {
+  const lines = out
+    .split('\n')
+    .map((l) => l.replace(/^[#\s]+/, '').trim())
+    .filter(Boolean);
+  const line = lines.find((l) => CAUSE.test(l)) ?? lines.at(-1) ?? '';
   return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'no output';
 }
 
@@ -38,6 +46,6 @@ export async function qualifyCase(co: Checkout, c: Candidate): Promise<Qualified
   checkoutAt(co, c.commit);
   const green = shell(co, cmds.test);
   if (green.code !== 0)
-    return { ok: false, why: `\`${cmds.test}\` fails at the fix itself on this machine (exit ${green.code}: ${lastLine(green.out)})` };
+    return { ok: false, why: `\`${cmds.test}\` fails at the fix itself on this machine (exit ${green.code}: ${outcomeLine(green.out)})` };
   return { ok: true, testCommand: cmds.test, runnerCount: parseTestOutput(green.out)?.counts.total ?? null };
 }
