@@ -121,4 +121,15 @@ describe('a search over masked secret files runs against the masked world', () =
     markSandboxMasked(root, ['config/master.key']);
     for (const c of ['git grep median HEAD', 'git grep --cached median', 'git grep -e median HEAD']) expect(await bash(c)).toBe('deny');
   });
+
+  it('masked - the replace refs that empty the blobs of a masked file cannot be turned off (--no-replace-objects, the env, -c)', async () => {
+    for (const c of [
+      'git --no-replace-objects log -p',
+      'GIT_NO_REPLACE_OBJECTS=1 git log -p',
+      'unset GIT_REPLACE_REF_BASE; git log -p',
+      'git -c core.useReplaceRefs=false log -p',
+      'git replace -d HEAD',
+    ])
+      expect(await bash(c)).toBe('deny');
+  });
 });

@@ -70,7 +70,11 @@ export const DENIED_GIT: ReadonlySet<string> = new Set([
   'bisect',
 ]);
 
-/** git global options that are harmless (anything else before the subcommand is refused). */
+/**
+ * git global options that are harmless (anything else before the subcommand is refused). Not
+ * `--no-replace-objects`: the sandbox's git reads a masked file's committed blobs as empty through
+ * replace refs (src/workspace/masked-objects.ts).
+ */
 export const GIT_SAFE_GLOBALS: ReadonlySet<string> = new Set([
   '--no-pager',
   '-P',
@@ -79,7 +83,6 @@ export const GIT_SAFE_GLOBALS: ReadonlySet<string> = new Set([
   '--glob-pathspecs',
   '--noglob-pathspecs',
   '--icase-pathspecs',
-  '--no-replace-objects',
   '--version',
   '--help',
 ]);
