@@ -7,14 +7,19 @@
  * Same operations as the SQLite `RunStore`, but every method returns a Promise.
  */
 import { runRecordOf, type Promised, type RunRecord, type SharedRunStore } from './run-store.js';
-import type { RunStatus } from '../usecases/ports.js';
+import type { MonthSpend, RunStatus } from '../usecases/ports.js';
 import type { Redis } from 'ioredis';
 import { logger } from '../log.js';
 
 const log = logger('redis-run-store');
 
 export interface RedisRunStore extends Promised<Omit<SharedRunStore, 'forgetDelivery' | 'spendSince' | 'update'>> {
-  update(id: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number }): Promise<void>;
+  update(id: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number; costUsd?: number }): Promise<void>;
+  /**
+   * This month's spend on `repo` (`since`: the month's first instant, as budget.monthly_usd asks): each run's
+   * cost, counted once when it is done, in a per-repository, per-month hash every worker adds to.
+   */
+  spendSince(repo: string, since: string): Promise<MonthSpend>;
   /**
    * The publish guard: true for exactly one caller per run id (the one that must open the PR). Others get
    * false and can read `published(runId)`. Call `markPublished` with the PR URL once it exists.
@@ -49,6 +54,33 @@ function toRecord(h: Record<string, string>): RunRecord | undefined {
   return h.id && h.repo && h.issue ? runRecordOf(h) : undefined;
 }
 
+/**
+ * Spend across runs: a done run's cost, verdict and count are added to its month (the month it was created),
+ * once per run, in a per-repository hash every worker adds to; kept a little over a year.
+ */
+function redisSpend(redis: Redis, p: string, runKey: (id: string) => string) {
+  const spendKey = (repo: string, month: string): string => `${p}spend:${repo.toLowerCase()}:${month}`;
+  return {
+    async count(id: string): Promise<void> {
+      if ((await redis.hsetnx(runKey(id), 'spendCounted', '1')) !== 1) return;
+      const h = await redis.hgetall(runKey(id));
+      if (!h.repo || !h.createdAt) return;
+      const key = spendKey(h.repo, h.createdAt.slice(0, 7));
+      await redis
+        .multi()
+        .hincrbyfloat(key, 'cost', Number(h.costUsd ?? 0) || 0)
+        .hincrby(key, 'runs', 1)
+        .hincrby(key, 'verified', h.verdict === 'verified' ? 1 : 0)
+        .expire(key, 400 * 24 * 3600)
+        .exec();
+    },
+    async since(repo: string, since: string): Promise<MonthSpend> {
+      const h = await redis.hgetall(spendKey(repo, since.slice(0, 7)));
+      return { costUsd: Number(h.cost ?? 0), runs: Number(h.runs ?? 0), verified: Number(h.verified ?? 0) };
+    },
+  };
+}
+
 export function createRedisRunStore(redis: Redis, opts: { prefix?: string; ttlSeconds?: number; now?: () => Date } = {}): RedisRunStore {
   const p = `${opts.prefix ?? 'proofpr'}:`;
   const ttl = opts.ttlSeconds ?? 30 * 24 * 3600;
@@ -57,11 +89,13 @@ export function createRedisRunStore(redis: Redis, opts: { prefix?: string; ttlSe
   const activeKey = (repo: string, issue: number): string => `${p}active:${repo}#${issue}`;
   const latestKey = (repo: string, issue: number): string => `${p}latest:${repo}#${issue}`;
   const get = async (id: string): Promise<RunRecord | undefined> => toRecord(await redis.hgetall(runKey(id)));
+  const spend = redisSpend(redis, p, runKey);
   const update: RedisRunStore['update'] = async (id, patch) => {
     const pairs = Object.entries(patch)
       .filter(([, v]) => v !== undefined)
       .flatMap(([k, v]) => [k, String(v)]);
     await redis.eval(UPDATE, 2, runKey(id), `${p}active:`, now().toISOString(), ...pairs);
+    if (patch.status === 'done') await spend.count(id);
   };
   return {
     async recordDelivery(id) {
@@ -107,6 +141,7 @@ export function createRedisRunStore(redis: Redis, opts: { prefix?: string; ttlSe
         log.error({ runId: id, err: e.message }, 'run update failed');
         throw e;
       }),
+    spendSince: spend.since,
     async recordBranch(repo, branch, runId) {
       await redis.hsetnx(`${p}branches:${repo.toLowerCase()}`, branch, runId);
     },
