@@ -12,6 +12,9 @@ export { ConfigError } from './config-error.js';
  */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
+/** A shell command line the harness runs (test.command, setup.command); absent = detected from the repository. */
+const shellCommand = (description: string) => z.string().min(1).optional().describe(description);
+
 const hookEntry = z
   .object({
     matcher: hookMatcher.optional().describe('regex on the tool name; omitted = every tool'),
@@ -104,13 +107,9 @@ export const repoConfigSchema = z
       ),
     test: z
       .object({
-        command: z
-          .string()
-          .min(1)
-          .optional()
-          .describe(
-            'what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)',
-          ),
+        command: shellCommand(
+          'what counts as the tests; any Bash command starting with it is a test run, and the harness runs it itself at the end; when absent, detected from the repository (package.json scripts.test, pytest/unittest, go.mod, Cargo.toml, a Makefile test: target)',
+        ),
         report: repoPath
           .optional()
           .describe(
@@ -123,13 +122,9 @@ export const repoConfigSchema = z
       .default({ min_tests: 1, timeout_min: 10 }),
     setup: z
       .object({
-        command: z
-          .string()
-          .min(1)
-          .optional()
-          .describe(
-            'run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only; when absent, detected from the lock file (npm ci, pnpm install --frozen-lockfile, yarn install --frozen-lockfile / --immutable, go mod download, cargo fetch)',
-          ),
+        command: shellCommand(
+          'run by the harness in the worktree before the agent starts, with network (e.g. `npm ci`); base-branch code only; when absent, detected from the lock file (npm ci, pnpm install --frozen-lockfile, yarn install --frozen-lockfile / --immutable, go mod download, cargo fetch)',
+        ),
         timeout_min: z.number().positive().max(60).default(15).describe('limit for the setup command in minutes'),
       })
       .strict()
