@@ -47,7 +47,8 @@ describe('probot app - images in issues', () => {
   it('images - an issue with one attached PNG sends one image block; a non-GitHub image URL stays text', async () => {
     const gh = fakeGitHub({
       permissions: { maintainer: { permission: 'write', role_name: 'write' } },
-      config: 'test:\n  command: node --test\npermissions:\n  allow: ["Bash(node --test:*)"]\nci:\n  wait_min: 0\n',
+      config:
+        'test:\n  command: node --test\npermissions:\n  allow: ["Bash(node --test:*)"]\nci:\n  wait_min: 0\ngates:\n  max_stop_blocks: 0\n',
     });
     const auth: string[] = [];
     const attachment = nock('https://github.com')
