@@ -3,19 +3,18 @@ import { z } from 'zod';
 import { defineTool, type ToolErrorKind } from './define-tool.js';
 import { descriptions } from './descriptions.js';
 import { compoundCap } from './bash-compound-cap.js';
+import { wholeNumber } from './lib/whole-number.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 
 const input = z.strictObject({
   command: z.string().min(1).describe('The bash command line to run in the repository root.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1000)
-    .max(BASH_MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+  timeout: wholeNumber(
+    1000,
+    BASH_MAX_TIMEOUT_MS,
+    `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`,
+  ),
   description: z.string().optional().describe('A short description of what the command does (5-10 words), for the progress display.'),
 });
 

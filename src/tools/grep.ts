@@ -13,6 +13,7 @@ import { renderHits } from './grep/render.js';
 import { hiddenPaths } from './lib/hidden.js';
 import { specialFileMessage, specialKind } from '../workspace/special-file.js';
 import type { GrepBackend, GrepBackendName, GrepHits, GrepQuery } from './grep/types.js';
+import { wholeNumber } from './lib/whole-number.js';
 
 const input = z.strictObject({
   pattern: z.string().min(1).describe('Regular expression to search for (ripgrep syntax), e.g. "function\\s+\\w+" or "TODO".'),
@@ -24,8 +25,8 @@ const input = z.strictObject({
     .describe('"files_with_matches" (default): matching file paths; "content": matching lines; "count": matching lines per file.'),
   '-i': z.boolean().optional().describe('Case-insensitive search.'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
-  '-C': z.number().int().min(0).max(50).optional().describe('Lines of context before and after each match (content mode).'),
-  head_limit: z.number().int().min(1).optional().describe('Show only the first N entries (lines, files or counts).'),
+  '-C': wholeNumber(0, 50, 'Lines of context before and after each match (content mode).'),
+  head_limit: wholeNumber(1, undefined, 'Show only the first N entries (lines, files or counts).'),
 });
 
 const fail = (errorKind: ToolErrorKind, forModel: string): ToolResult => ({ forModel, isError: true, errorKind });

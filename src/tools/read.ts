@@ -8,6 +8,7 @@ import { nearNames } from './lib/near-names.js';
 import { numberedSlice, splitLines } from './lib/number-lines.js';
 import { hiddenFromAgent } from '../workspace/world.js';
 import { readRegularFile, SpecialFileError, specialFileMessage, specialKind } from '../workspace/special-file.js';
+import { wholeNumber } from './lib/whole-number.js';
 
 export const READ_MAX_BYTES = 256 * 1024;
 export const READ_DEFAULT_LIMIT = 2000;
@@ -16,8 +17,8 @@ export const READ_SLICE_MAX_BYTES = 64 * 1024 * 1024;
 
 const input = z.strictObject({
   file_path: z.string().describe('The file to read: relative to the repository root, or absolute inside it.'),
-  offset: z.number().int().min(1).optional().describe('1-based line number to start from. Only for files too large to read at once.'),
-  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
+  offset: wholeNumber(1, undefined, '1-based line number to start from. Only for files too large to read at once.'),
+  limit: wholeNumber(1, undefined, `How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
 });
 
 const hiddenMessage = (p: string): string =>

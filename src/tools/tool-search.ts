@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, NO_ACCESS, type ToolDefinition } from './define-tool.js';
 import { descriptions } from './descriptions.js';
+import { wholeNumber } from './lib/whole-number.js';
 
 /** The deferred tools of a registry: what ToolSearch finds and loads. */
 export interface DeferredCatalog {
@@ -14,13 +15,7 @@ export const TOOL_SEARCH_DEFAULT_RESULTS = 5;
 
 const input = z.strictObject({
   query: z.string().min(1).describe('Words describing the tool you need, or "select:<name>[,<name>…]" for exact names.'),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe(`How many tools to load at most (default ${TOOL_SEARCH_DEFAULT_RESULTS}).`),
+  max_results: wholeNumber(1, 20, `How many tools to load at most (default ${TOOL_SEARCH_DEFAULT_RESULTS}).`),
 });
 
 const words = (s: string): string[] =>
