@@ -233,8 +233,18 @@ function qualifyCase(c: BenchCase, m: Materialized, deps: Deps | undefined): { t
   return codes;
 }
 
+/** The install a user runs after cloning, read from the lockfile (`npm install` without one); undefined without a package.json. */
+function projectInstall(repo: string): string | undefined {
+  if (!existsSync(join(repo, 'package.json'))) return undefined;
+  if (existsSync(join(repo, 'pnpm-lock.yaml'))) return 'pnpm install --frozen-lockfile';
+  if (existsSync(join(repo, 'yarn.lock'))) return 'yarn install --frozen-lockfile';
+  if (existsSync(join(repo, 'package-lock.json'))) return 'npm ci --no-audit --no-fund --loglevel=error';
+  return 'npm install --no-audit --no-fund --loglevel=error';
+}
+
 /**
- * `--setup`: per repository (its first case), a fresh clone of the parent with the project's install, then
+ * `--setup`: per repository (its first case), a fresh clone of the parent with the project's own install
+ * (the one in the lockfile when the case hand-lists its packages), then
  * `proofpr init` and `proofpr doctor` as a new user would run them (no hand edit, the case's own config
  * unused); the replay server answers doctor's count_tokens. Ready means doctor exits 0 and says "ready.".
  */
@@ -242,7 +252,13 @@ async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined):
   const work = realpathSync(mkdtempSync(join(tmpdir(), `proofpr-real-setup-${c.id}-`)));
   const server = await startReplayServer(() => ({ content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' }));
   try {
-    const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps);
+    // Hand-listed packages (`npm`) are the bench's shortcut, not a user's install: the clone gets the project's own.
+    const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps?.kind === 'npm' ? undefined : deps);
+    const own = deps?.kind === 'npm' ? projectInstall(repo) : undefined;
+    if (own) {
+      const r = sh(repo, own, { ...toolEnv, CI: 'true' });
+      if (r.code !== 0) process.stderr.write(`  ${own} failed (exit ${r.code}):\n${r.out.slice(-1500)}\n`);
+    }
     const env = {
       ...toolEnv,
       ANTHROPIC_BASE_URL: server.url,
