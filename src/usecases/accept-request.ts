@@ -72,12 +72,13 @@ const DEFAULT_AUTHORIZED: readonly string[] = repoConfigSchema.parse({}).authori
 async function selfLoginFor(req: RequestFacts, deps: AcceptDeps): Promise<string | undefined> {
   if (deps.selfLogin || req.kind !== 'event' || req.name !== 'issues') return deps.selfLogin;
   if ((req.payload as { action?: unknown } | null)?.action !== 'assigned') return undefined;
-  return deps.botLogin?.();
+  // GitHub did not say who the App is: an assignment cannot be told to be the bot's, so it is no trigger.
+  return deps.botLogin?.().catch(() => undefined);
 }
 
 /** Whose PR this is: the host's login, else GitHub's answer, else the public App's. */
 async function botLoginOf(deps: AcceptDeps): Promise<string> {
-  return deps.selfLogin ?? (await deps.botLogin?.()) ?? DEFAULT_BOT_LOGIN;
+  return deps.selfLogin ?? (await deps.botLogin?.().catch(() => undefined)) ?? DEFAULT_BOT_LOGIN;
 }
 
 export async function acceptRequest(req: RequestFacts, deps: AcceptDeps): Promise<Acceptance> {

@@ -67,7 +67,7 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
         github,
         loadConfig: (ref) => loadRepoConfig(github, ref),
         ledger: opts.runs,
-        botLogin: (await botLogin()) ?? 'proofpr[bot]',
+        botLogin: (await botLogin().catch(() => undefined)) ?? 'proofpr[bot]',
       });
       if (out.marked.length > 0 || out.skipped.length > 0)
         context.log.info(
