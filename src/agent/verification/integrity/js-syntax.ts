@@ -6,21 +6,13 @@ export { guarded, span } from './guards.js';
 
 /** Syntax helpers for the JS/TS test model (tree-sitter nodes): call chains, spans, guards. */
 
+/** A set of names written as one space-separated line. */
+const words = (names: string): Set<string> => new Set(names.split(' '));
+
 /** Functions that declare a test or a suite (and their x/f-prefixed skip/focus forms). */
 export const TEST_ROOTS = new Set(['it', 'test', 'specify', 'bench']);
 export const SUITE_ROOTS = new Set(['describe', 'context', 'suite']);
-export const HOOKS = new Set([
-  'beforeEach',
-  'afterEach',
-  'beforeAll',
-  'afterAll',
-  'before',
-  'after',
-  'setup',
-  'teardown',
-  'suiteSetup',
-  'suiteTeardown',
-]);
+export const HOOKS = words('beforeEach afterEach beforeAll afterAll before after setup teardown suiteSetup suiteTeardown');
 /** Member names on a test function that change whether it runs or how its failure counts. */
 export const MARKER_PROPS: Record<string, string> = {
   skip: 'skip',
@@ -39,57 +31,13 @@ export const MARKER_OPTIONS = new Set(['skip', 'todo', 'only', 'fails', 'failing
 export const ASSERT_MODULES =
   /^(?:node:)?assert(?:\/strict)?$|^chai$|^uvu\/assert$|^power-assert$|^should$|^expect$|^@jest\/globals$|^vitest$|^bun:test$|^@playwright\/test$|^tap$|^ava$/;
 /** Methods of a test-context object (node:test `t`, tap, ava) that assert. */
-export const CTX_ASSERTS = new Set([
-  'equal',
-  'equals',
-  'is',
-  'not',
-  'ok',
-  'notOk',
-  'true',
-  'false',
-  'deepEqual',
-  'notDeepEqual',
-  'same',
-  'notSame',
-  'strictSame',
-  'strictEqual',
-  'notStrictEqual',
-  'deepStrictEqual',
-  'match',
-  'notMatch',
-  'like',
-  'unlike',
-  'throws',
-  'throwsAsync',
-  'rejects',
-  'notThrows',
-  'doesNotThrow',
-  'error',
-  'ifError',
-  'fail',
-  'truthy',
-  'falsy',
-  'snapshot',
-  'assert',
-  'plan',
-  'regex',
-  'notRegex',
-  'has',
-  'hasStrict',
-  'expect',
-  'resolves',
-]);
+export const CTX_ASSERTS = words(
+  'equal equals is not ok notOk true false deepEqual notDeepEqual same notSame strictSame strictEqual notStrictEqual deepStrictEqual match notMatch like unlike throws throwsAsync rejects notThrows doesNotThrow error ifError fail truthy falsy snapshot assert plan regex notRegex has hasStrict expect resolves',
+);
 export const CTX_SKIPS = new Set(['skip', 'todo', 'skipTest']);
-export const FUNCTIONS = new Set([
-  'arrow_function',
-  'function_expression',
-  'function',
-  'function_declaration',
-  'generator_function',
-  'generator_function_declaration',
-  'method_definition',
-]);
+export const FUNCTIONS = words(
+  'arrow_function function_expression function function_declaration generator_function generator_function_declaration method_definition',
+);
 const LOOPS = new Set(['for_statement', 'for_in_statement', 'for_of_statement', 'while_statement', 'do_statement']);
 export const MOCK_CALLS: Record<string, Set<string>> = {
   jest: new Set(['mock', 'doMock', 'unstable_mockModule', 'setMock', 'createMockFromModule', 'enableAutomock']),
