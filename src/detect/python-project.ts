@@ -17,13 +17,22 @@ async function list(dir: string): Promise<string[]> {
   return (await readdir(dir, { withFileTypes: true }).catch(() => [])).map((d) => (d.isDirectory() ? `${d.name}/` : d.name));
 }
 
-/** Test files at the top level and in tests/ or test/ (one level down: enough to tell the style). */
+/** Test files at the top level, in tests/ or test/, else in a package's own tests/ (one level down: enough to tell the style). */
 async function testFiles(root: string): Promise<{ files: string[]; dir?: string; dirIsPackage: boolean }> {
   const top = (await list(root)).filter((f) => TEST_FILE.test(f));
   for (const dir of ['tests', 'test']) {
     const inside = await list(join(root, dir));
     const files = inside.filter((f) => TEST_FILE.test(f) || /^test.*\.py$/.test(f));
     if (files.length) return { files: [...top, ...files.map((f) => `${dir}/${f}`)], dir, dirIsPackage: inside.includes('__init__.py') };
+  }
+  // A package's own tests (`pkg/tests/test_*.py`, `pkg/tests` a package too): discovery from the top finds them.
+  for (const pkg of (await list(root)).filter((f) => f.endsWith('/') && !f.startsWith('.'))) {
+    for (const dir of ['tests', 'test']) {
+      const inside = await list(join(root, pkg, dir));
+      const files = inside.filter((f) => TEST_FILE.test(f));
+      if (files.length && inside.includes('__init__.py') && (await exists(root, `${pkg}__init__.py`)))
+        return { files: [...top, ...files.map((f) => `${pkg}${dir}/${f}`)], dirIsPackage: true };
+    }
   }
   return { files: top, dirIsPackage: false };
 }
@@ -52,7 +61,8 @@ export async function detectPython(root: string): Promise<DetectedCommands | und
   const t = await testFiles(root);
   if (!markers.length && !t.files.length) return undefined;
   const what = markers.length ? markers.join(', ') : 'Python test files';
-  if (!t.files.length) return { notes: [`${what} found but no test_*.py or *_test.py files at the top or in tests/`] };
+  if (!t.files.length)
+    return { notes: [`${what} found but no test_*.py or *_test.py files at the top, in tests/ or in a package's tests/`] };
   const pytest = await usesPytest(root, t.files);
   if (pytest) return { test: { command: 'python3 -m pytest', runner: 'pytest', why: `${what}: ${pytest}` }, notes: [] };
   // unittest discovery only walks packages: a tests/ folder without __init__.py is given as the start folder.
