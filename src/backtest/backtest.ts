@@ -56,7 +56,7 @@ async function oneCase(
   const message = `the parent of ${c.commit} (${c.subject})\n`;
   const bundle = join(ctx.work, `${c.commit.slice(0, 12)}.bundle`);
   baseBundle(ctx.bare, c.parent, message, bundle);
-  const { fix, testOnly } = await replayCase(ctx, c, bundle, testCommand);
+  const { fix, testOnly } = await replayCase({ ...ctx, ...(co.envNames ? { envNames: co.envNames } : {}) }, c, bundle, testCommand);
   const agent = ctx.model !== undefined ? await agentCase(ctx, co, c, bundle, testCommand) : undefined;
   const base = { commit: c.commit, parent: c.parent, subject: c.subject, code: c.code, tests: c.tests, testCommand, runnerCount };
   return { ...base, fix, testOnly, ...(agent ? { agent } : {}) };
@@ -97,7 +97,10 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestReport> {
     git(work, ['clone', '-q', '--bare', '--shared', o.repo, bare]);
     const head = git(bare, ['rev-parse', 'HEAD']).trim();
     const picked = pickCandidates(bare, o.scan ?? 200);
-    const co = openCheckout(bare, join(work, 'checkout'), join(work, 'home'), o.config?.text);
+    const co = openCheckout(bare, join(work, 'checkout'), join(work, 'home'), {
+      ...(o.config ? { configText: o.config.text } : {}),
+      env: o.env,
+    });
     mkdirSync(o.runsDir, { recursive: true });
     const ctx: CaseContext = {
       bin: o.bin,

@@ -24,6 +24,10 @@ export interface Checkout {
   setupKey?: string;
   /** --config: this proofpr.yml's text for every commit, instead of each commit's own .github/proofpr.yml. */
   configText?: string;
+  /** The config's `env` names (a CA bundle, a proxy), passed to setup and tests here as a run passes them. */
+  envNames?: string[];
+  /** The backtest's environment, where those names are read (default: this process's). */
+  parentEnv?: NodeJS.ProcessEnv;
 }
 
 export interface ShellResult {
@@ -43,10 +47,10 @@ const MANIFESTS =
   /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc|\.yarnrc(\.yml)?|pyproject\.toml|requirements[^/]*\.txt|go\.sum|Cargo\.lock)$/;
 const TIMEOUT_MS = 20 * 60_000;
 
-export function openCheckout(bare: string, dir: string, home: string, configText?: string): Checkout {
+export function openCheckout(bare: string, dir: string, home: string, o: { configText?: string; env?: NodeJS.ProcessEnv } = {}): Checkout {
   git(bare, ['clone', '-q', '--shared', '--no-checkout', bare, dir]);
   mkdirSync(join(home, 'tmp'), { recursive: true });
-  return { dir, home, ...(configText !== undefined ? { configText } : {}) };
+  return { dir, home, ...(o.configText !== undefined ? { configText: o.configText } : {}), ...(o.env ? { parentEnv: o.env } : {}) };
 }
 
 /** The checkout at `rev`: tracked files as the commit has them, untracked files removed, ignored ones (installs) kept. */
@@ -58,7 +62,9 @@ export function checkoutAt(co: Checkout, rev: string): void {
 /** `command` through bash in the checkout, with the scrubbed environment every child of proofpr gets. */
 export function shell(co: Checkout, command: string): ShellResult {
   const t = performance.now();
-  const env = { ...scrubbedEnv({ home: co.home, tmpdir: join(co.home, 'tmp') }), NO_COLOR: '1' };
+  const tmpdir = join(co.home, 'tmp');
+  const scrub = { home: co.home, tmpdir, extraNames: co.envNames ?? [], ...(co.parentEnv ? { parent: co.parentEnv } : {}) };
+  const env = { ...scrubbedEnv(scrub), NO_COLOR: '1' };
   const r = spawnSync('bash', ['-c', command], { cwd: co.dir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: TIMEOUT_MS });
   return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, ms: performance.now() - t };
 }
@@ -66,7 +72,9 @@ export function shell(co: Checkout, command: string): ShellResult {
 /** The test and setup commands at the checked-out commit: --config or its .github/proofpr.yml, else detected (as a run resolves them). */
 export async function commandsAt(co: Checkout): Promise<Commands> {
   const text = co.configText ?? (await readFile(join(co.dir, '.github', 'proofpr.yml'), 'utf8').catch(() => undefined));
-  const r = resolveCommands(parseRepoConfig(text), await detectCommands(co.dir));
+  const config = parseRepoConfig(text);
+  co.envNames = config.env;
+  const r = resolveCommands(config, await detectCommands(co.dir));
   return {
     ...(r.test ? { test: r.test.command } : {}),
     ...(r.setup ? { setup: r.setup.command } : {}),

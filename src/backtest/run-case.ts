@@ -9,6 +9,7 @@ import { fixBlocker, testOnlyBlocker } from './blocker.js';
 import { checkoutAt, shell, type Checkout } from './checkout.js';
 import { fileChanges, writeChanges } from './file-changes.js';
 import { finalRunTail } from './final-run-tail.js';
+import { isSecretName } from '../workspace/env-scrub.js';
 import { git } from './git.js';
 import type { Candidate } from './pick-candidates.js';
 import { replayReply, replaySteps, replayTurnBudget, type FileChange } from './replay.js';
@@ -33,6 +34,8 @@ export interface CaseContext {
   model?: string | true;
   /** --config: the proofpr.yml every pass runs with (`proofpr run --config`), instead of the parent's own. */
   config?: string;
+  /** The case's config `env` names: taken from the caller's environment into each replay pass (never a secret). */
+  envNames?: readonly string[];
   progress: (line: string) => void;
 }
 
@@ -64,6 +67,16 @@ function withTail(b: Blocker | undefined, run: CaseRun): Blocker | undefined {
   return tail ? { ...b, what: `${b.what}; the final run's last line: ${tail}` } : b;
 }
 
+/** The config's `env` names with their values in the caller's environment (a CA bundle, a proxy); no secret name. */
+function configEnv(ctx: CaseContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ctx.envNames ?? []) {
+    const v = ctx.env[name];
+    if (typeof v === 'string' && !isSecretName(name)) out[name] = v;
+  }
+  return out;
+}
+
 /** A replay pass: `changes` applied through the tools by the replay model, then the test command. */
 async function replayPass(ctx: CaseContext, c: Candidate, bundle: string, changes: FileChange[], testCommand: string, label: string) {
   const repo = cloneBase(ctx, bundle, `${short(c.commit)}-${label}`);
@@ -77,6 +90,7 @@ async function replayPass(ctx: CaseContext, c: Candidate, bundle: string, change
     ANTHROPIC_BASE_URL: server.url,
     ANTHROPIC_API_KEY: 'sk-ant-replay-0000000000',
     PROOFPR_HOME: ctx.home,
+    ...configEnv(ctx),
   };
   try {
     const extraArgs = ['--max-turns', String(replayTurnBudget(steps))];

@@ -16,18 +16,22 @@ function history() {
     },
     {
       message: 'fix add: it subtracted',
-      files: { 'src/math.js': math('a + b', 'a * b'), 'test/add.test.js': nodeTest([['add', 'add(2, 2) === 4']]) },
+      // The new test also reads a variable the config's `env` lists (as a CA bundle or a proxy would be).
+      files: {
+        'src/math.js': math('a + b', 'a * b'),
+        'test/add.test.js': nodeTest([['add', "add(2, 2) === 4 && process.env.CALC_FIXTURE_MODE === 'on'"]]),
+      },
     },
   ]);
 }
 
 describe('proofpr backtest --config (the proofpr.yml you would install with, for commits that have none)', () => {
   const made = history();
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PROOFPR_HOME: join(made.work, 'home') };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PROOFPR_HOME: join(made.work, 'home'), CALC_FIXTURE_MODE: 'on' };
   const quiet = { env, stdout: () => {}, stderr: () => {} };
   afterAll(() => rmSync(made.work, { recursive: true, force: true }));
 
-  it('backtest --config - without it the fix is passed over naming test.command; with it the fix is verified and its test change refused', async () => {
+  it('backtest --config - without it the fix is passed over naming test.command; with it (and its env names passed on) the fix is verified and its test change refused', async () => {
     const plain = join(made.work, 'plain');
     expect(await backtestCommand({ repo: made.repo, last: '1', out: plain }, quiet)).toBe(0);
     const before = JSON.parse(readFileSync(join(plain, 'backtest.json'), 'utf8')) as BacktestReport;
@@ -35,7 +39,7 @@ describe('proofpr backtest --config (the proofpr.yml you would install with, for
     expect(before.skipped.find((s) => s.commit === made.ids[1])?.why).toMatch(/test\.command/);
 
     const file = join(made.work, 'proofpr.yml');
-    writeFileSync(file, config('node --test'));
+    writeFileSync(file, `${config('node --test')}env: [CALC_FIXTURE_MODE]\n`);
     const out = join(made.work, 'with-config');
     expect(await backtestCommand({ repo: made.repo, last: '1', out, config: file }, quiet)).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'backtest.json'), 'utf8')) as BacktestReport;
