@@ -6,18 +6,15 @@
  * is retried without the oldest rounds.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
 import { createContextManager } from '../../src/agent/context/index.js';
 import { COMPACTION_SYSTEM_PROMPT } from '../../src/agent/context/compaction.js';
-import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import type { Verifier, StopVerdict } from '../../src/agent/verification/types.js';
 import type { GateResult } from '../../src/agent/events.js';
 import type { ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { ToolResult } from '../../src/tools/define-tool.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
-import { filler, fixtureRepo, task } from './helpers.js';
+import { stubToolbox } from '../agent/helpers.js';
+import { evidenceOf, filler, fixtureRepo, loopDeps, runLoop, task } from './helpers.js';
 
 const FAILING: GateResult = { name: 'tests_passed', passed: false, detail: '1 failed: parser keeps the last line' };
 const PASSING: GateResult = { name: 'tests_passed', passed: true, detail: '14 passed' };
@@ -111,26 +108,12 @@ describe('compaction through the loop', () => {
       gatesEnabled: ['tests_passed'],
       testCommand: 'npm test',
     });
-    const d: AgentDeps = {
-      model,
-      modelId: 'claude-sonnet-5-5',
-      toolbox,
-      policy: allowAllPolicy,
-      hooks: noHooks,
-      verifier: verifier(),
-      context,
-      toolContext: baseToolContext(repo.root),
-      budget: { maxTurns: 20, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: () => 0.01,
-      maxStopBlocks: 3,
-      branch: 'proofpr/12-parser',
-      retryBaseMs: 0,
-    };
+    const d = loopDeps(
+      { root: repo.root, model, context, toolbox },
+      { verifier: verifier(), budget: { maxTurns: 20, maxCostUsd: 5, timeoutMs: 60_000 } },
+    );
     return { d, model };
   }
-
-  const evidenceOf = (events: Parameters<typeof buildEvidence>[0]) =>
-    buildEvidence(events, { repo: { baseSha: 'a'.repeat(40), branch: 'proofpr/12-parser' }, filesChanged: [] });
 
   it('compaction-loop - prompt-too-long compacts with a free-form summary; the next request carries the harness facts; usage counts it', async () => {
     const { d, model } = await deps((r, n) => {
@@ -148,7 +131,7 @@ describe('compaction through the loop', () => {
       if (n === 3) return { error: 'prompt_too_long', message: 'prompt is too long: 201234 tokens > 200000 maximum' };
       return { content: [text('Fixed for real now.')] };
     });
-    const { events, result } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    const { events, result } = await runLoop(d);
     expect(result).toMatchObject({ status: 'completed', compactions: 1 });
 
     const compactions = events.filter((e) => e.type === 'compaction');
@@ -189,7 +172,7 @@ describe('compaction through the loop', () => {
       if (n === 4) return { content: [text('done')] };
       return { content: [text('done again')] };
     });
-    const { events } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    const { events } = await runLoop(d);
     expect(evidenceOf(events).usage.compactions).toBe(1);
     const next = userText(model.requests.filter((r) => !isSummary(r))[3]!);
     // `npm  test -- parser` passed (exit 0) after the parser edit: only lines.ts changed since
@@ -209,7 +192,7 @@ describe('compaction through the loop', () => {
       if (n === 5) return { error: 'prompt_too_long', message: 'prompt is too long: 200100 tokens > 200000 maximum' };
       return { content: [text('done')] };
     });
-    const { events, result } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    const { events, result } = await runLoop(d);
     expect(result.compactions).toBe(1);
     expect(evidenceOf(events).usage.compactions).toBe(1);
     const [first, retry] = model.requests.filter(isSummary).map(transcriptOf);
@@ -231,7 +214,7 @@ describe('compaction through the loop', () => {
       if (n === 1) return { error: 'prompt_too_long', message: 'prompt is too long' };
       return { content: [text('done')] };
     });
-    const { events, result } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    const { events, result } = await runLoop(d);
     expect(result.status).toBe('completed');
     expect(events.filter((e) => e.type === 'compaction')).toEqual([expect.objectContaining({ ok: false, kind: 'summary' })]);
     expect(result.compactions).toBe(0);

@@ -6,15 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
 import { createContextManager } from '../../src/agent/context/index.js';
 import { STUB_PREFIX } from '../../src/agent/context/microcompact.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import type { ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
-import { filler, fixtureRepo, task } from './helpers.js';
+import { stubToolbox } from '../agent/helpers.js';
+import { filler, fixtureRepo, loopDeps, runLoop, task } from './helpers.js';
 
 const PASS = { name: 'tests_passed', passed: true, detail: '3 passed' };
 const verifier: Verifier = {
@@ -76,22 +74,7 @@ describe('context tiers through the loop', () => {
       cacheTtlMs: 5 * 60_000,
       now: () => t,
     });
-    const d: AgentDeps = {
-      model,
-      modelId: 'claude-sonnet-5-5',
-      toolbox,
-      policy: allowAllPolicy,
-      hooks: noHooks,
-      verifier,
-      context,
-      toolContext: baseToolContext(repo.root),
-      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: () => 0.01,
-      maxStopBlocks: 1,
-      branch: 'proofpr/12-parser',
-      retryBaseMs: 0,
-    };
-    const { events } = await collect(runAgent({ prompt: 'Fix issue #12.' }, d));
+    const { events } = await runLoop(loopDeps({ root: repo.root, model, context, toolbox }, { verifier, maxStopBlocks: 1 }));
     return { events, model };
   }
 

@@ -2,8 +2,14 @@
 import { cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Message } from '../../src/model/model-client.js';
-import type { CompactionState, ContextTask, DynamicFacts } from '../../src/agent/context/types.js';
+import { runAgent, type AgentDeps, type RunResult } from '../../src/agent/loop.js';
+import type { RunEvent } from '../../src/agent/events.js';
+import { buildEvidence } from '../../src/agent/evidence/evidence.js';
+import type { Message, ModelClient } from '../../src/model/model-client.js';
+import type { CompactionState, ContextManager, ContextTask, DynamicFacts } from '../../src/agent/context/types.js';
+import type { Toolbox } from '../../src/agent/toolbox.js';
+import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
+import { baseToolContext, collect } from '../agent/helpers.js';
 
 /** Copies test/fixtures/context/repo to a temp dir (its `dot-proofpr` becomes `.proofpr`, which git ignores). */
 export function fixtureRepo(): { root: string; cleanup: () => void } {
@@ -64,4 +70,45 @@ export function history(turns: number, bytes = 2000): Message[] {
     out.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: filler(`file${i}`, bytes) }] });
   }
   return out;
+}
+
+/** What a context test brings to the agent loop; everything else is {@link loopDeps}' defaults. */
+export interface LoopSetup {
+  root: string;
+  model: ModelClient;
+  context: ContextManager;
+  toolbox: Toolbox;
+}
+
+/**
+ * The agent loop's dependencies as the context tests use them: the real context manager and a scripted
+ * model brought by the test, stub tools, the allow-all policy, no hooks, a cent per turn, no retry backoff.
+ * `overrides` replaces any field (a verifier, the budget, the stop blocks).
+ */
+export function loopDeps(setup: LoopSetup, overrides: Partial<AgentDeps> = {}): AgentDeps {
+  return {
+    modelId: 'claude-sonnet-5-5',
+    policy: allowAllPolicy,
+    hooks: noHooks,
+    toolContext: baseToolContext(setup.root),
+    budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
+    costOf: () => 0.01,
+    maxStopBlocks: 3,
+    branch: 'proofpr/12-parser',
+    retryBaseMs: 0,
+    model: setup.model,
+    context: setup.context,
+    toolbox: setup.toolbox,
+    ...overrides,
+  };
+}
+
+/** Runs the loop to its end: all events and the result. */
+export function runLoop(deps: AgentDeps, prompt = 'Fix issue #12.'): Promise<{ events: RunEvent[]; result: RunResult }> {
+  return collect(runAgent({ prompt }, deps));
+}
+
+/** The evidence of a run's events (the fixed base and branch of these tests, no files changed). */
+export function evidenceOf(events: RunEvent[]): ReturnType<typeof buildEvidence> {
+  return buildEvidence(events, { repo: { baseSha: 'a'.repeat(40), branch: 'proofpr/12-parser' }, filesChanged: [] });
 }

@@ -11,11 +11,9 @@ import { createContextManager } from '../../src/agent/context/index.js';
 import { loadInstructions } from '../../src/agent/context/instructions.js';
 import { MAX_IMPORT_DEPTH, stripHtmlComments } from '../../src/agent/context/instruction-text.js';
 import { loadRuleFiles, withStartupRules } from '../../src/agent/context/rule-files.js';
-import { runAgent } from '../../src/agent/loop.js';
 import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
-import { task } from './helpers.js';
+import { stubToolbox } from '../agent/helpers.js';
+import { loopDeps, runLoop, task } from './helpers.js';
 
 describe('instruction files', () => {
   let dir: string;
@@ -86,24 +84,7 @@ describe('instruction files', () => {
   it('loop - the first request carries the imported text in the system prompt, the comment does not reach it; the cap says what was cut', async () => {
     const context = await createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [] });
     const model = createScriptedModel([{ content: [text('done')] }]);
-    await collect(
-      runAgent(
-        { prompt: 'go' },
-        {
-          model,
-          modelId: 'claude-sonnet-5-5',
-          toolbox: stubToolbox({}),
-          policy: allowAllPolicy,
-          hooks: noHooks,
-          context,
-          toolContext: baseToolContext(root),
-          budget: { maxTurns: 3, maxCostUsd: 1, timeoutMs: 30_000 },
-          costOf: () => 0,
-          maxStopBlocks: 0,
-          branch: 'proofpr/1-x',
-        },
-      ),
-    );
+    await runLoop(loopDeps({ root, model, context, toolbox: stubToolbox({}) }), 'go');
     const system = model.requests[0]!.system.map((b) => b.text).join('\n');
     expect(system).toContain('Nested rule: no default exports.');
     expect(system).not.toContain('remember to update the release notes');
@@ -124,23 +105,9 @@ describe('instruction files', () => {
       { content: [toolUse('Read', { file_path: join(root, 'src/api/handler.ts') }, 'r2')] },
       { content: [text('done')] },
     ]);
-    await collect(
-      runAgent(
-        { prompt: 'go' },
-        {
-          model,
-          modelId: 'claude-sonnet-5-5',
-          toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const h = 1;', isError: false }) }),
-          policy: allowAllPolicy,
-          hooks: noHooks,
-          context,
-          toolContext: baseToolContext(root),
-          budget: { maxTurns: 5, maxCostUsd: 1, timeoutMs: 30_000 },
-          costOf: () => 0,
-          maxStopBlocks: 0,
-          branch: 'proofpr/1-x',
-        },
-      ),
+    await runLoop(
+      loopDeps({ root, model, context, toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const h = 1;', isError: false }) }) }),
+      'go',
     );
     const [first, second, third] = model.requests;
     expect(JSON.stringify(first!.system)).not.toContain('API rule');
@@ -164,23 +131,9 @@ describe('instruction files', () => {
       { content: [toolUse('Read', { file_path: join(root, 'src/ui/App.tsx') }, 'r3')] },
       { content: [text('done')] },
     ]);
-    await collect(
-      runAgent(
-        { prompt: 'go' },
-        {
-          model,
-          modelId: 'claude-sonnet-5-5',
-          toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const x = 1;', isError: false }) }),
-          policy: allowAllPolicy,
-          hooks: noHooks,
-          context,
-          toolContext: baseToolContext(root),
-          budget: { maxTurns: 6, maxCostUsd: 1, timeoutMs: 30_000 },
-          costOf: () => 0,
-          maxStopBlocks: 0,
-          branch: 'proofpr/1-x',
-        },
-      ),
+    await runLoop(
+      loopDeps({ root, model, context, toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const x = 1;', isError: false }) }) }),
+      'go',
     );
     const [first, second, third, fourth] = model.requests;
     const system = JSON.stringify(first!.system);

@@ -7,18 +7,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
 import { createContextManager, type ContextManagerOptions } from '../../src/agent/context/index.js';
 import { COMPACTION_SYSTEM_PROMPT } from '../../src/agent/context/compaction.js';
 import { createSessionNotes, SESSION_NOTES_MAX_CALLS, shortArg } from '../../src/agent/context/session-notes.js';
 import { validateHistory } from '../../src/agent/context/validate-history.js';
-import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import type { Message, ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { ToolResult } from '../../src/tools/define-tool.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
-import { emptyState, filler, fixtureRepo, history, task } from './helpers.js';
+import { stubToolbox } from '../agent/helpers.js';
+import { emptyState, evidenceOf, filler, fixtureRepo, history, loopDeps, runLoop, task } from './helpers.js';
 
 const TEST_LOG = 'tool-output/toolu_b1.txt';
 const PARSER = "export const splitLines = (s: string): string[] => s.split('\\n');\n";
@@ -78,22 +75,9 @@ describe('session notes', () => {
       contextWindow: 20_000,
       ...extra,
     });
-    const deps: AgentDeps = {
-      model,
-      modelId: 'claude-sonnet-5-5',
-      toolbox,
-      policy: allowAllPolicy,
-      hooks: noHooks,
-      context,
-      toolContext: baseToolContext(repo.root),
-      budget: { maxTurns: 30, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: () => 0.01,
-      maxStopBlocks: 3,
-      branch: 'proofpr/12-parser',
-      retryBaseMs: 0,
-    };
-    const { events, result } = await collect(runAgent({ prompt: 'Fix issue #12.' }, deps));
-    const evidence = buildEvidence(events, { repo: { baseSha: 'a'.repeat(40), branch: 'proofpr/12-parser' }, filesChanged: [] });
+    const deps = loopDeps({ root: repo.root, model, context, toolbox }, { budget: { maxTurns: 30, maxCostUsd: 5, timeoutMs: 60_000 } });
+    const { events, result } = await runLoop(deps);
+    const evidence = evidenceOf(events);
     return { model, events, result, evidence };
   }
 
