@@ -16,7 +16,7 @@ import type { StatusReporter } from '../github/status-reporter.js';
 import type { StatusState } from '../github/status-comment.js';
 import type { RunTaskResult } from '../run/run-task-types.js';
 import { updateRunFolder, type RunFolderPatch } from '../run/update-run-folder.js';
-import { wipFetchCommand, wipRefFor } from '../workspace/push.js';
+import { wipFetchCommand, wipRefFor, type PushBranchOptions } from '../workspace/push.js';
 import type { BranchLedger } from './pr-ownership.js';
 import type { WorkspacePort } from './ports.js';
 
@@ -89,55 +89,52 @@ export function isVerified(result: RunTaskResult): boolean {
   return result.evidence.verdict === 'verified' && result.headSha !== undefined && !result.wip;
 }
 
-/** Step 1: the verified commit to the branch, with the lease on the tip proofpr expects there. */
-async function pushVerified(input: PublishWorkInput, deps: PublishDeps, sha: string): Promise<void> {
-  const { github } = deps;
-  if (input.lease.kind === 'fast-forward') return pushFastForward(input, deps, input.lease.sha, sha);
-  const expected = input.lease.kind === 'start-sha' ? input.lease.sha : await github.getBranchSha(input.branch);
-  // A fresh token: the one from the start of the run may have expired during a long run.
-  const access = await github.gitAccess();
-  await deps.workspace.pushBranch({
-    repoDir: input.repoDir,
-    remoteUrl: access.url,
-    branch: input.branch,
-    token: access.token,
-    expectedRemoteSha: expected ?? null,
-    ownBranch: true,
-    sha,
-  });
+/**
+ * The one remote-tip check of every lease: what the push may replace on the remote. A force-with-lease on
+ * the expected tip for proofpr's own branch (the start sha, or the tip read now); for a fast-forward, the
+ * remote must still be at the sha the run's commit descends from, and the push is a plain one.
+ */
+async function leaseOf(
+  input: PublishWorkInput,
+  github: PublishGitHub,
+): Promise<Pick<PushBranchOptions, 'expectedRemoteSha' | 'ownBranch'>> {
+  const lease = input.lease;
+  const remote = lease.kind === 'start-sha' ? lease.sha : await github.getBranchSha(input.branch);
+  if (lease.kind !== 'fast-forward') return { expectedRemoteSha: remote ?? null, ownBranch: true };
+  if (remote !== lease.sha)
+    throw new Error(
+      `the branch ${input.branch} moved on the remote (${remote?.slice(0, 12) ?? 'deleted'}, not ${lease.sha.slice(0, 12)}) since the run started; nothing was pushed: re-run /agent fix`,
+    );
+  return { ownBranch: false };
 }
 
-/** Step 1 for a fast-forward lease: the remote still at `from`, then a plain push (no force of any kind). */
-async function pushFastForward(input: PublishWorkInput, deps: PublishDeps, from: string, sha: string): Promise<void> {
-  const remote = await deps.github.getBranchSha(input.branch);
-  if (remote !== from)
-    throw new Error(
-      `the branch ${input.branch} moved on the remote (${remote?.slice(0, 12) ?? 'deleted'}, not ${from.slice(0, 12)}) since the run started; nothing was pushed: re-run /agent fix`,
-    );
+/** One push of `sha` from the run's repository, with a fresh token (the one from the start of the run may have expired). */
+async function pushSha(
+  input: PublishWorkInput,
+  deps: PublishDeps,
+  sha: string,
+  how: Pick<PushBranchOptions, 'expectedRemoteSha' | 'ownBranch' | 'wipRef'>,
+): Promise<void> {
   const access = await deps.github.gitAccess();
   await deps.workspace.pushBranch({
     repoDir: input.repoDir,
     remoteUrl: access.url,
     branch: input.branch,
     token: access.token,
-    ownBranch: false,
     sha,
+    ...how,
   });
+}
+
+/** Step 1: the verified commit to the branch, with the lease on the tip proofpr expects there. */
+async function pushVerified(input: PublishWorkInput, deps: PublishDeps, sha: string): Promise<void> {
+  await pushSha(input, deps, sha, await leaseOf(input, deps.github));
 }
 
 /** Unverified work, when there is a commit: to refs/proofpr/wip/<run-id> (it must not exist yet), never to a branch. */
 async function keepWip(input: PublishWorkInput, deps: PublishDeps, sha: string): Promise<string> {
   const wipRef = wipRefFor(input.runId);
-  const access = await deps.github.gitAccess();
-  await deps.workspace.pushBranch({
-    repoDir: input.repoDir,
-    remoteUrl: access.url,
-    branch: input.branch,
-    token: access.token,
-    ownBranch: true,
-    sha,
-    wipRef,
-  });
+  await pushSha(input, deps, sha, { ownBranch: true, wipRef });
   return wipRef;
 }
 
