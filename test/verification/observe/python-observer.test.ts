@@ -170,6 +170,29 @@ describe('python observer: unittest', () => {
     );
   });
 
+  it('a class fixture that skips (setUpClass raising SkipTest) is not counted, as "Ran N" leaves it out; a fixture error fails', () => {
+    const root = project('fixtures');
+    const green = observe(root, 'python3 -m unittest');
+    expect(green.code).toBe(0);
+    expect(ranN(green.stderr)).toBe(3);
+    expect(green.reports[0]?.report?.counts).toEqual({ passed: 2, failed: 0, skipped: 1, total: 3 });
+    expect(ids(green.reports[0]?.report)).toEqual([
+      'passed tests/test_fixtures.py > Broken::test_three',
+      'passed tests/test_fixtures.py > Plain::test_four',
+      'skipped tests/test_fixtures.py > Plain::test_five',
+    ]);
+    // The broken fixture's tests never start ("Ran 2"); its error is one failed entry, so the run is red.
+    const red = observe(root, 'python3 -m unittest', { FIXTURE_FAIL: '1' });
+    expect(red.code).toBe(1);
+    expect(ranN(red.stderr)).toBe(2);
+    expect(red.reports[0]?.report?.counts).toEqual({ passed: 1, failed: 1, skipped: 1, total: 3 });
+    expect(ids(red.reports[0]?.report)).toContain('failed setUpClass (tests.test_fixtures.Broken)');
+    // The -v lines (the direct-call path) give the same tests: the fixture's skip line is no test there either.
+    const verbose = run(root, 'python3 -m unittest -v', baseEnv());
+    expect(verbose.stderr).toMatch(/^setUpClass \(tests\.test_fixtures\.NeedsOptional\) \.\.\. skipped/m);
+    expect(ids(runnerNamed('unittest')?.parse(verbose.stderr, root))).toEqual(ids(green.reports[0]?.report));
+  });
+
   it('python3 -m unittest -v (verbose, failing): the same count, the exit status and output unchanged', () => {
     const root = project('calc');
     const plain = run(root, 'python3 -m unittest -v', baseEnv({ CALC_FAIL: '1' }));

@@ -213,9 +213,9 @@ class _Recorder(object):
             else:
                 self._extra(test, 'failed')  # a class or module fixture error: not in "Ran N"
         elif name == 'addSkip':
-            if entry is None:
-                self._extra(test, 'skipped')
-            elif parent is None and entry['outcome'] == 'passed':
+            # A class or module fixture's skip (setUpClass raising SkipTest) is no test the runner ran: unittest
+            # leaves it out of "Ran N" (its tests never start), so it is not recorded; its error is (above).
+            if entry is not None and parent is None and entry['outcome'] == 'passed':
                 entry['outcome'] = 'skipped'
 
     def text(self):

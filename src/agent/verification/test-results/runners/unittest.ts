@@ -3,6 +3,7 @@ import { parseJson, relFile, reportOf, testCase } from './report-util.js';
 import { pythonFile } from './pytest.js';
 import type { Runner, RunnerReport } from './types.js';
 
+const FIXTURE = /^(?:setUpClass|setUpModule)$/;
 const LINE = /^(\w+) \(([\w.]+)\)(?:\n.*)? \.\.\. (ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$/;
 
 /** `pkg.mod.Class.test_x` → `pkg/mod.py > Class::test_x` (the module is the dotted path up to the first CamelCase part). */
@@ -23,8 +24,10 @@ interface ObservedTest {
 /**
  * The python observer's report (`{"unittest": 1, "testsRun": N, "tests": [...]}`): one entry per test
  * the runner started (doctests and FunctionTestCases included; a test with subTests is one, failed
- * when one of them failed), plus one per class/module fixture error or skip (unittest lists those
- * under errors=/skipped= but not in "Ran N"). `file` is the test's source file when the observer knew
+ * when one of them failed): the runner's own "Ran N", plus one failed entry per class/module fixture
+ * error (unittest lists those under errors= but not in "Ran N"; the run failed). A fixture's skip
+ * (setUpClass raising SkipTest) is not recorded: its tests never started and "Ran N" leaves it out, so a
+ * green run counts exactly "Ran N". `file` is the test's source file when the observer knew
  * it, `name` its name in that file (`Class::test_x`, a doctest's `Class::method`); else the id is read as a dotted path.
  */
 function observedReport(text: string, cwd: string): RunnerReport | undefined {
@@ -44,7 +47,8 @@ function observedReport(text: string, cwd: string): RunnerReport | undefined {
 /**
  * `python -m unittest -v`: one `name (dotted.path) ... ok|FAIL|ERROR|skipped …` line per test on
  * stderr, which the harness sends to the report file (what tests print to stdout stays out). Lines
- * after the first `=====` separator (failure details) are not read. An expected failure counts as
+ * after the first `=====` separator (failure details) are not read; a fixture's skip line is no test (as in
+ * "Ran N"), a fixture's error line is one failed entry. An expected failure counts as
  * passed, an unexpected success as failed. A report that starts with `{` is the python observer's
  * (every test the runner ran, which -v lines miss: a docstring's first line splits a test's line).
  */
@@ -75,6 +79,8 @@ export const unittestRunner: Runner = {
       // Python ≥ 3.11 prints the full path (mod.Class.test); older ones the class path only.
       const full = dotted.endsWith(`.${m[1] ?? ''}`) ? dotted : `${dotted}.${m[1] ?? ''}`;
       const r = m[3] ?? '';
+      // A class or module fixture's skip (`setUpClass (pkg.mod.Class) ... skipped`) is no test: "Ran N" leaves it out.
+      if (r.startsWith('skipped') && FIXTURE.test(m[1] ?? '')) return [];
       return [dottedCase(full, r === 'ok' || r === 'expected failure' ? 'passed' : r.startsWith('skipped') ? 'skipped' : 'failed')];
     });
     return reportOf(tests);
