@@ -51,11 +51,44 @@ export const caseSchema = z.strictObject({
   install: z.enum(INSTALLS).optional(),
   /** What the test command is made of (composite script, coverage wrapper, pretest build, workspaces, package manager, TypeScript loader). */
   shape: z.string().min(1).optional(),
-  /** The runner run directly, once, on the fixed tree, and a regex whose first group is its own test count (matches summed; without a group, each match is one test). */
+  /**
+   * The runner run directly, once, on the fixed tree, and how to read its own test count from its output:
+   * the name of a rule of COUNT_RULES (one per runner), or a regex whose first group is a count (matches
+   * summed; without a group, each match is one test).
+   */
   direct: z.strictObject({ command: z.string().min(1), count: z.string().min(1) }),
 });
 
 export type BenchCase = z.infer<typeof caseSchema>;
+
+/**
+ * The runner's own test count, read from what it prints when run as the maintainer runs it: every test
+ * it reports as run, skipped ones included where its own summary counts them, tests it did not select
+ * (pytest's `deselected`, libtest's `filtered out`, go's `-run` misses) not included. The product's final
+ * run must report the same total (passed + failed + skipped).
+ * - pytest: the outcomes of the closing summary line (`N passed, N failed, N errors, N skipped, N xfailed,
+ *   N xpassed … in 1.2s`); `deselected`, `warnings` and `rerun` are no tests.
+ * - unittest: `Ran N tests` (each call's; a class fixture's skip or error is not in it, as unittest has it).
+ * - go: one per `--- PASS/FAIL/SKIP` line of `go test -v`: a test with subtests counts as itself and
+ *   each subtest, as go lists them.
+ * - cargo: libtest's `test result:` line per target: passed + failed + ignored.
+ * - mocha: `N passing` + `N failing` + `N pending`; ava: `N tests passed/failed/skipped/todo` and
+ *   `N known failures`; jest: `Tests: … N total`; vitest: `Tests … (N)`; node:test: `tests N`.
+ */
+export const COUNT_RULES: Readonly<Record<string, string>> = {
+  pytest: '(?<=^=*\\s*(?:\\d+ \\w+, )*)(\\d+) (?:passed|failed|errors?|skipped|xfailed|xpassed)(?=(?:, \\d+ \\w+)* in [\\d.]+s\\b)',
+  unittest: '^Ran (\\d+) tests? in ',
+  go: '^\\s*--- (?:PASS|FAIL|SKIP): \\S',
+  cargo: '(?<=^\\s*test result: \\w+\\.(?: \\d+ \\w+;)*) (\\d+) (?:passed|failed|ignored);',
+  mocha: '^\\s*(\\d+) (?:passing|failing|pending)\\b',
+  ava: '^\\s*(\\d+) (?:tests? (?:passed|failed|skipped|todo)|known failures?)\\b',
+  jest: '^Tests:.*?(\\d+) total',
+  vitest: '^\\s*Tests\\s+.*\\((\\d+)\\)',
+  'node:test': '^(?:ℹ|#) tests (\\d+)',
+};
+
+/** The regex of a case's `direct.count`: its rule's, or the count itself. */
+export const countPattern = (count: string): string => COUNT_RULES[count] ?? count;
 
 export const manifestSchema = z.strictObject({ cases: z.array(caseSchema).min(1) }).superRefine((m, ctx) => {
   const seen = new Set<string>();
@@ -65,7 +98,7 @@ export const manifestSchema = z.strictObject({ cases: z.array(caseSchema).min(1)
     if (!c.id.endsWith(`-${c.fix.slice(0, 7)}`))
       ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `id must end with the fix's short id ${c.fix.slice(0, 7)}` });
     try {
-      new RegExp(c.direct.count);
+      new RegExp(countPattern(c.direct.count));
     } catch (e) {
       ctx.addIssue({ code: 'custom', path: ['cases', i, 'direct', 'count'], message: `bad regex: ${String(e)}` });
     }
@@ -121,14 +154,14 @@ export function splitPaths(paths: readonly string[], tests: readonly string[]): 
 }
 
 /**
- * The runner's own count in `output`: the sum of every match's first group of `pattern`; without a group,
+ * The runner's own count in `output`: the sum of every match's first group of `pattern` (a COUNT_RULES name or a regex); without a group,
  * the number of matches; with a named group `name` (go test -v's `--- PASS: A/b` lines), the distinct
  * names that are leaves (no other name extends them with `/`): a test with subtests is their parent.
  */
 export function directCount(output: string, pattern: string): number | undefined {
   let total: number | undefined;
   const names = new Set<string>();
-  for (const m of output.matchAll(new RegExp(pattern, 'gm'))) {
+  for (const m of output.matchAll(new RegExp(countPattern(pattern), 'gm'))) {
     if (m.groups?.name !== undefined) names.add(m.groups.name);
     else total = (total ?? 0) + (m.length > 1 ? Number(m[1] ?? 0) : 1);
   }

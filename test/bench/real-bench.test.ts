@@ -3,7 +3,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { directCount, globToRegExp, parseManifest, readManifest, splitPaths, type BenchCase } from '../../bench/real/manifest.js';
+import {
+  COUNT_RULES,
+  countPattern,
+  directCount,
+  globToRegExp,
+  parseManifest,
+  readManifest,
+  readManifests,
+  splitPaths,
+  type BenchCase,
+} from '../../bench/real/manifest.js';
+import { parseTestOutput } from '../../src/agent/verification/test-results/parse-test-output.js';
 import { materialize } from '../../bench/real/materialize.js';
 import { editsFor, replayReply, replaySteps } from '../../src/backtest/replay.js';
 
@@ -21,7 +32,7 @@ describe('bench/real manifest', () => {
     for (const c of m.cases) {
       expect(c.id.endsWith(c.fix.slice(0, 7))).toBe(true);
       expect(c.fix).not.toBe(c.parent);
-      expect(() => new RegExp(c.direct.count)).not.toThrow();
+      expect(() => new RegExp(countPattern(c.direct.count))).not.toThrow();
     }
   });
 
@@ -49,6 +60,47 @@ describe('bench/real manifest', () => {
     expect(directCount('nothing', '(\\d+) passed')).toBeUndefined();
     // go test -v: a test with subtests is their parent, only leaves count.
     expect(directCount('--- PASS: A\n    --- PASS: A/x\n    --- PASS: A/y\n--- PASS: B', '^\\s*--- (?:PASS|FAIL): (?<name>\\S+)')).toBe(3);
+  });
+
+  // Each runner's own summary (written for this test), its count by the bench's rule, and the product's total from the same output.
+  const OWN: Array<[rule: string, output: string, count: number]> = [
+    [
+      'pytest',
+      'tests/t.py::a PASSED\n2 passed, says a test\n=== 5 passed, 2 skipped, 7 deselected, 1 xfailed, 1 xpassed, 3 warnings in 0.20s ===',
+      9,
+    ],
+    ['pytest', '2 failed, 3 passed, 1 error in 1.02s', 6],
+    ['unittest', 'Ran 3 tests, says a test\n......\n----\nRan 12 tests in 0.003s\n\nOK (skipped=2)', 12],
+    [
+      'go',
+      '=== RUN   TestA\n=== RUN   TestA/x\n--- PASS: TestA (0.00s)\n    --- PASS: TestA/x (0.00s)\n=== RUN   TestB\n--- SKIP: TestB (0.00s)\nPASS\nok  \tex.com/p\t0.01s',
+      3,
+    ],
+    [
+      'cargo',
+      'test result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 2 filtered out; finished in 0.00s\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s',
+      6,
+    ],
+    ['mocha', '  ✓ a test\n\n  5 passing (8ms)\n  1 pending\n  2 failing', 8],
+    ['jest', 'Test Suites: 2 passed, 2 total\nTests:       1 skipped, 4 passed, 5 total', 5],
+    ['vitest', ' Test Files  1 passed (1)\n      Tests  3 passed | 1 skipped (4)', 4],
+  ];
+
+  it.each(OWN)(
+    "bench real - the %s rule counts every test the runner reports (skipped included, deselected not), as the product's total does",
+    (rule, output, count) => {
+      expect(directCount(output, rule)).toBe(count);
+      expect(parseTestOutput(output)?.counts.total).toBe(count);
+    },
+  );
+
+  it('bench real - ava and node:test rules; every case of cases*.json names a rule or a valid regex', () => {
+    expect(directCount('  ✔ a\n  ─\n\n  3 tests passed\n  1 known failure\n  1 test skipped\n  2 tests todo', 'ava')).toBe(7);
+    expect(directCount('ℹ tests 6\nℹ suites 1\nℹ pass 6', 'node:test')).toBe(6);
+    for (const c of readManifests('bench/real').cases) {
+      if (c.runner !== 'node-tap') expect(Object.keys(COUNT_RULES)).toContain(c.direct.count);
+      expect(() => new RegExp(countPattern(c.direct.count))).not.toThrow();
+    }
   });
 });
 
