@@ -29,6 +29,11 @@ export interface ExecRequest {
    * command wrote into its home (an `.npmrc`, a `.gitconfig`) is read; it is removed afterwards.
    */
   home?: 'fresh';
+  /**
+   * With home 'fresh', for a run of the base commit's own code only (the baseline): the Go build cache
+   * it leaves becomes the run's seed; every later fresh home starts from a copy (build-cache-seed.ts).
+   */
+  seedBuildCache?: boolean;
 }
 
 /** The most a single call writes to its output file (100 MiB); past it the file ends with a note. */

@@ -15,6 +15,7 @@ import { gitPinEnv, runsGit } from './git-pin.js';
 import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
 import { registerGroup, releaseGroup } from './process-groups.js';
 import { makeFreshHome, removeFreshHome } from './fresh-home.js';
+import { keepBuildCacheSeed, noCachedTestResults, plantBuildCacheSeed } from './build-cache-seed.js';
 import { openRedactingFile } from '../secrets/redacting-writer.js';
 import { MASKED_REPLACE_BASE } from './masked-objects.js';
 
@@ -172,9 +173,12 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
 /** One command: bash (in bwrap when sandboxed) in its own process group, output capped, killed on timeout or abort. */
 async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult> {
   const fresh = req.home === 'fresh' ? await makeFreshHome(cx.runTmp) : undefined;
+  // A harness run's home starts with a private copy of the run's Go build cache seed (build-cache-seed.ts).
+  if (fresh) await plantBuildCacheSeed(cx.runTmp, fresh);
   try {
     return await runIn(cx, req, fresh);
   } finally {
+    if (fresh && req.seedBuildCache) await keepBuildCacheSeed(fresh, cx.runTmp, cx.home).catch(() => undefined);
     if (fresh) await removeFreshHome(fresh);
   }
 }
@@ -191,7 +195,9 @@ function tryMkdir(dir: string): void {
 /** The command's environment: the run's (or a fresh) home, the git pin when it runs git, the request's additions. */
 function commandEnv(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Record<string, string> {
   const base = fresh ? rehome(cx.baseEnv, cx.home, fresh) : cx.baseEnv;
-  const plain = { ...base, ...(cx.pin && runsGit(req.command) ? cx.pin : {}), ...(req.extraEnv ?? {}) };
+  // A harness run never replays a go test result cached by an earlier run.
+  const harness: Record<string, string> = fresh ? { GOFLAGS: noCachedTestResults(base.GOFLAGS) } : {};
+  const plain = { ...base, ...harness, ...(cx.pin && runsGit(req.command) ? cx.pin : {}), ...(req.extraEnv ?? {}) };
   return req.extendEnv ? { ...plain, ...req.extendEnv(plain) } : plain;
 }
 

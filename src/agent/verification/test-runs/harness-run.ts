@@ -151,6 +151,8 @@ async function runIt(
       extendEnv,
       // A home of its own: nothing the agent wrote into its home (.npmrc, .gitconfig) reaches the harness's run.
       home: 'fresh',
+      // The base commit's run warms the Go build cache of the harness's later runs (each gets a copy).
+      ...(opts.kind === 'baseline' ? { seedBuildCache: true } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     return {
