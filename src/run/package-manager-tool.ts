@@ -3,19 +3,24 @@
  * yarn) is on PATH, or corepack (shipped with Node) can run it. When the binary is absent and
  * `corepack <tool> --version` works, the commands are run through corepack (`corepack pnpm install
  * --frozen-lockfile`); when neither works, the run stops before setup and before any model request,
- * naming the missing tool and the fix. The probe runs with a minimal environment (PATH, HOME, the
+ * naming the missing tool and the fix (corepack-failure.ts: a signature corepack cannot verify has its own).
+ * A tool on PATH that is corepack's shim is probed the same way. The probe runs with a minimal environment (PATH, HOME, the
  * non-secret COREPACK_* and proxy variables) and a timeout, so an unreachable registry fails fast.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { isSecretName } from '../workspace/env-scrub.js';
 import { commandSegments, withoutAssignments } from '../detect/shell-words.js';
+import { corepackFailure, enableFix, type CorepackFailure } from './corepack-failure.js';
 
 /** Package managers corepack runs. */
 const COREPACK_TOOLS = new Set(['pnpm', 'yarn']);
 
-export type ToolCheck = { ok: true; corepack?: { tools: string[]; why: string } } | { ok: false; tool: string; reason: string };
+export type ToolCheck =
+  | { ok: true; corepack?: { tools: string[]; why: string } }
+  /** `reason` is `detail: fix`, the readiness stop's sentence. */
+  | { ok: false; tool: string; reason: string; detail?: string; fix?: string };
 
 export interface ToolCheckOptions {
   env?: NodeJS.ProcessEnv;
@@ -54,57 +59,104 @@ export function throughCorepack(command: string, tools: readonly string[]): stri
   return command.replace(re, (_m, sep: string, assigns: string, tool: string) => `${sep}${assigns}corepack ${tool}`);
 }
 
+/** COREPACK_* names that are settings, not credentials, though they look like one (public keys, or "0"). */
+const COREPACK_SETTINGS = new Set(['COREPACK_INTEGRITY_KEYS']);
+
 /** The environment of the probe: what corepack needs, nothing secret. */
 function probeEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (typeof v !== 'string' || isSecretName(k)) continue;
+    if (typeof v !== 'string' || (isSecretName(k) && !COREPACK_SETTINGS.has(k))) continue;
     if (['PATH', 'HOME', 'LANG', 'XDG_CACHE_HOME'].includes(k) || /^COREPACK_/.test(k) || /^(https?|no)_proxy$/i.test(k)) out[k] = v;
   }
   return { ...out, COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', COREPACK_ENABLE_AUTO_PIN: '0' };
 }
 
-/** The line of corepack's output that says what went wrong. */
-function errorLine(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim());
-  const line = lines.find((l) => /^(Usage)?Error\b/.test(l)) ?? lines.filter(Boolean).pop() ?? 'no output';
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+/** The file `name` runs from on PATH (symlinks followed), when it is corepack's shim (`corepack enable` links them into corepack's dist). */
+export function corepackShim(name: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+    } catch {
+      continue;
+    }
+    try {
+      const real = realpathSync(file);
+      if (/[\\/]corepack[\\/]/.test(real) || readFileSync(real, 'utf8').slice(0, 2048).includes('corepack')) return file;
+    } catch {
+      /* unreadable: not known to be a shim */
+    }
+    return undefined;
+  }
+  return undefined;
 }
 
-const fix = (tool: string, where: string): string =>
-  `run \`corepack enable\` on this machine (with network access, so corepack can fetch ${tool}) or install ${tool}, ` +
-  `or set setup.command in .github/proofpr.yml to a command that installs the dependencies without it (${where})`;
+/** Runs `argv` (`corepack pnpm --version`, or the shim's `--version`) the way the commands will: a failure as corepackFailure says it. */
+async function probe(
+  argv: [string, ...string[]],
+  t: string,
+  opts: ToolCheckOptions,
+  where: string,
+  shim: boolean,
+): Promise<CorepackFailure | undefined> {
+  const env = opts.env ?? process.env;
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const [file, ...args] = argv;
+  const r = await execa(file, args, {
+    cwd: opts.cwd,
+    env: probeEnv(env),
+    extendEnv: false,
+    reject: false,
+    all: true,
+    stdin: 'ignore',
+    timeout: timeoutMs,
+  });
+  if (r.exitCode === 0 && !r.timedOut) return undefined;
+  const how = r.timedOut ? `timed out after ${Math.round(timeoutMs / 1000)} s` : undefined;
+  return corepackFailure(t, `${shim ? t : `corepack ${t}`} --version`, r.all ?? '', {
+    cwd: opts.cwd,
+    where,
+    shim,
+    ...(how ? { how } : {}),
+  });
+}
+
+const failed = (tool: string, f: CorepackFailure): ToolCheck => ({
+  ok: false,
+  tool,
+  reason: `${f.detail}: ${f.fix}`,
+  detail: f.detail,
+  fix: f.fix,
+});
 
 /**
  * Checks the package managers that `commands` (setup, then test) call. `ok` with `corepack` when some
- * are missing but corepack provides them (the caller rewrites the commands with throughCorepack).
+ * are missing but corepack provides them (the caller rewrites the commands with throughCorepack). A tool
+ * on PATH that is corepack's shim is probed too (`pnpm --version`): it downloads the pinned version on
+ * first use and fails as `corepack pnpm` would (e.g. a signature it cannot verify).
  */
 export async function checkPackageManagerTools(commands: Array<string | undefined>, opts: ToolCheckOptions): Promise<ToolCheck> {
   const env = opts.env ?? process.env;
-  const missing = [...new Set(commands.flatMap(corepackToolsIn))].filter((t) => !onPath(t, env.PATH));
+  const tools = [...new Set(commands.flatMap(corepackToolsIn))];
+  const where = `needed by \`${commands.filter((c) => corepackToolsIn(c).length).join('` and `')}\``;
+  for (const t of tools) {
+    const shim = corepackShim(t, env.PATH);
+    const f = shim && (await probe([shim, '--version'], t, opts, where, true));
+    if (f) return failed(t, f);
+  }
+  const missing = tools.filter((t) => !onPath(t, env.PATH));
   if (!missing.length) return { ok: true };
   const tool = missing.join(' and ');
-  const where = `needed by \`${commands.filter((c) => corepackToolsIn(c).length).join('` and `')}\``;
-  if (!onPath('corepack', env.PATH))
-    return { ok: false, tool, reason: `${tool} is not installed and corepack is not on PATH: ${fix(tool, where)}` };
+  if (!onPath('corepack', env.PATH)) {
+    const fix = enableFix(tool, where);
+    const detail = `${tool} is not installed and corepack is not on PATH`;
+    return { ok: false, tool, reason: `${detail}: ${fix}`, detail, fix };
+  }
   for (const t of missing) {
-    const r = await execa('corepack', [t, '--version'], {
-      cwd: opts.cwd,
-      env: probeEnv(env),
-      extendEnv: false,
-      reject: false,
-      all: true,
-      stdin: 'ignore',
-      timeout: opts.timeoutMs ?? 120_000,
-    });
-    if (r.exitCode !== 0 || r.timedOut) {
-      const how = r.timedOut ? `timed out after ${Math.round((opts.timeoutMs ?? 120_000) / 1000)} s` : errorLine(r.all ?? '');
-      return {
-        ok: false,
-        tool,
-        reason: `${t} is not installed and corepack could not provide it (\`corepack ${t} --version\`: ${how}): ${fix(t, where)}`,
-      };
-    }
+    const f = await probe(['corepack', t, '--version'], t, opts, where, false);
+    if (f) return failed(tool, f);
   }
   return {
     ok: true,

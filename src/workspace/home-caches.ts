@@ -43,6 +43,8 @@ const dir = (p: string | undefined): string | undefined => {
  *   registry and git checkouts (`CARGO_HOME`, unless setup fetched into the per-run one; credentials and
  *   config in ~/.cargo stay hidden).
  * - yarn berry's global cache (~/.yarn/berry: the zip archives a PnP `.pnp.cjs` points at).
+ * - corepack's cache (`COREPACK_HOME`: the pnpm or yarn versions it fetched, which its shims and
+ *   `corepack pnpm …` run offline).
  * - Python: the user site (`PYTHONUSERBASE`, unless setup installed into the per-run one), pyenv
  *   (`PYENV_ROOT`: its shims and interpreters), virtualenvs (virtualenvwrapper, pipenv, poetry, uv's
  *   interpreters).
@@ -88,6 +90,11 @@ export function homeCaches(input: HomeCacheInput): HomeCaches {
 
   // yarn berry.
   show('yarn berry global cache', dir(env.YARN_GLOBAL_FOLDER ?? join(home, '.yarn', 'berry')));
+
+  // corepack: the package managers it fetched (the readiness probe before a run fetches them there).
+  // Children never pin packageManager into package.json (COREPACK_ENABLE_AUTO_PIN) nor wait on a prompt.
+  const corepack = dir(env.COREPACK_HOME ?? join(env.XDG_CACHE_HOME ?? join(home, '.cache'), 'node', 'corepack'));
+  show('corepack cache', corepack, { COREPACK_HOME: corepack ?? '', COREPACK_ENABLE_AUTO_PIN: '0', COREPACK_ENABLE_DOWNLOAD_PROMPT: '0' });
 
   // Python.
   const userBase = dir(env.PYTHONUSERBASE ?? join(home, '.local'));

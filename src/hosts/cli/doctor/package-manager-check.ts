@@ -24,8 +24,7 @@ export async function checkPackageManager(
   if (!tools.length) return { resolved };
   const t = await checkPackageManagerTools(commands, { cwd: repoDir, env });
   if (!t.ok) {
-    const [detail, fix] = t.reason.split(/: (?=run `corepack enable`)/);
-    return { check: { name, status: 'fail', detail: detail ?? t.reason, ...(fix ? { fix } : {}) }, resolved };
+    return { check: { name, status: 'fail', detail: t.detail ?? t.reason, ...(t.fix ? { fix: t.fix } : {}) }, resolved };
   }
   if (!t.corepack) return { check: { name, status: 'ok', detail: `${tools.join(', ')} on PATH` }, resolved };
   const test = resolved.test && { ...resolved.test, command: throughCorepack(resolved.test.command, t.corepack.tools) };

@@ -6,7 +6,7 @@
  * sharing the repository's objects: doctor only inspects the repository, so it registers no worktree
  * there (a killed doctor leaves nothing in its `git worktree list`).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RepoConfig } from '../../../config/repo-config.js';
@@ -16,6 +16,8 @@ import { createExec } from '../../../workspace/exec.js';
 import { resolveCommit } from '../../../workspace/git.js';
 import { reporterHints } from '../../../detect/runner-hints.js';
 import { describeTrace, traceRunners } from '../../../detect/test-runner.js';
+import { missingProgram, missingProgramFix } from '../../../detect/missing-program.js';
+import { corepackFailure, isSignatureFailure } from '../../../run/corepack-failure.js';
 import type { CheckResult } from './check.js';
 
 /**
@@ -29,6 +31,25 @@ export async function countsFix(repoDir: string, command: string): Promise<strin
     return `no test runner was found in \`${command}\` or the package.json scripts it runs: set test.command to the command that runs your tests (its output must show a runner's summary), ${report}`;
   const hints = reporterHints(trace.runners);
   return `\`${command}\` ${describeTrace(trace) ?? ''}${hints ? `: ${hints}` : ''}; ${report}`;
+}
+
+/**
+ * The fix for a dry run whose counts could not be read, from its output: a program the shell could not
+ * find (exit 127) is named with how to get it; corepack failing inside the command (a shim that cannot
+ * verify a download) gets corepack's fix; else the runner's reporter hint (countsFix).
+ */
+export async function unreadFix(repoDir: string, command: string, exitCode: number | null, output: string): Promise<string> {
+  const program = missingProgram(output);
+  // 127 is the shell's "command not found"; a package manager may exit 1 and say the script's 127.
+  const notFound = exitCode === 127 || /\b(exit code|code:?|status) 127\b/i.test(output);
+  if (program && notFound) return missingProgramFix(repoDir, program, command);
+  if (/corepack/i.test(output) && isSignatureFailure(output)) {
+    const tool = /\b(pnpm|yarn)\b/.exec(output)?.[1] ?? /\b(pnpm|yarn)\b/.exec(command)?.[1] ?? 'the package manager';
+    return corepackFailure(tool, command, output, { cwd: repoDir, where: `needed by \`${command}\`` }).fix;
+  }
+  if (exitCode === 127)
+    return `\`${command}\` exited 127: a program it calls was not found; install it on this machine, or set test.command to a command this machine has`;
+  return countsFix(repoDir, command);
 }
 
 export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, home?: string): Promise<CheckResult> {
@@ -55,6 +76,7 @@ export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, 
       config,
       exec: handle.exec,
       scratchDir: join(tmp, 'run', 'tmp'),
+      runDir: join(tmp, 'out'),
       standalone: true,
     });
     const c = b.counts;
@@ -65,7 +87,12 @@ export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, 
         name,
         status: 'fail',
         detail: `${where}: ${exit}, counts unknown${b.note ? ` (${b.note})` : ''}`,
-        fix: await countsFix(repoDir, resolved.test.command),
+        fix: await unreadFix(
+          repoDir,
+          resolved.test.command,
+          b.run.exitCode,
+          b.run.outputPath ? await readFile(b.run.outputPath, 'utf8').catch(() => '') : '',
+        ),
       };
     const counts = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (from ${b.run.source})`;
     if (b.executed < config.test.min_tests)
