@@ -29,6 +29,8 @@ export interface PullRequestInfo {
   /** Who opened it (login and account type, e.g. "Bot"), when GitHub said. */
   author?: { login: string; type?: string };
   state: string;
+  /** The PR's title when GitHub said (untrusted, not yet sanitized). */
+  title?: string;
 }
 
 export type ReactionContent = 'eyes' | 'rocket' | 'confused' | '+1' | '-1';
@@ -73,7 +75,8 @@ export interface PullsPort {
   findPullRequestByHead(branch: string): Promise<PullRequestInfo | undefined>;
   createPullRequest(pr: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<PullRequestInfo>;
   updatePullRequest(number: number, patch: { title?: string; body?: string }): Promise<void>;
-  listOpenPullRequests(): Promise<PullRequestInfo[]>;
+  /** The open PRs of this repository (same-repository heads only), or only those onto `base`. */
+  listOpenPullRequests(opts?: { base?: string }): Promise<PullRequestInfo[]>;
   /** A draft PR marked ready for review (GraphQL `markPullRequestReadyForReview`); absent in fakes that cannot. */
   markReadyForReview?(number: number): Promise<void>;
 }

@@ -36,6 +36,8 @@ export interface StatusState {
   sandboxReason?: string;
   /** What the repository's CI said about the pushed commit, once watched. */
   ci?: CiEvidence;
+  /** One paragraph under the title on every edit: why this run exists when nobody commented (a moved base). */
+  note?: string;
 }
 
 const ICON: Record<Phase, string> = {
@@ -73,6 +75,7 @@ export function renderStatusComment(s: StatusState): string {
     statusMarker(s.runId),
     `${warn ? '⚠️' : ICON[s.phase]} **proofpr ${title}** — ${s.phase}  (requested by @${s.requester}, run \`${s.runId}\`)`,
   ];
+  if (s.note) out.push('', s.note);
   if (s.sandbox === 'none') out.push('', `⚠️ Sandbox: none: ${s.sandboxReason ?? 'not available'}`);
   else if (s.sandbox) out.push('', `Sandbox: ${s.sandbox}`);
   const usage = usageLine(s);

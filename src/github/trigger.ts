@@ -10,8 +10,11 @@ export type TriggerKind = 'fix' | 'plan' | 'status' | 'cancel' | 'memory' | 'for
 
 export interface Trigger extends EventSubject {
   kind: TriggerKind;
-  /** How it was asked for: a comment, the configured label, or an assignment to the App's bot user. */
-  via: 'comment' | 'label' | 'assign';
+  /**
+   * How it was asked for: a comment, the configured label, an assignment to the App's bot user, or a push
+   * that moved the base branch of proofpr's PR (`ci.auto_update`; nobody commented, so no commenter).
+   */
+  via: 'comment' | 'label' | 'assign' | 'base-update';
   commenter: string;
   commenterId?: number;
   commentId?: number;

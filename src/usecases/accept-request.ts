@@ -225,10 +225,10 @@ export function monthStart(now: Date = new Date()): string {
 }
 
 /** `budget.monthly_usd` reached by this month's runs (the App's run store keeps their costs): the refusal. */
-async function overBudget(
-  trigger: Trigger,
-  config: RepoConfig,
-  ledger: RunLedger | undefined,
+export async function overBudget(
+  trigger: Pick<Trigger, 'owner' | 'repo'>,
+  config: Pick<RepoConfig, 'budget'>,
+  ledger: Pick<RunLedger, 'spendSince'> | undefined,
 ): Promise<{ text: string; why: string } | undefined> {
   const budget = config.budget?.monthly_usd;
   if (budget === undefined || !ledger?.spendSince) return undefined;

@@ -22,6 +22,18 @@ import { reviewFollowUp, type ReviewFollowUp } from './review-follow-up.js';
 import type { RunTaskInput, RunTaskResult } from '../run/run-task-types.js';
 import type { Phase } from '../github/status-comment.js';
 import { memoryForRun } from '../memory/memory-for-run.js';
+import type { RunFolderPatch } from '../run/update-run-folder.js';
+import { taskImages, type TaskImages } from './task-images.js';
+import {
+  deferredStatus,
+  isAutoUpdate,
+  openForFailure,
+  pushedNote,
+  startAutoUpdate,
+  updateWithBase,
+  type BaseUpdate,
+  type DeferredStatus,
+} from './base-update.js';
 
 export interface FollowUpPrInput {
   runId: string;
@@ -31,16 +43,6 @@ export interface FollowUpPrInput {
   signal?: AbortSignal;
   /** A CI fix round (ci-fix-round.ts): CI's failure on the PR's head is the task, reproduced first. */
   ciFix?: CiFailureReport;
-}
-
-/** The base branch merged into the PR branch before the run. */
-interface BaseUpdate {
-  /** The merge commit the run continued from. */
-  sha: string;
-  /** The PR branch's remote tip before the merge: the push must fast-forward it. */
-  startSha: string;
-  conflicts: string[];
-  taskText: string;
 }
 
 export interface FollowUpPrOutcome {
@@ -74,6 +76,7 @@ async function publishFollowUp(
     review: ReviewFollowUp;
     status: StatusReporter;
     update: BaseUpdate | undefined;
+    folder: RunFolderPatch | undefined;
   },
 ): Promise<Published> {
   const t = inp.trigger;
@@ -91,6 +94,7 @@ async function publishFollowUp(
       lease: update ? { kind: 'fast-forward', sha: update.startSha } : { kind: 'start-sha', sha: startSha },
       pr: { kind: 'existing', number: t.number, url: w.prUrl, body: result.summaryMd },
       unverified: 'wip-ref',
+      ...(w.folder ? { folder: w.folder } : {}),
       status: { reporter: w.status, cancelled: inp.signal?.aborted === true },
     },
     deps,
@@ -133,45 +137,28 @@ async function ownPullRequest(deps: UsecaseDeps, number: number): Promise<PullRe
   );
 }
 
-/** The base merged into the PR branch (when it conflicts, or always with ci.auto_update), before the run. */
-async function updateWithBase(
+/** The task's parts besides the branch: the PR discussion, the merged base's words, the review threads, CI's failure, the images. */
+async function taskParts(
   inp: FollowUpPrInput,
   deps: UsecaseDeps,
-  w: { mirrorDir: string; branch: string; baseRef: string; startSha: string | undefined; token: string },
-): Promise<BaseUpdate | undefined> {
-  const merge = deps.workspace.mergeIntoBranch;
-  // A CI fix round reproduces CI's failure on the head as it is: no base update there.
-  if (!merge || !w.startSha || inp.ciFix) return undefined;
-  const m = await merge({
-    repoDir: w.mirrorDir,
-    branch: w.branch,
-    tipSha: w.startSha,
-    base: w.baseRef,
-    always: inp.config.ci.auto_update,
-    identity: inp.config.commit,
-    token: w.token,
-  });
-  return m.kind === 'merged'
-    ? { sha: m.sha, startSha: w.startSha, conflicts: m.conflicts, taskText: baseUpdateText(w.baseRef, m.conflicts) }
-    : undefined;
-}
-
-/** The task's words for a merged base: the conflict markers are the work. */
-function baseUpdateText(base: string, conflicts: string[]): string {
-  if (conflicts.length === 0)
-    return `The base branch \`${base}\` moved; it was merged into this pull request's branch cleanly. Run the tests on the merged tree and fix what the merge broke, if anything.`;
-  return [
-    `The base branch \`${base}\` moved and conflicts with this pull request. It was merged into the branch; these files hold git conflict markers (<<<<<<<, =======, >>>>>>>):`,
-    ...conflicts.map((c) => `- ${c}`),
-    "Resolve every conflict so that both the base branch's change and this pull request's change keep working, remove all markers, and run the tests.",
-  ].join('\n');
+  w: { token: string; update: BaseUpdate | undefined },
+): Promise<{ body: string; review: ReviewFollowUp; pictures: TaskImages }> {
+  const { github } = deps;
+  const t = inp.trigger;
+  const ctx = await loadIssueContext(github, t, inp.config.authorized);
+  // The PR's unresolved review threads are part of the task (not in a CI fix round or a moved base's update); each gets its answer after the push.
+  const review = await reviewFollowUp(github, t.number, inp.config, { threads: !inp.ciFix && !isAutoUpdate(t) });
+  // Screenshots attached to the PR or to the triggering comment, as for an issue run.
+  const pictures = await taskImages(github, t, w.token);
+  const body = [ctx.body, w.update?.taskText, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n');
+  return { body, review, pictures };
 }
 
 export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promise<FollowUpPrOutcome> {
   const { github, runs } = deps;
   const t = inp.trigger;
-  const cfg = inp.config;
-  const status = runStatus(deps, inp, t.commenter, 'follow-up');
+  const auto = isAutoUpdate(t);
+  const status = auto ? deferredStatus(deps, inp, t.commenter || 'proofpr') : runStatus(deps, inp, t.commenter || 'proofpr', 'follow-up');
 
   let phase: Phase = 'preparing';
   let branch = t.headRef ?? '';
@@ -180,30 +167,42 @@ export async function followUpPr(inp: FollowUpPrInput, deps: UsecaseDeps): Promi
     await status.set({ phase });
     const pr = await ownPullRequest(deps, t.number);
     branch = pr.headRef;
-    const ctx = await loadIssueContext(github, t, cfg.authorized);
-    // The PR's unresolved review threads are part of the task (not in a CI fix round); each gets its answer after the push.
-    const review = await reviewFollowUp(github, t.number, cfg, { threads: !inp.ciFix });
     const access = await github.gitAccess();
     const mirror = await deps.workspace.ensureMirror({ home: deps.home, url: access.url, token: access.token });
     const startSha = await github.getBranchSha(branch);
     const update = await updateWithBase(inp, deps, { mirrorDir: mirror.dir, branch, baseRef: pr.baseRef, startSha, token: access.token });
+    let run = inp;
+    if (auto) {
+      const start = await startAutoUpdate(inp, deps, { status: status as DeferredStatus, update, baseRef: pr.baseRef });
+      if (start.kind === 'done') return { verdict: start.verdict, branch };
+      run = { ...inp, statusCommentId: start.statusCommentId };
+    }
+    const parts = await taskParts(inp, deps, { token: access.token, update });
 
     phase = 'working';
     await status.set({ phase });
-    const body = [ctx.body, update?.taskText, review.taskText, inp.ciFix?.text].filter((x): x is string => !!x).join('\n\n');
-    const result = withMergeCommit(
-      await deps.runTask(
-        await followUpTask(inp, deps, { mirrorDir: mirror.dir, token: access.token, baseRef: pr.baseRef, branch, body, review, status }),
-      ),
-      update,
-    );
+    const w0 = { mirrorDir: mirror.dir, token: access.token, baseRef: pr.baseRef, branch, status, ...parts };
+    const result = withMergeCommit(await deps.runTask(await followUpTask(run, deps, w0)), update);
     phase = 'publishing';
     await status.set({ phase });
-    const w = { prUrl: pr.url, mirrorDir: mirror.dir, branch, startSha, result, review, status, update };
-    const out = await publishFollowUp(inp, deps, w);
-    const done = await finishRun(deps, inp, { branch, result, out, status: status.state, prUrl: github.htmlUrl(t.number) });
+    const w = {
+      prUrl: pr.url,
+      mirrorDir: mirror.dir,
+      branch,
+      startSha,
+      result,
+      review: parts.review,
+      status,
+      update,
+      folder: parts.pictures.folder,
+    };
+    const out = await publishFollowUp(run, deps, w);
+    if (auto && update && out.verified && result.headSha)
+      await status.set({ note: pushedNote(pr.baseRef, update, result.headSha, branch) }, true);
+    const done = await finishRun(deps, run, { branch, result, out, status: status.state, prUrl: github.htmlUrl(t.number) });
     return { ...done, ...(done.pr ? { pushedTo: branch } : {}) };
   } catch (e) {
+    if (auto) await openForFailure(status as DeferredStatus, t.baseRef, inp.config.trigger);
     await recordRunError(deps, status, inp.runId, phase, e);
     return { verdict: 'error', branch };
   }
@@ -222,7 +221,16 @@ function withMergeCommit(result: RunTaskResult, update: BaseUpdate | undefined):
 async function followUpTask(
   inp: FollowUpPrInput,
   deps: UsecaseDeps,
-  w: { mirrorDir: string; token: string; baseRef: string; branch: string; body: string; review: ReviewFollowUp; status: StatusReporter },
+  w: {
+    mirrorDir: string;
+    token: string;
+    baseRef: string;
+    branch: string;
+    body: string;
+    review: ReviewFollowUp;
+    pictures: TaskImages;
+    status: StatusReporter;
+  },
 ): Promise<RunTaskInput> {
   const { github } = deps;
   const t = inp.trigger;
@@ -239,6 +247,7 @@ async function followUpTask(
       title: `Follow-up on PR #${t.number}: ${sanitizeText(t.title)}`,
       body: w.body,
       ...(t.instructions ? { instructions: sanitizeText(t.instructions) } : {}),
+      ...(w.pictures.images.length ? { images: w.pictures.images } : {}),
     },
     config: inp.config,
     ...(inp.ciFix ? { reproduce: { commands: inp.ciFix.commands } } : {}),
@@ -248,7 +257,8 @@ async function followUpTask(
     runId: inp.runId,
     runDir: join(deps.home, 'runs', inp.runId),
     worktreesDir: join(deps.home, 'worktrees'),
-    coAuthor: coAuthorOf(t),
+    // No Co-authored-by trailer when nobody asked (a moved base's update).
+    ...(t.commenter ? { coAuthor: coAuthorOf(t) } : {}),
     repoFullName: `${github.owner}/${github.repo}`,
     ...(await memoryForRun(deps.memory, `${github.owner}/${github.repo}`)),
     instructionsRef: w.baseRef,

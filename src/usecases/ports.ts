@@ -33,6 +33,8 @@ export interface RunRecorder {
     runId: string,
     patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number; costUsd?: number },
   ): void | Promise<void>;
+  /** This month's spend of a repository (the App's run store): a run started by no comment checks the budget with it. */
+  spendSince?(repo: string, since: string): MonthSpend | Promise<MonthSpend>;
 }
 
 export interface UsecaseDeps {

@@ -13,12 +13,26 @@ export function runStatus(
   mode: StatusState['mode'],
 ): StatusReporter {
   const cfg = inp.config;
-  return createStatusReporter(
-    deps.github,
-    inp.statusCommentId,
-    { runId: inp.runId, phase: 'queued', requester, mode, maxTurns: cfg.max_turns, budgetUsd: cfg.max_cost_usd },
-    { ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}), ...(deps.now ? { now: deps.now } : {}) },
-  );
+  return statusReporterOn(deps, inp.statusCommentId, {
+    runId: inp.runId,
+    phase: 'queued',
+    requester,
+    mode,
+    maxTurns: cfg.max_turns,
+    budgetUsd: cfg.max_cost_usd,
+  });
+}
+
+/** The reporter for an existing status comment, from `state`, at the deps' edit interval. */
+export function statusReporterOn(
+  deps: Pick<UsecaseDeps, 'github' | 'progressIntervalMs' | 'now'>,
+  commentId: number,
+  state: StatusState,
+): StatusReporter {
+  return createStatusReporter(deps.github, commentId, state, {
+    ...(deps.progressIntervalMs !== undefined ? { intervalMs: deps.progressIntervalMs } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
 }
 
 /** A run that threw: the status comment names the phase and the (redacted, first-line) error; the run is done with verdict error. */

@@ -4,6 +4,7 @@ import { repoParams, unlessStatus, type PortContext } from './rest-octokit.js';
 
 interface RawPull {
   number: number;
+  title?: string;
   html_url: string;
   state: string;
   draft?: boolean | null | undefined;
@@ -24,6 +25,7 @@ export function toPullRequestInfo(p: RawPull): PullRequestInfo {
   };
   // null: the head repository was deleted; absent: the API did not say.
   if (p.head.repo !== undefined) info.headRepo = p.head.repo?.full_name ?? '';
+  if (typeof p.title === 'string') info.title = p.title;
   if (p.user?.login) info.author = { login: p.user.login, ...(p.user.type ? { type: p.user.type } : {}) };
   return info;
 }
@@ -67,9 +69,10 @@ export function pullMethods(ctx: PortContext): PullsPort {
       const { data } = await octokit.rest.pulls.get({ ...r, pull_number: number });
       await octokit.graphql(READY_FOR_REVIEW, { id: data.node_id });
     },
-    async listOpenPullRequests() {
-      const all = await octokit.paginate(octokit.rest.pulls.list, { ...r, state: 'open', per_page: 100 });
-      return (all as RawPull[]).filter(sameRepo).map(toPullRequestInfo);
+    async listOpenPullRequests(opts = {}) {
+      const base = opts.base !== undefined ? { base: opts.base } : {};
+      const all = await octokit.paginate(octokit.rest.pulls.list, { ...r, state: 'open', per_page: 100, ...base });
+      return (all as RawPull[]).filter((p) => sameRepo(p) && (opts.base === undefined || p.base.ref === opts.base)).map(toPullRequestInfo);
     },
   };
 }

@@ -10,6 +10,7 @@ import { probotBotLogin } from './bot-login.js';
 import { parseCheckSuite } from '../../github/event.js';
 import { loadRepoConfig } from '../../github/repo-config.js';
 import { readyWhenCiPasses } from '../../usecases/ready-for-review.js';
+import { onBasePush } from './on-base-push.js';
 
 export interface ProofprAppOptions extends IntakeDeps {
   /** https://github.com, or `${GHE_PROTOCOL}://${GHE_HOST}`. */
@@ -75,12 +76,15 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
           'draft PRs after a passing check suite',
         );
     });
-    // Push webhooks cost no API call either: the payload says whether the config changed.
+    // The config refresh costs no API call: the payload says whether the config changed.
     app.on('push', async (context) => {
       const { owner, repo } = context.repo();
-      if (!pushChangesConfig(context.payload)) return;
-      context.log.info({ delivery: context.id, repo: `${owner}/${repo}` }, 'config pushed: sweep schedule re-read at the next tick');
-      opts.onConfigPush?.(`${owner}/${repo}`);
+      if (pushChangesConfig(context.payload)) {
+        context.log.info({ delivery: context.id, repo: `${owner}/${repo}` }, 'config pushed: sweep schedule re-read at the next tick');
+        opts.onConfigPush?.(`${owner}/${repo}`);
+      }
+      // ci.auto_update: proofpr's PRs onto the moved branch (one API call, the PR list, when none targets it).
+      await onBasePush(context, { ...opts, botLogin });
     });
   };
 }

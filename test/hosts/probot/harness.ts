@@ -1,4 +1,6 @@
 /** Builds the App (createProofpr) against the nock GitHub, with a fake RunTask and workspace. */
+import { afterAll, afterEach, beforeAll, beforeEach } from '@jest/globals';
+import nock from 'nock';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,10 @@ import type { Evidence } from '../../../src/agent/evidence/types.js';
 import type { RunEvent } from '../../../src/agent/events.js';
 import type { RunTask, RunTaskInput, RunTaskResult } from '../../../src/run/run-task-types.js';
 import type { ModelClient } from '../../../src/model/model-client.js';
-import type { WorkspacePort } from '../../../src/usecases/ports.js';
+import type { ModelFactory, WorkspacePort } from '../../../src/usecases/ports.js';
+import type { RunStore } from '../../../src/jobs/run-store.js';
+import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
+import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 import type { Clock } from '../../../src/usecases/watch-ci.js';
 
 let key: string | undefined;
@@ -155,7 +160,7 @@ export async function startHarness(
   runTask: RunTask,
   workspace: WorkspacePort,
   home = mkdtempSync(join(tmpdir(), 'proofpr-app-')),
-  extra: { ciClock?: Clock } = {},
+  extra: { ciClock?: Clock; modelFactory?: ModelFactory } = {},
 ): Promise<Harness> {
   const app = await createProofpr({
     env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home },
@@ -183,4 +188,85 @@ export async function until(cond: () => boolean, ms = 10000): Promise<void> {
     if (Date.now() > end) throw new Error('timed out waiting for a condition');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+export interface AppStart {
+  /** The fake GitHub's state (permissions, config, pulls, refs …). */
+  github?: FakeGitHubOptions;
+  /** Default: a fake RunTask that answers verified. */
+  runTask?: RunTask;
+  /** Default: fakeWorkspace() (pushes recorded, nothing pushed). */
+  workspace?: WorkspacePort;
+  modelFactory?: ModelFactory;
+  ciClock?: Clock;
+}
+
+/** One App test's world: the fake GitHub, the App on it, and the steps every App test repeats. */
+export interface AppHarness {
+  /** The fake GitHub of the running test (after `start`). */
+  readonly gh: FakeGitHub;
+  /** The App of the running test (after `start`). */
+  readonly h: Harness;
+  /** Its run store. */
+  readonly runs: RunStore;
+  start(o?: AppStart): Promise<Harness>;
+  /** One webhook delivery through Probot (signature checks aside), awaited. */
+  receive(name: string, payload: unknown, id?: string): Promise<void>;
+  /** Until the latest run of issue or PR `number` is done. */
+  done(number: number, ms?: number): Promise<void>;
+}
+
+let deliveries = 0;
+
+/**
+ * The App test lifecycle, once: nock active and the network off for each test, the App closed and its home
+ * removed after each, the interceptors restored after the file. Call it once per file (or describe).
+ */
+export function useAppHarness(): AppHarness {
+  let gh: FakeGitHub | undefined;
+  let h: Harness | undefined;
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+  });
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    gh = undefined;
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+  afterAll(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
+  const started = <T>(x: T | undefined, what: string): T => {
+    if (x === undefined) throw new Error(`${what}: call start() first`);
+    return x;
+  };
+  return {
+    get gh() {
+      return started(gh, 'gh');
+    },
+    get h() {
+      return started(h, 'h');
+    },
+    get runs() {
+      return started(h, 'runs').app.runs as RunStore;
+    },
+    async start(o = {}) {
+      gh = fakeGitHub(o.github ?? {});
+      h = await startHarness(o.runTask ?? fakeRunTask().runTask, o.workspace ?? fakeWorkspace(), undefined, {
+        ...(o.ciClock ? { ciClock: o.ciClock } : {}),
+        ...(o.modelFactory ? { modelFactory: o.modelFactory } : {}),
+      });
+      return h;
+    },
+    async receive(name, payload, id = `delivery-${++deliveries}`) {
+      await started(h, 'receive').app.probot.receive({ id, name, payload } as never);
+    },
+    async done(number, ms) {
+      await until(() => (h?.app.runs as RunStore | undefined)?.latest('acme/widgets', number)?.status === 'done', ms);
+    },
+  };
 }

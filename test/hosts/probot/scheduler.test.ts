@@ -48,6 +48,10 @@ function playGitHub(configs: Record<string, string>, onRead?: () => void): void 
       total_count: 2,
       repositories: Object.keys(configs).map((name) => ({ name, full_name: `acme/${name}`, owner: { login: 'acme' } })),
     })
+    // A push also asks for the open PRs onto the moved branch (ci.auto_update): none here.
+    .get(/^\/repos\/acme\/[^/]+\/pulls/)
+    .query(true)
+    .reply(200, [])
     .get(/^\/repos\/acme\/[^/]+\/contents\/.*proofpr\.yml/)
     .reply((uri) => {
       onRead?.();
