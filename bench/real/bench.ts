@@ -255,8 +255,10 @@ async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined):
     // Hand-listed packages (`npm`) are the bench's shortcut, not a user's install: the clone gets the project's own.
     const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps?.kind === 'npm' ? undefined : deps);
     const own = deps?.kind === 'npm' ? projectInstall(repo) : undefined;
+    // A fresh machine's corepack cache (nothing a case fetched before, nothing left behind in the machine's).
+    const corepackHome = join(work, 'corepack');
     if (own) {
-      const r = sh(repo, own, { ...toolEnv, CI: 'true' });
+      const r = sh(repo, own, { ...toolEnv, CI: 'true', COREPACK_HOME: corepackHome });
       if (r.code !== 0) process.stderr.write(`  ${own} failed (exit ${r.code}):\n${r.out.slice(-1500)}\n`);
     }
     const env = {
@@ -264,6 +266,7 @@ async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined):
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: 'sk-ant-bench-0000000000',
       PROOFPR_HOME: join(work, 'home'),
+      COREPACK_HOME: corepackHome,
     };
     // Asynchronous: the replay server in this process answers doctor's model check meanwhile.
     const run = (args: string[]) =>
@@ -293,6 +296,8 @@ async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined):
     return {
       repo: c.repo,
       case: c.id,
+      // A fix doctor names that the machine's environment applies (e.g. COREPACK_INTEGRITY_KEYS=0): said in the row.
+      ...(machineFix ? { machineFix } : {}),
       initExit: init.status ?? 1,
       ...(command ? { testCommand: command } : {}),
       doctorExit: doctor.status ?? 1,
@@ -305,7 +310,20 @@ async function setupCase(c: BenchCase, m: Materialized, deps: Deps | undefined):
   }
 }
 
-type SetupRow = { repo: string; case: string; initExit: number; testCommand?: string; doctorExit: number; ready: boolean; why?: string };
+type SetupRow = {
+  repo: string;
+  case: string;
+  machineFix?: string;
+  /** The repository's outcome before the machine fix (a run with machineFix keeps the one without). */
+  withoutFix?: { ready: boolean; why?: string; product?: string; at?: string };
+  initExit: number;
+  testCommand?: string;
+  doctorExit: number;
+  ready: boolean;
+  why?: string;
+};
+/** The corepack settings of the bench's environment that a doctor fix names (none by default). */
+const machineFix = ['COREPACK_INTEGRITY_KEYS'].flatMap((k) => (process.env[k] !== undefined ? [`${k}=${process.env[k]}`] : [])).join(' ');
 
 type Row = {
   id: string;
@@ -386,9 +404,13 @@ function recordKeyed(rs: readonly Row[]): void {
 /** Records one repository's init + doctor outcome under the key `setup` (a repository run again replaces its row). */
 function recordSetup(r: SetupRow): void {
   const previous = readResults();
-  const old = ((previous.setup as { repos?: SetupRow[] } | undefined)?.repos ?? []).filter((o) => o.repo !== r.repo);
-  const repos = [...old, { ...r, product, at: new Date().toISOString() }];
-  writeResults({ ...previous, setup: { ready: `${repos.filter((x) => x.ready).length}/${repos.length}`, repos } });
+  const all = (previous.setup as { repos?: Array<SetupRow & { product?: string; at?: string }> } | undefined)?.repos ?? [];
+  const before = all.find((o) => o.repo === r.repo && !o.machineFix);
+  const withoutFix =
+    r.machineFix && before ? { withoutFix: { ready: before.ready, why: before.why, product: before.product, at: before.at } } : {};
+  const repos = [...all.filter((o) => o.repo !== r.repo), { ...r, ...withoutFix, product, at: new Date().toISOString() }];
+  const setup = previous.setup as Record<string, unknown> | undefined;
+  writeResults({ ...previous, setup: { ...setup, ready: `${repos.filter((x) => x.ready).length}/${repos.length}`, repos } });
 }
 
 /**
