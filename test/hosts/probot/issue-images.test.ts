@@ -1,22 +1,22 @@
 /**
  * Images in issues (issue 28): a PNG attached to the issue (GitHub's attachment URL) is fetched with the
  * installation token and sent as one image block in the first user message of the real run (a scripted
- * model records the request); an image on another host stays text; the evidence lists what was sent.
+ * model records the request); an image on another host stays text; the evidence lists what was sent. A
+ * `/agent fix` comment on proofpr's PR (a review follow-up) with a screenshot gets the same.
  * The unit part: magic bytes decide the type, the byte cap and the image count hold, the token never
  * follows a redirect to the storage host.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { fakeGitHub } from '../../fakes/github/nock.js';
 import { payload } from '../../github/payloads.js';
-import { fakeWorkspace, startHarnessWith, until, type Harness } from '../../memory/harness.js';
+import { fakeWorkspace } from '../../memory/harness.js';
 import { fixtureRepo } from '../../e2e/helpers.js';
 import { createScriptedModel, text } from '../../../src/model/scripted.js';
-import type { RunStore } from '../../../src/jobs/run-store.js';
 import { runTask } from '../../../src/run/run-task.js';
 import { fetchIssueImages, imageUrls, isGitHubAttachment, sniffImage } from '../../../src/github/issue-images.js';
+import { fakeRunTask, useAppHarness } from './harness.js';
 
 const TOKEN = 'ghs_fakeinstallationtoken000000000000000';
 /** A 1×1 PNG. */
@@ -28,28 +28,15 @@ const PNG = Buffer.from(
 const SHOT = 'https://github.com/user-attachments/assets/1b2c3d4e-aaaa-bbbb-cccc-000000000001';
 const ELSEWHERE = 'https://example.com/cat.png';
 
-beforeEach(() => nock.disableNetConnect());
-afterEach(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
-afterAll(() => nock.restore());
-
-describe('probot app - images in issues', () => {
-  let h: Harness | undefined;
+describe('probot app - images in issues and follow-ups', () => {
+  const app = useAppHarness();
   let work: string | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
+  afterEach(() => {
     if (work) rmSync(work, { recursive: true, force: true });
+    work = undefined;
   });
 
   it('images - an issue with one attached PNG sends one image block; a non-GitHub image URL stays text', async () => {
-    const gh = fakeGitHub({
-      permissions: { maintainer: { permission: 'write', role_name: 'write' } },
-      config:
-        'test:\n  command: node --test\npermissions:\n  allow: ["Bash(node --test:*)"]\nci:\n  wait_min: 0\ngates:\n  max_stop_blocks: 0\n',
-    });
     const auth: string[] = [];
     const attachment = nock('https://github.com')
       .get('/user-attachments/assets/1b2c3d4e-aaaa-bbbb-cccc-000000000001')
@@ -60,13 +47,22 @@ describe('probot app - images in issues', () => {
     const repo = fixtureRepo();
     work = repo.work;
     const model = createScriptedModel(() => ({ content: [text('Looked at the screenshot.')] }));
-    h = await startHarnessWith({ runTask, workspace: fakeWorkspace(repo.dir), modelFactory: () => model });
+    await app.start({
+      github: {
+        permissions: { maintainer: { permission: 'write', role_name: 'write' } },
+        config:
+          'test:\n  command: node --test\npermissions:\n  allow: ["Bash(node --test:*)"]\nci:\n  wait_min: 0\ngates:\n  max_stop_blocks: 0\n',
+      },
+      runTask,
+      workspace: fakeWorkspace(repo.dir),
+      modelFactory: () => model,
+    });
     const ev = payload('issue_comment.created', (p) => {
       p.comment.body = '/agent fix';
       p.issue.body = `The chart is cut off:\n\n![shot](${SHOT})\n\nLike this one: ![cat](${ELSEWHERE})`;
     });
-    await h.app.probot.receive({ id: 'img-1', name: 'issue_comment', payload: ev } as never);
-    await until(() => (h?.app.runs as RunStore).latest('acme/widgets', 12)?.status === 'done', 60_000);
+    await app.receive('issue_comment', ev);
+    await app.done(12, 60_000);
 
     expect(attachment.isDone()).toBe(true);
     expect(auth).toEqual([`token ${TOKEN}`]);
@@ -77,11 +73,47 @@ describe('probot app - images in issues', () => {
     // The other image is not fetched and stays in the task's text.
     const system = (model.requests[0]?.system ?? []).map((b) => b.text).join('\n');
     expect(system).toContain(ELSEWHERE);
-    const runDir = join(h.home, 'runs', (h.app.runs as RunStore).latest('acme/widgets', 12)?.id ?? '');
+    const runDir = join(app.h.home, 'runs', app.runs.latest('acme/widgets', 12)?.id ?? '');
     const written = JSON.parse(readFileSync(join(runDir, 'evidence.json'), 'utf8')) as { images?: unknown };
     expect(written.images).toEqual([{ url: SHOT, bytes: PNG.length }]);
-    expect(gh.unhandled).toEqual([]);
+    expect(app.gh.unhandled).toEqual([]);
   }, 90_000);
+
+  const BRANCH = 'proofpr/12-parser-drops-the-last-line';
+
+  it('images - a screenshot attached to the `/agent fix` comment on proofpr’s PR is one image block of the follow-up and listed in its evidence', async () => {
+    const fake = fakeRunTask();
+    await app.start({
+      github: {
+        permissions: { maintainer: { permission: 'write', role_name: 'write' } },
+        config: 'ci:\n  wait_min: 0\n',
+        pulls: [{ number: 13, head: BRANCH, headSha: '1'.repeat(40), base: 'main', state: 'open', author: 'proofpr[bot]' }],
+        refs: { [BRANCH]: '1'.repeat(40) },
+      },
+      runTask: fake.runTask,
+    });
+    const auth: string[] = [];
+    const attachment = nock('https://github.com')
+      .get('/user-attachments/assets/1b2c3d4e-aaaa-bbbb-cccc-000000000001')
+      .reply(function () {
+        auth.push(String(this.req.headers.authorization));
+        return [200, PNG, { 'content-type': 'image/png' }];
+      });
+    const ev = payload('pull_request_review_comment.created', (p) => {
+      p.comment.body = `/agent fix the legend still overlaps:\n\n![after](${SHOT})\n\nand ![cat](${ELSEWHERE})`;
+    });
+    await app.receive('pull_request_review_comment', ev);
+    await app.done(13);
+
+    expect(attachment.isDone()).toBe(true);
+    expect(auth).toEqual([`token ${TOKEN}`]);
+    expect(fake.inputs[0]?.task.images).toEqual([{ url: SHOT, bytes: PNG.length, mediaType: 'image/png', data: PNG.toString('base64') }]);
+    expect(fake.inputs[0]?.task.instructions).toContain(ELSEWHERE);
+    const runDir = join(app.h.home, 'runs', app.runs.latest('acme/widgets', 13)?.id ?? '');
+    const written = JSON.parse(readFileSync(join(runDir, 'evidence.json'), 'utf8')) as { images?: unknown };
+    expect(written.images).toEqual([{ url: SHOT, bytes: PNG.length }]);
+    expect(app.gh.unhandled).toEqual([]);
+  });
 });
 
 describe('images - the rules', () => {
