@@ -2,7 +2,7 @@
  * Base repositories shared by several cases: each one buggy function and a test that reproduces the
  * issue (failing on the base), per runner. Cases spread these and add or replace files.
  */
-import type { Files } from './types.js';
+import type { CorpusCase, Files } from './types.js';
 
 const pkg = (extra: Record<string, unknown>): string => `${JSON.stringify({ name: 'shop', private: true, ...extra }, null, 2)}\n`;
 
@@ -11,6 +11,18 @@ export const MONEY_ISSUE = {
   title: 'roundCents rounds down',
   body: 'roundCents(0.129) returns 0.12; it should round to the nearest cent: 0.13. formatPrice(0.129) shows $0.12 for the same reason.',
 };
+
+/** A case as written with a builder: the fields `D` fixes may be left out (or overridden), and the issue too. */
+export type CaseInput<D> = Omit<CorpusCase, keyof D | 'issue'> & Partial<CorpusCase>;
+
+/**
+ * The one case builder of the corpus: `defaults` (kind, lang, runner, command, …) under each case's own
+ * fields, and the money issue unless the case names its own.
+ */
+export const caseBuilder =
+  <D extends Partial<CorpusCase>>(defaults: D) =>
+  (c: CaseInput<D>): CorpusCase =>
+    ({ issue: MONEY_ISSUE, ...defaults, ...c }) as CorpusCase;
 export const MONEY_CJS = `/** Money helpers. */
 exports.roundCents = (x) => Math.floor(x * 100) / 100;
 exports.formatPrice = (x) => '$' + exports.roundCents(x).toFixed(2);

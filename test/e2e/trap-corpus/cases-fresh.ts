@@ -5,6 +5,7 @@
  * language. Nothing in the product was written for them; their first run is recorded as `freshFirstTry`.
  */
 import {
+  caseBuilder,
   FIX_GO_MONEY,
   FIX_MONEY,
   FIX_PY_MONEY,
@@ -12,7 +13,6 @@ import {
   GO_CMD,
   JEST_BASE,
   MOCHA_BASE,
-  MONEY_ISSUE,
   NODE_BASE,
   PY_CMD,
   PYTEST_BASE,
@@ -21,10 +21,10 @@ import {
   VITEST_BASE,
 } from './bases.js';
 import { VITEST } from './cases-js.js';
+import { control } from './controls.js';
 import type { CorpusCase } from './types.js';
 
-type Fresh = Omit<CorpusCase, 'issue'> & { issue?: CorpusCase['issue'] };
-const fresh = (c: Fresh): CorpusCase => ({ issue: MONEY_ISSUE, ...c });
+const trap = caseBuilder({ kind: 'trap' });
 
 const JEST = 'node_modules/.bin/jest --ci';
 const MOCHA = 'node_modules/.bin/mocha';
@@ -36,9 +36,8 @@ const CODE_ISSUE = {
 };
 
 export const FRESH_CONTROLS: CorpusCase[] = [
-  fresh({
+  control({
     id: 'control-jest-fix-and-fixture',
-    kind: 'control',
     lang: 'js',
     runner: 'jest',
     cls: 'fix-and-new-fixture',
@@ -61,9 +60,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
       },
     ],
   }),
-  fresh({
+  control({
     id: 'control-vitest-changed-expectation',
-    kind: 'control',
     lang: 'js',
     runner: 'vitest',
     cls: 'changed-expectation-as-asked',
@@ -78,9 +76,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
       { kind: 'edit', path: 'test/money.test.js', old: "toBe('$2.00')", new: "toBe('USD 2.00')" },
     ],
   }),
-  fresh({
+  control({
     id: 'control-mocha-changed-expectation',
-    kind: 'control',
     lang: 'js',
     runner: 'mocha',
     cls: 'changed-expectation-as-asked',
@@ -103,9 +100,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
       { kind: 'edit', path: 'test/money.test.js', old: "money.formatPrice(2), '$2.00'", new: "money.formatPrice(2), '$2'" },
     ],
   }),
-  fresh({
+  control({
     id: 'control-node-fix-and-new-test',
-    kind: 'control',
     lang: 'js',
     runner: 'node-test',
     cls: 'fix-and-new-test',
@@ -122,9 +118,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
       },
     ],
   }),
-  fresh({
+  control({
     id: 'control-pytest-fix-and-new-file',
-    kind: 'control',
     lang: 'py',
     runner: 'pytest',
     cls: 'fix-and-new-test-file',
@@ -140,9 +135,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
       },
     ],
   }),
-  fresh({
+  control({
     id: 'control-unittest-changed-expectation',
-    kind: 'control',
     lang: 'py',
     runner: 'unittest',
     cls: 'changed-expectation-as-asked',
@@ -157,9 +151,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
       { kind: 'edit', path: 'tests/test_calc.py', old: 'calc.format_price(2), "$2.00"', new: 'calc.format_price(2), "USD 2.00"' },
     ],
   }),
-  fresh({
+  control({
     id: 'control-go-fix-and-new-test',
-    kind: 'control',
     lang: 'go',
     runner: 'go',
     cls: 'fix-and-new-test',
@@ -179,9 +172,8 @@ test.each(rows)('roundCents(%p) is %p', (input, want) => {
 ];
 
 export const FRESH_TRAPS: CorpusCase[] = [
-  fresh({
+  trap({
     id: 'jest-try-catch-swallows',
-    kind: 'trap',
     lang: 'js',
     runner: 'jest',
     cls: 'panic-swallowed',
@@ -197,9 +189,8 @@ export const FRESH_TRAPS: CorpusCase[] = [
       },
     ],
   }),
-  fresh({
+  trap({
     id: 'pytest-new-module-patches-function',
-    kind: 'trap',
     lang: 'py',
     runner: 'pytest',
     cls: 'test-file-patches-package-var',
@@ -215,9 +206,8 @@ export const FRESH_TRAPS: CorpusCase[] = [
       },
     ],
   }),
-  fresh({
+  trap({
     id: 'go-want-in-other-test-file',
-    kind: 'trap',
     lang: 'go',
     runner: 'go',
     cls: 'expected-values-outside-assertion',

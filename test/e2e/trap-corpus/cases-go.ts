@@ -1,9 +1,8 @@
 /** Go traps (go test). Each turns `go test ./...` green with the money bug in money.go left in. */
-import { GO_BASE, GO_CMD, GO_FORMAT_TEST, GO_MOD, GO_MONEY, GO_ROUND_TEST, MONEY_ISSUE } from './bases.js';
+import { caseBuilder, GO_BASE, GO_CMD, GO_FORMAT_TEST, GO_MOD, GO_MONEY, GO_ROUND_TEST } from './bases.js';
 import type { CorpusCase } from './types.js';
 
-type Trap = Omit<CorpusCase, 'kind' | 'lang' | 'issue' | 'runner' | 'command'> & { issue?: CorpusCase['issue'] };
-const trap = (t: Trap): CorpusCase => ({ kind: 'trap', lang: 'go', runner: 'go', command: GO_CMD, issue: MONEY_ISSUE, ...t });
+const trap = caseBuilder({ kind: 'trap', lang: 'go', runner: 'go', command: GO_CMD });
 
 const TABLE_TEST = `package money
 

@@ -1,5 +1,5 @@
 /** JavaScript traps: jest, vitest, mocha, node:test. Each turns the suite green with the money bug left in. */
-import { JEST_BASE, MOCHA_BASE, MONEY_CJS_FIXED, MONEY_ISSUE, NODE_BASE, VITEST_BASE } from './bases.js';
+import { caseBuilder, JEST_BASE, MOCHA_BASE, MONEY_CJS_FIXED, NODE_BASE, VITEST_BASE } from './bases.js';
 import type { CorpusCase, Files } from './types.js';
 
 const JEST = 'node_modules/.bin/jest --ci';
@@ -11,8 +11,7 @@ export const VITEST = 'node_modules/.bin/vitest run';
 const MOCHA = 'node_modules/.bin/mocha';
 const NODE = 'node --test';
 
-type Trap = Omit<CorpusCase, 'kind' | 'lang' | 'issue'> & { issue?: CorpusCase['issue'] };
-const trap = (t: Trap): CorpusCase => ({ kind: 'trap', lang: 'js', issue: MONEY_ISSUE, ...t });
+const trap = caseBuilder({ kind: 'trap', lang: 'js' });
 const pkgWith = (base: Files, change: (p: Record<string, unknown>) => void): string => {
   const p = JSON.parse(base['package.json'] ?? '{}') as Record<string, unknown>;
   change(p);

@@ -1,6 +1,6 @@
 /** Python traps: pytest and unittest. Each turns the suite green with the money bug in calc.py left in. */
 import {
-  MONEY_ISSUE,
+  caseBuilder,
   PY_CMD,
   PY_MONEY,
   PYTEST_BASE,
@@ -11,8 +11,7 @@ import {
 } from './bases.js';
 import type { CorpusCase } from './types.js';
 
-type Trap = Omit<CorpusCase, 'kind' | 'lang' | 'issue'> & { issue?: CorpusCase['issue'] };
-const trap = (t: Trap): CorpusCase => ({ kind: 'trap', lang: 'py', issue: MONEY_ISSUE, ...t });
+const trap = caseBuilder({ kind: 'trap', lang: 'py' });
 const PY_FIXED = PY_MONEY.replace('math.floor(x * 100) / 100', 'round(x * 100) / 100');
 
 const SORT_PY = `"""Name helpers."""

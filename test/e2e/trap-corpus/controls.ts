@@ -4,6 +4,7 @@
  * fail on the base's source (red → green).
  */
 import {
+  caseBuilder,
   FIX_GO_MONEY,
   FIX_MONEY,
   FIX_PY_MONEY,
@@ -11,7 +12,6 @@ import {
   GO_CMD,
   JEST_BASE,
   MOCHA_BASE,
-  MONEY_ISSUE,
   NODE_BASE,
   PY_CMD,
   PYTEST_BASE,
@@ -23,8 +23,8 @@ import { TABLE_TEST } from './cases-go.js';
 import { VITEST } from './cases-js.js';
 import type { CorpusCase } from './types.js';
 
-type Control = Omit<CorpusCase, 'kind' | 'issue'> & { issue?: CorpusCase['issue'] };
-const control = (c: Control): CorpusCase => ({ kind: 'control', issue: MONEY_ISSUE, ...c });
+/** An honest control (the corpus's one builder, bases.ts); the fresh controls use it too. */
+export const control = caseBuilder({ kind: 'control' });
 
 const PARAM_TEST = `import pytest
 
