@@ -23,10 +23,18 @@ export interface CorepackFailure {
   signature: boolean;
 }
 
-/** The line of corepack's output that says what went wrong (its first `Error:` line, else the last line). */
+/**
+ * The line of corepack's output that says what went wrong (its first `Error:` line, else the last line),
+ * with the innermost `[cause]` when Node printed one (`… the request to …; cause: self-signed certificate …`).
+ */
 export function errorLine(output: string): string {
   const lines = output.split('\n').map((l) => l.trim());
-  const line = lines.find((l) => /^(Usage|Type)?Error\b/.test(l)) ?? lines.filter(Boolean).pop() ?? 'no output';
+  const first = lines.find((l) => /^(Usage|Type)?Error\b/.test(l)) ?? lines.filter(Boolean).pop() ?? 'no output';
+  const cause = lines
+    .map((l) => /^\[cause\]:\s*(?:\w*Error:\s*)?(.+)$/.exec(l)?.[1])
+    .filter((c): c is string => c !== undefined && !/^\w*Error\s*[:{]?$/.test(c) && c !== '{')
+    .pop();
+  const line = cause && !first.includes(cause) ? `${first}; cause: ${cause}` : first;
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 

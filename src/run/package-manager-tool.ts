@@ -5,7 +5,7 @@
  * --frozen-lockfile`); when neither works, the run stops before setup and before any model request,
  * naming the missing tool and the fix (corepack-failure.ts: a signature corepack cannot verify has its own).
  * A tool on PATH that is corepack's shim is probed the same way. The probe runs with a minimal environment (PATH, HOME, the
- * non-secret COREPACK_* and proxy variables) and a timeout, so an unreachable registry fails fast.
+ * non-secret COREPACK_*, proxy and CA-certificate variables) and a timeout, so an unreachable registry fails fast.
  */
 import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -62,12 +62,15 @@ export function throughCorepack(command: string, tools: readonly string[]): stri
 /** COREPACK_* names that are settings, not credentials, though they look like one (public keys, or "0"). */
 const COREPACK_SETTINGS = new Set(['COREPACK_INTEGRITY_KEYS']);
 
+/** Names the probe keeps: where corepack's cache is, and the certificate authorities a TLS-intercepting proxy needs. */
+const PROBE_NAMES = new Set(['PATH', 'HOME', 'LANG', 'XDG_CACHE_HOME', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR']);
+
 /** The environment of the probe: what corepack needs, nothing secret. */
-function probeEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+export function probeEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (typeof v !== 'string' || (isSecretName(k) && !COREPACK_SETTINGS.has(k))) continue;
-    if (['PATH', 'HOME', 'LANG', 'XDG_CACHE_HOME'].includes(k) || /^COREPACK_/.test(k) || /^(https?|no)_proxy$/i.test(k)) out[k] = v;
+    if (PROBE_NAMES.has(k) || /^COREPACK_/.test(k) || /^(https?|no)_proxy$/i.test(k)) out[k] = v;
   }
   return { ...out, COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', COREPACK_ENABLE_AUTO_PIN: '0' };
 }

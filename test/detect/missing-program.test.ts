@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingProgram, missingProgramFix } from '../../src/detect/missing-program.js';
 import { corepackFailure, errorLine, isSignatureFailure, pinnedSpec } from '../../src/run/corepack-failure.js';
+import { probeEnv } from '../../src/run/package-manager-tool.js';
 
 const temps: string[] = [];
 function project(files: Record<string, string>): string {
@@ -73,6 +74,19 @@ describe('corepackFailure', () => {
       expect(f.fix.indexOf('npm install -g corepack@latest')).toBeLessThan(f.fix.indexOf('COREPACK_INTEGRITY_KEYS=0'));
       expect(f.fix).toContain('npm install -g pnpm@10.28.0');
     }
+    const tls = [
+      'Error: Error when performing the request to https://registry.example/pnpm/-/pnpm-9.0.0.tgz; for troubleshooting help, see the docs',
+      '    at fetch (/x/corepack.cjs:1:1)',
+      '    ... 4 lines matching cause stack trace ...',
+      '  [cause]: TypeError: fetch failed',
+      '      at node:internal/deps/undici',
+      '    [cause]: Error: self-signed certificate in certificate chain',
+      "      code: 'SELF_SIGNED_CERT_IN_CHAIN'",
+    ].join('\n');
+    expect(errorLine(tls)).toBe(
+      'Error: Error when performing the request to https://registry.example/pnpm/-/pnpm-9.0.0.tgz; for troubleshooting help, see the docs; cause: self-signed certificate in certificate chain',
+    );
+    expect(isSignatureFailure(tls)).toBe(false);
     expect(errorLine('/x/corepack.cjs:1\n  code\n\nError: No compatible signature found in package metadata\n    at y')).toBe(
       'Error: No compatible signature found in package metadata',
     );
@@ -90,5 +104,31 @@ describe('corepackFailure', () => {
     expect(t.detail).toBe(
       "yarn on PATH is corepack's shim (`corepack enable`), and it could not run (`yarn --version`: timed out after 120 s)",
     );
+  });
+});
+
+describe("corepack's probe environment", () => {
+  it("keeps the CA certificates a TLS-intercepting proxy needs and corepack's settings (COREPACK_INTEGRITY_KEYS), drops credentials", () => {
+    const env = probeEnv({
+      PATH: '/bin',
+      NODE_EXTRA_CA_CERTS: '/etc/ca.pem',
+      SSL_CERT_FILE: '/etc/ca.pem',
+      COREPACK_INTEGRITY_KEYS: '0',
+      COREPACK_HOME: '/c',
+      COREPACK_NPM_TOKEN: 'secret-token',
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+      HTTPS_PROXY: 'http://proxy:3128',
+      OTHER: 'x',
+    });
+    expect(env).toEqual({
+      PATH: '/bin',
+      NODE_EXTRA_CA_CERTS: '/etc/ca.pem',
+      SSL_CERT_FILE: '/etc/ca.pem',
+      COREPACK_INTEGRITY_KEYS: '0',
+      COREPACK_HOME: '/c',
+      HTTPS_PROXY: 'http://proxy:3128',
+      COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+      COREPACK_ENABLE_AUTO_PIN: '0',
+    });
   });
 });
