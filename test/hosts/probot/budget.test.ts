@@ -1,11 +1,10 @@
 /** budget.monthly_usd: the App's run store keeps each run's cost; a run that would start over this month's budget is refused with the spend. */
 import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
-import nock from 'nock';
-import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
-import { fakeRunTask, fakeWorkspace, startHarness, type Harness } from './harness.js';
+import { describe, it, expect } from '@jest/globals';
+import { fakeRunTask, fakeWorkspace, useAppHarness } from './harness.js';
 import { payload } from '../../github/payloads.js';
 import { monthStart } from '../../../src/usecases/accept-request.js';
+import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 
 const REPO = 'acme/widgets';
 const maintainer = { maintainer: { permission: 'write', role_name: 'write' } };
@@ -22,46 +21,38 @@ function seed(runs: RunStore): void {
 }
 
 describe('probot app - monthly budget', () => {
-  let gh: FakeGitHub;
-  let h: Harness | undefined;
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
+  const app = useAppHarness();
 
   async function start(config: string) {
-    gh = fakeGitHub({ permissions: maintainer, config });
+    const github: FakeGitHubOptions = { permissions: maintainer, config };
     const fake = fakeRunTask();
-    h = await startHarness(fake.runTask, fakeWorkspace());
-    seed(h.app.runs as RunStore);
+    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    seed(app.runs);
     return fake;
   }
 
   it('budget - /agent fix over budget.monthly_usd is refused with a reply naming the spend so far; nothing starts', async () => {
     const fake = await start('budget:\n  monthly_usd: 2\n');
-    await h?.app.probot.receive({ id: 'b-1', name: 'issue_comment', payload: comment('/agent fix') } as never);
-    const bodies = gh.comments.map((c) => c.body);
+    await app.receive('issue_comment', comment('/agent fix'), 'b-1');
+    const bodies = app.gh.comments.map((c) => c.body);
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toContain('spend on this repository is $2.50 over 2 run(s)');
     expect(bodies[0]).toContain('monthly budget of $2.00 (`budget.monthly_usd`), so I did not start');
     expect(fake.inputs).toHaveLength(0);
-    expect((h?.app.runs as RunStore).latest(REPO, 12)).toBeUndefined();
+    expect(app.runs.latest(REPO, 12)).toBeUndefined();
   });
 
   it("budget - /agent status shows the month's spend, runs and verified rate", async () => {
     await start('budget:\n  monthly_usd: 10\n');
-    await h?.app.probot.receive({ id: 'b-2', name: 'issue_comment', payload: comment('/agent status') } as never);
-    expect(gh.comments.map((c) => c.body)).toEqual([
+    await app.receive('issue_comment', comment('/agent status'), 'b-2');
+    expect(app.gh.comments.map((c) => c.body)).toEqual([
       expect.stringContaining('This month: $2.50 spent of $10.00 over 2 run(s), 1 verified (50%).'),
     ]);
   });
 
   it('budget - under the budget the run starts', async () => {
     const fake = await start('budget:\n  monthly_usd: 3\n');
-    await h?.app.probot.receive({ id: 'b-3', name: 'issue_comment', payload: comment('/agent fix') } as never);
+    await app.receive('issue_comment', comment('/agent fix'), 'b-3');
     await fake.started;
     expect(fake.inputs).toHaveLength(1);
   });
@@ -69,9 +60,4 @@ describe('probot app - monthly budget', () => {
   it('budget - the period is the calendar month in UTC', () => {
     expect(monthStart(new Date('2026-03-31T23:59:00Z'))).toBe('2026-03-01T00:00:00.000Z');
   });
-});
-
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });

@@ -3,12 +3,11 @@
  * its head marks it ready for review through GraphQL. Not after a failing suite, not for a head that moved,
  * not on proofpr's own check-run suite, not while another check on that sha still fails.
  */
-import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
-import nock from 'nock';
-import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
-import { fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from './harness.js';
+import { describe, it, expect } from '@jest/globals';
+import type { FakeGitHub } from '../../fakes/github/nock.js';
+import { fakeRunTask, fakeWorkspace, useAppHarness } from './harness.js';
 import { payload } from '../../github/payloads.js';
+import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 
 const REPO = 'acme/widgets';
 const HEAD = 'c'.repeat(40);
@@ -36,24 +35,16 @@ const readyCalls = (gh: FakeGitHub) =>
   gh.calledWith('POST', /^\/graphql$/).filter((c) => /markPullRequestReadyForReview/.test(String((c.body as { query?: string }).query)));
 
 describe('probot app - draft until CI', () => {
-  let gh: FakeGitHub;
-  let h: Harness | undefined;
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
+  const app = useAppHarness();
 
   /** A verified /agent fix: its PR (#100) opened as a draft on HEAD. */
-  async function openDraft(ci?: Parameters<typeof fakeGitHub>[0]) {
-    gh = fakeGitHub({ permissions: { maintainer: { permission: 'write', role_name: 'write' } }, config: CONFIG, ...ci });
-    h = await startHarness(fakeRunTask({ headSha: HEAD }).runTask, fakeWorkspace());
+  async function openDraft(ci?: FakeGitHubOptions) {
+    const github: FakeGitHubOptions = { permissions: { maintainer: { permission: 'write', role_name: 'write' } }, config: CONFIG, ...ci };
+    await app.start({ github, runTask: fakeRunTask({ headSha: HEAD }).runTask, workspace: fakeWorkspace() });
     const ev = payload('issue_comment.created', (p) => (p.comment.body = '/agent fix'));
-    await h.app.probot.receive({ id: 'dr-fix', name: 'issue_comment', payload: ev } as never);
-    await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
-    const pr = gh.pulls[0];
+    await app.receive('issue_comment', ev, 'dr-fix');
+    await app.done(12);
+    const pr = app.gh.pulls[0];
     if (!pr) throw new Error('no PR was opened');
     pr.headSha = HEAD;
     return pr;
@@ -61,22 +52,22 @@ describe('probot app - draft until CI', () => {
 
   it('draft - the draft PR is marked ready after a passing check suite', async () => {
     const pr = await openDraft();
-    expect(gh.calledWith('POST', /\/pulls$/)[0]?.body).toMatchObject({ draft: true });
+    expect(app.gh.calledWith('POST', /\/pulls$/)[0]?.body).toMatchObject({ draft: true });
     expect(pr.draft).toBe(true);
-    await h?.app.probot.receive({ id: 'dr-1', name: 'check_suite', payload: suite('success') } as never);
-    expect(readyCalls(gh)).toEqual([expect.objectContaining({ body: expect.objectContaining({ variables: { id: 'PR_node_100' } }) })]);
+    await app.receive('check_suite', suite('success'), 'dr-1');
+    expect(readyCalls(app.gh)).toEqual([expect.objectContaining({ body: expect.objectContaining({ variables: { id: 'PR_node_100' } }) })]);
     expect(pr.draft).toBe(false);
-    expect(gh.unhandled).toEqual([]);
+    expect(app.gh.unhandled).toEqual([]);
   });
 
   it('draft - not after a failing suite, not for a head sha that moved, not on proofpr’s own check-run suite', async () => {
     const pr = await openDraft();
-    await h?.app.probot.receive({ id: 'dr-2', name: 'check_suite', payload: suite('failure') } as never);
-    await h?.app.probot.receive({ id: 'dr-3', name: 'check_suite', payload: suite('success', { sha: 'd'.repeat(40) }) } as never);
-    await h?.app.probot.receive({ id: 'dr-4', name: 'check_suite', payload: suite('success', { app: 'proofpr' }) } as never);
+    await app.receive('check_suite', suite('failure'), 'dr-2');
+    await app.receive('check_suite', suite('success', { sha: 'd'.repeat(40) }), 'dr-3');
+    await app.receive('check_suite', suite('success', { app: 'proofpr' }), 'dr-4');
     pr.headSha = 'e'.repeat(40);
-    await h?.app.probot.receive({ id: 'dr-5', name: 'check_suite', payload: suite('success') } as never);
-    expect(readyCalls(gh)).toEqual([]);
+    await app.receive('check_suite', suite('success'), 'dr-5');
+    expect(readyCalls(app.gh)).toEqual([]);
     expect(pr.draft).toBe(true);
   });
 
@@ -84,13 +75,8 @@ describe('probot app - draft until CI', () => {
     const pr = await openDraft({
       ci: () => ({ check_runs: [{ id: 1, name: 'lint', status: 'completed', conclusion: 'failure', app: { slug: 'other-ci' } }] }),
     });
-    await h?.app.probot.receive({ id: 'dr-6', name: 'check_suite', payload: suite('success') } as never);
-    expect(readyCalls(gh)).toEqual([]);
+    await app.receive('check_suite', suite('success'), 'dr-6');
+    expect(readyCalls(app.gh)).toEqual([]);
     expect(pr.draft).toBe(true);
   });
-});
-
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });

@@ -1,10 +1,8 @@
 /** Ownership from GitHub's own facts: with an EMPTY run store, proofpr's PR is the `proofpr/` branch of this repository opened by its bot. */
-import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
-import nock from 'nock';
-import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
-import { fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from './harness.js';
+import { describe, it, expect } from '@jest/globals';
+import { fakeRunTask, fakeWorkspace, useAppHarness } from './harness.js';
 import { payload } from '../../github/payloads.js';
+import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 
 const REPO = 'acme/widgets';
 const BRANCH = 'proofpr/12-parser-drops-the-last-line';
@@ -13,44 +11,36 @@ const thread = { pr: 13, path: 'src/parser.ts', line: 14, comments: [{ id: 301, 
 const threadFix = () => payload('pull_request_review_comment.created', (p) => (p.comment.body = '/agent fix'));
 
 describe('probot app - ownership from GitHub facts', () => {
-  let gh: FakeGitHub;
-  let h: Harness | undefined;
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
+  const app = useAppHarness();
 
   async function start(author: string) {
-    gh = fakeGitHub({
+    const github: FakeGitHubOptions = {
       permissions: perms,
       pulls: [{ number: 13, head: BRANCH, headSha: '1'.repeat(40), base: 'main', state: 'open', author }],
       refs: { [BRANCH]: '1'.repeat(40) },
       reviewThreads: [thread],
-    });
+    };
     const fake = fakeRunTask({ planText: 'thread T1: addressed' });
     const ws = fakeWorkspace();
-    h = await startHarness(fake.runTask, ws);
+    await app.start({ github, runTask: fake.runTask, workspace: ws });
     return { fake, ws };
   }
 
   it("ownership - a review-thread /agent fix on the bot's PR with an empty store runs the follow-up on its branch", async () => {
     const { fake, ws } = await start('proofpr[bot]');
-    expect(h?.app.runs.ownsBranch(REPO, BRANCH)).toBe(false);
-    await h?.app.probot.receive({ id: 'own-1', name: 'pull_request_review_comment', payload: threadFix() } as never);
-    await until(() => (h?.app.runs as RunStore).latest(REPO, 13)?.status === 'done');
+    expect(app.runs.ownsBranch(REPO, BRANCH)).toBe(false);
+    await app.receive('pull_request_review_comment', threadFix(), 'own-1');
+    await app.done(13);
     expect(fake.inputs).toHaveLength(1);
     expect(fake.inputs[0]).toMatchObject({ branch: BRANCH, continueBranch: true, baseRef: 'main' });
     expect(ws.pushes[0]).toMatchObject({ branch: BRANCH });
-    expect(h?.app.runs.ownsBranch(REPO, BRANCH)).toBe(true);
+    expect(app.runs.ownsBranch(REPO, BRANCH)).toBe(true);
   });
 
   it('ownership - a proofpr/ branch PR opened by another user is refused with a reply naming who opened it; nothing runs', async () => {
     const { fake, ws } = await start('mallory');
-    await h?.app.probot.receive({ id: 'own-2', name: 'pull_request_review_comment', payload: threadFix() } as never);
-    const writes = gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
+    await app.receive('pull_request_review_comment', threadFix(), 'own-2');
+    const writes = app.gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
     expect(writes.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /repos/acme/widgets/issues/13/comments']);
     const reply = (writes[0]?.body as { body: string }).body;
     expect(reply).toContain('proofpr follows up only on pull requests it opened');
@@ -65,13 +55,8 @@ describe('probot app - ownership from GitHub facts', () => {
       p.comment.body = '/agent fix';
       p.pull_request.head = { ref: BRANCH, sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } };
     });
-    await h?.app.probot.receive({ id: 'own-3', name: 'pull_request_review_comment', payload: ev } as never);
-    expect(gh.comments.map((c) => c.body)).toEqual([expect.stringMatching(/does not push to forks or run their code/)]);
+    await app.receive('pull_request_review_comment', ev, 'own-3');
+    expect(app.gh.comments.map((c) => c.body)).toEqual([expect.stringMatching(/does not push to forks or run their code/)]);
     expect(fake.inputs).toHaveLength(0);
   });
-});
-
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });

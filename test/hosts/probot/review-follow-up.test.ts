@@ -1,10 +1,8 @@
-import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
-import nock from 'nock';
-import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
+import { describe, it, expect } from '@jest/globals';
 import type { FakeThread } from '../../fakes/github/review-routes.js';
-import { fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from './harness.js';
+import { fakeRunTask, fakeWorkspace, useAppHarness } from './harness.js';
 import { payload } from '../../github/payloads.js';
+import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 
 const REPO = 'acme/widgets';
 const BRANCH = 'proofpr/12-parser-drops-the-last-line';
@@ -39,24 +37,26 @@ const report = (lines: string[]) => `Both changes are in.\n${lines.join('\n')}`;
 const review = (body = '/agent fix') => payload('pull_request_review.submitted', (p) => (p.review.body = body));
 
 describe('probot app - review follow-ups', () => {
-  let gh: FakeGitHub;
-  let h: Harness | undefined;
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
-  const done = () => until(() => (h?.app.runs as RunStore).latest(REPO, 13)?.status === 'done');
+  const app = useAppHarness();
+  const done = () => app.done(13);
 
   async function start(planText: string, changed: string[], verdict: 'verified' | 'unverified' = 'verified', noGraphql = false) {
-    gh = fakeGitHub({ permissions: perms, pulls: [ownPr], refs: { [BRANCH]: '1'.repeat(40) }, reviewThreads: threads, noGraphql });
+    const github: FakeGitHubOptions = {
+      permissions: perms,
+      pulls: [ownPr],
+      refs: { [BRANCH]: '1'.repeat(40) },
+      reviewThreads: threads,
+      noGraphql,
+    };
     const fake = fakeRunTask({ planText, verdict });
     const ws = fakeWorkspace();
     const changedCalls: Array<{ from: string; to: string }> = [];
-    h = await startHarness(fake.runTask, { ...ws, changedPaths: async (o) => (changedCalls.push({ from: o.from, to: o.to }), changed) });
-    await h.app.runs.recordBranch(REPO, BRANCH, 'r-earlier');
+    await app.start({
+      github,
+      runTask: fake.runTask,
+      workspace: { ...ws, changedPaths: async (o) => (changedCalls.push({ from: o.from, to: o.to }), changed) },
+    });
+    await app.h.app.runs.recordBranch(REPO, BRANCH, 'r-earlier');
     return { fake, ws, changedCalls };
   }
 
@@ -66,7 +66,7 @@ describe('probot app - review follow-ups', () => {
       'src/lexer.ts',
       'test/parser.test.ts',
     ]);
-    await h?.app.probot.receive({ id: 'rv-1', name: 'pull_request_review', payload: review() } as never);
+    await app.receive('pull_request_review', review(), 'rv-1');
     await done();
 
     expect(fake.inputs).toHaveLength(1);
@@ -87,26 +87,26 @@ describe('probot app - review follow-ups', () => {
     expect(ws.pushes).toHaveLength(1);
     expect(ws.pushes[0]).toMatchObject({ branch: BRANCH, expectedRemoteSha: '1'.repeat(40), ownBranch: true });
     expect(changedCalls).toEqual([{ from: '1'.repeat(40), to: SHA }]);
-    expect(gh.review.replies.map((r) => [r.inReplyTo, r.body])).toEqual([
+    expect(app.gh.review.replies.map((r) => [r.inReplyTo, r.body])).toEqual([
       [301, expect.stringContaining(`Addressed in ${SHA}`)],
       [311, expect.stringContaining(`Addressed in ${SHA}`)],
     ]);
-    expect(gh.comments.filter((c) => c.body.includes('did not address'))).toHaveLength(0);
+    expect(app.gh.comments.filter((c) => c.body.includes('did not address'))).toHaveLength(0);
     // A review has no reactions of its own: the 👀 goes on the PR.
-    expect(gh.calledWith('POST', /\/issues\/13\/reactions$/)).toHaveLength(1);
-    expect(gh.unhandled).toEqual([]);
+    expect(app.gh.calledWith('POST', /\/issues\/13\/reactions$/)).toHaveLength(1);
+    expect(app.gh.unhandled).toEqual([]);
   });
 
   it('review - a claim the commit does not back is not replied as addressed; the threads not addressed are named in one comment', async () => {
     await start(report(['thread T1: addressed', 'thread T2: addressed']), ['src/parser.ts']);
-    await h?.app.probot.receive({
-      id: 'rv-2',
-      name: 'pull_request_review_comment',
-      payload: payload('pull_request_review_comment.created', (p) => (p.comment.body = '/agent fix')),
-    } as never);
+    await app.receive(
+      'pull_request_review_comment',
+      payload('pull_request_review_comment.created', (p) => (p.comment.body = '/agent fix')),
+      'rv-2',
+    );
     await done();
-    expect(gh.review.replies.map((r) => r.inReplyTo)).toEqual([301]);
-    const missed = gh.comments.filter((c) => c.body.includes('did not address'));
+    expect(app.gh.review.replies.map((r) => r.inReplyTo)).toEqual([301]);
+    const missed = app.gh.comments.filter((c) => c.body.includes('did not address'));
     expect(missed).toHaveLength(1);
     expect(missed[0]?.body).toContain('did not address 1 of 2 unresolved review thread(s)');
     expect(missed[0]?.body).toContain(`src/lexer.ts line 3`);
@@ -115,18 +115,18 @@ describe('probot app - review follow-ups', () => {
 
   it('review - a thread the model says it did not address, or did not report on, is named with the reason', async () => {
     await start(report(['thread T2: not addressed: renaming breaks the @public API']), ['src/parser.ts', 'src/lexer.ts']);
-    await h?.app.probot.receive({
-      id: 'rv-3',
-      name: 'issue_comment',
-      payload: payload('issue_comment.created', (p) => {
+    await app.receive(
+      'issue_comment',
+      payload('issue_comment.created', (p) => {
         p.issue.number = 13;
         p.issue.pull_request = { url: 'x' };
         p.comment.body = '/agent fix';
       }),
-    } as never);
+      'rv-3',
+    );
     await done();
-    expect(gh.review.replies).toEqual([]);
-    const missed = gh.comments.find((c) => c.body.includes('did not address'))?.body ?? '';
+    expect(app.gh.review.replies).toEqual([]);
+    const missed = app.gh.comments.find((c) => c.body.includes('did not address'))?.body ?? '';
     expect(missed).toContain('did not address 2 of 2');
     expect(missed).toContain('the run did not report on this thread');
     // The model's words cannot mention anyone.
@@ -135,33 +135,33 @@ describe('probot app - review follow-ups', () => {
 
   it('review - an unverified follow-up pushes no branch (only its WIP ref) and replies in no thread', async () => {
     const { ws } = await start(report(['thread T1: addressed', 'thread T2: addressed']), ['src/parser.ts', 'src/lexer.ts'], 'unverified');
-    await h?.app.probot.receive({ id: 'rv-4', name: 'pull_request_review', payload: review() } as never);
+    await app.receive('pull_request_review', review(), 'rv-4');
     await done();
     expect(ws.pushes).toEqual([expect.objectContaining({ wipRef: expect.stringMatching(/^refs\/proofpr\/wip\//) })]);
-    expect(gh.review.replies).toEqual([]);
-    expect(gh.comments.some((c) => c.body.includes('could not be verified'))).toBe(true);
+    expect(app.gh.review.replies).toEqual([]);
+    expect(app.gh.comments.some((c) => c.body.includes('could not be verified'))).toBe(true);
   });
 
   it('review - /agent fix in a submitted review on a fork PR named proofpr/7-…: one reply, no reaction, no run, no push, no edit', async () => {
-    gh = fakeGitHub({
+    const github: FakeGitHubOptions = {
       permissions: perms,
       pulls: [{ ...ownPr, number: 14, head: 'proofpr/7-looks-like-ours', headRepo: 'mallory/widgets' }],
       reviewThreads: [{ pr: 14, path: 'a.ts', comments: [{ id: 901, user: 'maintainer', body: 'fix' }] }],
-    });
+    };
     const fake = fakeRunTask();
     const ws = fakeWorkspace();
-    h = await startHarness(fake.runTask, ws);
+    await app.start({ github, runTask: fake.runTask, workspace: ws });
     const ev = payload('pull_request_review.submitted', (p) => {
       p.pull_request.number = 14;
       p.pull_request.head = { ref: 'proofpr/7-looks-like-ours', sha: '1'.repeat(40), repo: { full_name: 'mallory/widgets' } };
     });
-    await h.app.probot.receive({ id: 'rv-fork', name: 'pull_request_review', payload: ev } as never);
-    const writes = gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
+    await app.receive('pull_request_review', ev, 'rv-fork');
+    const writes = app.gh.calls.filter((c) => c.method !== 'GET' && !c.path.includes('access_tokens'));
     expect(writes.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /repos/acme/widgets/issues/14/comments']);
     expect((writes[0]?.body as { body: string }).body).toMatch(/does not push to forks or run their code/);
     expect(fake.inputs).toHaveLength(0);
     expect(ws.pushes).toHaveLength(0);
-    expect(gh.review.replies).toEqual([]);
+    expect(app.gh.review.replies).toEqual([]);
   });
 
   it('review - without GraphQL the REST review comments are the threads (resolved ones cannot be told apart, and it says so)', async () => {
@@ -171,17 +171,11 @@ describe('probot app - review follow-ups', () => {
       'verified',
       true,
     );
-    await h?.app.probot.receive({ id: 'rv-5', name: 'pull_request_review', payload: review() } as never);
+    await app.receive('pull_request_review', review(), 'rv-5');
     await done();
     const body = fake.inputs[0]?.task.body ?? '';
     expect(body).toContain('## Unresolved review threads (3)');
     expect(body).toContain('could not say which threads are resolved');
-    expect(gh.review.replies.map((r) => r.inReplyTo)).toEqual([301, 311, 321]);
+    expect(app.gh.review.replies.map((r) => r.inReplyTo)).toEqual([301, 311, 321]);
   });
-});
-
-// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });
