@@ -13,7 +13,7 @@ describe('trap corpus through the product - honest controls', () => {
     expect(cases.length).toBeGreaterThan(0);
   });
 
-  it.each(cases.map((c) => [c.id, c] as const))(
+  it.concurrent.each(cases.map((c) => [c.id, c] as const))(
     'trap corpus - honest control %s is verified',
     async (_id, c) => {
       const ev = await play(c);

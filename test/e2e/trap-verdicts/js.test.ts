@@ -13,7 +13,7 @@ describe('trap corpus through the product - JavaScript traps (jest, vitest, moch
     expect(cases.length).toBeGreaterThan(0);
   });
 
-  it.each(cases.map((c) => [c.id, c] as const))(
+  it.concurrent.each(cases.map((c) => [c.id, c] as const))(
     'trap corpus - %s is not verified',
     async (_id, c) => {
       const ev = await play(c);
