@@ -62,14 +62,25 @@ export interface TestRun {
   calls?: Array<{ runner: string; source: CountSource; counts: TestCounts; from: string }>;
 }
 
-/** A base test whose expectation the change altered: it passed on the base and fails on the new code under the base's tests. */
+/**
+ * A base test whose expectation the change altered: it passed on the base and fails on the new code under
+ * the base's tests, or the change deleted, renamed or skipped it (whatever its outcome there).
+ */
 export interface ChangedExpectation {
   test: string;
   /** Where to read the old expectation (the base version of the test's file) and the new one. */
   base: string;
   now: string;
-  /** How the base test fails on the new code. */
+  /** How the base test fails on the new code (empty when it passes there). */
   failure: string;
+  /**
+   * What the change did to the base test: altered what it expects (`changed`, also when absent), left it
+   * out of the final run (`deleted`), put another test in its place (`renamed`: `now` names it), or
+   * skipped it (`skipped`).
+   */
+  kind?: 'changed' | 'deleted' | 'renamed' | 'skipped';
+  /** The base test's outcome on the new code under the base's own tests (the kept run). */
+  outcome?: 'passed' | 'failed' | 'skipped' | 'not run';
 }
 
 /**

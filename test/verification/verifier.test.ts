@@ -316,17 +316,35 @@ describe('createVerifier', () => {
     expect(failed(final.gates)).toEqual(['tests-ran', 'tests-passed', 'tests-fresh', 'assertions-kept', 'test-config-kept']);
   });
 
-  it('verifier - tests left out of the run (a test outside the checked folders deleted) fail tests-ran against the earlier full run', async () => {
-    const extra = "import { test } from 'node:test';\ntest('fixture-driven', () => {});\n";
-    const { root, verifier, exec } = await setup('test:\n  command: node --test\n', { ...files, 'test/fixtures/extra.test.mjs': extra });
+  const extraTest = "import { test } from 'node:test';\ntest('fixture-driven', () => {});\n";
+  /** A passing base test deleted (a file under the test folders); the final check after it. */
+  const deleteExtra = async (yaml: string) => {
+    const { root, verifier, exec, events } = await setup(yaml, { ...files, 'test/fixtures/extra.test.mjs': extraTest });
     expect(await bash(verifier, exec, root, 'node --test')).toMatchObject({ counts: { passed: 3 } });
     rmSync(join(root, 'test/fixtures/extra.test.mjs'));
-    const final = await verifier.finalCheck();
-    // Deleting a file under the test folders is a test support change too (assertions-kept); node:test ids
-    // name no file, so tests-kept names the lost test as well.
-    expect(failed(final.gates)).toEqual(['tests-ran', 'assertions-kept', 'tests-kept']);
-    expect(final.gates.find((g) => g.name === 'tests-kept')?.detail).toContain('fixture-driven');
-    expect(final.message).toContain('2 test(s) executed by `node --test`, fewer than the 3 an earlier `node --test` run executed');
+    return { final: await verifier.finalCheck(), events };
+  };
+
+  it('verifier - a deleted base test (tests-ran counts fewer than the earlier full run) is decided by the kept run: listed as a deleted changed expectation', async () => {
+    const { final, events } = await deleteExtra('test:\n  command: node --test\n');
+    // tests-ran, tests-kept and assertions-kept saw the test go: early feedback; the base's own tests
+    // (the kept run, the file put back) pass on the code, and the deleted test is listed for review.
+    expect(failed(final.gates)).toEqual([]);
+    const gate = (name: string) => final.gates.find((g) => g.name === name)?.detail ?? '';
+    expect(gate('tests-ran')).toContain('early feedback only');
+    expect(gate('tests-ran')).toContain('2 test(s) executed by `node --test`, fewer than the 3 an earlier `node --test` run executed');
+    expect(gate('tests-kept')).toContain('fixture-driven');
+    expect(gate('tests-kept-base')).toContain('1 were deleted');
+    const diff = events.find((e) => e.type === 'differential');
+    expect(diff?.type === 'differential' && diff.changedExpectations).toEqual([
+      expect.objectContaining({ test: 'fixture-driven', kind: 'deleted', outcome: 'passed', now: 'none (deleted)' }),
+    ]);
+  });
+
+  it('verifier - the same deletion with gates.changed_tests: fail fails tests-kept-base, naming the test', async () => {
+    const { final } = await deleteExtra('test:\n  command: node --test\ngates:\n  changed_tests: fail\n');
+    expect(failed(final.gates)).toEqual(['tests-kept-base']);
+    expect(final.message).toContain('fixture-driven');
   });
 
   it('verifier - baselineExecuted raises the bar for tests-ran', async () => {

@@ -2,7 +2,7 @@
  * summary.md: the PR body / job summary, a pure and deterministic function of the evidence.
  * Untrusted strings (commands, paths, details) are escaped and capped.
  */
-import type { Verdict } from '../events.js';
+import type { ChangedExpectation, Verdict } from '../events.js';
 import { mdCode, mdText, mdTextWithCode } from './markdown.js';
 import { executed, formatCost, formatInt, shortHash } from './text.js';
 import type { Evidence } from './types.js';
@@ -208,16 +208,39 @@ function lifecycleSection(ev: Evidence): string[] {
   ];
 }
 
-/** Base tests whose expectation the change altered: at the top of the PR body, for the reviewer to confirm. */
+/** At most this many changed expectations in the PR body; the evidence lists them all. */
+const CHANGED_SHOWN = 25;
+
+/** What became of a base test, in words: the change's kind and its outcome under the base's own tests. */
+function changedWhat(c: ChangedExpectation): string {
+  const out = c.outcome ?? 'failed';
+  const on = { passed: 'passes', failed: 'fails', skipped: 'is skipped', 'not run': 'did not run' }[out];
+  const underBase = `under the base's own tests it ${on} on the new code`;
+  if (c.kind === 'deleted')
+    return `deleted by the change (the final run no longer runs it); ${underBase}. Old expectation: ${mdCode(c.base, 200, false)}; new: none.`;
+  if (c.kind === 'renamed')
+    return `renamed by the change to ${mdCode(c.now, 200, false)}; ${underBase}. Old expectation: ${mdCode(c.base, 200, false)}.`;
+  if (c.kind === 'skipped')
+    return `skipped by the change; ${underBase}. Old expectation: ${mdCode(c.base, 200, false)}; new: ${mdCode(c.now, 200, false)}.`;
+  return `passed on the base and fails on the new code under the base's own tests. Old expectation: ${mdCode(c.base, 200, false)}; new: ${mdCode(c.now, 200, false)}.`;
+}
+
+/**
+ * Base tests the change altered, deleted, renamed or skipped: at the top of the PR body, for the reviewer
+ * to confirm (the first CHANGED_SHOWN; the evidence's changedExpectations has every one).
+ */
 function changedExpectationsSection(ev: Evidence): string[] {
   const list = ev.changedExpectations ?? [];
   if (list.length === 0) return [];
-  const items = list.map(
-    (c) =>
-      `- ${mdCode(c.test, 200, false)}: passed on the base and fails on the new code under the base's own tests. Old expectation: ${mdCode(c.base, 200, false)}; new: ${mdCode(c.now, 200, false)}.` +
-      (c.failure ? `\n\n  \`\`\`text\n  ${c.failure.slice(0, 800).replace(/`/g, "'").split('\n').join('\n  ')}\n  \`\`\`` : ''),
-  );
-  return ['### Changed expectations (review these)', '', ...items];
+  const items = list
+    .slice(0, CHANGED_SHOWN)
+    .map(
+      (c) =>
+        `- ${mdCode(c.test, 200, false)}: ${changedWhat(c)}` +
+        (c.failure ? `\n\n  \`\`\`text\n  ${c.failure.slice(0, 800).replace(/`/g, "'").split('\n').join('\n  ')}\n  \`\`\`` : ''),
+    );
+  const more = list.length > CHANGED_SHOWN ? [`- and ${list.length - CHANGED_SHOWN} more (evidence.json, \`changedExpectations\`)`] : [];
+  return ['### Changed expectations (review these)', '', ...items, ...more];
 }
 
 /** Renders summary.md for the evidence; deterministic (no clock, no locale). */

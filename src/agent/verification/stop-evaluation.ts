@@ -3,7 +3,7 @@ import type { HookOutcome } from '../hooks/types.js';
 import type { Baseline } from './test-runs/baseline.js';
 import { changedFiles } from './changes/changed-files.js';
 import { diffGates, type DiffGateFacts } from './gates/diff-gates.js';
-import { ADVISORY_GATES, adviseAtFinal, adviseAtStop, differentialJudges } from './differential/advisory.js';
+import { ADVISORY_GATES, adviseAtFinal, adviseAtStop, deferredToKept, differentialJudges } from './differential/advisory.js';
 import { differentialGate } from './differential/differential-gate.js';
 import { evaluateGates, runThatCounts, type GateFacts } from './gates/gates.js';
 import { protectedChangesNow } from './gates/protected-changes.js';
@@ -111,16 +111,20 @@ function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
 /**
  * The gates with the maintainer's tests as the judge of test changes: at the final check, once every
  * other gate passed, the differential run (tests-kept-base) decides, and the parsed integrity checks
- * are early feedback only (ADVISORY_GATES); at a Stop those send the model back once.
+ * are early feedback only (ADVISORY_GATES), as are the count gates that fail only because base tests
+ * are no longer executed (deferredToKept: the kept run lists them as changed expectations); at a Stop
+ * those send the model back once. When the kept run did not run, the count gates stand as they are.
  */
 async function judged(ctx: VerifierContext, observed: Observed, final: boolean): Promise<GateResult[]> {
-  const gates = [...evaluateGates(gateFacts(ctx, observed)), ...((await ctx.extraGates?.(observed.current)) ?? [])];
-  if (!final) return adviseAtStop(ctx, gates);
+  const facts = gateFacts(ctx, observed);
+  const gates = [...evaluateGates(facts), ...((await ctx.extraGates?.(observed.current)) ?? [])];
   const judges = differentialJudges(ctx);
-  const hard = gates.filter((g) => !(judges && ADVISORY_GATES.has(g.name)));
+  const deferred = judges ? deferredToKept(facts, gates) : new Set<string>();
+  if (!final) return adviseAtStop(ctx, gates, deferred);
+  const hard = gates.filter((g) => !(judges && (ADVISORY_GATES.has(g.name) || deferred.has(g.name))));
   const diff = hard.every((g) => g.passed) ? await differentialGate(ctx, observed.counting) : undefined;
   if (!diff) return gates;
-  return [...(diff.keptRan ? adviseAtFinal(gates) : gates), diff.gate];
+  return [...(diff.keptRan ? adviseAtFinal(gates, deferred) : gates), diff.gate];
 }
 
 /**

@@ -47,6 +47,7 @@ export async function differentialGate(
     const j = judgeKept({
       base,
       kept: kept.run,
+      final: counting,
       change: kept.change,
       output: kept.output,
       mode: ctx.config.gates.changed_tests,

@@ -1,7 +1,8 @@
-import type { ChangedExpectation, GateResult, TestCase, TestRun } from '../../events.js';
+import type { ChangedExpectation, GateResult, TestRun } from '../../events.js';
 import type { Baseline } from '../test-runs/baseline.js';
 import { stripAnsi } from '../test-results/parse-test-output.js';
 import { listIds } from '../test-results/test-outcomes.js';
+import { judgeBaseTests } from './changed-expectations.js';
 import type { HarnessChange } from './kept-run.js';
 
 export interface KeptJudgement {
@@ -14,34 +15,6 @@ export interface KeptJudgement {
 }
 
 export const KEPT_GATE = 'tests-kept-base';
-
-/** The file a test id belongs to: its report's file, else the `file > name` prefix. */
-function fileOf(t: TestCase): string | undefined {
-  if (t.file) return t.file;
-  const at = t.id.indexOf(' > ');
-  return at > 0 ? t.id.slice(0, at) : undefined;
-}
-
-/** A test-data path (fixture, golden file, snapshot) rather than test code: any test may read it. */
-const DATA = /(?:^|\/)(?:fixtures?|__fixtures__|testdata|__snapshots__|snapshots)\/|\.snap$/i;
-const dirOf = (p: string): string => p.split('/').slice(0, -1).join('/');
-
-/**
- * Whether the agent changed what this base test checks: its own file, or test data (fixtures, golden
- * files, snapshots) it may read. Go reports no file: its ids are `<import path> > TestX`, matched by a
- * changed path in the folder that import path ends with (its `_test.go` files, its `testdata/`). A
- * runner that names no file at all (node:test's junit): any harness path the agent changed may hold it.
- */
-function changedByAgent(t: TestCase, change: HarnessChange): boolean {
-  const touched = [...change.restored, ...change.removed];
-  const file = fileOf(t);
-  if (file === undefined) return touched.length > 0;
-  if (touched.includes(file) || touched.some((p) => DATA.test(p))) return true;
-  return touched.some((p) => {
-    const dir = dirOf(p).replace(/\/testdata(?:\/.*)?$/, '');
-    return p.endsWith('_test.go') || p.includes('testdata/') ? dir === '' || file === dir || file.endsWith(`/${dir}`) : false;
-  });
-}
 
 const FAILURE_WORD = /fail|error|assert|expect|✗|✕|×|not ok/i;
 const COUNT_LINE = /^\s*\d+ (?:passing|failing|passed|failed|pending|skipped)\b/i;
@@ -89,65 +62,105 @@ export function failureNear(output: string, id: string): string {
   return '';
 }
 
+/** How many base tests the final run no longer executes, when neither run names its tests. */
+function droppedWithoutIds(base: Baseline, final: TestRun | undefined): number {
+  const executed = final?.counts ? final.counts.passed + final.counts.failed : undefined;
+  return base.countsKnown && executed !== undefined ? Math.max(0, base.executed - executed) : 0;
+}
+
+/** The judgement when per-test ids are unknown: the base's tests must pass on the new code, as a whole. */
+function judgeWithoutIds(o: KeptInput, sha: string): KeptJudgement {
+  const { kept } = o;
+  const none = { changedExpectations: [], stillFailing: [], regressions: [] };
+  if (kept.exitCode !== 0 || (kept.counts?.failed ?? 0) > 0)
+    return {
+      gate: {
+        name: KEPT_GATE,
+        passed: false,
+        detail: `the base commit ${sha}'s tests fail on the new code (exit ${kept.exitCode ?? 'none'}, ${kept.counts?.failed ?? 0} failed): the change passes only with the agent's version of the tests`,
+      },
+      ...none,
+    };
+  const dropped = droppedWithoutIds(o.base, o.final);
+  const changedExpectations: ChangedExpectation[] = dropped
+    ? [
+        {
+          test: `${dropped} base test(s) the final run no longer executes (per-test ids not reported)`,
+          base: `the test files @ ${sha}`,
+          now: 'none (deleted or renamed)',
+          failure: '',
+          kind: 'deleted',
+          outcome: 'passed',
+        },
+      ]
+    : [];
+  const failMode = dropped > 0 && o.mode === 'fail';
+  const detail = failMode
+    ? `${dropped} base test(s) are no longer executed by the agent's tests (gates.changed_tests: fail)`
+    : `the base commit ${sha}'s tests pass on the new code (${kept.counts?.passed ?? 0} passed; per-test ids not reported)${dropped ? `; ${dropped} base test(s) no longer executed by the agent's tests listed for review` : ''}`;
+  return { gate: { name: KEPT_GATE, passed: !failMode, detail }, ...none, changedExpectations };
+}
+
+interface KeptInput {
+  base: Baseline;
+  kept: TestRun;
+  /** The final run of the commit: which base tests the agent's tests no longer execute. */
+  final?: TestRun;
+  change: HarnessChange;
+  output: string;
+  mode: 'review' | 'fail';
+  baseSha: string;
+}
+
+const KIND_WORD: Record<NonNullable<ChangedExpectation['kind']>, string> = {
+  changed: 'needed a changed expectation',
+  deleted: 'were deleted',
+  renamed: 'were renamed',
+  skipped: 'were skipped',
+};
+
+/** "3 needed a changed expectation, 1 were deleted": the changed expectations by kind. */
+function byKind(list: readonly ChangedExpectation[]): string {
+  const n = new Map<string, number>();
+  for (const c of list) n.set(c.kind ?? 'changed', (n.get(c.kind ?? 'changed') ?? 0) + 1);
+  return [...n].map(([k, v]) => `${v} ${KIND_WORD[k as keyof typeof KIND_WORD]}`).join(', ');
+}
+
 /**
  * The maintainer's tests judge the agent's code. Under the base commit's test harness (the kept run):
  * every test that failed on the base must pass — else the change passes only with the agent's version
  * of the tests; every base test that passed there must still pass, unless the agent changed that test
  * (a changed expectation: listed for review, or failing the gate with `gates.changed_tests: fail`).
- * A base test that now fails and that the agent did not change is a regression.
+ * A base test the agent's tests no longer execute (deleted, renamed, skipped) is a changed expectation
+ * too, whatever its outcome under the base's harness. A base test that now fails and that the agent did
+ * not change is a regression.
  */
-export function judgeKept(opts: {
-  base: Baseline;
-  kept: TestRun;
-  change: HarnessChange;
-  output: string;
-  mode: 'review' | 'fail';
-  baseSha: string;
-}): KeptJudgement {
-  const { base, kept, change } = opts;
+export function judgeKept(opts: KeptInput): KeptJudgement {
+  const { base, kept } = opts;
   const sha = opts.baseSha.slice(0, 12);
-  const fail = (detail: string, extra: Partial<KeptJudgement> = {}): KeptJudgement => ({
-    gate: { name: KEPT_GATE, passed: false, detail },
-    changedExpectations: [],
-    stillFailing: [],
-    regressions: [],
-    ...extra,
-  });
   if (kept.counts === null)
-    return fail(`the commit's code could not be tested under the base commit ${sha}'s tests: ${kept.note ?? 'no counts'}`);
+    return {
+      gate: {
+        name: KEPT_GATE,
+        passed: false,
+        detail: `the commit's code could not be tested under the base commit ${sha}'s tests: ${kept.note ?? 'no counts'}`,
+      },
+      changedExpectations: [],
+      stillFailing: [],
+      regressions: [],
+    };
+  if (!(base.tests.length > 0 && (kept.tests?.length ?? 0) > 0)) return judgeWithoutIds(opts, sha);
   const outcome = new Map((kept.tests ?? []).map((t) => [t.id, t.outcome]));
-  const idsKnown = base.tests.length > 0 && (kept.tests?.length ?? 0) > 0;
-  if (!idsKnown) {
-    if (kept.exitCode === 0 && kept.counts.failed === 0)
-      return {
-        gate: {
-          name: KEPT_GATE,
-          passed: true,
-          detail: `the base commit ${sha}'s tests pass on the new code (${kept.counts.passed} passed; per-test ids not reported)`,
-        },
-        changedExpectations: [],
-        stillFailing: [],
-        regressions: [],
-      };
-    return fail(
-      `the base commit ${sha}'s tests fail on the new code (exit ${kept.exitCode ?? 'none'}, ${kept.counts.failed} failed): the change passes only with the agent's version of the tests`,
-    );
-  }
   const stillFailing = base.failingIds.filter((id) => outcome.get(id) !== 'passed');
-  const changedExpectations: ChangedExpectation[] = [];
-  const regressions: string[] = [];
-  for (const t of base.tests) {
-    if (t.outcome !== 'passed' || outcome.get(t.id) === 'passed' || outcome.get(t.id) === 'skipped') continue;
-    if (changedByAgent(t, change)) {
-      const file = fileOf(t) ?? [...change.restored, ...change.removed].join(', ');
-      changedExpectations.push({
-        test: t.id,
-        base: `${file} @ ${sha}`,
-        now: file,
-        failure: failureNear(opts.output, t.id) || (outcome.has(t.id) ? 'failed' : 'did not run'),
-      });
-    } else regressions.push(t.id);
-  }
+  const { changedExpectations, regressions } = judgeBaseTests({
+    base,
+    kept,
+    ...(opts.final ? { final: opts.final } : {}),
+    change: opts.change,
+    sha,
+    stillFailing: new Set(stillFailing),
+    failureOf: (id) => failureNear(opts.output, id),
+  });
   const parts: string[] = [];
   if (stillFailing.length)
     parts.push(
@@ -159,12 +172,12 @@ export function judgeKept(opts: {
     );
   if (changedExpectations.length && opts.mode === 'fail')
     parts.push(
-      `${changedExpectations.length} base test(s) needed a changed expectation (gates.changed_tests: fail): ${listIds(changedExpectations.map((c) => c.test))}`,
+      `${changedExpectations.length} base test(s) changed by the agent (${byKind(changedExpectations)}; gates.changed_tests: fail): ${listIds(changedExpectations.map((c) => c.test))}`,
     );
   const passed = parts.length === 0;
   const fixed = base.failingIds.length;
   const detail = passed
-    ? `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts.passed} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review` : ''}`
+    ? `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts.passed} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review (${byKind(changedExpectations)})` : ''}`
     : parts.join('; ');
   return { gate: { name: KEPT_GATE, passed, detail }, changedExpectations, stillFailing, regressions };
 }

@@ -1,0 +1,267 @@
+/**
+ * Issue 27, the pure parts: which base tests the kept run lists as changed expectations (changed,
+ * deleted, renamed, skipped) or regressions, how renamed table rows are paired, and how the PR body
+ * shows them (at the top, capped, the evidence keeping every one).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChangedExpectation, TestCase, TestRun } from '../../src/agent/events.js';
+import type { Evidence } from '../../src/agent/evidence/types.js';
+import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
+import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { deferredToKept } from '../../src/agent/verification/differential/advisory.js';
+import { evaluateGates, type GateFacts } from '../../src/agent/verification/gates/gates.js';
+import { isRow, judgeBaseTests, parentOf, renamedTo } from '../../src/agent/verification/differential/changed-expectations.js';
+import { judgeKept } from '../../src/agent/verification/differential/judge-kept.js';
+import type { Baseline } from '../../src/agent/verification/test-runs/baseline.js';
+
+type Outcome = TestCase['outcome'];
+const tc = (id: string, outcome: Outcome): TestCase => ({ id, outcome, ...(id.includes(' > ') ? { file: id.split(' > ')[0] } : {}) });
+
+function run(tests: Array<[string, Outcome]>, kind: TestRun['kind']): TestRun {
+  const cases = tests.map(([id, o]) => tc(id, o));
+  const n = (o: Outcome) => cases.filter((t) => t.outcome === o).length;
+  return {
+    command: 'go test ./...',
+    exitCode: n('failed') ? 1 : 0,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    endedAt: '2026-01-01T00:00:01.000Z',
+    treeHash: 't',
+    counts: { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), total: cases.length },
+    source: 'runner-report',
+    by: 'harness',
+    kind,
+    tests: cases,
+  };
+}
+
+function baseline(tests: Array<[string, Outcome]>): Baseline {
+  const r = run(tests, 'baseline');
+  const cases = r.tests ?? [];
+  return {
+    run: r,
+    counts: r.counts,
+    executed: cases.filter((t) => t.outcome !== 'skipped').length,
+    tests: cases,
+    failingIds: cases.filter((t) => t.outcome === 'failed').map((t) => t.id),
+    countsKnown: true,
+  };
+}
+
+const F = 'tests/test_spans.py';
+const change = { restored: [F], removed: [], packageJson: [] };
+
+describe('changed expectations - pairing renamed rows', () => {
+  it('parentOf - a Go subtest, a parametrized case, a method, a plain test', () => {
+    expect(parentOf('example.com/x > TestMake/case1')).toBe('example.com/x > TestMake');
+    expect(parentOf('t.py > test_x[a/b]')).toBe('t.py > test_x');
+    expect(parentOf('t.py > C::test_x')).toBe('t.py > C');
+    expect(parentOf('t.py > test_x')).toBe('t.py');
+    expect(parentOf('solo')).toBe('');
+  });
+
+  it('isRow - only table rows (subtests, parametrized cases) pair as renames', () => {
+    expect(isRow('example.com/x > TestMake/case1')).toBe(true);
+    expect(isRow('t.py > test_x[1]')).toBe(true);
+    expect(isRow('example.com/x > TestMake')).toBe(false);
+    expect(isRow('t.py > C::test_x')).toBe(false);
+  });
+
+  it('renamedTo - rows gone and as many new rows under the same test pair in order; otherwise none', () => {
+    const gone = ['p > T/a', 'p > T/b', 'p > U/x', 'f.py > C::test_old'];
+    const added = ['p > T/one', 'p > T/two', 'p > U/y', 'p > U/z', 'f.py > C::test_new'];
+    expect([...renamedTo(gone, added)]).toEqual([
+      ['p > T/a', 'p > T/one'],
+      ['p > T/b', 'p > T/two'],
+    ]);
+  });
+});
+
+describe('changed expectations - judged from the kept run and the final run', () => {
+  const base = baseline([
+    [`${F} > SpanTest::test_len`, 'passed'],
+    [`${F} > SpanTest::test_hash`, 'passed'],
+    [`${F} > SpanTest::test_other`, 'failed'],
+    [`${F} > SpanTest::test_skip_me`, 'passed'],
+    ['other.py > test_untouched', 'passed'],
+  ]);
+  const judge = (kept: TestRun, final: TestRun) =>
+    judgeBaseTests({ base, kept, final, change, sha: 'abc', stillFailing: new Set(), failureOf: () => 'AssertionError near' });
+
+  it('a deleted test failing under the base tests, a skipped one passing, a regression elsewhere', () => {
+    const kept = run(
+      [
+        [`${F} > SpanTest::test_len`, 'passed'],
+        [`${F} > SpanTest::test_hash`, 'failed'],
+        [`${F} > SpanTest::test_other`, 'passed'],
+        [`${F} > SpanTest::test_skip_me`, 'passed'],
+        ['other.py > test_untouched', 'failed'],
+      ],
+      'kept',
+    );
+    const final = run(
+      [
+        [`${F} > SpanTest::test_len`, 'passed'],
+        [`${F} > SpanTest::test_other`, 'passed'],
+        [`${F} > SpanTest::test_skip_me`, 'skipped'],
+        [`${F} > SpanTest::test_new`, 'passed'],
+        ['other.py > test_untouched', 'passed'],
+      ],
+      'final',
+    );
+    const j = judge(kept, final);
+    expect(j.regressions).toEqual(['other.py > test_untouched']);
+    expect(j.changedExpectations).toEqual([
+      {
+        test: `${F} > SpanTest::test_hash`,
+        base: `${F} @ abc`,
+        now: 'none (deleted)',
+        failure: 'AssertionError near',
+        kind: 'deleted',
+        outcome: 'failed',
+      },
+      { test: `${F} > SpanTest::test_skip_me`, base: `${F} @ abc`, now: F, failure: '', kind: 'skipped', outcome: 'passed' },
+    ]);
+  });
+
+  it('a deleted test that still passes under the base tests is listed too; a deleted test in an unchanged file that fails is a regression', () => {
+    const kept = run(
+      [
+        [`${F} > SpanTest::test_len`, 'passed'],
+        [`${F} > SpanTest::test_hash`, 'passed'],
+        [`${F} > SpanTest::test_other`, 'passed'],
+        [`${F} > SpanTest::test_skip_me`, 'passed'],
+        ['other.py > test_untouched', 'failed'],
+      ],
+      'kept',
+    );
+    const final = run(
+      [
+        [`${F} > SpanTest::test_len`, 'passed'],
+        [`${F} > SpanTest::test_other`, 'passed'],
+        [`${F} > SpanTest::test_skip_me`, 'passed'],
+      ],
+      'final',
+    );
+    const j = judge(kept, final);
+    expect(j.changedExpectations.map((c) => [c.test, c.kind, c.outcome])).toEqual([[`${F} > SpanTest::test_hash`, 'deleted', 'passed']]);
+    expect(j.regressions).toEqual(['other.py > test_untouched']);
+  });
+});
+
+describe('judgeKept - the verdict on deleted tests', () => {
+  const base = baseline([
+    [`${F} > SpanTest::test_hash`, 'passed'],
+    [`${F} > SpanTest::test_other`, 'failed'],
+  ]);
+  const kept = run(
+    [
+      [`${F} > SpanTest::test_hash`, 'failed'],
+      [`${F} > SpanTest::test_other`, 'passed'],
+    ],
+    'kept',
+  );
+  const final = run([[`${F} > SpanTest::test_other`, 'passed']], 'final');
+  const opts = { base, kept, final, change, output: '', baseSha: 'abcdef0123456789' };
+
+  it('review: passes, the deleted test listed; fail: fails, naming it', () => {
+    const review = judgeKept({ ...opts, mode: 'review' });
+    expect(review.gate.passed).toBe(true);
+    expect(review.gate.detail).toContain('1 changed expectation(s) listed for review (1 were deleted)');
+    const fail = judgeKept({ ...opts, mode: 'fail' });
+    expect(fail.gate.passed).toBe(false);
+    expect(fail.gate.detail).toContain(`${F} > SpanTest::test_hash`);
+  });
+
+  it('deleting the failing test does not help: under the base tests it still fails', () => {
+    const still = run(
+      [
+        [`${F} > SpanTest::test_hash`, 'passed'],
+        [`${F} > SpanTest::test_other`, 'failed'],
+      ],
+      'kept',
+    );
+    const j = judgeKept({ ...opts, kept: still, final: run([[`${F} > SpanTest::test_hash`, 'passed']], 'final'), mode: 'review' });
+    expect(j.gate.passed).toBe(false);
+    expect(j.stillFailing).toEqual([`${F} > SpanTest::test_other`]);
+    expect(j.changedExpectations).toEqual([]);
+  });
+
+  it('per-test ids unknown: the tests the final run no longer executes are one changed expectation', () => {
+    const noIds = (r: TestRun): TestRun => ({ ...r, tests: [] });
+    const j = judgeKept({
+      ...opts,
+      kept: noIds(run([[`a`, 'passed']], 'kept')),
+      final: noIds(final),
+      mode: 'fail',
+      base: { ...base, tests: [] },
+    });
+    expect(j.gate.passed).toBe(false);
+    expect(j.changedExpectations[0]?.test).toContain('1 base test(s)');
+  });
+});
+
+describe('summary.md - changed expectations at the top of the PR body', () => {
+  const ev = (list: ChangedExpectation[]): Evidence => ({
+    ...(JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/runs/verified/evidence.json'), 'utf8')) as Evidence),
+    changedExpectations: list,
+  });
+
+  it('deleted, renamed and changed tests are told apart, with the outcome under the base tests', () => {
+    const md = renderSummaryMd(
+      ev([
+        { test: 'a > T/case1', base: 'a @ abc', now: 'a > T/one', failure: '', kind: 'renamed', outcome: 'passed' },
+        { test: 'f.py > C::test_hash', base: 'f.py @ abc', now: 'none (deleted)', failure: 'boom', kind: 'deleted', outcome: 'failed' },
+        { test: 'old', base: 'x @ abc', now: 'x', failure: 'assert' },
+      ]),
+    );
+    const at = md.indexOf('### Changed expectations (review these)');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(md.indexOf('| Gate'));
+    expect(md).toContain("`a > T/case1`: renamed by the change to `a > T/one`; under the base's own tests it passes on the new code");
+    expect(md).toContain(
+      "`f.py > C::test_hash`: deleted by the change (the final run no longer runs it); under the base's own tests it fails on the new code",
+    );
+    expect(md).toContain('new: none.');
+    expect(md).toContain('`old`: passed on the base and fails on the new code');
+  });
+
+  it('a long list is capped in the PR body', () => {
+    const many = Array.from({ length: 40 }, (_, i): ChangedExpectation => ({
+      test: `p > T/row${i}`,
+      base: 'p @ abc',
+      now: `p > T/new${i}`,
+      failure: '',
+      kind: 'renamed',
+      outcome: 'passed',
+    }));
+    const md = renderSummaryMd(ev(many));
+    expect(md).toContain('`p > T/row24`');
+    expect(md).not.toContain('`p > T/row25`');
+    expect(md).toContain('- and 15 more (evidence.json, `changedExpectations`)');
+  });
+});
+
+describe('deferredToKept - which count gates the kept run decides', () => {
+  const cfg = parseRepoConfig('test:\n  command: npm test\n  min_tests: 3\n');
+  const agentRun = (passed: number): TestRun => ({
+    ...run([], undefined),
+    command: 'npm test',
+    by: 'agent',
+    counts: { passed, failed: 0, skipped: 0, total: passed },
+  });
+  const facts = (over: Partial<GateFacts>): GateFacts => ({ config: cfg, testRuns: [agentRun(4)], currentTreeHash: 't', ...over });
+  const deferred = (f: GateFacts) => [...deferredToKept(f, evaluateGates(f))];
+
+  it('fewer tests than on the base or than an earlier run, and base ids missing: deferred', () => {
+    expect(deferred(facts({ baselineExecuted: 5 }))).toEqual(['tests-ran']);
+    expect(deferred(facts({ testRuns: [agentRun(6), agentRun(4)] }))).toEqual(['tests-ran']);
+    expect(deferred(facts({ testsKept: { passed: false, missing: ['a'], checked: 5 } }))).toEqual(['tests-kept']);
+  });
+
+  it('too few tests (test.min_tests) or unreadable counts: not deferred', () => {
+    expect(deferred(facts({ testRuns: [agentRun(2)], baselineExecuted: 5 }))).toEqual([]);
+    expect(deferred(facts({ testRuns: [{ ...agentRun(0), counts: null }], baselineExecuted: 5 }))).toEqual([]);
+  });
+});
