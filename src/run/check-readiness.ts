@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { TestRun } from '../agent/events.js';
 import { executed } from '../agent/evidence/text.js';
 import { runBaseline, type Baseline } from '../agent/verification/test-runs/baseline.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
+import { missingProgram, missingProgramFix } from '../detect/missing-program.js';
 import { reporterHints } from '../detect/runner-hints.js';
 import { describeTrace, traceRunners } from '../detect/test-runner.js';
 import type { ExecPort } from '../workspace/exec-port.js';
@@ -63,6 +65,15 @@ export async function checkReadiness(input: ReadinessInput): Promise<Readiness> 
   if (run.counts !== null && executed(run.counts) !== null) return { ready: true, baseline: run, full };
   const exit = run.exitCode === null ? 'was killed or timed out' : `exited ${run.exitCode}`;
   const out = ` (output: ${join('tool-output', 'baseline-test-run.txt')} in the run folder${full.note ? `; ${full.note}` : ''})`;
+  // Exit 127: the shell names the program it could not find; the reason names it and how to get it.
+  const program =
+    run.exitCode === 127 && run.outputPath ? missingProgram(await readFile(run.outputPath, 'utf8').catch(() => '')) : undefined;
+  if (program)
+    return {
+      ready: false,
+      baseline: run,
+      reason: `the test command \`${command}\` could not run on the base commit: it exited 127${out}; ${await missingProgramFix(input.root, program, command)}`,
+    };
   if (run.exitCode === null || run.exitCode === 126 || run.exitCode === 127) {
     return {
       ready: false,

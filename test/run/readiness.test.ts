@@ -69,6 +69,7 @@ describe('readiness before spending', () => {
     const { res, model } = await runOn(dir, work, fix('x'), parseRepoConfig('test:\n  command: no-such-runner-here --all\n'));
     expect(res.exitCode).toBe(3);
     expect(res.evidence.reason).toContain('could not run on the base commit: it exited 127');
+    expect(res.evidence.reason).toContain('`no-such-runner-here` was not found (exit 127)');
     expect(res.evidence.reason).toContain('test.command');
     expect(model.requests).toHaveLength(0);
   });
