@@ -80,7 +80,7 @@ export async function doctorCommand(
     const pm = await checkPackageManager(repoDir, resolveCommands(config, await detectCommands(repoDir), shown), env);
     if (pm.check) report(pm.check);
     const home = env.PROOFPR_HOME ? resolve(env.PROOFPR_HOME) : undefined;
-    if (pm.check?.status === 'fail') report({ name: 'dry test run', status: 'skip', detail: 'the package manager is missing (above)' });
+    if (pm.check?.status === 'fail') report({ name: 'dry test run', status: 'skip', detail: 'the package manager cannot run (above)' });
     else report(await checkTestRun(repoDir, pm.resolved, home));
   } else report({ name: 'dry test run', status: 'skip', detail: 'the config is invalid' });
 
