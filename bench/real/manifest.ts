@@ -69,8 +69,8 @@ export type BenchCase = z.infer<typeof caseSchema>;
  * - pytest: the outcomes of the closing summary line (`N passed, N failed, N errors, N skipped, N xfailed,
  *   N xpassed … in 1.2s`); `deselected`, `warnings` and `rerun` are no tests.
  * - unittest: `Ran N tests` (each call's; a class fixture's skip or error is not in it, as unittest has it).
- * - go: one per `--- PASS/FAIL/SKIP` line of `go test -v`: a test with subtests counts as itself and
- *   each subtest, as go lists them.
+ * - go: one per `--- PASS/FAIL/SKIP: Name (0.00s)` line of `go test -v`: a test with subtests counts as
+ *   itself and each subtest, as go lists them; a mark after output a test printed without a newline counts.
  * - cargo: libtest's `test result:` line per target: passed + failed + ignored.
  * - mocha: `N passing` + `N failing` + `N pending`; ava: `N tests passed/failed/skipped/todo` and
  *   `N known failures`; jest: `Tests: … N total`; vitest: `Tests … (N)`; node:test: `tests N`.
@@ -78,7 +78,7 @@ export type BenchCase = z.infer<typeof caseSchema>;
 export const COUNT_RULES: Readonly<Record<string, string>> = {
   pytest: '(?<=^=*\\s*(?:\\d+ \\w+, )*)(\\d+) (?:passed|failed|errors?|skipped|xfailed|xpassed)(?=(?:, \\d+ \\w+)* in [\\d.]+s\\b)',
   unittest: '^Ran (\\d+) tests? in ',
-  go: '^\\s*--- (?:PASS|FAIL|SKIP): \\S',
+  go: '--- (?:PASS|FAIL|SKIP): \\S+ \\([\\d.]+s\\)\\s*$',
   cargo: '(?<=^\\s*test result: \\w+\\.(?: \\d+ \\w+;)*) (\\d+) (?:passed|failed|ignored);',
   mocha: '^\\s*(\\d+) (?:passing|failing|pending)\\b',
   ava: '^\\s*(\\d+) (?:tests? (?:passed|failed|skipped|todo)|known failures?)\\b',
