@@ -57,6 +57,14 @@ describe('probot app - a push that moves the base of proofpr PRs', () => {
     expect(app.gh.calledWith('GET', /\/pulls\?/)).toHaveLength(1);
   });
 
+  it('base push - a tag push or a deleted branch asks GitHub nothing', async () => {
+    const { fake } = await start(AUTO);
+    await app.receive('push', { ...pushed('main', BASE), ref: 'refs/tags/v1.0.0' });
+    await app.receive('push', { ...pushed('main', '0'.repeat(40)), deleted: true });
+    expect(app.gh.calls.filter((c) => !c.path.includes('access_tokens'))).toEqual([]);
+    expect(fake.inputs).toHaveLength(0);
+  });
+
   it('base push - a redelivered push queues nothing again; a PR with a run in progress is skipped', async () => {
     await start(AUTO);
     (app.runs as RunStore).tryCreate({ id: 'r-busy', repo: REPO, issue: 13, kind: 'follow-up' });
