@@ -410,7 +410,9 @@ function recordSetup(r: SetupRow): void {
     r.machineFix && before ? { withoutFix: { ready: before.ready, why: before.why, product: before.product, at: before.at } } : {};
   const repos = [...all.filter((o) => o.repo !== r.repo), { ...r, ...withoutFix, product, at: new Date().toISOString() }];
   const setup = previous.setup as Record<string, unknown> | undefined;
-  writeResults({ ...previous, setup: { ...setup, ready: `${repos.filter((x) => x.ready).length}/${repos.length}`, repos } });
+  const fixed = repos.filter((x) => x.ready && x.machineFix).length;
+  const ready = `${repos.filter((x) => x.ready).length}/${repos.length}${fixed ? ` (${fixed} with a machineFix)` : ''}`;
+  writeResults({ ...previous, setup: { ...setup, ready, repos } });
 }
 
 /**
