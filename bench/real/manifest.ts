@@ -74,6 +74,12 @@ export type BenchCase = z.infer<typeof caseSchema>;
  * - cargo: libtest's `test result:` line per target: passed + failed + ignored.
  * - mocha: `N passing` + `N failing` + `N pending`; ava: `N tests passed/failed/skipped/todo` and
  *   `N known failures`; jest: `Tests: … N total`; vitest: `Tests … (N)`; node:test: `tests N`.
+ * - node-tap: one per leaf `t.test` of its TAP (tap prints TAP when stdout is not a terminal): a
+ *   `# Subtest:` block holding no deeper `# Subtest:` (a test file of plain assertions is one test, a file
+ *   that found no tests and failed too; tap 18 may print a block's `# Subtest: name` line and then a bare
+ *   `# Subtest` line, the one that opens it), plus each SKIP/TODO point beside subtests. Its closing
+ *   `# { total: N }` counts assertions, not tests; a failing point outside any block (tap's `timeout!`
+ *   after a killed file) is not matched, so a run broken that way does not compare.
  */
 export const COUNT_RULES: Readonly<Record<string, string>> = {
   pytest: '(?<=^=*\\s*(?:\\d+ \\w+, )*)(\\d+) (?:passed|failed|errors?|skipped|xfailed|xpassed)(?=(?:, \\d+ \\w+)* in [\\d.]+s\\b)',
@@ -85,6 +91,8 @@ export const COUNT_RULES: Readonly<Record<string, string>> = {
   jest: '^Tests:.*?(\\d+) total',
   vitest: '^\\s*Tests\\s+.*\\((\\d+)\\)',
   'node:test': '^(?:ℹ|#) tests (\\d+)',
+  'node-tap':
+    '^(?<indent> *)# Subtest(?:: .*)?\\n(?:(?:\\k<indent> {4}(?! *# Subtest\\b).*)?\\n)*\\k<indent>(?:not )?ok \\d+\\b|^ *(?:not )?ok \\d+\\b.*#\\s*(?:SKIP|TODO|skip|todo)\\b',
 };
 
 /** The regex of a case's `direct.count`: its rule's, or the count itself. */
@@ -163,6 +171,8 @@ export function directCount(output: string, pattern: string): number | undefined
   const names = new Set<string>();
   for (const m of output.matchAll(new RegExp(countPattern(pattern), 'gm'))) {
     if (m.groups?.name !== undefined) names.add(m.groups.name);
+    // A group named `indent` (node-tap's rule nests blocks by indentation) is structure, not a count.
+    else if (m.groups !== undefined && 'indent' in m.groups) total = (total ?? 0) + 1;
     else total = (total ?? 0) + (m.length > 1 ? Number(m[1] ?? 0) : 1);
   }
   if (names.size === 0) return total;

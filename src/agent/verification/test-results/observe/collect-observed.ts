@@ -4,6 +4,7 @@ import type { CountSource, TestCase, TestCounts } from '../../../events.js';
 import { runnerNamed } from '../runners/index.js';
 import { parseRunnerReport } from '../runners/parse-runner-report.js';
 import type { RunnerName } from '../runners/types.js';
+import { stripAnsi } from '../parse-test-output.js';
 import { reportsDir } from './types.js';
 
 /** One runner call inside the test command, as the harness counted it. */
@@ -21,11 +22,18 @@ export interface ObservedCall {
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 const REPORT = /^([a-z][a-z-]*)-(\d+)-(\d+)\.report$/;
 const SEEN = /^([a-z][a-z-]*)-(\d+)(?:-\d+)?\.seen$/;
+/**
+ * Runners an observer only sees start (a `.seen` marker) whose report is their own output: node-tap prints
+ * TAP when its stdout is not a terminal (the harness's never is), nested subtests and all, and its tree is
+ * read by the node-tap runner (one test per leaf `t.test`, ids from the subtest path), not its closing
+ * `# { total }` line, which counts assertions.
+ */
+const OUTPUT_WHEN_SEEN: readonly RunnerName[] = ['node-tap'];
 
 /**
  * Every report the observers wrote during one run (`reportsDir(dir)`), parsed by the runner that
- * wrote it, in the order the calls ended; runners whose report is the output stream (`streamRunners`)
- * parse the output. `seen` holds the runners an observer saw start without writing a report (their
+ * wrote it, in the order the calls ended; runners whose report is the output stream (`streamRunners`,
+ * and node-tap when seen) parse the output. `seen` holds the runners an observer saw start without writing a report (their
  * summary lines may be read instead); `unreadable` the report files no runner could parse.
  */
 export async function collectObserved(
@@ -56,9 +64,11 @@ export async function collectObserved(
     if (!runner || !report) unreadable.push(f.name);
     else calls.push({ runner: runner.name, source: runner.source, counts: report.counts, tests: report.tests, from: f.name });
   }
-  for (const name of streamRunners) {
+  const fromOutput = [...streamRunners, ...OUTPUT_WHEN_SEEN.filter((n) => seen.has(n) && !streamRunners.includes(n))];
+  for (const name of fromOutput) {
     const runner = runnerNamed(name);
-    const report = runner ? parseRunnerReport(runner, output, roots) : undefined;
+    const text = OUTPUT_WHEN_SEEN.includes(name) ? stripAnsi(output) : output;
+    const report = runner ? parseRunnerReport(runner, text, roots) : undefined;
     if (runner && report && report.counts.total > 0)
       calls.push({ runner: runner.name, source: runner.source, counts: report.counts, tests: report.tests, from: 'output' });
   }

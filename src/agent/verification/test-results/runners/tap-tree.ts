@@ -28,7 +28,7 @@ function pointOf(line: string): Omit<TapPoint, 'children'> | undefined {
 
 /**
  * Reads TAP 13/14 into a tree: indentation (4 spaces per level) nests subtests, and a point closes
- * the block of deeper points before it. YAML diagnostics (`---` … `...`) and other lines are skipped,
+ * the block of deeper points before it; a `# Subtest` line drops deeper points no point closed. YAML diagnostics (`---` … `...`) and other lines are skipped,
  * so text inside a failure's diagnostics never reads as a result.
  */
 export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
@@ -49,6 +49,9 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
       continue;
     }
     if (/^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) sawTap = true;
+    // A block opening at this depth: points still pending deeper belong to a block that never closed (its
+    // process was killed, as node-tap does on a timeout); no later point may claim them as its subtests.
+    if (/^# Subtest\b/.test(line)) pending.splice(Math.floor(indent / 4) + 1);
     const p = pointOf(line);
     if (!p) continue;
     sawTap = true;
