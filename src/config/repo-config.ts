@@ -288,7 +288,7 @@ export const repoConfigSchema = z
           .boolean()
           .default(false)
           .describe(
-            "`/agent fix` on proofpr's PR first merges the base branch into it whenever the base moved (without it: only when the PR conflicts); conflicts are resolved by the agent, the result re-verified and pushed as a fast-forward, never a force push",
+            "`/agent fix` on proofpr's PR first merges the base branch into it whenever the base moved (without it: only when the PR conflicts), and in the App a push that moves the base of proofpr's own open PR starts that update when the PR now conflicts (a clean merge costs no run); conflicts are resolved by the agent, the result re-verified and pushed as a fast-forward, never a force push",
           ),
       })
       .strict()
