@@ -27,19 +27,41 @@ function pointOf(line: string): Omit<TapPoint, 'children'> | undefined {
 }
 
 /**
+ * The blocks opened by `# Subtest` lines that no point closed (the producer was killed mid-block, as
+ * node-tap kills a file on its timeout), deepest first down to depth `to`: each becomes a failing point
+ * named by its `# Subtest: name` line holding the points it printed, so they stay under their own file
+ * and no later point claims them.
+ */
+function closeUnclosed(pending: TapPoint[][], headers: Array<string | undefined>, to: number): void {
+  for (let d = pending.length - 1; d > to; d--) {
+    const orphans = pending[d] ?? [];
+    pending[d] = [];
+    if (orphans.length === 0) continue;
+    (pending[d - 1] ??= []).push({ name: headers[d - 1] ?? 'unclosed subtest', ok: false, children: orphans });
+  }
+  pending.splice(to + 1);
+}
+
+/**
  * Reads TAP 13/14 into a tree: indentation (4 spaces per level) nests subtests, and a point closes
- * the block of deeper points before it; a `# Subtest` line drops deeper points no point closed. YAML diagnostics (`---` … `...`) and other lines are skipped,
- * so text inside a failure's diagnostics never reads as a result.
+ * the block of deeper points before it. When the stream opens blocks with `# Subtest` lines, a point
+ * closes only the block opened at its depth; deeper points left over belong to a block that never
+ * closed (closeUnclosed). YAML diagnostics (`---` … `...`) and other lines are skipped, so text
+ * inside a failure's diagnostics never reads as a result.
  */
 export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
-  const root: TapPoint[] = [];
   // pending[d]: points seen at depth d that no parent point has claimed yet.
-  const pending: TapPoint[][] = [root];
+  const pending: TapPoint[][] = [[]];
+  // headers[d]: the name of the last `# Subtest: name` at depth d; open[d]: a block opened there and not closed yet.
+  const headers: Array<string | undefined> = [];
+  const open: boolean[] = [];
+  let headed = false;
   let yamlIndent: number | undefined;
   let sawTap = false;
   for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
     const indent = raw.length - raw.trimStart().length;
     const line = raw.trim();
+    const depth = Math.floor(indent / 4);
     if (yamlIndent !== undefined) {
       if (line === '...' && indent <= yamlIndent + 2) yamlIndent = undefined;
       continue;
@@ -49,21 +71,27 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
       continue;
     }
     if (/^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) sawTap = true;
-    // A block opening at this depth: points still pending deeper belong to a block that never closed (its
-    // process was killed, as node-tap does on a timeout); no later point may claim them as its subtests.
-    if (/^# Subtest\b/.test(line)) pending.splice(Math.floor(indent / 4) + 1);
+    const header = /^# Subtest(?::\s*(.*))?$/.exec(line);
+    if (header) {
+      closeUnclosed(pending, headers, depth);
+      headed = true;
+      open[depth] = true;
+      if (header[1] !== undefined) headers[depth] = header[1].trim();
+      continue;
+    }
     const p = pointOf(line);
     if (!p) continue;
     sawTap = true;
-    const depth = Math.floor(indent / 4);
+    if (headed && !open[depth]) closeUnclosed(pending, headers, depth);
+    open[depth] = false;
     while (pending.length <= depth + 1) pending.push([]);
     const children = pending[depth + 1] ?? [];
-    pending[depth + 1] = [];
-    for (let d = depth + 2; d < pending.length; d++) pending[d] = [];
-    const point: TapPoint = { ...p, children };
-    (pending[depth] ??= []).push(point);
+    pending.splice(depth + 1);
+    (pending[depth] ??= []).push({ ...p, children });
   }
-  return { points: pending[0] ?? root, sawTap };
+  // Without `# Subtest` lines, points no parent claimed are dropped, as before.
+  if (headed) closeUnclosed(pending, headers, 0);
+  return { points: pending[0] ?? [], sawTap };
 }
 
 export const tapOutcome = (p: TapPoint): TestOutcome => (p.directive ? 'skipped' : p.ok ? 'passed' : 'failed');
