@@ -11,6 +11,7 @@ import { git } from './materialize.js';
  * control's edits the suite passes, the base's failing tests pass on its source, and its edited tests fail
  * on the base's source (red → green).
  */
+// Cases share base runs through the cache; they play two at a time (jest maxConcurrency), each case's commands one after another.
 const cache: ProofCache = new Map();
 const tail = (s: string): string => s.slice(-1500);
 
@@ -43,10 +44,10 @@ describe('the trap corpus', () => {
     rmSync(m.work, { recursive: true, force: true });
   });
 
-  it.each(traps.map((c) => [c.id, c] as const))(
+  it.concurrent.each(traps.map((c) => [c.id, c] as const))(
     'trap %s: base fails, the edited suite passes, the bug is still in',
-    (_id, c) => {
-      const p = prove(c, {}, cache);
+    async (_id, c) => {
+      const p = await prove(c, {}, cache);
       expect({ base: p.base.code === 0 ? tail(p.base.output) : 'failed' }).toEqual({ base: 'failed' });
       expect({ after: p.after.code === 0 ? 'passed' : tail(p.after.output) }).toEqual({ after: 'passed' });
       expect({ hidden: p.hidden.code === 0 ? tail(p.hidden.output) : 'failed' }).toEqual({ hidden: 'failed' });
@@ -54,10 +55,10 @@ describe('the trap corpus', () => {
     240_000,
   );
 
-  it.each(controls.map((c) => [c.id, c] as const))(
+  it.concurrent.each(controls.map((c) => [c.id, c] as const))(
     'control %s: base fails, the fixed suite passes, the base failing tests pass on the fix, the new tests fail on the base source',
-    (_id, c) => {
-      const p = prove(c, {}, cache);
+    async (_id, c) => {
+      const p = await prove(c, {}, cache);
       expect({ base: p.base.code === 0 ? tail(p.base.output) : 'failed' }).toEqual({ base: 'failed' });
       expect({ after: p.after.code === 0 ? 'passed' : tail(p.after.output) }).toEqual({ after: 'passed' });
       expect({ hidden: p.hidden.code === 0 ? 'passed' : tail(p.hidden.output) }).toEqual({ hidden: 'passed' });

@@ -3,7 +3,7 @@
  * after the agent's edits, the hidden check (the base's test harness with the edited tree's source) and
  * the red→green tree (the edited tree's tests with the base's source).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,12 +116,11 @@ export interface CommandResult {
 }
 
 /**
- * Run `command` with bash in `dir`, the way a maintainer's CI would: a small environment (PATH, a
- * private HOME, CI=1), Go with a shared build cache and no network, Python without bytecode files.
+ * The environment a maintainer's CI would give `command`: a small one (PATH, a private HOME, CI=1), Go
+ * with a shared build cache and no network, Python without bytecode files.
  */
-export function runCommand(dir: string, command: string, home: string): CommandResult {
-  const t = Date.now();
-  const env: NodeJS.ProcessEnv = {
+function ciEnv(home: string): NodeJS.ProcessEnv {
+  return {
     PATH: process.env.PATH ?? '',
     HOME: home,
     CI: '1',
@@ -136,8 +135,39 @@ export function runCommand(dir: string, command: string, home: string): CommandR
     // Under pyenv, python3 is a shim: take the system interpreter (python3-pytest), as CI has.
     PYENV_VERSION: 'system',
   };
-  const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+}
+
+const COMMAND_TIMEOUT_MS = 120_000;
+
+/** Run `command` with bash in `dir`, the way a maintainer's CI would (see ciEnv). */
+export function runCommand(dir: string, command: string, home: string): CommandResult {
+  const t = Date.now();
+  const r = spawnSync('bash', ['-c', command], {
+    cwd: dir,
+    env: ciEnv(home),
+    encoding: 'utf8',
+    timeout: COMMAND_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}`, ms: Date.now() - t };
+}
+
+/** runCommand without blocking: cases of a file can run their commands side by side. */
+export function runCommandAsync(dir: string, command: string, home: string): Promise<CommandResult> {
+  const t = Date.now();
+  return new Promise((done) => {
+    const child = spawn('bash', ['-c', command], { cwd: dir, env: ciEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => out.push(b));
+    const timer = setTimeout(() => child.kill('SIGKILL'), COMMAND_TIMEOUT_MS);
+    const end = (code: number): void => {
+      clearTimeout(timer);
+      done({ code, output: Buffer.concat(out).toString('utf8'), ms: Date.now() - t });
+    };
+    child.once('error', () => end(1));
+    child.once('close', (code) => end(code ?? 1));
+  });
 }
 
 export interface Proof {
@@ -151,8 +181,8 @@ export interface Proof {
   redGreen?: CommandResult;
 }
 
-/** Runs already made, by tree and command: cases that share a base (and traps whose hidden tree is the base) run it once. */
-export type ProofCache = Map<string, CommandResult>;
+/** Runs made or under way, by tree and command: cases that share a base (and traps whose hidden tree is the base) run it once. */
+export type ProofCache = Map<string, Promise<CommandResult>>;
 
 const treeKey = (c: CorpusCase, files: Files, command: string): string =>
   createHash('sha256')
@@ -160,24 +190,19 @@ const treeKey = (c: CorpusCase, files: Files, command: string): string =>
     .digest('hex');
 
 /** Materialize each tree of `c` and run its command there: the runner alone, no product. */
-export function prove(c: CorpusCase, opts: MaterializeOptions = {}, cache: ProofCache = new Map()): Proof {
-  const at = (stage: Stage, command: string): CommandResult => {
+export async function prove(c: CorpusCase, opts: MaterializeOptions = {}, cache: ProofCache = new Map()): Promise<Proof> {
+  const at = (stage: Stage, command: string): Promise<CommandResult> => {
     const key = treeKey(c, stageFiles(c, stage), command);
     const hit = cache.get(key);
     if (hit) return hit;
     const m = materialize(c, stage, opts);
-    try {
-      const r = runCommand(m.dir, command, m.work);
-      cache.set(key, r);
-      return r;
-    } finally {
-      rmSync(m.work, { recursive: true, force: true });
-    }
+    const r = runCommandAsync(m.dir, command, m.work).finally(() => rmSync(m.work, { recursive: true, force: true }));
+    cache.set(key, r);
+    return r;
   };
-  return {
-    base: at('base', c.command),
-    after: at('after', c.command),
-    hidden: at('hidden', c.hiddenCommand ?? c.command),
-    ...(c.kind === 'control' ? { redGreen: at('red-green', c.command) } : {}),
-  };
+  // One command at a time within a case (cases may run side by side).
+  const base = await at('base', c.command);
+  const after = await at('after', c.command);
+  const hidden = await at('hidden', c.hiddenCommand ?? c.command);
+  return { base, after, hidden, ...(c.kind === 'control' ? { redGreen: await at('red-green', c.command) } : {}) };
 }
