@@ -265,3 +265,16 @@ describe('deferredToKept - which count gates the kept run decides', () => {
     expect(deferred(facts({ testRuns: [{ ...agentRun(0), counts: null }], baselineExecuted: 5 }))).toEqual([]);
   });
 });
+
+describe('changed expectations - test data the agent changed', () => {
+  it('a Go subtest failing under the base tests after the agent changed a data file under tests/ is a changed expectation, not a regression', () => {
+    const base = baseline([['example.com/t > TestToml/valid/a', 'passed']]);
+    const kept = run([['example.com/t > TestToml/valid/a', 'failed']], 'kept');
+    const data = { restored: ['internal/suite/tests/valid/a.toml'], removed: [], packageJson: [] };
+    const code = { restored: ['internal/suite/tests/helper.go'], removed: [], packageJson: [] };
+    const judge = (change: typeof data) =>
+      judgeBaseTests({ base, kept, final: kept, change, sha: 'abc', stillFailing: new Set(), failureOf: () => '' });
+    expect(judge(data).changedExpectations.map((c) => c.kind)).toEqual(['changed']);
+    expect(judge(code).regressions).toEqual(['example.com/t > TestToml/valid/a']);
+  });
+});

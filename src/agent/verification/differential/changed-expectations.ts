@@ -9,8 +9,13 @@ export function fileOf(t: TestCase): string | undefined {
   return at > 0 ? t.id.slice(0, at) : undefined;
 }
 
-/** A test-data path (fixture, golden file, snapshot) rather than test code: any test may read it. */
+/**
+ * A test-data path rather than test code, which any test may read: under a fixture, golden-file or
+ * snapshot folder, a snapshot, or any harness file that is not code (a `.toml`/`.json` case under `tests/`).
+ */
 const DATA = /(?:^|\/)(?:fixtures?|__fixtures__|testdata|__snapshots__|snapshots)\/|\.snap$/i;
+const CODE = /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|cs|php|swift|sh)$/i;
+const isData = (p: string): boolean => DATA.test(p) || !CODE.test(p);
 const dirOf = (p: string): string => p.split('/').slice(0, -1).join('/');
 
 /**
@@ -23,7 +28,7 @@ export function changedByAgent(t: TestCase, change: HarnessChange): boolean {
   const touched = [...change.restored, ...change.removed];
   const file = fileOf(t);
   if (file === undefined) return touched.length > 0;
-  if (touched.includes(file) || touched.some((p) => DATA.test(p))) return true;
+  if (touched.includes(file) || touched.some(isData)) return true;
   return touched.some((p) => {
     const dir = dirOf(p).replace(/\/testdata(?:\/.*)?$/, '');
     return p.endsWith('_test.go') || p.includes('testdata/') ? dir === '' || file === dir || file.endsWith(`/${dir}`) : false;
