@@ -13,13 +13,15 @@ import { logger } from '../log.js';
 
 const log = logger('redis-run-store');
 
-export interface RedisRunStore extends Promised<Omit<SharedRunStore, 'forgetDelivery' | 'spendSince' | 'update'>> {
+export interface RedisRunStore extends Promised<Omit<SharedRunStore, 'forgetDelivery' | 'spendSince' | 'ownerSpendSince' | 'update'>> {
   update(id: string, patch: { status?: RunStatus; verdict?: string; prUrl?: string; commentId?: number; costUsd?: number }): Promise<void>;
   /**
    * This month's spend on `repo` (`since`: the month's first instant, as budget.monthly_usd asks): each run's
    * cost, counted once when it is done, in a per-repository, per-month hash every worker adds to.
    */
   spendSince(repo: string, since: string): Promise<MonthSpend>;
+  /** The same for every repository of `owner` (the installation budget's): an owner-level hash added to with the repository's. */
+  ownerSpendSince(owner: string, since: string): Promise<MonthSpend>;
   /**
    * The publish guard: true for exactly one caller per run id (the one that must open the PR). Others get
    * false and can read `published(runId)`. Call `markPublished` with the PR URL once it exists.
@@ -56,28 +58,34 @@ function toRecord(h: Record<string, string>): RunRecord | undefined {
 
 /**
  * Spend across runs: a done run's cost, verdict and count are added to its month (the month it was created),
- * once per run, in a per-repository hash every worker adds to; kept a little over a year.
+ * once per run, in a per-repository hash and its owner's hash (the installation's account), both in one
+ * MULTI so they never disagree; every worker adds to them; kept a little over a year.
  */
 function redisSpend(redis: Redis, p: string, runKey: (id: string) => string) {
   const spendKey = (repo: string, month: string): string => `${p}spend:${repo.toLowerCase()}:${month}`;
+  const ownerKey = (owner: string, month: string): string => `${p}owner-spend:${owner.toLowerCase()}:${month}`;
+  const read = async (key: string): Promise<MonthSpend> => {
+    const h = await redis.hgetall(key);
+    return { costUsd: Number(h.cost ?? 0), runs: Number(h.runs ?? 0), verified: Number(h.verified ?? 0) };
+  };
   return {
     async count(id: string): Promise<void> {
       if ((await redis.hsetnx(runKey(id), 'spendCounted', '1')) !== 1) return;
       const h = await redis.hgetall(runKey(id));
       if (!h.repo || !h.createdAt) return;
-      const key = spendKey(h.repo, h.createdAt.slice(0, 7));
-      await redis
-        .multi()
-        .hincrbyfloat(key, 'cost', Number(h.costUsd ?? 0) || 0)
-        .hincrby(key, 'runs', 1)
-        .hincrby(key, 'verified', h.verdict === 'verified' ? 1 : 0)
-        .expire(key, 400 * 24 * 3600)
-        .exec();
+      const month = h.createdAt.slice(0, 7);
+      const cost = Number(h.costUsd ?? 0) || 0;
+      const verified = h.verdict === 'verified' ? 1 : 0;
+      const tx = redis.multi();
+      for (const key of [spendKey(h.repo, month), ownerKey(h.repo.split('/')[0] ?? h.repo, month)])
+        tx.hincrbyfloat(key, 'cost', cost)
+          .hincrby(key, 'runs', 1)
+          .hincrby(key, 'verified', verified)
+          .expire(key, 400 * 24 * 3600);
+      await tx.exec();
     },
-    async since(repo: string, since: string): Promise<MonthSpend> {
-      const h = await redis.hgetall(spendKey(repo, since.slice(0, 7)));
-      return { costUsd: Number(h.cost ?? 0), runs: Number(h.runs ?? 0), verified: Number(h.verified ?? 0) };
-    },
+    since: (repo: string, since: string): Promise<MonthSpend> => read(spendKey(repo, since.slice(0, 7))),
+    ownerSince: (owner: string, since: string): Promise<MonthSpend> => read(ownerKey(owner, since.slice(0, 7))),
   };
 }
 
@@ -142,6 +150,7 @@ export function createRedisRunStore(redis: Redis, opts: { prefix?: string; ttlSe
         throw e;
       }),
     spendSince: spend.since,
+    ownerSpendSince: spend.ownerSince,
     async recordBranch(repo, branch, runId) {
       await redis.hsetnx(`${p}branches:${repo.toLowerCase()}`, branch, runId);
     },

@@ -4,7 +4,7 @@
  */
 import type { Db } from './db.js';
 import type { RunLedger, RunStatus } from '../usecases/ports.js';
-import { addCostColumn, spendQuery } from './run-store-spend.js';
+import { addCostColumn, ownerSpendQuery, spendQuery } from './run-store-spend.js';
 
 export interface RunRecord {
   id: string;
@@ -82,6 +82,7 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
   `);
   addCostColumn(db);
   const spend = spendQuery(db);
+  const ownerSpend = ownerSpendQuery(db);
   const stmts = {
     delivery: db.prepare('INSERT OR IGNORE INTO deliveries (id, received_at) VALUES (?, ?)'),
     forget: db.prepare('DELETE FROM deliveries WHERE id = ?'),
@@ -123,6 +124,7 @@ export function createRunStore(db: Db, now: () => Date = () => new Date()): RunS
     recordBranch: (repo, branch, runId) => void stmts.branch.run(repo.toLowerCase(), branch, runId, now().toISOString()),
     ownsBranch: (repo, branch) => (stmts.owns.get(repo.toLowerCase(), branch)?.n ?? 0) > 0,
     spendSince: spend,
+    ownerSpendSince: ownerSpend,
     update(id, patch) {
       const fields = Object.keys(PATCH_COLUMNS).filter(
         (k) => patch[k as keyof typeof patch] !== undefined,

@@ -60,6 +60,8 @@ export interface AcceptDeps {
   botLogin?(): Promise<string | undefined>;
   /** The repository's feedback memory (`/agent memory`, `/agent forget N`); absent in hosts without one. */
   memory?: MemoryStore;
+  /** The App's per-installation monthly budget (PROOFPR_INSTALLATION_MONTHLY_USD): every repository of the owner. */
+  installationMonthlyUsd?: number;
 }
 
 /** The App's bot login when the host did not name it (the public App's slug). */
@@ -152,7 +154,10 @@ async function answerStatus(trigger: Trigger, config: RepoConfig, deps: AcceptDe
   const run = await deps.ledger.latest(repo, trigger.number);
   const spend = await deps.ledger.spendSince?.(repo, monthStart());
   const month = spend ? `\n\n${replies.monthSpend(spend, config.budget?.monthly_usd)}` : '';
-  return reply('status', replies.status(run, trigger.number, config.trigger) + month, 'status answered', run?.id);
+  const budget = deps.installationMonthlyUsd;
+  const owner = budget !== undefined ? await deps.ledger.ownerSpendSince?.(trigger.owner, monthStart()) : undefined;
+  const installation = owner && budget !== undefined ? `\n${replies.installationMonthSpend(trigger.owner, owner, budget)}` : '';
+  return reply('status', replies.status(run, trigger.number, config.trigger) + month + installation, 'status answered', run?.id);
 }
 
 async function answerCancel(trigger: Trigger, deps: AcceptDeps, reply: Reply): Promise<Acceptance> {
@@ -179,7 +184,7 @@ async function startRun(trigger: Trigger, config: RepoConfig, deps: AcceptDeps, 
   const { github, ledger } = deps;
   // Best effort: an acknowledgement that fails does not stop the work.
   if (react) await github.addReaction(reactionTargetOf(trigger), 'eyes').catch(() => undefined);
-  const over = await overBudget(trigger, config, ledger);
+  const over = await overBudget(trigger, config, ledger, deps.installationMonthlyUsd);
   if (over) return reply('refused', over.text, over.why);
   const runId = deps.newRunId();
   const mode: RunMode = trigger.target === 'pr' ? 'follow-up' : trigger.kind === 'plan' ? 'plan' : 'fix';
@@ -224,18 +229,31 @@ export function monthStart(now: Date = new Date()): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
 }
 
-/** `budget.monthly_usd` reached by this month's runs (the App's run store keeps their costs): the refusal. */
+/**
+ * `budget.monthly_usd` reached by this month's runs of the repository, or the App's per-installation budget
+ * (PROOFPR_INSTALLATION_MONTHLY_USD) by this month's runs of every repository of its owner (the App's run
+ * store keeps their costs): the refusal, naming which budget.
+ */
 export async function overBudget(
   trigger: Pick<Trigger, 'owner' | 'repo'>,
   config: Pick<RepoConfig, 'budget'>,
-  ledger: Pick<RunLedger, 'spendSince'> | undefined,
+  ledger: Pick<RunLedger, 'spendSince' | 'ownerSpendSince'> | undefined,
+  installationMonthlyUsd?: number,
 ): Promise<{ text: string; why: string } | undefined> {
   const budget = config.budget?.monthly_usd;
-  if (budget === undefined || !ledger?.spendSince) return undefined;
-  const spend = await ledger.spendSince(`${trigger.owner}/${trigger.repo}`, monthStart());
-  if (spend.costUsd < budget) return undefined;
+  if (budget !== undefined && ledger?.spendSince) {
+    const spend = await ledger.spendSince(`${trigger.owner}/${trigger.repo}`, monthStart());
+    if (spend.costUsd >= budget)
+      return {
+        text: replies.overBudget(spend, budget),
+        why: `monthly budget $${budget} reached ($${spend.costUsd.toFixed(2)} spent this month)`,
+      };
+  }
+  if (installationMonthlyUsd === undefined || !ledger?.ownerSpendSince) return undefined;
+  const spend = await ledger.ownerSpendSince(trigger.owner, monthStart());
+  if (spend.costUsd < installationMonthlyUsd) return undefined;
   return {
-    text: replies.overBudget(spend, budget),
-    why: `monthly budget $${budget} reached ($${spend.costUsd.toFixed(2)} spent this month)`,
+    text: replies.overInstallationBudget(trigger.owner, spend, installationMonthlyUsd),
+    why: `installation monthly budget $${installationMonthlyUsd} reached ($${spend.costUsd.toFixed(2)} spent this month across ${trigger.owner}'s repositories)`,
   };
 }

@@ -135,7 +135,7 @@ export async function startAutoUpdate(
   }
   const files = update.conflicts.map((c) => `\`${c}\``).join(', ');
   const moved = `The base branch \`${w.baseRef}\` moved to \`${short(update.baseSha)}\` and conflicts with this pull request in ${files}.`;
-  const over = await overBudget(inp.trigger, inp.config, deps.runs);
+  const over = await overBudget(inp.trigger, inp.config, deps.runs, deps.installationMonthlyUsd);
   if (over) {
     await deps.github.createComment(inp.trigger.number, `${moved} \`ci.auto_update\` is on, but ${lowerFirst(over.text)}`);
     await deps.runs.update(inp.runId, { status: 'done', verdict: 'refused' });

@@ -35,6 +35,8 @@ export interface RunRecorder {
   ): void | Promise<void>;
   /** This month's spend of a repository (the App's run store): a run started by no comment checks the budget with it. */
   spendSince?(repo: string, since: string): MonthSpend | Promise<MonthSpend>;
+  /** This month's spend of every repository of `owner` (an installation's account): the installation budget's. */
+  ownerSpendSince?(owner: string, since: string): MonthSpend | Promise<MonthSpend>;
 }
 
 export interface UsecaseDeps {
@@ -54,6 +56,8 @@ export interface UsecaseDeps {
   memory?: MemoryStore;
   /** Model id override (PROOFPR_MODEL); else the repo config's `model`. */
   modelOverride?: string;
+  /** The App's per-installation monthly budget in USD (PROOFPR_INSTALLATION_MONTHLY_USD); absent = none. */
+  installationMonthlyUsd?: number;
   /** Minimum time between two edits of the status comment (default 3000 ms). */
   progressIntervalMs?: number;
   now?: () => number;
@@ -88,6 +92,8 @@ export interface RunLedger<V extends RunView = RunView> extends RunRecorder, Bra
   setComment(id: string, commentId: number, commentUrl: string): Awaitable<void>;
   /** The repository's runs created since `since` (ISO): their summed cost, count and verified count; absent when the store keeps no costs. */
   spendSince?(repo: string, since: string): Awaitable<MonthSpend>;
+  /** The same summed over every repository `owner/*` (an installation belongs to one account). */
+  ownerSpendSince?(owner: string, since: string): Awaitable<MonthSpend>;
 }
 
 export interface MonthSpend {

@@ -133,6 +133,7 @@ export async function workerCommand(opts: WorkerCommandOptions = {}): Promise<nu
     memory: createMemoryStore(redisMemoryBlobs(queue.redis)),
     home: env.home,
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
+    ...(env.installationMonthlyUsd !== undefined ? { installationMonthlyUsd: env.installationMonthlyUsd } : {}),
   });
   const handler = workerHandler(run, { githubFor, runs });
   const metrics = createMetrics();

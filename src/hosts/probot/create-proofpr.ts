@@ -189,6 +189,12 @@ function modelKeyProblems(raw: NodeJS.ProcessEnv, opts: StartServerOptions): str
   ];
 }
 
+/** The App's settings its webhooks need: the web URL, and the per-installation budget when it is set. */
+const appSettings = (env: ServerEnv): { webUrl: string; installationMonthlyUsd?: number } => ({
+  webUrl: env.webUrl,
+  ...(env.installationMonthlyUsd !== undefined ? { installationMonthlyUsd: env.installationMonthlyUsd } : {}),
+});
+
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const raw = opts.env ?? process.env;
   // Every missing or malformed variable in one message, the model credentials included.
@@ -225,7 +231,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       memory,
       queue: fixQueue,
       newRunId: () => newRunId(),
-      webUrl: env.webUrl,
+      ...appSettings(env),
       onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha),
       onConfigPush: (repo) => scheduler?.invalidate(repo),
       ...(opts.onIntake ? { onIntake: opts.onIntake } : {}),
@@ -286,6 +292,7 @@ function inProcessJobs(
     branches: parts.runs,
     home: env.home,
     ...(env.modelOverride ? { modelOverride: env.modelOverride } : {}),
+    ...(env.installationMonthlyUsd !== undefined ? { installationMonthlyUsd: env.installationMonthlyUsd } : {}),
     ...(opts.progressIntervalMs !== undefined ? { progressIntervalMs: opts.progressIntervalMs } : {}),
   });
 }

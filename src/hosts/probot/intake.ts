@@ -26,6 +26,8 @@ export interface IntakeDeps {
   selfLogin?: string;
   /** The App's bot login from GitHub (`GET /app`'s slug + "[bot]", cached), asked only when needed. */
   botLogin?(): Promise<string | undefined>;
+  /** PROOFPR_INSTALLATION_MONTHLY_USD: the monthly budget of each installation across its owner's repositories. */
+  installationMonthlyUsd?: number;
 }
 
 export interface WebhookInput {
@@ -50,6 +52,7 @@ export async function intake(
       ...(deps.selfLogin ? { selfLogin: deps.selfLogin } : {}),
       ...(deps.botLogin ? { botLogin: deps.botLogin } : {}),
       ...(deps.memory ? { memory: deps.memory } : {}),
+      ...(deps.installationMonthlyUsd !== undefined ? { installationMonthlyUsd: deps.installationMonthlyUsd } : {}),
     },
   );
   // A review that is not a command may still teach something: a learning job of its own.

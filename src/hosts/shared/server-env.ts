@@ -20,6 +20,8 @@ export interface ServerEnv {
   anthropicBaseUrl?: string;
   modelOverride?: string;
   redisUrl?: string;
+  /** PROOFPR_INSTALLATION_MONTHLY_USD: each installation's (account's) monthly budget across its repositories. */
+  installationMonthlyUsd?: number;
 }
 
 const schema = z.object({
@@ -46,6 +48,14 @@ const schema = z.object({
   ANTHROPIC_BASE_URL: z.string().optional(),
   PROOFPR_MODEL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  PROOFPR_INSTALLATION_MONTHLY_USD: z
+    .string()
+    .regex(
+      /^(\d+(\.\d*)?|\.\d+)$/,
+      'PROOFPR_INSTALLATION_MONTHLY_USD must be a number of US dollars (e.g. 500): set it to the monthly budget of each installation across its repositories, or unset it for none',
+    )
+    .refine((v) => Number(v) > 0, 'PROOFPR_INSTALLATION_MONTHLY_USD must be more than 0: unset it for no installation budget')
+    .optional(),
 });
 
 export class ServerEnvError extends Error {}
@@ -99,5 +109,6 @@ export function readServerEnv(raw: NodeJS.ProcessEnv, cwd = process.cwd(), also:
     ...(e.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: e.ANTHROPIC_BASE_URL } : {}),
     ...(e.PROOFPR_MODEL ? { modelOverride: e.PROOFPR_MODEL } : {}),
     ...(e.REDIS_URL ? { redisUrl: e.REDIS_URL } : {}),
+    ...(e.PROOFPR_INSTALLATION_MONTHLY_USD ? { installationMonthlyUsd: Number(e.PROOFPR_INSTALLATION_MONTHLY_USD) } : {}),
   };
 }

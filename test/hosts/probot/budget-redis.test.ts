@@ -55,6 +55,7 @@ describe('probot app - monthly budget on Redis', () => {
         PROOFPR_HOME: home,
         REDIS_URL: url,
         PROOFPR_SWEEP_SCHEDULER: 'off',
+        PROOFPR_INSTALLATION_MONTHLY_USD: '100',
       },
       modelFactory: () => fakeModel,
       Octokit: TestOctokit,
@@ -70,6 +71,9 @@ describe('probot app - monthly budget on Redis', () => {
     await runs.tryCreate({ id: 'r-3', repo: 'acme/other', issue: 4, kind: 'fix' });
     await runs.update('r-3', { status: 'done', verdict: 'verified', costUsd: 40 });
     expect(await runs.spendSince(REPO, monthStart())).toEqual({ costUsd: 2.5, runs: 2, verified: 1 });
+    // The installation budget's: the owner-level hash, added to in the same MULTI as each repository's.
+    expect(await runs.ownerSpendSince('ACME', monthStart())).toEqual({ costUsd: 42.5, runs: 3, verified: 2 });
+    expect(await runs.ownerSpendSince('acme-labs', monthStart())).toEqual({ costUsd: 0, runs: 0, verified: 0 });
 
     await app.probot.receive({
       id: 'br-1',
@@ -85,6 +89,7 @@ describe('probot app - monthly budget on Redis', () => {
     expect(bodies[0]).toContain('spend on this repository is $2.50 over 2 run(s)');
     expect(bodies[0]).toContain('so I did not start');
     expect(bodies[1]).toContain('This month: $2.50 spent of $2.00 over 2 run(s), 1 verified (50%).');
+    expect(bodies[1]).toContain("This month across acme's repositories (the installation's budget): $42.50 spent of $100.00 over 3 run(s)");
     expect(await runs.latest(REPO, 12)).toBeUndefined();
   }, 60_000);
 });

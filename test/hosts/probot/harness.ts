@@ -160,17 +160,18 @@ export async function startHarness(
   runTask: RunTask,
   workspace: WorkspacePort,
   home = mkdtempSync(join(tmpdir(), 'proofpr-app-')),
-  extra: { ciClock?: Clock; modelFactory?: ModelFactory } = {},
+  extra: { ciClock?: Clock; modelFactory?: ModelFactory; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Harness> {
+  const { env, ...rest } = extra;
   const app = await createProofpr({
-    env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home },
+    env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home, ...env },
     runTask,
     workspace,
     modelFactory: () => fakeModel,
     Octokit: TestOctokit,
     progressIntervalMs: 0,
     probotLog: silentLogger,
-    ...extra,
+    ...rest,
   });
   return {
     app,
@@ -199,6 +200,8 @@ export interface AppStart {
   workspace?: WorkspacePort;
   modelFactory?: ModelFactory;
   ciClock?: Clock;
+  /** More App settings (the server's environment), e.g. PROOFPR_INSTALLATION_MONTHLY_USD. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One App test's world: the fake GitHub, the App on it, and the steps every App test repeats. */
@@ -259,6 +262,7 @@ export function useAppHarness(): AppHarness {
       h = await startHarness(o.runTask ?? fakeRunTask().runTask, o.workspace ?? fakeWorkspace(), undefined, {
         ...(o.ciClock ? { ciClock: o.ciClock } : {}),
         ...(o.modelFactory ? { modelFactory: o.modelFactory } : {}),
+        ...(o.env ? { env: o.env } : {}),
       });
       return h;
     },
