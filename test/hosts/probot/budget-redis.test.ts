@@ -92,4 +92,43 @@ describe('probot app - monthly budget on Redis', () => {
     expect(bodies[1]).toContain("This month across acme's repositories (the installation's budget): $42.50 spent of $100.00 over 3 run(s)");
     expect(await runs.latest(REPO, 12)).toBeUndefined();
   }, 60_000);
+
+  it("installation budget on redis - a second repository of the owner is refused once the first's runs reached PROOFPR_INSTALLATION_MONTHLY_USD", async () => {
+    await app?.close();
+    nock.cleanAll();
+    const gh = fakeGitHub({ owner: 'globex', repo: 'gadgets', permissions: { maintainer: { permission: 'write', role_name: 'write' } } });
+    app = await createProofpr({
+      env: {
+        APP_ID: '1',
+        PRIVATE_KEY: testPrivateKey(),
+        WEBHOOK_SECRET: 's',
+        PROOFPR_HOME: home,
+        REDIS_URL: url,
+        PROOFPR_SWEEP_SCHEDULER: 'off',
+        PROOFPR_INSTALLATION_MONTHLY_USD: '3',
+      },
+      modelFactory: () => fakeModel,
+      Octokit: TestOctokit,
+      probotLog: silentLogger,
+    });
+    const runs = app.runs as unknown as RedisRunStore;
+    await runs.tryCreate({ id: 'g-1', repo: 'globex/widgets', issue: 3, kind: 'fix' });
+    await runs.update('g-1', { status: 'done', verdict: 'verified', costUsd: 3.5 });
+    await app.probot.receive({
+      id: 'bri-1',
+      name: 'issue_comment',
+      payload: payload('issue_comment.created', (p) => {
+        p.comment.body = '/agent fix';
+        p.repository.name = 'gadgets';
+        p.repository.full_name = 'globex/gadgets';
+        p.repository.owner.login = 'globex';
+        p.issue.html_url = 'https://github.com/globex/gadgets/issues/12';
+      }),
+    } as never);
+    const bodies = gh.comments.map((c) => c.body);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain("spend across globex's repositories (this App installation) is $3.50 over 1 run(s)");
+    expect(bodies[0]).toContain('`PROOFPR_INSTALLATION_MONTHLY_USD`');
+    expect(await runs.latest('globex/gadgets', 12)).toBeUndefined();
+  }, 60_000);
 });
