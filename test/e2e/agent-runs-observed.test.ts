@@ -5,7 +5,18 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
-import { demoConfig, runScripted } from './helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { demoConfig, git, runScripted } from './helpers.js';
+
+/** A home-made check script: unittest's summary lines, no per-test name anywhere in its output. */
+const CHECK = `import { median, mean } from './src/stats.js';
+const cases = [() => median([10, 9, 2]) === 9, () => median([1, 2, 3, 4]) === 2.5, () => mean([1, 2, 3]) === 2];
+const failed = cases.filter((c) => !c()).length;
+console.log('Ran ' + cases.length + ' tests in 0.001s\\n\\n' + (failed ? 'FAILED (failures=' + failed + ')' : 'OK'));
+process.exit(failed ? 1 : 0);
+`;
 
 const readSrc = toolUse('Read', { file_path: 'src/stats.js' });
 const fix = toolUse('Edit', {
@@ -25,6 +36,30 @@ describe('agent runs observed, closing evidence', () => {
     expect(agentRun?.tests?.map((t) => t.id)).toContain('median of numbers with different digit counts');
     expect(agentRun?.calls?.[0]).toMatchObject({ runner: 'node-test' });
     expect(res.evidence.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: true });
+    expect(res.evidence.verdict).toBe('verified');
+  });
+
+  it('red→green on a base whose output names no test (summary lines only): decided by its counts, an honest fix is verified', async () => {
+    const { res } = await runScripted(
+      [{ content: [readSrc] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'node check.mjs' })] }, done],
+      {
+        config: parseRepoConfig(
+          'test:\n  command: node check.mjs\npermissions:\n  allow: ["Bash(node check.mjs)"]\ngates:\n  red_green: true\n',
+        ),
+        prepare: (repo) => {
+          writeFileSync(join(repo, 'check.mjs'), CHECK);
+          git(repo, ['add', '-A']);
+          git(repo, ['commit', '-q', '-m', 'a check script']);
+          return {};
+        },
+      },
+    );
+    const base = res.evidence.testRuns.find((r) => r.kind === 'baseline');
+    expect(base?.counts).toMatchObject({ passed: 2, failed: 1 });
+    expect(base?.tests ?? []).toHaveLength(0);
+    const gate = res.evidence.gates.find((g) => g.name === 'red-green');
+    expect(gate).toMatchObject({ passed: true });
+    expect(gate?.detail).toMatch(/1 test\(s\) failed on the base commit .* none fails now/);
     expect(res.evidence.verdict).toBe('verified');
   });
 

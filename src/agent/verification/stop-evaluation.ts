@@ -75,7 +75,17 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
   const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx) : undefined;
   const base = redGreenOn || final ? await ctx.getBaseline() : undefined;
   const fixed = final && counting ? fixedAt(counting, base) : [];
-  const redGreen = redGreenOn && diff ? await redGreenFacts(ctx, { final, diff, base, fixed, current: tree.current }) : undefined;
+  const redGreen =
+    redGreenOn && diff
+      ? await redGreenFacts(ctx, {
+          final,
+          diff,
+          base,
+          fixed,
+          current: tree.current,
+          ...(final && counting?.counts ? { failedNow: counting.counts.failed } : {}),
+        })
+      : undefined;
   const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, {
     writable: config.permissions.writable,
     writableWorkflows: config.permissions.writable_workflows,

@@ -10,6 +10,8 @@ export interface RedGreenInput {
   base: Baseline | undefined;
   /** Ids that failed on the base and pass at the final run (empty before it). */
   fixed: readonly string[];
+  /** The counting run's failed count at the final run, for a base whose report named no failing test. */
+  failedNow?: number;
   current: Hash;
 }
 
@@ -17,7 +19,8 @@ export interface RedGreenInput {
  * The red-green gate's facts: decided from what is known when it can be (fixed ids, a green or red
  * base, no test changed); otherwise the changed tests run on the base, once per tree.
  */
-export async function redGreenFacts(ctx: VerifierContext, { final, diff, base, fixed, current }: RedGreenInput): Promise<RedGreenResult> {
+export async function redGreenFacts(ctx: VerifierContext, input: RedGreenInput): Promise<RedGreenResult> {
+  const { final, diff, base, fixed, current } = input;
   const { opts, state } = ctx;
   const { assertions } = diff;
   const testFiles = assertions.changedTestFiles;
@@ -29,7 +32,17 @@ export async function redGreenFacts(ctx: VerifierContext, { final, diff, base, f
       testFiles,
       failedBefore: true,
     };
-  if (testFiles.length === 0 && base?.countsKnown && base.failingIds.length === 0) {
+  // Red or green is the base's counts, not its ids: a report read from summary lines names no test.
+  const failedOnBase = base?.countsKnown ? (base.counts?.failed ?? 0) : undefined;
+  const redWithoutIds = failedOnBase !== undefined && failedOnBase > 0 && base?.failingIds.length === 0;
+  if (final && redWithoutIds && input.failedNow === 0 && testFiles.length === 0)
+    return {
+      passed: true,
+      detail: `${failedOnBase} test(s) failed on the base commit ${sha} (its output names no test) and none fails now, with no test added or changed`,
+      testFiles,
+      failedBefore: true,
+    };
+  if (testFiles.length === 0 && failedOnBase === 0) {
     return {
       passed: false,
       detail: `the base commit ${sha} passes its tests and no test was added or changed: add a test that fails without the fix (gates.red_green)`,
@@ -47,7 +60,7 @@ export async function redGreenFacts(ctx: VerifierContext, { final, diff, base, f
         }
       : { passed: true, detail: 'checked at the final run: a test failing on the base must pass then', testFiles, failedBefore: false };
   }
-  if (!final && base?.countsKnown && base.failingIds.length > 0) {
+  if (!final && failedOnBase !== undefined && failedOnBase > 0) {
     // A red base: the proof is a test failing there that passes at the final run (the fixed ids), which only the final run can show.
     return {
       passed: true,
