@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
 import { DEPENDENCY_DIRS } from './dependency-dirs.js';
@@ -138,7 +138,10 @@ const TOOL_CACHES = ['.cache', '.vite-temp', '.vite'];
  * A read-only `node_modules` breaks tools that write their caches inside it (vitest's config loader
  * fails at start). Each such folder gets a fresh writable folder of the run bound over it: what the
  * tools write there is the run's own and is gone with it; the packages stay read-only. The mount
- * point is created in the real folder when missing (an empty folder, outside the sandbox).
+ * point is created in the real folder when missing (an empty folder, outside the sandbox). The run's
+ * folder starts with the real one's sub-folders (no files): a tool that made its cache folder at install
+ * time writes into it without making it again (xo's `xo-linter/`), as it would under the plain command,
+ * and no cached content from outside the run reaches it.
  */
 async function toolCaches(readOnly: readonly string[], runTmp: string): Promise<Array<[string, string]>> {
   const out: Array<[string, string]> = [];
@@ -153,10 +156,22 @@ async function toolCaches(readOnly: readonly string[], runTmp: string): Promise<
       if (!there || !(await lstat(dest).catch(() => undefined))?.isDirectory()) continue;
       const src = join(runTmp, 'tool-caches', String(i), sub);
       await mkdir(src, { recursive: true });
+      await mirrorFolders(dest, src, { left: 2000 });
       out.push([src, dest]);
     }
   }
   return out;
+}
+
+/** The sub-folders of `from` (not through symlinks, at most `budget.left` of them) made again under `to`, empty of files. */
+async function mirrorFolders(from: string, to: string, budget: { left: number }): Promise<void> {
+  const entries = await readdir(from, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isDirectory() || budget.left <= 0) continue;
+    budget.left -= 1;
+    await mkdir(join(to, e.name), { recursive: true });
+    await mirrorFolders(join(from, e.name), join(to, e.name), budget);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExec } from '../../src/workspace/exec.js';
@@ -64,7 +64,7 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
   it('layouts - a node_modules that is itself a symlink (to a folder outside the checkout) is linked to its target and usable, read-only', async () => {
     if (!(await needBwrap())) return;
     const { wt, run, src } = await withLayout((src, outside) => {
-      writeFiles(outside, prefixed('node_modules/dep', DEP));
+      writeFiles(outside, { ...prefixed('node_modules/dep', DEP), 'node_modules/.cache/xo-linter/old.json': 'outside\n' });
       symlinkSync(join(outside, 'node_modules'), join(src, 'node_modules'), 'dir');
     });
     expect(wt.linked.map((l) => l.name)).toEqual(['node_modules']);
@@ -76,6 +76,11 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
       (await run('echo cached > node_modules/.vite-temp/c && cat node_modules/.vite-temp/c && mkdir -p node_modules/.cache/x')).output,
     ).toBe('cached\n');
     expect(existsSync(join(src, 'node_modules', '.vite-temp', 'c'))).toBe(false);
+    // A cache folder a tool made at install time is there (xo writes into `.cache/xo-linter/` without making it); its files are not.
+    expect((await run('echo {} > node_modules/.cache/xo-linter/tsconfig.json && ls node_modules/.cache/xo-linter')).output).toBe(
+      'tsconfig.json\n',
+    );
+    expect(readFileSync(join(src, 'node_modules', '.cache', 'xo-linter', 'old.json'), 'utf8')).toBe('outside\n');
   });
 
   it('layouts - npm link / workspaces: the packages in node_modules are symlinks into another node_modules under a hidden path, which is shown read-only', async () => {
