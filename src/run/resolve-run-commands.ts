@@ -45,15 +45,19 @@ export async function resolveRunCommands(
 ): Promise<RunCommands> {
   const opts: ResolveRunOptions = typeof detectOrOptions === 'function' ? { detect: detectOrOptions } : detectOrOptions;
   const detected = await (opts.detect ?? detectCommands)(root);
-  const r = await withTools(resolveCommands(config, detected), root, opts);
+  const resolved = resolveCommands(config, detected);
+  // The skip comes before the package-manager check: a setup that will not run needs no pnpm or yarn.
   const folder = detected.setup ? INSTALLS[detected.setup.tool] : undefined;
-  if (r.setup?.source !== 'detected' || !folder) return r;
-  const link = await lstat(join(root, folder)).catch(() => undefined);
-  if (!link?.isSymbolicLink()) return r;
-  const { setup, ...rest } = r;
+  const link = resolved.setup?.source === 'detected' && folder ? await lstat(join(root, folder)).catch(() => undefined) : undefined;
+  if (!folder || !resolved.setup || !link?.isSymbolicLink()) return withTools(resolved, root, opts);
+  const { setup, ...rest } = resolved;
+  const r = await withTools(
+    { ...rest, config: { ...resolved.config, setup: { ...resolved.config.setup, command: undefined } } },
+    root,
+    opts,
+  );
   return {
-    ...rest,
-    config: { ...r.config, setup: { ...r.config.setup, command: undefined } },
+    ...r,
     setupSkipped: `${folder} is linked from the checkout (installed before the run), so the detected \`${setup.command}\` was not run`,
   };
 }

@@ -128,6 +128,24 @@ describe('package manager through corepack', () => {
     expect(fails.setup).toBeUndefined();
     expect(fails.config.setup.command).toBeUndefined();
   });
+
+  it('resolveRunCommands: a detected pnpm install that is skipped (node_modules linked from the checkout) needs no pnpm: the test command alone is checked', async () => {
+    const { dir, work } = pnpmRepo();
+    mkdirSync(join(work, 'installed'));
+    symlinkSync(join(work, 'installed'), join(dir, 'node_modules'), 'dir');
+    const asked: Array<Array<string | undefined>> = [];
+    const r = await resolveRunCommands(dir, parseRepoConfig('test:\n  command: npx vitest run\n'), {
+      checkTools: async (commands) => {
+        asked.push([...commands]);
+        return commands.some((c) => c?.startsWith('pnpm')) ? { ok: false, tool: 'pnpm', reason: 'pnpm is missing' } : { ok: true };
+      },
+    });
+    expect(asked).toEqual([[undefined, 'npx vitest run']]);
+    expect(r.notReady).toBeUndefined();
+    expect(r.setup).toBeUndefined();
+    expect(r.setupSkipped).toContain('node_modules is linked from the checkout');
+    expect(r.test?.command).toBe('npx vitest run');
+  });
 });
 
 describe('proofpr run with pnpm-lock.yaml and no pnpm (the built CLI)', () => {
