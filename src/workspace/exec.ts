@@ -1,4 +1,5 @@
 import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -175,12 +176,22 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   const fresh = req.home === 'fresh' ? await makeFreshHome(cx.runTmp) : undefined;
   // A harness run's home starts with a private copy of the run's Go build cache seed (build-cache-seed.ts).
   if (fresh) await plantBuildCacheSeed(cx.runTmp, fresh);
+  // And its own empty TMPDIR (a new folder in the run's tmp, so visible in the sandbox at the same path):
+  // a runner's cache there (jest's transform cache) planted by the agent's commands cannot stand in for a file.
+  const tmp = fresh ? await mkdtemp(join(cx.runTmp, 'tmp', 'harness-')) : undefined;
   try {
-    return await runIn(cx, req, fresh);
+    return await runIn(cx, req, fresh && tmp ? { home: fresh, tmp } : undefined);
   } finally {
     if (fresh && req.seedBuildCache) await keepBuildCacheSeed(fresh, cx.runTmp, cx.home).catch(() => undefined);
     if (fresh) await removeFreshHome(fresh);
+    if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** A harness run's own home and TMPDIR. */
+interface FreshDirs {
+  home: string;
+  tmp: string;
 }
 
 /** A walled folder a harness step removed is made again (else bwrap fails on the missing mount source). */
@@ -193,8 +204,8 @@ function tryMkdir(dir: string): void {
 }
 
 /** The command's environment: the run's (or a fresh) home, the git pin when it runs git, the request's additions. */
-function commandEnv(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Record<string, string> {
-  const base = fresh ? rehome(cx.baseEnv, cx.home, fresh) : cx.baseEnv;
+function commandEnv(cx: ExecContext, req: ExecRequest, fresh: FreshDirs | undefined): Record<string, string> {
+  const base = fresh ? { ...rehome(cx.baseEnv, cx.home, fresh.home), TMPDIR: fresh.tmp } : cx.baseEnv;
   // A harness run never replays a go test result cached by an earlier run.
   const harness: Record<string, string> = fresh ? { GOFLAGS: noCachedTestResults(base.GOFLAGS) } : {};
   const plain = { ...base, ...harness, ...(cx.pin && runsGit(req.command) ? cx.pin : {}), ...(req.extraEnv ?? {}) };
@@ -208,9 +219,9 @@ function rehome(env: Record<string, string>, from: string, to: string): Record<s
   return out;
 }
 
-async function runIn(cx: ExecContext, req: ExecRequest, fresh: string | undefined): Promise<ExecResult> {
+async function runIn(cx: ExecContext, req: ExecRequest, fresh: FreshDirs | undefined): Promise<ExecResult> {
   const { opts, max, grace, log, live, sandbox } = cx;
-  const box = cx.box && fresh ? { ...cx.box, home: fresh } : cx.box;
+  const box = cx.box && fresh ? { ...cx.box, home: fresh.home } : cx.box;
   for (const d of box?.ensureDirs ?? []) tryMkdir(d);
   const started = Date.now();
   const env = commandEnv(cx, req, fresh);

@@ -19,8 +19,9 @@ export async function snapshotHome(runTmp: string): Promise<void> {
 
 /**
  * A home for one harness run (baseline, final, differential): a fresh folder under `runTmp/homes/`
- * holding the setup snapshot (hard links: no copying of big caches), or empty when there is none.
- * The caller removes it after the run.
+ * holding the setup snapshot, or empty when there is none. Files up to LINK_FROM_BYTES are copied (the
+ * settings a tool reads: `.npmrc`, `.gitconfig`, `pip.conf`), bigger ones (cache blobs) hard-linked so
+ * big caches are not copied per run. The caller removes it after the run.
  */
 export async function makeFreshHome(runTmp: string): Promise<string> {
   await mkdir(join(runTmp, 'homes'), { recursive: true });
@@ -30,7 +31,10 @@ export async function makeFreshHome(runTmp: string): Promise<string> {
   return dir;
 }
 
-/** Mirror folder `from` into existing folder `to`: folders made, files hard-linked (copied across devices), symlinks recreated. */
+/** Files at least this big are hard-linked into a fresh home instead of copied. */
+export const LINK_FROM_BYTES = 256 * 1024;
+
+/** Mirror folder `from` into existing folder `to`: folders made, small files copied, big ones hard-linked (copied across devices), symlinks recreated. */
 async function linkTree(from: string, to: string): Promise<void> {
   for (const e of await readdir(from, { withFileTypes: true })) {
     const src = join(from, e.name);
@@ -39,7 +43,10 @@ async function linkTree(from: string, to: string): Promise<void> {
       await mkdir(dest);
       await linkTree(src, dest);
     } else if (e.isSymbolicLink()) await symlink(await readlink(src), dest);
-    else if (e.isFile()) await link(src, dest).catch(() => cp(src, dest));
+    else if (e.isFile()) {
+      const big = ((await lstat(src)).size ?? 0) >= LINK_FROM_BYTES;
+      await (big ? link(src, dest).catch(() => cp(src, dest)) : cp(src, dest));
+    }
   }
 }
 
