@@ -202,6 +202,68 @@ describe('judgeKept - the verdict on deleted tests', () => {
   });
 });
 
+describe('judgeKept - the base tests do not build against the new code (the kept run reads no test)', () => {
+  const P = 'github.com/x/toml';
+  const base = baseline([
+    [`${P} > TestDecode`, 'passed'],
+    [`${P} > TestEncode`, 'passed'],
+  ]);
+  const unbuilt: TestRun = {
+    ...run([], 'kept'),
+    exitCode: 1,
+    counts: null,
+    tests: [],
+    note: 'no test runner output could be read',
+  };
+  const output = './toml_test.go:303:14: undefined: tomltest.EmbeddedTests\nFAIL\tgithub.com/x/toml [build failed]\n';
+  const goChange = { restored: ['toml_test.go'], removed: [], packageJson: [] };
+  const opts = {
+    base,
+    kept: unbuilt,
+    final: run(
+      [
+        [`${P} > TestDecode`, 'passed'],
+        [`${P} > TestEncode`, 'passed'],
+      ],
+      'final',
+    ),
+    output,
+    baseSha: 'abcdef0123456789',
+  };
+
+  it('the agent changed the test files (an API the tests call changed): each base test is a changed expectation with the build error; review passes, fail fails', () => {
+    const review = judgeKept({ ...opts, change: goChange, mode: 'review' });
+    expect(review.gate.passed).toBe(true);
+    expect(review.gate.detail).toContain('do not run on the new code (exit 1, no test read)');
+    expect(review.changedExpectations.map((c) => c.test)).toEqual([`${P} > TestDecode`, `${P} > TestEncode`]);
+    expect(review.changedExpectations[0]).toMatchObject({ kind: 'changed', outcome: 'not run' });
+    expect(review.changedExpectations[0]?.failure).toContain('undefined: tomltest.EmbeddedTests');
+    expect(judgeKept({ ...opts, change: goChange, mode: 'fail' }).gate.passed).toBe(false);
+  });
+
+  it('tests the agent did not change are regressions; a base test that failed there still fails', () => {
+    const other = judgeKept({ ...opts, change: { restored: ['other/x_test.go'], removed: [], packageJson: [] }, mode: 'review' });
+    expect(other.gate.passed).toBe(false);
+    expect(other.regressions).toHaveLength(2);
+    expect(other.gate.detail).toContain('no base test ran on the new code');
+    const red = baseline([
+      [`${P} > TestDecode`, 'failed'],
+      [`${P} > TestEncode`, 'passed'],
+    ]);
+    const j = judgeKept({ ...opts, base: red, change: goChange, mode: 'review' });
+    expect(j.gate.passed).toBe(false);
+    expect(j.stillFailing).toEqual([`${P} > TestDecode`]);
+  });
+
+  it('a kept run that exits 0 or is killed with nothing read is not judged: the gate fails', () => {
+    for (const exitCode of [0, null]) {
+      const j = judgeKept({ ...opts, kept: { ...unbuilt, exitCode }, change: goChange, mode: 'review' });
+      expect(j.gate.passed).toBe(false);
+      expect(j.gate.detail).toContain('could not be tested');
+    }
+  });
+});
+
 describe('summary.md - changed expectations at the top of the PR body', () => {
   const ev = (list: ChangedExpectation[]): Evidence => ({
     ...(JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/runs/verified/evidence.json'), 'utf8')) as Evidence),

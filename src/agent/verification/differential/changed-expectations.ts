@@ -87,6 +87,8 @@ export interface BaseTestsInput {
   stillFailing: ReadonlySet<string>;
   /** How a test fails in the kept run's output. */
   failureOf: (id: string) => string;
+  /** What to say of a base test the kept run did not run (default `did not run`): the build failure when it read no test at all. */
+  notRun?: string;
 }
 
 type Outcome = NonNullable<ChangedExpectation['outcome']>;
@@ -129,7 +131,7 @@ export function judgeBaseTests(o: BaseTestsInput): { changedExpectations: Change
     const to = renamed.get(t.id);
     const kind = st === 'ran' ? 'changed' : st === 'skipped' ? 'skipped' : to !== undefined ? 'renamed' : 'deleted';
     const nowAt = kind === 'renamed' ? (to ?? file) : kind === 'deleted' ? 'none (deleted)' : file;
-    const failure = now === 'failed' ? o.failureOf(t.id) || 'failed' : now === 'not run' ? 'did not run' : '';
+    const failure = now === 'failed' ? o.failureOf(t.id) || 'failed' : now === 'not run' ? (o.notRun ?? 'did not run') : '';
     changedExpectations.push({ test: t.id, base: `${file} @ ${o.sha}`, now: nowAt, failure, kind, outcome: now });
   }
   return { changedExpectations, regressions };

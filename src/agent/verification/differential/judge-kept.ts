@@ -138,6 +138,11 @@ function byKind(list: readonly ChangedExpectation[]): string {
 export function judgeKept(opts: KeptInput): KeptJudgement {
   const { base, kept } = opts;
   const sha = opts.baseSha.slice(0, 12);
+  // The kept run failed and read no test at all (the base's tests do not build against the new code):
+  // with the base's ids, every base test did not run there, and each is judged as one that fails. A
+  // run that exits 0 (or is killed) with nothing read stays unjudgeable.
+  const buildFailed = kept.counts === null && kept.exitCode !== null && kept.exitCode !== 0;
+  if (buildFailed && base.tests.length > 0) return judgeById(opts, sha, notRunWhy(opts.output, kept.note));
   if (kept.counts === null)
     return {
       gate: {
@@ -150,6 +155,24 @@ export function judgeKept(opts: KeptInput): KeptJudgement {
       regressions: [],
     };
   if (!(base.tests.length > 0 && (kept.tests?.length ?? 0) > 0)) return judgeWithoutIds(opts, sha);
+  return judgeById(opts, sha);
+}
+
+/** The first lines of a kept run that read no test (a compile error), for each base test it did not run. */
+function notRunWhy(output: string, note: string | undefined): string {
+  const head = stripAnsi(output)
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .filter((l) => l.trim())
+    .slice(0, 12)
+    .join('\n')
+    .slice(0, 1500);
+  return `did not run: the base's tests could not run on the new code${head ? `:\n${head}` : note ? ` (${note})` : ''}`;
+}
+
+/** The judgement by test id: `notRun` set when the kept run read no test (every base test did not run). */
+function judgeById(opts: KeptInput, sha: string, notRun?: string): KeptJudgement {
+  const { base, kept } = opts;
   const outcome = new Map((kept.tests ?? []).map((t) => [t.id, t.outcome]));
   const stillFailing = base.failingIds.filter((id) => outcome.get(id) !== 'passed');
   const { changedExpectations, regressions } = judgeBaseTests({
@@ -160,6 +183,7 @@ export function judgeKept(opts: KeptInput): KeptJudgement {
     sha,
     stillFailing: new Set(stillFailing),
     failureOf: (id) => failureNear(opts.output, id),
+    ...(notRun ? { notRun } : {}),
   });
   const parts: string[] = [];
   if (stillFailing.length)
@@ -170,6 +194,7 @@ export function judgeKept(opts: KeptInput): KeptJudgement {
     parts.push(
       `${regressions.length} base test(s) passed on ${sha} and fail on the new code, unchanged by the agent: ${listIds(regressions)}`,
     );
+  if (notRun && parts.length) parts.push(`no base test ran on the new code: ${kept.note ?? 'no counts'}`);
   if (changedExpectations.length && opts.mode === 'fail')
     parts.push(
       `${changedExpectations.length} base test(s) changed by the agent (${byKind(changedExpectations)}; gates.changed_tests: fail): ${listIds(changedExpectations.map((c) => c.test))}`,
@@ -177,7 +202,9 @@ export function judgeKept(opts: KeptInput): KeptJudgement {
   const passed = parts.length === 0;
   const fixed = base.failingIds.length;
   const detail = passed
-    ? `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts.passed} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review (${byKind(changedExpectations)})` : ''}`
+    ? notRun
+      ? `the base commit ${sha}'s tests do not run on the new code (exit ${kept.exitCode ?? 'none'}, no test read), and the agent changed every one of them: ${changedExpectations.length} changed expectation(s) listed for review`
+      : `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts?.passed ?? 0} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review (${byKind(changedExpectations)})` : ''}`
     : parts.join('; ');
   return { gate: { name: KEPT_GATE, passed, detail }, changedExpectations, stillFailing, regressions };
 }
