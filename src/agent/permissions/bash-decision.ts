@@ -8,7 +8,7 @@ import type { WorktreeIndex } from './worktree-index.js';
 import { checkCommand, type CommandCheck } from './command-checks.js';
 import { checkPathArg, type PathContext } from './path-args.js';
 import { dependencyReason, ignoredDependencyDir } from './git-ignored.js';
-import type { FilePolicy } from './file-decision.js';
+import { decideFileTool, type FilePolicy } from './file-decision.js';
 import { resolveInside } from './path-jail.js';
 import { bashRuleMatches, type PermissionRule } from './rules.js';
 
@@ -151,6 +151,7 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
       );
     } else if (rule) labels.push(`config-allow:${rule.text}`);
     else if (p.testRules.some((r) => bashRuleMatches(r, c.words))) labels.push('test-command');
+    else if (fileDeletion(p, c.words, [...(cwd.commands[checks.indexOf(c)] ?? [p.root])])) labels.push('builtin-allow:rm');
     else {
       const why = c.optionBad !== undefined ? ` (${c.optionBad} is not among the options it may use without a rule)` : '';
       return no(
@@ -161,4 +162,31 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
   }
   const unique = [...new Set(labels)];
   return { behavior: 'allow', rule: unique.length ? unique.join(' + ') : 'safe-list:no-command', reason: '' };
+}
+
+/** `rm` options that delete only the files named: no recursion, no directories, no prompts. */
+const RM_OPTIONS = new Set(['-f', '--force', '-v', '--verbose', '--']);
+
+/**
+ * `rm [-f] [--] FILE…` run from the worktree root, each FILE named literally (no glob, no expansion):
+ * deleting a file is a write to it, allowed where the Write tool may write that file (inside the
+ * worktree, not a protected, secret or dependency path, no deny rule). Anything else (-r, a folder, a
+ * glob, a `cd` before it) still needs a rule.
+ */
+function fileDeletion(p: BashPolicy, words: readonly (string | null)[], cwds: readonly string[]): boolean {
+  if (words[0] !== 'rm' || cwds.length !== 1 || cwds[0] !== p.root) return false;
+  const files: string[] = [];
+  let options = true;
+  for (const w of words.slice(1)) {
+    if (w === null || /[*?[\]{}~$`]/.test(w)) return false;
+    if (options && w === '--') options = false;
+    else if (options && w.startsWith('-')) {
+      if (!RM_OPTIONS.has(w)) return false;
+    } else files.push(w);
+  }
+  if (files.length === 0) return false;
+  return files.every(
+    (f) =>
+      decideFileTool(p, { tool: 'Write', kind: 'edit', access: { paths: [{ path: f, type: 'file' }], patterns: [] } }).behavior === 'allow',
+  );
 }
