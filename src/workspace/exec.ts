@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { Logger } from 'pino';
 import { silentLogger } from '../log.js';
@@ -10,7 +10,7 @@ import { scrubbedEnv } from './env-scrub.js';
 import { homeCaches } from './home-caches.js';
 import { OutputCap } from './output-cap.js';
 import { resolveSandbox, sandboxArgv, type SandboxOptions, type SandboxSetting } from './sandbox.js';
-import { sandboxMounts } from './sandbox-mounts.js';
+import { mirrorFolders, sandboxMounts } from './sandbox-mounts.js';
 import type { ProtectOptions } from './protected-mounts.js';
 import { gitPinEnv, runsGit } from './git-pin.js';
 import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
@@ -180,7 +180,7 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   // a runner's cache there (jest's transform cache) planted by the agent's commands cannot stand in for a file.
   const tmp = fresh ? await mkdtemp(join(cx.runTmp, 'tmp', 'harness-')) : undefined;
   try {
-    return await runIn(cx, req, fresh && tmp ? { home: fresh, tmp } : undefined);
+    return await runIn(cx, req, fresh && tmp ? { home: fresh, tmp, toolCaches: await freshToolCaches(cx, tmp) } : undefined);
   } finally {
     if (fresh && req.seedBuildCache) await keepBuildCacheSeed(fresh, cx.runTmp, cx.home).catch(() => undefined);
     if (fresh) await removeFreshHome(fresh);
@@ -188,10 +188,35 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   }
 }
 
-/** A harness run's own home and TMPDIR. */
+/** A harness run's own home, TMPDIR and tool-cache folders (bound over those in node_modules). */
 interface FreshDirs {
   home: string;
   tmp: string;
+  toolCaches: Array<[string, string]>;
+}
+
+/** New folders for the sandbox's tool-cache binds (node_modules/.cache …), under the harness run's tmp: nothing the agent's commands cached there reaches it. */
+async function freshToolCaches(cx: ExecContext, tmp: string): Promise<Array<[string, string]>> {
+  const out: Array<[string, string]> = [];
+  for (const [i, [, dest]] of (cx.box?.scratchBinds ?? []).entries()) {
+    const src = join(tmp, '.tool-caches', String(i));
+    await mkdir(src, { recursive: true });
+    await mirrorFolders(dest, src, { left: 2000 });
+    out.push([src, dest]);
+  }
+  return out;
+}
+
+/**
+ * find-cache-dir (ava, xo, nyc, babel-loader) puts its cache under node_modules/.cache only when
+ * node_modules itself is writable, which the sandbox's is not; some tools then still write there (xo's
+ * fallback tsconfig). CACHE_DIR names the folder they would have used under the plain command, which is
+ * writable in the sandbox (a tool-cache bind). Left alone when the environment sets it.
+ */
+function cacheDirEnv(cx: ExecContext, env: Record<string, string>): Record<string, string> {
+  if (env.CACHE_DIR !== undefined) return {};
+  const cache = cx.box?.scratchBinds?.find(([, dest]) => basename(dest) === '.cache')?.[1];
+  return cache ? { CACHE_DIR: cache } : {};
 }
 
 /** A walled folder a harness step removed is made again (else bwrap fails on the missing mount source). */
@@ -208,7 +233,13 @@ function commandEnv(cx: ExecContext, req: ExecRequest, fresh: FreshDirs | undefi
   const base = fresh ? { ...rehome(cx.baseEnv, cx.home, fresh.home), TMPDIR: fresh.tmp } : cx.baseEnv;
   // A harness run never replays a go test result cached by an earlier run.
   const harness: Record<string, string> = fresh ? { GOFLAGS: noCachedTestResults(base.GOFLAGS) } : {};
-  const plain = { ...base, ...harness, ...(cx.pin && runsGit(req.command) ? cx.pin : {}), ...(req.extraEnv ?? {}) };
+  const plain = {
+    ...base,
+    ...cacheDirEnv(cx, base),
+    ...harness,
+    ...(cx.pin && runsGit(req.command) ? cx.pin : {}),
+    ...(req.extraEnv ?? {}),
+  };
   return req.extendEnv ? { ...plain, ...req.extendEnv(plain) } : plain;
 }
 
@@ -221,7 +252,7 @@ function rehome(env: Record<string, string>, from: string, to: string): Record<s
 
 async function runIn(cx: ExecContext, req: ExecRequest, fresh: FreshDirs | undefined): Promise<ExecResult> {
   const { opts, max, grace, log, live, sandbox } = cx;
-  const box = cx.box && fresh ? { ...cx.box, home: fresh.home } : cx.box;
+  const box = cx.box && fresh ? { ...cx.box, home: fresh.home, scratchBinds: fresh.toolCaches } : cx.box;
   for (const d of box?.ensureDirs ?? []) tryMkdir(d);
   const started = Date.now();
   const env = commandEnv(cx, req, fresh);

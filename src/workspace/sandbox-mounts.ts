@@ -164,7 +164,7 @@ async function toolCaches(readOnly: readonly string[], runTmp: string): Promise<
 }
 
 /** The sub-folders of `from` (not through symlinks, at most `budget.left` of them) made again under `to`, empty of files. */
-async function mirrorFolders(from: string, to: string, budget: { left: number }): Promise<void> {
+export async function mirrorFolders(from: string, to: string, budget: { left: number }): Promise<void> {
   const entries = await readdir(from, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
     if (!e.isDirectory() || budget.left <= 0) continue;

@@ -45,7 +45,8 @@ async function withLayout(layout: (src: string, outside: string) => void) {
     remote.cleanup();
     rmSync(base, { recursive: true, force: true });
   });
-  const run = async (command: string) => h.exec({ command, cwd: wt.path, timeoutMs: 20_000 });
+  const run = async (command: string, fresh = false) =>
+    h.exec({ command, cwd: wt.path, timeoutMs: 20_000, ...(fresh ? { home: 'fresh' as const } : {}) });
   return { wt, run, src };
 }
 
@@ -81,6 +82,14 @@ describe('installed dependencies survive the sandbox, whatever their layout', ()
       'tsconfig.json\n',
     );
     expect(readFileSync(join(src, 'node_modules', '.cache', 'xo-linter', 'old.json'), 'utf8')).toBe('outside\n');
+    // find-cache-dir's users (ava, xo, nyc) see a read-only node_modules: CACHE_DIR names its writable .cache.
+    expect((await run('echo "$CACHE_DIR" && mkdir -p "$CACHE_DIR/ava" && echo ok')).output).toBe(
+      `${realpathSync(join(src, 'node_modules'))}/.cache\nok\n`,
+    );
+    // A harness run has its own tool caches: what the agent's commands cached there is not in them.
+    expect((await run('echo planted > node_modules/.cache/xo-linter/entry && echo ok')).output).toBe('ok\n');
+    expect((await run('ls -A node_modules/.cache/xo-linter && echo listed', true)).output).toBe('listed\n');
+    expect((await run('cat node_modules/.cache/xo-linter/entry')).output).toBe('planted\n');
   });
 
   it('layouts - npm link / workspaces: the packages in node_modules are symlinks into another node_modules under a hidden path, which is shown read-only', async () => {
