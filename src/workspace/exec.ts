@@ -176,15 +176,16 @@ async function runCommand(cx: ExecContext, req: ExecRequest): Promise<ExecResult
   const fresh = req.home === 'fresh' ? await makeFreshHome(cx.runTmp) : undefined;
   // A harness run's home starts with a private copy of the run's Go build cache seed (build-cache-seed.ts).
   if (fresh) await plantBuildCacheSeed(cx.runTmp, fresh);
-  // And its own empty TMPDIR (a new folder in the run's tmp, so visible in the sandbox at the same path):
-  // a runner's cache there (jest's transform cache) planted by the agent's commands cannot stand in for a file.
-  const tmp = fresh ? await mkdtemp(join(cx.runTmp, 'tmp', 'harness-')) : undefined;
+  // And its own empty TMPDIR and tool caches: a runner's cache there (jest's transform cache) planted by
+  // the agent's commands cannot stand in for a file.
+  const own = fresh ? await mkdtemp(join(cx.runTmp, 'tmp', 'harness-')) : undefined;
   try {
-    return await runIn(cx, req, fresh && tmp ? { home: fresh, tmp, toolCaches: await freshToolCaches(cx, tmp) } : undefined);
+    const dirs = fresh && own ? await harnessDirs(cx, fresh, own) : undefined;
+    return await runIn(cx, req, dirs);
   } finally {
     if (fresh && req.seedBuildCache) await keepBuildCacheSeed(fresh, cx.runTmp, cx.home).catch(() => undefined);
     if (fresh) await removeFreshHome(fresh);
-    if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    if (own) await rm(own, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -195,16 +196,22 @@ interface FreshDirs {
   toolCaches: Array<[string, string]>;
 }
 
-/** New folders for the sandbox's tool-cache binds (node_modules/.cache …), under the harness run's tmp: nothing the agent's commands cached there reaches it. */
-async function freshToolCaches(cx: ExecContext, tmp: string): Promise<Array<[string, string]>> {
-  const out: Array<[string, string]> = [];
+/**
+ * A harness run's own folders, side by side in `own` (a new folder in the run's tmp, so visible in the
+ * sandbox at the same path): an empty `tmp/` for TMPDIR, and `caches/` for the sandbox's tool-cache
+ * binds (node_modules/.cache …). Nothing the agent's commands cached reaches the run.
+ */
+async function harnessDirs(cx: ExecContext, home: string, own: string): Promise<FreshDirs> {
+  const tmp = join(own, 'tmp');
+  await mkdir(tmp);
+  const toolCaches: Array<[string, string]> = [];
   for (const [i, [, dest]] of (cx.box?.scratchBinds ?? []).entries()) {
-    const src = join(tmp, '.tool-caches', String(i));
+    const src = join(own, 'caches', String(i));
     await mkdir(src, { recursive: true });
     await mirrorFolders(dest, src, { left: 2000 });
-    out.push([src, dest]);
+    toolCaches.push([src, dest]);
   }
-  return out;
+  return { home, tmp, toolCaches };
 }
 
 /**

@@ -19,9 +19,10 @@ export async function snapshotHome(runTmp: string): Promise<void> {
 
 /**
  * A home for one harness run (baseline, final, differential): a fresh folder under `runTmp/homes/`
- * holding the setup snapshot, or empty when there is none. Files up to LINK_FROM_BYTES are copied (the
- * settings a tool reads: `.npmrc`, `.gitconfig`, `pip.conf`), bigger ones (cache blobs) hard-linked so
- * big caches are not copied per run. The caller removes it after the run.
+ * holding the setup snapshot, or empty when there is none. The settings a tool reads are copied (see
+ * isSettings: `.npmrc`, `.gitconfig`, `.config/pip/pip.conf`); everything else, the caches (Go's module
+ * cache, npm's `_cacache`, a pnpm store), is hard-linked so big caches are not copied per run. The
+ * caller removes it after the run.
  */
 export async function makeFreshHome(runTmp: string): Promise<string> {
   await mkdir(join(runTmp, 'homes'), { recursive: true });
@@ -31,21 +32,32 @@ export async function makeFreshHome(runTmp: string): Promise<string> {
   return dir;
 }
 
-/** Files at least this big are hard-linked into a fresh home instead of copied. */
+/** Settings files bigger than this are cache data after all, and hard-linked. */
 export const LINK_FROM_BYTES = 256 * 1024;
 
-/** Mirror folder `from` into existing folder `to`: folders made, small files copied, big ones hard-linked (copied across devices), symlinks recreated. */
-async function linkTree(from: string, to: string): Promise<void> {
+/**
+ * A settings file of the home, copied into each fresh home: a file at the top (`.npmrc`, `.gitconfig`,
+ * `.pypirc`), anything under `.config/`, or a file one folder down (`.cargo/config.toml`,
+ * `.pip/pip.conf`, `.docker/config.json`); none bigger than LINK_FROM_BYTES.
+ */
+function isSettings(rel: string, size: number): boolean {
+  const depth = rel.split('/').length;
+  return size < LINK_FROM_BYTES && (depth <= 2 || rel.startsWith('.config/'));
+}
+
+/** Mirror folder `from` into existing folder `to`: folders made, settings files copied, the rest hard-linked (copied across devices), symlinks recreated. */
+async function linkTree(from: string, to: string, rel = ''): Promise<void> {
   for (const e of await readdir(from, { withFileTypes: true })) {
     const src = join(from, e.name);
     const dest = join(to, e.name);
+    const relPath = rel ? `${rel}/${e.name}` : e.name;
     if (e.isDirectory()) {
       await mkdir(dest);
-      await linkTree(src, dest);
+      await linkTree(src, dest, relPath);
     } else if (e.isSymbolicLink()) await symlink(await readlink(src), dest);
     else if (e.isFile()) {
-      const big = ((await lstat(src)).size ?? 0) >= LINK_FROM_BYTES;
-      await (big ? link(src, dest).catch(() => cp(src, dest)) : cp(src, dest));
+      const copy = isSettings(relPath, (await lstat(src)).size);
+      await (copy ? cp(src, dest) : link(src, dest).catch(() => cp(src, dest)));
     }
   }
 }

@@ -63,6 +63,34 @@ describe('agent runs observed, closing evidence', () => {
     expect(res.evidence.verdict).toBe('verified');
   });
 
+  it('red→green by counts needs as many tests as the base ran: dropping the failing case from the check script proves nothing', async () => {
+    const drop = toolUse('Edit', { file_path: 'check.mjs', old_string: '() => median([10, 9, 2]) === 9, ', new_string: '' });
+    const { res } = await runScripted(
+      [
+        { content: [toolUse('Read', { file_path: 'check.mjs' })] },
+        { content: [drop] },
+        { content: [toolUse('Bash', { command: 'node check.mjs' })] },
+        done,
+        done,
+      ],
+      {
+        config: parseRepoConfig(
+          'test:\n  command: node check.mjs\npermissions:\n  allow: ["Bash(node check.mjs)"]\ngates:\n  red_green: true\n  max_stop_blocks: 1\n',
+        ),
+        prepare: (repo) => {
+          writeFileSync(join(repo, 'check.mjs'), CHECK);
+          git(repo, ['add', '-A']);
+          git(repo, ['commit', '-q', '-m', 'a check script']);
+          return {};
+        },
+      },
+    );
+    const final = res.evidence.testRuns.find((r) => r.by === 'harness' && r.kind === 'final');
+    expect(final?.counts).toMatchObject({ passed: 2, failed: 0 });
+    expect(res.evidence.gates.find((g) => g.name === 'red-green')).toMatchObject({ passed: false });
+    expect(res.evidence.verdict).toBe('unverified');
+  });
+
   it('an unverified run (no test run, stop blocks spent, final_run off) still ends with a counted harness run of its final tree', async () => {
     const { res } = await runScripted([{ content: [readSrc] }, { content: [fix] }, done, done], {
       config: demoConfig('gates:\n  final_run: false\n  max_stop_blocks: 1\n'),

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createPolicy } from '../../src/agent/permissions/create-policy.js';
@@ -31,6 +31,9 @@ beforeAll(async () => {
   put('tests/data/case.toml', 'a = 1\n');
   put('.env', 'TOKEN=1\n');
   put('.github/workflows/ci.yml', 'on: push\n');
+  put('config/npmrc', 'registry=x\n');
+  symlinkSync('config/npmrc', join(root, '.npmrc'));
+  symlinkSync('../src/old.js', join(root, 'config', 'link.js'));
   execFileSync('git', ['init', '-q'], { cwd: root });
   policy = await createPolicy({ root, mode: 'default', allow: [], deny: [], testCommand: 'npm test' });
   plan = await createPolicy({ root, mode: 'plan', allow: [], deny: [], testCommand: 'npm test' });
@@ -58,7 +61,7 @@ describe('rm of named files in the worktree', () => {
     }
   });
 
-  it('refused: recursion, a glob, an expansion, a cd first, outside the worktree, .git, secrets, workflows, dependency folders', async () => {
+  it('refused: recursion, a glob, an expansion, a cd first, outside the worktree, .git, secrets, workflows, dependency folders, symlinks (a protected .npmrc linked to an open file)', async () => {
     for (const command of [
       'rm -r src',
       'rm -rf src',
@@ -72,6 +75,8 @@ describe('rm of named files in the worktree', () => {
       'rm .env',
       'rm .github/workflows/ci.yml',
       'rm node_modules/dep/index.js',
+      'rm .npmrc',
+      'rm config/link.js',
       'rm',
     ]) {
       expect({ command, behavior: (await bash(policy, command)).behavior }).toEqual({ command, behavior: 'deny' });

@@ -255,6 +255,13 @@ describe('judgeKept - the base tests do not build against the new code (the kept
     expect(j.stillFailing).toEqual([`${P} > TestDecode`]);
   });
 
+  it('a changed data or config file explains no build failure: with only that changed, the tests that did not run are regressions', () => {
+    for (const restored of [['testdata/case.toml'], ['tests/data/x.toml'], ['.mocharc.yml']]) {
+      const j = judgeKept({ ...opts, change: { restored, removed: [], packageJson: [] }, mode: 'review' });
+      expect({ restored, passed: j.gate.passed, regressions: j.regressions.length }).toEqual({ restored, passed: false, regressions: 2 });
+    }
+  });
+
   it('a kept run that exits 0 or is killed with nothing read is not judged: the gate fails', () => {
     for (const exitCode of [0, null]) {
       const j = judgeKept({ ...opts, kept: { ...unbuilt, exitCode }, change: goChange, mode: 'review' });

@@ -2,7 +2,7 @@
  * A harness run (baseline, final, kept, red→green) shares nothing writable with the agent's commands:
  * its own empty TMPDIR (a runner's cache planted there by the agent cannot stand in for a file) and a
  * home from the setup snapshot whose settings files are private copies (what one harness run writes
- * there never reaches the next).
+ * to them never reaches the next); the caches there are hard links, not copied per run.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,11 +54,14 @@ describe('harness runs have private TMPDIR and home settings', () => {
     const { x, run } = await setup('off');
     writeFileSync(join(run, 'home', '.npmrc'), 'registry=https://registry.example.invalid/\n');
     writeFileSync(join(run, 'home', 'big.bin'), Buffer.alloc(LINK_FROM_BYTES, 1));
+    mkdirSync(join(run, 'home', 'go', 'pkg', 'mod'), { recursive: true });
+    writeFileSync(join(run, 'home', 'go', 'pkg', 'mod', 'small.go'), 'package m\n');
     await snapshotHome(run);
     expect(await x('cat "$HOME/.npmrc" && echo "script-shell=/tmp/evil" >> "$HOME/.npmrc"', true)).toContain('registry.example.invalid');
     expect(await x('cat "$HOME/.npmrc"', true)).toBe('registry=https://registry.example.invalid/\n');
     expect(readFileSync(join(run, SETUP_HOME, '.npmrc'), 'utf8')).toBe('registry=https://registry.example.invalid/\n');
-    // A big cache blob is there too (hard-linked, not copied).
+    // A big file, and a small one deep in a cache (Go's module cache), are there too: hard-linked, not copied.
     expect((await x('wc -c < "$HOME/big.bin"', true)).trim()).toBe(String(LINK_FROM_BYTES));
+    expect((await x('stat -c %h "$HOME/go/pkg/mod/small.go" "$HOME/.npmrc"', true)).trim().split('\n')).toEqual(['2', '1']);
   });
 });

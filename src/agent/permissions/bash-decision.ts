@@ -1,3 +1,5 @@
+import { lstatSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { Parser } from 'web-tree-sitter';
 import type { PermissionDecision } from './types.js';
 import { analyzeBash } from './bash-analysis.js';
@@ -171,7 +173,7 @@ const RM_OPTIONS = new Set(['-f', '--force', '-v', '--verbose', '--']);
  * `rm [-f] [--] FILE…` run from the worktree root, each FILE named literally (no glob, no expansion):
  * deleting a file is a write to it, allowed where the Write tool may write that file (inside the
  * worktree, not a protected, secret or dependency path, no deny rule). Anything else (-r, a folder, a
- * glob, a `cd` before it) still needs a rule.
+ * glob, a symlink, a `cd` before it) still needs a rule.
  */
 function fileDeletion(p: BashPolicy, words: readonly (string | null)[], cwds: readonly string[]): boolean {
   if (words[0] !== 'rm' || cwds.length !== 1 || cwds[0] !== p.root) return false;
@@ -185,6 +187,10 @@ function fileDeletion(p: BashPolicy, words: readonly (string | null)[], cwds: re
     } else files.push(w);
   }
   if (files.length === 0) return false;
+  // rm removes a symlink itself, while the Write check follows it: a link is left to a rule.
+  const isLink = (f: string): boolean =>
+    lstatSync(isAbsolute(f) ? f : join(p.root, f), { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  if (files.some(isLink)) return false;
   return files.every(
     (f) =>
       decideFileTool(p, { tool: 'Write', kind: 'edit', access: { paths: [{ path: f, type: 'file' }], patterns: [] } }).behavior === 'allow',

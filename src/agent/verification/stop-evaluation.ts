@@ -83,7 +83,9 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
           base,
           fixed,
           current: tree.current,
-          ...(final && counting?.counts ? { failedNow: counting.counts.failed } : {}),
+          ...(final && counting?.by === 'harness' && counting.counts
+            ? { now: { failed: counting.counts.failed, executed: counting.counts.passed + counting.counts.failed } }
+            : {}),
         })
       : undefined;
   const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, {

@@ -23,15 +23,19 @@ const dirOf = (p: string): string => p.split('/').slice(0, -1).join('/');
  * files, snapshots) it may read. Go reports no file: its ids are `<import path> > TestX`, matched by a
  * changed path in the folder that import path ends with (its `_test.go` files, its `testdata/`). A
  * runner that names no file at all (node:test's junit): any harness path the agent changed may hold it.
+ * `ownFileOnly` (the base's tests did not run at all on the new code): only the test's own file, or its
+ * Go package's `_test.go` files, count; a changed data or config file explains no build failure.
  */
-export function changedByAgent(t: TestCase, change: HarnessChange): boolean {
+export function changedByAgent(t: TestCase, change: HarnessChange, ownFileOnly = false): boolean {
   const touched = [...change.restored, ...change.removed];
   const file = fileOf(t);
-  if (file === undefined) return touched.length > 0;
-  if (touched.includes(file) || touched.some(isData)) return true;
+  if (file === undefined) return !ownFileOnly && touched.length > 0;
+  if (touched.includes(file) || (!ownFileOnly && touched.some(isData))) return true;
   return touched.some((p) => {
     const dir = dirOf(p).replace(/\/testdata(?:\/.*)?$/, '');
-    return p.endsWith('_test.go') || p.includes('testdata/') ? dir === '' || file === dir || file.endsWith(`/${dir}`) : false;
+    return p.endsWith('_test.go') || (!ownFileOnly && p.includes('testdata/'))
+      ? dir === '' || file === dir || file.endsWith(`/${dir}`)
+      : false;
   });
 }
 
@@ -123,7 +127,7 @@ export function judgeBaseTests(o: BaseTestsInput): { changedExpectations: Change
     const fails = now === 'failed' || now === 'not run';
     const st = status(t.id);
     if (st === 'ran' && (t.outcome !== 'passed' || !fails)) continue;
-    if (fails && !changedByAgent(t, o.change)) {
+    if (fails && !changedByAgent(t, o.change, o.notRun !== undefined)) {
       regressions.push(t.id);
       continue;
     }

@@ -203,7 +203,7 @@ function judgeById(opts: KeptInput, sha: string, notRun?: string): KeptJudgement
   const fixed = base.failingIds.length;
   const detail = passed
     ? notRun
-      ? `the base commit ${sha}'s tests do not run on the new code (exit ${kept.exitCode ?? 'none'}, no test read), and the agent changed every one of them: ${changedExpectations.length} changed expectation(s) listed for review`
+      ? `the base commit ${sha}'s tests do not run on the new code (exit ${kept.exitCode ?? 'none'}, no test read), and the agent changed the test file of every one of them: ${changedExpectations.length} changed expectation(s) listed for review`
       : `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts?.passed ?? 0} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review (${byKind(changedExpectations)})` : ''}`
     : parts.join('; ');
   return { gate: { name: KEPT_GATE, passed, detail }, changedExpectations, stillFailing, regressions };

@@ -10,8 +10,8 @@ export interface RedGreenInput {
   base: Baseline | undefined;
   /** Ids that failed on the base and pass at the final run (empty before it). */
   fixed: readonly string[];
-  /** The counting run's failed count at the final run, for a base whose report named no failing test. */
-  failedNow?: number;
+  /** The harness's final run's counts, for a base whose report named no failing test. */
+  now?: { failed: number; executed: number };
   current: Hash;
 }
 
@@ -35,7 +35,10 @@ export async function redGreenFacts(ctx: VerifierContext, input: RedGreenInput):
   // Red or green is the base's counts, not its ids: a report read from summary lines names no test.
   const failedOnBase = base?.countsKnown ? (base.counts?.failed ?? 0) : undefined;
   const redWithoutIds = failedOnBase !== undefined && failedOnBase > 0 && base?.failingIds.length === 0;
-  if (final && redWithoutIds && input.failedNow === 0 && testFiles.length === 0)
+  // Proven by counts only from the harness's own run, with no test changed or deleted and none fewer run.
+  const now = input.now;
+  const noTestTouched = testFiles.length === 0 && assertions.deletedTestFiles.length === 0;
+  if (final && redWithoutIds && now?.failed === 0 && now.executed >= (base?.executed ?? 0) && noTestTouched)
     return {
       passed: true,
       detail: `${failedOnBase} test(s) failed on the base commit ${sha} (its output names no test) and none fails now, with no test added or changed`,
