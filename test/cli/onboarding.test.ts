@@ -202,7 +202,7 @@ describe('proofpr doctor', () => {
 
   it('doctor - the dry test run registers no worktree in the repository it inspects, not even when doctor is killed mid-run', async () => {
     const token = `t${process.pid}${Date.now()}`;
-    // The test waits in the sandbox's TMPDIR (the doctor's run folder, visible from here) until told to go.
+    // The test waits in its TMPDIR (a harness run's own, in the doctor's run folder, visible from here) until told to go.
     const waiting = [
       "import { test } from 'node:test';",
       "import { existsSync, writeFileSync } from 'node:fs';",
@@ -233,8 +233,9 @@ describe('proofpr doctor', () => {
     const runTmp = async (): Promise<string> => {
       for (;;) {
         for (const d of readdirSync(tmpdir()).filter((n) => n.startsWith('proofpr-doctor-'))) {
-          const t = join(tmpdir(), d, 'run', 'tmp');
-          if (existsSync(join(t, `started-${token}`))) return t;
+          const shared = join(tmpdir(), d, 'run', 'tmp');
+          const own = existsSync(shared) ? readdirSync(shared).filter((n) => n.startsWith('harness-')) : [];
+          for (const t of own.map((h) => join(shared, h, 'tmp'))) if (existsSync(join(t, `started-${token}`))) return t;
         }
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -248,7 +249,7 @@ describe('proofpr doctor', () => {
       expect(readdirSync(join(dir, '.git')).filter((n) => n === 'worktrees')).toEqual([]);
     } finally {
       writeFileSync(join(t, `go-${token}`), '');
-      temps.push(dirname(dirname(t)));
+      temps.push(dirname(dirname(dirname(dirname(t)))));
     }
   });
 
