@@ -26,6 +26,19 @@ const fix = toolUse('Edit', {
 });
 const done: ScriptStep = { content: [text('Done.')] };
 
+/** The run options for a repository whose test command is the check script (red→green on), with more `gates:` lines. */
+const withCheckScript = (gates = '') => ({
+  config: parseRepoConfig(
+    `test:\n  command: node check.mjs\npermissions:\n  allow: ["Bash(node check.mjs)"]\ngates:\n  red_green: true\n${gates}`,
+  ),
+  prepare: (repo: string) => {
+    writeFileSync(join(repo, 'check.mjs'), CHECK);
+    git(repo, ['add', '-A']);
+    git(repo, ['commit', '-q', '-m', 'a check script']);
+    return {};
+  },
+});
+
 describe('agent runs observed, closing evidence', () => {
   it('red→green with final_run: false - the agent’s run carries per-test ids, the base’s failing test passes there: verified', async () => {
     const { res } = await runScripted(
@@ -42,17 +55,7 @@ describe('agent runs observed, closing evidence', () => {
   it('red→green on a base whose output names no test (summary lines only): decided by its counts, an honest fix is verified', async () => {
     const { res } = await runScripted(
       [{ content: [readSrc] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'node check.mjs' })] }, done],
-      {
-        config: parseRepoConfig(
-          'test:\n  command: node check.mjs\npermissions:\n  allow: ["Bash(node check.mjs)"]\ngates:\n  red_green: true\n',
-        ),
-        prepare: (repo) => {
-          writeFileSync(join(repo, 'check.mjs'), CHECK);
-          git(repo, ['add', '-A']);
-          git(repo, ['commit', '-q', '-m', 'a check script']);
-          return {};
-        },
-      },
+      withCheckScript(),
     );
     const base = res.evidence.testRuns.find((r) => r.kind === 'baseline');
     expect(base?.counts).toMatchObject({ passed: 2, failed: 1 });
@@ -73,17 +76,7 @@ describe('agent runs observed, closing evidence', () => {
         done,
         done,
       ],
-      {
-        config: parseRepoConfig(
-          'test:\n  command: node check.mjs\npermissions:\n  allow: ["Bash(node check.mjs)"]\ngates:\n  red_green: true\n  max_stop_blocks: 1\n',
-        ),
-        prepare: (repo) => {
-          writeFileSync(join(repo, 'check.mjs'), CHECK);
-          git(repo, ['add', '-A']);
-          git(repo, ['commit', '-q', '-m', 'a check script']);
-          return {};
-        },
-      },
+      withCheckScript('  max_stop_blocks: 1\n'),
     );
     const final = res.evidence.testRuns.find((r) => r.by === 'harness' && r.kind === 'final');
     expect(final?.counts).toMatchObject({ passed: 2, failed: 0 });
