@@ -14,6 +14,7 @@ import { deferredToKept } from '../../src/agent/verification/differential/adviso
 import { evaluateGates, type GateFacts } from '../../src/agent/verification/gates/gates.js';
 import { isRow, judgeBaseTests, parentOf, renamedTo } from '../../src/agent/verification/differential/changed-expectations.js';
 import { judgeKept } from '../../src/agent/verification/differential/judge-kept.js';
+import { goTestRunner } from '../../src/agent/verification/test-results/runners/go-test.js';
 import type { Baseline } from '../../src/agent/verification/test-runs/baseline.js';
 
 type Outcome = TestCase['outcome'];
@@ -260,6 +261,18 @@ describe('judgeKept - the base tests do not build against the new code (the kept
       const j = judgeKept({ ...opts, change: { restored, removed: [], packageJson: [] }, mode: 'review' });
       expect({ restored, passed: j.gate.passed, regressions: j.regressions.length }).toEqual({ restored, passed: false, regressions: 2 });
     }
+  });
+
+  it('the kept run as the go runner reads it (the package that did not build is one failed test) is judged the same', () => {
+    const read = goTestRunner.parse(output, '/p');
+    expect(read?.tests.map((t) => t.id)).toEqual([`${P} > [build failed]`]);
+    const kept: TestRun = { ...unbuilt, counts: read?.counts ?? null, tests: read?.tests ?? [] };
+    const review = judgeKept({ ...opts, kept, change: goChange, mode: 'review' });
+    expect(review.gate.passed).toBe(true);
+    expect(review.changedExpectations.map((c) => c.test)).toEqual([`${P} > TestDecode`, `${P} > TestEncode`]);
+    expect(review.changedExpectations[0]?.failure).toContain('undefined: tomltest.EmbeddedTests');
+    const other = judgeKept({ ...opts, kept, change: { restored: ['other/x_test.go'], removed: [], packageJson: [] }, mode: 'review' });
+    expect(other.regressions).toHaveLength(2);
   });
 
   it('a kept run that exits 0 or is killed with nothing read is not judged: the gate fails', () => {

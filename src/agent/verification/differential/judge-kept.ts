@@ -2,6 +2,7 @@ import type { ChangedExpectation, GateResult, TestRun } from '../../events.js';
 import type { Baseline } from '../test-runs/baseline.js';
 import { stripAnsi } from '../test-results/parse-test-output.js';
 import { listIds } from '../test-results/test-outcomes.js';
+import { onlyNotBuilt, passesIn } from '../test-results/unbuilt.js';
 import { judgeBaseTests } from './changed-expectations.js';
 import type { HarnessChange } from './kept-run.js';
 
@@ -138,10 +139,11 @@ function byKind(list: readonly ChangedExpectation[]): string {
 export function judgeKept(opts: KeptInput): KeptJudgement {
   const { base, kept } = opts;
   const sha = opts.baseSha.slice(0, 12);
-  // The kept run failed and read no test at all (the base's tests do not build against the new code):
-  // with the base's ids, every base test did not run there, and each is judged as one that fails. A
-  // run that exits 0 (or is killed) with nothing read stays unjudgeable.
-  const buildFailed = kept.counts === null && kept.exitCode !== null && kept.exitCode !== 0;
+  // The kept run failed and read no test at all, or only units that did not build (the base's tests do
+  // not build against the new code): with the base's ids, every base test did not run there, and each
+  // is judged as one that fails. A run that exits 0 (or is killed) with nothing read stays unjudgeable.
+  const nothingRan = kept.counts === null || onlyNotBuilt(kept.tests);
+  const buildFailed = nothingRan && kept.exitCode !== null && kept.exitCode !== 0;
   if (buildFailed && base.tests.length > 0) return judgeById(opts, sha, notRunWhy(opts.output, kept.note));
   if (kept.counts === null)
     return {
@@ -173,8 +175,7 @@ function notRunWhy(output: string, note: string | undefined): string {
 /** The judgement by test id: `notRun` set when the kept run read no test (every base test did not run). */
 function judgeById(opts: KeptInput, sha: string, notRun?: string): KeptJudgement {
   const { base, kept } = opts;
-  const outcome = new Map((kept.tests ?? []).map((t) => [t.id, t.outcome]));
-  const stillFailing = base.failingIds.filter((id) => outcome.get(id) !== 'passed');
+  const stillFailing = base.failingIds.filter((id) => !passesIn(kept, id));
   const { changedExpectations, regressions } = judgeBaseTests({
     base,
     kept,

@@ -1,14 +1,14 @@
 import type { TestRun } from '../../events.js';
 import type { Baseline } from '../test-runs/baseline.js';
+import { passesIn } from './unbuilt.js';
 
 /** At most eight ids, then how many more. */
 export const listIds = (ids: readonly string[]): string =>
   ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ');
 
-/** Ids that failed on the base and pass in `run`. */
+/** Ids that failed on the base and pass in `run` (a unit that did not build there: it builds and passes now). */
 export function fixedIds(base: Baseline, run: TestRun): string[] {
-  const passing = new Set((run.tests ?? []).filter((t) => t.outcome === 'passed').map((t) => t.id));
-  return base.failingIds.filter((id) => passing.has(id));
+  return base.failingIds.filter((id) => passesIn(run, id));
 }
 
 /**

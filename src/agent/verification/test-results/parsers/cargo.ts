@@ -1,9 +1,11 @@
+import { unbuiltTargets } from '../runners/cargo.js';
 import { counts, type SummaryMatch } from './types.js';
 
 /**
  * cargo test / libtest: one `test result: ok. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; …`
  * line per test binary (unit tests, each integration test, doc-tests); they are summed. Ignored tests
- * are skipped; filtered-out tests are not part of the run.
+ * are skipped; filtered-out tests are not part of the run. A target that does not compile counts as one
+ * failed test.
  */
 export function parseCargoSummary(lines: readonly string[]): SummaryMatch | undefined {
   let passed = 0;
@@ -18,5 +20,10 @@ export function parseCargoSummary(lines: readonly string[]): SummaryMatch | unde
     ignored += Number(m[3]);
     last = i;
   });
-  return last < 0 ? undefined : { counts: counts(passed, failed, ignored), line: last };
+  // A target that did not compile is one failed test (see unbuilt.ts).
+  const unbuilt = unbuiltTargets(lines).length;
+  lines.forEach((l, i) => {
+    if (l.trim().startsWith('error: could not compile')) last = Math.max(last, i);
+  });
+  return last < 0 ? undefined : { counts: counts(passed, failed + unbuilt, ignored), line: last };
 }

@@ -8,11 +8,13 @@ const jestJson = z.object({
   numPendingTests: n.optional(),
   numTodoTests: n.optional(),
   numTotalTests: n,
+  numRuntimeErrorTestSuites: n.optional(),
 });
 
 /**
  * Jest `--json` / Vitest `--reporter=json` results: numPassedTests, numFailedTests, numPendingTests +
- * numTodoTests (skipped), numTotalTests. Undefined when the text is not JSON of that shape.
+ * numTodoTests (skipped), numTotalTests; a test file that failed before any test ran
+ * (numRuntimeErrorTestSuites) is one failed test. Undefined when the text is not JSON of that shape.
  */
 export function parseJestJson(text: string): TestCounts | undefined {
   let raw: unknown;
@@ -24,10 +26,11 @@ export function parseJestJson(text: string): TestCounts | undefined {
   const r = jestJson.safeParse(raw);
   if (!r.success) return undefined;
   const d = r.data;
+  const unbuilt = d.numRuntimeErrorTestSuites ?? 0;
   return {
     passed: d.numPassedTests,
-    failed: d.numFailedTests,
+    failed: d.numFailedTests + unbuilt,
     skipped: (d.numPendingTests ?? 0) + (d.numTodoTests ?? 0),
-    total: d.numTotalTests,
+    total: d.numTotalTests + unbuilt,
   };
 }

@@ -1,4 +1,5 @@
 import type { TestCase } from '../../../events.js';
+import { notBuilt } from '../unbuilt.js';
 import { reportOf, testCase } from './report-util.js';
 import type { Runner } from './types.js';
 
@@ -6,6 +7,18 @@ const RESULT = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 
 const TARGET_RUN = [/^\s+Running (\S+(?: \S+)?) \(/, /^\s+Running (\S+)$/];
 const TARGET_DOC = /^\s+Doc-tests (\S+)/;
+/** `error: could not compile `strsim` (test "lib") due to 1 previous error`: a target that did not build. */
+const UNBUILT = /^error: could not compile `([^`]+)`(?: \(([^)]+)\))?/;
+
+/** Each target cargo could not compile (`strsim (test "lib")`), once: one failed test each (see unbuilt.ts). */
+export function unbuiltTargets(lines: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const line of lines) {
+    const m = UNBUILT.exec(line.trim());
+    if (m) out.add(m[2] ? `${m[1] ?? ''} (${m[2]})` : (m[1] ?? ''));
+  }
+  return [...out];
+}
 
 /** A target line's name (`Running tests/lib.rs (…)`, `Doc-tests x`), or undefined for another line. */
 function targetOf(line: string): string | undefined {
@@ -63,20 +76,24 @@ function blocksOf(lines: readonly string[]): { targets: string[]; blocks: Block[
  * Id: `<target> > <test path>` (a doc-test's without its line number). cargo prints the target lines on
  * stderr and the test binaries print their blocks on stdout: read through two pipes, the two interleave
  * at random, so when there are as many target lines as blocks the k-th block belongs to the k-th target
- * (one block per test binary); otherwise each block takes the target line seen last before it.
+ * (one block per test binary); otherwise each block takes the target line seen last before it. A
+ * target that does not compile (`error: could not compile `x` (test "lib")`) is one failed test,
+ * `x (test "lib") > [build failed]`.
  */
 export const cargoRunner: Runner = {
   name: 'cargo',
   source: 'runner-report',
   match: (w) => (w[0]?.split('/').pop() === 'cargo' && w[1] === 'test' ? 2 : undefined),
   parse(text) {
-    const { targets, blocks } = blocksOf(text.replace(/\r\n?/g, '\n').split('\n'));
-    if (blocks.length === 0) return undefined;
+    const lines = text.replace(/\r\n?/g, '\n').split('\n');
+    const { targets, blocks } = blocksOf(lines);
+    const unbuilt = unbuiltTargets(lines).map((u) => notBuilt(u));
+    if (blocks.length === 0) return unbuilt.length ? reportOf(unbuilt) : undefined;
     const paired = targets.length === blocks.length;
     const tests: TestCase[] = blocks.flatMap((b, i) => {
       const target = paired ? (targets[i] ?? '') : b.near;
       return b.results.map((r) => testCase(target || undefined, r.name, r.outcome));
     });
-    return reportOf(tests);
+    return reportOf([...tests, ...unbuilt]);
   },
 };

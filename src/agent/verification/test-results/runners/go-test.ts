@@ -1,4 +1,5 @@
 import type { TestCase, TestOutcome } from '../../../events.js';
+import { notBuilt } from '../unbuilt.js';
 import { reportOf, testCase } from './report-util.js';
 import type { Runner } from './types.js';
 
@@ -6,6 +7,9 @@ interface Event {
   Action?: string;
   Package?: string;
   Test?: string;
+  Output?: string;
+  /** go ≥ 1.24: the package whose build failed, on the package's `fail` event. */
+  FailedBuild?: string;
 }
 
 /** One start of a test (`-count=2` starts it twice) and how it ended, if it did. */
@@ -20,6 +24,7 @@ const RUN = /=== RUN {3}(\S+)\s*$/;
 const DONE = /--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)\s*$/;
 // The line go prints after each package's output: `ok  \tpkg\t0.01s`, `FAIL\tpkg\t0.01s`, `FAIL\tpkg [build failed]`.
 const PKG = /^(?:ok|FAIL|\?)\s+(\S+)\s+(\(cached\)|[\d.]+s|\[no test files\]|\[build failed\]|\[setup failed\])/;
+const UNBUILT = /\[(?:build|setup) failed\]/;
 
 const outcomeOf = (word: string): TestOutcome =>
   word === 'PASS' || word === 'pass' ? 'passed' : word === 'SKIP' || word === 'skip' ? 'skipped' : 'failed';
@@ -72,10 +77,15 @@ function goReport(text: string): TestCase[] | undefined {
   let verbose = false;
   let pkgs = 0;
   let ranPkgs = 0;
+  // Packages whose tests did not build: one failed test each (see unbuilt.ts).
+  const unbuilt = new Set<string>();
   for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
     const e = jsonEvent(raw);
     if (e) {
       events++;
+      if (e.FailedBuild) unbuilt.add(e.FailedBuild);
+      const out = e.Output ? PKG.exec(e.Output.trim()) : null;
+      if (out && UNBUILT.test(out[2] ?? '')) unbuilt.add(out[1] ?? '');
       if (!e.Test || !e.Package) continue;
       const key = `${e.Package} > ${e.Test}`;
       if (e.Action === 'run') json.start(key);
@@ -98,14 +108,15 @@ function goReport(text: string): TestCase[] | undefined {
     const pkg = PKG.exec(line);
     if (pkg) {
       pkgs++;
-      if (!/\[no test files\]|\[no tests to run\]|\[build failed\]|\[setup failed\]/.test(line)) ranPkgs++;
+      if (UNBUILT.test(pkg[2] ?? '')) unbuilt.add(pkg[1] ?? '');
+      else if (!/\[no test files\]|\[no tests to run\]/.test(line)) ranPkgs++;
       tests.push(...plain.take(pkg[1] ?? ''));
     }
   }
   tests.push(...plain.take(''));
   // Plain output: known only when no package had tests to run.
   if (events === 0 && !verbose && (pkgs === 0 || ranPkgs > 0)) return undefined;
-  return [...json.take(''), ...tests];
+  return [...json.take(''), ...tests, ...[...unbuilt].map((p) => notBuilt(p))];
 }
 
 /**
@@ -113,7 +124,8 @@ function goReport(text: string): TestCase[] | undefined {
  * the command's own output carries them). Counted as `go test -v` reports them: every test AND every
  * subtest with a `--- PASS/FAIL/SKIP` line is one test (a table test with 3 cases is 4), each time it
  * ran. A test counts only when it started (`run` event / `=== RUN` line), so a test printing
- * `--- PASS: Fake` adds nothing. Id: `<package> > <Test/sub>`.
+ * `--- PASS: Fake` adds nothing. Id: `<package> > <Test/sub>`. A package whose tests do not build
+ * (`FAIL pkg [build failed]`, `[setup failed]`) is one failed test, `<package> > [build failed]`.
  */
 export const goTestRunner: Runner = {
   name: 'go',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TestOutcome } from '../../../events.js';
+import { notBuilt } from '../unbuilt.js';
 import { binName, parseJson, relFile, reportOf, testCase } from './report-util.js';
 import type { Runner, RunnerReport } from './types.js';
 
@@ -8,6 +9,8 @@ const shape = z.object({
   testResults: z.array(
     z.object({
       name: z.string(),
+      /** The file's own status: `failed` with no assertion result when it failed before any test ran. */
+      status: z.string().optional(),
       assertionResults: z.array(
         z.object({
           fullName: z.string().optional(),
@@ -22,16 +25,22 @@ const shape = z.object({
 
 const outcome = (status: string): TestOutcome => (status === 'passed' ? 'passed' : status === 'failed' ? 'failed' : 'skipped');
 
-/** Jest `--json` and Vitest's json reporter (same shape): every assertion result is one test. */
+/**
+ * Jest `--json` and Vitest's json reporter (same shape): every assertion result is one test. A test file
+ * that failed before any test ran ("Test suite failed to run": a syntax or type error, an import that
+ * throws) is one failed test, `<file> > [build failed]` (see unbuilt.ts).
+ */
 export function parseJestReport(text: string, cwd: string): RunnerReport | undefined {
   const r = shape.safeParse(parseJson(text));
   if (!r.success) return undefined;
   return reportOf(
-    r.data.testResults.flatMap((f) =>
-      f.assertionResults.map((a) =>
-        testCase(relFile(f.name, cwd), a.fullName ?? [...(a.ancestorTitles ?? []), a.title].join(' '), outcome(a.status)),
-      ),
-    ),
+    r.data.testResults.flatMap((f) => {
+      const file = relFile(f.name, cwd);
+      if (f.assertionResults.length === 0 && f.status === 'failed') return [notBuilt(file ?? f.name, file)];
+      return f.assertionResults.map((a) =>
+        testCase(file, a.fullName ?? [...(a.ancestorTitles ?? []), a.title].join(' '), outcome(a.status)),
+      );
+    }),
   );
 }
 

@@ -1,0 +1,43 @@
+import type { TestCase, TestRun } from '../../events.js';
+
+/**
+ * A unit of tests that could not be built or loaded (a Go package whose tests do not compile, a cargo
+ * target, a jest or vitest file that fails before any test runs) is ONE failed test, named
+ * `<unit> > [build failed]`. The runner itself counts no test there, so without it a run that builds
+ * nothing has no counts, and the maintainer is not told what fails; with it, such a run is a counted
+ * failing run whose failing "test" names the unit. Ids of the unit's real tests are absent from that
+ * run: they did not run.
+ */
+export const NOT_BUILT = '[build failed]';
+
+const SUFFIX = ` > ${NOT_BUILT}`;
+
+/** The failed test standing for a unit that could not be built or loaded (`file` when the unit is a file). */
+export function notBuilt(unit: string, file?: string): TestCase {
+  return { id: `${unit}${SUFFIX}`, outcome: 'failed', ...(file ? { file } : {}) };
+}
+
+export const isNotBuilt = (id: string): boolean => id.endsWith(SUFFIX);
+
+/** The unit a not-built id stands for. */
+export const unitOf = (id: string): string => (isNotBuilt(id) ? id.slice(0, -SUFFIX.length) : id);
+
+/** Whether every test a run read is a unit that did not build (the run compiled nothing that ran). */
+export function onlyNotBuilt(tests: readonly TestCase[] | undefined): boolean {
+  return (tests?.length ?? 0) > 0 && (tests ?? []).every((t) => isNotBuilt(t.id));
+}
+
+/**
+ * Whether a test that failed on the base passes in `run`. A real test: by its id. A unit that did not
+ * build on the base: it builds now (no such not-built test in the run) and its tests pass — those named
+ * under it when the runner's ids carry the unit (Go packages, test files), else the whole run.
+ */
+export function passesIn(run: Pick<TestRun, 'tests' | 'counts'>, id: string): boolean {
+  const tests = run.tests ?? [];
+  if (!isNotBuilt(id)) return tests.some((t) => t.id === id && t.outcome === 'passed');
+  if (tests.some((t) => t.id === id)) return false;
+  const unit = `${unitOf(id)} > `;
+  const under = tests.filter((t) => t.id.startsWith(unit));
+  const judged = under.length ? under : tests;
+  return judged.some((t) => t.outcome === 'passed') && judged.every((t) => t.outcome !== 'failed');
+}
