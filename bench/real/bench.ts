@@ -350,6 +350,10 @@ const over = (p: PassResult) => (p.wallMs - p.testMs) / p.testMs;
 function summarize(rs: readonly Row[]) {
   const verified = rs.filter((r) => r.fix_.verdict === 'verified').length;
   const refused = rs.filter((r) => r.testOnly.verdict === 'unverified').length;
+  // Refused with a counted failing harness run of the final tree (the maintainer sees what fails). Rows
+  // recorded before `failed` was kept count `total − passed` (skipped tests would count as failures).
+  const failedOf = (p: PassResult) => p.failed ?? (p.total !== undefined && p.passed !== undefined ? p.total - p.passed : 0);
+  const counted = rs.filter((r) => r.testOnly.verdict === 'unverified' && failedOf(r.testOnly) > 0).length;
   const exact = rs.filter((r) => r.fix_.total !== undefined && r.fix_.total === r.direct.count).length;
   const all = rs.flatMap((r) => [r.fix_, r.testOnly]);
   const wall = all.reduce((s, p) => s + p.wallMs, 0);
@@ -363,6 +367,7 @@ function summarize(rs: readonly Row[]) {
     verifiedRate: rs.length ? verified / rs.length : 0,
     unverifiedTestOnly: `${refused}/${rs.length}`,
     unverifiedRate: rs.length ? refused / rs.length : 0,
+    unverifiedCountedFailing: `${counted}/${rs.length}`,
     countsExact: `${exact}/${rs.length}`,
     // Runs the product stopped before the agent (its baseline unusable): an unverified test-only run among them is no refusal on the evidence.
     notReady: {
@@ -520,7 +525,7 @@ if (firstTryProduct) {
   const refused = rows.filter((r) => r.testOnly.verdict === 'unverified').length;
   console.log('');
   console.log(
-    `verified fixes: ${summary.verifiedFixes} (${pct(verified, rows.length)}), unverified test-only changes: ${summary.unverifiedTestOnly} (${pct(refused, rows.length)}), counts equal to the runner's own: ${summary.countsExact}`,
+    `verified fixes: ${summary.verifiedFixes} (${pct(verified, rows.length)}), unverified test-only changes: ${summary.unverifiedTestOnly} (${pct(refused, rows.length)}; with a counted failing harness run: ${summary.unverifiedCountedFailing}), counts equal to the runner's own: ${summary.countsExact}`,
   );
   console.log(
     `harness overhead (run wall − test-command time) / test-command time: ${summary.overheadAll}× over all ${rows.length * 2} runs, median ${summary.overheadFixMedian}× per fix run; sandbox: ${summary.sandbox}; ${summary.runners} runners`,

@@ -44,6 +44,9 @@ export interface PassResult {
   /** The final run's counts, when it had any. */
   total?: number;
   passed?: number;
+  failed?: number;
+  /** The final run's failing tests (at most 5): a unit that did not build is `<unit> > [build failed]`. */
+  failing?: string[];
   sandbox?: string;
   testCommand?: string;
   testSource?: string;
@@ -104,7 +107,10 @@ export function passFromEvidence(ev: EvidenceLike, exitCode: number, wallMs: num
     keptMs: ev.testRuns.filter((r) => r.kind === 'kept').reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
     redMs: ev.testRuns.filter((r) => r.kind === 'red-green').reduce((s, r) => s + ms(r.startedAt, r.endedAt), 0),
     testRuns: runs.length,
-    ...(last?.counts ? { total: last.counts.total, passed: last.counts.passed } : {}),
+    ...(last?.counts ? { total: last.counts.total, passed: last.counts.passed, failed: last.counts.failed } : {}),
+    ...(last?.tests?.some((t) => t.outcome === 'failed')
+      ? { failing: last.tests.filter((t) => t.outcome === 'failed').slice(0, 5).map((t) => t.id) }
+      : {}),
     ...(ev.sandbox ? { sandbox: ev.sandbox } : {}),
     ...(ev.test ? { testCommand: ev.test.command, testSource: ev.test.source } : {}),
     turns: ev.usage.turns,
