@@ -12,6 +12,7 @@ interface TestRunLike {
   startedAt: string;
   endedAt: string;
   counts?: { passed: number; failed: number; skipped: number; total: number } | null;
+  tests?: Array<{ id: string; outcome: string }>;
   kind?: string;
 }
 
