@@ -110,7 +110,12 @@ export function passFromEvidence(ev: EvidenceLike, exitCode: number, wallMs: num
     testRuns: runs.length,
     ...(last?.counts ? { total: last.counts.total, passed: last.counts.passed, failed: last.counts.failed } : {}),
     ...(last?.tests?.some((t) => t.outcome === 'failed')
-      ? { failing: last.tests.filter((t) => t.outcome === 'failed').slice(0, 5).map((t) => t.id) }
+      ? {
+          failing: last.tests
+            .filter((t) => t.outcome === 'failed')
+            .slice(0, 5)
+            .map((t) => t.id),
+        }
       : {}),
     ...(ev.sandbox ? { sandbox: ev.sandbox } : {}),
     ...(ev.test ? { testCommand: ev.test.command, testSource: ev.test.source } : {}),

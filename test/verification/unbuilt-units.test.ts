@@ -134,9 +134,25 @@ describe('judging a unit that did not build', () => {
     const b = base([`${P} > [build failed]`]);
     expect(fixedIds(b, runOf([[`${P} > TestAbs`, 'passed']]))).toEqual([`${P} > [build failed]`]);
     expect(fixedIds(b, runOf([[`${P} > [build failed]`, 'failed']]))).toEqual([]);
-    expect(fixedIds(b, runOf([[`${P} > TestAbs`, 'passed'], [`${P} > TestB`, 'failed']]))).toEqual([]);
+    expect(
+      fixedIds(
+        b,
+        runOf([
+          [`${P} > TestAbs`, 'passed'],
+          [`${P} > TestB`, 'failed'],
+        ]),
+      ),
+    ).toEqual([]);
     // Another package's tests do not speak for it while its own still fail elsewhere in the run.
-    expect(passesIn(runOf([['other > TestX', 'passed'], ['other2 > TestY', 'failed']]), `${P} > [build failed]`)).toBe(false);
+    expect(
+      passesIn(
+        runOf([
+          ['other > TestX', 'passed'],
+          ['other2 > TestY', 'failed'],
+        ]),
+        `${P} > [build failed]`,
+      ),
+    ).toBe(false);
   });
 
   it('a real test passes by its id only', () => {
@@ -148,6 +164,11 @@ describe('judging a unit that did not build', () => {
   it('onlyNotBuilt: every test read is a unit that did not build', () => {
     expect(onlyNotBuilt([{ id: `${P} > [build failed]`, outcome: 'failed' }])).toBe(true);
     expect(onlyNotBuilt([])).toBe(false);
-    expect(onlyNotBuilt([{ id: `${P} > [build failed]`, outcome: 'failed' }, { id: `${P} > T`, outcome: 'passed' }])).toBe(false);
+    expect(
+      onlyNotBuilt([
+        { id: `${P} > [build failed]`, outcome: 'failed' },
+        { id: `${P} > T`, outcome: 'passed' },
+      ]),
+    ).toBe(false);
   });
 });

@@ -11,16 +11,22 @@ jest.setTimeout(180_000);
 
 const FILES: Record<string, string> = {
   'go.mod': 'module example.com/calc\n\ngo 1.19\n',
-  'calc.go': 'package calc\n\n// Abs returns the absolute value of n.\nfunc Abs(n int) int {\n\tif n < 0 {\n\t\treturn -n\n\t}\n\treturn n\n}\n',
+  'calc.go':
+    'package calc\n\n// Abs returns the absolute value of n.\nfunc Abs(n int) int {\n\tif n < 0 {\n\t\treturn -n\n\t}\n\treturn n\n}\n',
   'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAbs(t *testing.T) {\n\tif Abs(-2) != 2 {\n\t\tt.Fatal("abs")\n\t}\n}\n',
 };
-const NEW_TEST = 'package calc\n\nimport "testing"\n\nfunc TestAbsAll(t *testing.T) {\n\tif got := AbsAll([]int{-1, 2}); got[0] != 1 || got[1] != 2 {\n\t\tt.Fatalf("AbsAll = %v", got)\n\t}\n}\n';
-const NEW_FN = '\n// AbsAll returns the absolute value of each n.\nfunc AbsAll(ns []int) []int {\n\tout := make([]int, len(ns))\n\tfor i, n := range ns {\n\t\tout[i] = Abs(n)\n\t}\n\treturn out\n}\n';
+const NEW_TEST =
+  'package calc\n\nimport "testing"\n\nfunc TestAbsAll(t *testing.T) {\n\tif got := AbsAll([]int{-1, 2}); got[0] != 1 || got[1] != 2 {\n\t\tt.Fatalf("AbsAll = %v", got)\n\t}\n}\n';
+const NEW_FN =
+  '\n// AbsAll returns the absolute value of each n.\nfunc AbsAll(ns []int) []int {\n\tout := make([]int, len(ns))\n\tfor i, n := range ns {\n\t\tout[i] = Abs(n)\n\t}\n\treturn out\n}\n';
 const CONFIG = 'test:\n  command: go test ./...\npermissions:\n  allow: ["Bash(go test:*)"]\n';
 const PKG = 'example.com/calc';
 
 /** The steps, then "Done." whenever the harness returns the run to the model. */
-const script = (steps: ScriptStep[]) => (_req: unknown, turn: number): ScriptStep => steps[turn - 1] ?? { content: [text('Done.')] };
+const script =
+  (steps: ScriptStep[]) =>
+  (_req: unknown, turn: number): ScriptStep =>
+    steps[turn - 1] ?? { content: [text('Done.')] };
 
 describe('a test change that does not build without the fix (go)', () => {
   it('test-only: unverified, and the final harness run is counted: the package that did not build is its failing test', async () => {
