@@ -12,7 +12,8 @@ import { parseJestJson } from '../../src/agent/verification/test-results/parsers
 import { cargoRunner } from '../../src/agent/verification/test-results/runners/cargo.js';
 import { goTestRunner } from '../../src/agent/verification/test-results/runners/go-test.js';
 import { jestRunner, vitestRunner } from '../../src/agent/verification/test-results/runners/jest.js';
-import { fixedIds } from '../../src/agent/verification/test-results/test-outcomes.js';
+import { judgeKept } from '../../src/agent/verification/differential/judge-kept.js';
+import { fixedIds, testsKept } from '../../src/agent/verification/test-results/test-outcomes.js';
 import { isNotBuilt, onlyNotBuilt, passesIn } from '../../src/agent/verification/test-results/unbuilt.js';
 import type { Baseline } from '../../src/agent/verification/test-runs/baseline.js';
 
@@ -72,7 +73,7 @@ describe('units that did not build are one failed test each', () => {
   it('go -json: the package fail event naming the failed build, or its FAIL output line', () => {
     const newer = [
       '{"Action":"start","Package":"example.com/x"}',
-      '{"Action":"fail","Package":"example.com/x","FailedBuild":"example.com/x"}',
+      '{"Action":"fail","Package":"example.com/x","FailedBuild":"example.com/x [example.com/x.test]"}',
     ].join('\n');
     const older = [
       '{"Action":"output","Package":"example.com/y","Output":"FAIL\\texample.com/y [build failed]\\n"}',
@@ -84,7 +85,10 @@ describe('units that did not build are one failed test each', () => {
 
   it('cargo: a target that does not compile (no test block at all)', () => {
     const r = cargoRunner.parse(CARGO_TEXT, '/p');
-    expect(ids(r?.tests)).toEqual(['c (test "it") > [build failed]: failed']);
+    expect(ids(r?.tests)).toEqual(['tests/it.rs > [build failed]: failed']);
+    expect(r?.tests[0]?.file).toBe('tests/it.rs');
+    const lib = CARGO_TEXT.replace('(test "it")', '(lib test)');
+    expect(ids(cargoRunner.parse(lib, '/p')?.tests)).toEqual(['unittests src/lib.rs > [build failed]: failed']);
     expect(parseCargoSummary(lines(CARGO_TEXT))?.counts).toMatchObject({ passed: 0, failed: 1 });
   });
 
@@ -95,6 +99,28 @@ describe('units that did not build are one failed test each', () => {
       expect(r?.tests[1]?.file).toBe('test/new.test.ts');
     }
     expect(parseJestJson(JEST_JSON)).toEqual({ passed: 1, failed: 1, skipped: 0, total: 2 });
+  });
+
+  it('text a test prints cannot add one: go -v inside an open test, a go -json test event, cargo after the build', () => {
+    const goPlain = ['=== RUN   TestA', 'FAIL\texample.com/b [build failed]', '--- PASS: TestA (0.00s)', 'ok  \texample.com/a\t0.01s'].join(
+      '\n',
+    );
+    expect(ids(goTestRunner.parse(goPlain, '/p')?.tests)).toEqual(['example.com/a > TestA: passed']);
+    const goJson = [
+      '{"Action":"run","Package":"example.com/a","Test":"TestA"}',
+      '{"Action":"output","Package":"example.com/a","Test":"TestA","Output":"FAIL\\texample.com/b [build failed]\\n"}',
+      '{"Action":"pass","Package":"example.com/a","Test":"TestA"}',
+    ].join('\n');
+    expect(ids(goTestRunner.parse(goJson, '/p')?.tests)).toEqual(['example.com/a > TestA: passed']);
+    const cargo = [
+      '     Running tests/it.rs (target/debug/deps/it-1)',
+      'running 1 test',
+      'test compiles_a_broken_fixture ... ok',
+      'error: could not compile `fixture` (lib) due to 1 previous error',
+      'test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out',
+    ].join('\n');
+    expect(ids(cargoRunner.parse(cargo, '/p')?.tests)).toEqual(['tests/it.rs > compiles_a_broken_fixture: passed']);
+    expect(parseCargoSummary(lines(cargo))?.counts).toMatchObject({ passed: 1, failed: 0 });
   });
 
   it('a run of real tests, passing or failing, has no such test', () => {
@@ -143,22 +169,38 @@ describe('judging a unit that did not build', () => {
         ]),
       ),
     ).toEqual([]);
-    // Another package's tests do not speak for it while its own still fail elsewhere in the run.
-    expect(
-      passesIn(
-        runOf([
-          ['other > TestX', 'passed'],
-          ['other2 > TestY', 'failed'],
-        ]),
-        `${P} > [build failed]`,
-      ),
-    ).toBe(false);
+    // Gone, not fixed: no test under it runs now (its test file deleted or built out), whatever the others do.
+    expect(passesIn(runOf([['other > TestX', 'passed']]), `${P} > [build failed]`)).toBe(false);
   });
 
   it('a real test passes by its id only', () => {
     expect(passesIn(runOf([[`${P} > TestAbs`, 'passed']]), `${P} > TestAbs`)).toBe(true);
     expect(passesIn(runOf([[`${P} > TestAbs`, 'failed']]), `${P} > TestAbs`)).toBe(false);
     expect(passesIn(runOf([]), `${P} > TestAbs`)).toBe(false);
+  });
+
+  it('a base unit that did not build is no test the final run must keep, nor a regression when it builds', () => {
+    const b = base([`${P} > [build failed]`]);
+    const withReal: Baseline = { ...b, tests: [...b.tests, { id: 'other > TestX', outcome: 'passed' }] };
+    const now = runOf([
+      [`${P} > TestAbs`, 'passed'],
+      ['other > TestX', 'passed'],
+    ]);
+    expect(testsKept(withReal, now, [])).toMatchObject({ passed: true, missing: [] });
+    const j = judgeKept({
+      base: withReal,
+      kept: { ...now, kind: 'kept' },
+      final: now,
+      change: { restored: ['other/x_test.go'], removed: [], packageJson: [] },
+      output: '',
+      mode: 'review',
+      baseSha: 'abcdef0123456789',
+    });
+    expect({ passed: j.gate.passed, regressions: j.regressions, changed: j.changedExpectations }).toEqual({
+      passed: true,
+      regressions: [],
+      changed: [],
+    });
   });
 
   it('onlyNotBuilt: every test read is a unit that did not build', () => {

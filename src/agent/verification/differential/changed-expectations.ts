@@ -1,5 +1,6 @@
 import type { ChangedExpectation, TestCase, TestRun } from '../../events.js';
 import type { Baseline } from '../test-runs/baseline.js';
+import { isNotBuilt } from '../test-results/unbuilt.js';
 import type { HarnessChange } from './kept-run.js';
 
 /** The file a test id belongs to: its report's file, else the `file > name` prefix. */
@@ -116,7 +117,8 @@ export function judgeBaseTests(o: BaseTestsInput): { changedExpectations: Change
   const outcome = new Map((o.kept.tests ?? []).map((t) => [t.id, t.outcome]));
   const status = finalStatus(o.final);
   const baseIds = new Set(o.base.tests.map((t) => t.id));
-  const considered = o.base.tests.filter((t) => t.outcome !== 'skipped' && !o.stillFailing.has(t.id));
+  // A base unit that did not build is no test to keep: it is judged as failing there (stillFailing) or fixed.
+  const considered = o.base.tests.filter((t) => t.outcome !== 'skipped' && !o.stillFailing.has(t.id) && !isNotBuilt(t.id));
   const gone = considered.filter((t) => status(t.id) === 'gone').map((t) => t.id);
   const added = (o.final?.tests ?? []).filter((t) => t.outcome !== 'skipped' && !baseIds.has(t.id)).map((t) => t.id);
   const renamed = renamedTo(gone, added);

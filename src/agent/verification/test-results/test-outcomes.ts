@@ -1,6 +1,6 @@
 import type { TestRun } from '../../events.js';
 import type { Baseline } from '../test-runs/baseline.js';
-import { passesIn } from './unbuilt.js';
+import { isNotBuilt, passesIn } from './unbuilt.js';
 
 /** At most eight ids, then how many more. */
 export const listIds = (ids: readonly string[]): string =>
@@ -13,7 +13,7 @@ export function fixedIds(base: Baseline, run: TestRun): string[] {
 
 /**
  * Every test executed on the base (passed or failed) must be executed by the final run, unless its
- * file was deleted (test integrity judges that). Undefined when either run has no per-test ids.
+ * file was deleted (test integrity judges that). A unit that did not build on the base is not one. Undefined when either run has no per-test ids.
  */
 export function testsKept(
   base: Baseline,
@@ -23,7 +23,8 @@ export function testsKept(
   if (!base.tests.length || !run.tests?.length) return undefined;
   const executed = new Set(run.tests.filter((t) => t.outcome !== 'skipped').map((t) => t.id));
   const deleted = new Set(deletedFiles);
-  const before = base.tests.filter((t) => t.outcome !== 'skipped' && !(t.file && deleted.has(t.file)));
+  // A base unit that did not build is no test the final run must execute (its tests appear when it builds).
+  const before = base.tests.filter((t) => t.outcome !== 'skipped' && !(t.file && deleted.has(t.file)) && !isNotBuilt(t.id));
   const missing = before.filter((t) => !executed.has(t.id)).map((t) => t.id);
   return { passed: missing.length === 0, missing, checked: before.length };
 }

@@ -29,8 +29,9 @@ export function onlyNotBuilt(tests: readonly TestCase[] | undefined): boolean {
 
 /**
  * Whether a test that failed on the base passes in `run`. A real test: by its id. A unit that did not
- * build on the base: it builds now (no such not-built test in the run) and its tests pass — those named
- * under it when the runner's ids carry the unit (Go packages, test files), else the whole run.
+ * build on the base: it builds now (no such not-built test in the run), at least one test named under
+ * it ran, and none of them fails. A unit with no test under it now (its test files deleted or built
+ * out) is not fixed.
  */
 export function passesIn(run: Pick<TestRun, 'tests' | 'counts'>, id: string): boolean {
   const tests = run.tests ?? [];
@@ -38,6 +39,5 @@ export function passesIn(run: Pick<TestRun, 'tests' | 'counts'>, id: string): bo
   if (tests.some((t) => t.id === id)) return false;
   const unit = `${unitOf(id)} > `;
   const under = tests.filter((t) => t.id.startsWith(unit));
-  const judged = under.length ? under : tests;
-  return judged.some((t) => t.outcome === 'passed') && judged.every((t) => t.outcome !== 'failed');
+  return under.some((t) => t.outcome === 'passed') && under.every((t) => t.outcome !== 'failed');
 }

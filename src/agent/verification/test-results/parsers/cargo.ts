@@ -22,8 +22,6 @@ export function parseCargoSummary(lines: readonly string[]): SummaryMatch | unde
   });
   // A target that did not compile is one failed test (see unbuilt.ts).
   const unbuilt = unbuiltTargets(lines).length;
-  lines.forEach((l, i) => {
-    if (l.trim().startsWith('error: could not compile')) last = Math.max(last, i);
-  });
+  if (unbuilt) last = Math.max(last, lines.findIndex((l) => l.trim().startsWith('error: could not compile')));
   return last < 0 ? undefined : { counts: counts(passed, failed + unbuilt, ignored), line: last };
 }

@@ -8,13 +8,15 @@ const jestJson = z.object({
   numPendingTests: n.optional(),
   numTodoTests: n.optional(),
   numTotalTests: n,
-  numRuntimeErrorTestSuites: n.optional(),
+  testResults: z.array(z.object({ status: z.string().optional(), assertionResults: z.array(z.unknown()).optional() })).optional(),
 });
 
 /**
  * Jest `--json` / Vitest `--reporter=json` results: numPassedTests, numFailedTests, numPendingTests +
- * numTodoTests (skipped), numTotalTests; a test file that failed before any test ran
- * (numRuntimeErrorTestSuites) is one failed test. Undefined when the text is not JSON of that shape.
+ * numTodoTests (skipped), numTotalTests; a test file that failed before any test ran (status `failed`,
+ * no assertion result) is one failed test, as the per-test report reads it (jest's
+ * numRuntimeErrorTestSuites also counts files whose afterAll failed; vitest has no such field). Undefined
+ * when the text is not JSON of that shape.
  */
 export function parseJestJson(text: string): TestCounts | undefined {
   let raw: unknown;
@@ -26,7 +28,7 @@ export function parseJestJson(text: string): TestCounts | undefined {
   const r = jestJson.safeParse(raw);
   if (!r.success) return undefined;
   const d = r.data;
-  const unbuilt = d.numRuntimeErrorTestSuites ?? 0;
+  const unbuilt = (d.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
   return {
     passed: d.numPassedTests,
     failed: d.numFailedTests + unbuilt,

@@ -10,12 +10,28 @@ const TARGET_DOC = /^\s+Doc-tests (\S+)/;
 /** `error: could not compile `strsim` (test "lib") due to 1 previous error`: a target that did not build. */
 const UNBUILT = /^error: could not compile `([^`]+)`(?: \(([^)]+)\))?/;
 
-/** Each target cargo could not compile (`strsim (test "lib")`), once: one failed test each (see unbuilt.ts). */
+/**
+ * The unit a target that did not compile stands for, named as its tests are (`test "it"` →
+ * `tests/it.rs`, `lib test` → `unittests src/lib.rs`); another kind keeps cargo's words (`x (bin "y" test)`).
+ */
+function unitName(crate: string, kind: string | undefined): string {
+  const test = kind && /^test "([^"]+)"$/.exec(kind);
+  if (test) return `tests/${test[1] ?? ''}.rs`;
+  if (kind === 'lib test') return 'unittests src/lib.rs';
+  return kind ? `${crate} (${kind})` : crate;
+}
+
+/**
+ * Each target cargo could not compile, once: one failed test each (see unbuilt.ts). cargo builds every
+ * target before it runs any, so only lines before the first target line count (a test's own output,
+ * printed later, cannot add one).
+ */
 export function unbuiltTargets(lines: readonly string[]): string[] {
   const out = new Set<string>();
   for (const line of lines) {
+    if (targetOf(line.trimEnd()) !== undefined) break;
     const m = UNBUILT.exec(line.trim());
-    if (m) out.add(m[2] ? `${m[1] ?? ''} (${m[2]})` : (m[1] ?? ''));
+    if (m) out.add(unitName(m[1] ?? '', m[2]));
   }
   return [...out];
 }
@@ -78,7 +94,7 @@ function blocksOf(lines: readonly string[]): { targets: string[]; blocks: Block[
  * at random, so when there are as many target lines as blocks the k-th block belongs to the k-th target
  * (one block per test binary); otherwise each block takes the target line seen last before it. A
  * target that does not compile (`error: could not compile `x` (test "lib")`) is one failed test,
- * `x (test "lib") > [build failed]`.
+ * `tests/lib.rs > [build failed]`.
  */
 export const cargoRunner: Runner = {
   name: 'cargo',
@@ -87,7 +103,7 @@ export const cargoRunner: Runner = {
   parse(text) {
     const lines = text.replace(/\r\n?/g, '\n').split('\n');
     const { targets, blocks } = blocksOf(lines);
-    const unbuilt = unbuiltTargets(lines).map((u) => notBuilt(u));
+    const unbuilt = unbuiltTargets(lines).map((u) => notBuilt(u, u.includes('/') ? u : undefined));
     if (blocks.length === 0) return unbuilt.length ? reportOf(unbuilt) : undefined;
     const paired = targets.length === blocks.length;
     const tests: TestCase[] = blocks.flatMap((b, i) => {

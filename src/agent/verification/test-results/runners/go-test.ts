@@ -38,6 +38,10 @@ class Starts {
     this.list.push(s);
     this.open.set(name, s);
   }
+  /** Whether a test started and has not ended. */
+  running(): boolean {
+    return this.open.size > 0;
+  }
   end(name: string, outcome: TestOutcome): void {
     const s = this.open.get(name);
     if (!s) return;
@@ -83,8 +87,10 @@ function goReport(text: string): TestCase[] | undefined {
     const e = jsonEvent(raw);
     if (e) {
       events++;
-      if (e.FailedBuild) unbuilt.add(e.FailedBuild);
-      const out = e.Output ? PKG.exec(e.Output.trim()) : null;
+      // Package events only (a test's own output cannot add one). go ≥ 1.24 names the failed build in
+      // FailedBuild (`pkg [pkg.test]`, or a dependency): the package is the event's.
+      if (!e.Test && e.Package && e.Action === 'fail' && e.FailedBuild) unbuilt.add(e.Package);
+      const out = !e.Test && e.Output ? PKG.exec(e.Output.trim()) : null;
       if (out && UNBUILT.test(out[2] ?? '')) unbuilt.add(out[1] ?? '');
       if (!e.Test || !e.Package) continue;
       const key = `${e.Package} > ${e.Test}`;
@@ -108,8 +114,12 @@ function goReport(text: string): TestCase[] | undefined {
     const pkg = PKG.exec(line);
     if (pkg) {
       pkgs++;
-      if (UNBUILT.test(pkg[2] ?? '')) unbuilt.add(pkg[1] ?? '');
-      else if (!/\[no test files\]|\[no tests to run\]/.test(line)) ranPkgs++;
+      // Not while a test is open: a test printing go's line adds nothing.
+      if (UNBUILT.test(pkg[2] ?? '')) {
+        if (!plain.running()) unbuilt.add(pkg[1] ?? '');
+        continue;
+      }
+      if (!/\[no test files\]|\[no tests to run\]/.test(line)) ranPkgs++;
       tests.push(...plain.take(pkg[1] ?? ''));
     }
   }
