@@ -22,6 +22,10 @@ export function parseCargoSummary(lines: readonly string[]): SummaryMatch | unde
   });
   // A target that did not compile is one failed test (see unbuilt.ts).
   const unbuilt = unbuiltTargets(lines).length;
-  if (unbuilt) last = Math.max(last, lines.findIndex((l) => l.trim().startsWith('error: could not compile')));
+  if (unbuilt)
+    last = Math.max(
+      last,
+      lines.findIndex((l) => l.trim().startsWith('error: could not compile')),
+    );
   return last < 0 ? undefined : { counts: counts(passed, failed + unbuilt, ignored), line: last };
 }
