@@ -44,6 +44,22 @@ describe('node observer: mocha (in-process: argv untouched)', () => {
     expect(ids(o.reports[0]?.report)).toEqual(['failed test/sub.spec.js > sub is wrong', 'passed test/sub.spec.js > sub subtracts']);
   });
 
+  it('a spec file that throws while mocha loads it (an ESM import the code does not export): that file is one failed test', () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'm' }),
+      'lib.mjs': 'export const add = (a, b) => a + b;\n',
+      'test/add.spec.mjs': "import assert from 'node:assert';\nimport { add } from '../lib.mjs';\nit('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+      'test/sub.spec.mjs': "import assert from 'node:assert';\nimport { sub } from '../lib.mjs';\nit('subtracts', () => assert.strictEqual(sub(3, 1), 2));\n",
+    });
+    const plain = run(root, 'npx mocha test/*.spec.mjs', baseEnv());
+    const o = observe(root, 'npx mocha test/*.spec.mjs');
+    expect(plain.code).not.toBe(0);
+    expect(o.code).toBe(plain.code);
+    expect(steady(o.stderr)).toBe(steady(plain.stderr));
+    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
+    expect(ids(o.reports[0]?.report)).toEqual(['failed test/sub.spec.mjs > [build failed]']);
+  });
+
   it('under coverage wrappers: c8 mocha and nyc mocha', () => {
     const root = project({ 'package.json': JSON.stringify({ name: 'm' }), 'test/add.spec.js': MOCHA_SPEC });
     for (const command of ['npx c8 mocha', 'npx nyc mocha']) {

@@ -2,7 +2,7 @@ import type { TestCase, TestRun } from '../../events.js';
 
 /**
  * A unit of tests that could not be built or loaded (a Go package whose tests do not compile, a cargo
- * target, a jest or vitest file that fails before any test runs) is ONE failed test, named
+ * target, a jest, vitest or mocha file that fails before any test runs) is ONE failed test, named
  * `<unit> > [build failed]`. The runner itself counts no test there, so without it a run that builds
  * nothing has no counts, and the maintainer is not told what fails; with it, such a run is a counted
  * failing run whose failing "test" names the unit. Ids of the unit's real tests are absent from that
