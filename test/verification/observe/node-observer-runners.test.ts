@@ -48,8 +48,10 @@ describe('node observer: mocha (in-process: argv untouched)', () => {
     const root = project({
       'package.json': JSON.stringify({ name: 'm' }),
       'lib.mjs': 'export const add = (a, b) => a + b;\n',
-      'test/add.spec.mjs': "import assert from 'node:assert';\nimport { add } from '../lib.mjs';\nit('adds', () => assert.strictEqual(add(1, 2), 3));\n",
-      'test/sub.spec.mjs': "import assert from 'node:assert';\nimport { sub } from '../lib.mjs';\nit('subtracts', () => assert.strictEqual(sub(3, 1), 2));\n",
+      'test/add.spec.mjs':
+        "import assert from 'node:assert';\nimport { add } from '../lib.mjs';\nit('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+      'test/sub.spec.mjs':
+        "import assert from 'node:assert';\nimport { sub } from '../lib.mjs';\nit('subtracts', () => assert.strictEqual(sub(3, 1), 2));\n",
     });
     const plain = run(root, 'npx mocha test/*.spec.mjs', baseEnv());
     const o = observe(root, 'npx mocha test/*.spec.mjs');
