@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangedExpectation, TestCase, TestRun } from '../../src/agent/events.js';
+import type { ChangedExpectation, TestRun } from '../../src/agent/events.js';
 import type { Evidence } from '../../src/agent/evidence/types.js';
 import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
@@ -15,40 +15,7 @@ import { evaluateGates, type GateFacts } from '../../src/agent/verification/gate
 import { isRow, judgeBaseTests, parentOf, renamedTo } from '../../src/agent/verification/differential/changed-expectations.js';
 import { judgeKept } from '../../src/agent/verification/differential/judge-kept.js';
 import { goTestRunner } from '../../src/agent/verification/test-results/runners/go-test.js';
-import type { Baseline } from '../../src/agent/verification/test-runs/baseline.js';
-
-type Outcome = TestCase['outcome'];
-const tc = (id: string, outcome: Outcome): TestCase => ({ id, outcome, ...(id.includes(' > ') ? { file: id.split(' > ')[0] } : {}) });
-
-function run(tests: Array<[string, Outcome]>, kind: TestRun['kind']): TestRun {
-  const cases = tests.map(([id, o]) => tc(id, o));
-  const n = (o: Outcome) => cases.filter((t) => t.outcome === o).length;
-  return {
-    command: 'go test ./...',
-    exitCode: n('failed') ? 1 : 0,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    endedAt: '2026-01-01T00:00:01.000Z',
-    treeHash: 't',
-    counts: { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), total: cases.length },
-    source: 'runner-report',
-    by: 'harness',
-    kind,
-    tests: cases,
-  };
-}
-
-function baseline(tests: Array<[string, Outcome]>): Baseline {
-  const r = run(tests, 'baseline');
-  const cases = r.tests ?? [];
-  return {
-    run: r,
-    counts: r.counts,
-    executed: cases.filter((t) => t.outcome !== 'skipped').length,
-    tests: cases,
-    failingIds: cases.filter((t) => t.outcome === 'failed').map((t) => t.id),
-    countsKnown: true,
-  };
-}
+import { baselineOf as baseline, runOf as run } from './run-kit.js';
 
 const F = 'tests/test_spans.py';
 const change = { restored: [F], removed: [], packageJson: [] };

@@ -5,7 +5,7 @@
  * fixed when it builds and its tests pass.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { TestCase, TestRun } from '../../src/agent/events.js';
+import type { TestCase } from '../../src/agent/events.js';
 import { parseCargoSummary } from '../../src/agent/verification/test-results/parsers/cargo.js';
 import { parseGoTestSummary } from '../../src/agent/verification/test-results/parsers/go-test.js';
 import { parseJestJson } from '../../src/agent/verification/test-results/parsers/jest-json.js';
@@ -16,6 +16,7 @@ import { judgeKept } from '../../src/agent/verification/differential/judge-kept.
 import { fixedIds, testsKept } from '../../src/agent/verification/test-results/test-outcomes.js';
 import { isNotBuilt, onlyNotBuilt, passesIn } from '../../src/agent/verification/test-results/unbuilt.js';
 import type { Baseline } from '../../src/agent/verification/test-runs/baseline.js';
+import { baselineOf, runOf } from './run-kit.js';
 
 const lines = (s: string): string[] => s.split('\n');
 
@@ -131,30 +132,7 @@ describe('units that did not build are one failed test each', () => {
 
 describe('judging a unit that did not build', () => {
   const P = 'example.com/calc';
-  const runOf = (tests: Array<[string, TestCase['outcome']]>): TestRun => {
-    const cases = tests.map(([id, outcome]) => ({ id, outcome }));
-    const n = (o: string) => cases.filter((t) => t.outcome === o).length;
-    return {
-      command: 'go test ./...',
-      exitCode: n('failed') ? 1 : 0,
-      startedAt: '',
-      endedAt: '',
-      treeHash: 't',
-      counts: { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), total: cases.length },
-      source: 'runner-report',
-      by: 'harness',
-      kind: 'final',
-      tests: cases,
-    };
-  };
-  const base = (failing: string[]): Baseline => ({
-    run: runOf(failing.map((id) => [id, 'failed'])),
-    counts: null,
-    executed: failing.length,
-    tests: failing.map((id) => ({ id, outcome: 'failed' })),
-    failingIds: failing,
-    countsKnown: true,
-  });
+  const base = (failing: string[]): Baseline => baselineOf(failing.map((id) => [id, 'failed']));
 
   it('a base package that did not build is fixed when it builds and its tests pass, not before', () => {
     const b = base([`${P} > [build failed]`]);

@@ -8,7 +8,7 @@ import type { TestCase, TestRun } from '../../events.js';
  * failing run whose failing "test" names the unit. Ids of the unit's real tests are absent from that
  * run: they did not run.
  */
-export const NOT_BUILT = '[build failed]';
+const NOT_BUILT = '[build failed]';
 
 const SUFFIX = ` > ${NOT_BUILT}`;
 
@@ -20,7 +20,7 @@ export function notBuilt(unit: string, file?: string): TestCase {
 export const isNotBuilt = (id: string): boolean => id.endsWith(SUFFIX);
 
 /** The unit a not-built id stands for. */
-export const unitOf = (id: string): string => (isNotBuilt(id) ? id.slice(0, -SUFFIX.length) : id);
+const unitOf = (id: string): string => (isNotBuilt(id) ? id.slice(0, -SUFFIX.length) : id);
 
 /** Whether every test a run read is a unit that did not build (the run compiled nothing that ran). */
 export function onlyNotBuilt(tests: readonly TestCase[] | undefined): boolean {
