@@ -4,14 +4,14 @@
  * (GITHUB_SERVER_URL), a fake REST API (GITHUB_API_URL) and the fake Messages server (ANTHROPIC_BASE_URL).
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
 import { startFakeGitHubServer } from '../fakes/github/server.js';
 import type { GitHubState } from '../fakes/github/state.js';
 import type { CiFakeOptions } from '../fakes/github/ci-routes.js';
+import { tempDir } from '../kit/temp.js';
 
 export const TOKEN = 'ghs_fakeActionToken0123456789abcdefXYZ';
 export const API_KEY = 'sk-ant-fake-action-key-0123456789';
@@ -89,7 +89,7 @@ export async function actionFixture(
   ciFake?: (serverUrl: string) => CiFakeOptions,
   opts: { tokenLogin?: string } = {},
 ): Promise<ActionFixture> {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-action-')));
+  const work = tempDir('proofpr-action-');
   const dist = join(work, 'action');
   cpSync(DIST, dist, { recursive: true });
   const root = join(work, 'remote');

@@ -1,10 +1,10 @@
 import { describe, it, expect } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputEnvName, parseActionInputs } from '../../src/config/action-inputs.js';
 import { writeOutputs } from '../../src/hosts/action/outputs.js';
 import { workspacePath } from '../../src/hosts/action/main.js';
+import { tempDir } from '../kit/temp.js';
 
 describe('action inputs and outputs', () => {
   it('inputs - read from INPUT_* the way the runner names them, empty values meaning unset', () => {
@@ -33,7 +33,7 @@ describe('action inputs and outputs', () => {
   });
 
   it('outputs - written in the heredoc form with a delimiter the value does not contain', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'proofpr-out-')), 'output');
+    const file = join(tempDir('proofpr-out-'), 'output');
     writeFileSync(file, 'earlier=1\n');
     writeOutputs(file, { verdict: 'verified', pr_url: 'line one\nline two' });
     const text = readFileSync(file, 'utf8');

@@ -1,15 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseActionInputs } from '../../src/config/action-inputs.js';
 import { loadActionConfig } from '../../src/hosts/action/load-config.js';
+import { tempDir } from '../kit/temp.js';
 
 const inputs = () => parseActionInputs({ INPUT_ANTHROPIC_API_KEY: 'k', INPUT_GITHUB_TOKEN: 't' });
 
 describe('loadActionConfig', () => {
   it('merges `_extends` of the checkout file through the GitHub port, as the App does', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'proofpr-loadcfg-'));
+    const ws = tempDir('proofpr-loadcfg-');
     mkdirSync(join(ws, '.github'));
     writeFileSync(join(ws, '.github', 'proofpr.yml'), '_extends: shared-config\nmax_turns: 9\n');
     const seen: Array<Record<string, unknown>> = [];

@@ -1,6 +1,3 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ContextManager } from '../../src/agent/context/types.js';
 import type { Toolbox } from '../../src/agent/toolbox.js';
 import type { Message } from '../../src/model/model-client.js';
@@ -9,6 +6,7 @@ import { FileState } from '../../src/tools/file-state.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import type { RunResult } from '../../src/agent/loop.js';
+import { tempDir } from '../kit/temp.js';
 
 /** A context manager that sends history as is; compaction clears the oldest tool results. */
 export function plainContext(overrides: Partial<ContextManager> = {}): ContextManager {
@@ -59,7 +57,7 @@ export function stubToolbox(impls: Record<string, Impl>, readOnly: string[] = []
 }
 
 export function tempRoot(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-loop-')));
+  return tempDir('proofpr-loop-');
 }
 
 export function baseToolContext(root: string) {

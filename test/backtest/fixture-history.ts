@@ -3,9 +3,9 @@
  * is a set of files (content, or null to remove) and a message.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from '../kit/temp.js';
 
 export interface FixtureCommit {
   message: string;
@@ -21,7 +21,7 @@ export function gitIn(cwd: string, args: string[]): string {
 
 /** A temp folder with `repo/` holding `commits` in order; returns the folder and each commit's id. */
 export function fixtureHistory(commits: readonly FixtureCommit[]): { work: string; repo: string; ids: string[] } {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-backtest-fixture-')));
+  const work = tempDir('proofpr-backtest-fixture-');
   const repo = join(work, 'repo');
   mkdirSync(repo);
   gitIn(repo, ['init', '-q', '-b', 'main']);

@@ -1,6 +1,5 @@
 /** Shared helpers for the context tests: a temp copy of the fixture repo and small history builders. */
-import { cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAgent, type AgentDeps, type RunResult } from '../../src/agent/loop.js';
 import type { RunEvent } from '../../src/agent/events.js';
@@ -10,10 +9,11 @@ import type { CompactionState, ContextManager, ContextTask, DynamicFacts } from 
 import type { Toolbox } from '../../src/agent/toolbox.js';
 import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import { baseToolContext, collect } from '../agent/helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 /** Copies test/fixtures/context/repo to a temp dir (its `dot-proofpr` becomes `.proofpr`, which git ignores). */
 export function fixtureRepo(): { root: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'proofpr-ctx-'));
+  const dir = tempDir('proofpr-ctx-');
   const root = join(dir, 'repo');
   cpSync(join(process.cwd(), 'test/fixtures/context/repo'), root, { recursive: true });
   renameSync(join(root, 'dot-proofpr'), join(root, '.proofpr'));

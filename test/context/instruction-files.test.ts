@@ -3,8 +3,7 @@
  * imports expanded inside the repository (bounded, cycles and outside paths refused and said), code left
  * as written, and the total cap says what was cut. Through the loop: the model's first request carries it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createContextManager } from '../../src/agent/context/index.js';
@@ -14,6 +13,7 @@ import { loadRuleFiles, withStartupRules } from '../../src/agent/context/rule-fi
 import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
 import { stubToolbox } from '../agent/helpers.js';
 import { loopDeps, runLoop, task } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 describe('instruction files', () => {
   let dir: string;
@@ -23,7 +23,7 @@ describe('instruction files', () => {
     writeFileSync(join(root, p), t);
   };
   beforeAll(() => {
-    dir = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-instr-')));
+    dir = tempDir('proofpr-instr-');
     root = join(dir, 'repo');
     mkdirSync(root);
     writeFileSync(join(dir, 'outside.md'), 'SECRET OUTSIDE TEXT');

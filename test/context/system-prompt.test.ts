@@ -1,12 +1,12 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { mkdirSync, symlinkSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSystemPrompt } from '../../src/agent/context/system-prompt.js';
 import { loadInstructions } from '../../src/agent/context/instructions.js';
 import { loadSkills } from '../../src/agent/context/skills.js';
 import { createContextManager } from '../../src/agent/context/index.js';
 import { fixtureRepo, task } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 const toolNames = ['Read', 'Bash', 'Glob', 'Grep', 'Edit', 'Write', 'TodoWrite'];
 const gates = ['tests_ran', 'tests_passed', 'tests_fresh', 'assertions_kept', 'final_run'];
@@ -103,7 +103,7 @@ describe('instructions', () => {
   });
 
   it('instructions - ignores folders outside the root and files that link outside it', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'proofpr-out-'));
+    const outside = tempDir('proofpr-out-');
     try {
       writeFileSync(join(outside, 'secret.txt'), 'TOKEN=abc');
       mkdirSync(join(repo.root, 'lib'));
@@ -139,7 +139,7 @@ describe('skills', () => {
   });
 
   it('skills - a repository without a skills folder has none', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'proofpr-noskills-'));
+    const dir = tempDir('proofpr-noskills-');
     try {
       expect(await loadSkills(dir)).toEqual([]);
     } finally {

@@ -1,10 +1,10 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { detectCommands } from '../../src/detect/detect-commands.js';
 import { resolveCommands } from '../../src/detect/resolve-commands.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { tempDir } from '../kit/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 
 /** A temp repository holding exactly these files. */
 function repo(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'proofpr-detect-'));
+  const root = tempDir('proofpr-detect-');
   dirs.push(root);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });

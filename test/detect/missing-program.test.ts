@@ -4,16 +4,16 @@
  * Also how corepack's failures are told apart: a signature it cannot verify, or a download that failed.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingProgram, missingProgramFix } from '../../src/detect/missing-program.js';
 import { corepackFailure, errorLine, isSignatureFailure, pinnedSpec } from '../../src/run/corepack-failure.js';
 import { probeEnv } from '../../src/run/package-manager-tool.js';
+import { tempDir } from '../kit/temp.js';
 
 const temps: string[] = [];
 function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'proofpr-missing-program-'));
+  const dir = tempDir('proofpr-missing-program-');
   temps.push(dir);
   for (const [p, t] of Object.entries(files)) {
     mkdirSync(join(dir, p, '..'), { recursive: true });

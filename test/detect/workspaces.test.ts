@@ -5,14 +5,14 @@
  * yarn workspaces foreach), following `npm run x` chains and wrappers to the runner.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { detectCommands } from '../../src/detect/detect-commands.js';
 import { commandScriptTargets, parseScriptCall, scriptTargets } from '../../src/detect/script-call.js';
 import { commandSegments } from '../../src/detect/shell-words.js';
 import { traceRunners } from '../../src/detect/test-runner.js';
 import { readWorkspaces } from '../../src/detect/workspaces.js';
+import { tempDir } from '../kit/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 function repo(files: Record<string, unknown>): string {
-  const root = mkdtempSync(join(tmpdir(), 'proofpr-ws-'));
+  const root = tempDir('proofpr-ws-');
   dirs.push(root);
   for (const [name, v] of Object.entries(files)) {
     mkdirSync(dirname(join(root, name)), { recursive: true });

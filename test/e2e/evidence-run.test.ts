@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
@@ -9,6 +8,7 @@ import { runTask } from '../../src/run/run-task.js';
 import type { RunTaskResult } from '../../src/run/run-task-types.js';
 import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { git } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 /**
  * Issue 16 part A: the evidence run is the commit (a clean checkout of the exact commit that is
@@ -18,7 +18,7 @@ import { git } from './helpers.js';
 type Files = Record<string, string>;
 
 function makeRepo(files: Files, nodeModules = false): { dir: string; work: string } {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-e2e16-')));
+  const work = tempDir('proofpr-e2e16-');
   const dir = join(work, 'repo');
   for (const [p, t] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
@@ -194,7 +194,7 @@ describe('the evidence run is the commit (jest project)', () => {
     const r = await run(repo, JEST_YAML, [{ content: [readTest] }, { content: [only] }, { content: [npmTest] }, done, done]);
     expect(r.evidence.verdict).toBe('unverified');
     // Caught before the final run (the skipped test is lost from the counts, the marker from the test file);
-    // tests-kept would name the test id at the final run (test/verification/verifier.test.ts).
+    // tests-kept would name the test id at the final run (test/verification/verifier.integration.test.ts).
     const failed = r.evidence.gates.filter((g) => !g.passed).map((g) => g.name);
     expect(failed).toEqual(expect.arrayContaining(['tests-ran', 'assertions-kept']));
     expect(gate(r, 'tests-ran')?.detail).toContain('fewer than the 2');

@@ -1,12 +1,12 @@
-import { cpSync, mkdtempSync, realpathSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
 import { createScriptedModel, type ScriptStep } from '../../src/model/scripted.js';
 import { runTask } from '../../src/run/run-task.js';
 import type { RunTaskInput, RunTaskResult } from '../../src/run/run-task-types.js';
 import type { RunEvent } from '../../src/agent/events.js';
+import { tempDir } from '../kit/temp.js';
 
 export const DEMO_REPO = resolve('examples/demo/repo');
 
@@ -19,7 +19,7 @@ export function git(cwd: string, args: string[]): string {
 
 /** A fresh copy of the demo repository, committed, in a temp folder. */
 export function fixtureRepo(): { dir: string; work: string } {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-e2e-')));
+  const work = tempDir('proofpr-e2e-');
   const dir = join(work, 'repo');
   cpSync(DEMO_REPO, dir, { recursive: true });
   git(dir, ['init', '-q', '-b', 'main']);

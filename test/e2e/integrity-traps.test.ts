@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
@@ -8,6 +8,7 @@ import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/m
 import { runTask } from '../../src/run/run-task.js';
 import type { RunTaskResult } from '../../src/run/run-task-types.js';
 import { git } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 /**
  * Test-integrity traps end to end: a scripted model, a real temporary repository copied from
@@ -38,7 +39,7 @@ async function run(
   extra = '',
   permissions = '',
 ): Promise<{ res: RunTaskResult; repo: string; summary: string; evidence: RunTaskResult['evidence'] }> {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-integrity-')));
+  const work = tempDir('proofpr-integrity-');
   const repo = join(work, 'repo');
   cpSync(join(PROJECTS, project), repo, { recursive: true });
   git(repo, ['init', '-q', '-b', 'main']);
@@ -110,7 +111,7 @@ const md = (s: string): string => s.replace(/[\\`*_[\]<>|~&#!]/g, (c) => `\\${c}
 function expectVerified(r: Awaited<ReturnType<typeof run>>, project: Project): void {
   expect(r.evidence.gates.filter((g) => !g.passed)).toEqual([]);
   expect(r.evidence.verdict).toBe('verified');
-  const fresh = join(realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-fresh-'))), 'clone');
+  const fresh = join(tempDir('proofpr-fresh-'), 'clone');
   git(r.repo, ['worktree', 'add', '-q', '--detach', fresh, 'proofpr/3-bug']);
   if (project === 'jest-cart') installDeps(fresh);
   expect(() =>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '../../src/agent/events.js';
 import { buildEvidence, writeEvidence, type EvidenceFacts } from '../../src/agent/evidence/evidence.js';
 import { agentRun, harnessRun, sampleEvents, TREE_A, TREE_B } from './events-fixture.js';
+import { tempDir } from '../kit/temp.js';
 
 const facts: EvidenceFacts = {
   repo: { fullName: 'o/r', baseSha: 'base', branch: 'proofpr/4-fix-it' },
@@ -136,7 +136,7 @@ describe('buildEvidence', () => {
   });
 
   it('writeEvidence - writes evidence.json atomically and leaves no temp file', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'proofpr-ev-')), 'run');
+    const dir = join(tempDir('proofpr-ev-'), 'run');
     const path = await writeEvidence(dir, ev);
     expect(path).toBe(join(dir, 'evidence.json'));
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(ev);

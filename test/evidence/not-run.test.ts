@@ -4,8 +4,7 @@
  * model, the evidence lists those not run with the reason, next to those the agent ran and that passed,
  * and summary.md shows both.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { detectRepoChecks } from '../../src/detect/repo-checks.js';
@@ -16,6 +15,7 @@ import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
 import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import { baseToolContext, collect, plainContext, stubToolbox } from '../agent/helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 describe('not run here, and why', () => {
   let root: string;
@@ -24,7 +24,7 @@ describe('not run here, and why', () => {
     writeFileSync(join(root, p), t);
   };
   beforeAll(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-notrun-')));
+    root = tempDir('proofpr-notrun-');
     write(
       'package.json',
       JSON.stringify({

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderRunFolder } from '../../src/agent/evidence/render-run.js';
+import { tempDir } from '../kit/temp.js';
 
 function copyFixture(name: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'proofpr-rr-')), name);
+  const dir = join(tempDir('proofpr-rr-'), name);
   cpSync(join(process.cwd(), 'test/fixtures/runs', name), dir, { recursive: true });
   return dir;
 }

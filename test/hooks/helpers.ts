@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecPort, ExecRequest } from '../../src/workspace/exec-port.js';
 import { createExec } from '../../src/workspace/exec.js';
 import type { SandboxSetting } from '../../src/workspace/sandbox.js';
+import { tempDir } from '../kit/temp.js';
 
 export type RecordingExec = ExecPort & { calls: ExecRequest[] };
 
@@ -15,7 +15,7 @@ export async function makeExec(
   root: string,
   sandbox: SandboxSetting = 'off',
 ): Promise<{ exec: RecordingExec; tmp: string; dispose: () => Promise<void> }> {
-  const runTmp = mkdtempSync(join(tmpdir(), 'proofpr-runtmp-'));
+  const runTmp = tempDir('proofpr-runtmp-');
   const handle = await createExec({ root, runTmp, sandbox });
   const calls: ExecRequest[] = [];
   const exec = Object.assign(

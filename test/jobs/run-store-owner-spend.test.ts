@@ -1,15 +1,14 @@
 /** The installation budget's spend in the SQLite run store: this month's runs of every repository of one owner. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from '../../src/jobs/db.js';
 import { createRunStore, type RunStore } from '../../src/jobs/run-store.js';
+import { tempDir } from '../kit/temp.js';
 
 let home = '';
 let db: Db;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'proofpr-owner-spend-'));
+  home = tempDir('proofpr-owner-spend-');
   db = openDatabase(home);
 });
 afterEach(() => {

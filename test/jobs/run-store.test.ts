@@ -1,15 +1,14 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from '../../src/jobs/db.js';
 import { createRunStore } from '../../src/jobs/run-store.js';
+import { tempDir } from '../kit/temp.js';
 
 describe('run store - runs, deliveries, leases', () => {
   let home: string;
   let db: Db;
   beforeEach(() => {
-    home = mkdtempSync(join(tmpdir(), 'proofpr-store-'));
+    home = tempDir('proofpr-store-');
     db = openDatabase(home);
   });
   afterEach(() => {

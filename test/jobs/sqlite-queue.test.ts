@@ -1,9 +1,8 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from '../../src/jobs/db.js';
 import { createSqliteQueue } from '../../src/jobs/sqlite-queue.js';
+import { tempDir } from '../kit/temp.js';
 
 const until = async (cond: () => boolean, ms = 5000): Promise<void> => {
   const end = Date.now() + ms;
@@ -17,7 +16,7 @@ describe('sqlite queue - durable embedded queue', () => {
   let home: string;
   let db: Db;
   beforeEach(() => {
-    home = mkdtempSync(join(tmpdir(), 'proofpr-queue-'));
+    home = tempDir('proofpr-queue-');
     db = openDatabase(home);
   });
   afterEach(() => {

@@ -1,12 +1,11 @@
 /** The App (createProofpr) against the nock GitHub with a chosen RunTask, workspace and model factory. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { silentLogger } from '../../src/log.js';
 import { createProofpr } from '../../src/hosts/probot/create-proofpr.js';
 import type { RunTask } from '../../src/run/run-task-types.js';
 import type { ModelFactory, WorkspacePort } from '../../src/usecases/ports.js';
 import { TestOctokit, testPrivateKey, type Harness } from '../hosts/probot/harness.js';
+import { tempDir } from '../kit/temp.js';
 
 export { until, type Harness } from '../hosts/probot/harness.js';
 
@@ -24,7 +23,7 @@ export function fakeWorkspace(repoDir: string): WorkspacePort & { pushes: unknow
 }
 
 export async function startHarnessWith(opts: { runTask: RunTask; workspace: WorkspacePort; modelFactory: ModelFactory }): Promise<Harness> {
-  const home = mkdtempSync(join(tmpdir(), 'proofpr-memory-'));
+  const home = tempDir('proofpr-memory-');
   const app = await createProofpr({
     env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 'test-secret', PROOFPR_HOME: home, PROOFPR_SWEEP_SCHEDULER: 'off' },
     ...opts,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryStore, MAX_ENTRIES } from '../../src/memory/memory-store.js';
 import { fileMemoryBlobs, sqliteMemoryBlobs } from '../../src/memory/memory-blobs.js';
@@ -8,6 +7,7 @@ import { renderMemoryIndex, MAX_INDEX_BYTES } from '../../src/memory/memory-inde
 import { answerMemoryCommand } from '../../src/memory/memory-commands.js';
 import { openDatabase } from '../../src/jobs/db.js';
 import type { MemoryEntry } from '../../src/memory/types.js';
+import { tempDir } from '../kit/temp.js';
 
 const entry = (rule: string, patch: Partial<MemoryEntry> = {}): MemoryEntry => ({
   rule,
@@ -18,7 +18,7 @@ const entry = (rule: string, patch: Partial<MemoryEntry> = {}): MemoryEntry => (
   author: 'maintainer',
   ...patch,
 });
-const home = () => mkdtempSync(join(tmpdir(), 'proofpr-memstore-'));
+const home = () => tempDir('proofpr-memstore-');
 
 describe('memory store', () => {
   it('memory store - entries per repository (case-insensitive), numbered from 1, the same rule kept once', async () => {

@@ -4,9 +4,6 @@
  * anchored to the day written, `/agent memory` shows each entry's type and date, and the next run's first
  * request carries the typed index (through the loop with the scripted model).
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { extractMemory } from '../../src/memory/extract-memory.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
@@ -20,6 +17,7 @@ import { runAgent } from '../../src/agent/loop.js';
 import { createScriptedModel, text } from '../../src/model/scripted.js';
 import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 const note = (body: string, n: number): ReviewNote => ({
   owner: 'acme',
@@ -47,7 +45,7 @@ const ANSWERS = [
 
 describe('memory with four types', () => {
   it('the four types are kept, typed and dated; derivable facts are refused; /agent memory shows types and dates; the next run sees them', async () => {
-    const store = createMemoryStore(fileMemoryBlobs(mkdtempSync(join(tmpdir(), 'proofpr-memtypes-'))));
+    const store = createMemoryStore(fileMemoryBlobs(tempDir('proofpr-memtypes-')));
     for (const [i, a] of ANSWERS.entries()) {
       const model = createScriptedModel([{ content: [text(JSON.stringify({ memory: a }))] }]);
       const res = await extractMemory(model, 'm', note(`review ${i}`, i + 1));
@@ -75,7 +73,7 @@ describe('memory with four types', () => {
     expect(listed).toContain('3. [project · 2026-11-23] No new dependencies during the freeze next week (written 2026-11-23)');
     expect(listed).toContain('4. [reference · 2026-11-24] Check flaky tests against the CI dashboard');
 
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-memtypes-repo-')));
+    const root = tempDir('proofpr-memtypes-repo-');
     const context = await createContextManager({
       root,
       toolNames: [],

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stamp, type RunEvent } from '../../src/agent/events.js';
 import { createReplayModel } from '../../src/model/replay.js';
 import { request } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 50, cacheWriteTokens: 0 };
 const events: RunEvent[] = [
@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 function writeTranscript(lines: string[]): string {
-  dir = mkdtempSync(join(tmpdir(), 'proofpr-replay-'));
+  dir = tempDir('proofpr-replay-');
   const path = join(dir, 'transcript.jsonl');
   writeFileSync(path, lines.join('\n') + '\n');
   return path;

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tempDir } from '../kit/temp.js';
 
 /** A small worktree with the traps the policy corpus needs (symlinks out, .git, workflows, .env, ignored and denied paths). */
 export function makePolicyRepo(): { root: string; outside: string } {
-  const outside = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-policy-')));
+  const outside = tempDir('proofpr-policy-');
   const root = join(outside, 'repo');
   const files: Record<string, string> = {
     'src/a.ts': 'export const a = 1;\n',

@@ -1,6 +1,5 @@
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { RepoConfig } from '../../src/config/repo-config.js';
 import { createScriptedModel, type ScriptStep } from '../../src/model/scripted.js';
@@ -8,10 +7,11 @@ import { runTask } from '../../src/run/run-task.js';
 import type { RunTaskResult } from '../../src/run/run-task-types.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import { DEMO_REPO, git } from '../e2e/helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 /** A committed temp repository: the demo without its config (or `files` alone), plus `extra` files. */
 export function repoWith(opts: { demo?: boolean; files?: Record<string, string>; remove?: string[] } = {}): { dir: string; work: string } {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-ready-')));
+  const work = tempDir('proofpr-ready-');
   const dir = join(work, 'repo');
   if (opts.demo !== false) cpSync(DEMO_REPO, dir, { recursive: true });
   else mkdirSync(dir, { recursive: true });

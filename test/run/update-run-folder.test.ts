@@ -4,12 +4,12 @@
  * module knows, in a CI cause, a check name, a URL and the summary).
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { updateRunFolder } from '../../src/run/update-run-folder.js';
 import { evidence } from '../hosts/probot/harness.js';
 import { JWT, PEM_BLOCK, SHAPES } from '../security/secrets-shapes.js';
+import { tempDir } from '../kit/temp.js';
 
 const ALL = [...Object.values(SHAPES).map((s) => s.text), PEM_BLOCK, JWT].join('\n');
 const NEEDLES: Array<[string, string]> = [
@@ -19,7 +19,7 @@ const NEEDLES: Array<[string, string]> = [
 ];
 
 function folder(): string {
-  return mkdtempSync(join(tmpdir(), 'proofpr-runfolder-'));
+  return tempDir('proofpr-runfolder-');
 }
 
 describe('updateRunFolder', () => {

@@ -2,11 +2,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Redis } from 'ioredis';
+import { tempDir } from '../kit/temp.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = process.cwd();
@@ -99,7 +99,7 @@ export async function waitFor<T>(
 }
 
 export function tempFile(name: string): string {
-  return join(mkdtempSync(join(tmpdir(), 'proofpr-scale-')), name);
+  return join(tempDir('proofpr-scale-'), name);
 }
 
 /** A fake GitHub that counts POST …/pulls. */

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { tempDir } from '../kit/temp.js';
 
 const env = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -24,7 +25,7 @@ export function write(root: string, path: string, text: string): void {
 
 /** A real temp repository with `files` committed; returns its root and the base commit. */
 export function makeRepo(files: Record<string, string>): { root: string; baseSha: string } {
-  const root = mkdtempSync(join(tmpdir(), 'proofpr-repo-'));
+  const root = tempDir('proofpr-repo-');
   git(root, 'init', '-q', '-b', 'main');
   for (const [p, t] of Object.entries(files)) write(root, p, t);
   git(root, 'add', '-A');

@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { parseReport } from '../../src/agent/verification/test-results/parse-report.js';
+import { tempDir } from '../kit/temp.js';
 
 const reports = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'reports');
 const c = (passed: number, failed: number, skipped: number, total: number) => ({ passed, failed, skipped, total });
@@ -12,7 +12,7 @@ describe('parseReport', () => {
   let tmp: string;
   let startedAtMs: number;
   beforeEach(() => {
-    tmp = mkdtempSync(join(tmpdir(), 'proofpr-report-'));
+    tmp = tempDir('proofpr-report-');
     startedAtMs = Date.now() - 5_000;
   });
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createExec } from '../../src/workspace/exec.js';
 import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { createWorktree } from '../../src/workspace/worktree.js';
 import { makeRemote, sh, writeFiles } from './git-fixtures.js';
+import { tempDir } from '../kit/temp.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
  * node_modules linked, and a sandboxed exec there: node requires `dep` and cannot write to it.
  */
 async function withLayout(layout: (src: string, outside: string) => void) {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-layout-')));
+  const base = tempDir('proofpr-layout-');
   const remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules/\n', 'index.js': "console.log(require('dep').answer);\n" });
   const home = join(base, 'home');
   const src = join(home, 'src');

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
+import { tempDir } from '../kit/temp.js';
+
+export { tempDir };
 
 /** An environment with no git identity and no global config, like a fresh server. */
 export function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -20,10 +22,6 @@ const ID = {
 /** Runs git in the test's own clean environment (with a fixture identity) and returns trimmed stdout. */
 export function sh(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: bareEnv(ID), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
-export function tempDir(prefix = 'proofpr-ws-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 export function writeFiles(root: string, files: Record<string, string>): void {

@@ -1,15 +1,15 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveInRoot } from '../../src/workspace/resolve-in-root.js';
 import { resolveInside } from '../../src/agent/permissions/path-jail.js';
 import { resolvePath } from '../../src/tools/resolve-path.js';
+import { tempDir } from '../kit/temp.js';
 
 let base: string;
 let root: string;
 beforeAll(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-resolve-')));
+  base = tempDir('proofpr-resolve-');
   root = join(base, 'repo');
   mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(root, 'src/a.ts'), 'x');

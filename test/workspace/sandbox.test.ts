@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { detectBwrap, resolveSandbox, sandboxArgv } from '../../src/workspace/sa
 import { sandboxMounts } from '../../src/workspace/sandbox-mounts.js';
 import { createWorktree } from '../../src/workspace/worktree.js';
 import { makeRemote, sh, writeFiles } from './git-fixtures.js';
+import { tempDir } from '../kit/temp.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -22,7 +23,7 @@ async function needBwrap(): Promise<boolean> {
 }
 
 async function setup(sandbox: 'required' | 'off', network = false): Promise<{ h: ExecHandle; root: string }> {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-sbx-')));
+  const base = tempDir('proofpr-sbx-');
   const root = join(base, 'repo');
   mkdirSync(root);
   const h = await createExec({ root, runTmp: join(base, 'run'), sandbox, killGraceMs: 200, network });
@@ -132,7 +133,7 @@ describe('sandbox', () => {
 
   it('sandbox - hidePaths hide the state folder, the home and the source .git; the worktree, its git dirs and linked deps stay usable', async () => {
     if (!(await needBwrap())) return;
-    const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-hide-')));
+    const base = tempDir('proofpr-hide-');
     const remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules/\n' });
     const fakeHome = join(base, 'home');
     const state = join(base, 'state');
@@ -184,7 +185,7 @@ describe('sandbox', () => {
   });
 
   it('sandboxMounts - keeps PATH folders under a hidden home visible (with the install prefix of deep ones only)', async () => {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-mnt-')));
+    const base = tempDir('proofpr-mnt-');
     cleanup.push(() => rmSync(base, { recursive: true, force: true }));
     const home = join(base, 'home');
     for (const d of ['.nvm/versions/node/v20/bin', '.cargo/bin', 'root', 'run']) mkdirSync(join(home, d), { recursive: true });

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { walkTree, type WalkEntry } from '../../src/workspace/walk-tree.js';
+import { tempDir } from '../kit/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 function tree(files: string[]): string {
-  const root = mkdtempSync(join(tmpdir(), 'proofpr-walk-'));
+  const root = tempDir('proofpr-walk-');
   dirs.push(root);
   for (const f of files) {
     mkdirSync(dirname(join(root, f)), { recursive: true });

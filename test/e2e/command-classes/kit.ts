@@ -1,12 +1,12 @@
 import { afterAll } from '@jest/globals';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseRepoConfig } from '../../../src/config/repo-config.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../../src/model/scripted.js';
 import { runTask } from '../../../src/run/run-task.js';
 import type { RunTaskResult } from '../../../src/run/run-task-types.js';
 import { git } from '../helpers.js';
+import { tempDir } from '../../kit/temp.js';
 
 /** Helpers of the command-class e2e tests: a tiny project written by the test, committed in a temp repo, run through runTask. */
 const temps: string[] = [];
@@ -19,7 +19,7 @@ export const NODE_MODULES = resolve('node_modules');
 
 /** A committed repository holding `files`; `linkNodeModules` links this repository's node_modules in (ignored by git). */
 export function makeRepo(files: Record<string, string>, linkNodeModules = false): { dir: string; work: string } {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-cc-')));
+  const work = tempDir('proofpr-cc-');
   temps.push(work);
   const dir = join(work, 'repo');
   for (const [p, content] of Object.entries(files)) {

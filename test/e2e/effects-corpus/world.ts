@@ -5,11 +5,11 @@
  * HOME with credential dotfiles, a sibling folder, a PROOFPR_HOME holding an earlier run, secret
  * environment variables, and two recording listeners (HTTP and UDP) on 127.0.0.1.
  */
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { canaryValue as v } from './canaries.js';
+import { tempDir } from '../../kit/temp.js';
 
 export interface World {
   work: string;
@@ -111,7 +111,7 @@ function makeRepo(repo: string): void {
 
 /** Builds a fresh world in a temp folder; `ports` are the listeners' and the fake API's. */
 export function makeWorld(ports: { api: string }): World {
-  const work = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-effects-')));
+  const work = tempDir('proofpr-effects-');
   const w: World = {
     work,
     repo: join(work, 'repo'),

@@ -5,10 +5,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { CaseEdit, CorpusCase, Files } from './types.js';
+import { tempDir } from '../../kit/temp.js';
 
 /** The files after `edits`, as the Write/Edit tools would leave them (an Edit's old text must occur exactly once). */
 export function applyEdits(files: Files, edits: readonly CaseEdit[]): Files {
@@ -91,7 +92,7 @@ export interface MaterializeOptions {
  * `node_modules` linked to the project's installed packages (ignored by git, as `npm ci` would leave it).
  */
 export function materialize(c: CorpusCase, stage: Stage = 'base', opts: MaterializeOptions = {}): Materialized {
-  const work = realpathSync(mkdtempSync(join(opts.tmp ?? tmpdir(), `proofpr-trap-${c.id}-`)));
+  const work = tempDir(`proofpr-trap-${c.id}-`, opts.tmp);
   const dir = join(work, 'repo');
   mkdirSync(dir);
   writeFiles(dir, stageFiles(c, stage));

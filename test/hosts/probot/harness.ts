@@ -2,8 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from '@jest/globals';
 import nock from 'nock';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProbotOctokit } from 'probot';
 import { silentLogger } from '../../../src/log.js';
@@ -17,6 +16,7 @@ import type { RunStore } from '../../../src/jobs/run-store.js';
 import { fakeGitHub, type FakeGitHub } from '../../fakes/github/nock.js';
 import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 import type { Clock } from '../../../src/usecases/watch-ci.js';
+import { tempDir } from '../../kit/temp.js';
 
 let key: string | undefined;
 export function testPrivateKey(): string {
@@ -159,7 +159,7 @@ export interface Harness {
 export async function startHarness(
   runTask: RunTask,
   workspace: WorkspacePort,
-  home = mkdtempSync(join(tmpdir(), 'proofpr-app-')),
+  home = tempDir('proofpr-app-'),
   extra: { ciClock?: Clock; modelFactory?: ModelFactory; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Harness> {
   const { env, ...rest } = extra;

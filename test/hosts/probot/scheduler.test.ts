@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { Probot } from 'probot';
@@ -12,6 +11,7 @@ import type { Queue } from '../../../src/jobs/queue.js';
 import type { GitHubPort } from '../../../src/github/port.js';
 import { fakeModel, fakeRunTask, fakeWorkspace, startHarness, testPrivateKey, TestOctokit } from './harness.js';
 import { createProofpr } from '../../../src/hosts/probot/create-proofpr.js';
+import { tempDir } from '../../kit/temp.js';
 
 const API = 'https://api.github.com';
 const SWEEP_CONFIG = 'sweeps:\n  - name: deps\n    schedule: "0 3 * * *"\n    prompt: Update the lockfile.\n';
@@ -138,7 +138,7 @@ describe('sweep scheduler', () => {
 describe('job handler - sweep jobs', () => {
   let home: string;
   beforeEach(() => {
-    home = mkdtempSync(join(tmpdir(), 'proofpr-sweepjob-'));
+    home = tempDir('proofpr-sweepjob-');
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
@@ -266,7 +266,7 @@ describe('serve - sweep scheduler wiring', () => {
     const h = await startHarness(fakeRunTask().runTask, fakeWorkspace());
     expect(h.app.scheduler).toBeDefined();
     await h.close();
-    const home = mkdtempSync(join(tmpdir(), 'proofpr-sched-off-'));
+    const home = tempDir('proofpr-sched-off-');
     const app = await createProofpr({
       env: { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', PROOFPR_HOME: home, PROOFPR_SWEEP_SCHEDULER: 'off' },
       runTask: fakeRunTask().runTask,

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { FileState } from '../../../src/tools/file-state.js';
@@ -17,7 +16,7 @@ export interface TestRepo {
 
 /** A real temp folder (realpath'd) as the worktree root, a run folder beside it, and a fresh ToolContext. */
 export function makeRepo(opts: { git?: boolean } = {}): TestRepo {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'proofpr-tools-')));
+  const base = tempDir('proofpr-tools-');
   const root = join(base, 'repo');
   const runDir = join(base, 'run');
   mkdirSync(root);
@@ -53,6 +52,7 @@ export function git(root: string, ...args: string[]): string {
 import { createRegistry } from '../../../src/tools/registry.js';
 import { defaultTools } from '../../../src/tools/index.js';
 import type { ToolResult } from '../../../src/tools/define-tool.js';
+import { tempDir } from '../../kit/temp.js';
 
 const registry = createRegistry(defaultTools());
 

@@ -1,13 +1,13 @@
 import { afterAll } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeObserver } from '../../../src/agent/verification/test-results/observe/node-observer.js';
 import { reportsDir } from '../../../src/agent/verification/test-results/observe/types.js';
 import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
 import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
+import { tempDir } from '../../kit/temp.js';
 
 /** Helpers of the node observer tests: temp projects on real runners, commands run as written. */
 /** This repository's node_modules (real runners: jest, vitest, mocha, c8, nyc, jasmine). */
@@ -18,7 +18,7 @@ afterAll(() => {
 });
 
 function temp(prefix: string): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const d = tempDir(prefix);
   temps.push(d);
   return d;
 }

@@ -1,0 +1,190 @@
+/**
+ * A lock file whose package manager is not installed (pnpm-lock.yaml on a machine with only Node): the
+ * commands run through corepack when it can provide the tool; when it cannot (no download possible
+ * here: an empty COREPACK_HOME and a registry on a closed local port), the run is a readiness stop —
+ * `unverified`, exit 3, zero model requests — whose reason names the missing tool and the fix. Real
+ * corepack, real child processes, the built CLI (`npm run build` first); nothing reaches the network.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
+import { checkPackageManagerTools, corepackToolsIn, onPath, throughCorepack } from '../../src/run/package-manager-tool.js';
+import { resolveRunCommands } from '../../src/run/resolve-run-commands.js';
+import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { tempDir } from '../kit/temp.js';
+
+const BIN = resolve('bin/proofpr.js');
+const temps: string[] = [];
+const HIDE = new Set(['pnpm', 'pnpx', 'yarn', 'yarnpkg']);
+
+/** PATH as the test process has it, minus pnpm and yarn: a folder holding one of them is mirrored without it. */
+function pathWithoutPackageManagers(work: string): string {
+  const out: string[] = [];
+  for (const [i, d] of (process.env.PATH ?? '').split(delimiter).entries()) {
+    if (!d || !existsSync(d)) continue;
+    const names = readdirSync(d);
+    if (!names.some((n) => HIDE.has(n))) {
+      out.push(d);
+      continue;
+    }
+    const mirror = join(work, `path-${i}`);
+    mkdirSync(mirror, { recursive: true });
+    for (const n of names) if (!HIDE.has(n)) symlinkSync(join(d, n), join(mirror, n));
+    out.push(mirror);
+  }
+  return out.join(delimiter);
+}
+
+/** A local port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((ok) => srv.close(() => ok()));
+  return port;
+}
+
+function pnpmRepo(): { dir: string; work: string } {
+  const work = tempDir('proofpr-corepack-');
+  temps.push(work);
+  const dir = join(work, 'repo');
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'node --test' }, devDependencies: { dep: '1.0.0' } }),
+    'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+    'test/a.test.js': "require('node:test')('a', () => {});\n",
+  };
+  for (const [p, t] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), t);
+  }
+  for (const a of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-q', '-m', 'init'],
+  ])
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir });
+  return { dir, work };
+}
+
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+describe('package manager through corepack', () => {
+  it('corepackToolsIn / throughCorepack: the first word of each simple command, assignments kept', () => {
+    expect(corepackToolsIn('pnpm install --frozen-lockfile && CI=1 yarn build; npm test')).toEqual(['pnpm', 'yarn']);
+    expect(corepackToolsIn('npx pnpm-check && echo yarn')).toEqual([]);
+    expect(throughCorepack('pnpm install --frozen-lockfile', ['pnpm'])).toBe('corepack pnpm install --frozen-lockfile');
+    expect(throughCorepack('tsc && CI=1 pnpm test || pnpm -r test', ['pnpm'])).toBe(
+      'tsc && CI=1 corepack pnpm test || corepack pnpm -r test',
+    );
+    expect(throughCorepack('pnpmx test', ['pnpm'])).toBe('pnpmx test');
+  });
+
+  it('a present tool needs nothing; a missing one with a corepack that cannot download fails fast, naming corepack enable', async () => {
+    const { dir, work } = pnpmRepo();
+    const PATH = pathWithoutPackageManagers(work);
+    expect(onPath('pnpm', PATH)).toBe(false);
+    expect(onPath('corepack', PATH)).toBe(true); // Node ships it
+    expect(await checkPackageManagerTools(['npm ci', 'npm test'], { cwd: dir, env: { PATH } })).toEqual({ ok: true });
+    const env = {
+      PATH,
+      HOME: join(work, 'home'),
+      COREPACK_HOME: join(work, 'corepack'),
+      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await closedPort()}`,
+    };
+    const started = Date.now();
+    const r = await checkPackageManagerTools(['pnpm install --frozen-lockfile', 'pnpm test'], { cwd: dir, env, timeoutMs: 30_000 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.tool).toBe('pnpm');
+    expect(r.reason).toContain('pnpm is not installed and corepack could not provide it');
+    expect(r.reason).toContain('corepack enable');
+    expect(r.reason).toContain('setup.command');
+    // No corepack at all: said without a probe.
+    const bare = await checkPackageManagerTools(['pnpm test'], { cwd: dir, env: { PATH: join(work, 'nothing') } });
+    expect(bare).toMatchObject({ ok: false, reason: expect.stringContaining('corepack is not on PATH') });
+  });
+
+  it('resolveRunCommands: corepack that works rewrites setup and test; one that does not leaves setup out and says notReady', async () => {
+    const { dir } = pnpmRepo();
+    const config = parseRepoConfig('');
+    const works = await resolveRunCommands(dir, config, {
+      checkTools: async () => ({ ok: true, corepack: { tools: ['pnpm'], why: 'pnpm is not installed, so it runs through corepack' } }),
+    });
+    expect(works.setup).toMatchObject({ command: 'corepack pnpm install --frozen-lockfile', source: 'detected' });
+    expect(works.test?.command).toBe('corepack pnpm test');
+    expect(works.test?.why).toContain('runs through corepack');
+    expect(works.config.test.command).toBe('corepack pnpm test');
+    expect(works.config.setup.command).toBe('corepack pnpm install --frozen-lockfile');
+    const fails = await resolveRunCommands(dir, config, {
+      checkTools: async () => ({ ok: false, tool: 'pnpm', reason: 'pnpm is missing' }),
+    });
+    expect(fails.notReady).toBe('pnpm is missing');
+    expect(fails.setup).toBeUndefined();
+    expect(fails.config.setup.command).toBeUndefined();
+  });
+
+  it('resolveRunCommands: a detected pnpm install that is skipped (node_modules linked from the checkout) needs no pnpm: the test command alone is checked', async () => {
+    const { dir, work } = pnpmRepo();
+    mkdirSync(join(work, 'installed'));
+    symlinkSync(join(work, 'installed'), join(dir, 'node_modules'), 'dir');
+    const asked: Array<Array<string | undefined>> = [];
+    const r = await resolveRunCommands(dir, parseRepoConfig('test:\n  command: npx vitest run\n'), {
+      checkTools: async (commands) => {
+        asked.push([...commands]);
+        return commands.some((c) => c?.startsWith('pnpm')) ? { ok: false, tool: 'pnpm', reason: 'pnpm is missing' } : { ok: true };
+      },
+    });
+    expect(asked).toEqual([[undefined, 'npx vitest run']]);
+    expect(r.notReady).toBeUndefined();
+    expect(r.setup).toBeUndefined();
+    expect(r.setupSkipped).toContain('node_modules is linked from the checkout');
+    expect(r.test?.command).toBe('npx vitest run');
+  });
+});
+
+describe('proofpr run with pnpm-lock.yaml and no pnpm (the built CLI)', () => {
+  let server: FakeMessagesServer;
+  beforeAll(async () => {
+    server = await startFakeMessagesServer(() => ({ content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' }));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('is a readiness stop: unverified, exit 3, zero model requests, the reason names pnpm and corepack enable', async () => {
+    const { dir, work } = pnpmRepo();
+    const env = {
+      PATH: pathWithoutPackageManagers(work),
+      HOME: join(work, 'home'),
+      COREPACK_HOME: join(work, 'corepack'),
+      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await closedPort()}`,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'sk-ant-test-key-corepack-0123456789',
+      PROOFPR_HOME: join(work, 'proofpr-home'),
+      LOG_LEVEL: 'error',
+    };
+    const out = join(work, 'run');
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((ok) =>
+      execFile(
+        process.execPath,
+        [BIN, 'run', '--repo', dir, '--prompt', 'fix it', '--out', out, '--json'],
+        { env: env as NodeJS.ProcessEnv, timeout: 120_000, encoding: 'utf8' },
+        (e, stdout, stderr) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(r.code).toBe(3);
+    const evidence = JSON.parse(readFileSync(join(out, 'evidence.json'), 'utf8')) as { verdict: string; reason: string };
+    expect(evidence.verdict).toBe('unverified');
+    expect(evidence.reason).toContain('not ready');
+    expect(evidence.reason).toContain('pnpm is not installed');
+    expect(evidence.reason).toContain('corepack enable');
+    expect(evidence.reason).not.toContain('internal error');
+  });
+});

@@ -1,0 +1,228 @@
+import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { COUNT_RULES, directCount } from '../../bench/real/manifest.js';
+import { collectObserved } from '../../src/agent/verification/test-results/observe/collect-observed.js';
+import { countCalls } from '../../src/agent/verification/test-results/observe/count-calls.js';
+import { nodeObserver } from '../../src/agent/verification/test-results/observe/node-observer.js';
+import { reportsDir } from '../../src/agent/verification/test-results/observe/types.js';
+import { tempDir } from '../kit/temp.js';
+
+// Real node processes on a shared machine.
+jest.setTimeout(120_000);
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+const temp = (prefix: string) => {
+  const d = tempDir(prefix);
+  temps.push(d);
+  return d;
+};
+
+/**
+ * What `npm test` → `tap` (node-tap 18) prints when stdout is not a terminal, written by hand in its
+ * format: a `# Subtest:` block per test file, nested blocks indented 4 spaces, plans after or before the
+ * points, YAML diagnostics under failures (with a stack line that looks like a point), skipped and todo
+ * subtests as bare points, a block opened by its name line and then a bare `# Subtest` line (as tap 18
+ * prints some), a file that found no tests, and tap's closing `# { total }` line, which
+ * counts assertions. `rejects` is the outcome of the subtest `parse > rejects bad`.
+ */
+function tap18(rejects: 'ok' | 'not ok'): string {
+  const failing = rejects === 'not ok';
+  const inner = failing
+    ? [
+        '            not ok 1 - should throw',
+        '              ---',
+        '              at:',
+        '                fileName: test/a.js',
+        '              stack: |',
+        '                ok 3 - not a point',
+        '              ...',
+        '            ',
+      ]
+    : ['            ok 1 - should throw'];
+  return [
+    '',
+    '> pkg@1.0.0 test',
+    '> tap',
+    '',
+    'TAP version 14',
+    '1..3',
+    '# Subtest: test/a.js',
+    '    # Subtest: parse',
+    '        # Subtest: handles empty',
+    '            ok 1 - should be equal',
+    '            1..1',
+    '        ok 1 - handles empty # time=1.2ms',
+    '        ',
+    '        # Subtest: rejects bad',
+    ...inner,
+    '            1..1',
+    `        ${rejects} 2 - rejects bad # time=2.1ms`,
+    '        ',
+    '        1..2',
+    `    ${rejects} 1 - parse # time=5ms`,
+    '    ',
+    '    # Subtest: format',
+    '    # Subtest',
+    '        1..2',
+    '        ok 1 - should be equal',
+    '        ok 2 - should be equal',
+    '    ok 2 - format # time=1ms',
+    '    ',
+    '    ok 3 - later # SKIP',
+    '    ok 4 - someday # TODO',
+    '    1..4',
+    `${rejects} 1 - test/a.js # time=100ms`,
+    '',
+    '# Subtest: test/b.js',
+    '    ok 1 - should be equal',
+    '    ok 2 - should be equal',
+    '    1..2',
+    'ok 2 - test/b.js # time=50ms',
+    '',
+    '# Subtest: test/c.js',
+    '    1..0 # no tests found',
+    'not ok 3 - test/c.js # time=30000ms',
+    '  ---',
+    '  signal: SIGKILL',
+    '  ...',
+    '',
+    '----------|---------|----------|',
+    'File      | % Stmts | % Branch |',
+    '----------|---------|----------|',
+    `# { total: 9, pass: ${failing ? 6 : 7}, fail: ${failing ? 3 : 2} }`,
+    '# time=250ms',
+    '',
+  ].join('\n');
+}
+
+/** The product's reading of one run's output when the node observer saw node-tap start (its `.seen` marker). */
+async function counted(output: string, seenTap = true) {
+  const dir = temp('proofpr-tap-dir-');
+  mkdirSync(reportsDir(dir), { recursive: true });
+  if (seenTap) writeFileSync(join(reportsDir(dir), 'node-tap-4242.seen'), '');
+  const { calls, seen } = await collectObserved(dir, output, ['/checkout'], []);
+  return countCalls(calls, seen, output);
+}
+
+const outcomes = (c: Awaited<ReturnType<typeof counted>>) => Object.fromEntries(c.tests.map((t) => [t.id, t.outcome]));
+
+describe('node-tap 18: the count is the runner’s own tests, read from its TAP tree', () => {
+  it('one test per leaf t.test (not per file, not per assertion), with ids from the subtest path', async () => {
+    const c = await counted(tap18('not ok'));
+    expect(c.calls.map((x) => [x.runner, x.source, x.from])).toEqual([['node-tap', 'tap', 'output']]);
+    expect(c.counts).toEqual({ passed: 3, failed: 2, skipped: 2, total: 7 });
+    expect(c.source).toBe('tap');
+    expect(c.note).toBeUndefined();
+    expect(outcomes(c)).toEqual({
+      'test/a.js > parse > handles empty': 'passed',
+      'test/a.js > parse > rejects bad': 'failed',
+      'test/a.js > format': 'passed',
+      'test/a.js > later': 'skipped',
+      'test/a.js > someday': 'skipped',
+      'test/b.js > test/b.js': 'passed',
+      'test/c.js > test/c.js': 'failed',
+    });
+  });
+
+  it('the failure is attributed to the failing subtest, and the same id passes once it is fixed (red → green)', async () => {
+    const red = outcomes(await counted(tap18('not ok')));
+    const green = await counted(tap18('ok'));
+    expect(green.counts).toEqual({ passed: 4, failed: 1, skipped: 2, total: 7 });
+    expect(Object.keys(outcomes(green)).sort()).toEqual(Object.keys(red).sort());
+    expect(red['test/a.js > parse > rejects bad']).toBe('failed');
+    expect(outcomes(green)['test/a.js > parse > rejects bad']).toBe('passed');
+    // Neither the parent subtest nor the file is a test of its own.
+    expect(red['test/a.js > parse']).toBeUndefined();
+    expect(red['test/a.js > test/a.js']).toBeUndefined();
+  });
+
+  it('colored output reads the same; without the .seen marker the top-level TAP summary is read as before', async () => {
+    const colored = tap18('not ok').replace(/^( *)(not ok|ok) /gm, '$1\u001b[32m$2\u001b[39m ');
+    expect((await counted(colored)).counts?.total).toBe(7);
+    const blind = await counted(tap18('not ok'), false);
+    expect(blind.calls.map((x) => x.runner)).toEqual(['tap']);
+    expect(blind.counts?.total).toBe(3);
+  });
+
+  it("a file killed mid-run (tap's timeout): its finished subtests stay under its own file, its timeout point is one failing test", async () => {
+    const killed = [
+      'TAP version 14',
+      '1..2',
+      '# Subtest: test/slow.js',
+      '    # Subtest: first',
+      '        ok 1 - should be equal',
+      '        1..1',
+      '    ok 1 - first # time=1ms',
+      '    ',
+      '# Subtest: test/next.js',
+      '    ok 1 - should be equal',
+      '    1..1',
+      'ok 1 - test/next.js # time=5ms',
+      '',
+      'not ok 2 - timeout!',
+      '  ---',
+      '  expired: test/slow.js',
+      '  ...',
+      '',
+    ].join('\n');
+    const c = await counted(killed);
+    expect(outcomes(c)).toEqual({
+      'test/slow.js > first': 'passed',
+      'test/next.js > test/next.js': 'passed',
+      'timeout! > timeout!': 'failed',
+    });
+  });
+
+  it("the bench's node-tap rule counts the same tests from the same output as the product", async () => {
+    expect(COUNT_RULES['node-tap']).toBeDefined();
+    for (const rejects of ['ok', 'not ok'] as const) {
+      const out = tap18(rejects);
+      expect(directCount(out, 'node-tap')).toBe((await counted(out)).counts?.total);
+    }
+    // tap's own closing line counts assertions: not the rule.
+    expect(directCount(tap18('ok'), 'total: (\\d+)')).toBe(9);
+  });
+});
+
+/** A stand-in for node-tap at its package's command-line entry, printing its TAP as tap 18 does. */
+function fakeTapProject(output: string): string {
+  const root = temp('proofpr-tap-proj-');
+  const bin = join(root, 'node_modules/tap/bin/run.js');
+  mkdirSync(dirname(bin), { recursive: true });
+  writeFileSync(join(root, 'tap-output.txt'), output);
+  writeFileSync(
+    bin,
+    `#!/usr/bin/env node\nprocess.stdout.write(require('fs').readFileSync('tap-output.txt', 'utf8'));\nprocess.exitCode = 1;\n`,
+  );
+  chmodSync(bin, 0o755);
+  mkdirSync(join(root, 'node_modules/.bin'));
+  symlinkSync('../tap/bin/run.js', join(root, 'node_modules/.bin/tap'));
+  return root;
+}
+
+describe('node-tap inside the command as written, through the node observer', () => {
+  it('a chained command (build && tap) counts tap’s leaf tests, its exit status untouched', async () => {
+    const root = fakeTapProject(tap18('not ok'));
+    const dir = temp('proofpr-tap-obs-');
+    for (const f of nodeObserver.files(dir)) {
+      mkdirSync(dirname(f.path), { recursive: true });
+      writeFileSync(f.path, f.content);
+    }
+    const base: Record<string, string | undefined> = { ...process.env };
+    delete base.JEST_WORKER_ID;
+    const env = { ...base, ...nodeObserver.env(dir, base) };
+    const r = spawnSync('bash', ['-c', 'echo building && ./node_modules/.bin/tap'], { cwd: root, env, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    const output = `${r.stdout}${r.stderr}`;
+    const { calls, seen } = await collectObserved(dir, output, [root], []);
+    expect([...seen]).toEqual(['node-tap']);
+    const c = countCalls(calls, seen, output);
+    expect(c.calls.map((x) => [x.runner, x.counts.total])).toEqual([['node-tap', 7]]);
+    expect(c.counts).toEqual({ passed: 3, failed: 2, skipped: 2, total: 7 });
+  });
+});
