@@ -90,7 +90,9 @@ const nodeOptions = [process.env.NODE_OPTIONS ?? '', '--experimental-vm-modules'
   .join(' ')
   .trim();
 const projects = tiers.length === TIERS.length ? [] : ['--selectProjects', ...tiers];
-const res = spawnSync(process.execPath, [jestBin, '--json', `--outputFile=${out}`, ...workers, ...projects, ...rest], {
+// --ci: a snapshot that is missing fails instead of being written (unless -u asks to update them).
+const ci = rest.some((a) => a === '-u' || a.startsWith('--updateSnapshot')) ? [] : ['--ci'];
+const res = spawnSync(process.execPath, [jestBin, '--json', `--outputFile=${out}`, ...ci, ...workers, ...projects, ...rest], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, NODE_OPTIONS: nodeOptions, ...(redis ? { REDIS_URL: redis.url } : {}) },
