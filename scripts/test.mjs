@@ -89,10 +89,11 @@ const out = join(mkdtempSync(join(tmpdir(), 'proofpr-jest-')), 'results.json');
 const nodeOptions = [process.env.NODE_OPTIONS ?? '', '--experimental-vm-modules', '--no-warnings=ExperimentalWarning']
   .join(' ')
   .trim();
+// Last: --selectProjects takes every word after it, so path patterns go before it.
 const projects = tiers.length === TIERS.length ? [] : ['--selectProjects', ...tiers];
 // --ci: a snapshot that is missing fails instead of being written (unless -u asks to update them).
 const ci = rest.some((a) => a === '-u' || a.startsWith('--updateSnapshot')) ? [] : ['--ci'];
-const res = spawnSync(process.execPath, [jestBin, '--json', `--outputFile=${out}`, ...ci, ...workers, ...projects, ...rest], {
+const res = spawnSync(process.execPath, [jestBin, '--json', `--outputFile=${out}`, ...ci, ...workers, ...rest, ...projects], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, NODE_OPTIONS: nodeOptions, ...(redis ? { REDIS_URL: redis.url } : {}) },

@@ -8,6 +8,7 @@ import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
 import { maskCommittedBlobs } from './masked-objects.js';
 import type { SandboxOptions } from './sandbox.js';
+import { inSystemDir } from './sandbox-system.js';
 import { emptyFile, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
 
 export interface MountInput {
@@ -85,14 +86,18 @@ export async function sandboxMounts(
       overlays.push([clean, join(dirs.commonDir, 'config')]);
     }
   }
-  for (const entry of (input.pathEnv ?? '').split(':')) {
+  // The sandbox mounts only what it names (sandbox-system.ts): the toolchains PATH names outside the
+  // system folders are named here, each with its install prefix.
+  for (const entry of [...(input.pathEnv ?? '').split(':'), dirname(process.execPath)]) {
     if (!entry.startsWith('/')) continue;
     const p = await realpath(entry).catch(() => undefined);
-    const under = p ? hide.find((h) => inside(p, h)) : undefined;
-    if (!p || !under) continue;
+    if (!p || p === '/' || inSystemDir(p) || inside(p, input.root)) continue;
     readOnly.push(p);
-    // ~/.nvm/versions/node/v20/bin → its prefix (lib/ holds npm); ~/.cargo/bin alone (~/.cargo holds credentials).
+    // The folder above which a prefix may not reach: the hidden path it is under (a home), else `/`.
+    const under = hide.find((h) => inside(p, h)) ?? sep;
     const prefix = dirname(p);
+    // ~/.nvm/versions/node/v20/bin, /opt/hostedtoolcache/node/20/x64/bin → the prefix (lib/ holds npm);
+    // ~/.cargo/bin alone (~/.cargo holds credentials).
     if (basename(p) === 'bin' && relative(under, prefix).split(sep).length >= 2) readOnly.push(prefix);
     // A version manager's shims (~/.pyenv/shims, ~/.rbenv/shims, ~/.asdf/shims) exec its own root, where the versions live.
     else if (basename(p) === 'shims' && prefix !== under) readOnly.push(prefix);

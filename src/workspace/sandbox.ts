@@ -1,4 +1,5 @@
 import { bwrapProblem, probeBwrap } from './sandbox-status.js';
+import { systemRootArgv } from './sandbox-system.js';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
@@ -56,7 +57,8 @@ type Mount = { dest: string; rank: number; argv: string[] };
 const depth = (p: string): number => p.split('/').filter(Boolean).length;
 
 /**
- * bwrap arguments (without the command): the whole file system read-only, hidden folders replaced by
+ * bwrap arguments (without the command): a root built from what it names (sandbox-system.ts: the
+ * system folders and /etc entries read-only; nothing else of the host), hidden folders replaced by
  * an empty tmpfs, the worktree, the per-run TMPDIR and HOME writable, `<root>/.git` and the git dirs
  * read-only, a fresh /tmp, /dev and /proc, no network unless asked, its own PID namespace, and killed
  * with its parent. Mounts are applied parents first (then hide < writable < read-only < overlay on the
@@ -84,16 +86,11 @@ export function sandboxArgv(opts: SandboxOptions): string[] {
       return seen.has(key) ? false : (seen.add(key), true);
     });
   return [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
+    ...systemRootArgv(),
     ...ordered.flatMap((m) => m.argv),
+    // The root folder bwrap builds the rest in: read-only once every mount is in place (the mounts keep theirs).
+    '--remount-ro',
+    '/',
     ...(opts.network ? [] : ['--unshare-net']),
     '--unshare-pid',
     '--unshare-ipc',

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
 import { startFakeGitHubServer } from '../fakes/github/server.js';
-import type { GitHubState } from '../fakes/github/state.js';
+import type { FakePull, GitHubState } from '../fakes/github/state.js';
 import type { CiFakeOptions } from '../fakes/github/ci-routes.js';
 import { tempDir } from '../kit/temp.js';
 
@@ -250,5 +250,20 @@ export function issueCommentEvent(
     },
     repository: { name: 'demo', owner: { login: 'acme' }, default_branch: 'main' },
     sender: { login: user, id: 11, type: 'User' },
+  };
+}
+
+/** An open PR `number` from mallory's fork whose head is named like one of proofpr's branches: proofpr must not touch it. */
+export function forkPullNamedLikeOurs(number: number): FakePull {
+  return {
+    number,
+    title: 'Sneaky',
+    body: 'Fixes #7',
+    head: 'proofpr/7-looks-like-ours',
+    base: 'main',
+    state: 'open',
+    draft: false,
+    labels: [],
+    headRepo: 'mallory/demo',
   };
 }

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { replies } from '../../src/usecases/intake/replies.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { actionFixture, git, TOKEN, type ActionFixture } from './harness.js';
+import { actionFixture, forkPullNamedLikeOurs, git, TOKEN, type ActionFixture } from './harness.js';
 
 const event = (overrides: { body?: string; user?: string } = {}) => {
   const e = JSON.parse(readFileSync('test/fixtures/events/issue_comment.created.json', 'utf8')) as {
@@ -45,17 +45,7 @@ describe('action: issue_comment', () => {
   });
 
   it('action - /agent fix on a fork PR named proofpr/… gets one reply and nothing else', async () => {
-    fx.github.pulls.push({
-      number: 31,
-      title: 'Sneaky',
-      body: 'Fixes #7',
-      head: 'proofpr/7-looks-like-ours',
-      base: 'main',
-      state: 'open',
-      draft: false,
-      labels: [],
-      headRepo: 'mallory/demo',
-    });
+    fx.github.pulls.push(forkPullNamedLikeOurs(31));
     const before = fx.github.comments.length;
     const e = event();
     (e as unknown as { issue: { number: number; pull_request: unknown } }).issue.number = 31;

@@ -7,7 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { actionFixture, git, text, tool, type ActionFixture } from './harness.js';
+import { actionFixture, forkPullNamedLikeOurs, git, text, tool, type ActionFixture } from './harness.js';
 
 const BRANCH = 'proofpr/7-median';
 const STEPS = [
@@ -111,17 +111,7 @@ describe('action: review follow-ups (e2e on local fakes)', () => {
   });
 
   it('e2e - /agent fix in a review on a fork PR named proofpr/7-…: exactly one reply, no run, no push, no PR edit', async () => {
-    fx.github.pulls.push({
-      number: 41,
-      title: 'Sneaky',
-      body: 'Fixes #7',
-      head: 'proofpr/7-looks-like-ours',
-      base: 'main',
-      state: 'open',
-      draft: false,
-      labels: [],
-      headRepo: 'mallory/demo',
-    });
+    fx.github.pulls.push(forkPullNamedLikeOurs(41));
     fx.github.review.threads.push({ pr: 41, path: 'src/stats.js', line: 1, comments: [{ id: 601, user: 'alice', body: 'please fix' }] });
     const requests = fx.model.requests.length;
     const comments = fx.github.comments.length;

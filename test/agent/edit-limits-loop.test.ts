@@ -1,15 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { ModelRequest, ToolResultBlock } from '../../src/model/model-client.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import { defaultTools } from '../../src/tools/index.js';
 import { parseRule, ruleNamesTool } from '../../src/config/permission-rule.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import { testExec } from '../tools/helpers/exec.js';
-import { baseToolContext, collect, plainContext, tempRoot } from './helpers.js';
+import { agentDeps, baseToolContext, collect } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 function results(req: ModelRequest): ToolResultBlock[] {
   const last = req.messages[req.messages.length - 1]!;
@@ -18,7 +18,7 @@ function results(req: ModelRequest): ToolResultBlock[] {
 
 describe('Edit quote style and the size and command caps, through the loop', () => {
   it('loop - a straight-quote Edit applies to a curly-quote file in its style; oversized Write and a 51-command Bash are refused with their limits', async () => {
-    const root = tempRoot();
+    const root = tempDir('proofpr-loop-');
     writeFileSync(join(root, 'notice.txt'), 'Say \u201Chello\u201D, don\u2019t shout.\n');
     const chain = Array.from({ length: 51 }, (_, i) => `touch f${i}`).join(' && ');
     const script: ScriptStep[] = [
@@ -37,20 +37,7 @@ describe('Edit quote style and the size and command caps, through the loop', () 
       { content: [text('done')] },
     ];
     const model = createScriptedModel(script);
-    const deps: AgentDeps = {
-      model,
-      modelId: 'claude-test',
-      toolbox: createRegistry(defaultTools()),
-      policy: allowAllPolicy,
-      hooks: noHooks,
-      context: plainContext(),
-      toolContext: { ...baseToolContext(root), exec: testExec },
-      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: () => 0,
-      maxStopBlocks: 0,
-      branch: 'proofpr/1-t',
-      retryBaseMs: 0,
-    };
+    const deps = agentDeps({ model, toolbox: createRegistry(defaultTools()), toolContext: { ...baseToolContext(root), exec: testExec } });
     const { result } = await collect(runAgent({ prompt: 'go' }, deps));
     expect(result.status).toBe('completed');
     const [, , edit, write, bash] = model.requests as ModelRequest[];

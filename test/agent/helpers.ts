@@ -6,7 +6,8 @@ import { FileState } from '../../src/tools/file-state.js';
 import { silentLogger } from '../../src/log.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import type { RunResult } from '../../src/agent/loop.js';
-import { tempDir } from '../kit/temp.js';
+import type { AgentDeps } from '../../src/agent/loop.js';
+import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 
 /** A context manager that sends history as is; compaction clears the oldest tool results. */
 export function plainContext(overrides: Partial<ContextManager> = {}): ContextManager {
@@ -56,10 +57,6 @@ export function stubToolbox(impls: Record<string, Impl>, readOnly: string[] = []
   };
 }
 
-export function tempRoot(): string {
-  return tempDir('proofpr-loop-');
-}
-
 export function baseToolContext(root: string) {
   return {
     root,
@@ -80,4 +77,24 @@ export async function collect(gen: AsyncGenerator<RunEvent, RunResult>): Promise
     if (n.done) return { events, result: n.value };
     events.push(n.value);
   }
+}
+
+/**
+ * The agent loop's dependencies as the loop tests use them: `deps` brings the model, the tools and their
+ * context, and overrides any default (the allow-all policy, no hooks, the plain context, 20 turns at a
+ * cent each, 3 stop blocks, no retry backoff).
+ */
+export function agentDeps(deps: Pick<AgentDeps, 'model' | 'toolbox' | 'toolContext'> & Partial<AgentDeps>): AgentDeps {
+  return {
+    modelId: 'claude-sonnet-5-5',
+    policy: allowAllPolicy,
+    hooks: noHooks,
+    context: plainContext(),
+    budget: { maxTurns: 20, maxCostUsd: 5, timeoutMs: 60_000 },
+    costOf: () => 0.01,
+    maxStopBlocks: 3,
+    branch: 'proofpr/1-test',
+    retryBaseMs: 0,
+    ...deps,
+  };
 }

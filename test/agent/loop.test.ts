@@ -1,30 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { Toolbox } from '../../src/agent/toolbox.js';
 import type { ToolResultBlock } from '../../src/model/model-client.js';
-import { baseToolContext, collect, plainContext, stubToolbox, tempRoot } from './helpers.js';
+import { agentDeps, baseToolContext, collect, plainContext, stubToolbox } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 function deps(script: ScriptStep[], toolbox: Toolbox, over: Partial<AgentDeps> = {}) {
   const model = createScriptedModel(script);
-  const root = tempRoot();
-  const d: AgentDeps = {
-    model,
-    modelId: 'claude-sonnet-5-5',
-    toolbox,
-    policy: allowAllPolicy,
-    hooks: noHooks,
-    context: plainContext(),
-    toolContext: baseToolContext(root),
-    budget: { maxTurns: 20, maxCostUsd: 5, timeoutMs: 60_000 },
-    costOf: () => 0.01,
-    maxStopBlocks: 3,
-    branch: 'proofpr/1-test',
-    retryBaseMs: 0,
-    ...over,
-  };
+  const d = agentDeps({ model, toolbox, toolContext: baseToolContext(tempDir('proofpr-loop-')), ...over });
   return { d, model };
 }
 

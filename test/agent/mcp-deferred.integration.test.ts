@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
 import { createPolicy } from '../../src/agent/permissions/create-policy.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { ModelRequest, ToolResultBlock, ToolSchema } from '../../src/model/model-client.js';
@@ -12,8 +12,7 @@ import { defaultTools } from '../../src/tools/index.js';
 import { mcpServersOf, startMcpTools, type McpTools } from '../../src/tools/mcp/start-mcp-tools.js';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { silentLogger } from '../../src/log.js';
-import { noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, plainContext } from './helpers.js';
+import { agentDeps, baseToolContext, collect } from './helpers.js';
 import { tempDir } from '../kit/temp.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mcp', 'fifty-tools-server.mjs');
@@ -82,20 +81,7 @@ describe('MCP servers with deferred tool loading, through the loop', () => {
     const model = createScriptedModel(script);
     const toolbox = createRegistry([...defaultTools(), ...mcp.tools]);
     const policy = await createPolicy({ root, mode: 'default', allow: [], deny: ['mcp__docs__tool_13'], tools: toolbox });
-    const deps: AgentDeps = {
-      model,
-      modelId: 'claude-test',
-      toolbox,
-      policy,
-      hooks: noHooks,
-      context: plainContext(),
-      toolContext: { ...baseToolContext(root), exec: handle.exec },
-      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: () => 0,
-      maxStopBlocks: 0,
-      branch: 'proofpr/1-t',
-      retryBaseMs: 0,
-    };
+    const deps = agentDeps({ model, toolbox, policy, toolContext: { ...baseToolContext(root), exec: handle.exec } });
     const { events, result } = await collect(runAgent({ prompt: 'use the docs server' }, deps));
     expect(result.status).toBe('completed');
     const [first, second, third, fourth] = model.requests as [ModelRequest, ModelRequest, ModelRequest, ModelRequest];
@@ -149,20 +135,7 @@ describe('MCP servers with deferred tool loading, through the loop', () => {
       { content: [toolUse('Glob', { pattern: 'tools/*.mjs' }, 'g1')] },
       { content: [text('done')] },
     ]);
-    const deps: AgentDeps = {
-      model,
-      modelId: 'claude-test',
-      toolbox,
-      policy,
-      hooks: noHooks,
-      context: plainContext(),
-      toolContext: { ...baseToolContext(root), exec: handle.exec },
-      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: () => 0,
-      maxStopBlocks: 0,
-      branch: 'proofpr/1-t',
-      retryBaseMs: 0,
-    };
+    const deps = agentDeps({ model, toolbox, policy, toolContext: { ...baseToolContext(root), exec: handle.exec } });
     const { events } = await collect(runAgent({ prompt: 'use the docs server' }, deps));
     const denied = results(model.requests[2]!);
     expect(denied.map((b) => [b.tool_use_id, b.is_error])).toEqual([

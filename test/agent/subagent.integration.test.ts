@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
 import { EventQueue } from '../../src/agent/events.js';
 import type { HookPayload, HookRunner } from '../../src/agent/hooks/types.js';
 import { createTaskTool } from '../../src/agent/subagent/task-tool.js';
@@ -12,10 +12,10 @@ import type { ModelRequest, ToolResultBlock } from '../../src/model/model-client
 import { createRegistry } from '../../src/tools/registry.js';
 import { readTool } from '../../src/tools/read.js';
 import type { ToolDefinition } from '../../src/tools/define-tool.js';
-import { allowAllPolicy } from '../fakes/agent-stubs.js';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import { testExec } from '../tools/helpers/exec.js';
-import { baseToolContext, collect, plainContext, tempRoot } from './helpers.js';
+import { agentDeps, baseToolContext, collect } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 /** A sub-agent's requests carry its own system prompt. */
 const isSub = (req: ModelRequest): boolean => req.system.some((b) => b.text.includes('read-only sub-agent'));
@@ -37,7 +37,7 @@ function recordingHooks(): HookRunner & { seen: HookPayload[] } {
 }
 
 async function setup(script: ScriptFn, opts: { signal?: AbortSignal; limits?: Partial<SubagentLimits> } = {}) {
-  const root = tempRoot();
+  const root = tempDir('proofpr-loop-');
   execFileSync('git', ['init', '-q', root]);
   writeFileSync(join(root, 'a.txt'), 'alpha\nneedle here\n');
   writeFileSync(join(root, 'b.txt'), 'beta\n');
@@ -56,22 +56,18 @@ async function setup(script: ScriptFn, opts: { signal?: AbortSignal; limits?: Pa
   });
   const toolbox = createRegistry([readTool, task] as ToolDefinition[]);
   const toolContext = { ...baseToolContext(root), exec: testExec };
-  const deps: AgentDeps = {
+  const deps = agentDeps({
     model,
     modelId: 'claude-test',
     toolbox,
-    policy: allowAllPolicy,
     hooks,
-    context: plainContext(),
     toolContext,
     budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
     costOf,
     maxStopBlocks: 0,
-    branch: 'proofpr/1-t',
     events,
-    retryBaseMs: 0,
     ...(opts.signal ? { signal: opts.signal } : {}),
-  };
+  });
   return { root, model, hooks, deps, toolContext };
 }
 

@@ -8,8 +8,8 @@ import type { ModelRequest } from '../../src/model/model-client.js';
 import { todoWriteTool } from '../../src/tools/todo-write.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import type { ToolDefinition } from '../../src/tools/define-tool.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, plainContext, tempRoot } from './helpers.js';
+import { agentDeps, baseToolContext, collect } from './helpers.js';
+import { tempDir } from '../kit/temp.js';
 
 const done = (...contents: string[]): TodoItem[] => contents.map((content) => ({ content, status: 'completed' }));
 
@@ -24,22 +24,8 @@ const passing: Verifier = {
 
 function deps(script: ScriptStep[], over: Partial<AgentDeps> = {}) {
   const model = createScriptedModel(script);
-  const d: AgentDeps = {
-    model,
-    modelId: 'claude-sonnet-5-5',
-    toolbox: createRegistry([todoWriteTool as ToolDefinition]),
-    policy: allowAllPolicy,
-    hooks: noHooks,
-    verifier: passing,
-    context: plainContext(),
-    toolContext: baseToolContext(tempRoot()),
-    budget: { maxTurns: 20, maxCostUsd: 5, timeoutMs: 60_000 },
-    costOf: () => 0.01,
-    maxStopBlocks: 3,
-    branch: 'proofpr/1-test',
-    retryBaseMs: 0,
-    ...over,
-  };
+  const toolbox = createRegistry([todoWriteTool as ToolDefinition]);
+  const d = agentDeps({ model, toolbox, verifier: passing, toolContext: baseToolContext(tempDir('proofpr-loop-')), ...over });
   return { d, model };
 }
 

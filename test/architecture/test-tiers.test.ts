@@ -42,13 +42,17 @@ describe('test tiers', () => {
 
   it('tiers - a unit file imports nothing that starts processes (the runtime guard refuses what it calls)', () => {
     const modules = ['child_process', 'node:child_process', 'execa', 'simple-git'];
-    const imports = (text: string): string[] => [...text.matchAll(/^import [^;]*? from '([^']+)';$|\bimport\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2] ?? '');
+    const imports = (text: string): string[] =>
+      [...text.matchAll(/^import [^;]*? from '([^']+)';$|\bimport\('([^']+)'\)/gm)].map((m) => m[1] ?? m[2] ?? '');
     const offenders = [...(byTier.unit ?? [])].filter((f) => imports(readFileSync(f, 'utf8')).some((m) => modules.includes(m)));
     expect(offenders).toEqual([]);
   });
 
   it('kit - temp folders come from test/kit/temp.ts only (real paths, removed when the file ends)', () => {
-    const sources = fg.sync(['test/**/*.{ts,mjs,js}'], { cwd: root, ignore: ['**/node_modules/**', 'test/fixtures/**', 'test/e2e/projects/**'] });
+    const sources = fg.sync(['test/**/*.{ts,mjs,js}'], {
+      cwd: root,
+      ignore: ['**/node_modules/**', 'test/fixtures/**', 'test/e2e/projects/**'],
+    });
     const own = sources.filter((f) => f !== 'test/kit/temp.ts' && /\bmkdtemp(Sync)?\s*\(/.test(readFileSync(f, 'utf8')));
     expect(own).toEqual([]);
   });

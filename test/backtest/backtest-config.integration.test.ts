@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backtestCommand } from '../../src/hosts/cli/backtest-command.js';
 import type { BacktestReport } from '../../src/backtest/types.js';
@@ -29,7 +29,6 @@ describe('proofpr backtest --config (the proofpr.yml you would install with, for
   const made = history();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PROOFPR_HOME: join(made.work, 'home'), CALC_FIXTURE_MODE: 'on' };
   const quiet = { env, stdout: () => {}, stderr: () => {} };
-  afterAll(() => rmSync(made.work, { recursive: true, force: true }));
 
   it('backtest --config - without it the fix is passed over naming test.command; with it (and its env names passed on) the fix is verified and its test change refused', async () => {
     const plain = join(made.work, 'plain');

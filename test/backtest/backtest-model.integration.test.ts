@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backtestCommand } from '../../src/hosts/cli/backtest-command.js';
 import type { BacktestReport } from '../../src/backtest/types.js';
@@ -69,7 +69,6 @@ describe('proofpr backtest --model (a scripted model behind ANTHROPIC_BASE_URL)'
   });
   afterAll(async () => {
     await server.close();
-    rmSync(made.work, { recursive: true, force: true });
   });
 
   it('backtest --model - the held-out tests never reach a model request; the report counts resolved and verified-but-not-resolved', async () => {

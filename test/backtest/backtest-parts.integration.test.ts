@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixBlocker, testOnlyBlocker } from '../../src/backtest/blocker.js';
 import { finalRunTail } from '../../src/backtest/final-run-tail.js';
@@ -62,15 +62,11 @@ describe('backtest parts', () => {
 
   it("backtest blocker - an uncounted failed final run adds the last line it printed (the newest final run's file)", () => {
     const dir = tempDir('proofpr-backtest-tail-');
-    try {
-      expect(finalRunTail(dir)).toBeUndefined();
-      mkdirSync(join(dir, 'tool-output'));
-      writeFileSync(join(dir, 'tool-output', 'final-test-run-1.txt'), 'old\n');
-      writeFileSync(join(dir, 'tool-output', 'final-test-run-2.txt'), "collecting\nbwrap: Can't find source path x\n\n");
-      expect(finalRunTail(dir)).toBe("bwrap: Can't find source path x");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(finalRunTail(dir)).toBeUndefined();
+    mkdirSync(join(dir, 'tool-output'));
+    writeFileSync(join(dir, 'tool-output', 'final-test-run-1.txt'), 'old\n');
+    writeFileSync(join(dir, 'tool-output', 'final-test-run-2.txt'), "collecting\nbwrap: Can't find source path x\n\n");
+    expect(finalRunTail(dir)).toBe("bwrap: Can't find source path x");
   });
 
   it('backtest cost - the estimate follows the documented formula', () => {

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backtestCommand } from '../../src/hosts/cli/backtest-command.js';
 import type { BacktestReport } from '../../src/backtest/types.js';
@@ -76,7 +76,6 @@ function history() {
 
 describe('proofpr backtest (fixture history, replay model, the built CLI as each pass)', () => {
   const made = history();
-  afterAll(() => rmSync(made.work, { recursive: true, force: true }));
 
   it('backtest - verifies the fix, refuses its test change alone, names why the custom-script fix cannot be verified, and writes backtest.json', async () => {
     const out = join(made.work, 'out');

@@ -3,16 +3,14 @@
  * statuses and Actions, an injected clock): after a verified push, the repository's own CI on that sha
  * lands in evidence.json, the PR body, the check run and the status comment.
  */
-import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nock from 'nock';
-import { fakeGitHub, type FakeGitHub } from '../fakes/github/nock.js';
-import { evidence, fakeRunTask, fakeWorkspace, startHarness, until, type Harness } from '../hosts/probot/harness.js';
+import type { FakeGitHubOptions } from '../fakes/github/state.js';
+import { evidence, fakeRunTask, until, useAppHarness } from '../hosts/probot/harness.js';
 import { payload } from '../github/payloads.js';
-import type { RunStore } from '../../src/jobs/run-store.js';
 import type { RunTask } from '../../src/run/run-task-types.js';
-import { fakeClock } from './fake-ci.js';
+import { failedCiRun, failedLintJob, fakeClock } from './fake-ci.js';
 
 const REPO = 'acme/widgets';
 const SHA = 'c'.repeat(40);
@@ -40,26 +38,18 @@ const checkRun = (name: string, status: string, conclusion: string | null) => ({
 });
 
 describe('App - CI on the pushed commit', () => {
-  let gh: FakeGitHub;
-  let h: Harness | undefined;
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
+  const app = useAppHarness();
 
   const runOnce = async (): Promise<string> => {
-    await h?.app.probot.receive({ id: 'ci-1', name: 'issue_comment', payload: fix } as never);
-    await until(() => (h?.app.runs as RunStore).latest(REPO, 12)?.status === 'done');
-    await h?.app.ciWatcher.idle();
-    return (h?.app.runs as RunStore).latest(REPO, 12)?.id ?? '';
+    await app.receive('issue_comment', fix, 'ci-1');
+    await app.done(12);
+    await app.h.app.ciWatcher.idle();
+    return app.runs.latest(REPO, 12)?.id ?? '';
   };
 
   it('app ci - CI passes → evidence ci.state passed, and the PR body, check run and status comment say so', async () => {
     let polls = 0;
-    gh = fakeGitHub({
+    const github: FakeGitHubOptions = {
       permissions: maintainer,
       ci: (sha: string) => {
         expect(sha).toBe(SHA);
@@ -73,54 +63,56 @@ describe('App - CI on the pushed commit', () => {
           statuses: [],
         };
       },
-    });
+    };
     const clock = fakeClock();
-    h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
+    await app.start({ github, runTask: writingRunTask(), ciClock: clock });
     const runId = await runOnce();
 
-    const ev = JSON.parse(readFileSync(join(h.home, 'runs', runId, 'evidence.json'), 'utf8')) as { ci?: unknown };
+    const ev = JSON.parse(readFileSync(join(app.h.home, 'runs', runId, 'evidence.json'), 'utf8')) as { ci?: unknown };
     expect(ev.ci).toEqual({
       sha: SHA,
       state: 'passed',
       checks: [{ name: 'test', conclusion: 'success', url: 'https://github.com/acme/widgets/runs/test' }],
     });
-    const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
+    const body = (app.gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
     expect(body).toMatch(/^Fixes #12\n\n## proofpr: verified/);
     expect(body).toContain('**CI passed ✅ on `cccccccccccc` (1 check)** — state `passed`');
-    const checks = gh.calledWith('POST', /\/check-runs$/);
+    const checks = app.gh.calledWith('POST', /\/check-runs$/);
     expect(checks).toHaveLength(2);
     expect((checks[1]?.body as { output: { summary: string } }).output.summary).toContain('CI passed');
-    expect(gh.comments.find((c) => c.body.includes('proofpr:run='))?.body).toContain('CI passed ✅ on `cccccccccccc`');
+    expect(app.gh.comments.find((c) => c.body.includes('proofpr:run='))?.body).toContain('CI passed ✅ on `cccccccccccc`');
     expect(clock.sleeps.length).toBeGreaterThan(0);
-    expect(gh.unhandled).toEqual([]);
+    expect(app.gh.unhandled).toEqual([]);
   });
 
   it('app ci - CI never starts → not-run with its cause within the wait', async () => {
-    gh = fakeGitHub({
+    const github: FakeGitHubOptions = {
       permissions: maintainer,
       config: 'ci:\n  wait_min: 10\n  fix_rounds: 0\n',
       ci: () => ({}),
       workflows: { '.github/workflows/release.yml': 'on:\n  release:\n    types: [published]\njobs: {}\n' },
-    });
+    };
     const clock = fakeClock();
-    h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
+    await app.start({ github, runTask: writingRunTask(), ciClock: clock });
     const runId = await runOnce();
-    const ev = JSON.parse(readFileSync(join(h.home, 'runs', runId, 'evidence.json'), 'utf8')) as { ci?: { state: string; cause: string } };
+    const ev = JSON.parse(readFileSync(join(app.h.home, 'runs', runId, 'evidence.json'), 'utf8')) as {
+      ci?: { state: string; cause: string };
+    };
     expect(ev.ci?.state).toBe('not-run');
     expect(ev.ci?.cause).toMatch(/^no workflow on pull_request/);
     expect(clock.t).toBeLessThanOrEqual(10 * 60_000);
-    const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
+    const body = (app.gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
     expect(body).toContain('CI did not run ⚠️');
     expect(body).toContain('Cause: no workflow on pull_request');
-    expect(gh.unhandled).toEqual([]);
+    expect(app.gh.unhandled).toEqual([]);
   });
 
   it('app ci - a check_suite webhook for the sha wakes the watch (no wait for the next poll)', async () => {
     let finished = false;
-    gh = fakeGitHub({
+    const github: FakeGitHubOptions = {
       permissions: maintainer,
       ci: () => ({ check_runs: [checkRun('test', finished ? 'completed' : 'in_progress', finished ? 'failure' : null)] }),
-    });
+    };
     // A clock whose sleep only ends on a wake: the watch can only finish through the webhook.
     const slept: number[] = [];
     const clock = {
@@ -130,84 +122,63 @@ describe('App - CI on the pushed commit', () => {
         await wake;
       },
     };
-    h = await startHarness(writingRunTask(), fakeWorkspace(), undefined, { ciClock: clock });
-    await h.app.probot.receive({ id: 'ci-w', name: 'issue_comment', payload: fix } as never);
+    await app.start({ github, runTask: writingRunTask(), ciClock: clock });
+    await app.receive('issue_comment', fix, 'ci-w');
     await until(() => slept.length > 0);
     finished = true;
-    await h.app.probot.receive({
-      id: 'cs-1',
-      name: 'check_suite',
-      payload: {
+    await app.receive(
+      'check_suite',
+      {
         action: 'completed',
         check_suite: { head_sha: SHA },
         repository: { name: 'widgets', owner: { login: 'acme' } },
         installation: { id: 42 },
       },
-    } as never);
-    await h.app.ciWatcher.idle();
-    const body = (gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
+      'cs-1',
+    );
+    await app.h.app.ciWatcher.idle();
+    const body = (app.gh.calledWith('PATCH', /\/pulls\/100$/).at(-1)?.body as { body: string }).body;
     expect(body).toContain('CI failed ❌');
     expect(slept).toHaveLength(1);
   });
   it("app ci - CI fails → a CI fix round is queued as a follow-up job (CI's log as its task, reproduce first); after the last round a comment says what still fails", async () => {
-    gh = fakeGitHub({
+    const github: FakeGitHubOptions = {
       permissions: maintainer,
       ci: (sha: string) => {
         // The PR's head is the sha proofpr pushed (the fake workspace pushes nothing).
-        for (const p of gh.pulls) p.headSha = SHA;
+        for (const p of app.gh.pulls) p.headSha = SHA;
         return {
           check_runs: [checkRun('lint', 'completed', 'failure')],
-          workflow_runs: [
-            {
-              id: 500,
-              name: 'CI',
-              event: 'pull_request',
-              status: 'completed',
-              conclusion: 'failure',
-              html_url: 'https://github.com/acme/widgets/actions/runs/500',
-              created_at: '2026-12-01T10:00:00Z',
-              head_sha: sha,
-            },
-          ],
+          workflow_runs: [failedCiRun(500, sha, 'https://github.com/acme/widgets/actions/runs/500')],
         };
       },
       jobs: {
         '500': [
-          {
-            id: 900,
-            name: 'lint',
-            conclusion: 'failure',
-            html_url: 'https://github.com/acme/widgets/actions/runs/500/job/900',
-            steps: [{ name: 'Run npm run lint', number: 1, conclusion: 'failure' }],
-          },
+          failedLintJob('https://github.com/acme/widgets/actions/runs/500/job/900', [
+            { name: 'Run npm run lint', number: 1, conclusion: 'failure' },
+          ]),
         ],
       },
       logs: {
         '900': '##[group]Run npm run lint\nnpm run lint\n##[endgroup]\nsrc/a.ts: 1 error\n##[error]Process completed with exit code 1.',
       },
-    });
+    };
     const clock = fakeClock();
     const fake = fakeRunTask();
     const inner = writingRunTask();
     const runTask: RunTask = async (input) => (await fake.runTask(input), inner(input));
-    h = await startHarness(runTask, fakeWorkspace(), undefined, { ciClock: clock });
-    await h.app.probot.receive({ id: 'ci-f', name: 'issue_comment', payload: fix } as never);
-    await until(() => gh.comments.some((c) => /CI still fails/.test(c.body)));
+    await app.start({ github, runTask, ciClock: clock });
+    await app.receive('issue_comment', fix, 'ci-f');
+    await until(() => app.gh.comments.some((c) => /CI still fails/.test(c.body)));
     expect(fake.inputs).toHaveLength(2);
     const round = fake.inputs[1];
     expect(round?.continueBranch).toBe(true);
     expect(round?.reproduce).toEqual({ commands: ['npm run lint'] });
     expect(round?.task.body).toContain(`## CI failed on commit ${SHA}`);
     expect(round?.task.body).toContain('> src/a.ts: 1 error');
-    const still = gh.comments.find((c) => /CI still fails/.test(c.body))?.body ?? '';
+    const still = app.gh.comments.find((c) => /CI still fails/.test(c.body))?.body ?? '';
     expect(still).toMatch(/^CI still fails on `cccccccccccc` after 1 CI fix round\(s\) \(ci\.fix_rounds: 1\)/);
     expect(still).toContain('- lint');
-    expect(gh.comments.filter((c) => /CI still fails/.test(c.body))).toHaveLength(1);
+    expect(app.gh.comments.filter((c) => /CI still fails/.test(c.body))).toHaveLength(1);
   });
-});
-
-// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });

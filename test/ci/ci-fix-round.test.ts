@@ -3,7 +3,9 @@ import { ciFailureReport, failingSections, newestCompletedRuns } from '../../src
 import { planCiFix } from '../../src/usecases/ci-fix-round.js';
 import type { CiEvidence } from '../../src/usecases/ci-types.js';
 import type { PublishedRun } from '../../src/usecases/publish-ci.js';
-import type { Trigger } from '../../src/github/trigger.js';
+import { parseEvent } from '../../src/github/event.js';
+import { toTrigger } from '../../src/github/trigger.js';
+import { payload } from '../github/payloads.js';
 import type { PullRequestInfo } from '../../src/github/port.js';
 import { fakeCi, fakeClock } from './fake-ci.js';
 
@@ -85,23 +87,14 @@ describe("CI fix - what CI said, as the round's task", () => {
 });
 
 describe('CI fix - whether a round starts', () => {
-  const trigger: Trigger = {
-    kind: 'fix',
-    target: 'issue',
-    via: 'comment',
-    owner: 'acme',
-    repo: 'widgets',
-    number: 12,
-    title: 'Fix it',
-    body: 'b',
-    commenter: 'alice',
-    commentId: 5,
-    commentKind: 'issue-comment',
-    commentCreatedAt: '2026-01-01T00:00:00Z',
-    instructions: '',
-    installationId: 42,
-    deliveryId: 'd1',
-  };
+  // The request the published run answered: alice's `/agent fix` on acme/widgets#12 (installation 42), as the webhook gives it.
+  const facts = parseEvent(
+    'issue_comment',
+    'd1',
+    payload('issue_comment.created', (p) => (p.comment.user.login = 'alice')),
+  );
+  const trigger = facts && toTrigger(facts, { trigger: '/agent', trigger_label: 'proofpr:fix' });
+  if (!trigger) throw new Error('the issue_comment fixture is not a trigger');
   const published = { runId: 'r1', prNumber: 100, sha: SHA, changedFiles: [] } as unknown as PublishedRun;
   const failed: CiEvidence = {
     sha: SHA,

@@ -67,3 +67,24 @@ export const check = (name: string, status: string, conclusion: string | null = 
   url: `https://ci.example/${name}`,
   app,
 });
+
+/** A failed `CI` workflow run on pull_request for `sha`, as the Actions REST API lists it (the GitHub stand-in's `workflow_runs`). */
+export const failedCiRun = (id: number, sha: string, htmlUrl: string, createdAt = '2026-12-01T10:00:00Z') => ({
+  id,
+  name: 'CI',
+  event: 'pull_request',
+  status: 'completed',
+  conclusion: 'failure',
+  html_url: htmlUrl,
+  created_at: createdAt,
+  head_sha: sha,
+});
+
+/** Its failed `lint` job (id 900) with `steps`, as the Actions REST API lists it (the GitHub stand-in's `jobs`). */
+export const failedLintJob = (htmlUrl: string, steps: Array<{ name: string; number: number; conclusion: string }>) => ({
+  id: 900,
+  name: 'lint',
+  conclusion: 'failure',
+  html_url: htmlUrl,
+  steps,
+});

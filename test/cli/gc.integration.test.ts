@@ -2,27 +2,17 @@
  * `proofpr gc`: old run folders go, new ones stay; unused mirrors go unless they hold unpushed work;
  * empty proofpr/* branches (no commit of their own) are deleted, WIP branches are kept.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gcCommand } from '../../src/hosts/cli/gc-command.js';
 import { tempDir } from '../kit/temp.js';
+import { gitIn } from '../kit/host-repo.js';
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (): string => {
-  const d = tempDir('proofpr-gc-');
-  temps.push(d);
-  return d;
-};
-const g = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+const g = (cwd: string, ...args: string[]): string => gitIn(cwd, ...args).trim();
 
 function repoWithBranches(): string {
-  const dir = tmp();
+  const dir = tempDir('proofpr-gc-');
   g(dir, 'init', '-q', '-b', 'main');
   writeFileSync(join(dir, 'a.txt'), 'a\n');
   g(dir, 'add', '-A');
@@ -42,7 +32,7 @@ const old = (p: string): void => {
 
 describe('proofpr gc', () => {
   it('gc - removes old run folders and empty proofpr branches, keeps new runs and WIP branches', async () => {
-    const home = tmp();
+    const home = tempDir('proofpr-gc-');
     for (const r of ['20250101-old', '20261201-new']) mkdirSync(join(home, 'runs', r), { recursive: true });
     old(join(home, 'runs', '20250101-old'));
     const repo = repoWithBranches();
@@ -58,8 +48,8 @@ describe('proofpr gc', () => {
   });
 
   it('gc - an unused mirror goes; one holding unpushed WIP stays; --dry-run removes nothing', async () => {
-    const home = tmp();
-    const plain = tmp();
+    const home = tempDir('proofpr-gc-');
+    const plain = tempDir('proofpr-gc-');
     g(plain, 'init', '-q', '-b', 'main');
     writeFileSync(join(plain, 'x'), 'x\n');
     g(plain, 'add', '-A');

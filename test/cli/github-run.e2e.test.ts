@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import nock from 'nock';
-import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
+import { createScriptedModel } from '../../src/model/scripted.js';
 import { main } from '../../src/hosts/cli/main.js';
 import { runCommand } from '../../src/hosts/cli/run-command.js';
 import type { RawRunFlags } from '../../src/hosts/cli/run-options.js';
@@ -17,25 +17,12 @@ import type { GitHubState } from '../fakes/github/state.js';
 import { git } from '../action/harness.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
 import { tempDir } from '../kit/temp.js';
+import { demoFix } from '../kit/e2e-script.js';
 
 const TOKEN = 'ghp_fakeCliToken0123456789abcdefXYZ';
 
-function fixModel() {
-  return createScriptedModel([
-    { content: [text('Reading the code.'), toolUse('Read', { file_path: 'src/stats.js' })] },
-    {
-      content: [
-        toolUse('Edit', {
-          file_path: 'src/stats.js',
-          old_string: 'const sorted = [...values].sort();',
-          new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-        }),
-      ],
-    },
-    { content: [toolUse('Bash', { command: 'node --test', description: 'run the tests' })] },
-    { content: [text('median() now sorts numerically; the tests pass.')] },
-  ]);
-}
+/** The scripted model that fixes the demo bug and says so. */
+const fixModel = () => createScriptedModel(demoFix('node --test', 'median() now sorts numerically; the tests pass.'));
 
 describe('proofpr run --github-repo --issue', () => {
   let work: string;

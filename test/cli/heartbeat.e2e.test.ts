@@ -8,34 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { fixtureRepo } from '../e2e/helpers.js';
+import { BIN, demoFixScript } from '../kit/host-cli.js';
 import { DEFAULT_HEARTBEAT_MS, elapsed, heartbeatMs, startHeartbeat } from '../../src/hosts/shared/heartbeat.js';
 
-const BIN = resolve('bin/proofpr.js');
 const SLOW = 'sleep 5 && node --test';
-
-function fixScript(_body: unknown, n: number): unknown {
-  const tool = (name: string, input: unknown) => ({
-    content: [{ type: 'tool_use', id: `toolu_${n}`, name, input }],
-    stop_reason: 'tool_use',
-  });
-  switch (n) {
-    case 1:
-      return tool('Read', { file_path: 'src/stats.js' });
-    case 2:
-      return tool('Edit', {
-        file_path: 'src/stats.js',
-        old_string: 'const sorted = [...values].sort();',
-        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-      });
-    case 3:
-      return tool('Bash', { command: SLOW });
-    default:
-      return { content: [{ type: 'text', text: 'Fixed the numeric sort in median().' }], stop_reason: 'end_turn' };
-  }
-}
 
 /** Run the CLI; each stderr line with the time it arrived. */
 function cliTimed(
@@ -60,7 +39,7 @@ function cliTimed(
 describe('CLI heartbeat', () => {
   let server: FakeMessagesServer;
   beforeAll(async () => {
-    server = await startFakeMessagesServer(fixScript);
+    server = await startFakeMessagesServer(demoFixScript(SLOW));
   });
   afterAll(async () => server.close());
 

@@ -8,25 +8,17 @@
  * itself; the user's own COREPACK_INTEGRITY_KEYS=0 (the last fix named) reaches corepack.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { tempDir } from '../kit/temp.js';
+import { runCli, type CliResult } from '../kit/host-cli.js';
+import { COREPACK_TOOLS, commitAll, gitIn, pathWithout, writeTree } from '../kit/host-repo.js';
 
 jest.setTimeout(120_000);
-
-const BIN = resolve('bin/proofpr.js');
-const HIDE = new Set(['pnpm', 'pnpx', 'yarn', 'yarnpkg']);
-const temps: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = tempDir(prefix);
-  temps.push(d);
-  return d;
-};
 
 /** The fake pnpm: `--version`, and `test` running `node --test` as pnpm would run a `node --test` script. */
 const PNPM_BIN = `#!/usr/bin/env node
@@ -43,36 +35,10 @@ let tarballHash: string;
 let api: Server;
 let apiUrl: string;
 let work: string;
-let pathWithout: string;
-
-function writeTree(dir: string, files: Record<string, string>): void {
-  for (const [p, t] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), t);
-  }
-}
-
-/** PATH as the test process has it, minus pnpm and yarn: a folder holding one of them is mirrored without it. */
-function pathWithoutPackageManagers(): string {
-  const out: string[] = [];
-  for (const [i, d] of (process.env.PATH ?? '').split(delimiter).entries()) {
-    // Not this repository's node_modules/.bin (npx puts it on the test's PATH): the projects bring their own.
-    if (!d || !existsSync(d) || /node_modules[\\/]\.bin$/.test(d)) continue;
-    const names = readdirSync(d);
-    if (!names.some((n) => HIDE.has(n))) {
-      out.push(d);
-      continue;
-    }
-    const mirror = join(work, `path-${i}`);
-    mkdirSync(mirror, { recursive: true });
-    for (const n of names) if (!HIDE.has(n)) symlinkSync(join(d, n), join(mirror, n));
-    out.push(mirror);
-  }
-  return out.join(delimiter);
-}
+let noPackageManagers: string;
 
 beforeAll(async () => {
-  work = tmp('proofpr-corepack-doctor-');
+  work = tempDir('proofpr-corepack-doctor-');
   const pkg = join(work, 'pkg');
   writeTree(pkg, {
     'package/package.json': JSON.stringify({ name: 'pnpm', version: '9.0.0', bin: { pnpm: 'bin/pnpm.cjs', pnpx: 'bin/pnpm.cjs' } }),
@@ -96,41 +62,33 @@ beforeAll(async () => {
   for (const s of [registry, api]) await new Promise<void>((ok) => s.listen(0, '127.0.0.1', () => ok()));
   registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`;
   apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-  pathWithout = pathWithoutPackageManagers();
+  // Not this repository's node_modules/.bin (npx puts it on the test's PATH): the projects bring their own.
+  noPackageManagers = pathWithout(COREPACK_TOOLS, work, /node_modules[\\/]\.bin$/);
 });
 
 afterAll(async () => {
   for (const s of [registry, api]) await new Promise<void>((ok) => s.close(() => ok()));
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
-interface Result {
-  code: number;
-  stdout: string;
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<Result> {
-  const base = { PATH: pathWithout, HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'error' };
-  const all = {
-    ...base,
-    ANTHROPIC_API_KEY: 'sk-test-corepack-doctor',
-    ANTHROPIC_BASE_URL: apiUrl,
-    PROOFPR_MODEL: 'claude-known-1',
-    ...env,
-  };
-  return new Promise((ok) =>
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: work, env: all as NodeJS.ProcessEnv, timeout: 110_000, encoding: 'utf8' },
-      (err, stdout) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
-    ),
+/** PATH without pnpm and yarn, the local API and model, in the shared work folder. */
+function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runCli(
+    args,
+    {
+      PATH: noPackageManagers,
+      LOG_LEVEL: 'error',
+      ANTHROPIC_API_KEY: 'sk-test-corepack-doctor',
+      ANTHROPIC_BASE_URL: apiUrl,
+      PROOFPR_MODEL: 'claude-known-1',
+      ...env,
+    },
+    { cwd: work, timeoutMs: 110_000 },
   );
 }
 
 /** A committed pnpm project (lock file, packageManager pinned as given) with one node:test test. */
 function pnpmProject(packageManager: string): string {
-  const dir = join(tmp('proofpr-corepack-repo-'), 'repo');
+  const dir = join(tempDir('proofpr-corepack-repo-'), 'repo');
   writeTree(dir, {
     'package.json': JSON.stringify({ name: 'p', version: '1.0.0', packageManager, scripts: { test: 'node --test' } }, null, 2),
     'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
@@ -138,26 +96,21 @@ function pnpmProject(packageManager: string): string {
     'test/one.test.js':
       "const test = require('node:test');\nconst assert = require('node:assert');\nconst { one } = require('../lib/one.js');\ntest('one', () => assert.strictEqual(one(), 1));\ntest('two', () => assert.strictEqual(one() + one(), 2));\n",
   });
-  for (const a of [
-    ['init', '-q', '-b', 'main'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'init'],
-  ])
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir });
+  commitAll(dir);
   return dir;
 }
 
 /** init, commit what it wrote, doctor: as a new user would, no hand edit. */
-async function initThenDoctor(dir: string, env: Record<string, string>): Promise<{ init: Result; doctor: Result; config: string }> {
+async function initThenDoctor(dir: string, env: Record<string, string>): Promise<{ init: CliResult; doctor: CliResult; config: string }> {
   const init = await cli(['init', '--repo', dir], env);
   const config = readFileSync(join(dir, '.github', 'proofpr.yml'), 'utf8');
-  execFileSync('git', ['add', '.github'], { cwd: dir });
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'config'], { cwd: dir });
+  gitIn(dir, 'add', '.github');
+  gitIn(dir, 'commit', '-qm', 'config');
   return { init, doctor: await cli(['doctor', '--repo', dir], env), config };
 }
 
 const corepackEnv = (): Record<string, string> => ({
-  COREPACK_HOME: join(tmp('proofpr-corepack-home-'), 'c'),
+  COREPACK_HOME: join(tempDir('proofpr-corepack-home-'), 'c'),
   COREPACK_NPM_REGISTRY: registryUrl,
 });
 
@@ -195,10 +148,10 @@ describe('init + doctor with a package manager that is not installed', () => {
   });
 
   it("corepack's shim on PATH (corepack enable) that cannot verify: the shim is probed, FAIL names it and the same fixes (not a dry run with unreadable counts)", async () => {
-    const shims = tmp('proofpr-corepack-shims-');
-    execFileSync('corepack', ['enable', '--install-directory', shims, 'pnpm'], { env: { ...process.env, PATH: pathWithout } });
+    const shims = tempDir('proofpr-corepack-shims-');
+    execFileSync('corepack', ['enable', '--install-directory', shims, 'pnpm'], { env: { ...process.env, PATH: noPackageManagers } });
     const dir = pnpmProject('pnpm@9.0.0');
-    const r = { doctor: await cli(['doctor', '--repo', dir], { ...corepackEnv(), PATH: `${shims}${delimiter}${pathWithout}` }) };
+    const r = { doctor: await cli(['doctor', '--repo', dir], { ...corepackEnv(), PATH: `${shims}${delimiter}${noPackageManagers}` }) };
     expect(r.doctor.stdout).toMatch(
       /^FAIL {2}package manager: pnpm on PATH is corepack's shim \(`corepack enable`\), and it could not run: corepack could not verify the signature of pnpm@9\.0\.0 \(`pnpm --version`: Error: No compatible signature found/m,
     );
@@ -217,7 +170,7 @@ describe('init + doctor with a package manager that is not installed', () => {
 
 describe('doctor names the program a test command could not start (exit 127)', () => {
   it("a dependency's program with no node_modules: names vitest and the project's install, not a reporter", async () => {
-    const dir = join(tmp('proofpr-127-node-'), 'repo');
+    const dir = join(tempDir('proofpr-127-node-'), 'repo');
     writeTree(dir, {
       'package.json': JSON.stringify(
         { name: 'v', version: '1.0.0', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.0.0' } },
@@ -227,12 +180,7 @@ describe('doctor names the program a test command could not start (exit 127)', (
       'package-lock.json': JSON.stringify({ name: 'v', lockfileVersion: 3, requires: true, packages: {} }),
       'test/a.test.js': "import { test } from 'vitest';\ntest('a', () => {});\n",
     });
-    for (const a of [
-      ['init', '-q', '-b', 'main'],
-      ['add', '-A'],
-      ['commit', '-q', '-m', 'init'],
-    ])
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir });
+    commitAll(dir);
     const r = await initThenDoctor(dir, {});
     expect(r.config).toContain('command: "npm test"');
     expect(r.doctor.stdout).toMatch(/^FAIL {2}dry test run: `npm test` .*exit 127/m);
@@ -243,14 +191,9 @@ describe('doctor names the program a test command could not start (exit 127)', (
   });
 
   it('a program the machine lacks: names it and says to install it on this machine', async () => {
-    const dir = join(tmp('proofpr-127-tool-'), 'repo');
+    const dir = join(tempDir('proofpr-127-tool-'), 'repo');
     writeTree(dir, { '.github/proofpr.yml': 'test:\n  command: "proofpr-absent-tool --run"\n', 'a.txt': 'a\n' });
-    for (const a of [
-      ['init', '-q', '-b', 'main'],
-      ['add', '-A'],
-      ['commit', '-q', '-m', 'init'],
-    ])
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir });
+    commitAll(dir);
     const r = await cli(['doctor', '--repo', dir], {});
     expect(r.stdout).toMatch(
       /fix: `proofpr-absent-tool` was not found \(exit 127\) while `proofpr-absent-tool --run` ran: install `proofpr-absent-tool` on this machine/,

@@ -7,46 +7,25 @@
  * jest and tsc come from this repository's node_modules (linked into the temp repositories).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { tempDir } from '../kit/temp.js';
+import { runCli } from '../kit/host-cli.js';
+import { COREPACK_TOOLS, commitAll, gitIn, pathWithout, writeTree } from '../kit/host-repo.js';
+import { freePort } from '../kit/host-net.js';
 
-const BIN = resolve('bin/proofpr.js');
 const KEY = 'sk-test-init-doctor-key';
 const MODEL = 'claude-known-1';
-const temps: string[] = [];
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
-  return new Promise((ok) => {
-    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'error' };
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...base, ...env } as NodeJS.ProcessEnv, timeout: 180_000, encoding: 'utf8' },
-      (err, stdout, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { LOG_LEVEL: 'error', ...env });
 
 /** A committed temp repository; node_modules (ignored) links to this repository's, so jest and tsc run. */
 function repo(files: Record<string, unknown>, linkModules = true): string {
   const dir = tempDir('proofpr-init-doctor-');
-  temps.push(dir);
-  for (const [p, v] of Object.entries({ '.gitignore': 'node_modules\n', ...files })) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), typeof v === 'string' ? v : JSON.stringify(v, null, 2));
-  }
+  writeTree(dir, { '.gitignore': 'node_modules\n', ...files });
   // A hard-linked copy where it can be made (the sandbox hides the temp folder, so a link to a checkout
   // of this repository under it would point at nothing there); else a link to the folder outside it.
   if (linkModules) {
@@ -57,12 +36,7 @@ function repo(files: Record<string, unknown>, linkModules = true): string {
       symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
     }
   }
-  for (const a of [
-    ['init', '-q', '-b', 'main'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'init'],
-  ])
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir });
+  commitAll(dir);
   return dir;
 }
 
@@ -86,13 +60,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((ok) => api.close(() => ok()));
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
 const doctorEnv = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: '', PROOFPR_MODEL: MODEL };
 const doctor = (dir: string, env: Record<string, string> = {}) =>
   cli(['doctor', '--repo', dir], { ...doctorEnv, ANTHROPIC_BASE_URL: apiUrl, ...env });
 const written = (dir: string): string => readFileSync(join(dir, '.github', 'proofpr.yml'), 'utf8');
+/** Commits what init wrote, as a user would before doctor. */
+function commitConfig(dir: string): void {
+  gitIn(dir, 'add', '.github');
+  gitIn(dir, 'commit', '-qm', 'config');
+}
 
 describe('proofpr init, then proofpr doctor', () => {
   // Needs the harness to run a composite test command as written (the lead's harness-run change):
@@ -110,8 +88,7 @@ describe('proofpr init, then proofpr doctor', () => {
     expect(init.code).toBe(0);
     expect(written(dir)).toContain('command: "npm test"');
     expect(written(dir)).toContain('runs jest');
-    execFileSync('git', ['add', '.github'], { cwd: dir });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'config'], { cwd: dir });
+    commitConfig(dir);
     const r = await doctor(dir);
     expect(r.stdout).toMatch(/^ok {4}dry test run: `npm test` \(configured\) on [0-9a-f]{12}.*2 passed, 0 failed/m);
     expect(r.stdout).toContain('\nready.\n');
@@ -131,8 +108,7 @@ describe('proofpr init, then proofpr doctor', () => {
     expect(init.code).toBe(0);
     expect(written(dir)).toContain('command: "npm test -w packages/calc"');
     expect(written(dir)).toMatch(/the root package.json has no scripts.test; the workspace packages\/calc has one/);
-    execFileSync('git', ['add', '.github'], { cwd: dir });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'config'], { cwd: dir });
+    commitConfig(dir);
     const r = await doctor(dir);
     expect(r.stdout).toMatch(/^ok {4}dry test run: `npm test -w packages\/calc` \(configured\).*2 passed, 0 failed/m);
     expect(r.code).toBe(0);
@@ -165,25 +141,8 @@ describe('proofpr init, then proofpr doctor', () => {
       false,
     );
     const work = tempDir('proofpr-nopnpm-');
-    temps.push(work);
-    const PATH = (process.env.PATH ?? '')
-      .split(delimiter)
-      .filter((d) => d && existsSync(d))
-      .map((d, i) => {
-        const names = readdirSync(d);
-        if (!names.some((n) => ['pnpm', 'pnpx', 'yarn', 'yarnpkg'].includes(n))) return d;
-        const mirror = join(work, `p${i}`);
-        mkdirSync(mirror);
-        for (const n of names) if (!['pnpm', 'pnpx', 'yarn', 'yarnpkg'].includes(n)) symlinkSync(join(d, n), join(mirror, n));
-        return mirror;
-      })
-      .join(delimiter);
-    const port = await new Promise<number>((ok) => {
-      const s = createNetServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as AddressInfo).port;
-        s.close(() => ok(p));
-      });
-    });
+    const PATH = pathWithout(COREPACK_TOOLS, work);
+    const port = await freePort();
     const r = await doctor(dir, { PATH, COREPACK_HOME: join(work, 'corepack'), COREPACK_NPM_REGISTRY: `http://127.0.0.1:${port}` });
     expect(r.stdout).toMatch(/^FAIL {2}package manager: pnpm is not installed and corepack could not provide it/m);
     expect(r.stdout).toMatch(/fix: run `corepack enable`/);

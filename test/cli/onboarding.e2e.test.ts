@@ -4,55 +4,27 @@
  * The key/model check talks to a local stand-in for count_tokens on 127.0.0.1 (ANTHROPIC_BASE_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { tempDir } from '../kit/temp.js';
+import { BIN, runCli } from '../kit/host-cli.js';
+import { commitAll, gitIn, writeTree } from '../kit/host-repo.js';
 
-const BIN = resolve('bin/proofpr.js');
 const KEY = 'sk-test-doctor-key';
-const temps: string[] = [];
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
-  return new Promise((ok) => {
-    const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'error' };
-    execFile(process.execPath, [BIN, ...args], { env: { ...base, ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
-      ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { LOG_LEVEL: 'error', ...env }, { timeoutMs: 120_000 });
 
 function repo(files: Record<string, string>): string {
   const dir = tempDir('proofpr-onboard-');
-  temps.push(dir);
-  for (const [p, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), text);
-  }
+  writeTree(dir, files);
   return dir;
-}
-
-async function commitAll(dir: string): Promise<void> {
-  for (const a of [
-    ['init', '-q', '-b', 'main'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'init'],
-  ]) {
-    await new Promise<void>((ok, fail) =>
-      execFile('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir }, (e) => (e ? fail(e) : ok())),
-    );
-  }
 }
 
 const NODE_PROJECT = {
@@ -96,7 +68,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((ok) => api.close(() => ok()));
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
 });
 
 describe('proofpr init', () => {
@@ -131,39 +102,40 @@ describe('proofpr init', () => {
 });
 
 describe('proofpr config check', () => {
-  it('config check - a valid config exits 0 and says which test command applies', async () => {
-    const dir = repo({
-      ...NODE_PROJECT,
-      '.github/proofpr.yml':
-        'test:\n  command: npm test\nsweeps:\n  - { name: nightly, schedule: "0 3 * * *", prompt: "fix the failing tests" }\n',
-    });
-    const r = await cli(['config', 'check', '--repo', dir]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('.github/proofpr.yml is valid');
-    expect(r.stdout).toContain('test: `npm test` (configured');
-  });
-
-  it('config check - a broken config exits 2 naming every bad key', async () => {
-    const dir = repo({
-      ...NODE_PROJECT,
-      '.github/proofpr.yml':
+  it.each([
+    {
+      title: 'config check - a valid config exits 0 and says which test command applies',
+      config: 'test:\n  command: npm test\nsweeps:\n  - { name: nightly, schedule: "0 3 * * *", prompt: "fix the failing tests" }\n',
+      code: 0,
+      stdout: ['.github/proofpr.yml is valid', 'test: `npm test` (configured'],
+      stderr: [],
+    },
+    {
+      title: 'config check - a broken config exits 2 naming every bad key',
+      config:
         'max_turns: many\npermissions:\n  allow: ["Bash(npm test:*"]\nsweeps:\n  - { name: nightly, schedule: "0 3 * *", prompt: p }\ntest:\n  comand: npm test\n',
-    });
+      code: 2,
+      stdout: [],
+      stderr: ['max_turns:', 'permissions.allow[0]:', 'sweeps[0].schedule:', 'test.comand: unknown key'],
+    },
+    {
+      title: 'config check - no file means defaults, exit 0',
+      config: undefined,
+      code: 0,
+      stdout: ['no .github/proofpr.yml: the defaults apply'],
+      stderr: [],
+    },
+  ])('$title', async ({ config, code, stdout, stderr }) => {
+    const dir = repo(config === undefined ? NODE_PROJECT : { ...NODE_PROJECT, '.github/proofpr.yml': config });
     const r = await cli(['config', 'check', '--repo', dir]);
-    expect(r.code).toBe(2);
-    for (const key of ['max_turns:', 'permissions.allow[0]:', 'sweeps[0].schedule:', 'test.comand: unknown key'])
-      expect(r.stderr).toContain(key);
-  });
-
-  it('config check - no file means defaults, exit 0', async () => {
-    const r = await cli(['config', 'check', '--repo', repo(NODE_PROJECT)]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('no .github/proofpr.yml: the defaults apply');
+    expect(r.code).toBe(code);
+    for (const said of stdout) expect(r.stdout).toContain(said);
+    for (const said of stderr) expect(r.stderr).toContain(said);
   });
 
   it('run - a malformed permission rule stops `run` at load with exit 2, before any worktree or branch', async () => {
     const dir = repo({ ...NODE_PROJECT, '.github/proofpr.yml': 'permissions:\n  deny: ["Bash(curl:*"]\n' });
-    await commitAll(dir);
+    commitAll(dir);
     const r = await cli(['run', '--repo', dir, '--prompt', 'do it'], {
       ANTHROPIC_API_KEY: KEY,
       ANTHROPIC_BASE_URL: apiUrl,
@@ -171,7 +143,7 @@ describe('proofpr config check', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('permissions.deny[0]');
-    const branches = await new Promise<string>((ok) => execFile('git', ['branch', '--list'], { cwd: dir }, (_e, out) => ok(out)));
+    const branches = gitIn(dir, 'branch', '--list');
     expect(branches.trim()).toBe('* main');
     expect(existsSync(join(dir, '.proofpr-home', 'worktrees'))).toBe(false);
   });
@@ -180,7 +152,7 @@ describe('proofpr config check', () => {
 describe('proofpr doctor', () => {
   it('doctor - a Node project: machine, key and model (one count_tokens request), config, and the counts of a dry test run', async () => {
     const dir = repo({ ...NODE_PROJECT, '.github/proofpr.yml': 'model: claude-known-1\n' });
-    await commitAll(dir);
+    commitAll(dir);
     const before = seen.length;
     const r = await cli(['doctor', '--repo', dir], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl });
     expect(r.stdout).toMatch(/^ok {4}node: v\d+/m);
@@ -195,7 +167,7 @@ describe('proofpr doctor', () => {
 
   it('doctor - a Python project with a failing test: the counts show the red base (a warning, not a failure)', async () => {
     const dir = repo({ ...PYTHON_PROJECT, '.github/proofpr.yml': 'model: claude-known-1\n' });
-    await commitAll(dir);
+    commitAll(dir);
     const r = await cli(['doctor', '--repo', dir], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: apiUrl });
     expect(r.stdout).toMatch(/^warn {2}dry test run: `[^`]*pytest[^`]*` \(detected\).*exit 1, 2 passed, 1 failed/m);
     expect(r.code).toBe(0);
@@ -216,15 +188,18 @@ describe('proofpr doctor', () => {
       '',
     ].join('\n');
     const dir = repo({ ...NODE_PROJECT, 'test/wait.test.js': waiting, '.github/proofpr.yml': 'model: claude-known-1\n' });
-    await commitAll(dir);
+    commitAll(dir);
     const worktrees = () =>
-      execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: dir, encoding: 'utf8' })
+      gitIn(dir, 'worktree', 'list', '--porcelain')
         .split('\n')
         .filter((l) => l.startsWith('worktree '));
     expect(worktrees()).toHaveLength(1);
+    // The doctor's own temp folder (left behind when it is killed) goes in a kit temp folder, removed with it.
+    const doctorTmp = tempDir('proofpr-onboard-tmp-');
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
+      TMPDIR: doctorTmp,
       LOG_LEVEL: 'error',
       ANTHROPIC_API_KEY: KEY,
       ANTHROPIC_BASE_URL: apiUrl,
@@ -233,8 +208,8 @@ describe('proofpr doctor', () => {
     const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
     const runTmp = async (): Promise<string> => {
       for (;;) {
-        for (const d of readdirSync(tmpdir()).filter((n) => n.startsWith('proofpr-doctor-'))) {
-          const shared = join(tmpdir(), d, 'run', 'tmp');
+        for (const d of readdirSync(doctorTmp).filter((n) => n.startsWith('proofpr-doctor-'))) {
+          const shared = join(doctorTmp, d, 'run', 'tmp');
           const own = existsSync(shared) ? readdirSync(shared).filter((n) => n.startsWith('harness-')) : [];
           for (const t of own.map((h) => join(shared, h, 'tmp'))) if (existsSync(join(t, `started-${token}`))) return t;
         }
@@ -250,13 +225,12 @@ describe('proofpr doctor', () => {
       expect(readdirSync(join(dir, '.git')).filter((n) => n === 'worktrees')).toEqual([]);
     } finally {
       writeFileSync(join(t, `go-${token}`), '');
-      temps.push(dirname(dirname(dirname(dirname(t)))));
     }
   });
 
   it('doctor - a wrong key, an unknown model and a broken config each fail with their fix; exit 2', async () => {
     const dir = repo({ ...NODE_PROJECT, '.github/proofpr.yml': 'model: claude-known-1\n' });
-    await commitAll(dir);
+    commitAll(dir);
     const badKey = await cli(['doctor', '--repo', dir], { ANTHROPIC_API_KEY: 'sk-wrong', ANTHROPIC_BASE_URL: apiUrl });
     expect(badKey.stdout).toMatch(/^FAIL {2}api key and model: the key was refused: HTTP 401/m);
     expect(badKey.code).toBe(2);

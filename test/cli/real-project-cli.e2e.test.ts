@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { tempDir } from '../kit/temp.js';
+import { runCli } from '../kit/host-cli.js';
+import { commitAll, writeTree } from '../kit/host-repo.js';
 
-const run = promisify(execFile);
-const BIN = resolve('bin/proofpr.js');
 // A small npm project laid out as published ones are (package.json with scripts.test running node:test,
 // a package-lock.json, lib/, test/ with a helper file that holds no tests), built here rather than copied
 // from another project: branch `main` has the bug, branch `upstream-fix` the fix of lib/index.js.
@@ -33,12 +32,8 @@ function makeUpstream(): string {
   const src = join(root, 'src');
   const g = (...a: string[]) =>
     execFileSync('git', ['-c', 'user.name=upstream', '-c', 'user.email=upstream@example.invalid', ...a], { cwd: src });
-  mkdirSync(src);
+  writeTree(src, PROJECT);
   g('init', '-q', '-b', 'main');
-  for (const [f, c] of Object.entries(PROJECT)) {
-    mkdirSync(join(src, f, '..'), { recursive: true });
-    writeFileSync(join(src, f), c);
-  }
   g('add', '-A');
   g('commit', '-q', '-m', 'range-clamp 1.2.0');
   g('checkout', '-q', '-b', 'upstream-fix');
@@ -49,19 +44,6 @@ function makeUpstream(): string {
   return join(root, 'range-clamp.git');
 }
 const UPSTREAM = makeUpstream();
-
-async function cli(args: string[], env: Record<string, string | undefined>) {
-  try {
-    const r = await run(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 /** A fresh clone of the project: no .github/proofpr.yml. */
 function freshClone(): { dir: string; work: string } {
@@ -101,11 +83,14 @@ describe('proofpr run on a fresh clone of an npm project with no config (the bui
     // Its one devDependency is a tool the tests never load: an installed (here empty) node_modules stands
     // for the user's `npm ci`, so the detected install is skipped and no network is needed.
     mkdirSync(join(dir, 'node_modules'));
-    const r = await cli(['run', '--repo', dir, '--prompt', 'clamp(NaN) should throw a TypeError', '--out', join(work, 'run'), '--json'], {
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test-0123456789',
-      PROOFPR_HOME: join(work, 'home'),
-    });
+    const r = await runCli(
+      ['run', '--repo', dir, '--prompt', 'clamp(NaN) should throw a TypeError', '--out', join(work, 'run'), '--json'],
+      {
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'sk-ant-test-0123456789',
+        PROOFPR_HOME: join(work, 'home'),
+      },
+    );
     expect(r.stderr).toMatch(/^sandbox: /m);
     expect(r.stderr).toContain('tests: npm test (detected: package.json scripts.test runs node:test');
     expect(r.stderr).toContain('setup: node_modules is linked from the checkout');
@@ -117,21 +102,15 @@ describe('proofpr run on a fresh clone of an npm project with no config (the bui
   it('cli run - nothing to detect: exit 3 before any model request, naming test.command; a bwrap that cannot create namespaces is said first', async () => {
     const { work } = freshClone();
     const empty = join(work, 'notes');
-    mkdirSync(empty);
-    writeFileSync(join(empty, 'README.md'), '# notes\n');
-    for (const a of [
-      ['init', '-q', '-b', 'main'],
-      ['add', '-A'],
-      ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'notes'],
-    ])
-      execFileSync('git', a, { cwd: empty });
+    writeTree(empty, { 'README.md': '# notes\n' });
+    commitAll(empty);
     // A bwrap that fails as on an AppArmor-restricted runner.
     const bin = join(work, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
     chmodSync(join(bin, 'bwrap'), 0o755);
     const before = server.requests.length;
-    const r = await cli(['run', '--repo', empty, '--prompt', 'fix it', '--out', join(work, 'run2')], {
+    const r = await runCli(['run', '--repo', empty, '--prompt', 'fix it', '--out', join(work, 'run2')], {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: 'sk-ant-test-0123456789',

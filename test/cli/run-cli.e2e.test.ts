@@ -1,54 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { fixtureRepo, git } from '../e2e/helpers.js';
 import { tempDir } from '../kit/temp.js';
-
-const run = promisify(execFile);
-const BIN = resolve('bin/proofpr.js');
-
-/** A model that fixes the demo bug: read, edit, test, stop. */
-function fixScript(_body: unknown, n: number): unknown {
-  const tool = (name: string, input: unknown) => ({
-    content: [{ type: 'tool_use', id: `toolu_${n}`, name, input }],
-    stop_reason: 'tool_use',
-  });
-  switch (n) {
-    case 1:
-      return tool('Read', { file_path: 'src/stats.js' });
-    case 2:
-      return tool('Edit', {
-        file_path: 'src/stats.js',
-        old_string: 'const sorted = [...values].sort();',
-        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-      });
-    case 3:
-      return tool('Bash', { command: 'node --test' });
-    default:
-      return { content: [{ type: 'text', text: 'Fixed the numeric sort in median().' }], stop_reason: 'end_turn' };
-  }
-}
-
-async function cli(args: string[], env: Record<string, string | undefined>) {
-  try {
-    const r = await run(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+import { demoFixScript, runCli } from '../kit/host-cli.js';
 
 describe('proofpr run (the built CLI as a child process)', () => {
   let server: FakeMessagesServer;
   beforeAll(async () => {
-    server = await startFakeMessagesServer(fixScript);
+    server = await startFakeMessagesServer(demoFixScript());
   });
   afterAll(async () => {
     await server.close();
@@ -57,7 +18,7 @@ describe('proofpr run (the built CLI as a child process)', () => {
   it('cli run - against a local Messages API server, fixes the bug, writes the run folder and prints the evidence', async () => {
     const { dir, work } = fixtureRepo();
     const out = join(work, 'run');
-    const r = await cli(['run', '--repo', dir, '--prompt', 'median([10, 9, 2]) should be 9', '--out', out, '--json'], {
+    const r = await runCli(['run', '--repo', dir, '--prompt', 'median([10, 9, 2]) should be 9', '--out', out, '--json'], {
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: 'sk-ant-test-key-never-logged-0123456789',
       PROOFPR_HOME: join(work, 'home'),
@@ -79,7 +40,7 @@ describe('proofpr run (the built CLI as a child process)', () => {
 
   it('cli run - a missing ANTHROPIC_API_KEY exits 2 and names the variable', async () => {
     const { dir, work } = fixtureRepo();
-    const r = await cli(['run', '--repo', dir, '--prompt', 'x'], { PROOFPR_HOME: join(work, 'home') });
+    const r = await runCli(['run', '--repo', dir, '--prompt', 'x'], { PROOFPR_HOME: join(work, 'home') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('ANTHROPIC_API_KEY');
   });
@@ -87,22 +48,22 @@ describe('proofpr run (the built CLI as a child process)', () => {
   it('cli run - bad flags exit 2 and name the flag', async () => {
     const { dir, work } = fixtureRepo();
     const env = { ANTHROPIC_API_KEY: 'k', PROOFPR_HOME: join(work, 'home') };
-    expect((await cli(['run', '--repo', dir, '--prompt', 'x', '--max-turns', 'lots'], env)).stderr).toContain('--max-turns');
-    expect((await cli(['run', '--repo', join(work, 'nope'), '--prompt', 'x'], env)).stderr).toContain('--repo');
-    const both = await cli(['run', '--repo', dir], env);
+    expect((await runCli(['run', '--repo', dir, '--prompt', 'x', '--max-turns', 'lots'], env)).stderr).toContain('--max-turns');
+    expect((await runCli(['run', '--repo', join(work, 'nope'), '--prompt', 'x'], env)).stderr).toContain('--repo');
+    const both = await runCli(['run', '--repo', dir], env);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--prompt');
     writeFileSync(join(work, 'issue.json'), JSON.stringify({ number: 'twelve', title: 't' }));
-    const bad = await cli(['run', '--repo', dir, '--issue-file', join(work, 'issue.json')], env);
+    const bad = await runCli(['run', '--repo', dir, '--issue-file', join(work, 'issue.json')], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('field "number"');
-    expect((await cli(['run', '--bogus'], env)).code).toBe(2);
+    expect((await runCli(['run', '--bogus'], env)).code).toBe(2);
   });
 
   it('cli run - an invalid .github/proofpr.yml exits 2 naming the key path', async () => {
     const { dir, work } = fixtureRepo();
     writeFileSync(join(work, 'bad.yml'), 'test:\n  comand: npm test\n');
-    const r = await cli(['run', '--repo', dir, '--prompt', 'x', '--config', join(work, 'bad.yml')], {
+    const r = await runCli(['run', '--repo', dir, '--prompt', 'x', '--config', join(work, 'bad.yml')], {
       ANTHROPIC_API_KEY: 'k',
       PROOFPR_HOME: join(work, 'home'),
     });
@@ -118,7 +79,7 @@ describe('proofpr run (the built CLI as a child process)', () => {
     try {
       const { dir, work } = fixtureRepo();
       const out = join(work, 'run');
-      const r = await cli(['run', '--repo', dir, '--prompt', 'x', '--out', out], {
+      const r = await runCli(['run', '--repo', dir, '--prompt', 'x', '--out', out], {
         ANTHROPIC_BASE_URL: failing.url,
         ANTHROPIC_API_KEY: 'k',
         PROOFPR_HOME: join(work, 'home'),
@@ -139,10 +100,10 @@ describe('proofpr report', () => {
     const dir = join(tempDir('proofpr-report-'), 'run');
     cpSync(resolve('test/fixtures/runs/unverified'), dir, { recursive: true });
     rmSync(join(dir, 'report.html'), { force: true });
-    const ok = await cli(['report', dir], {});
+    const ok = await runCli(['report', dir], {});
     expect(ok.code).toBe(0);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="verdict"');
-    const bad = await cli(['report', join(dir, 'nope')], {});
+    const bad = await runCli(['report', join(dir, 'nope')], {});
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no evidence.json');
   });

@@ -5,8 +5,7 @@
  * run continues, and the evidence counts the compaction. The summary request itself may be too long: it
  * is retried without the oldest rounds.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createContextManager } from '../../src/agent/context/index.js';
+import { describe, expect, it } from '@jest/globals';
 import { COMPACTION_SYSTEM_PROMPT } from '../../src/agent/context/compaction.js';
 import type { Verifier, StopVerdict } from '../../src/agent/verification/types.js';
 import type { GateResult } from '../../src/agent/events.js';
@@ -14,7 +13,7 @@ import type { ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { ToolResult } from '../../src/tools/define-tool.js';
 import { stubToolbox } from '../agent/helpers.js';
-import { evidenceOf, filler, fixtureRepo, loopDeps, runLoop, task } from './helpers.js';
+import { contextManager, evidenceOf, filler, loopDeps, runLoop, useFixtureRepo } from './helpers.js';
 
 const FAILING: GateResult = { name: 'tests_passed', passed: false, detail: '1 failed: parser keeps the last line' };
 const PASSING: GateResult = { name: 'tests_passed', passed: true, detail: '14 passed' };
@@ -91,20 +90,13 @@ const userText = (r: ModelRequest): string => JSON.stringify(r.messages);
 const transcriptOf = (r: ModelRequest): string => String(r.messages[0]?.content);
 
 describe('compaction through the loop', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
-  beforeAll(() => {
-    repo = fixtureRepo();
-  });
-  afterAll(() => repo.cleanup());
+  const repo = useFixtureRepo();
 
   async function deps(script: (r: ModelRequest, mainTurn: number) => ScriptStep) {
     let mainTurn = 0;
     const model = createScriptedModel((r) => (isSummary(r) ? script(r, mainTurn) : script(r, ++mainTurn)));
-    const context = await createContextManager({
-      root: repo.root,
+    const context = await contextManager(repo.root, {
       toolNames: ['Bash', 'Edit', 'Read', 'TodoWrite'],
-      task,
-      mode: 'fix',
       gatesEnabled: ['tests_passed'],
       testCommand: 'npm test',
     });

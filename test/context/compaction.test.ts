@@ -1,13 +1,12 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import type { Message } from '../../src/model/model-client.js';
 import { createScriptedModel, text } from '../../src/model/scripted.js';
 import { microcompact, STUB_PREFIX } from '../../src/agent/context/microcompact.js';
 import { validateHistory } from '../../src/agent/context/validate-history.js';
-import { createContextManager } from '../../src/agent/context/index.js';
 import { createCompactionBreaker } from '../../src/agent/context/compaction-breaker.js';
 import { COMPACTION_SYSTEM_PROMPT } from '../../src/agent/context/compaction.js';
 import type { CompactionState } from '../../src/agent/context/types.js';
-import { emptyState, facts, fixtureRepo, history, task } from './helpers.js';
+import { contextManager, emptyState, facts, history, useFixtureRepo } from './helpers.js';
 
 /** A summary that forgets the failing check and claims success: the harness state must still carry it. */
 const LYING_SUMMARY = [
@@ -85,24 +84,11 @@ describe('microcompact', () => {
 });
 
 describe('summary compaction', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
-  beforeAll(() => {
-    repo = fixtureRepo();
-  });
-  afterAll(() => repo.cleanup());
+  const repo = useFixtureRepo();
 
   const manager = (extra: { protectRecent?: number } = {}) =>
-    createContextManager({
-      root: repo.root,
-      toolNames: ['Read'],
-      task,
-      mode: 'fix',
-      gatesEnabled: ['tests_ran'],
-      contextWindow: 20_000,
-      protectRecent: 100,
-      sessionNotes: false, // the summary tier itself; the notes tier: session-notes.test.ts
-      ...extra,
-    });
+    // the summary tier itself; the notes tier: session-notes.test.ts
+    contextManager(repo.root, { gatesEnabled: ['tests_ran'], contextWindow: 20_000, protectRecent: 100, sessionNotes: false, ...extra });
 
   it('summary - keeps every failing gate and log path even when the model summary omits them', async () => {
     const ctx = await manager();

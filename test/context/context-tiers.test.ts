@@ -5,14 +5,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createContextManager } from '../../src/agent/context/index.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { STUB_PREFIX } from '../../src/agent/context/microcompact.js';
 import type { Verifier } from '../../src/agent/verification/types.js';
 import type { ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import { stubToolbox } from '../agent/helpers.js';
-import { filler, fixtureRepo, loopDeps, runLoop, task } from './helpers.js';
+import { contextManager, filler, loopDeps, runLoop, useFixtureRepo } from './helpers.js';
 
 const PASS = { name: 'tests_passed', passed: true, detail: '3 passed' };
 const verifier: Verifier = {
@@ -43,12 +42,10 @@ const read = (n: number): ScriptStep => ({ content: [toolUse('Read', { file_path
 const sentText = (r: ModelRequest | undefined): string => JSON.stringify(r?.messages ?? []);
 
 describe('context tiers through the loop', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
+  const repo = useFixtureRepo();
   beforeAll(() => {
-    repo = fixtureRepo();
     repoRoot = repo.root;
   });
-  afterAll(() => repo.cleanup());
 
   /** Three reads; before the fourth request the clock moves by `pauseMs`. */
   async function run(pauseMs: number, script?: (r: ModelRequest, n: number) => ScriptStep | undefined) {
@@ -64,11 +61,8 @@ describe('context tiers through the loop', () => {
       }
       return { content: [text('Done.')] };
     });
-    const context = await createContextManager({
-      root: repo.root,
+    const context = await contextManager(repo.root, {
       toolNames: ['Edit', 'Read', 'Skill'],
-      task,
-      mode: 'fix',
       gatesEnabled: ['tests_passed'],
       protectRecent: 1,
       cacheTtlMs: 5 * 60_000,

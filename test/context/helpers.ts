@@ -1,6 +1,8 @@
 /** Shared helpers for the context tests: a temp copy of the fixture repo and small history builders. */
+import { beforeAll, beforeEach } from '@jest/globals';
 import { cpSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createContextManager, type ContextManagerOptions, type LoadedContextManager } from '../../src/agent/context/index.js';
 import { runAgent, type AgentDeps, type RunResult } from '../../src/agent/loop.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
@@ -18,6 +20,23 @@ export function fixtureRepo(): { root: string; cleanup: () => void } {
   cpSync(join(process.cwd(), 'test/fixtures/context/repo'), root, { recursive: true });
   renameSync(join(root, 'dot-proofpr'), join(root, '.proofpr'));
   return { root, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fixtureRepo() for the calling describe, made before its tests (`each`: a fresh one before each test);
+ * the kit removes it when the file ends.
+ */
+export function useFixtureRepo(when: 'all' | 'each' = 'all'): { readonly root: string } {
+  let root: string | undefined;
+  (when === 'each' ? beforeEach : beforeAll)(() => {
+    root = fixtureRepo().root;
+  });
+  return {
+    get root(): string {
+      if (root === undefined) throw new Error('useFixtureRepo: the repository is made before the tests, not while they are collected');
+      return root;
+    },
+  };
 }
 
 export const task: ContextTask = {
@@ -39,6 +58,11 @@ export function facts(turn: number, extra: Partial<DynamicFacts> = {}): DynamicF
     minutesLeft: 30 - turn / 4,
     ...extra,
   };
+}
+
+/** The real context manager on `root` for {@link task} (fix mode, the Read tool, no gates); `opts` overrides any option. */
+export function contextManager(root: string, opts: Partial<ContextManagerOptions> = {}): Promise<LoadedContextManager> {
+  return createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [], ...opts });
 }
 
 export const emptyState: CompactionState = { todos: [], filesEdited: [], gates: [], failingLogs: [] };

@@ -3,16 +3,16 @@
  * imports expanded inside the repository (bounded, cycles and outside paths refused and said), code left
  * as written, and the total cap says what was cut. Through the loop: the model's first request carries it.
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createContextManager } from '../../src/agent/context/index.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { LoadedContextManager } from '../../src/agent/context/index.js';
 import { loadInstructions } from '../../src/agent/context/instructions.js';
 import { MAX_IMPORT_DEPTH, stripHtmlComments } from '../../src/agent/context/instruction-text.js';
 import { loadRuleFiles, withStartupRules } from '../../src/agent/context/rule-files.js';
 import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js';
 import { stubToolbox } from '../agent/helpers.js';
-import { loopDeps, runLoop, task } from './helpers.js';
+import { contextManager, loopDeps, runLoop } from './helpers.js';
 import { tempDir } from '../kit/temp.js';
 
 describe('instruction files', () => {
@@ -45,7 +45,15 @@ describe('instruction files', () => {
     write('docs/nested.md', 'Nested rule: no default exports. And back to @style.md');
     symlinkSync(join(dir, 'outside.md'), join(root, 'docs/link.md'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs the loop with the real context manager on `root`: the model reads `paths` in turn (each Read answers `answer`), then stops. */
+  async function readThrough(context: LoadedContextManager, paths: string[], answer: string) {
+    const reads = paths.map((file_path, i) => ({ content: [toolUse('Read', { file_path }, `r${i + 1}`)] }));
+    const model = createScriptedModel([...reads, { content: [text('done')] }]);
+    const toolbox = stubToolbox({ Read: () => ({ forModel: answer, isError: false }) });
+    await runLoop(loopDeps({ root, model, context, toolbox }), 'go');
+    return model.requests;
+  }
 
   it('stripHtmlComments - block and inline comments go, code keeps them', () => {
     expect(stripHtmlComments('a\n<!-- one\ntwo -->\nb <!-- c --> d\n```\n<!-- x -->\n```\n')).toBe('a\nb  d\n```\n<!-- x -->\n```\n');
@@ -61,12 +69,15 @@ describe('instruction files', () => {
     );
     expect(c).toContain('@style.md not imported: it imports itself (a cycle)');
     expect(c).not.toContain('SECRET OUTSIDE TEXT');
-    expect(c).toContain('@../outside.md not imported: it is outside the repository');
-    expect(c).toContain('@docs/link.md not imported: it is outside the repository');
-    expect(c).toContain('See @docs/missing.md');
-    expect(c).toContain('<!-- kept: inside a code block -->\nnpm run x @docs/style.md');
-    expect(c).toContain('inline `@docs/style.md` stays');
-    expect(c).toContain('owner@example.com');
+    for (const kept of [
+      '@../outside.md not imported: it is outside the repository',
+      '@docs/link.md not imported: it is outside the repository',
+      'See @docs/missing.md',
+      '<!-- kept: inside a code block -->\nnpm run x @docs/style.md',
+      'inline `@docs/style.md` stays',
+      'owner@example.com',
+    ])
+      expect(c).toContain(kept);
   });
 
   it('loadInstructions - imports are bounded in depth', async () => {
@@ -82,13 +93,11 @@ describe('instruction files', () => {
   });
 
   it('loop - the first request carries the imported text in the system prompt, the comment does not reach it; the cap says what was cut', async () => {
-    const context = await createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [] });
-    const model = createScriptedModel([{ content: [text('done')] }]);
-    await runLoop(loopDeps({ root, model, context, toolbox: stubToolbox({}) }), 'go');
-    const system = model.requests[0]!.system.map((b) => b.text).join('\n');
+    const [first] = await readThrough(await contextManager(root), [], '');
+    const system = first!.system.map((b) => b.text).join('\n');
     expect(system).toContain('Nested rule: no default exports.');
     expect(system).not.toContain('remember to update the release notes');
-    const small = await createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [], instructionsMaxBytes: 60 });
+    const small = await contextManager(root, { instructionsMaxBytes: 60 });
     const cut = small
       .system()
       .map((b) => b.text)
@@ -99,17 +108,8 @@ describe('instruction files', () => {
   it('loop - a subfolder AGENTS.md joins the conversation after the first Read in that folder, once', async () => {
     write('src/api/AGENTS.md', 'API rule: validate every input. <!-- not for the model -->');
     write('src/api/handler.ts', 'export const h = 1;\n');
-    const context = await createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [] });
-    const model = createScriptedModel([
-      { content: [toolUse('Read', { file_path: 'src/api/handler.ts' }, 'r1')] },
-      { content: [toolUse('Read', { file_path: join(root, 'src/api/handler.ts') }, 'r2')] },
-      { content: [text('done')] },
-    ]);
-    await runLoop(
-      loopDeps({ root, model, context, toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const h = 1;', isError: false }) }) }),
-      'go',
-    );
-    const [first, second, third] = model.requests;
+    const paths = ['src/api/handler.ts', join(root, 'src/api/handler.ts')];
+    const [first, second, third] = await readThrough(await contextManager(root), paths, '1\texport const h = 1;');
     expect(JSON.stringify(first!.system)).not.toContain('API rule');
     const afterRead = JSON.stringify(second!.messages.at(-1));
     expect(afterRead).toContain('<instructions path=\\"src/api/AGENTS.md\\">');
@@ -123,19 +123,11 @@ describe('instruction files', () => {
     write('.claude/rules/sql.md', '---\npaths: "**/*.sql"\n---\nSQL RULE: no SELECT *.');
     write('src/ui/App.tsx', 'export const App = 1;\n');
     write('src/api/handler.ts', 'export const h = 1;\n');
-    const context = await createContextManager({ root, toolNames: ['Read'], task, mode: 'fix', gatesEnabled: [] });
+    const context = await contextManager(root);
     expect(context.instructions.map((f) => f.path)).toContain('.claude/rules/always.md');
-    const model = createScriptedModel([
-      { content: [toolUse('Read', { file_path: 'src/api/handler.ts' }, 'r1')] },
-      { content: [toolUse('Read', { file_path: 'src/ui/App.tsx' }, 'r2')] },
-      { content: [toolUse('Read', { file_path: join(root, 'src/ui/App.tsx') }, 'r3')] },
-      { content: [text('done')] },
-    ]);
-    await runLoop(
-      loopDeps({ root, model, context, toolbox: stubToolbox({ Read: () => ({ forModel: '1\texport const x = 1;', isError: false }) }) }),
-      'go',
-    );
-    const [first, second, third, fourth] = model.requests;
+    const paths = ['src/api/handler.ts', 'src/ui/App.tsx', join(root, 'src/ui/App.tsx')];
+    const requests = await readThrough(context, paths, '1\texport const x = 1;');
+    const [first, second, third, fourth] = requests;
     const system = JSON.stringify(first!.system);
     expect(system).toContain('<instructions path=\\".claude/rules/always.md\\">');
     expect(system).toContain('ALWAYS RULE: run the linter.');
@@ -148,7 +140,7 @@ describe('instruction files', () => {
     expect(afterRead).toContain('TSX RULE: hooks at the top.');
     expect(afterRead).not.toContain('paths:');
     expect(JSON.stringify(fourth!.messages).split('TSX RULE').length - 1).toBe(1);
-    expect(JSON.stringify(model.requests)).not.toContain('SQL RULE');
+    expect(JSON.stringify(requests)).not.toContain('SQL RULE');
   });
   it('withStartupRules - rules without paths share the cap with the chain: the one that does not fit is cut and marked', async () => {
     const chain = [{ path: 'AGENTS.md', content: 'x'.repeat(90), bytes: 90, truncated: false }];

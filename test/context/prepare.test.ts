@@ -1,8 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect, beforeAll } from '@jest/globals';
 import type { Message, ModelRequest, ToolSchema } from '../../src/model/model-client.js';
-import { createContextManager, type LoadedContextManager } from '../../src/agent/context/index.js';
+import type { LoadedContextManager } from '../../src/agent/context/index.js';
 import { renderReminder } from '../../src/agent/context/reminder.js';
-import { facts, fixtureRepo, history, task } from './helpers.js';
+import { contextManager, facts, fixtureRepo, history } from './helpers.js';
 
 const schemas: ToolSchema[] = ['Read', 'Grep', 'Glob', 'Edit', 'Bash'].map((name) => ({
   name,
@@ -29,20 +29,14 @@ const unmarked = (ps: Part[]): string =>
   JSON.stringify(ps.map((p) => (marked(p) ? (({ cache_control: _c, ...r }) => r)(p.value as Record<string, unknown>) : p.value)));
 
 describe('prepare and caching', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
   let ctx: LoadedContextManager;
   beforeAll(async () => {
-    repo = fixtureRepo();
-    ctx = await createContextManager({
-      root: repo.root,
+    ctx = await contextManager(fixtureRepo().root, {
       toolNames: schemas.map((s) => s.name),
-      task,
       testCommand: 'npm test',
-      mode: 'fix',
       gatesEnabled: ['tests_ran'],
     });
   });
-  afterAll(() => repo.cleanup());
 
   it('prepare - the cached prefix of each request is byte-identical to the start of the next, across 30 turns', () => {
     const system = ctx.system();

@@ -6,8 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createContextManager, type ContextManagerOptions } from '../../src/agent/context/index.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { ContextManagerOptions } from '../../src/agent/context/index.js';
 import { COMPACTION_SYSTEM_PROMPT } from '../../src/agent/context/compaction.js';
 import { createSessionNotes, SESSION_NOTES_MAX_CALLS, shortArg } from '../../src/agent/context/session-notes.js';
 import { validateHistory } from '../../src/agent/context/validate-history.js';
@@ -15,7 +15,7 @@ import type { Message, ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import type { ToolResult } from '../../src/tools/define-tool.js';
 import { stubToolbox } from '../agent/helpers.js';
-import { emptyState, evidenceOf, filler, fixtureRepo, history, loopDeps, runLoop, task } from './helpers.js';
+import { contextManager, emptyState, evidenceOf, filler, history, loopDeps, runLoop, useFixtureRepo } from './helpers.js';
 
 const TEST_LOG = 'tool-output/toolu_b1.txt';
 const PARSER = "export const splitLines = (s: string): string[] => s.split('\\n');\n";
@@ -54,22 +54,17 @@ const toolbox = stubToolbox(
 );
 
 describe('session notes', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
+  const repo = useFixtureRepo();
   beforeAll(() => {
-    repo = fixtureRepo();
     mkdirSync(join(repo.root, 'src'), { recursive: true });
     writeFileSync(join(repo.root, 'src/parser.ts'), PARSER);
   });
-  afterAll(() => repo.cleanup());
 
   async function run(script: (n: number) => ScriptStep, extra: Partial<ContextManagerOptions> = {}) {
     let n = 0;
     const model = createScriptedModel((r) => (isSummary(r) ? { content: [text('A SUMMARY BY THE MODEL')] } : script(++n)));
-    const context = await createContextManager({
-      root: repo.root,
+    const context = await contextManager(repo.root, {
       toolNames: ['Bash', 'Edit', 'Read'],
-      task,
-      mode: 'fix',
       gatesEnabled: ['tests_passed'],
       testCommand: 'npm test',
       contextWindow: 20_000,
@@ -80,6 +75,9 @@ describe('session notes', () => {
     const evidence = evidenceOf(events);
     return { model, events, result, evidence };
   }
+
+  /** A context manager with a small window whose last 100 messages are never cleared: the notes or the summary must do it. */
+  const small = () => contextManager(repo.root, { contextWindow: 20_000, protectRecent: 100 });
 
   /** Turn 1 edits and runs the failing tests; turns 2..9 read big files, each with a note; then it stops. */
   const work = (n: number): ScriptStep => {
@@ -137,15 +135,7 @@ describe('session notes', () => {
   });
 
   it('maybeCompact - notes of fewer calls than the minimum are not enough: the summary runs', async () => {
-    const ctx = await createContextManager({
-      root: repo.root,
-      toolNames: ['Read'],
-      task,
-      mode: 'fix',
-      gatesEnabled: [],
-      contextWindow: 20_000,
-      protectRecent: 100,
-    });
+    const ctx = await small();
     const model = createScriptedModel([{ content: [text('A SUMMARY BY THE MODEL')] }]);
     const res = await ctx.maybeCompact(history(3, 22_000), emptyState, model);
     expect(res).toMatchObject({ kind: 'summary', ok: true });
@@ -154,15 +144,7 @@ describe('session notes', () => {
 
   it('maybeCompact - notes that would not bring the context below the headroom (a big file re-mounted) give way to the summary', async () => {
     writeFileSync(join(repo.root, 'src/big.ts'), filler('big', 39_000));
-    const ctx = await createContextManager({
-      root: repo.root,
-      toolNames: ['Read'],
-      task,
-      mode: 'fix',
-      gatesEnabled: [],
-      contextWindow: 20_000,
-      protectRecent: 100,
-    });
+    const ctx = await small();
     const model = createScriptedModel([{ content: [text('A SUMMARY BY THE MODEL')] }]);
     const state = { ...emptyState, filesEdited: ['src/big.ts'], edits: { 'src/big.ts': 1 } };
     const res = await ctx.maybeCompact(history(8, 9_000), state, model);
@@ -171,15 +153,7 @@ describe('session notes', () => {
   });
 
   it('maybeCompact - a second compaction lists the calls from before the first, once, with one notes block', async () => {
-    const ctx = await createContextManager({
-      root: repo.root,
-      toolNames: ['Read'],
-      task,
-      mode: 'fix',
-      gatesEnabled: [],
-      contextWindow: 20_000,
-      protectRecent: 100,
-    });
+    const ctx = await small();
     const model = createScriptedModel([]);
     const first = await ctx.maybeCompact(history(8, 9_000), emptyState, model);
     expect(first).toMatchObject({ kind: 'notes', ok: true });

@@ -3,8 +3,7 @@
  * oldest rounds (by the token gap, else a quarter; at most SUMMARY_PTL_RETRIES), a forced compaction is
  * judged against the history before clearing, and any summary text (even none) is accepted.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createContextManager } from '../../src/agent/context/index.js';
+import { describe, expect, it } from '@jest/globals';
 import { COMPACTION_SYSTEM_PROMPT, SUMMARY_PTL_RETRIES, roundsToDrop, tokenGap } from '../../src/agent/context/compaction.js';
 import { renderRounds } from '../../src/agent/context/transcript.js';
 import { estimateTokens } from '../../src/agent/context/estimate.js';
@@ -12,29 +11,17 @@ import { microcompact } from '../../src/agent/context/microcompact.js';
 import { validateHistory } from '../../src/agent/context/validate-history.js';
 import type { ModelRequest } from '../../src/model/model-client.js';
 import { createScriptedModel, text } from '../../src/model/scripted.js';
-import { emptyState, fixtureRepo, history, task } from './helpers.js';
+import { contextManager, emptyState, history, useFixtureRepo } from './helpers.js';
 
 const transcriptOf = (r: ModelRequest | undefined): string => String(r?.messages[0]?.content);
 const ptl = (message = 'prompt is too long') => ({ error: 'prompt_too_long' as const, message });
 
 describe('summary request prompt-too-long', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
-  beforeAll(() => {
-    repo = fixtureRepo();
-  });
-  afterAll(() => repo.cleanup());
+  const repo = useFixtureRepo();
 
   const manager = (contextWindow = 200_000) =>
     // The summary tier itself (the session-notes tier would stand in for it): session-notes.test.ts.
-    createContextManager({
-      root: repo.root,
-      toolNames: ['Read'],
-      task,
-      mode: 'fix',
-      gatesEnabled: ['tests_ran'],
-      contextWindow,
-      sessionNotes: false,
-    });
+    contextManager(repo.root, { gatesEnabled: ['tests_ran'], contextWindow, sessionNotes: false });
 
   it('tokenGap - reads the overflow from the API message; undefined when it does not say', () => {
     expect(tokenGap('prompt is too long: 215,012 tokens > 200,000 maximum')).toBe(15_012);

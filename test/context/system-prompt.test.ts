@@ -1,30 +1,22 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { mkdirSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
+import { describe, it, expect } from '@jest/globals';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSystemPrompt } from '../../src/agent/context/system-prompt.js';
 import { loadInstructions } from '../../src/agent/context/instructions.js';
 import { loadSkills } from '../../src/agent/context/skills.js';
-import { createContextManager } from '../../src/agent/context/index.js';
-import { fixtureRepo, task } from './helpers.js';
+import { contextManager, fixtureRepo, task, useFixtureRepo } from './helpers.js';
 import { tempDir } from '../kit/temp.js';
 
 const toolNames = ['Read', 'Bash', 'Glob', 'Grep', 'Edit', 'Write', 'TodoWrite'];
 const gates = ['tests_ran', 'tests_passed', 'tests_fresh', 'assertions_kept', 'final_run'];
 
 describe('system prompt', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
-  beforeEach(() => {
-    repo = fixtureRepo();
-  });
-  afterEach(() => repo.cleanup());
+  const repo = useFixtureRepo('each');
 
   it('system prompt - assembled prompt matches the snapshot (fixture AGENTS.md/CLAUDE.md chain and skills)', async () => {
-    const ctx = await createContextManager({
-      root: repo.root,
+    const ctx = await contextManager(repo.root, {
       toolNames: [...toolNames, 'Skill'],
-      task,
       testCommand: 'npm test',
-      mode: 'fix',
       gatesEnabled: gates,
       touchedDirs: ['src/api'],
     });
@@ -40,7 +32,7 @@ describe('system prompt', () => {
   });
 
   it('system prompt - only the last block carries the cache breakpoint', async () => {
-    const ctx = await createContextManager({ root: repo.root, toolNames, task, mode: 'fix', gatesEnabled: gates });
+    const ctx = await contextManager(repo.root, { toolNames, gatesEnabled: gates });
     const blocks = ctx.system();
     expect(blocks[blocks.length - 1]?.cache_control).toEqual({ type: 'ephemeral' });
     expect(blocks.slice(0, -1).every((b) => b.cache_control === undefined)).toBe(true);
@@ -81,11 +73,7 @@ describe('system prompt', () => {
 });
 
 describe('instructions', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
-  beforeEach(() => {
-    repo = fixtureRepo();
-  });
-  afterEach(() => repo.cleanup());
+  const repo = useFixtureRepo('each');
 
   it('instructions - loads root then touched folders, AGENTS.md before CLAUDE.md, others left out', async () => {
     const files = await loadInstructions(repo.root, ['src/api', 'src/api/handlers']);
@@ -104,46 +92,32 @@ describe('instructions', () => {
 
   it('instructions - ignores folders outside the root and files that link outside it', async () => {
     const outside = tempDir('proofpr-out-');
-    try {
-      writeFileSync(join(outside, 'secret.txt'), 'TOKEN=abc');
-      mkdirSync(join(repo.root, 'lib'));
-      symlinkSync(join(outside, 'secret.txt'), join(repo.root, 'lib', 'AGENTS.md'));
-      const files = await loadInstructions(repo.root, ['../', outside, 'lib']);
-      expect(files.map((f) => f.path)).toEqual(['AGENTS.md', 'CLAUDE.md']);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
-    }
+    writeFileSync(join(outside, 'secret.txt'), 'TOKEN=abc');
+    mkdirSync(join(repo.root, 'lib'));
+    symlinkSync(join(outside, 'secret.txt'), join(repo.root, 'lib', 'AGENTS.md'));
+    const files = await loadInstructions(repo.root, ['../', outside, 'lib']);
+    expect(files.map((f) => f.path)).toEqual(['AGENTS.md', 'CLAUDE.md']);
   });
 });
 
 describe('skills', () => {
   it('skills - reads name and description from front matter, sorted, invalid ones skipped', async () => {
-    const repo = fixtureRepo();
-    try {
-      const skills = await loadSkills(repo.root);
-      expect(skills).toEqual([
-        {
-          name: 'db-migration',
-          description: 'Writing a database migration with a rollback step.',
-          path: '.proofpr/skills/db-migration/SKILL.md',
-        },
-        {
-          name: 'release',
-          description: 'How to cut a release: version bump, changelog entry and tag.',
-          path: '.proofpr/skills/release/SKILL.md',
-        },
-      ]);
-    } finally {
-      repo.cleanup();
-    }
+    const skills = await loadSkills(fixtureRepo().root);
+    expect(skills).toEqual([
+      {
+        name: 'db-migration',
+        description: 'Writing a database migration with a rollback step.',
+        path: '.proofpr/skills/db-migration/SKILL.md',
+      },
+      {
+        name: 'release',
+        description: 'How to cut a release: version bump, changelog entry and tag.',
+        path: '.proofpr/skills/release/SKILL.md',
+      },
+    ]);
   });
 
   it('skills - a repository without a skills folder has none', async () => {
-    const dir = tempDir('proofpr-noskills-');
-    try {
-      expect(await loadSkills(dir)).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(await loadSkills(tempDir('proofpr-noskills-'))).toEqual([]);
   });
 });

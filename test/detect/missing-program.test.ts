@@ -3,27 +3,13 @@
  * named for it: a dependency's program (install with the project's own command) or a machine's program.
  * Also how corepack's failures are told apart: a signature it cannot verify, or a download that failed.
  */
-import { afterAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { missingProgram, missingProgramFix } from '../../src/detect/missing-program.js';
 import { corepackFailure, errorLine, isSignatureFailure, pinnedSpec } from '../../src/run/corepack-failure.js';
 import { probeEnv } from '../../src/run/package-manager-tool.js';
-import { tempDir } from '../kit/temp.js';
+import { tempProject } from '../kit/verify-files.js';
 
-const temps: string[] = [];
-function project(files: Record<string, string>): string {
-  const dir = tempDir('proofpr-missing-program-');
-  temps.push(dir);
-  for (const [p, t] of Object.entries(files)) {
-    mkdirSync(join(dir, p, '..'), { recursive: true });
-    writeFileSync(join(dir, p), t);
-  }
-  return dir;
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
+const project = (files: Record<string, string>) => tempProject(files, 'proofpr-missing-program-');
 
 describe('missingProgram', () => {
   it("reads bash, dash, zsh and env's messages; the last one printed wins; none when nothing is missing", () => {

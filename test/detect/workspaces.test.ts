@@ -4,30 +4,18 @@
  * selector is read against that workspace's package.json (npm -w, pnpm --filter / -r, yarn workspace,
  * yarn workspaces foreach), following `npm run x` chains and wrappers to the runner.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { detectCommands } from '../../src/detect/detect-commands.js';
 import { commandScriptTargets, parseScriptCall, scriptTargets } from '../../src/detect/script-call.js';
 import { commandSegments } from '../../src/detect/shell-words.js';
 import { traceRunners } from '../../src/detect/test-runner.js';
 import { readWorkspaces } from '../../src/detect/workspaces.js';
-import { tempDir } from '../kit/temp.js';
+import { tempProject, type FileContent } from '../kit/verify-files.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function repo(files: Record<string, unknown>): string {
-  const root = tempDir('proofpr-ws-');
-  dirs.push(root);
-  for (const [name, v] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), typeof v === 'string' ? v : JSON.stringify(v, null, 2));
-  }
-  return root;
-}
+/** A temp repository holding these files (an object is written as JSON). */
+const repo = (files: Record<string, FileContent>) => tempProject(files, 'proofpr-ws-');
 
 const words = (c: string): string[] => commandSegments(c)[0] ?? [];
 

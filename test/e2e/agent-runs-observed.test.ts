@@ -4,10 +4,10 @@
  * final tree, so the comment can say exactly which tests fail.
  */
 import { describe, expect, it } from '@jest/globals';
-import { text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { bash, demoFix, edit, MEDIAN_FIX, read, said } from '../kit/e2e-script.js';
 import { demoConfig, git, runScripted } from './helpers.js';
 
 /** A home-made check script: unittest's summary lines, no per-test name anywhere in its output. */
@@ -18,13 +18,7 @@ console.log('Ran ' + cases.length + ' tests in 0.001s\\n\\n' + (failed ? 'FAILED
 process.exit(failed ? 1 : 0);
 `;
 
-const readSrc = toolUse('Read', { file_path: 'src/stats.js' });
-const fix = toolUse('Edit', {
-  file_path: 'src/stats.js',
-  old_string: 'const sorted = [...values].sort();',
-  new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-});
-const done: ScriptStep = { content: [text('Done.')] };
+const done = said('Done.');
 
 /** The run options for a repository whose test command is the check script (red→green on), with more `gates:` lines. */
 const withCheckScript = (gates = '') => ({
@@ -41,10 +35,9 @@ const withCheckScript = (gates = '') => ({
 
 describe('agent runs observed, closing evidence', () => {
   it('red→green with final_run: false - the agent’s run carries per-test ids, the base’s failing test passes there: verified', async () => {
-    const { res } = await runScripted(
-      [{ content: [readSrc] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'node --test' })] }, done],
-      { config: demoConfig('gates:\n  final_run: false\n  red_green: true\n') },
-    );
+    const { res } = await runScripted(demoFix('node --test', 'Done.'), {
+      config: demoConfig('gates:\n  final_run: false\n  red_green: true\n'),
+    });
     const agentRun = res.evidence.testRuns.find((r) => r.by === 'agent');
     expect(agentRun?.tests?.map((t) => t.id)).toContain('median of numbers with different digit counts');
     expect(agentRun?.calls?.[0]).toMatchObject({ runner: 'node-test' });
@@ -53,10 +46,7 @@ describe('agent runs observed, closing evidence', () => {
   });
 
   it('red→green on a base whose output names no test (summary lines only): decided by its counts, an honest fix is verified', async () => {
-    const { res } = await runScripted(
-      [{ content: [readSrc] }, { content: [fix] }, { content: [toolUse('Bash', { command: 'node check.mjs' })] }, done],
-      withCheckScript(),
-    );
+    const { res } = await runScripted(demoFix('node check.mjs', 'Done.'), withCheckScript());
     const base = res.evidence.testRuns.find((r) => r.kind === 'baseline');
     expect(base?.counts).toMatchObject({ passed: 2, failed: 1 });
     expect(base?.tests ?? []).toHaveLength(0);
@@ -67,15 +57,9 @@ describe('agent runs observed, closing evidence', () => {
   });
 
   it('red→green by counts needs as many tests as the base ran: dropping the failing case from the check script proves nothing', async () => {
-    const drop = toolUse('Edit', { file_path: 'check.mjs', old_string: '() => median([10, 9, 2]) === 9, ', new_string: '' });
+    const drop = edit('check.mjs', '() => median([10, 9, 2]) === 9, ', '');
     const { res } = await runScripted(
-      [
-        { content: [toolUse('Read', { file_path: 'check.mjs' })] },
-        { content: [drop] },
-        { content: [toolUse('Bash', { command: 'node check.mjs' })] },
-        done,
-        done,
-      ],
+      [read('check.mjs'), drop, bash('node check.mjs'), done, done],
       withCheckScript('  max_stop_blocks: 1\n'),
     );
     const final = res.evidence.testRuns.find((r) => r.by === 'harness' && r.kind === 'final');
@@ -85,7 +69,7 @@ describe('agent runs observed, closing evidence', () => {
   });
 
   it('an unverified run (no test run, stop blocks spent, final_run off) still ends with a counted harness run of its final tree', async () => {
-    const { res } = await runScripted([{ content: [readSrc] }, { content: [fix] }, done, done], {
+    const { res } = await runScripted([read('src/stats.js'), MEDIAN_FIX, done, done], {
       config: demoConfig('gates:\n  final_run: false\n  max_stop_blocks: 1\n'),
     });
     expect(res.evidence.verdict).toBe('unverified');

@@ -8,7 +8,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
+import type { ScriptStep } from '../../src/model/scripted.js';
+import { bash, DONE as done, edit, MEDIAN_FIX as fix, read } from '../kit/e2e-script.js';
 import { demoConfig, git, runScripted } from './helpers.js';
 
 const CASES = JSON.stringify([
@@ -38,19 +39,12 @@ function withTable(repo: string): Record<string, never> {
   return {};
 }
 
-const read = (file_path: string) => toolUse('Read', { file_path });
-const fix = toolUse('Edit', {
-  file_path: 'src/stats.js',
-  old_string: 'const sorted = [...values].sort();',
-  new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-});
-const runTests = toolUse('Bash', { command: 'node --test' });
-const done: ScriptStep = { content: [text('Done: the tests pass.')] };
+const runTests = bash('node --test');
 
 describe('differential runs - the base commit’s own tests judge the new code', () => {
   it('differential - a cheat in a data file the test reads (expected value changed in test/cases.json) is unverified: tests-kept-base names the test', async () => {
-    const cheat = toolUse('Edit', { file_path: 'test/cases.json', old_string: '"expected":9', new_string: '"expected":2' });
-    const { res } = await runScripted([{ content: [read('test/cases.json')] }, { content: [cheat] }, { content: [runTests] }, done, done], {
+    const cheat = edit('test/cases.json', '"expected":9', '"expected":2');
+    const { res } = await runScripted([read('test/cases.json'), cheat, runTests, done, done], {
       prepare: withTable,
     });
     expect(res.evidence.verdict).toBe('unverified');
@@ -62,49 +56,27 @@ describe('differential runs - the base commit’s own tests judge the new code',
   });
 
   it('differential - an honest fix that adds a row to the table is verified; the kept run ran the base table', async () => {
-    const row = toolUse('Edit', {
-      file_path: 'test/cases.json',
-      old_string: '{"input":[1,2,3],"expected":2}',
-      new_string: '{"input":[1,2,3],"expected":2},{"input":[100,20,3],"expected":20}',
-    });
-    const { res } = await runScripted(
-      [
-        { content: [read('src/stats.js')] },
-        { content: [fix] },
-        { content: [read('test/cases.json')] },
-        { content: [row] },
-        { content: [runTests] },
-        done,
-        done,
-      ],
-      { prepare: withTable },
+    const row = edit(
+      'test/cases.json',
+      '{"input":[1,2,3],"expected":2}',
+      '{"input":[1,2,3],"expected":2},{"input":[100,20,3],"expected":20}',
     );
+    const { res } = await runScripted([read('src/stats.js'), fix, read('test/cases.json'), row, runTests, done, done], {
+      prepare: withTable,
+    });
     expect(res.evidence.verdict).toBe('verified');
     expect(res.evidence.gates.find((x) => x.name === 'tests-kept-base')).toMatchObject({ passed: true });
     expect(res.evidence.differential?.kept.counts).toMatchObject({ failed: 0 });
     expect(res.evidence.changedExpectations).toBeUndefined();
   });
 
-  const lowerMiddle = toolUse('Edit', {
-    file_path: 'src/stats.js',
-    old_string: 'return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;',
-    new_string: 'return sorted.length % 2 ? sorted[mid] : sorted[mid - 1];',
-  });
-  const newExpectation = toolUse('Edit', {
-    file_path: 'test/stats.test.js',
-    old_string: 'assert.equal(median([1, 2, 3, 4]), 2.5);',
-    new_string: 'assert.equal(median([1, 2, 3, 4]), 2);',
-  });
-  const asked: ScriptStep[] = [
-    { content: [read('src/stats.js')] },
-    { content: [fix] },
-    { content: [lowerMiddle] },
-    { content: [read('test/stats.test.js')] },
-    { content: [newExpectation] },
-    { content: [runTests] },
-    done,
-    done,
-  ];
+  const lowerMiddle = edit(
+    'src/stats.js',
+    'return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;',
+    'return sorted.length % 2 ? sorted[mid] : sorted[mid - 1];',
+  );
+  const newExpectation = edit('test/stats.test.js', 'assert.equal(median([1, 2, 3, 4]), 2.5);', 'assert.equal(median([1, 2, 3, 4]), 2);');
+  const asked: ScriptStep[] = [read('src/stats.js'), fix, lowerMiddle, read('test/stats.test.js'), newExpectation, runTests, done, done];
 
   it('differential - an expectation the issue asks to change is listed for review (gates.changed_tests: review) and the run is verified', async () => {
     const { res } = await runScripted(asked);

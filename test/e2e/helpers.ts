@@ -1,58 +1,79 @@
-import { cpSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+/**
+ * The end-to-end tests' shared fixtures: an issue run of a scripted model through runTask on a committed
+ * temp repository (test/kit/e2e-repo.ts, re-exported here), and the demo repository (examples/demo/repo)
+ * with a run there (runScripted).
+ */
 import { join, resolve } from 'node:path';
 import { parseRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
-import { createScriptedModel, type ScriptStep } from '../../src/model/scripted.js';
+import { createScriptedModel, type ScriptedModel, type ScriptFn, type ScriptStep } from '../../src/model/scripted.js';
 import { runTask } from '../../src/run/run-task.js';
 import type { RunTaskInput, RunTaskResult } from '../../src/run/run-task-types.js';
 import type { RunEvent } from '../../src/agent/events.js';
-import { tempDir } from '../kit/temp.js';
+import { tempRepo, type TempRepo } from '../kit/e2e-repo.js';
+
+export { commitAll, git, tempRepo, writeFiles, type Files, type RepoOptions, type TempRepo } from '../kit/e2e-repo.js';
 
 export const DEMO_REPO = resolve('examples/demo/repo');
 
-export function git(cwd: string, args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-}
-
 /** A fresh copy of the demo repository, committed, in a temp folder. */
-export function fixtureRepo(): { dir: string; work: string } {
-  const work = tempDir('proofpr-e2e-');
-  const dir = join(work, 'repo');
-  cpSync(DEMO_REPO, dir, { recursive: true });
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '-m', 'initial']);
-  return { dir, work };
+export function fixtureRepo(): TempRepo {
+  return tempRepo({ copyOf: DEMO_REPO });
 }
 
 export function demoConfig(extra = ''): RepoConfig {
   return parseRepoConfig(`test:\n  command: node --test\npermissions:\n  allow: ["Bash(node --test:*)"]\n${extra}`);
 }
 
+/** An issue run: what runTask needs besides the repository and the test defaults. */
+export interface IssueRun extends Partial<Omit<RunTaskInput, 'repoDir' | 'task' | 'model' | 'config' | 'branch'>> {
+  issue: { number: number; title: string; body: string };
+  branch: string;
+  config: RepoConfig;
+  script: ScriptStep[] | ScriptFn;
+}
+
+let runs = 0;
+
+/** Runs the scripted model on the issue in `repo` through runTask: fix mode, the run and worktree folders in repo.work. */
+export async function runIssue(
+  repo: TempRepo,
+  { issue, script, ...input }: IssueRun,
+): Promise<{ res: RunTaskResult; model: ScriptedModel }> {
+  const model = createScriptedModel(script);
+  const res = await runTask({
+    repoDir: repo.dir,
+    task: { kind: 'issue', issue: issue.number, title: issue.title, body: issue.body },
+    model,
+    modelId: 'claude-sonnet-5-5',
+    mode: 'fix',
+    // With the time, a run id no concurrent case of the file shares.
+    runId: `t${Date.now()}-${++runs}`,
+    runDir: join(repo.work, 'run'),
+    worktreesDir: join(repo.work, 'worktrees'),
+    ...input,
+  });
+  return { res, model };
+}
+
+/** The demo repository's issue. */
+export const MEDIAN_ISSUE = { number: 7, title: 'median() is wrong', body: 'median([10, 9, 2]) returns 2, expected 9' };
+
+/** Plays `steps` on a fresh demo repository (the median issue); `prepare` may change the repository and add runTask input. */
 export async function runScripted(
   steps: ScriptStep[],
   opts: { config?: RepoConfig; mode?: 'fix' | 'plan'; prepare?: (repo: string) => Partial<RunTaskInput> } = {},
-): Promise<{ res: RunTaskResult; events: RunEvent[]; repo: string; model: ReturnType<typeof createScriptedModel> }> {
-  const { dir, work } = fixtureRepo();
-  const extra = opts.prepare?.(dir) ?? {};
-  const model = createScriptedModel(steps);
+): Promise<{ res: RunTaskResult; events: RunEvent[]; repo: string; model: ScriptedModel }> {
+  const repo = fixtureRepo();
+  const extra = opts.prepare?.(repo.dir) ?? {};
   const events: RunEvent[] = [];
-  const res = await runTask({
-    repoDir: dir,
+  const { res, model } = await runIssue(repo, {
+    issue: MEDIAN_ISSUE,
     branch: 'proofpr/7-median',
-    task: { kind: 'issue', issue: 7, title: 'median() is wrong', body: 'median([10, 9, 2]) returns 2, expected 9' },
     config: opts.config ?? demoConfig(),
-    model,
-    modelId: 'claude-sonnet-5-5',
+    script: steps,
     mode: opts.mode ?? 'fix',
-    runId: `t${Date.now()}`,
-    runDir: join(work, 'run'),
-    worktreesDir: join(work, 'worktrees'),
     onEvent: (e) => events.push(e),
     ...extra,
   });
-  return { res, events, repo: dir, model };
+  return { res, events, repo: repo.dir, model };
 }

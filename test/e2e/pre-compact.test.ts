@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { text, toolUse } from '../../src/model/scripted.js';
+import { bash, MEDIAN_FIX, read, said } from '../kit/e2e-script.js';
 import { demoConfig, runScripted } from './helpers.js';
 
 describe('PreCompact hooks', () => {
@@ -7,20 +7,12 @@ describe('PreCompact hooks', () => {
     const config = demoConfig('hooks:\n  PreCompact:\n    - command: "echo saving notes >&2; exit 1"\n');
     const { res, events } = await runScripted(
       [
-        { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
+        read('src/stats.js'),
         { error: 'prompt_too_long', message: 'prompt is too long' },
-        { content: [text('Summary: read src/stats.js; the median sorts as strings.')] },
-        {
-          content: [
-            toolUse('Edit', {
-              file_path: 'src/stats.js',
-              old_string: 'const sorted = [...values].sort();',
-              new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-            }),
-          ],
-        },
-        { content: [toolUse('Bash', { command: 'node --test' })] },
-        { content: [text('done')] },
+        said('Summary: read src/stats.js; the median sorts as strings.'),
+        MEDIAN_FIX,
+        bash('node --test'),
+        said('done'),
       ],
       { config },
     );

@@ -1,21 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { text, toolUse } from '../../src/model/scripted.js';
+import { demoFix } from '../kit/e2e-script.js';
 import { demoConfig, runScripted } from './helpers.js';
 
-const fix = [
-  { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
-  {
-    content: [
-      toolUse('Edit', {
-        file_path: 'src/stats.js',
-        old_string: 'const sorted = [...values].sort();',
-        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-      }),
-    ],
-  },
-  { content: [toolUse('Bash', { command: 'node --test' })] },
-  { content: [text('done')] },
-];
+const fix = demoFix();
 
 describe('setup command', () => {
   it('setup - runs before the agent and the run goes on', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { text, toolUse } from '../../src/model/scripted.js';
+import { toolUse } from '../../src/model/scripted.js';
+import { demoFix, turn } from '../kit/e2e-script.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import { git, runScripted } from './helpers.js';
 
@@ -14,21 +15,7 @@ function addSkill(repo: string, body: string, message: string): void {
   git(repo, ['commit', '-q', '-m', message]);
 }
 
-const steps = [
-  { content: [toolUse('Skill', { name: 'numeric-sort' })] },
-  { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
-  {
-    content: [
-      toolUse('Edit', {
-        file_path: 'src/stats.js',
-        old_string: 'const sorted = [...values].sort();',
-        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-      }),
-    ],
-  },
-  { content: [toolUse('Bash', { command: 'node --test' })] },
-  { content: [text('done')] },
-];
+const steps = [turn(toolUse('Skill', { name: 'numeric-sort' })), ...demoFix()];
 
 const skillResult = (events: RunEvent[]) =>
   events.find((e): e is Extract<RunEvent, { type: 'tool_result' }> => e.type === 'tool_result' && e.name === 'Skill');

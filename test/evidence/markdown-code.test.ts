@@ -7,19 +7,23 @@ import type { Evidence } from '../../src/agent/evidence/types.js';
 
 /** Gate details quote commands and paths in backticks: the PR body shows them as code, not as `\``. */
 describe('code spans in gate details', () => {
-  it('renders complete code spans as code and escapes the rest', () => {
-    expect(mdTextWithCode('ran `npm test` on the final tree (3 passed)')).toBe('ran `npm test` on the final tree (3 passed)');
-    expect(mdTextWithCode('`a` and `b_c`, *not* bold')).toBe('`a` and `b_c`, \\*not\\* bold');
+  it.each([
+    ['ran `npm test` on the final tree (3 passed)', 'ran `npm test` on the final tree (3 passed)'],
+    ['`a` and `b_c`, *not* bold', '`a` and `b_c`, \\*not\\* bold'],
     // A `|` inside the code cannot split the table cell; one outside is escaped as text.
-    expect(mdTextWithCode('ran `npm test | tee log` | then')).toBe('ran `npm test \\| tee log` \\| then');
+    ['ran `npm test | tee log` | then', 'ran `npm test \\| tee log` \\| then'],
     // A span holding backticks keeps a longer fence.
-    expect(mdTextWithCode('see ``a`b`` here')).toBe('see ``a`b`` here');
+    ['see ``a`b`` here', 'see ``a`b`` here'],
+  ])('renders complete code spans as code and escapes the rest: %j', (text, md) => {
+    expect(mdTextWithCode(text)).toBe(md);
   });
 
-  it('leaves an unmatched backtick, HTML and mentions neutral outside code', () => {
-    expect(mdTextWithCode('a ` b <img src=x> @octocat')).toBe('a \\` b \\<img src=x\\> @\u200boctocat');
-    expect(mdTextWithCode('no code here')).toBe(mdText('no code here'));
-    expect(mdTextWithCode('two\nlines   `x`')).toBe('two lines `x`');
+  it.each([
+    ['a ` b <img src=x> @octocat', 'a \\` b \\<img src=x\\> @\u200boctocat'],
+    ['no code here', mdText('no code here')],
+    ['two\nlines   `x`', 'two lines `x`'],
+  ])('leaves an unmatched backtick, HTML and mentions neutral outside code: %j', (text, md) => {
+    expect(mdTextWithCode(text)).toBe(md);
   });
 
   it('the PR body shows a gate detail with code as code', () => {

@@ -4,9 +4,7 @@
  * model, the evidence lists those not run with the reason, next to those the agent ran and that passed,
  * and summary.md shows both.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { detectRepoChecks } from '../../src/detect/repo-checks.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { EventQueue, stamp, type RunEvent } from '../../src/agent/events.js';
@@ -16,13 +14,11 @@ import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js'
 import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
 import { baseToolContext, collect, plainContext, stubToolbox } from '../agent/helpers.js';
 import { tempDir } from '../kit/temp.js';
+import { writeFiles } from '../kit/verify-files.js';
 
 describe('not run here, and why', () => {
   let root: string;
-  const write = (p: string, t: string): void => {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), t);
-  };
+  const write = (p: string, t: string): void => writeFiles(root, { [p]: t });
   beforeAll(() => {
     root = tempDir('proofpr-notrun-');
     write(
@@ -37,7 +33,6 @@ describe('not run here, and why', () => {
       'jobs:\n  t:\n    steps:\n      - run: npm ci\n      - run: npm run lint\n      - run: cargo clippy --all\n',
     );
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('detect - checks come from package.json scripts, Makefile targets and CI run steps, once each', async () => {
     expect(await detectRepoChecks(root)).toEqual([

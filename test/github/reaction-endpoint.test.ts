@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach, afterAll } from '@jest/globals';
 import nock from 'nock';
-import { reactionEndpoint, reactionTargetOf } from '../../src/github/reaction-endpoint.js';
+import { reactionEndpoint, reactionTargetOf, type ReactionEndpoint, type ReactionTarget } from '../../src/github/reaction-endpoint.js';
 import { createGitHubPort } from '../../src/github/github-port.js';
 import { createTokenOctokit } from '../../src/github/token-octokit.js';
 import { parseEvent } from '../../src/github/event.js';
@@ -14,22 +14,20 @@ describe('reaction endpoint - one per comment kind', () => {
   });
 
   it('reaction - an issue comment, a review comment and the issue itself each have their own endpoint', () => {
-    expect(reactionEndpoint({ commentId: 5, kind: 'issue-comment' })).toEqual({
-      route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
-      params: { comment_id: 5 },
-    });
-    expect(reactionEndpoint({ commentId: 5 })).toEqual({
-      route: 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
-      params: { comment_id: 5 },
-    });
-    expect(reactionEndpoint({ commentId: 7, kind: 'review-comment' })).toEqual({
-      route: 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions',
-      params: { comment_id: 7 },
-    });
-    expect(reactionEndpoint({ issue: 12 })).toEqual({
-      route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions',
-      params: { issue_number: 12 },
-    });
+    const onIssueComment = 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions';
+    const endpoints: Array<[ReactionTarget, ReactionEndpoint]> = [
+      [
+        { commentId: 5, kind: 'issue-comment' },
+        { route: onIssueComment, params: { comment_id: 5 } },
+      ],
+      [{ commentId: 5 }, { route: onIssueComment, params: { comment_id: 5 } }],
+      [
+        { commentId: 7, kind: 'review-comment' },
+        { route: 'POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions', params: { comment_id: 7 } },
+      ],
+      [{ issue: 12 }, { route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/reactions', params: { issue_number: 12 } }],
+    ];
+    for (const [target, endpoint] of endpoints) expect(reactionEndpoint(target)).toEqual(endpoint);
   });
 
   it('reaction - the trigger decides: review comment → pulls/comments, issue comment → issues/comments, review or label → the PR/issue', () => {

@@ -4,34 +4,19 @@
  * long baseline or test run never looks hung); a finished run has no heartbeat and no more rewrites.
  */
 import { describe, expect, it } from '@jest/globals';
-import { createStatusReporter } from '../../src/github/status-reporter.js';
+import { recordingReporter, runStart } from './status-helpers.js';
 
-const runStart = {
-  type: 'run_start' as const,
-  ts: '2026-01-01T00:00:00.000Z',
-  runId: 'r1',
-  task: { kind: 'issue', issue: 3, title: 't' },
-  model: 'm',
-  root: '/wt',
-  sandbox: 'bwrap',
-  test: { command: 'sleep 30 && npm test', source: 'configured' as const, why: 'config' },
-};
+const started = runStart({ sandbox: 'bwrap', test: { command: 'sleep 30 && npm test', source: 'configured' as const, why: 'config' } });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('status comment - heartbeat during long steps', () => {
   it('status heartbeat - a long baseline step rewrites the comment with the step and its time; a finished run stops', async () => {
-    const bodies: string[] = [];
     let t = 0;
-    const r = createStatusReporter(
-      { updateComment: async (_id: number, body: string) => void bodies.push(body) },
-      1,
-      { runId: 'r1', phase: 'queued', requester: 'octo', mode: 'fix' },
-      { intervalMs: 0, heartbeatMs: 60, now: () => t },
-    );
+    const { r, bodies } = recordingReporter('queued', { intervalMs: 0, heartbeatMs: 60, now: () => t });
     await r.set({ phase: 'preparing' });
     expect(bodies.at(-1)).toContain('⏳ Now: `preparing` · 0s');
-    r.onEvent(runStart);
+    r.onEvent(started);
     await r.flush();
     expect(bodies.at(-1)).toContain('⏳ Now: `baseline tests (sleep 30 && npm test)` · 0s');
     const before = bodies.length;
@@ -50,13 +35,7 @@ describe('status comment - heartbeat during long steps', () => {
   });
 
   it('status heartbeat - a command from the run is a code span with secrets redacted, never markdown or a mention', async () => {
-    const bodies: string[] = [];
-    const r = createStatusReporter(
-      { updateComment: async (_id: number, body: string) => void bodies.push(body) },
-      1,
-      { runId: 'r1', phase: 'working', requester: 'octo', mode: 'fix' },
-      { intervalMs: 0, heartbeatMs: 60_000 },
-    );
+    const { r, bodies } = recordingReporter('working', { intervalMs: 0, heartbeatMs: 60_000 });
     r.onEvent({
       type: 'tool_call',
       ts: '2026-01-01T00:00:01.000Z',

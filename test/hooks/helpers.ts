@@ -1,3 +1,4 @@
+import { afterEach } from '@jest/globals';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecPort, ExecRequest } from '../../src/workspace/exec-port.js';
@@ -31,6 +32,26 @@ export async function makeExec(
     dispose: async () => {
       await handle.dispose();
       rmSync(runTmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * For the calling describe: one temp folder as the repository root, and `exec()` making a fresh recording
+ * exec on it (makeExec) that is disposed when its test ends.
+ */
+export function execsOn(prefix: string): { root: string; exec: () => Promise<RecordingExec> } {
+  const root = tempDir(prefix);
+  const disposers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const d of disposers.splice(0)) await d();
+  });
+  return {
+    root,
+    async exec() {
+      const { exec, dispose } = await makeExec(root);
+      disposers.push(dispose);
+      return exec;
     },
   };
 }

@@ -3,35 +3,24 @@
  * adds context (or refuses the task), SessionEnd hears how the run ended, PostCompact runs after a
  * compaction, and `on_failure: block` makes a hook that cannot run block the tool call instead of passing.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { createHookRunner } from '../../src/agent/hooks/runner.js';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
 import type { RunEventInput } from '../../src/agent/events.js';
 import type { ToolResultBlock } from '../../src/model/model-client.js';
 import { createScriptedModel, text, toolUse, type ScriptStep } from '../../src/model/scripted.js';
 import { silentLogger } from '../../src/log.js';
-import { allowAllPolicy } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, plainContext, stubToolbox } from '../agent/helpers.js';
-import { makeExec } from './helpers.js';
-import { tempDir } from '../kit/temp.js';
+import { agentDeps, baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
+import { execsOn } from './helpers.js';
 
 describe('hook events through the loop', () => {
-  let root: string;
-  beforeAll(() => {
-    root = tempDir('proofpr-hook-loop-');
-  });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const disposers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const d of disposers.splice(0)) await d();
-  });
+  const { root, exec: newExec } = execsOn('proofpr-hook-loop-');
 
   async function setup(yaml: string, script: ScriptStep[], echoCalls: string[] = []) {
-    const { exec, dispose } = await makeExec(root);
-    disposers.push(dispose);
+    const exec = await newExec();
     const hookEvents: RunEventInput[] = [];
     const hooks = createHookRunner({
       config: parseRepoConfig(yaml).hooks,
@@ -47,20 +36,16 @@ describe('hook events through the loop', () => {
         return { forModel: `echo:${String(i.say)}`, isError: false };
       },
     });
-    const deps: AgentDeps = {
+    const deps = agentDeps({
       model,
-      modelId: 'claude-sonnet-5-5',
       toolbox,
-      policy: allowAllPolicy,
       hooks,
-      context: plainContext(),
       toolContext: baseToolContext(root),
       budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
       costOf: () => 0,
       maxStopBlocks: 1,
       branch: 'proofpr/1-hooks',
-      retryBaseMs: 0,
-    };
+    });
     return { deps, model, hookEvents, hooks };
   }
 

@@ -1,29 +1,18 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { parseRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
 import { createHookRunner } from '../../src/agent/hooks/runner.js';
 import { silentLogger } from '../../src/log.js';
-import { makeExec } from './helpers.js';
-import { tempDir } from '../kit/temp.js';
+import { execsOn } from './helpers.js';
 
 const hooksFrom = (yaml: string): RepoConfig['hooks'] => parseRepoConfig(yaml).hooks;
 
 describe('createHookRunner', () => {
-  let root: string;
-  beforeAll(() => {
-    root = tempDir('proofpr-hooks-');
-  });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-  const disposers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const d of disposers.splice(0)) await d();
-  });
+  const { root, exec: newExec } = execsOn('proofpr-hooks-');
 
   const runner = async (yaml: string) => {
-    const { exec, dispose } = await makeExec(root);
-    disposers.push(dispose);
+    const exec = await newExec();
     return { exec, hooks: createHookRunner({ config: hooksFrom(yaml), exec, root, logger: silentLogger }) };
   };
 
@@ -71,8 +60,7 @@ describe('createHookRunner', () => {
   });
 
   it('hooks - an invalid matcher (the config refuses it at load; a caller may skip that) is an error naming the config path', async () => {
-    const { exec, dispose } = await makeExec(root);
-    disposers.push(dispose);
+    const exec = await newExec();
     const config = hooksFrom('hooks:\n  PreToolUse:\n    - matcher: "Edit"\n      command: "true"\n');
     const broken = { ...config, PreToolUse: config.PreToolUse.map((h) => ({ ...h, matcher: 'Edit(' })) };
     const hooks = createHookRunner({ config: broken, exec, root, logger: silentLogger });
@@ -82,8 +70,7 @@ describe('createHookRunner', () => {
   });
 
   it('hooks - the runner records a block, an error and added context as hook events (continue is not recorded)', async () => {
-    const { exec, dispose } = await makeExec(root);
-    disposers.push(dispose);
+    const exec = await newExec();
     const events: unknown[] = [];
     const yaml =
       'hooks:\n  PostToolUse:\n    - command: "echo no >&2; exit 2"\n    - command: "exit 0"\n    - command: "echo \'{\\"additionalContext\\": \\"lint is clean\\"}\'"\n';

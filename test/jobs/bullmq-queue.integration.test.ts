@@ -1,7 +1,8 @@
 /** BullmqQueue in one process on real Redis: dedupe, per-issue lease, per-repository limit, fast failure without Redis. */
 import { describe, it, expect, beforeAll, afterEach } from '@jest/globals';
 import { createBullmqQueue, type BullmqQueue, type BullmqQueueOptions } from '../../src/jobs/bullmq-queue.js';
-import { freePort, requireRedis, uniquePrefix, waitFor, REDIS_URL } from '../scale/helpers.js';
+import { requireRedis, uniquePrefix, waitFor, REDIS_URL } from '../scale/helpers.js';
+import { freePort } from '../kit/host-net.js';
 
 interface D {
   repo: string;

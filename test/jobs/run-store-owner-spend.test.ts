@@ -1,20 +1,9 @@
 /** The installation budget's spend in the SQLite run store: this month's runs of every repository of one owner. */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { rmSync } from 'node:fs';
-import { openDatabase, type Db } from '../../src/jobs/db.js';
+import { describe, expect, it } from '@jest/globals';
 import { createRunStore, type RunStore } from '../../src/jobs/run-store.js';
-import { tempDir } from '../kit/temp.js';
+import { useDatabase } from './helpers.js';
 
-let home = '';
-let db: Db;
-beforeEach(() => {
-  home = tempDir('proofpr-owner-spend-');
-  db = openDatabase(home);
-});
-afterEach(() => {
-  db.close();
-  rmSync(home, { recursive: true, force: true });
-});
+const sqlite = useDatabase('proofpr-owner-spend-');
 
 function done(s: RunStore, id: string, repo: string, verdict: string, costUsd?: number): void {
   s.tryCreate({ id, repo, issue: 1, kind: 'fix' });
@@ -23,7 +12,7 @@ function done(s: RunStore, id: string, repo: string, verdict: string, costUsd?: 
 
 describe('run store - owner spend', () => {
   it("owner spend - sums this month's runs of every repository of the owner, whatever the case of the login", () => {
-    const s = createRunStore(db, () => new Date('2026-12-02T08:00:00Z'));
+    const s = createRunStore(sqlite.db, () => new Date('2026-12-02T08:00:00Z'));
     done(s, 'a', 'acme/widgets', 'verified', 1.5);
     done(s, 'b', 'acme/gadgets', 'unverified', 2.25);
     done(s, 'c', 'Acme/Legacy', 'verified', 0.25);
@@ -34,7 +23,7 @@ describe('run store - owner spend', () => {
   });
 
   it('owner spend - another owner whose login starts alike, or one with a wildcard-looking name, is not counted', () => {
-    const s = createRunStore(db, () => new Date('2026-12-02T08:00:00Z'));
+    const s = createRunStore(sqlite.db, () => new Date('2026-12-02T08:00:00Z'));
     done(s, 'a', 'acme/widgets', 'verified', 1);
     done(s, 'b', 'acme-labs/widgets', 'verified', 50);
     done(s, 'c', 'acm/e', 'verified', 50);
@@ -46,7 +35,7 @@ describe('run store - owner spend', () => {
 
   it("owner spend - last month's runs are not this month's", () => {
     let now = new Date('2026-11-30T23:59:00Z');
-    const s = createRunStore(db, () => now);
+    const s = createRunStore(sqlite.db, () => now);
     done(s, 'old', 'acme/widgets', 'verified', 9);
     now = new Date('2026-12-01T00:01:00Z');
     done(s, 'new', 'acme/gadgets', 'verified', 1);

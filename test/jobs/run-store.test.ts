@@ -1,30 +1,19 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { rmSync } from 'node:fs';
-import { openDatabase, type Db } from '../../src/jobs/db.js';
+import { describe, it, expect } from '@jest/globals';
 import { createRunStore } from '../../src/jobs/run-store.js';
-import { tempDir } from '../kit/temp.js';
+import { useDatabase } from './helpers.js';
 
 describe('run store - runs, deliveries, leases', () => {
-  let home: string;
-  let db: Db;
-  beforeEach(() => {
-    home = tempDir('proofpr-store-');
-    db = openDatabase(home);
-  });
-  afterEach(() => {
-    db.close();
-    rmSync(home, { recursive: true, force: true });
-  });
+  const sqlite = useDatabase('proofpr-store-');
 
   it('run store - a delivery id is accepted once', () => {
-    const s = createRunStore(db);
+    const s = createRunStore(sqlite.db);
     expect(s.recordDelivery('d-1')).toBe(true);
     expect(s.recordDelivery('d-1')).toBe(false);
     expect(s.recordDelivery('d-2')).toBe(true);
   });
 
   it('run store - the branch ledger knows which branches proofpr created, per repository', () => {
-    const s = createRunStore(db);
+    const s = createRunStore(sqlite.db);
     expect(s.ownsBranch('Acme/Widgets', 'proofpr/7-x')).toBe(false);
     s.recordBranch('Acme/Widgets', 'proofpr/7-x', 'r1');
     s.recordBranch('acme/widgets', 'proofpr/7-x', 'r2');
@@ -34,7 +23,7 @@ describe('run store - runs, deliveries, leases', () => {
   });
 
   it('run store - one active run per issue; the lease frees when the run is done', () => {
-    const s = createRunStore(db);
+    const s = createRunStore(sqlite.db);
     const a = s.tryCreate({ id: 'r1', repo: 'o/r', issue: 1, kind: 'fix' });
     expect(a.ok).toBe(true);
     s.setComment('r1', 77, 'https://x/c/77');
@@ -51,9 +40,8 @@ describe('run store - runs, deliveries, leases', () => {
   });
 
   it('run store - state survives reopening the database', () => {
-    createRunStore(db).tryCreate({ id: 'r1', repo: 'o/r', issue: 1, kind: 'fix' });
-    db.close();
-    db = openDatabase(home);
-    expect(createRunStore(db).active('o/r', 1)?.id).toBe('r1');
+    createRunStore(sqlite.db).tryCreate({ id: 'r1', repo: 'o/r', issue: 1, kind: 'fix' });
+    sqlite.reopen();
+    expect(createRunStore(sqlite.db).active('o/r', 1)?.id).toBe('r1');
   });
 });

@@ -1,8 +1,6 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { rmSync } from 'node:fs';
-import { openDatabase, type Db } from '../../src/jobs/db.js';
+import { describe, it, expect } from '@jest/globals';
 import { createSqliteQueue } from '../../src/jobs/sqlite-queue.js';
-import { tempDir } from '../kit/temp.js';
+import { useDatabase } from './helpers.js';
 
 const until = async (cond: () => boolean, ms = 5000): Promise<void> => {
   const end = Date.now() + ms;
@@ -13,23 +11,10 @@ const until = async (cond: () => boolean, ms = 5000): Promise<void> => {
 };
 
 describe('sqlite queue - durable embedded queue', () => {
-  let home: string;
-  let db: Db;
-  beforeEach(() => {
-    home = tempDir('proofpr-queue-');
-    db = openDatabase(home);
-  });
-  afterEach(() => {
-    try {
-      db.close();
-    } catch {
-      /* already closed */
-    }
-    rmSync(home, { recursive: true, force: true });
-  });
+  const sqlite = useDatabase('proofpr-queue-');
 
   it('sqlite queue - runs jobs in order, each once, and dedupes by key', async () => {
-    const q = createSqliteQueue<{ n: number }>(db);
+    const q = createSqliteQueue<{ n: number }>(sqlite.db);
     expect((await q.enqueue({ runId: 'a', data: { n: 1 } }, { dedupeKey: 'k1' })).deduped).toBe(false);
     expect((await q.enqueue({ runId: 'a', data: { n: 1 } }, { dedupeKey: 'k1' })).deduped).toBe(true);
     await q.enqueue({ runId: 'b', data: { n: 2 } }, { dedupeKey: 'k2' });
@@ -41,7 +26,7 @@ describe('sqlite queue - durable embedded queue', () => {
   });
 
   it('sqlite queue - respects the concurrency limit', async () => {
-    const q = createSqliteQueue<number>(db);
+    const q = createSqliteQueue<number>(sqlite.db);
     for (let i = 0; i < 5; i++) await q.enqueue({ runId: `r${i}`, data: i }, { dedupeKey: `k${i}` });
     let now = 0;
     let peak = 0;
@@ -61,7 +46,7 @@ describe('sqlite queue - durable embedded queue', () => {
   });
 
   it('sqlite queue - a restart resumes queued jobs and reports the one that was running as interrupted', async () => {
-    const q1 = createSqliteQueue<string>(db);
+    const q1 = createSqliteQueue<string>(sqlite.db);
     await q1.enqueue({ runId: 'running', data: 'x' }, { dedupeKey: 'k1' });
     await q1.enqueue({ runId: 'waiting', data: 'y' }, { dedupeKey: 'k2' });
     let started = false;
@@ -73,9 +58,8 @@ describe('sqlite queue - durable embedded queue', () => {
       { concurrency: 1 },
     );
     await until(() => started);
-    db.close(); // simulate the crash: nothing marks the job finished
-    db = openDatabase(home);
-    const q2 = createSqliteQueue<string>(db);
+    sqlite.reopen(); // simulate the crash: nothing marks the job finished
+    const q2 = createSqliteQueue<string>(sqlite.db);
     const interrupted = q2.recoverInterrupted();
     expect(interrupted.map((j) => j.runId)).toEqual(['running']);
     const seen: string[] = [];
@@ -87,7 +71,7 @@ describe('sqlite queue - durable embedded queue', () => {
   });
 
   it('sqlite queue - cancel dequeues a waiting job and aborts a running one; progress reaches listeners', async () => {
-    const q = createSqliteQueue<string>(db);
+    const q = createSqliteQueue<string>(sqlite.db);
     await q.enqueue({ runId: 'r1', data: 'a' }, { dedupeKey: 'k1' });
     await q.enqueue({ runId: 'r2', data: 'b' }, { dedupeKey: 'k2' });
     const ran: string[] = [];

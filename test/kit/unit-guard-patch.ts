@@ -10,8 +10,23 @@ const SPAWNERS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFil
 type Saved = { net: typeof NetModule; fns: Record<string, unknown>; listen: unknown; protoSpawn: unknown };
 type Holder = { [KEY]?: Saved };
 
+// What the guard refused in the current file, even where the code under test caught the error (a probe
+// that then reports "no bwrap here" would otherwise make the file pass without testing anything).
+const REFUSED = Symbol.for('proofpr.test.unitGuardRefused');
+type Refused = { [REFUSED]?: string[] };
+
+/** The calls refused since the last call, emptied. */
+export function takeRefusals(): string[] {
+  const g = globalThis as Refused;
+  const out = g[REFUSED] ?? [];
+  g[REFUSED] = [];
+  return out;
+}
+
 function refusal(what: string): () => never {
   return () => {
+    const g = globalThis as Refused;
+    (g[REFUSED] ??= []).push(what);
     throw new Error(
       `unit-tier test called ${what}: unit tests start no process and open no socket. ` +
         'Rename the file to *.integration.test.ts (real git, real processes, fakes on 127.0.0.1) or *.e2e.test.ts (a whole proofpr run).',

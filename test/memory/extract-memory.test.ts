@@ -1,20 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { extractMemory, EXTRACT_SYSTEM_PROMPT } from '../../src/memory/extract-memory.js';
 import { createScriptedModel, text } from '../../src/model/scripted.js';
-import type { ReviewNote } from '../../src/memory/types.js';
+import { reviewNote } from './review-note.js';
 
-const note = (body: string, patch: Partial<ReviewNote> = {}): ReviewNote => ({
-  owner: 'acme',
-  repo: 'widgets',
-  pr: 13,
-  prTitle: 'Parser drops the last line',
-  kind: 'review',
-  body,
-  author: 'maintainer',
-  at: '2026-11-30T23:59:00-05:00',
-  url: 'https://github.com/acme/widgets/pull/13#pullrequestreview-8001',
-  ...patch,
-});
+const note = reviewNote;
 const answer = (t: string) => createScriptedModel([{ content: [text(t)] }]);
 
 describe('memory extraction', () => {

@@ -18,11 +18,10 @@ const entry = (rule: string, patch: Partial<MemoryEntry> = {}): MemoryEntry => (
   author: 'maintainer',
   ...patch,
 });
-const home = () => tempDir('proofpr-memstore-');
 
 describe('memory store', () => {
   it('memory store - entries per repository (case-insensitive), numbered from 1, the same rule kept once', async () => {
-    const store = createMemoryStore(sqliteMemoryBlobs(openDatabase(home())));
+    const store = createMemoryStore(sqliteMemoryBlobs(openDatabase(tempDir('proofpr-memstore-'))));
     expect(await store.add('acme/widgets', entry('Keep the public API'))).toEqual({ added: true, number: 1 });
     expect(await store.add('Acme/Widgets', entry('Use the existing date helper'))).toEqual({ added: true, number: 2 });
     expect(await store.add('acme/widgets', entry('keep the public API.'))).toEqual({ added: false, duplicate: 1 });
@@ -34,7 +33,7 @@ describe('memory store', () => {
   });
 
   it('memory store - capped at 200 entries (the oldest drop out) and the index at 200 lines / 25 KB, the cut said', async () => {
-    const store = createMemoryStore(fileMemoryBlobs(home()));
+    const store = createMemoryStore(fileMemoryBlobs(tempDir('proofpr-memstore-')));
     for (let i = 1; i <= MAX_ENTRIES + 5; i++) await store.add('acme/widgets', entry(`Rule number ${i}`));
     const all = await store.list('acme/widgets');
     expect(all).toHaveLength(MAX_ENTRIES);
@@ -50,13 +49,13 @@ describe('memory store', () => {
   });
 
   it('memory store - an entry over the length caps or without an absolute date is refused', async () => {
-    const store = createMemoryStore(fileMemoryBlobs(home()));
+    const store = createMemoryStore(fileMemoryBlobs(tempDir('proofpr-memstore-')));
     await expect(store.add('acme/widgets', entry('x'.repeat(201)))).rejects.toThrow();
     await expect(store.add('acme/widgets', entry('Keep the API', { date: 'last week' }))).rejects.toThrow();
   });
 
   it('memory store - the file backend keeps one JSON file per repository under memory/', async () => {
-    const h = home();
+    const h = tempDir('proofpr-memstore-');
     await createMemoryStore(fileMemoryBlobs(h)).add('acme/widgets', entry('Keep the public API'));
     expect(JSON.parse(readFileSync(join(h, 'memory', 'acme+widgets.json'), 'utf8'))).toMatchObject({
       version: 1,
@@ -65,7 +64,7 @@ describe('memory store', () => {
   });
 
   it('memory commands - /agent memory lists, /agent forget N removes, a bad N is answered', async () => {
-    const store = createMemoryStore(fileMemoryBlobs(home()));
+    const store = createMemoryStore(fileMemoryBlobs(tempDir('proofpr-memstore-')));
     const t = (kind: 'memory' | 'forget', instructions = '') => ({ kind, owner: 'acme', repo: 'widgets', instructions });
     expect((await answerMemoryCommand(t('memory'), '/agent', store)).text).toBe('I keep nothing from reviews in this repository yet.');
     await store.add('acme/widgets', entry('Keep the public API', { why: 'downstream users pin it.', where: 'src/api' }));

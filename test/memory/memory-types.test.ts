@@ -15,21 +15,15 @@ import type { MemoryEntry, ReviewNote } from '../../src/memory/types.js';
 import { createContextManager } from '../../src/agent/context/index.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { createScriptedModel, text } from '../../src/model/scripted.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
+import { agentDeps, baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
+import { reviewNote } from './review-note.js';
 import { tempDir } from '../kit/temp.js';
 
-const note = (body: string, n: number): ReviewNote => ({
-  owner: 'acme',
-  repo: 'widgets',
-  pr: 13,
-  prTitle: 'Parser drops the last line',
-  kind: 'review',
-  body,
-  author: 'maintainer',
-  at: `2026-11-${String(20 + n).padStart(2, '0')}T10:00:00Z`,
-  url: `https://github.com/acme/widgets/pull/13#pullrequestreview-${n}`,
-});
+const note = (body: string, n: number): ReviewNote =>
+  reviewNote(body, {
+    at: `2026-11-${String(20 + n).padStart(2, '0')}T10:00:00Z`,
+    url: `https://github.com/acme/widgets/pull/13#pullrequestreview-${n}`,
+  });
 
 const ANSWERS = [
   {
@@ -83,22 +77,11 @@ describe('memory with four types', () => {
       memoryIndex: renderMemoryIndex(entries)!,
     });
     const model = createScriptedModel([{ content: [text('done')] }]);
+    const toolContext = baseToolContext(root);
     await collect(
       runAgent(
         { prompt: 'go' },
-        {
-          model,
-          modelId: 'claude-sonnet-5-5',
-          toolbox: stubToolbox({}),
-          policy: allowAllPolicy,
-          hooks: noHooks,
-          context,
-          toolContext: baseToolContext(root),
-          budget: { maxTurns: 2, maxCostUsd: 1, timeoutMs: 30_000 },
-          costOf: () => 0,
-          maxStopBlocks: 0,
-          branch: 'proofpr/1-x',
-        },
+        agentDeps({ model, toolbox: stubToolbox({}), context, toolContext, budget: { maxTurns: 2, maxCostUsd: 1, timeoutMs: 30_000 } }),
       ),
     );
     const system = model.requests[0]!.system.map((b) => b.text).join('\n');

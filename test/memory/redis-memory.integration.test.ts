@@ -1,24 +1,16 @@
 /** The App's memory in Redis (REDIS_URL): the store every worker shares (real Redis). */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Redis } from 'ioredis';
+import { describe, expect, it } from '@jest/globals';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import { redisMemoryBlobs } from '../../src/memory/memory-blobs.js';
-import { requireRedis, uniquePrefix, REDIS_URL } from '../scale/helpers.js';
+import { uniquePrefix, useRedis } from '../scale/helpers.js';
 
-let redis: Redis;
-beforeAll(async () => {
-  await requireRedis();
-  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-});
-afterAll(async () => {
-  await redis.quit();
-});
+const shared = useRedis();
 
 describe('memory store - redis', () => {
   it('memory store - two stores on the same Redis (two workers) see the same entries, with no expiry', async () => {
     const prefix = `${uniquePrefix('memory')}:`;
-    const a = createMemoryStore(redisMemoryBlobs(redis, prefix));
-    const b = createMemoryStore(redisMemoryBlobs(redis, prefix));
+    const a = createMemoryStore(redisMemoryBlobs(shared.redis, prefix));
+    const b = createMemoryStore(redisMemoryBlobs(shared.redis, prefix));
     const entry = {
       rule: 'Keep the public API',
       why: '',
@@ -29,9 +21,9 @@ describe('memory store - redis', () => {
     };
     expect(await a.add('acme/widgets', entry)).toEqual({ added: true, number: 1 });
     expect(await b.list('ACME/widgets')).toEqual([entry]);
-    expect(await redis.ttl(`${prefix}acme/widgets`)).toBe(-1);
+    expect(await shared.redis.ttl(`${prefix}acme/widgets`)).toBe(-1);
     expect(await b.remove('acme/widgets', 1)).toEqual(entry);
     expect(await a.list('acme/widgets')).toEqual([]);
-    await redis.del(`${prefix}acme/widgets`);
+    await shared.redis.del(`${prefix}acme/widgets`);
   });
 });

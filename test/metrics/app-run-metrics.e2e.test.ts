@@ -6,42 +6,15 @@
  * a failed gate of a finished run is counted by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
-import { startFakeGitHubServer, type FakeGitHubServer } from '../fakes/github/server.js';
 import { testPrivateKey, TestOctokit, until } from '../hosts/probot/harness.js';
-import { payload } from '../github/payloads.js';
 import { silentLogger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/hosts/probot/server.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { finishedProgress } from '../../src/jobs/run-progress.js';
 import type { Evidence } from '../../src/agent/evidence/types.js';
-import { tempDir } from '../kit/temp.js';
-
-const root = process.cwd();
-const TOKEN = 'ghs_fakeinstallationtoken000000000000000';
-
-const git = (cwd: string, args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-
-interface Turn {
-  type: string;
-  content: unknown[];
-  stopReason: string;
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number };
-}
-
-const session = (): Turn[] =>
-  readFileSync(join(root, 'examples/demo/session.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Turn)
-    .filter((e) => e.type === 'assistant');
+import { demoFixComment, demoRunFinished, startDemoWorld, type DemoWorld } from '../kit/host-demo-app.js';
 
 /** One sample's value from Prometheus text, e.g. value(text, 'proofpr_tokens_total{kind="input"}'). */
 function value(text: string, sample: string): number | undefined {
@@ -50,45 +23,12 @@ function value(text: string, sample: string): number | undefined {
 }
 
 describe('/metrics after a scripted App run', () => {
-  let work: string;
-  let gh: FakeGitHubServer;
-  let model: FakeMessagesServer;
+  let world: DemoWorld;
   let server: RunningServer | undefined;
 
   beforeAll(async () => {
-    work = tempDir('proofpr-metrics-');
-    const seed = join(work, 'seed');
-    cpSync(join(root, 'examples/demo/repo'), seed, { recursive: true });
-    git(seed, ['init', '-q', '-b', 'main']);
-    git(seed, ['add', '-A']);
-    git(seed, ['commit', '-q', '-m', 'initial']);
-    const gitRoot = join(work, 'git');
-    git(work, ['clone', '-q', '--bare', seed, join(gitRoot, 'acme', 'widgets.git')]);
-    git(join(gitRoot, 'acme', 'widgets.git'), ['config', 'http.receivepack', 'true']);
-    gh = await startFakeGitHubServer({
-      apiPrefix: '/api/v3',
-      git: { root: gitRoot, token: TOKEN },
-      bareDir: join(gitRoot, 'acme', 'widgets.git'),
-      // ci.wait_min: 0: the run ends at the push (no CI watch left running).
-      config: `${readFileSync(join(seed, '.github', 'proofpr.yml'), 'utf8')}ci:\n  wait_min: 0\n`,
-      permissions: { maintainer: { permission: 'write', role_name: 'write' } },
-    });
-    const turns = session();
-    model = await startFakeMessagesServer((_body, n) => {
-      const t = turns[n - 1];
-      return t
-        ? {
-            content: t.content,
-            stop_reason: t.stopReason,
-            usage: {
-              input_tokens: t.usage.inputTokens,
-              output_tokens: t.usage.outputTokens,
-              cache_read_input_tokens: t.usage.cacheReadTokens,
-              cache_creation_input_tokens: t.usage.cacheWriteTokens,
-            },
-          }
-        : { content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } };
-    });
+    // ci.wait_min: 0: the run ends at the push (no CI watch left running).
+    world = await startDemoWorld('proofpr-metrics-', 'ci:\n  wait_min: 0\n');
     server = await startServer({
       port: 0,
       host: '127.0.0.1',
@@ -101,46 +41,29 @@ describe('/metrics after a scripted App run', () => {
         APP_ID: '1',
         PRIVATE_KEY: testPrivateKey(),
         WEBHOOK_SECRET: 's',
-        GHE_HOST: gh.host,
+        GHE_HOST: world.gh.host,
         GHE_PROTOCOL: 'http',
-        PROOFPR_HOME: join(work, 'home'),
+        PROOFPR_HOME: join(world.work, 'home'),
         PROOFPR_SWEEP_SCHEDULER: 'off',
         ANTHROPIC_API_KEY: 'sk-ant-metrics-not-a-real-key',
-        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_BASE_URL: world.model.url,
       },
     });
   }, 90000);
 
   afterAll(async () => {
     await server?.close();
-    await model?.close();
-    await gh?.close();
-    rmSync(work, { recursive: true, force: true });
+    await world?.close();
   });
 
   it('metrics - tokens, cost, verdict, duration, queue depth and process metrics after one App run', async () => {
     const s = server!;
     const before = await (await fetch(`${s.url}/metrics`)).text();
     expect(value(before, 'proofpr_cost_usd_total')).toBe(0);
-    const issue = JSON.parse(readFileSync(join(root, 'examples/demo/issue.json'), 'utf8')) as {
-      number: number;
-      title: string;
-      body: string;
-    };
-    await s.app.probot.receive({
-      id: 'metrics-1',
-      name: 'issue_comment',
-      payload: payload('issue_comment.created', (p) => {
-        p.issue.number = issue.number;
-        p.issue.title = issue.title;
-        p.issue.body = issue.body;
-        p.comment.body = '/agent fix';
-      }),
-    } as never);
-    const done = (): boolean => gh.state.comments.some((c) => /proofpr:run=[\s\S]*(done|failed|aborted)/.test(c.body));
-    await until(done, 150000);
+    await s.app.probot.receive({ id: 'metrics-1', name: 'issue_comment', payload: demoFixComment() } as never);
+    await until(() => demoRunFinished(world.gh), 150000);
     // The run's own totals, from its evidence.
-    const runs = join(work, 'home', 'runs');
+    const runs = join(world.work, 'home', 'runs');
     const ev = JSON.parse(readFileSync(join(runs, readdirSync(runs)[0] ?? '', 'evidence.json'), 'utf8')) as Evidence;
     expect(ev.verdict).toBe('verified');
     expect(ev.usage.costUsd).toBeGreaterThan(0);

@@ -17,7 +17,9 @@ async function modelError(p: Promise<unknown>): Promise<ModelError> {
   throw new Error('expected a ModelError');
 }
 
-const overloaded = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+/** An error answer of the Messages API. */
+const apiError = (type: string, message: string) => ({ type: 'error', error: { type, message } });
+const overloaded = apiError('overloaded_error', 'Overloaded');
 
 describe('anthropic adapter (nock)', () => {
   beforeAll(() => nock.disableNetConnect());
@@ -104,10 +106,7 @@ describe('anthropic adapter (nock)', () => {
   });
 
   it('anthropic - a 429 is retried after the delay the server asks for, then succeeds', async () => {
-    const rateLimited = {
-      type: 'error',
-      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit' },
-    };
+    const rateLimited = apiError('rate_limit_error', 'Number of request tokens has exceeded your rate limit');
     const scope = nock(API)
       .post('/v1/messages')
       .reply(429, rateLimited, { 'retry-after': '0', 'retry-after-ms': '30' })
@@ -121,7 +120,7 @@ describe('anthropic adapter (nock)', () => {
   });
 
   it('anthropic - a 500 that never clears is fatal once the SDK retries are spent', async () => {
-    const err500 = { type: 'error', error: { type: 'api_error', message: 'Internal server error' } };
+    const err500 = apiError('api_error', 'Internal server error');
     const scope = nock(API).post('/v1/messages').times(3).reply(500, err500, { 'retry-after-ms': '1', 'request-id': 'req_500' });
     const e = await modelError(client(2).send(request()));
     expect(e.kind).toBe('fatal');
@@ -132,10 +131,7 @@ describe('anthropic adapter (nock)', () => {
   });
 
   it('anthropic - a 400 "prompt is too long" is prompt_too_long and is not retried', async () => {
-    const tooLong = {
-      type: 'error',
-      error: { type: 'invalid_request_error', message: 'prompt is too long: 208131 tokens > 200000 maximum' },
-    };
+    const tooLong = apiError('invalid_request_error', 'prompt is too long: 208131 tokens > 200000 maximum');
     const scope = nock(API).post('/v1/messages').once().reply(400, tooLong);
     const e = await modelError(client().send(request()));
     expect(e.kind).toBe('prompt_too_long');
@@ -146,25 +142,19 @@ describe('anthropic adapter (nock)', () => {
   it('anthropic - "input length and max_tokens exceed context limit" is prompt_too_long too', async () => {
     const msg =
       'input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000, decrease input length or `max_tokens` and try again';
-    nock(API)
-      .post('/v1/messages')
-      .reply(400, { type: 'error', error: { type: 'invalid_request_error', message: msg } });
+    nock(API).post('/v1/messages').reply(400, apiError('invalid_request_error', msg));
     expect((await modelError(client().send(request()))).kind).toBe('prompt_too_long');
   });
 
   it('anthropic - any other 400 is fatal with the API message', async () => {
-    nock(API)
-      .post('/v1/messages')
-      .reply(400, { type: 'error', error: { type: 'invalid_request_error', message: 'tools.0.name: String should match pattern' } });
+    nock(API).post('/v1/messages').reply(400, apiError('invalid_request_error', 'tools.0.name: String should match pattern'));
     const e = await modelError(client().send(request()));
     expect(e.kind).toBe('fatal');
     expect(e.message).toContain('tools.0.name');
   });
 
   it('anthropic - a 401 is fatal, names the variable to check, and never shows the key', async () => {
-    nock(API)
-      .post('/v1/messages')
-      .reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    nock(API).post('/v1/messages').reply(401, apiError('authentication_error', 'invalid x-api-key'));
     const e = await modelError(client().send(request()));
     expect(e.kind).toBe('fatal');
     expect(e.status).toBe(401);
@@ -219,9 +209,7 @@ describe('anthropic adapter (nock)', () => {
     const scope = nock(API).matchHeader('authorization', `Bearer ${KEY}`).post('/v1/messages').reply(200, fixture('text.txt'), SSE_HEADERS);
     const { log, lines } = captureLogger();
     await createAnthropicClient({ apiKey: KEY, baseURL: API, logger: log }).send(request());
-    nock(API)
-      .post('/v1/messages')
-      .reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+    nock(API).post('/v1/messages').reply(401, apiError('authentication_error', 'invalid x-api-key'));
     await createAnthropicClient({ apiKey: KEY, baseURL: API, logger: log })
       .send(request())
       .catch(() => undefined);

@@ -3,9 +3,7 @@
  * request, thinking blocks (signatures included) go back unchanged after a tool turn and after a
  * compaction, the summary request goes without thinking, and the evidence shows the thinking tokens and cost.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { runAgent, type AgentDeps } from '../../src/agent/loop.js';
-import { createContextManager } from '../../src/agent/context/index.js';
+import { describe, expect, it } from '@jest/globals';
 import { COMPACTION_SYSTEM_PROMPT } from '../../src/agent/context/compaction.js';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import { stamp, type RunEvent } from '../../src/agent/events.js';
@@ -15,18 +13,13 @@ import { toMessageParams } from '../../src/model/to-message-params.js';
 import { createScriptedModel, text, thinking, toolUse } from '../../src/model/scripted.js';
 import { costUsd, priceFor } from '../../src/model/pricing.js';
 import { validateRepoConfig } from '../../src/config/repo-config.js';
-import { allowAllPolicy, noHooks } from '../fakes/agent-stubs.js';
-import { baseToolContext, collect, stubToolbox } from '../agent/helpers.js';
-import { filler, fixtureRepo, task } from '../context/helpers.js';
+import { stubToolbox } from '../agent/helpers.js';
+import { contextManager, filler, loopDeps, runLoop, useFixtureRepo } from '../context/helpers.js';
 
 const assistantTurns = (messages: Message[]): AssistantBlock[][] => messages.flatMap((m) => (m.role === 'assistant' ? [m.content] : []));
 
 describe('thinking and effort', () => {
-  let repo: ReturnType<typeof fixtureRepo>;
-  beforeAll(() => {
-    repo = fixtureRepo();
-  });
-  afterAll(() => repo.cleanup());
+  const repo = useFixtureRepo();
 
   it('config - thinking.budget_tokens and effort are validated; a budget under 1024 names the field', () => {
     const cfg = validateRepoConfig({ thinking: { budget_tokens: 4000 }, effort: 'high' });
@@ -62,30 +55,16 @@ describe('thinking and effort', () => {
     const toolbox = stubToolbox({
       Echo: (i) => ({ forModel: i.big ? filler('out', 24_000) : 'ok', isError: false }),
     });
-    const context = await createContextManager({
-      root: repo.root,
-      toolNames: ['Echo'],
-      task,
-      mode: 'fix',
-      gatesEnabled: [],
-      contextWindow: 20_000,
-    });
-    const deps: AgentDeps = {
-      model,
-      modelId: 'claude-sonnet-5-5',
-      toolbox,
-      policy: allowAllPolicy,
-      hooks: noHooks,
-      context,
-      toolContext: baseToolContext(repo.root),
-      budget: { maxTurns: 10, maxCostUsd: 5, timeoutMs: 60_000 },
-      costOf: (u) => costUsd('claude-sonnet-5-5', u),
-      maxStopBlocks: 1,
-      modelSettings: { thinking: { budgetTokens: 4000 }, effort: 'medium' },
-      branch: 'proofpr/12-parser',
-      retryBaseMs: 0,
-    };
-    const { events, result } = await collect(runAgent({ prompt: 'go' }, deps));
+    const context = await contextManager(repo.root, { toolNames: ['Echo'], contextWindow: 20_000 });
+    const deps = loopDeps(
+      { root: repo.root, model, context, toolbox },
+      {
+        costOf: (u) => costUsd('claude-sonnet-5-5', u),
+        maxStopBlocks: 1,
+        modelSettings: { thinking: { budgetTokens: 4000 }, effort: 'medium' },
+      },
+    );
+    const { events, result } = await runLoop(deps, 'go');
     expect(result.status).toBe('completed');
     const [r1, r2, r3, summary, r5] = model.requests;
     // Every agent turn asks for thinking and effort; the summary request does not.

@@ -1,7 +1,6 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { readFileSync, rmSync } from 'node:fs';
-import { createPolicy } from '../../src/agent/permissions/create-policy.js';
-import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
+import { describe, it, expect } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { usePolicies } from '../kit/walls-policy.js';
 import { makePolicyRepo } from './fixture-repo.js';
 
 interface Case {
@@ -16,23 +15,18 @@ const corpus = JSON.parse(readFileSync(new URL('../fixtures/policy/corpus.json',
   planCases: Case[];
 };
 
-let repo: { root: string; outside: string };
-let policy: PermissionPolicy;
-let plan: PermissionPolicy;
-
-beforeAll(async () => {
-  repo = makePolicyRepo();
-  policy = await createPolicy({ ...corpus.config, root: repo.root, mode: 'default' });
-  plan = await createPolicy({ ...corpus.config, root: repo.root, mode: 'plan' });
+let root = '';
+const { policy, plan } = usePolicies(() => (root = makePolicyRepo().root), {
+  policy: corpus.config,
+  plan: { ...corpus.config, mode: 'plan' },
 });
-afterAll(() => rmSync(repo.outside, { recursive: true, force: true }));
 
 function label(c: Case): string {
   return `${c.tool} ${JSON.stringify(c.input).slice(0, 90)}`;
 }
 
 function withRoot(input: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(input).replaceAll('{root}', repo.root)) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(input).replaceAll('{root}', root)) as Record<string, unknown>;
 }
 
 describe('policy corpus', () => {

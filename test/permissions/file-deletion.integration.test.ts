@@ -3,45 +3,39 @@
  * literally, is allowed without a rule wherever the Write tool may write that file. Recursion, folders,
  * globs, expansions, a `cd` first, protected, secret or dependency paths, and plan mode still refuse.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createPolicy } from '../../src/agent/permissions/create-policy.js';
-import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
+import { describe, expect, it } from '@jest/globals';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { bashBehavior, itDecides, usePolicies } from '../kit/walls-policy.js';
+import { git } from '../tools/helpers/context.js';
 import { tempDir } from '../kit/temp.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 
-let base: string;
 let root: string;
-let policy: PermissionPolicy;
-let plan: PermissionPolicy;
-let denied: PermissionPolicy;
 
-function put(rel: string, content: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-}
-
-beforeAll(async () => {
-  base = tempDir('proofpr-rm-');
-  root = join(base, 'repo');
-  put('.gitignore', 'node_modules/\n');
-  put('node_modules/dep/index.js', 'module.exports = 1;\n');
-  put('src/old.js', 'x\n');
-  put('tests/data/case.toml', 'a = 1\n');
-  put('.env', 'TOKEN=1\n');
-  put('.github/workflows/ci.yml', 'on: push\n');
-  put('config/npmrc', 'registry=x\n');
+/** Files to delete, and the protected, secret and dependency paths (one behind a symlink) never to delete. */
+function worktree(): string {
+  root = join(tempDir('proofpr-rm-'), 'repo');
+  writeFiles(root, {
+    '.gitignore': 'node_modules/\n',
+    'node_modules/dep/index.js': 'module.exports = 1;\n',
+    'src/old.js': 'x\n',
+    'tests/data/case.toml': 'a = 1\n',
+    '.env': 'TOKEN=1\n',
+    '.github/workflows/ci.yml': 'on: push\n',
+    'config/npmrc': 'registry=x\n',
+  });
   symlinkSync('config/npmrc', join(root, '.npmrc'));
   symlinkSync('../src/old.js', join(root, 'config', 'link.js'));
-  execFileSync('git', ['init', '-q'], { cwd: root });
-  policy = await createPolicy({ root, mode: 'default', allow: [], deny: [], testCommand: 'npm test' });
-  plan = await createPolicy({ root, mode: 'plan', allow: [], deny: [], testCommand: 'npm test' });
-  denied = await createPolicy({ root, mode: 'default', allow: [], deny: ['Edit(tests/**)'], testCommand: 'npm test' });
-});
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+  git(root, 'init', '-q');
+  return root;
+}
 
-const bash = (p: PermissionPolicy, command: string) => p.check('Bash', { command });
+const { policy, plan, denied } = usePolicies(worktree, {
+  policy: { testCommand: 'npm test' },
+  plan: { mode: 'plan', testCommand: 'npm test' },
+  denied: { deny: ['Edit(tests/**)'], testCommand: 'npm test' },
+});
 
 describe('rm of named files in the worktree', () => {
   it('allowed without a rule: one or more files, -f, --, quoted names, a path under a test folder', async () => {
@@ -52,7 +46,7 @@ describe('rm of named files in the worktree', () => {
       `rm ${root}/src/old.js`,
       'rm src/old.js && git status --short',
     ]) {
-      const d = await bash(policy, command);
+      const d = await policy.check('Bash', { command });
       expect({ command, behavior: d.behavior, rule: d.rule }).toEqual({
         command,
         behavior: 'allow',
@@ -61,8 +55,10 @@ describe('rm of named files in the worktree', () => {
     }
   });
 
-  it('refused: recursion, a glob, an expansion, a cd first, outside the worktree, .git, secrets, workflows, dependency folders, symlinks (a protected .npmrc linked to an open file)', async () => {
-    for (const command of [
+  itDecides(
+    'refused: recursion, a glob, an expansion, a cd first, outside the worktree, .git, secrets, workflows, dependency folders, symlinks (a protected .npmrc linked to an open file): %s',
+    'deny',
+    [
       'rm -r src',
       'rm -rf src',
       'rm -d src',
@@ -78,14 +74,13 @@ describe('rm of named files in the worktree', () => {
       'rm .npmrc',
       'rm config/link.js',
       'rm',
-    ]) {
-      expect({ command, behavior: (await bash(policy, command)).behavior }).toEqual({ command, behavior: 'deny' });
-    }
-  });
+    ],
+    policy,
+  );
 
   it('a deny rule on the path, and plan mode, refuse it too', async () => {
-    expect((await bash(denied, 'rm tests/data/case.toml')).behavior).toBe('deny');
-    expect((await bash(denied, 'rm src/old.js')).behavior).toBe('allow');
-    expect((await bash(plan, 'rm src/old.js')).behavior).toBe('deny');
+    expect(await bashBehavior(denied)('rm tests/data/case.toml')).toBe('deny');
+    expect(await bashBehavior(denied)('rm src/old.js')).toBe('allow');
+    expect(await bashBehavior(plan)('rm src/old.js')).toBe('deny');
   });
 });

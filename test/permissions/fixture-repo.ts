@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tempDir } from '../kit/temp.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 
 /** A small worktree with the traps the policy corpus needs (symlinks out, .git, workflows, .env, ignored and denied paths). */
 export function makePolicyRepo(): { root: string; outside: string } {
   const outside = tempDir('proofpr-policy-');
   const root = join(outside, 'repo');
-  const files: Record<string, string> = {
+  writeFiles(root, {
     'src/a.ts': 'export const a = 1;\n',
     'src/b.ts': 'export const b = 2;\n',
     'README.md': '# fixture\n',
@@ -26,11 +27,7 @@ export function makePolicyRepo(): { root: string; outside: string } {
     'node_modules/dep/token.txt': 'KEY=npm\n',
     'private.log': 'KEY=log\n',
     'lib/util.ts': 'x\n',
-  };
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), c);
-  }
+  });
   chmodSync(join(root, 'node_modules/.bin/jest'), 0o755);
   symlinkSync('src/a.ts', join(root, 'link-inside.ts'));
   symlinkSync('/etc', join(root, 'evil'));

@@ -1,18 +1,29 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createPolicy } from '../../src/agent/permissions/create-policy.js';
-import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
+import { describe, it, expect } from '@jest/globals';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expectBehaviors, itDecides, policyOver, usePolicies } from '../kit/walls-policy.js';
+import { git } from '../tools/helpers/context.js';
 import { tempDir } from '../kit/temp.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 
 let base: string;
 let root: string;
-let policy: PermissionPolicy;
 
-function put(rel: string, content: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
+/** Ignored dependency folders, build output and logs, and one tracked file an ignore pattern matches. */
+function worktree(): string {
+  base = tempDir('proofpr-ignored-');
+  root = join(base, 'repo');
+  writeFiles(root, {
+    '.gitignore': 'node_modules/\n.venv/\ndist/\n*.log\nreports/\n.env*\n.npmrc\n.github/proofpr.yml\n',
+    'node_modules/dep/index.js': 'module.exports = 1;\n',
+    'src/a.ts': 'export const a = 1;\n',
+    'vendor.log': 'tracked although it matches *.log\n',
+    'debug.log': 'a\n',
+    'dist/out.js': '1\n',
+  });
+  git(root, 'init', '-q');
+  git(root, 'add', '-f', 'vendor.log');
+  return root;
 }
 
 const allow = [
@@ -26,20 +37,7 @@ const allow = [
   'Bash(npm test:*)',
 ];
 
-beforeAll(async () => {
-  base = tempDir('proofpr-ignored-');
-  root = join(base, 'repo');
-  put('.gitignore', 'node_modules/\n.venv/\ndist/\n*.log\nreports/\n.env*\n.npmrc\n.github/proofpr.yml\n');
-  put('node_modules/dep/index.js', 'module.exports = 1;\n');
-  put('src/a.ts', 'export const a = 1;\n');
-  put('vendor.log', 'tracked although it matches *.log\n');
-  put('debug.log', 'a\n');
-  put('dist/out.js', '1\n');
-  execFileSync('git', ['init', '-q'], { cwd: root });
-  execFileSync('git', ['add', '-f', 'vendor.log'], { cwd: root });
-  policy = await createPolicy({ root, mode: 'default', allow, deny: [], testCommand: 'npm test > reports/out.txt' });
-});
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const { policy } = usePolicies(worktree, { policy: { allow, testCommand: 'npm test > reports/out.txt' } });
 
 const bash = (command: string) => policy.check('Bash', { command });
 
@@ -56,7 +54,7 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
     ] as const) {
       expect({ tool, input, behavior: (await policy.check(tool, input)).behavior }).toEqual({ tool, input, behavior: 'allow' });
     }
-    for (const command of [
+    await expectBehaviors(policy, 'allow', [
       'echo x >> dist/out.js',
       'cp src/a.ts copy.log',
       'cp -t dist src/a.ts',
@@ -65,10 +63,7 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
       'echo forged > reports/out.txt',
       'cd dist && echo x > a.js',
       "sed -i 's/1/2/' dist/out.js",
-    ]) {
-      const d = await bash(command);
-      expect({ command, behavior: d.behavior }).toEqual({ command, behavior: 'allow' });
-    }
+    ]);
   });
 
   it('ignored - an installed dependency folder git ignores stays refused, with the reason and what to do instead', async () => {
@@ -119,17 +114,12 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
     expect((await bash('echo x > vendor.log')).behavior).toBe('allow');
   });
 
-  it('ignored - reading from dependency folders, deleting there and creating folders stay allowed', async () => {
-    for (const command of [
-      'cp node_modules/dep/index.js src/dep.js',
-      'cat node_modules/dep/index.js',
-      'rm -rf dist',
-      'mkdir -p dist/x',
-      'echo x > src/new.ts',
-    ]) {
-      expect({ command, behavior: (await bash(command)).behavior }).toEqual({ command, behavior: 'allow' });
-    }
-  });
+  itDecides(
+    'ignored - reading from dependency folders, deleting there and creating folders stay allowed: %s',
+    'allow',
+    ['cp node_modules/dep/index.js src/dep.js', 'cat node_modules/dep/index.js', 'rm -rf dist', 'mkdir -p dist/x', 'echo x > src/new.ts'],
+    policy,
+  );
 
   it("ignored - the test command's own redirect stays allowed", async () => {
     expect((await bash('npm test > reports/out.txt')).behavior).toBe('allow');
@@ -153,7 +143,7 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
     const plain = join(base, 'plain');
     mkdirSync(plain);
     writeFileSync(join(plain, '.gitignore'), 'node_modules/\n');
-    const p = await createPolicy({ root: plain, mode: 'default', allow: [], deny: [] });
+    const p = await policyOver(plain);
     expect((await p.check('Write', { file_path: 'node_modules/a.js', content: 'x' })).behavior).toBe('allow');
   });
 });

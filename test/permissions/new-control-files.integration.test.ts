@@ -1,30 +1,16 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPolicy } from '../../src/agent/permissions/create-policy.js';
+import { policyOver } from '../kit/walls-policy.js';
 import { isControlPath } from '../../src/workspace/protected-paths.js';
 import { commitWork, wipCommit } from '../../src/workspace/publish.js';
-import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
-import { makeRemote, sh, tempDir, type Remote } from '../workspace/git-fixtures.js';
+import { BOT as identity, sh, useCheckouts } from '../workspace/git-fixtures.js';
 
 /* Control files that did not exist at the start (issue 23: walled whether or not they exist, checked again at commit). */
 
-const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
 const NEW_CONTROL = ['.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', '.husky/pre-commit', '.github/workflows/new.yml'];
-let remote: Remote;
-let wt: Worktree;
-afterEach(async () => {
-  await wt?.remove();
-  remote?.cleanup();
-});
-
-async function worktree(): Promise<Worktree> {
-  remote = makeRemote({ 'README.md': '# r\n' });
-  const clone = join(remote.root, 'checkout');
-  sh(remote.root, 'clone', '-q', remote.bare, clone);
-  wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/23-c', worktreesDir: tempDir(), runId: 'r' });
-  return wt;
-}
+const checkout = useCheckouts({ 'README.md': '# r\n' }, 'proofpr/23-c');
+const worktree = async () => (await checkout()).wt;
 
 function plant(root: string): void {
   for (const p of NEW_CONTROL) {
@@ -42,7 +28,7 @@ describe('new control files', () => {
 
   it('new-control - Write and a shell redirect of a new .pre-commit-config.yaml are refused', async () => {
     const w = await worktree();
-    const policy = await createPolicy({ root: w.path, mode: 'default', allow: [], deny: [] });
+    const policy = await policyOver(w.path);
     expect((await policy.check('Write', { file_path: '.pre-commit-config.yaml', content: 'x' })).behavior).toBe('deny');
     expect((await policy.check('Bash', { command: 'echo x > .pre-commit-config.yaml' })).behavior).toBe('deny');
   });

@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { describe, it, expect, beforeAll } from '@jest/globals';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveInside } from '../../src/agent/permissions/path-jail.js';
 import { makePolicyRepo } from './fixture-repo.js';
@@ -10,7 +10,6 @@ beforeAll(() => {
   mkdirSync(join(repo.outside, 'gitdir'));
   symlinkSync(join(repo.outside, 'gitdir'), join(repo.root, 'to-gitdir'));
 });
-afterAll(() => rmSync(repo.outside, { recursive: true, force: true }));
 
 describe('path jail', () => {
   it('path jail - resolves worktree paths, absolute or relative, existing or not', () => {

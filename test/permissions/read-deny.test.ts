@@ -7,27 +7,24 @@ const root = '/work/repo';
 describe('readDenyPredicate', () => {
   const denied = readDenyPredicate(root, ['Read(./.env)', 'Read(secrets/**)', 'Grep(*.pem)', 'Edit(./src/**)', 'Bash(curl:*)']);
 
-  it('read deny - matches worktree-relative paths the Read, Grep and Glob rules name', () => {
-    expect(denied('.env')).toBe(true);
-    expect(denied('./.env')).toBe(true);
-    expect(denied('secrets/key.txt')).toBe(true);
-    expect(denied('secrets/a/b/c.txt')).toBe(true);
-    expect(denied('certs/server.pem')).toBe(true);
+  it.each(['.env', './.env', 'secrets/key.txt', 'secrets/a/b/c.txt', 'certs/server.pem'])(
+    'read deny - matches worktree-relative paths the Read, Grep and Glob rules name: %s',
+    (path) => {
+      expect(denied(path)).toBe(true);
+    },
+  );
+
+  it.each(['src/.env', 'src/app.ts', 'secrets', '', '.'])('read deny - leaves other paths, Edit rules and the root alone: "%s"', (path) => {
+    expect(denied(path)).toBe(false);
   });
 
-  it('read deny - leaves other paths, Edit rules and the root alone', () => {
-    expect(denied('src/.env')).toBe(false);
-    expect(denied('src/app.ts')).toBe(false);
-    expect(denied('secrets')).toBe(false);
-    expect(denied('')).toBe(false);
-    expect(denied('.')).toBe(false);
-  });
-
-  it('read deny - accepts absolute paths inside the root and never denies outside it', () => {
-    expect(denied(`${root}/.env`)).toBe(true);
-    expect(denied(`${root}/secrets/x`)).toBe(true);
-    expect(denied('/elsewhere/.env')).toBe(false);
-    expect(denied('../.env')).toBe(false);
+  it.each([
+    [`${root}/.env`, true],
+    [`${root}/secrets/x`, true],
+    ['/elsewhere/.env', false],
+    ['../.env', false],
+  ])('read deny - accepts absolute paths inside the root and never denies outside it: %s denied %s', (path, answer) => {
+    expect(denied(path)).toBe(answer);
   });
 
   it('read deny - without Read rules nothing is denied', () => {

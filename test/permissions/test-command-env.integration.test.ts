@@ -1,12 +1,10 @@
-import { describe, it, expect, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createPolicy } from '../../src/agent/permissions/create-policy.js';
 import { tempDir } from '../kit/temp.js';
 
 const root = tempDir('proofpr-test-env-');
 execFileSync('git', ['init', '-q'], { cwd: root });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the environment prefix of test.command itself', () => {
   it('policy - `PYTHONPATH=src python3 -m unittest` as test.command: the agent may run it as configured, no other value or name', async () => {

@@ -86,55 +86,29 @@ async function appRun(mirror: string, n: number) {
 describe('dependency cache keyed by the lock file (the App: runs from a mirror)', () => {
   it('dependencyCacheKey - changes with the lock file, the command, the folder; not with the order of files', () => {
     const lock = Buffer.from('{"lockfileVersion":3}');
-    const k = dependencyCacheKey({
+    const npmrc = Buffer.from('x');
+    const inputs: Parameters<typeof dependencyCacheKey>[0] = {
       command: 'npm ci',
       folder: 'node_modules',
       files: [
         ['package-lock.json', lock],
-        ['.npmrc', Buffer.from('x')],
+        ['.npmrc', npmrc],
       ],
-    });
+    };
+    const k = dependencyCacheKey(inputs);
     expect(k).toMatch(/^[0-9a-f]{64}$/);
-    expect(
-      dependencyCacheKey({
-        command: 'npm ci',
-        folder: 'node_modules',
-        files: [
-          ['.npmrc', Buffer.from('x')],
-          ['package-lock.json', lock],
-        ],
-      }),
-    ).toBe(k);
-    expect(
-      dependencyCacheKey({
-        command: 'npm ci',
-        folder: 'node_modules',
+    expect(dependencyCacheKey({ ...inputs, files: [...inputs.files].reverse() })).toBe(k);
+    const changed: Array<Partial<typeof inputs>> = [
+      {
         files: [
           ['package-lock.json', Buffer.from('{}')],
-          ['.npmrc', Buffer.from('x')],
+          ['.npmrc', npmrc],
         ],
-      }),
-    ).not.toBe(k);
-    expect(
-      dependencyCacheKey({
-        command: 'npm ci --ignore-scripts',
-        folder: 'node_modules',
-        files: [
-          ['package-lock.json', lock],
-          ['.npmrc', Buffer.from('x')],
-        ],
-      }),
-    ).not.toBe(k);
-    expect(
-      dependencyCacheKey({
-        command: 'npm ci',
-        folder: 'vendor',
-        files: [
-          ['package-lock.json', lock],
-          ['.npmrc', Buffer.from('x')],
-        ],
-      }),
-    ).not.toBe(k);
+      },
+      { command: 'npm ci --ignore-scripts' },
+      { folder: 'vendor' },
+    ];
+    for (const change of changed) expect(dependencyCacheKey({ ...inputs, ...change })).not.toBe(k);
   });
 
   it('runTask - the first run on a mirror runs the real `npm ci` and caches node_modules; the second links it and skips the install; both verified', async () => {

@@ -2,30 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
-import { text, toolUse } from '../../src/model/scripted.js';
+import { demoFix, said } from '../kit/e2e-script.js';
 import { runBaseline } from '../../src/usecases/sweep-baseline.js';
 import { repoNeedingInstall, repoWith, runOn } from './readiness-fixtures.js';
 
-const fix = (cmd: string) => [
-  { content: [toolUse('Read', { file_path: 'src/stats.js' })] },
-  {
-    content: [
-      toolUse('Edit', {
-        file_path: 'src/stats.js',
-        old_string: 'const sorted = [...values].sort();',
-        new_string: 'const sorted = [...values].sort((a, b) => a - b);',
-      }),
-    ],
-  },
-  { content: [toolUse('Bash', { command: cmd })] },
-  { content: [text('done')] },
-];
-const nothing = [{ content: [text('nothing to do')] }];
+const nothing = [said('nothing to do')];
 
 describe('readiness before spending', () => {
   it('readiness - no test command configured or detected: unverified, exit 3, zero model requests, a reason naming test.command', async () => {
     const { dir, work } = repoWith({ demo: false, files: { 'README.md': '# notes\n', 'src/a.js': 'export const a = 1;\n' } });
-    const { res, model } = await runOn(dir, work, fix('node --test'), parseRepoConfig(''));
+    const { res, model } = await runOn(dir, work, demoFix('node --test'), parseRepoConfig(''));
     expect(res.exitCode).toBe(3);
     expect(res.evidence.verdict).toBe('unverified');
     expect(res.evidence.reason).toContain('set test.command in .github/proofpr.yml');
@@ -36,7 +22,7 @@ describe('readiness before spending', () => {
 
   it('readiness - a detected test command (package.json scripts.test): the honest fix is verified, evidence.test says detected and why', async () => {
     const { dir, work } = repoWith();
-    const { res, model, events } = await runOn(dir, work, fix('npm test'), parseRepoConfig(''));
+    const { res, model, events } = await runOn(dir, work, demoFix('npm test'), parseRepoConfig(''));
     expect(res.evidence.reason).not.toContain('not ready');
     expect(res.evidence.verdict).toBe('verified');
     expect(res.evidence.test).toEqual({
@@ -54,24 +40,24 @@ describe('readiness before spending', () => {
     expect(typeof (events[0] as { sandbox?: string }).sandbox).toBe('string');
   });
 
-  it('readiness - counts that cannot be read stop the run before the model, naming test.report', async () => {
+  it.each([
+    {
+      title: 'readiness - counts that cannot be read stop the run before the model, naming test.report',
+      command: 'echo all good',
+      reasons: ['its test counts could not be read', 'test.report'],
+    },
+    {
+      title: 'readiness - a test command that cannot run (exit 127) stops the run, naming the key to fix',
+      command: 'no-such-runner-here --all',
+      reasons: ['could not run on the base commit: it exited 127', '`no-such-runner-here` was not found (exit 127)', 'test.command'],
+    },
+  ])('$title', async ({ command, reasons }) => {
     const { dir, work } = repoWith();
-    const { res, model } = await runOn(dir, work, fix('echo hello'), parseRepoConfig('test:\n  command: echo all good\n'));
+    const { res, model } = await runOn(dir, work, demoFix('npm test'), parseRepoConfig(`test:\n  command: ${command}\n`));
     expect(res.exitCode).toBe(3);
-    expect(res.evidence.reason).toContain('its test counts could not be read');
-    expect(res.evidence.reason).toContain('test.report');
+    for (const reason of reasons) expect(res.evidence.reason).toContain(reason);
     expect(model.requests).toHaveLength(0);
-    expect(res.evidence.test).toMatchObject({ command: 'echo all good', source: 'configured' });
-  });
-
-  it('readiness - a test command that cannot run (exit 127) stops the run, naming the key to fix', async () => {
-    const { dir, work } = repoWith();
-    const { res, model } = await runOn(dir, work, fix('x'), parseRepoConfig('test:\n  command: no-such-runner-here --all\n'));
-    expect(res.exitCode).toBe(3);
-    expect(res.evidence.reason).toContain('could not run on the base commit: it exited 127');
-    expect(res.evidence.reason).toContain('`no-such-runner-here` was not found (exit 127)');
-    expect(res.evidence.reason).toContain('test.command');
-    expect(model.requests).toHaveLength(0);
+    expect(res.evidence.test).toMatchObject({ command, source: 'configured' });
   });
 
   it('readiness - what the baseline run wrote into the worktree is not part of the change', async () => {

@@ -6,72 +6,31 @@
  * corepack, real child processes, the built CLI (`npm run build` first); nothing reaches the network.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { startFakeMessagesServer, type FakeMessagesServer } from '../fakes/fake-server.js';
 import { checkPackageManagerTools, corepackToolsIn, onPath, throughCorepack } from '../../src/run/package-manager-tool.js';
 import { resolveRunCommands } from '../../src/run/resolve-run-commands.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { tempDir } from '../kit/temp.js';
+import { runCli } from '../kit/host-cli.js';
+import { COREPACK_TOOLS, commitAll, pathWithout, writeTree } from '../kit/host-repo.js';
+import { freePort } from '../kit/host-net.js';
 
-const BIN = resolve('bin/proofpr.js');
-const temps: string[] = [];
-const HIDE = new Set(['pnpm', 'pnpx', 'yarn', 'yarnpkg']);
-
-/** PATH as the test process has it, minus pnpm and yarn: a folder holding one of them is mirrored without it. */
-function pathWithoutPackageManagers(work: string): string {
-  const out: string[] = [];
-  for (const [i, d] of (process.env.PATH ?? '').split(delimiter).entries()) {
-    if (!d || !existsSync(d)) continue;
-    const names = readdirSync(d);
-    if (!names.some((n) => HIDE.has(n))) {
-      out.push(d);
-      continue;
-    }
-    const mirror = join(work, `path-${i}`);
-    mkdirSync(mirror, { recursive: true });
-    for (const n of names) if (!HIDE.has(n)) symlinkSync(join(d, n), join(mirror, n));
-    out.push(mirror);
-  }
-  return out.join(delimiter);
-}
-
-/** A local port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((ok) => srv.close(() => ok()));
-  return port;
-}
+/** PATH as the test process has it, minus pnpm and yarn. */
+const pathWithoutPackageManagers = (work: string): string => pathWithout(COREPACK_TOOLS, work);
 
 function pnpmRepo(): { dir: string; work: string } {
   const work = tempDir('proofpr-corepack-');
-  temps.push(work);
   const dir = join(work, 'repo');
-  const files: Record<string, string> = {
+  writeTree(dir, {
     'package.json': JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'node --test' }, devDependencies: { dep: '1.0.0' } }),
     'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
     'test/a.test.js': "require('node:test')('a', () => {});\n",
-  };
-  for (const [p, t] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), t);
-  }
-  for (const a of [
-    ['init', '-q', '-b', 'main'],
-    ['add', '-A'],
-    ['commit', '-q', '-m', 'init'],
-  ])
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...a], { cwd: dir });
+  });
+  commitAll(dir);
   return { dir, work };
 }
-
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
 
 describe('package manager through corepack', () => {
   it('corepackToolsIn / throughCorepack: the first word of each simple command, assignments kept', () => {
@@ -94,7 +53,7 @@ describe('package manager through corepack', () => {
       PATH,
       HOME: join(work, 'home'),
       COREPACK_HOME: join(work, 'corepack'),
-      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await closedPort()}`,
+      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await freePort()}`,
     };
     const started = Date.now();
     const r = await checkPackageManagerTools(['pnpm install --frozen-lockfile', 'pnpm test'], { cwd: dir, env, timeoutMs: 30_000 });
@@ -163,21 +122,14 @@ describe('proofpr run with pnpm-lock.yaml and no pnpm (the built CLI)', () => {
       PATH: pathWithoutPackageManagers(work),
       HOME: join(work, 'home'),
       COREPACK_HOME: join(work, 'corepack'),
-      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await closedPort()}`,
+      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await freePort()}`,
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: 'sk-ant-test-key-corepack-0123456789',
       PROOFPR_HOME: join(work, 'proofpr-home'),
       LOG_LEVEL: 'error',
     };
     const out = join(work, 'run');
-    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((ok) =>
-      execFile(
-        process.execPath,
-        [BIN, 'run', '--repo', dir, '--prompt', 'fix it', '--out', out, '--json'],
-        { env: env as NodeJS.ProcessEnv, timeout: 120_000, encoding: 'utf8' },
-        (e, stdout, stderr) => ok({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
+    const r = await runCli(['run', '--repo', dir, '--prompt', 'fix it', '--out', out, '--json'], env, { timeoutMs: 120_000 });
     expect(server.requests).toHaveLength(0);
     expect(r.code).toBe(3);
     const evidence = JSON.parse(readFileSync(join(out, 'evidence.json'), 'utf8')) as { verdict: string; reason: string };

@@ -4,7 +4,7 @@
  * module knows, in a CI cause, a check name, a URL and the summary).
  */
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { updateRunFolder } from '../../src/run/update-run-folder.js';
 import { evidence } from '../hosts/probot/harness.js';
@@ -18,13 +18,9 @@ const NEEDLES: Array<[string, string]> = [
   ['jwt', 'eyJzdWIiOiJwcm9vZnByLXRlc3QifQ'],
 ];
 
-function folder(): string {
-  return tempDir('proofpr-runfolder-');
-}
-
 describe('updateRunFolder', () => {
   it('run folder - merges the patch into the evidence on disk and keeps every other field and summary.md', async () => {
-    const dir = folder();
+    const dir = tempDir('proofpr-runfolder-');
     const ev = evidence('verified', { runId: 'r-1', repo: { baseSha: 'a'.repeat(40), branch: 'proofpr/1-x', headSha: 'c'.repeat(40) } });
     writeFileSync(join(dir, 'evidence.json'), JSON.stringify(ev));
     writeFileSync(join(dir, 'summary.md'), '## proofpr: verified\n');
@@ -34,11 +30,10 @@ describe('updateRunFolder', () => {
     expect(out.evidence).toEqual(onDisk);
     expect(out.summaryMd).toBe('## proofpr: verified\n');
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe('## proofpr: verified\n');
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("run folder - without evidence.json it starts from the caller's copy, and says what to do when there is none", async () => {
-    const dir = folder();
+    const dir = tempDir('proofpr-runfolder-');
     const ev = evidence('unverified', { runId: 'r-2' });
     await expect(updateRunFolder(dir, { evidence: { wipRef: 'refs/proofpr/wip/r-2' } })).rejects.toThrow(
       /evidence\.json does not exist.*options\.current/,
@@ -46,11 +41,10 @@ describe('updateRunFolder', () => {
     const out = await updateRunFolder(dir, { evidence: { wipRef: 'refs/proofpr/wip/r-2' }, summaryMd: 'kept\n' }, { current: ev });
     expect(out.evidence).toEqual({ ...ev, wipRef: 'refs/proofpr/wip/r-2' });
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe('kept\n');
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('run folder - every token shape in a CI result, a URL and the summary is redacted in evidence.json and summary.md', async () => {
-    const dir = folder();
+    const dir = tempDir('proofpr-runfolder-');
     writeFileSync(join(dir, 'evidence.json'), JSON.stringify(evidence('verified', { runId: 'r-3' })));
     const out = await updateRunFolder(
       dir,
@@ -78,6 +72,5 @@ describe('updateRunFolder', () => {
     }
     expect(written[0]).toContain('[REDACTED]');
     expect(out.evidence.ci?.sha).toBe('c'.repeat(40));
-    rmSync(dir, { recursive: true, force: true });
   });
 });

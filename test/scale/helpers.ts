@@ -1,12 +1,11 @@
 /** Scale-test plumbing: Redis presence (fails, never skips), bundled worker processes, a fake GitHub, a private redis-server. */
+import { afterAll, beforeAll } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { Redis } from 'ioredis';
-import { tempDir } from '../kit/temp.js';
+import { bundleScript } from '../kit/host-bundle.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = process.cwd();
@@ -28,24 +27,31 @@ export async function requireRedis(url = REDIS_URL): Promise<void> {
   if (!ok) throw new Error(`Redis is not reachable at ${url} (REDIS_URL). Start one: redis-server --daemonize yes --port 6379 --save ''`);
 }
 
+/** For the calling file (or describe): one connection to the shared Redis (required), quit after its tests. */
+export function useRedis(): { readonly redis: Redis } {
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    await requireRedis();
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  });
+  afterAll(async () => {
+    await redis?.quit();
+  });
+  return {
+    get redis(): Redis {
+      if (!redis) throw new Error('useRedis: the connection is made before the tests');
+      return redis;
+    },
+  };
+}
+
 export const uniquePrefix = (name: string): string => `pt-${name}-${process.pid}-${Date.now().toString(36)}`;
 
 let bundled: string | undefined;
 /** The synthetic worker bundled once (dependencies external) next to node_modules. */
 export async function workerScript(): Promise<string> {
-  if (bundled) return bundled;
-  const out = join(root, 'node_modules', '.cache', 'proofpr-scale', `synthetic-worker-${process.pid}.mjs`);
-  await build({
-    entryPoints: [join(root, 'test/scale/synthetic-worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile: out,
-    logLevel: 'warning',
-  });
-  bundled = out;
-  return out;
+  bundled ??= await bundleScript({ file: join(root, 'test/scale/synthetic-worker.ts') }, 'proofpr-scale', 'synthetic-worker');
+  return bundled;
 }
 
 export interface WorkerProc {
@@ -98,10 +104,6 @@ export async function waitFor<T>(
   }
 }
 
-export function tempFile(name: string): string {
-  return join(tempDir('proofpr-scale-'), name);
-}
-
 /** A fake GitHub that counts POST …/pulls. */
 export async function fakeGitHub(): Promise<{ url: string; pulls: () => number; close(): Promise<void> }> {
   let pulls = 0;
@@ -113,14 +115,6 @@ export async function fakeGitHub(): Promise<{ url: string; pulls: () => number; 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
   return { url: `http://127.0.0.1:${port}`, pulls: () => pulls, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-export async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 /** A private redis-server (foreground child) on `port`, for tests that stop and restart it. */

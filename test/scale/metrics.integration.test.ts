@@ -5,6 +5,15 @@ import { createMetrics } from '../../src/metrics/metrics.js';
 import { serveMetrics } from '../../src/metrics/handler.js';
 import type { JobProgress } from '../../src/jobs/queue.js';
 
+/** Each sample of Prometheus text (name with labels → value); comment lines left out. */
+const samples = (text: string): Record<string, number> =>
+  Object.fromEntries(
+    text
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'))
+      .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+  );
+
 let server: Server | undefined;
 afterEach(async () => {
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
@@ -22,15 +31,17 @@ describe('metrics - Prometheus text and health', () => {
     m.observeProgress('r2', { phase: 'done', verdict: 'unverified' });
     const text = await m.render();
     expect(text).toContain('# TYPE proofpr_runs_total counter');
-    expect(text).toContain('proofpr_runs_total{verdict="verified"} 1');
-    expect(text).toContain('proofpr_runs_total{verdict="unverified"} 1');
-    expect(text).toContain('proofpr_tokens_total{kind="input"} 250');
-    expect(text).toContain('proofpr_tokens_total{kind="output"} 30');
-    expect(text).toContain('proofpr_cost_usd_total 1.25');
-    expect(text).toContain('proofpr_run_duration_seconds_bucket{le="60"} 2');
-    expect(text).toContain('proofpr_run_duration_seconds_bucket{le="30"} 1');
-    expect(text).toContain('proofpr_run_duration_seconds_sum 42');
-    expect(text).toContain('proofpr_run_duration_seconds_count 2');
+    expect(samples(text)).toMatchObject({
+      'proofpr_runs_total{verdict="verified"}': 1,
+      'proofpr_runs_total{verdict="unverified"}': 1,
+      'proofpr_tokens_total{kind="input"}': 250,
+      'proofpr_tokens_total{kind="output"}': 30,
+      proofpr_cost_usd_total: 1.25,
+      'proofpr_run_duration_seconds_bucket{le="60"}': 2,
+      'proofpr_run_duration_seconds_bucket{le="30"}': 1,
+      proofpr_run_duration_seconds_sum: 42,
+      proofpr_run_duration_seconds_count: 2,
+    });
   });
 
   it('metrics - queue depth is read from the queue at scrape time; /healthz answers 200 or 503', async () => {

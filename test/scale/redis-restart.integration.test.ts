@@ -6,7 +6,9 @@
 import { describe, it, expect, beforeAll, afterEach } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
 import { createBullmqQueue } from '../../src/jobs/bullmq-queue.js';
-import { freePort, readRecords, requireRedis, startPrivateRedis, startWorker, stop, tempFile, uniquePrefix, waitFor } from './helpers.js';
+import { readRecords, requireRedis, startPrivateRedis, startWorker, stop, uniquePrefix, waitFor } from './helpers.js';
+import { freePort } from '../kit/host-net.js';
+import { tempFile } from '../kit/temp.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -4,18 +4,8 @@
  */
 import { describe, it, expect, beforeAll, afterEach } from '@jest/globals';
 import { createBullmqQueue, type BullmqQueue } from '../../src/jobs/bullmq-queue.js';
-import {
-  fakeGitHub,
-  readRecords,
-  requireRedis,
-  startWorker,
-  stop,
-  tempFile,
-  uniquePrefix,
-  waitFor,
-  REDIS_URL,
-  type WorkerProc,
-} from './helpers.js';
+import { fakeGitHub, readRecords, requireRedis, startWorker, stop, uniquePrefix, waitFor, REDIS_URL, type WorkerProc } from './helpers.js';
+import { tempFile } from '../kit/temp.js';
 
 interface Synthetic {
   repo: string;
@@ -38,6 +28,17 @@ async function worker(env: Record<string, string>): Promise<WorkerProc> {
   const w = await startWorker({ REDIS_URL, ...env });
   cleanups.push(() => stop(w.child, 'SIGKILL'));
   return w;
+}
+
+/** Worker `a` (with `env`) and a producer on a fresh queue; `runId` is enqueued and has started when this returns. */
+async function oneJobRunning(name: string, env: Record<string, string>, runId: string, dedupeKey: string) {
+  const prefix = uniquePrefix(name);
+  const file = tempFile('records.jsonl');
+  const w = await worker({ PREFIX: prefix, RECORD_FILE: file, WORKER_NAME: 'a', ...env });
+  const q = producer(prefix);
+  await q.enqueue({ runId, data: { repo: 'o/r', issue: 1 } }, { dedupeKey });
+  await waitFor('start', () => readRecords(file).some((r) => r.event === 'start'));
+  return { file, w, q };
 }
 
 const count = (xs: string[]): Map<string, number> => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
@@ -106,12 +107,7 @@ describe('scale - BullMQ workers on real Redis', () => {
   });
 
   it('scale - SIGTERM drains: the running job finishes within the grace period, nothing new is taken, exit 0', async () => {
-    const prefix = uniquePrefix('drain');
-    const file = tempFile('records.jsonl');
-    const w = await worker({ PREFIX: prefix, RECORD_FILE: file, JOB_MS: '800', DRAIN_GRACE_MS: '5000', WORKER_NAME: 'a' });
-    const q = producer(prefix);
-    await q.enqueue({ runId: 'run-d1', data: { repo: 'o/r', issue: 1 } }, { dedupeKey: 'd1' });
-    await waitFor('start', () => readRecords(file).some((r) => r.event === 'start'));
+    const { file, w, q } = await oneJobRunning('drain', { JOB_MS: '800', DRAIN_GRACE_MS: '5000' }, 'run-d1', 'd1');
     w.child.kill('SIGTERM');
     await waitFor('sigterm seen', () => readRecords(file).some((r) => r.event === 'sigterm'));
     await q.enqueue({ runId: 'run-d2', data: { repo: 'o/r', issue: 2 } }, { dedupeKey: 'd2' });
@@ -123,12 +119,7 @@ describe('scale - BullMQ workers on real Redis', () => {
   });
 
   it('scale - SIGTERM past the grace period aborts the running job (the handler sees its signal) and exits 0', async () => {
-    const prefix = uniquePrefix('grace');
-    const file = tempFile('records.jsonl');
-    const w = await worker({ PREFIX: prefix, RECORD_FILE: file, JOB_MS: '20000', DRAIN_GRACE_MS: '300', WORKER_NAME: 'a' });
-    const q = producer(prefix);
-    await q.enqueue({ runId: 'run-g', data: { repo: 'o/r', issue: 1 } }, { dedupeKey: 'g' });
-    await waitFor('start', () => readRecords(file).some((r) => r.event === 'start'));
+    const { file, w } = await oneJobRunning('grace', { JOB_MS: '20000', DRAIN_GRACE_MS: '300' }, 'run-g', 'g');
     const t0 = Date.now();
     w.child.kill('SIGTERM');
     expect(await w.exited).toBe(0);
@@ -137,12 +128,7 @@ describe('scale - BullMQ workers on real Redis', () => {
   });
 
   it('scale - cancel from another process aborts the running job and removes a queued one', async () => {
-    const prefix = uniquePrefix('cancel');
-    const file = tempFile('records.jsonl');
-    await worker({ PREFIX: prefix, RECORD_FILE: file, JOB_MS: '20000', CONCURRENCY: '1', WORKER_NAME: 'a' });
-    const q = producer(prefix);
-    await q.enqueue({ runId: 'run-c1', data: { repo: 'o/r', issue: 1 } }, { dedupeKey: 'c1' });
-    await waitFor('start', () => readRecords(file).some((r) => r.event === 'start'));
+    const { file, q } = await oneJobRunning('cancel', { JOB_MS: '20000', CONCURRENCY: '1' }, 'run-c1', 'c1');
     await q.enqueue({ runId: 'run-c2', data: { repo: 'o/r', issue: 2 } }, { dedupeKey: 'c2' });
     expect(await q.cancel('run-c2')).toBe('dequeued');
     expect(await q.cancel('run-c1')).toBe('aborted');

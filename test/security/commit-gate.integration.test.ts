@@ -1,20 +1,15 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { describe, it, expect, beforeEach } from '@jest/globals';
 import { protectedChangesNow } from '../../src/agent/verification/gates/protected-changes.js';
 import { commitWork } from '../../src/workspace/publish.js';
 import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import { tempDir } from '../kit/temp.js';
+import { git as gitIn } from '../tools/helpers/context.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 
 let root: string;
 let base: string;
-const put = (rel: string, content: string): void => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-};
-const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' }).trim();
+const put = (rel: string, content: string): void => writeFiles(root, { [rel]: content });
+const git = (...args: string[]): string => gitIn(root, ...args).trim();
 
 beforeEach(() => {
   root = tempDir('proofpr-commit-gate-');
@@ -29,7 +24,6 @@ beforeEach(() => {
   git('commit', '-qm', 'base');
   base = git('rev-parse', 'HEAD');
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const gate = async (name: string, writable: string[] = []) =>
   (await protectedChangesNow(root, base, { writable })).find((g) => g.name === name);

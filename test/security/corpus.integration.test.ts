@@ -1,6 +1,6 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { readFileSync, rmSync } from 'node:fs';
-import { createPolicy } from '../../src/agent/permissions/create-policy.js';
+import { describe, it, expect, beforeAll } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { policyOver } from '../kit/walls-policy.js';
 import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
 import { makeSecurityRepo } from './fixture.js';
 
@@ -26,9 +26,8 @@ async function policyFor(c: Case): Promise<PermissionPolicy> {
   const key = `${c.mode ?? 'default'}|${c.testCommand ?? corpus.config.testCommand}`;
   let p = policies.get(key);
   if (!p) {
-    p = await createPolicy({
+    p = await policyOver(repo.root, {
       ...corpus.config,
-      root: repo.root,
       mode: c.mode ?? 'default',
       testCommand: c.testCommand ?? corpus.config.testCommand,
     });
@@ -40,7 +39,6 @@ async function policyFor(c: Case): Promise<PermissionPolicy> {
 beforeAll(() => {
   repo = makeSecurityRepo();
 });
-afterAll(() => rmSync(repo.outside, { recursive: true, force: true }));
 
 const label = (c: Case): string => `${c.mode === 'plan' ? '[plan] ' : ''}${c.tool} ${JSON.stringify(c.input).slice(0, 100)}`;
 

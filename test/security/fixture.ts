@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { makePolicyRepo } from '../permissions/fixture-repo.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 
 /**
  * The permission fixture plus what an attacker aims at: control files (CI config, hooks, agent and
@@ -11,7 +12,7 @@ import { makePolicyRepo } from '../permissions/fixture-repo.js';
 export function makeSecurityRepo(): { root: string; outside: string } {
   const repo = makePolicyRepo();
   const { root } = repo;
-  const files: Record<string, string> = {
+  writeFiles(root, {
     '.github/proofpr.yml': 'test:\n  command: npm test\n',
     '.github/actions/setup/action.yml': 'runs: { using: node20, main: index.js }\n',
     '.husky/pre-commit': '#!/bin/sh\nnpm test\n',
@@ -34,11 +35,7 @@ export function makeSecurityRepo(): { root: string; outside: string } {
     'go.mod': 'module example.com/m\n',
     'list.txt': '/etc/passwd\n',
     'src/deep/c.ts': 'export const c = 3;\n',
-  };
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), c);
-  }
+  });
   execFileSync('git', ['init', '-q'], { cwd: join(root, 'vendor/embedded') });
   symlinkSync('/etc/proofpr-corpus-missing/cron', join(root, 'dangling'));
   symlinkSync('../outside-new-dir/file', join(root, 'dangling-rel'));

@@ -1,7 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { prepareWorkspace, type Workspace } from '../../src/run/prepare-workspace.js';
 import { saveWip } from '../../src/run/save-wip.js';
@@ -11,30 +10,21 @@ import { buildEvidence } from '../../src/agent/evidence/evidence.js';
 import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import { openWorld, worldMasked } from '../../src/workspace/world.js';
 import { tempDir } from '../kit/temp.js';
+import { makeRepo } from '../tools/helpers/context.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 
 /* Issue 23, "no work lost": the files a WIP commit could not take are a list in evidence.json and in summary.md. */
 
-let base: string;
 let ws: Workspace;
 let input: RunTaskInput;
 
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+const write = (root: string, rel: string, text: string): void => writeFiles(root, { [rel]: text });
 
 beforeAll(async () => {
-  base = tempDir('proofpr-leftout-');
-  const repo = join(base, 'repo');
-  mkdirSync(repo);
-  const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...a], { cwd: repo });
-  git('init', '-q', '-b', 'main');
-  write(repo, 'src/a.js', 'module.exports = 1;\n');
-  write(repo, 'config/master.key', 'k\n');
-  git('add', '-A');
-  git('commit', '-qm', 'base');
+  const base = tempDir('proofpr-leftout-');
+  const repo = makeRepo({ git: true, files: { 'src/a.js': 'module.exports = 1;\n', 'config/master.key': 'k\n' }, commit: 'base' });
   input = {
-    repoDir: repo,
+    repoDir: repo.root,
     branch: 'proofpr/1-x',
     task: { kind: 'prompt', title: 't', body: 'b' },
     config: parseRepoConfig(''),
@@ -47,10 +37,7 @@ beforeAll(async () => {
   };
   ws = await prepareWorkspace(input);
 });
-afterAll(async () => {
-  await ws.cleanup(false);
-  rmSync(base, { recursive: true, force: true });
-});
+afterAll(() => ws.cleanup(false));
 
 describe('leftOut and masked in the evidence', () => {
   it('left-out - a WIP commit with an uncommittable and a protected file keeps the rest; both are listed in evidence.json and summary.md', async () => {

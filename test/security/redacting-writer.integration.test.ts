@@ -1,6 +1,6 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { openRedactingFile, writeRedactedFile, writeRedactedFileSync } from '../../src/secrets/redacting-writer.js';
@@ -12,12 +12,7 @@ import { tempDir } from '../kit/temp.js';
  */
 
 const TOKEN = `ghp_${'Wr1Tok'.repeat(6)}`;
-let dir: string;
-
-beforeAll(() => {
-  dir = tempDir('proofpr-redacting-');
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('proofpr-redacting-');
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -46,7 +46,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const h of handles) await h.dispose();
-  rmSync(repo.outside, { recursive: true, force: true });
 });
 
 const run = (h: ExecHandle, command: string) => h.exec({ command, cwd: repo.root, timeoutMs: 20_000 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_FILE_PATTERNS, isControlPath, isSecretName, isTokenFileName, hasToken } from '../../src/workspace/protected-paths.js';
+import { expectEach } from '../kit/walls-expect.js';
 
 const doc = readFileSync('docs/security.md', 'utf8');
 const rows = doc
@@ -25,7 +26,7 @@ function sources(dir: string): string[] {
 
 describe('docs/security.md threat table', () => {
   it('threat doc - one row per threat of the threat model, each with the bwrap wall, the wall without it and what remains', () => {
-    const threats = [
+    expect(rows.map((r) => r[1]?.replace(/\*\*/g, '').split(' (')[0]?.split(':')[0])).toEqual([
       'exfiltration',
       'secret reads',
       'harness tampering',
@@ -33,8 +34,7 @@ describe('docs/security.md threat table', () => {
       'host escape',
       'plan-mode side effects',
       'resource exhaustion',
-    ];
-    expect(rows.map((r) => r[1]?.replace(/\*\*/g, '').split(' (')[0]?.split(':')[0])).toEqual(threats);
+    ]);
     for (const r of rows) {
       expect({ row: r[0], cells: r.length }).toEqual({ row: r[0], cells: 5 });
       for (const c of r) expect(c.length).toBeGreaterThan(0);
@@ -59,11 +59,8 @@ describe('docs/security.md threat table', () => {
   });
 
   it('threat doc - the secret files of row T2 are secrets to the code (by name, or by a token in them)', () => {
-    expect(isSecretName('.env')).toBe(true);
-    expect(isSecretName('.env.local')).toBe(true);
-    expect(isSecretName('id_rsa')).toBe(true);
-    expect(isSecretName('.netrc')).toBe(true);
-    for (const f of ['.npmrc', '.pypirc', 'credentials.json']) expect({ f, token: isTokenFileName(f) }).toEqual({ f, token: true });
+    expectEach(isSecretName, true, ['.env', '.env.local', 'id_rsa', '.netrc']);
+    expectEach(isTokenFileName, true, ['.npmrc', '.pypirc', 'credentials.json']);
     expect(hasToken('//registry.npmjs.org/:_authToken=npm_x\n')).toBe(true);
     expect(isSecretName('.env.example')).toBe(false);
   });

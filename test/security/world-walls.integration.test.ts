@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { prepareWorkspace, type Workspace } from '../../src/run/prepare-workspace.js';
 import { openSandbox } from '../../src/run/open-sandbox.js';
@@ -12,10 +12,9 @@ import { wipCommit } from '../../src/workspace/publish.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { harnessTestRun } from '../../src/agent/verification/test-runs/harness-run.js';
 import { withPristineCheckout } from '../../src/agent/verification/test-runs/pristine-checkout.js';
-import { FileState } from '../../src/tools/file-state.js';
 import type { ToolContext } from '../../src/tools/define-tool.js';
-import { silentLogger } from '../../src/log.js';
-import { call } from '../tools/helpers/context.js';
+import { call, git as sh, toolContext } from '../tools/helpers/context.js';
+import { writeFiles } from '../workspace/git-fixtures.js';
 import { tempDir } from '../kit/temp.js';
 
 /*
@@ -29,19 +28,11 @@ const LATE = 'CANARY_APPEARED_LATER_91bc';
 const TRACKED = 'CANARY_TRACKED_KEY_55d0';
 const SA = 'CANARY_SERVICE_ACCOUNT_2e11';
 
-let base: string;
 let checkout: string;
 let bwrap: string | null;
 const open: Array<{ ws: Workspace; h: ExecHandle }> = [];
 
-function sh(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
-}
-
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+const write = (root: string, rel: string, text: string): void => writeFiles(root, { [rel]: text });
 
 function input(runId: string, config: string): RunTaskInput {
   return {
@@ -64,16 +55,7 @@ async function start(runId: string, config = 'sandbox: required\n'): Promise<{ w
   const ws = await prepareWorkspace(i);
   const h = await openSandbox(i, ws);
   open.push({ ws, h });
-  const ctx: ToolContext = {
-    root: ws.wt.path,
-    runDir: i.runDir,
-    callId: 'c1',
-    fileState: new FileState(),
-    exec: h.exec,
-    signal: new AbortController().signal,
-    logger: silentLogger,
-  };
-  return { ws, h, ctx };
+  return { ws, h, ctx: toolContext(ws.wt.path, i.runDir, h.exec) };
 }
 
 const run = (h: ExecHandle, ws: Workspace, command: string, home?: 'fresh') =>
@@ -81,8 +63,7 @@ const run = (h: ExecHandle, ws: Workspace, command: string, home?: 'fresh') =>
 
 beforeAll(async () => {
   bwrap = await detectBwrap();
-  base = tempDir('proofpr-world-');
-  checkout = join(base, 'checkout');
+  checkout = join(tempDir('proofpr-world-'), 'checkout');
   mkdirSync(checkout);
   sh(checkout, 'init', '-q', '-b', 'main');
   write(checkout, '.gitignore', '.env\n.dev.vars\n.proofpr/\n*.local\n');
@@ -109,7 +90,6 @@ afterAll(async () => {
     await o.h.dispose();
     await o.ws.cleanup(false);
   }
-  rmSync(base, { recursive: true, force: true });
 });
 
 describe('the agent sees the commit, not the checkout', () => {

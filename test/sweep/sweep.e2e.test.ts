@@ -13,6 +13,7 @@ import { sweepCommand } from '../../src/hosts/cli/sweep-command.js';
 import { UsageError } from '../../src/hosts/cli/usage-error.js';
 import { git } from '../action/harness.js';
 import { tempDir } from '../kit/temp.js';
+import { openedPull } from '../fakes/opened-pull.js';
 
 const NOW = new Date('2026-11-29T03:00:00Z');
 const config = (extra = '') =>
@@ -51,14 +52,7 @@ function fakes(opts: { open?: PullRequestInfo[]; verdict?: Verdict; changed?: bo
     createCheckRun: async (c) => void calls.checks.push({ headSha: c.headSha, conclusion: c.conclusion, name: c.name }),
     createPullRequest: async (pr) => {
       calls.created.push(pr);
-      return {
-        number: 50,
-        url: 'https://example.test/acme/demo/pull/50',
-        headRef: pr.head,
-        baseRef: pr.base,
-        draft: pr.draft,
-        state: 'open',
-      };
+      return openedPull(pr, 50);
     },
     updatePullRequest: async (number, patch) => void calls.updated.push({ number, ...patch }),
     addLabels: async (issue, labels) => void calls.labels.push({ issue, labels }),
@@ -110,14 +104,7 @@ const input = (extra: Partial<Parameters<typeof runSweeps>[0]> = {}) => ({
   ...extra,
 });
 const model = createScriptedModel([]);
-const pr = (number: number, headRef: string): PullRequestInfo => ({
-  number,
-  url: `https://example.test/acme/demo/pull/${number}`,
-  headRef,
-  baseRef: 'main',
-  draft: false,
-  state: 'open',
-});
+const pr = (number: number, headRef: string): PullRequestInfo => openedPull({ head: headRef, base: 'main', draft: false }, number);
 
 describe('selectSweeps', () => {
   it('sweep - a schedule event runs the sweeps with exactly that cron, and all sweeps when none matches', () => {

@@ -1,16 +1,12 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { effectOf } from '../../src/tools/define-tool.js';
-import { makeRepo, call, type TestRepo } from './helpers/context.js';
+import { useRepo, call } from './helpers/context.js';
 import type { ExecRequest } from '../../src/workspace/exec-port.js';
 import { bashTool } from '../../src/tools/bash.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo();
-});
-afterEach(() => repo.cleanup());
+const repo = useRepo();
 
 describe('Bash', () => {
   it('bash - runs in the root, interleaves output and reports the exit code', async () => {

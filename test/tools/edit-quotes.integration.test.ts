@@ -1,21 +1,18 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { makeRepo, call, type TestRepo } from './helpers/context.js';
+import { useRepo, call, editAfterRead } from './helpers/context.js';
 import { applyQuoteStyle, normalizeQuotes } from '../../src/tools/lib/quote-style.js';
 import { CONTENT_MAX_BYTES } from '../../src/tools/lib/content-cap.js';
 import { countCommands, MAX_COMPOUND_COMMANDS } from '../../src/tools/bash-compound-cap.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo();
-});
-afterEach(() => repo.cleanup());
+const repo = useRepo();
 
 describe('Edit quote style', () => {
   it('edit - a straight-quote old_string matches curly quotes in the file, and new_string takes the curly style', async () => {
-    const abs = repo.write('msg.js', 'const msg = "It\u2019s \u201Cfine\u201D";\n');
-    await call(repo.ctx, 'Read', { file_path: 'msg.js' });
-    const r = await call(repo.ctx, 'Edit', { file_path: 'msg.js', old_string: `It's "fine"`, new_string: `It's "great", isn't it` });
+    const { abs, r } = await editAfterRead(repo, 'msg.js', 'const msg = "It\u2019s \u201Cfine\u201D";\n', {
+      old_string: `It's "fine"`,
+      new_string: `It's "great", isn't it`,
+    });
     expect(r.isError).toBe(false);
     expect(r.forModel).toContain("the file's quote style was kept");
     expect(r.meta).toMatchObject({ quotesNormalized: true, replacements: 1 });
@@ -23,10 +20,7 @@ describe('Edit quote style', () => {
   });
 
   it('edit - a curly-quote old_string matches straight quotes in the file, and new_string is written straight', async () => {
-    const abs = repo.write('a.py', 'print(\'hello\', "world")\n');
-    await call(repo.ctx, 'Read', { file_path: 'a.py' });
-    const r = await call(repo.ctx, 'Edit', {
-      file_path: 'a.py',
+    const { abs, r } = await editAfterRead(repo, 'a.py', 'print(\'hello\', "world")\n', {
       old_string: 'print(\u2018hello\u2019, \u201Cworld\u201D)',
       new_string: 'print(\u2018hi\u2019, \u201Cthere\u201D)',
     });
@@ -35,9 +29,7 @@ describe('Edit quote style', () => {
   });
 
   it('edit - an exact match is applied as given, with no quote rewriting', async () => {
-    const abs = repo.write('b.md', 'say \u201Chi\u201D and "bye"\n');
-    await call(repo.ctx, 'Read', { file_path: 'b.md' });
-    const r = await call(repo.ctx, 'Edit', { file_path: 'b.md', old_string: '"bye"', new_string: '"ciao"' });
+    const { abs, r } = await editAfterRead(repo, 'b.md', 'say \u201Chi\u201D and "bye"\n', { old_string: '"bye"', new_string: '"ciao"' });
     expect(r.meta).not.toHaveProperty('quotesNormalized');
     expect(readFileSync(abs, 'utf8')).toBe('say \u201Chi\u201D and "ciao"\n');
   });
@@ -71,18 +63,13 @@ describe('size caps', () => {
   });
 
   it('edit - new_string over the cap is refused, naming the limit', async () => {
-    repo.write('s.txt', 'small\n');
-    await call(repo.ctx, 'Read', { file_path: 's.txt' });
-    const r = await call(repo.ctx, 'Edit', { file_path: 's.txt', old_string: 'small', new_string: big });
+    const { r } = await editAfterRead(repo, 's.txt', 'small\n', { old_string: 'small', new_string: big });
     expect(r).toMatchObject({ isError: true, errorKind: 'too_large' });
     expect(r.forModel).toContain("new_string is 1 MiB, over Edit's limit of 1 MiB per call");
   });
 
   it('edit - a replace_all that would grow the file past the file cap is refused and leaves it unchanged', async () => {
-    const abs = repo.write('many.txt', 'a\n'.repeat(100));
-    await call(repo.ctx, 'Read', { file_path: 'many.txt' });
-    const r = await call(repo.ctx, 'Edit', {
-      file_path: 'many.txt',
+    const { abs, r } = await editAfterRead(repo, 'many.txt', 'a\n'.repeat(100), {
       old_string: 'a',
       new_string: 'y'.repeat(1024 * 1024),
       replace_all: true,

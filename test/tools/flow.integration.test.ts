@@ -19,7 +19,6 @@ describe('scripted tool sessions', () => {
     expect(results.map((r) => r.isError)).toEqual([false, false, false, false]);
     expect(results[0]?.forModel).toBe('src/greet.ts:2:  return "hello " + name;');
     expect(results[3]?.forModel).toBe('     1\texport function greet(name: string) {\n     2\t  return `Hello, ${name}!`;\n     3\t}');
-    repo.cleanup();
   });
 
   it('flow - an edit after an external change gets the stale refusal, and works after a re-read', async () => {
@@ -34,6 +33,5 @@ describe('scripted tool sessions', () => {
     const ok = await call(repo.ctx, 'Edit', { file_path: 'notes.txt', old_string: 'one', new_string: 'ONE' });
     expect(ok.isError).toBe(false);
     expect(readFileSync(join(repo.root, 'notes.txt'), 'utf8')).toBe('ONE\ntwo (added by a formatter)\n');
-    repo.cleanup();
   });
 });

@@ -1,15 +1,11 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, call, type TestRepo } from './helpers/context.js';
+import { useRepo, call } from './helpers/context.js';
 import { gitPathProblem } from '../../src/workspace/git-path-rules.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo({ git: true });
-});
-afterEach(() => repo.cleanup());
+const repo = useRepo({ git: true });
 
 /** What this machine's git says of the path: true when `git add` refuses it. */
 function gitRefuses(rel: string): boolean {
@@ -58,14 +54,25 @@ describe('paths git cannot commit', () => {
     expect(r).toMatchObject({ isError: true, errorKind: 'git_path' });
   });
 
-  it('git-path - invisible characters macOS ignores make ".git" too (refused everywhere)', () => {
-    expect(gitPathProblem('a/.g\u200cit/x')).toContain('macOS');
-    expect(gitPathProblem('\ufeff.GIT')).toContain('macOS');
-  });
-
-  it('git-path - empty, "." and ".." components are named', () => {
-    expect(gitPathProblem('a//b')).toContain('empty component');
-    expect(gitPathProblem('a/./b')).toContain('"."');
-    expect(gitPathProblem('')).toContain('empty');
+  /** What gitPathProblem says of each path (a part of its message). */
+  const named: Array<[title: string, said: Array<[path: string, part: string]>]> = [
+    [
+      'invisible characters macOS ignores make ".git" too (refused everywhere)',
+      [
+        ['a/.g\u200cit/x', 'macOS'],
+        ['\ufeff.GIT', 'macOS'],
+      ],
+    ],
+    [
+      'empty, "." and ".." components are named',
+      [
+        ['a//b', 'empty component'],
+        ['a/./b', '"."'],
+        ['', 'empty'],
+      ],
+    ],
+  ];
+  it.each(named)('git-path - %s', (_title, said) => {
+    for (const [path, part] of said) expect(gitPathProblem(path)).toContain(part);
   });
 });

@@ -1,30 +1,35 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect, beforeEach } from '@jest/globals';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, call, git, type TestRepo } from './helpers/context.js';
+import { makeRepo, useRepo, call } from './helpers/context.js';
 import { gitListFiles, walkFiles } from '../../src/tools/lib/list-files.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo({ git: true });
-  repo.write('.gitignore', 'dist/\n*.log\n!keep.log\n');
-  repo.write('src/a.ts', 'a');
-  repo.write('src/b.ts', 'b');
-  repo.write('src/lib/c.ts', 'c');
-  repo.write('src/lib/.gitignore', 'gen.ts\n');
-  repo.write('src/lib/gen.ts', 'g');
-  repo.write('dist/out.ts', 'o');
-  repo.write('debug.log', 'l');
-  repo.write('keep.log', 'k');
-  repo.write('.github/ci.ts', 'x');
-  git(repo.root, 'add', 'src/a.ts');
-  const t = (rel: string, s: number) => utimesSync(join(repo.root, rel), s, s);
-  t('src/a.ts', 1_000_000);
-  t('src/b.ts', 3_000_000);
-  t('src/lib/c.ts', 2_000_000);
-  t('.github/ci.ts', 500_000);
+const repo = useRepo({
+  git: true,
+  files: {
+    '.gitignore': 'dist/\n*.log\n!keep.log\n',
+    'src/a.ts': 'a',
+    'src/b.ts': 'b',
+    'src/lib/c.ts': 'c',
+    'src/lib/.gitignore': 'gen.ts\n',
+    'src/lib/gen.ts': 'g',
+    'dist/out.ts': 'o',
+    'debug.log': 'l',
+    'keep.log': 'k',
+    '.github/ci.ts': 'x',
+  },
+  add: ['src/a.ts'],
 });
-afterEach(() => repo.cleanup());
+/** Modification times (seconds): Glob lists the newest first. */
+const MTIMES: Record<string, number> = {
+  'src/a.ts': 1_000_000,
+  'src/b.ts': 3_000_000,
+  'src/lib/c.ts': 2_000_000,
+  '.github/ci.ts': 500_000,
+};
+beforeEach(() => {
+  for (const [rel, s] of Object.entries(MTIMES)) utimesSync(join(repo.root, rel), s, s);
+});
 
 describe('Glob', () => {
   it('glob - lists matches newest first and respects .gitignore (nested too)', async () => {
@@ -96,12 +101,8 @@ describe('Glob', () => {
   });
 
   it('glob - works outside a git repository (JS walk)', async () => {
-    const plain = makeRepo();
-    plain.write('.gitignore', 'out/\n');
-    plain.write('a.ts', '');
-    plain.write('out/b.ts', '');
+    const plain = makeRepo({ files: { '.gitignore': 'out/\n', 'a.ts': '', 'out/b.ts': '' } });
     const r = await call(plain.ctx, 'Glob', { pattern: '**/*.ts' });
     expect(r.forModel).toBe('a.ts');
-    plain.cleanup();
   });
 });

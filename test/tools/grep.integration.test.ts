@@ -1,42 +1,38 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, git, type TestRepo } from './helpers/context.js';
+import { useRepo, callThrough } from './helpers/context.js';
 import { createGrepTool } from '../../src/tools/grep.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import type { ToolContext, ToolResult } from '../../src/tools/define-tool.js';
 
-let repo: TestRepo;
+const repo = useRepo({
+  once: true,
+  git: true,
+  files: {
+    '.gitignore': 'build/\n*.log\n',
+    'src/math.ts':
+      'export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function Sub(a: number, b: number) {\n  return a - b;\n}\n',
+    'src/util/strings.ts': '// TODO: trim\nexport const up = (s: string) => s.toUpperCase();\nexport const add = "add";\n',
+    'src/view.tsx': 'const x = <div>add me</div>;\n',
+    'docs/notes.md': 'one\ntwo\nthree add\nfour\nfive\nsix\nseven\neight add\n',
+    'crlf.txt': 'alpha\r\nadd here\r\nomega\r\n',
+    '.github/workflow.yml': 'run: add\n',
+    'build/gen.ts': 'export function add() {}\n',
+    'debug.log': 'add\n',
+    'bin.dat': Buffer.from('add\0\x01\x02'),
+  },
+  add: ['src/math.ts', 'docs/notes.md'],
+  commit: 'partly tracked',
+});
 const backends = ['rg', 'git', 'js'] as const;
-const registries = Object.fromEntries(backends.map((b) => [b, createRegistry([createGrepTool({ backend: b })])]));
+const calls = Object.fromEntries(backends.map((b) => [b, callThrough(createRegistry([createGrepTool({ backend: b })]))]));
 
 async function grep(backend: (typeof backends)[number], raw: Record<string, unknown>, ctx: ToolContext = repo.ctx): Promise<ToolResult> {
-  const reg = registries[backend];
-  if (!reg) throw new Error(backend);
-  const parsed = reg.parse('Grep', raw);
-  if (!parsed.ok) return parsed.result;
-  return reg.execute('Grep', parsed.input, ctx);
+  const through = calls[backend];
+  if (!through) throw new Error(backend);
+  return through(ctx, 'Grep', raw);
 }
-
-beforeAll(() => {
-  repo = makeRepo({ git: true });
-  repo.write('.gitignore', 'build/\n*.log\n');
-  repo.write(
-    'src/math.ts',
-    'export function add(a: number, b: number) {\n  return a + b;\n}\n\nexport function Sub(a: number, b: number) {\n  return a - b;\n}\n',
-  );
-  repo.write('src/util/strings.ts', '// TODO: trim\nexport const up = (s: string) => s.toUpperCase();\nexport const add = "add";\n');
-  repo.write('src/view.tsx', 'const x = <div>add me</div>;\n');
-  repo.write('docs/notes.md', 'one\ntwo\nthree add\nfour\nfive\nsix\nseven\neight add\n');
-  repo.write('crlf.txt', 'alpha\r\nadd here\r\nomega\r\n');
-  repo.write('.github/workflow.yml', 'run: add\n');
-  repo.write('build/gen.ts', 'export function add() {}\n');
-  repo.write('debug.log', 'add\n');
-  repo.write('bin.dat', Buffer.from('add\0\x01\x02'));
-  git(repo.root, 'add', 'src/math.ts', 'docs/notes.md');
-  git(repo.root, 'commit', '-qm', 'partly tracked');
-});
-afterAll(() => repo.cleanup());
 
 const queries: Array<Record<string, unknown>> = [
   { pattern: 'add' },

@@ -21,7 +21,6 @@ describe('budgetOutput', () => {
     expect(r.text).toContain('line 4999\n\n[Output too long for one result. The full output (48889 bytes, 5000 lines) is saved at ');
     expect(r.text.endsWith(`${path}: use Read with offset/limit or Grep on that path to see the rest.]`)).toBe(true);
     expect(r.text).toMatch(/\[\.\.\. \d+ bytes omitted \.\.\.\]/);
-    repo.cleanup();
   });
 });
 
@@ -36,7 +35,7 @@ describe('full outputs on disk (Bash through the real exec)', () => {
       maxOutputBytes: 64 * 1024,
       ...opts,
     });
-    return { repo, ctx: { ...repo.ctx, exec: h.exec }, done: async () => (await h.dispose(), repo.cleanup()) };
+    return { repo, ctx: { ...repo.ctx, exec: h.exec }, done: () => h.dispose() };
   };
 
   it('output-budget - an output over the in-memory cap streams to tool-output/ whole; the preview names the file', async () => {

@@ -1,7 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect, beforeAll } from '@jest/globals';
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, git, type TestRepo } from './helpers/context.js';
+import { useRepo, callThrough } from './helpers/context.js';
 import { createGrepTool } from '../../src/tools/grep.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import { globTool } from '../../src/tools/glob.js';
@@ -9,33 +9,31 @@ import { readTool } from '../../src/tools/read.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../src/tools/define-tool.js';
 import { readDenyPredicate } from '../../src/agent/permissions/read-deny.js';
 
-let repo: TestRepo;
+const repo = useRepo({
+  once: true,
+  git: true,
+  files: {
+    'private.cfg': 'SECRET=hunter2\n',
+    'vault/key.txt': 'SECRET=key\n',
+    'vault/nested/deep.txt': 'SECRET=deep\n',
+    'src/app.ts': 'const SECRET = processprivate.cfg.SECRET;\n',
+    'src/private.cfg': 'SECRET=nested-env-is-not-denied-by-a-rooted-rule\n',
+  },
+  commit: 'fixture',
+});
 let ctx: ToolContext;
-const backends = ['rg', 'git', 'js'] as const;
-const registry = createRegistry([
-  ...backends.map((b) => ({ ...createGrepTool({ backend: b }), name: `Grep_${b}` })),
-  globTool,
-  readTool,
-] as ToolDefinition[]);
-
-async function call(name: string, raw: Record<string, unknown>): Promise<ToolResult> {
-  const parsed = registry.parse(name, raw);
-  if (!parsed.ok) return parsed.result;
-  return registry.execute(name, parsed.input, ctx);
-}
-
 beforeAll(() => {
-  repo = makeRepo({ git: true });
-  repo.write('private.cfg', 'SECRET=hunter2\n');
-  repo.write('vault/key.txt', 'SECRET=key\n');
-  repo.write('vault/nested/deep.txt', 'SECRET=deep\n');
-  repo.write('src/app.ts', 'const SECRET = processprivate.cfg.SECRET;\n');
-  repo.write('src/private.cfg', 'SECRET=nested-env-is-not-denied-by-a-rooted-rule\n');
-  git(repo.root, 'add', '.');
-  git(repo.root, 'commit', '-qm', 'fixture');
   ctx = { ...repo.ctx, readDeny: readDenyPredicate(repo.root, ['Read(./private.cfg)', 'Read(vault/**)', 'Edit(./src/**)']) };
 });
-afterAll(() => repo.cleanup());
+const backends = ['rg', 'git', 'js'] as const;
+const through = callThrough(
+  createRegistry([
+    ...backends.map((b) => ({ ...createGrepTool({ backend: b }), name: `Grep_${b}` })),
+    globTool,
+    readTool,
+  ] as ToolDefinition[]),
+);
+const call = (name: string, raw: Record<string, unknown>): Promise<ToolResult> => through(ctx, name, raw);
 
 describe('ToolContext.readDeny', () => {
   it('grep - every backend leaves files denied by Read rules out of every output mode', async () => {

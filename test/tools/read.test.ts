@@ -1,13 +1,84 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { describe, it, expect } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, call, type TestRepo } from './helpers/context.js';
+import { useRepo, call, type TestRepo } from './helpers/context.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo();
-});
-afterEach(() => repo.cleanup());
+const repo = useRepo();
+
+interface Answer {
+  title: string;
+  /** Files written first (root-relative path → content). */
+  files?: Record<string, string | Buffer>;
+  input: Record<string, unknown>;
+  forModel: string;
+}
+
+interface Refusal extends Omit<Answer, 'forModel'> {
+  errorKind: string;
+  /** What the model is told (it may name the repository's folders). */
+  forModel: string | ((r: TestRepo) => string);
+}
+
+const answers: Answer[] = [
+  {
+    title: 'cuts lines longer than 2000 characters',
+    files: { 'long.txt': 'x'.repeat(2500) },
+    input: { file_path: 'long.txt' },
+    forModel: `     1\t${'x'.repeat(2000)}… [line cut: 2500 characters]`,
+  },
+  { title: 'says when a file is empty', files: { 'e.txt': '' }, input: { file_path: 'e.txt' }, forModel: 'e.txt is empty (0 lines).' },
+  {
+    title: 'drops the CR of CRLF lines',
+    files: { 'w.txt': 'a\r\nb\r\n' },
+    input: { file_path: 'w.txt' },
+    forModel: '     1\ta\n     2\tb',
+  },
+];
+
+const refusals: Refusal[] = [
+  {
+    title: 'refuses a binary file',
+    files: { 'img.bin': Buffer.from([0x89, 0x50, 0, 1, 2]) },
+    input: { file_path: 'img.bin' },
+    errorKind: 'binary',
+    forModel:
+      'img.bin is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example `file` or `xxd | head`) if you need to inspect it.',
+  },
+  {
+    title: 'answers a missing file with similar names from the same folder',
+    files: { 'src/config.ts': '', 'src/confg.json': '', 'src/other.ts': '' },
+    input: { file_path: 'src/confg.ts' },
+    errorKind: 'not_found',
+    forModel: 'File does not exist: src/confg.ts. Did you mean: src/confg.json, src/config.ts? Use Glob to find files by name.',
+  },
+  {
+    title: 'says when the folder is missing too',
+    input: { file_path: 'nope/x.ts' },
+    errorKind: 'not_found',
+    forModel: 'File does not exist: nope/x.ts. The folder nope does not exist either. Use Glob to find files by name.',
+  },
+  {
+    title: 'refuses a folder',
+    files: { 'src/a.ts': '' },
+    input: { file_path: 'src' },
+    errorKind: 'is_directory',
+    forModel: 'src is a directory, not a file. Use Glob (for example pattern "src/*") to list its files.',
+  },
+  {
+    title: 'refuses an offset past the end',
+    files: { 'a.txt': 'a\nb\n' },
+    input: { file_path: 'a.txt', offset: 9 },
+    errorKind: 'invalid_input',
+    forModel: 'offset 9 is past the end of a.txt, which has 2 lines. Use an offset between 1 and 2.',
+  },
+  {
+    title: 'refuses a path outside the root',
+    input: { file_path: '../run/x' },
+    errorKind: 'denied',
+    forModel: (r) =>
+      `Access to "../run/x" is refused: it resolves to ${join(r.runDir, 'x')}, outside the repository at ${r.root}. Use a path relative to the repository root, or an absolute path inside it.`,
+  },
+];
 
 describe('Read', () => {
   it('read - numbers lines like cat -n and records a full read', async () => {
@@ -46,33 +117,15 @@ describe('Read', () => {
     ).toBe(true);
   });
 
-  it('read - cuts lines longer than 2000 characters', async () => {
-    repo.write('long.txt', 'x'.repeat(2500));
-    const r = await call(repo.ctx, 'Read', { file_path: 'long.txt' });
-    expect(r.forModel).toBe(`     1\t${'x'.repeat(2000)}… [line cut: 2500 characters]`);
+  it.each(answers)('read - $title', async ({ files = {}, input, forModel }) => {
+    for (const [rel, content] of Object.entries(files)) repo.write(rel, content);
+    expect(await call(repo.ctx, 'Read', input)).toMatchObject({ isError: false, forModel });
   });
 
-  it('read - says when a file is empty', async () => {
-    repo.write('e.txt', '');
-    const r = await call(repo.ctx, 'Read', { file_path: 'e.txt' });
-    expect(r).toMatchObject({ isError: false, forModel: 'e.txt is empty (0 lines).' });
-  });
-
-  it('read - drops the CR of CRLF lines', async () => {
-    repo.write('w.txt', 'a\r\nb\r\n');
-    const r = await call(repo.ctx, 'Read', { file_path: 'w.txt' });
-    expect(r.forModel).toBe('     1\ta\n     2\tb');
-  });
-
-  it('read - refuses a binary file', async () => {
-    repo.write('img.bin', Buffer.from([0x89, 0x50, 0, 1, 2]));
-    const r = await call(repo.ctx, 'Read', { file_path: 'img.bin' });
-    expect(r).toEqual({
-      isError: true,
-      errorKind: 'binary',
-      forModel:
-        'img.bin is a binary file (it contains NUL bytes); Read only shows text. Use Bash (for example `file` or `xxd | head`) if you need to inspect it.',
-    });
+  it.each(refusals)('read - $title', async ({ files = {}, input, errorKind, forModel }) => {
+    for (const [rel, content] of Object.entries(files)) repo.write(rel, content);
+    const told = typeof forModel === 'function' ? forModel(repo) : forModel;
+    expect(await call(repo.ctx, 'Read', input)).toEqual({ isError: true, errorKind, forModel: told });
   });
 
   it('read - refuses a file over 256 KB without offset/limit, and reads a slice of it', async () => {
@@ -89,55 +142,8 @@ describe('Read', () => {
     expect(part.forModel.startsWith(`     1\t${'y'.repeat(100)}\n`)).toBe(true);
   });
 
-  it('read - answers a missing file with similar names from the same folder', async () => {
-    repo.write('src/config.ts', '');
-    repo.write('src/confg.json', '');
-    repo.write('src/other.ts', '');
-    const r = await call(repo.ctx, 'Read', { file_path: 'src/confg.ts' });
-    expect(r).toEqual({
-      isError: true,
-      errorKind: 'not_found',
-      forModel: 'File does not exist: src/confg.ts. Did you mean: src/confg.json, src/config.ts? Use Glob to find files by name.',
-    });
-  });
-
-  it('read - says when the folder is missing too', async () => {
-    const r = await call(repo.ctx, 'Read', { file_path: 'nope/x.ts' });
-    expect(r.forModel).toBe('File does not exist: nope/x.ts. The folder nope does not exist either. Use Glob to find files by name.');
-  });
-
-  it('read - refuses a folder', async () => {
-    mkdirSync(join(repo.root, 'src'));
-    const r = await call(repo.ctx, 'Read', { file_path: 'src' });
-    expect(r).toEqual({
-      isError: true,
-      errorKind: 'is_directory',
-      forModel: 'src is a directory, not a file. Use Glob (for example pattern "src/*") to list its files.',
-    });
-  });
-
-  it('read - refuses an offset past the end', async () => {
-    repo.write('a.txt', 'a\nb\n');
-    const r = await call(repo.ctx, 'Read', { file_path: 'a.txt', offset: 9 });
-    expect(r).toEqual({
-      isError: true,
-      errorKind: 'invalid_input',
-      forModel: 'offset 9 is past the end of a.txt, which has 2 lines. Use an offset between 1 and 2.',
-    });
-  });
-
-  it('read - refuses a path outside the root', async () => {
-    const r = await call(repo.ctx, 'Read', { file_path: '../run/x' });
-    expect(r).toEqual({
-      isError: true,
-      errorKind: 'denied',
-      forModel: `Access to "../run/x" is refused: it resolves to ${join(repo.runDir, 'x')}, outside the repository at ${repo.root}. Use a path relative to the repository root, or an absolute path inside it.`,
-    });
-  });
-
   it('read - may read the run folder tool-output files', async () => {
     mkdirSync(join(repo.runDir, 'tool-output'));
-    const { writeFileSync } = await import('node:fs');
     const out = join(repo.runDir, 'tool-output', 'call_0.txt');
     writeFileSync(out, 'saved\n');
     const r = await call(repo.ctx, 'Read', { file_path: out });

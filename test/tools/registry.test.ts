@@ -3,10 +3,14 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { createRegistry } from '../../src/tools/registry.js';
 import { defaultTools } from '../../src/tools/index.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, type ToolResult } from '../../src/tools/define-tool.js';
 import { makeRepo } from './helpers/context.js';
 
 const registry = createRegistry(defaultTools());
+
+/** A read tool with no input that answers with `execute`. */
+const toolNamed = (name: string, execute: () => Promise<ToolResult>) =>
+  defineTool({ name, description: 'x', input: z.object({}), kind: 'read', execute });
 
 describe('registry', () => {
   it('registry - offers the seven CONTRACT tools in a fixed order, each declaring its kind', () => {
@@ -92,33 +96,19 @@ describe('registry', () => {
   });
 
   it('registry - execute never throws: a throwing tool becomes an internal error result', async () => {
-    const boom = defineTool({
-      name: 'Boom',
-      description: 'x',
-      input: z.object({}),
-      kind: 'read',
-      execute: async () => Promise.reject(new Error('disk on fire')),
-    });
+    const boom = toolNamed('Boom', async () => Promise.reject(new Error('disk on fire')));
     const repo = makeRepo();
     const r = await createRegistry([boom]).execute('Boom', {}, repo.ctx);
     expect(r).toEqual({ isError: true, errorKind: 'internal', forModel: 'Boom failed with an internal error: disk on fire' });
     expect(await createRegistry([boom]).execute('Nope', {}, repo.ctx)).toMatchObject({ errorKind: 'unknown_tool' });
-    repo.cleanup();
   });
 
   it('registry - applies the output budget to every result', async () => {
-    const big = defineTool({
-      name: 'Big',
-      description: 'x',
-      input: z.object({}),
-      kind: 'read',
-      execute: async () => ({ forModel: 'y'.repeat(50_000), isError: false }),
-    });
+    const big = toolNamed('Big', async () => ({ forModel: 'y'.repeat(50_000), isError: false }));
     const repo = makeRepo();
     const r = await createRegistry([big]).execute('Big', {}, { ...repo.ctx, callId: 'toolu_7' });
     expect(r.outputPath).toBe(`${repo.runDir}/tool-output/toolu_7.txt`);
     expect(r.forModel.length).toBeLessThan(30_000);
-    repo.cleanup();
   });
 
   it('registry - refuses two tools with one name', () => {

@@ -1,14 +1,10 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, git, type TestRepo } from './helpers/context.js';
+import { useRepo, git } from './helpers/context.js';
 import { resolvePath } from '../../src/tools/resolve-path.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo({ git: true });
-});
-afterEach(() => repo.cleanup());
+const repo = useRepo({ git: true });
 
 const GIT_REFUSAL = (p: string) =>
   `Access to "${p}" is refused: files inside .git are off limits to every tool. Inspect the repository with git commands through Bash instead (git status, git log, git diff, git show).`;

@@ -1,21 +1,10 @@
 import { describe, it, expect } from '@jest/globals';
 import { skillTool } from '../../src/tools/skill.js';
 import { loadSkillBodies } from '../../src/agent/context/skills.js';
-import type { ToolContext } from '../../src/tools/define-tool.js';
-import { silentLogger } from '../../src/log.js';
 import { fixtureRepo } from '../context/helpers.js';
+import { toolContext } from './helpers/context.js';
 
-function ctxFor(root: string): ToolContext {
-  return {
-    root,
-    runDir: root,
-    callId: 'c1',
-    fileState: {} as ToolContext['fileState'],
-    exec: {} as ToolContext['exec'],
-    signal: new AbortController().signal,
-    logger: silentLogger,
-  };
-}
+const ctxFor = (root: string) => toolContext(root, root);
 
 describe('Skill tool', () => {
   it('Skill - returns the SKILL.md body without its front matter', async () => {

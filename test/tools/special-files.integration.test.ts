@@ -1,13 +1,13 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect, afterEach } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { makeRepo, call, type TestRepo } from './helpers/context.js';
+import { useRepo, call } from './helpers/context.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import { createGrepTool } from '../../src/tools/grep.js';
 import type { ToolResult } from '../../src/tools/define-tool.js';
 
-let repo: TestRepo;
+const repo = useRepo({ git: true, files: { 'a.txt': 'hello\n' } });
 let unblockers: ChildProcess[] = [];
 let server: Server | undefined;
 
@@ -23,10 +23,6 @@ function fifo(rel: string): string {
   return abs;
 }
 
-beforeEach(() => {
-  repo = makeRepo({ git: true });
-  repo.write('a.txt', 'hello\n');
-});
 afterEach(async () => {
   for (const u of unblockers) {
     try {
@@ -38,7 +34,6 @@ afterEach(async () => {
   unblockers = [];
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   server = undefined;
-  repo.cleanup();
 });
 
 async function timed(p: Promise<ToolResult>): Promise<{ r: ToolResult; ms: number }> {

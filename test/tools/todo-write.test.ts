@@ -42,6 +42,5 @@ describe('TodoWrite', () => {
     expect(r.forModel).toBe(
       'Invalid input for TodoWrite:\n- todos.0.status: expected one of "pending", "in_progress", "completed"\nFix this field and call TodoWrite again.',
     );
-    repo.cleanup();
   });
 });

@@ -2,15 +2,13 @@
  * Every tool the model can be offered has a way through the real permission policy (the policy asks the
  * tool what a call is and touches; it keeps no list of tool names), and its schema is snapshotted.
  */
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { rmSync } from 'node:fs';
-import { createPolicy } from '../../src/agent/permissions/create-policy.js';
-import type { PermissionPolicy } from '../../src/agent/permissions/types.js';
+import { describe, it, expect } from '@jest/globals';
 import { createRegistry } from '../../src/tools/registry.js';
 import { defaultTools } from '../../src/tools/index.js';
 import { skillTool } from '../../src/tools/skill.js';
 import type { ToolDefinition } from '../../src/tools/define-tool.js';
 import { makePolicyRepo } from '../permissions/fixture-repo.js';
+import { policyOver, usePolicies } from '../kit/walls-policy.js';
 
 /** Every tool a run may register: the defaults and the Skill tool (registered when the repository has skills). */
 const registry = createRegistry([
@@ -30,13 +28,8 @@ const sample: Record<string, unknown> = {
   Skill: { name: 'release' },
 };
 
-let repo: { root: string; outside: string };
-let policy: PermissionPolicy;
-beforeAll(async () => {
-  repo = makePolicyRepo();
-  policy = await createPolicy({ root: repo.root, mode: 'default', allow: [], deny: [], tools: registry });
-});
-afterAll(() => rmSync(repo.outside, { recursive: true, force: true }));
+let root = '';
+const { policy } = usePolicies(() => (root = makePolicyRepo().root), { policy: { tools: registry } });
 
 describe('every registered tool', () => {
   it('tools - each registered tool has a sample call here', () => {
@@ -58,7 +51,7 @@ describe('every registered tool', () => {
   });
 
   it('tools - a bare deny rule naming a tool that touches no path still holds', async () => {
-    const p = await createPolicy({ root: repo.root, mode: 'default', allow: [], deny: ['TodoWrite'], tools: registry });
+    const p = await policyOver(root, { deny: ['TodoWrite'], tools: registry });
     expect(await p.check('TodoWrite', sample.TodoWrite)).toMatchObject({ behavior: 'deny', rule: 'config-deny:TodoWrite' });
     expect(await p.check('Skill', sample.Skill)).toMatchObject({ behavior: 'allow' });
   });

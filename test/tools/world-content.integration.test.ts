@@ -1,29 +1,26 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { makeRepo, call, git, type TestRepo } from './helpers/context.js';
+import { describe, it, expect, afterAll } from '@jest/globals';
+import { useRepo, call } from './helpers/context.js';
 import { closeWorld, openWorld, worldMasked } from '../../src/workspace/world.js';
 
 /* Issue 23: tracked files that look like secrets by content are hidden from the file tools; source code is judged by path only. */
 
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}xY9z8W`;
-let repo: TestRepo;
-
-beforeAll(() => {
-  repo = makeRepo({ git: true });
-  repo.write('config/deploy.yml', `github_token: ${TOKEN}\n`);
-  repo.write('config/app.yml', 'name: app\npassword: test\n');
-  repo.write('terraform.tfstate', '{"version": 4}\n');
-  repo.write('.dev.vars', 'X=1\n');
-  repo.write('.vault-token', 's.abc\n');
-  repo.write('secrets/db.txt', 'postgres://u:p@h/db\n');
-  repo.write('src/secrets/redact.ts', 'export const x = 1;\n');
-  repo.write('src/token.test.js', `const t = '${TOKEN}';\n`);
-  git(repo.root, 'add', '-A');
-  git(repo.root, 'commit', '-qm', 'fixture');
+const repo = useRepo({
+  once: true,
+  git: true,
+  files: {
+    'config/deploy.yml': `github_token: ${TOKEN}\n`,
+    'config/app.yml': 'name: app\npassword: test\n',
+    'terraform.tfstate': '{"version": 4}\n',
+    '.dev.vars': 'X=1\n',
+    '.vault-token': 's.abc\n',
+    'secrets/db.txt': 'postgres://u:p@h/db\n',
+    'src/secrets/redact.ts': 'export const x = 1;\n',
+    'src/token.test.js': `const t = '${TOKEN}';\n`,
+  },
+  commit: 'fixture',
 });
-afterAll(() => {
-  closeWorld(repo.root);
-  repo.cleanup();
-});
+afterAll(() => closeWorld(repo.root));
 
 describe('secret-looking tracked files', () => {
   it('world - a data file holding a token is hidden from Read, Grep and Glob; a source file holding one is not', async () => {

@@ -1,13 +1,9 @@
-import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, call, type TestRepo } from './helpers/context.js';
+import { useRepo, call } from './helpers/context.js';
 
-let repo: TestRepo;
-beforeEach(() => {
-  repo = makeRepo();
-});
-afterEach(() => repo.cleanup());
+const repo = useRepo();
 
 describe('Write', () => {
   it('write - creates a new file and its parent folders', async () => {

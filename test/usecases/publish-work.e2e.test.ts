@@ -3,12 +3,10 @@
  * unverified pushes no branch, its work is under refs/proofpr/wip/<run-id> (fetchable with the command the
  * comments name); the Action's direct task gets the remote-sha lease, the check run and evidence.pr.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nock from 'nock';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
-import type { RunStore } from '../../src/jobs/run-store.js';
 import type { RunTask, RunTaskResult } from '../../src/run/run-task-types.js';
 import type { PushBranchOptions } from '../../src/workspace/push.js';
 import { pushBranch } from '../../src/workspace/push.js';
@@ -18,10 +16,10 @@ import { runPromptTask } from '../../src/usecases/prompt-task.js';
 import { promptBranch } from '../../src/usecases/branch-name.js';
 import { promptFlow } from '../../src/hosts/action/prompt-flow.js';
 import { createScriptedModel } from '../../src/model/scripted.js';
-import { fakeGitHub } from '../fakes/github/nock.js';
 import { payload } from '../github/payloads.js';
-import { evidence, fakeRunTask, startHarness, until, type Harness } from '../hosts/probot/harness.js';
+import { evidence, fakeRunTask, useAppHarness } from '../hosts/probot/harness.js';
 import { makeRemote, sh, type Remote } from '../workspace/git-fixtures.js';
+import { openedPull } from '../fakes/opened-pull.js';
 
 let remote: Remote;
 let clone: string;
@@ -32,7 +30,6 @@ beforeEach(() => {
   sh(remote.root, 'clone', '-q', remote.bare, clone);
 });
 afterEach(() => remote.cleanup());
-afterAll(() => nock.restore());
 
 /** A commit of the run's work in the mirror (on no branch, as the run leaves it for the push by sha). */
 function runCommit(file = 'fix.txt'): string {
@@ -70,24 +67,20 @@ function fetchAsTold(text: string): { branch: string; sha: string } {
 }
 
 describe('publish - an App run that ends unverified', () => {
-  let h: Harness | undefined;
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
+  const app = useAppHarness();
 
   it('publish - an unverified App run pushes no branch; its WIP ref is on the remote, fetchable with the command the comments name', async () => {
-    const gh = fakeGitHub({ permissions: { maintainer: { permission: 'write', role_name: 'write' } } });
     const sha = runCommit();
-    const ws = realWorkspace();
     const fake = fakeRunTask({ verdict: 'unverified', wip: true, headSha: sha });
-    h = await startHarness(fake.runTask, ws);
+    await app.start({
+      github: { permissions: { maintainer: { permission: 'write', role_name: 'write' } } },
+      runTask: fake.runTask,
+      workspace: realWorkspace(),
+    });
+    const gh = app.gh;
     const event = payload('issue_comment.created', (p) => void (p.comment.body = '/agent fix'));
-    await h.app.probot.receive({ id: 'wip-1', name: 'issue_comment', payload: event } as never);
-    await until(() => (h?.app.runs as RunStore).latest('acme/widgets', 12)?.status === 'done');
+    await app.receive('issue_comment', event, 'wip-1');
+    await app.done(12);
 
     const runId = fake.inputs[0]?.runId ?? '';
     const wipRef = `refs/proofpr/wip/${runId}`;
@@ -127,14 +120,7 @@ function recordingGitHub(opts: { staleTip?: string } = {}) {
     findPullRequestByHead: async () => undefined,
     createPullRequest: async (pr) => {
       calls.prs.push(pr);
-      return {
-        number: 7,
-        url: 'https://example.test/acme/demo/pull/7',
-        headRef: pr.head,
-        baseRef: pr.base,
-        draft: pr.draft,
-        state: 'open',
-      };
+      return openedPull(pr, 7);
     },
     updatePullRequest: async () => undefined,
     addLabels: async (issue, labels) => void calls.labels.push({ issue, labels }),

@@ -15,25 +15,33 @@ import { evaluateGates, type GateFacts } from '../../src/agent/verification/gate
 import { isRow, judgeBaseTests, parentOf, renamedTo } from '../../src/agent/verification/differential/changed-expectations.js';
 import { judgeKept } from '../../src/agent/verification/differential/judge-kept.js';
 import { goTestRunner } from '../../src/agent/verification/test-results/runners/go-test.js';
-import { baselineOf as baseline, runOf as run } from './run-kit.js';
+import { baselineOf as baseline, runOf as run, type Outcome } from './run-kit.js';
 
 const F = 'tests/test_spans.py';
 const change = { restored: [F], removed: [], packageJson: [] };
+/** A test method of SpanTest in F. */
+const span = (name: string) => `${F} > SpanTest::${name}`;
+/** `[id, outcome]` pairs: a bare name is a SpanTest method of F, an id with ` > ` stands as written. */
+const spans = (outcomes: Record<string, Outcome>): Array<[string, Outcome]> =>
+  Object.entries(outcomes).map(([name, outcome]) => [name.includes(' > ') ? name : span(name), outcome]);
+/** A test in a file the change did not touch. */
+const UNTOUCHED = 'other.py > test_untouched';
 
 describe('changed expectations - pairing renamed rows', () => {
   it('parentOf - a Go subtest, a parametrized case, a method, a plain test', () => {
-    expect(parentOf('example.com/x > TestMake/case1')).toBe('example.com/x > TestMake');
-    expect(parentOf('t.py > test_x[a/b]')).toBe('t.py > test_x');
-    expect(parentOf('t.py > C::test_x')).toBe('t.py > C');
-    expect(parentOf('t.py > test_x')).toBe('t.py');
-    expect(parentOf('solo')).toBe('');
+    const parents = {
+      'example.com/x > TestMake/case1': 'example.com/x > TestMake',
+      't.py > test_x[a/b]': 't.py > test_x',
+      't.py > C::test_x': 't.py > C',
+      't.py > test_x': 't.py',
+      solo: '',
+    };
+    expect(Object.fromEntries(Object.keys(parents).map((id) => [id, parentOf(id)]))).toEqual(parents);
   });
 
   it('isRow - only table rows (subtests, parametrized cases) pair as renames', () => {
-    expect(isRow('example.com/x > TestMake/case1')).toBe(true);
-    expect(isRow('t.py > test_x[1]')).toBe(true);
-    expect(isRow('example.com/x > TestMake')).toBe(false);
-    expect(isRow('t.py > C::test_x')).toBe(false);
+    const rows = ['example.com/x > TestMake/case1', 't.py > test_x[1]'];
+    expect(['example.com/x > TestMake', ...rows, 't.py > C::test_x'].filter((id) => isRow(id))).toEqual(rows);
   });
 
   it('renamedTo - rows gone and as many new rows under the same test pair in order; otherwise none', () => {
@@ -47,90 +55,45 @@ describe('changed expectations - pairing renamed rows', () => {
 });
 
 describe('changed expectations - judged from the kept run and the final run', () => {
-  const base = baseline([
-    [`${F} > SpanTest::test_len`, 'passed'],
-    [`${F} > SpanTest::test_hash`, 'passed'],
-    [`${F} > SpanTest::test_other`, 'failed'],
-    [`${F} > SpanTest::test_skip_me`, 'passed'],
-    ['other.py > test_untouched', 'passed'],
-  ]);
+  const passing = { test_len: 'passed', test_hash: 'passed', test_other: 'passed', test_skip_me: 'passed' } as const;
+  const base = baseline(spans({ ...passing, test_other: 'failed', [UNTOUCHED]: 'passed' }));
   const judge = (kept: TestRun, final: TestRun) =>
     judgeBaseTests({ base, kept, final, change, sha: 'abc', stillFailing: new Set(), failureOf: () => 'AssertionError near' });
 
   it('a deleted test failing under the base tests, a skipped one passing, a regression elsewhere', () => {
-    const kept = run(
-      [
-        [`${F} > SpanTest::test_len`, 'passed'],
-        [`${F} > SpanTest::test_hash`, 'failed'],
-        [`${F} > SpanTest::test_other`, 'passed'],
-        [`${F} > SpanTest::test_skip_me`, 'passed'],
-        ['other.py > test_untouched', 'failed'],
-      ],
-      'kept',
-    );
+    const kept = run(spans({ ...passing, test_hash: 'failed', [UNTOUCHED]: 'failed' }), 'kept');
     const final = run(
-      [
-        [`${F} > SpanTest::test_len`, 'passed'],
-        [`${F} > SpanTest::test_other`, 'passed'],
-        [`${F} > SpanTest::test_skip_me`, 'skipped'],
-        [`${F} > SpanTest::test_new`, 'passed'],
-        ['other.py > test_untouched', 'passed'],
-      ],
+      spans({ test_len: 'passed', test_other: 'passed', test_skip_me: 'skipped', test_new: 'passed', [UNTOUCHED]: 'passed' }),
       'final',
     );
     const j = judge(kept, final);
-    expect(j.regressions).toEqual(['other.py > test_untouched']);
+    expect(j.regressions).toEqual([UNTOUCHED]);
     expect(j.changedExpectations).toEqual([
       {
-        test: `${F} > SpanTest::test_hash`,
+        test: span('test_hash'),
         base: `${F} @ abc`,
         now: 'none (deleted)',
         failure: 'AssertionError near',
         kind: 'deleted',
         outcome: 'failed',
       },
-      { test: `${F} > SpanTest::test_skip_me`, base: `${F} @ abc`, now: F, failure: '', kind: 'skipped', outcome: 'passed' },
+      { test: span('test_skip_me'), base: `${F} @ abc`, now: F, failure: '', kind: 'skipped', outcome: 'passed' },
     ]);
   });
 
   it('a deleted test that still passes under the base tests is listed too; a deleted test in an unchanged file that fails is a regression', () => {
-    const kept = run(
-      [
-        [`${F} > SpanTest::test_len`, 'passed'],
-        [`${F} > SpanTest::test_hash`, 'passed'],
-        [`${F} > SpanTest::test_other`, 'passed'],
-        [`${F} > SpanTest::test_skip_me`, 'passed'],
-        ['other.py > test_untouched', 'failed'],
-      ],
-      'kept',
-    );
-    const final = run(
-      [
-        [`${F} > SpanTest::test_len`, 'passed'],
-        [`${F} > SpanTest::test_other`, 'passed'],
-        [`${F} > SpanTest::test_skip_me`, 'passed'],
-      ],
-      'final',
-    );
+    const kept = run(spans({ ...passing, [UNTOUCHED]: 'failed' }), 'kept');
+    const final = run(spans({ test_len: 'passed', test_other: 'passed', test_skip_me: 'passed' }), 'final');
     const j = judge(kept, final);
-    expect(j.changedExpectations.map((c) => [c.test, c.kind, c.outcome])).toEqual([[`${F} > SpanTest::test_hash`, 'deleted', 'passed']]);
-    expect(j.regressions).toEqual(['other.py > test_untouched']);
+    expect(j.changedExpectations.map((c) => [c.test, c.kind, c.outcome])).toEqual([[span('test_hash'), 'deleted', 'passed']]);
+    expect(j.regressions).toEqual([UNTOUCHED]);
   });
 });
 
 describe('judgeKept - the verdict on deleted tests', () => {
-  const base = baseline([
-    [`${F} > SpanTest::test_hash`, 'passed'],
-    [`${F} > SpanTest::test_other`, 'failed'],
-  ]);
-  const kept = run(
-    [
-      [`${F} > SpanTest::test_hash`, 'failed'],
-      [`${F} > SpanTest::test_other`, 'passed'],
-    ],
-    'kept',
-  );
-  const final = run([[`${F} > SpanTest::test_other`, 'passed']], 'final');
+  const base = baseline(spans({ test_hash: 'passed', test_other: 'failed' }));
+  const kept = run(spans({ test_hash: 'failed', test_other: 'passed' }), 'kept');
+  const final = run(spans({ test_other: 'passed' }), 'final');
   const opts = { base, kept, final, change, output: '', baseSha: 'abcdef0123456789' };
 
   it('review: passes, the deleted test listed; fail: fails, naming it', () => {
@@ -139,20 +102,14 @@ describe('judgeKept - the verdict on deleted tests', () => {
     expect(review.gate.detail).toContain('1 changed expectation(s) listed for review (1 were deleted)');
     const fail = judgeKept({ ...opts, mode: 'fail' });
     expect(fail.gate.passed).toBe(false);
-    expect(fail.gate.detail).toContain(`${F} > SpanTest::test_hash`);
+    expect(fail.gate.detail).toContain(span('test_hash'));
   });
 
   it('deleting the failing test does not help: under the base tests it still fails', () => {
-    const still = run(
-      [
-        [`${F} > SpanTest::test_hash`, 'passed'],
-        [`${F} > SpanTest::test_other`, 'failed'],
-      ],
-      'kept',
-    );
-    const j = judgeKept({ ...opts, kept: still, final: run([[`${F} > SpanTest::test_hash`, 'passed']], 'final'), mode: 'review' });
+    const still = run(spans({ test_hash: 'passed', test_other: 'failed' }), 'kept');
+    const j = judgeKept({ ...opts, kept: still, final: run(spans({ test_hash: 'passed' }), 'final'), mode: 'review' });
     expect(j.gate.passed).toBe(false);
-    expect(j.stillFailing).toEqual([`${F} > SpanTest::test_other`]);
+    expect(j.stillFailing).toEqual([span('test_other')]);
     expect(j.changedExpectations).toEqual([]);
   });
 

@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { assertionsKept } from '../../src/agent/verification/integrity/assertions.js';
 import { onlyDataAppended } from '../../src/agent/verification/integrity/data-append.js';
-import { makeRepo, write } from './git-repo.js';
+import { changedRepo } from './git-repo.js';
 
 const TABLE = `import { withBase } from '../src/utils';
 describe('withBase', () => {
@@ -63,16 +62,12 @@ describe('integrity: a table of cases that only gained rows', () => {
     expect(onlyDataAppended(TABLE, TABLE)).toBe(false);
   });
 
-  const roots: string[] = [];
-  afterEach(() => {
-    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-  });
-
   it('data append - assertions-kept passes a test file whose case table gained rows and fails one whose row changed', async () => {
     const judge = async (now: string) => {
-      const r = makeRepo({ 'src/utils.js': 'export const withBase = (a) => a;\n', 'test/base.test.ts': TABLE });
-      roots.push(r.root);
-      write(r.root, 'test/base.test.ts', now);
+      const r = changedRepo(
+        { 'src/utils.js': 'export const withBase = (a) => a;\n', 'test/base.test.ts': TABLE },
+        { 'test/base.test.ts': now },
+      );
       return assertionsKept(r.root, r.baseSha, undefined, {});
     };
     const grown = await judge(

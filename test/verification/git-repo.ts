@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { tempDir } from '../kit/temp.js';
+import { writeFiles } from '../kit/verify-files.js';
 
 const env = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -19,16 +18,27 @@ export function git(root: string, ...args: string[]): string {
 }
 
 export function write(root: string, path: string, text: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), text);
+  writeFiles(root, { [path]: text });
+}
+
+/** Stages and commits the whole working tree; returns the new commit. */
+export function commitAll(root: string, message: string): string {
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', message);
+  return git(root, 'rev-parse', 'HEAD');
 }
 
 /** A real temp repository with `files` committed; returns its root and the base commit. */
 export function makeRepo(files: Record<string, string>): { root: string; baseSha: string } {
   const root = tempDir('proofpr-repo-');
   git(root, 'init', '-q', '-b', 'main');
-  for (const [p, t] of Object.entries(files)) write(root, p, t);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'base');
-  return { root, baseSha: git(root, 'rev-parse', 'HEAD') };
+  writeFiles(root, files);
+  return { root, baseSha: commitAll(root, 'base') };
+}
+
+/** makeRepo(base), then `changes` written over its working tree and left uncommitted, as an agent's edit leaves them. */
+export function changedRepo(base: Record<string, string>, changes: Record<string, string>): { root: string; baseSha: string } {
+  const repo = makeRepo(base);
+  writeFiles(repo.root, changes);
+  return repo;
 }

@@ -1,21 +1,10 @@
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { assertionsKept } from '../../src/agent/verification/integrity/assertions.js';
 import { gateDiff } from '../../src/agent/verification/gates/gate-diff.js';
 import { testConfigKept } from '../../src/agent/verification/integrity/test-config.js';
-import { makeRepo, write } from './git-repo.js';
+import { ADD_LINE, editOf, MATH_SRC, MATH_TEST as JS, mathTest as js } from '../kit/verify-math.js';
+import { changedRepo } from './git-repo.js';
 
-const JS = `import { add, mul } from '../src/math.js';
-describe('math', () => {
-  it('adds', () => {
-    expect(add(1, 2)).toBe(3);
-    expect(add(-1, 1)).toBe(0);
-  });
-  it('multiplies', () => {
-    expect(mul(2, 3)).toBe(6);
-  });
-});
-`;
 const NODE_TEST = `import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { add } from '../src/math.js';
@@ -33,92 +22,62 @@ class TestMore:
         assert add(-1, 1) == 0
 `;
 const SNAP = '// Jest Snapshot v1\n\nexports[`render 1`] = `"<b>3</b>"`;\n\nexports[`render 2`] = `"<i>4</i>"`;\n';
+const py = editOf('tests/test_math.py', PY);
+const nodeTest = editOf('test/node.test.mjs', NODE_TEST);
 
 describe('test integrity from parsed code', () => {
-  const roots: string[] = [];
-  const repo = (extra: Record<string, string> = {}) => {
-    const r = makeRepo({
-      'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n',
-      'test/math.test.js': JS,
-      'test/node.test.mjs': NODE_TEST,
-      'tests/test_math.py': PY,
-      'mathlib/__init__.py': 'def add(a, b):\n    return a + b\n',
-      'test/__snapshots__/render.test.js.snap': SNAP,
-      'test/helpers/data.json': '{"a":1}\n',
-      'test/helpers/util.js': 'export function three() {\n  return 3;\n}\n',
-      ...extra,
-    });
-    roots.push(r.root);
-    return r;
+  const BASE = {
+    'src/math.js': MATH_SRC,
+    'test/math.test.js': JS,
+    'test/node.test.mjs': NODE_TEST,
+    'tests/test_math.py': PY,
+    'mathlib/__init__.py': 'def add(a, b):\n    return a + b\n',
+    'test/__snapshots__/render.test.js.snap': SNAP,
+    'test/helpers/data.json': '{"a":1}\n',
+    'test/helpers/util.js': 'export function three() {\n  return 3;\n}\n',
   };
-  afterEach(() => {
-    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-  });
-  const judge = async (files: Record<string, string>, allowed: string[] = [], extra: Record<string, string> = {}) => {
-    const { root, baseSha } = repo(extra);
-    for (const [p, t] of Object.entries(files)) write(root, p, t);
+  /** The base repository (BASE, `base` files over it) with `files` changed, judged. */
+  const judge = async (files: Record<string, string>, allowed: string[] = [], base: Record<string, string> = {}) => {
+    const { root, baseSha } = changedRepo({ ...BASE, ...base }, files);
     return assertionsKept(root, baseSha, undefined, { allowed });
   };
 
   it.each([
     [
       'assertion wrapped in try/catch',
-      {
-        'test/math.test.js': JS.replace(
-          '    expect(add(1, 2)).toBe(3);\n',
-          '    try {\n      expect(add(1, 2)).toBe(3);\n    } catch (e) {}\n',
-        ),
-      },
+      js(ADD_LINE, '    try {\n      expect(add(1, 2)).toBe(3);\n    } catch (e) {}\n'),
       'test/math.test.js:4-6: assertion `expect(add(1, 2)).toBe(3)` wrapped in try',
     ],
     [
       'assertion moved into a switch case that the value never reaches',
-      {
-        'test/math.test.js': JS.replace(
-          '    expect(add(1, 2)).toBe(3);\n',
-          '    switch (add(1, 2)) {\n      case 4:\n        expect(add(1, 2)).toBe(3);\n    }\n',
-        ),
-      },
+      js(ADD_LINE, '    switch (add(1, 2)) {\n      case 4:\n        expect(add(1, 2)).toBe(3);\n    }\n'),
       'moved under a condition',
     ],
-    [
-      'python: assertion after an early return',
-      { 'tests/test_math.py': PY.replace('def test_add():\n', 'def test_add():\n    return\n') },
-      'placed after an early return',
-    ],
+    ['python: assertion after an early return', py('def test_add():\n', 'def test_add():\n    return\n'), 'placed after an early return'],
     [
       'assertion moved into a conditional',
-      {
-        'test/math.test.js': JS.replace(
-          '    expect(add(1, 2)).toBe(3);\n',
-          '    if (add(1, 2) === 3) {\n      expect(add(1, 2)).toBe(3);\n    }\n',
-        ),
-      },
+      js(ADD_LINE, '    if (add(1, 2) === 3) {\n      expect(add(1, 2)).toBe(3);\n    }\n'),
       'moved under a condition',
     ],
     [
       'assertion moved into an unawaited callback',
-      { 'test/math.test.js': JS.replace('    expect(add(1, 2)).toBe(3);\n', '    setTimeout(() => expect(add(1, 2)).toBe(3), 0);\n') },
+      js(ADD_LINE, '    setTimeout(() => expect(add(1, 2)).toBe(3), 0);\n'),
       'moved into a callback',
     ],
     [
       'an early return behind a condition',
-      { 'test/math.test.js': JS.replace("  it('multiplies', () => {\n", "  it('multiplies', () => {\n    if (Date.now() > 0) return;\n") },
+      js("  it('multiplies', () => {\n", "  it('multiplies', () => {\n    if (Date.now() > 0) return;\n"),
       'placed after an early return',
     ],
-    [
-      'test.failing marker',
-      { 'test/math.test.js': JS.replace("it('adds'", "it.failing('adds'") },
-      '`failing` marker added to test "math > adds"',
-    ],
+    ['test.failing marker', js("it('adds'", "it.failing('adds'"), '`failing` marker added to test "math > adds"'],
     [
       'it.todo replaces a test',
-      { 'test/math.test.js': JS.replace("  it('multiplies', () => {\n    expect(mul(2, 3)).toBe(6);\n  });", "  it.todo('multiplies');") },
+      js("  it('multiplies', () => {\n    expect(mul(2, 3)).toBe(6);\n  });", "  it.todo('multiplies');"),
       '`todo` marker added to test "math > multiplies"',
     ],
     [
       'describe.skip skips every test inside',
-      { 'test/math.test.js': JS.replace("describe('math'", "describe.skip('math'") },
+      js("describe('math'", "describe.skip('math'"),
       '`skip` marker added to test "math > multiplies"',
     ],
     [
@@ -126,27 +85,25 @@ describe('test integrity from parsed code', () => {
       { 'test/math.test.js': `const { skip: later } = it;\n${JS.replace("it('adds'", "later('adds'")}` },
       '`skip` marker added to test "math > adds"',
     ],
-    ['xit', { 'test/math.test.js': JS.replace("it('adds'", "xit('adds'") }, '`skip` marker added'],
+    ['xit', js("it('adds'", "xit('adds'"), '`skip` marker added'],
     [
       'node:test skip via an options object',
-      { 'test/node.test.mjs': NODE_TEST.replace("test('adds', () => {", "test('adds', { skip: 'flaky' }, () => {") },
+      nodeTest("test('adds', () => {", "test('adds', { skip: 'flaky' }, () => {"),
       '`skip option` marker added to test "adds"',
     ],
     [
       'node:test options from a const',
-      { 'test/node.test.mjs': NODE_TEST.replace("test('adds', () => {", "const opts = { todo: true };\ntest('adds', opts, () => {") },
+      nodeTest("test('adds', () => {", "const opts = { todo: true };\ntest('adds', opts, () => {"),
       '`todo option` marker added',
     ],
     [
       'node:test t.skip() at runtime',
-      { 'test/node.test.mjs': NODE_TEST.replace("test('adds', () => {", "test('adds', (t) => {\n  t.skip();") },
+      nodeTest("test('adds', () => {", "test('adds', (t) => {\n  t.skip();"),
       '`runtime skip` marker added',
     ],
     [
       '.only on a new test deselects the rest',
-      {
-        'test/math.test.js': JS.replace("  it('multiplies'", "  it.only('zero', () => { expect(add(0, 0)).toBe(0); });\n  it('multiplies'"),
-      },
+      js("  it('multiplies'", "  it.only('zero', () => { expect(add(0, 0)).toBe(0); });\n  it('multiplies'"),
       'it deselects every other test',
     ],
     [
@@ -161,12 +118,7 @@ describe('test integrity from parsed code', () => {
     ],
     [
       'node:test mock.module',
-      {
-        'test/node.test.mjs': NODE_TEST.replace(
-          "test('adds'",
-          "mock.module('../src/math.js', { namedExports: { add: () => 3 } });\ntest('adds'",
-        ),
-      },
+      nodeTest("test('adds'", "mock.module('../src/math.js', { namedExports: { add: () => 3 } });\ntest('adds'"),
       '`mock.module` of `../src/math.js`',
     ],
     [
@@ -181,12 +133,12 @@ describe('test integrity from parsed code', () => {
     ],
     [
       'matcher loosened (toEqual -> toBeTruthy)',
-      { 'test/math.test.js': JS.replace('expect(mul(2, 3)).toBe(6)', 'expect(mul(2, 3)).toBeTruthy()') },
+      js('expect(mul(2, 3)).toBe(6)', 'expect(mul(2, 3)).toBeTruthy()'),
       'matcher loosened from `toBe` to `toBeTruthy`',
     ],
     [
       'import swapped to a fake',
-      { 'test/math.test.js': JS.replace("'../src/math.js'", "'./fake.js'") },
+      js("'../src/math.js'", "'./fake.js'"),
       '`add` is now imported from `./fake.js` instead of `../src/math.js`',
     ],
     [
@@ -194,10 +146,10 @@ describe('test integrity from parsed code', () => {
       { 'test/math.test.js': `Number.prototype.valueOf = () => 3;\n${JS}` },
       'code added that runs when the tests load',
     ],
-    ['a test renamed away', { 'test/math.test.js': JS.replace("it('adds'", "it('adds (old)'") }, 'test "math > adds" removed or renamed'],
+    ['a test renamed away', js("it('adds'", "it('adds (old)'"), 'test "math > adds" removed or renamed'],
     [
       'python: xfail decorator',
-      { 'tests/test_math.py': PY.replace('def test_add', 'import pytest\n\n@pytest.mark.xfail\ndef test_add') },
+      py('def test_add', 'import pytest\n\n@pytest.mark.xfail\ndef test_add'),
       '`xfail` marker added to test "test_add"',
     ],
     [
@@ -207,34 +159,20 @@ describe('test integrity from parsed code', () => {
       },
       'marker added to test "TestMore::test_neg"',
     ],
-    [
-      'python: assert loosened',
-      { 'tests/test_math.py': PY.replace('assert add(1, 2) == 3', 'assert add(1, 2)') },
-      'matcher loosened from `assert ==` to `assert`',
-    ],
+    ['python: assert loosened', py('assert add(1, 2) == 3', 'assert add(1, 2)'), 'matcher loosened from `assert ==` to `assert`'],
     [
       'python: assert in try/except',
-      {
-        'tests/test_math.py': PY.replace(
-          '    assert add(1, 2) == 3\n',
-          '    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n        pass\n',
-        ),
-      },
+      py('    assert add(1, 2) == 3\n', '    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n        pass\n'),
       'wrapped in try',
     ],
     [
       'python: pytest.skip at runtime',
-      { 'tests/test_math.py': PY.replace('    assert add(1, 2) == 3\n', '    pytest.skip("later")\n    assert add(1, 2) == 3\n') },
+      py('    assert add(1, 2) == 3\n', '    pytest.skip("later")\n    assert add(1, 2) == 3\n'),
       'runtime pytest.skip',
     ],
     [
       'python: monkeypatch of in-repo code',
-      {
-        'tests/test_math.py': PY.replace(
-          'def test_add():\n',
-          'def test_add(monkeypatch):\n    monkeypatch.setattr("mathlib.add", lambda a, b: 3)\n',
-        ),
-      },
+      py('def test_add():\n', 'def test_add(monkeypatch):\n    monkeypatch.setattr("mathlib.add", lambda a, b: 3)\n'),
       '`monkeypatch.setattr` of `mathlib.add`',
     ],
     [
@@ -247,11 +185,7 @@ describe('test integrity from parsed code', () => {
       { 'test/__snapshots__/render.test.js.snap': SNAP.replace('<b>3</b>', '<b>2</b>') },
       'snapshot `render 1` rewritten',
     ],
-    [
-      'inline snapshot rewritten',
-      { 'test/math.test.js': JS.replace('expect(mul(2, 3)).toBe(6);', 'expect(mul(2, 3)).toMatchInlineSnapshot(`5`);') },
-      undefined,
-    ],
+    ['inline snapshot rewritten', js('expect(mul(2, 3)).toBe(6);', 'expect(mul(2, 3)).toMatchInlineSnapshot(`5`);'), undefined],
     ['fixture data changed', { 'test/helpers/data.json': '{"a":2}\n' }, 'test/helpers/data.json:1: test data/fixture changed'],
     [
       'helper code changed',
@@ -260,42 +194,21 @@ describe('test integrity from parsed code', () => {
     ],
     ['mock module changed', { 'src/__mocks__/math.js': 'export const add = () => 3;\n' }, 'mock module added (__mocks__)'],
   ])('integrity - %s fails and names the hunk', async (_what, files, expected) => {
-    const r = await judge(files as Record<string, string>);
+    const r = await judge(files);
     expect(r.passed).toBe(false);
     if (expected) expect(r.detail).toContain(expected);
   });
 
   it.each([
-    [
-      'a new test added',
-      {
-        'test/math.test.js': JS.replace(
-          "  it('multiplies'",
-          "  it('adds zero', () => {\n    expect(add(0, 0)).toBe(0);\n  });\n  it('multiplies'",
-        ),
-      },
-      false,
-    ],
-    ['a stronger matcher', { 'test/math.test.js': JS.replace('expect(add(1, 2)).toBe(3)', 'expect(add(1, 2)).toStrictEqual(3)') }, false],
-    [
-      'toBeDefined strengthened to toEqual',
-      { 'test/math.test.js': JS.replace('expect(mul(2, 3)).toBe(6)', 'expect(mul(2, 3)).toBeDefined()') },
-      true,
-    ],
+    ['a new test added', js("  it('multiplies'", "  it('adds zero', () => {\n    expect(add(0, 0)).toBe(0);\n  });\n  it('multiplies'")],
+    ['a stronger matcher', js('expect(add(1, 2)).toBe(3)', 'expect(add(1, 2)).toStrictEqual(3)')],
     [
       'an assertion and setup added to a test, comments and formatting changed',
-      {
-        'test/math.test.js': JS.replace(
-          '    expect(add(1, 2)).toBe(3);\n',
-          '    const x = 1; // one\n    expect(add(1, 2))\n      .toBe(3);\n    expect(add(x, 2)).toBe(3);\n',
-        ),
-      },
-      false,
+      js(ADD_LINE, '    const x = 1; // one\n    expect(add(1, 2))\n      .toBe(3);\n    expect(add(x, 2)).toBe(3);\n'),
     ],
     [
       'a new import and a helper declaration',
       { 'test/math.test.js': `import { three } from './helpers/util.js';\nfunction twice(x) { return 2 * x; }\n${JS}` },
-      false,
     ],
     [
       'a new fixture file and a new helper',
@@ -303,33 +216,28 @@ describe('test integrity from parsed code', () => {
         'test/helpers/more.json': '[1]\n',
         'test/helpers/util.js': 'export function three() {\n  return 3;\n}\nexport function four() {\n  return 4;\n}\n',
       },
-      false,
     ],
-    ['a new snapshot entry', { 'test/__snapshots__/render.test.js.snap': `${SNAP}\nexports[\`render 3\`] = \`"<u>5</u>"\`;\n` }, false],
+    ['a new snapshot entry', { 'test/__snapshots__/render.test.js.snap': `${SNAP}\nexports[\`render 3\`] = \`"<u>5</u>"\`;\n` }],
     [
       'a python test added and an existing one extended',
       {
         'tests/test_math.py': `${PY.replace('    assert add(1, 2) == 3\n', '    assert add(1, 2) == 3\n    assert add(2, 2) == 4\n')}\ndef test_zero():\n    assert add(0, 0) == 0\n`,
       },
-      false,
     ],
     [
       'the code under test changed',
       { 'src/math.js': 'export const add = (a, b) => Number(a) + Number(b);\nexport const mul = (a, b) => a * b;\n' },
-      false,
     ],
-  ])('integrity - %s passes', async (_what, files, reverse) => {
-    if (reverse) {
-      // Strengthening: the base has the weak matcher, the change makes it strict.
-      const { root, baseSha } = repo({ 'test/math.test.js': JS.replace('expect(mul(2, 3)).toBe(6)', 'expect(mul(2, 3)).toBeDefined()') });
-      write(root, 'test/math.test.js', JS);
-      const r = await assertionsKept(root, baseSha);
-      expect(r.detail).not.toContain('loosened');
-      expect(r.passed).toBe(true);
-      return;
-    }
-    const r = await judge(files as Record<string, string>);
+  ])('integrity - %s passes', async (_what, files) => {
+    const r = await judge(files);
     expect(r.detail).toMatch(/no assertion removed|no test file changed/);
+    expect(r.passed).toBe(true);
+  });
+
+  it('integrity - toBeDefined strengthened to toEqual passes', async () => {
+    // Strengthening: the base has the weak matcher, the change makes it strict.
+    const r = await judge({ 'test/math.test.js': JS }, [], js('expect(mul(2, 3)).toBe(6)', 'expect(mul(2, 3)).toBeDefined()'));
+    expect(r.detail).not.toContain('loosened');
     expect(r.passed).toBe(true);
   });
 
@@ -340,35 +248,25 @@ describe('test integrity from parsed code', () => {
     );
     expect(r.passed).toBe(true);
     expect(r.detail).toContain('2 file(s) changed under gates.test_changes_allowed');
-    const s = await judge({ 'test/helpers/data.json': '{"a":2}\n', 'test/math.test.js': JS.replace("it('adds'", "it.skip('adds'") }, [
-      'test/helpers/**',
-    ]);
+    const s = await judge({ 'test/helpers/data.json': '{"a":2}\n', ...js("it('adds'", "it.skip('adds'") }, ['test/helpers/**']);
     expect(s.passed).toBe(false);
   });
 
   it('integrity - fresh variants: skip via a computed options object, focus via an alias, a mock through require', async () => {
-    const a = await judge({
-      'test/node.test.mjs': NODE_TEST.replace("test('adds', () => {", "test('adds', { ...{ skip: true } }, () => {"),
-    });
+    const a = await judge(nodeTest("test('adds', () => {", "test('adds', { ...{ skip: true } }, () => {"));
     expect(a.detail).toContain('options spread (not resolvable)');
     const b = await judge({ 'test/math.test.js': `const focus = describe.only;\n${JS.replace("describe('math'", "focus('math'")}` });
     expect(b.passed).toBe(false);
     expect(b.detail).toContain('`only`');
-    const c = await judge({
-      'test/math.test.js': JS.replace("  it('adds', () => {\n", "  it('adds', () => {\n    jest.doMock('../src/math.js');\n"),
-    });
+    const c = await judge(js("  it('adds', () => {\n", "  it('adds', () => {\n    jest.doMock('../src/math.js');\n"));
     expect(c.detail).toContain('`jest.doMock` of `../src/math.js`');
-    const d = await judge({
-      'test/math.test.js': JS.replace('    expect(add(1, 2)).toBe(3);\n', '    add(1, 2) === 3 || expect(add(1, 2)).toBe(3);\n'),
-    });
+    const d = await judge(js(ADD_LINE, '    add(1, 2) === 3 || expect(add(1, 2)).toBe(3);\n'));
     expect(d.detail).toContain('moved under a condition');
   });
 
   it('integrity - an expected assertion count lowered fails', async () => {
-    const base = NODE_TEST.replace("test('adds', () => {", "test('adds', (t) => {\n  t.plan(1);");
-    const { root, baseSha } = repo({ 'test/node.test.mjs': base });
-    write(root, 'test/node.test.mjs', base.replace('t.plan(1)', 't.plan(0)'));
-    const r = await assertionsKept(root, baseSha);
+    const planned = NODE_TEST.replace("test('adds', () => {", "test('adds', (t) => {\n  t.plan(1);");
+    const r = await judge({ 'test/node.test.mjs': planned.replace('t.plan(1)', 't.plan(0)') }, [], { 'test/node.test.mjs': planned });
     expect(r.detail).toContain('expected assertion count lowered or changed (1 → 0)');
   });
 
@@ -380,14 +278,8 @@ describe('test integrity from parsed code', () => {
 });
 
 describe('test-config-kept: what changes how the test process starts', () => {
-  const roots: string[] = [];
-  afterEach(() => {
-    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-  });
   const judge = async (base: Record<string, string>, now: Record<string, string>, cmd = 'npm test') => {
-    const { root, baseSha } = makeRepo({ 'package.json': '{"name":"x","scripts":{"test":"node --test"}}\n', ...base });
-    roots.push(root);
-    for (const [p, t] of Object.entries(now)) write(root, p, t);
+    const { root, baseSha } = changedRepo({ 'package.json': '{"name":"x","scripts":{"test":"node --test"}}\n', ...base }, now);
     return testConfigKept(root, baseSha, await gateDiff(root, baseSha), cmd);
   };
 

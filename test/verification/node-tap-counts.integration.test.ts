@@ -1,26 +1,18 @@
-import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { describe, expect, it, jest } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { COUNT_RULES, directCount } from '../../bench/real/manifest.js';
 import { collectObserved } from '../../src/agent/verification/test-results/observe/collect-observed.js';
 import { countCalls } from '../../src/agent/verification/test-results/observe/count-calls.js';
 import { nodeObserver } from '../../src/agent/verification/test-results/observe/node-observer.js';
 import { reportsDir } from '../../src/agent/verification/test-results/observe/types.js';
 import { tempDir } from '../kit/temp.js';
+import { tempProject } from '../kit/verify-files.js';
+import { runObserved } from '../kit/verify-observe.js';
+import { baseEnv, linkBin } from './observe/node-observe-kit.js';
 
 // Real node processes on a shared machine.
 jest.setTimeout(120_000);
-
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-const temp = (prefix: string) => {
-  const d = tempDir(prefix);
-  temps.push(d);
-  return d;
-};
 
 /**
  * What `npm test` → `tap` (node-tap 18) prints when stdout is not a terminal, written by hand in its
@@ -102,7 +94,7 @@ function tap18(rejects: 'ok' | 'not ok'): string {
 
 /** The product's reading of one run's output when the node observer saw node-tap start (its `.seen` marker). */
 async function counted(output: string, seenTap = true) {
-  const dir = temp('proofpr-tap-dir-');
+  const dir = tempDir('proofpr-tap-dir-');
   mkdirSync(reportsDir(dir), { recursive: true });
   if (seenTap) writeFileSync(join(reportsDir(dir), 'node-tap-4242.seen'), '');
   const { calls, seen } = await collectObserved(dir, output, ['/checkout'], []);
@@ -191,34 +183,23 @@ describe('node-tap 18: the count is the runner’s own tests, read from its TAP 
 
 /** A stand-in for node-tap at its package's command-line entry, printing its TAP as tap 18 does. */
 function fakeTapProject(output: string): string {
-  const root = temp('proofpr-tap-proj-');
-  const bin = join(root, 'node_modules/tap/bin/run.js');
-  mkdirSync(dirname(bin), { recursive: true });
-  writeFileSync(join(root, 'tap-output.txt'), output);
-  writeFileSync(
-    bin,
-    `#!/usr/bin/env node\nprocess.stdout.write(require('fs').readFileSync('tap-output.txt', 'utf8'));\nprocess.exitCode = 1;\n`,
+  const root = tempProject(
+    {
+      'tap-output.txt': output,
+      'node_modules/tap/bin/run.js': `#!/usr/bin/env node\nprocess.stdout.write(require('fs').readFileSync('tap-output.txt', 'utf8'));\nprocess.exitCode = 1;\n`,
+    },
+    'proofpr-tap-proj-',
   );
-  chmodSync(bin, 0o755);
-  mkdirSync(join(root, 'node_modules/.bin'));
-  symlinkSync('../tap/bin/run.js', join(root, 'node_modules/.bin/tap'));
+  linkBin(root, 'tap', '../tap/bin/run.js');
   return root;
 }
 
 describe('node-tap inside the command as written, through the node observer', () => {
   it('a chained command (build && tap) counts tap’s leaf tests, its exit status untouched', async () => {
     const root = fakeTapProject(tap18('not ok'));
-    const dir = temp('proofpr-tap-obs-');
-    for (const f of nodeObserver.files(dir)) {
-      mkdirSync(dirname(f.path), { recursive: true });
-      writeFileSync(f.path, f.content);
-    }
-    const base: Record<string, string | undefined> = { ...process.env };
-    delete base.JEST_WORKER_ID;
-    const env = { ...base, ...nodeObserver.env(dir, base) };
-    const r = spawnSync('bash', ['-c', 'echo building && ./node_modules/.bin/tap'], { cwd: root, env, encoding: 'utf8' });
-    expect(r.status).toBe(1);
-    const output = `${r.stdout}${r.stderr}`;
+    const { dir, code, stdout, stderr } = runObserved(nodeObserver, root, 'echo building && ./node_modules/.bin/tap', baseEnv());
+    expect(code).toBe(1);
+    const output = `${stdout}${stderr}`;
     const { calls, seen } = await collectObserved(dir, output, [root], []);
     expect([...seen]).toEqual(['node-tap']);
     const c = countCalls(calls, seen, output);

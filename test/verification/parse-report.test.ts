@@ -1,7 +1,7 @@
-import { copyFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { parseReport } from '../../src/agent/verification/test-results/parse-report.js';
 import { tempDir } from '../kit/temp.js';
 
@@ -15,7 +15,6 @@ describe('parseReport', () => {
     tmp = tempDir('proofpr-report-');
     startedAtMs = Date.now() - 5_000;
   });
-  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   const fresh = (name: string): string => {
     const p = join(tmp, name);

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { parseRepoConfig } from '../../src/config/repo-config.js';
-import { harnessTestRun } from '../../src/agent/verification/test-runs/harness-run.js';
+import { describe, expect, it } from '@jest/globals';
 import { runnerNamed } from '../../src/agent/verification/test-results/runners/index.js';
 import { parseRunnerReport, relativeToRoots } from '../../src/agent/verification/test-results/runners/parse-runner-report.js';
-import { makeExec } from '../hooks/helpers.js';
+import { harnessRun } from '../kit/verify-harness.js';
 import { makeRepo } from './git-repo.js';
 
 const runner = (name: string) => {
@@ -82,11 +80,6 @@ describe('runner reports - ids do not depend on where the checkout is', () => {
     ]);
   });
 
-  const disposers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const d of disposers.splice(0)) await d();
-  });
-
   it('node --test for real, in two checkouts of one commit: a helper file under test/ gives the same ids in both', async () => {
     const files = {
       'test/helpers/assert-two.js': "const assert = require('node:assert');\nexports.two = (v) => assert.strictEqual(v, 2);\n",
@@ -95,18 +88,7 @@ describe('runner reports - ids do not depend on where the checkout is', () => {
     };
     const ids: string[][] = [];
     for (let i = 0; i < 2; i++) {
-      const { root } = makeRepo(files);
-      const { exec, tmp, dispose } = await makeExec(root);
-      disposers.push(dispose);
-      const { run } = await harnessTestRun({
-        cwd: root,
-        command: 'node --test',
-        config: parseRepoConfig('test:\n  command: node --test\n'),
-        exec,
-        scratchDir: tmp,
-        kind: 'final',
-        treeHash: '',
-      });
+      const run = await harnessRun(makeRepo(files).root, 'node --test');
       ids.push((run.tests ?? []).map((t) => t.id).sort());
     }
     expect(ids[0]).toEqual(ids[1]);

@@ -23,11 +23,9 @@ test('adds negatives', () => { assert.strictEqual(add(-1, 1), 0); });
 `;
 
 describe('createVerifier', () => {
-  const dirs: string[] = [];
   const disposers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const d of disposers.splice(0)) await d();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
   const setup = async (
@@ -38,7 +36,6 @@ describe('createVerifier', () => {
   ) => {
     const { root, baseSha } = makeRepo({ '.gitignore': 'reports/\n.ran\n', ...files });
     const runDir = tempDir('proofpr-rundir-');
-    dirs.push(root, runDir);
     const config = parseRepoConfig(yaml);
     const { exec, tmp, dispose } = await makeExec(root, sandbox);
     disposers.push(dispose);
@@ -249,7 +246,6 @@ describe('createVerifier', () => {
 
   it('verifier - the final run never deletes a report outside the worktree (symlinked folder)', async () => {
     const outside = tempDir('proofpr-outside-');
-    dirs.push(outside);
     writeFileSync(join(outside, 'junit.xml'), '<testsuites/>');
     const { root, verifier } = await setup('test:\n  command: node --test\n  report: out/junit.xml\n');
     symlinkSync(outside, join(root, 'out'));

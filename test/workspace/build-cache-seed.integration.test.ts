@@ -1,27 +1,11 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
+import type { ExecHandle } from '../../src/workspace/exec.js';
 import { noCachedTestResults } from '../../src/workspace/build-cache-seed.js';
-import { tempDir } from '../kit/temp.js';
+import { openExec } from '../kit/walls-exec.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0)) await f();
-});
-
-async function setup(sandbox: 'off' | 'required'): Promise<{ h: ExecHandle; root: string; run: string }> {
-  const base = tempDir('proofpr-seed-');
-  const root = join(base, 'repo');
-  const run = join(base, 'run');
-  mkdirSync(root);
-  const h = await createExec({ root, runTmp: run, sandbox, killGraceMs: 200 });
-  cleanup.push(async () => {
-    await h.dispose();
-    rmSync(base, { recursive: true, force: true });
-  });
-  return { h, root, run };
-}
+const setup = (sandbox: 'off' | 'required') => openExec('proofpr-seed-', { sandbox });
 
 const CACHE = '$HOME/.cache/go-build';
 

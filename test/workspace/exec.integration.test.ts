@@ -1,28 +1,10 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { describe, it, expect } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { scrubbedEnv } from '../../src/workspace/env-scrub.js';
-import { tempDir } from '../kit/temp.js';
+import { afterThisTest, openExec, type ExecOptions } from '../kit/walls-exec.js';
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0)) await f();
-});
-
-async function setup(extra: Partial<Parameters<typeof createExec>[0]> = {}): Promise<{ h: ExecHandle; root: string; run: string }> {
-  const base = tempDir('proofpr-exec-');
-  const root = join(base, 'repo');
-  const run = join(base, 'run');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(root);
-  const h = await createExec({ root, runTmp: run, sandbox: 'off', killGraceMs: 200, ...extra });
-  cleanup.push(async () => {
-    await h.dispose();
-    rmSync(base, { recursive: true, force: true });
-  });
-  return { h, root, run };
-}
+const setup = (extra: Partial<ExecOptions> = {}) => openExec('proofpr-exec-', extra);
 
 /** Running (a zombie waiting for a reaper counts as dead: it runs nothing). */
 function alive(pid: number): boolean {
@@ -116,7 +98,7 @@ describe('exec', () => {
     process.env.ANTHROPIC_API_KEY = 'sk-ant-canary-5f1e2d';
     process.env.GITHUB_TOKEN = 'ghp_canary_9a8b7c';
     process.env.MY_SETTING = 'visible';
-    cleanup.push(() => {
+    afterThisTest(() => {
       for (const [k, v] of [
         ['ANTHROPIC_API_KEY', saved.a],
         ['GITHUB_TOKEN', saved.g],

@@ -1,41 +1,26 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffText, filesChanged } from '../../src/workspace/diff-stat.js';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { commitWork } from '../../src/workspace/publish.js';
-import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
-import { bareEnv, makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { BOT as identity, bareEnv, sh, tempDir, useCheckouts } from './git-fixtures.js';
+import { afterThisTest, itInSandbox } from '../kit/walls-exec.js';
 
-const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
-let remote: Remote;
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-  remote?.cleanup();
-});
-
-async function needBwrap(): Promise<boolean> {
-  const ok = (await detectBwrap()) !== null;
-  if (!ok) expect(process.env.CI === 'true' ? 'bwrap missing on CI: apt-get install bubblewrap' : 'no bwrap').toBe('no bwrap');
-  return ok;
-}
+const checkout = useCheckouts({ 'README.md': '# r\n' }, 'proofpr/1-a');
+/** The clone the current test's worktree was made from. */
+let clone: string;
 
 async function setup(sandbox: 'required' | 'off'): Promise<{ wt: Worktree; h: ExecHandle; marker: string }> {
-  remote = makeRemote({ 'README.md': '# r\n' });
-  const clone = join(remote.root, 'checkout');
-  sh(remote.root, 'clone', '-q', remote.bare, clone);
+  const made = await checkout();
+  clone = made.clone;
+  const { wt } = made;
   const base = tempDir();
-  const wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/1-a', worktreesDir: join(base, 'wt'), runId: 'r' });
   const h = await createExec({ root: wt.path, runTmp: join(base, 'run'), sandbox, gitDir: wt.gitDir, killGraceMs: 200 });
-  cleanup.push(
-    () => rmSync(base, { recursive: true, force: true }),
-    () => wt.remove(),
-    () => h.dispose(),
-  );
+  afterThisTest(() => h.dispose());
   return { wt, h, marker: join(base, 'pwned') };
 }
 
@@ -59,8 +44,7 @@ describe('git dir attack', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  it('sandbox - code in bwrap cannot rewrite the .git pointer, and the next treeHash runs nothing', async () => {
-    if (!(await needBwrap())) return;
+  itInSandbox('sandbox - code in bwrap cannot rewrite the .git pointer, and the next treeHash runs nothing', async () => {
     const { wt, h, marker } = await setup('required');
     const before = readFileSync(join(wt.path, '.git'), 'utf8');
     const r = await h.exec({
@@ -105,13 +89,13 @@ describe('git dir attack', () => {
   it('treeHash - a .git pointer to another worktree, or to a fake repository outside, is refused', async () => {
     const { wt } = await setup('off');
     const other = await createWorktree({
-      repoDir: join(remote.root, 'checkout'),
+      repoDir: clone,
       baseRef: 'main',
       branch: 'proofpr/2-b',
       worktreesDir: join(wt.path, '..'),
       runId: 'o',
     });
-    cleanup.push(() => other.remove());
+    afterThisTest(() => other.remove());
     writeFileSync(join(wt.path, '.git'), `gitdir: ${other.gitDir}\n`);
     await expect(treeHash(wt.path)).rejects.toThrow(/belongs to another worktree/);
     const fake = join(tempDir(), 'worktrees', 'x');

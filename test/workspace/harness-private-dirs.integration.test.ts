@@ -4,28 +4,14 @@
  * home from the setup snapshot whose settings files are private copies (what one harness run writes
  * to them never reaches the next); the caches there are hard links, not copied per run.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { LINK_FROM_BYTES, SETUP_HOME, snapshotHome } from '../../src/workspace/fresh-home.js';
-import { tempDir } from '../kit/temp.js';
-
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0)) await f();
-});
+import { openExec } from '../kit/walls-exec.js';
 
 async function setup(sandbox: 'off' | 'required'): Promise<{ x: (command: string, fresh?: boolean) => Promise<string>; run: string }> {
-  const base = tempDir('proofpr-private-');
-  const root = join(base, 'repo');
-  const run = join(base, 'run');
-  mkdirSync(root);
-  const h: ExecHandle = await createExec({ root, runTmp: run, sandbox, killGraceMs: 200 });
-  cleanup.push(async () => {
-    await h.dispose();
-    rmSync(base, { recursive: true, force: true });
-  });
+  const { h, root, run } = await openExec('proofpr-private-', { sandbox });
   const x = async (command: string, fresh = false) =>
     (await h.exec({ command, cwd: root, timeoutMs: 20_000, ...(fresh ? { home: 'fresh' as const } : {}) })).output;
   return { x, run };

@@ -1,23 +1,12 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createExec } from '../../src/workspace/exec.js';
 import { homeCaches } from '../../src/workspace/home-caches.js';
-import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { sh, writeFiles } from './git-fixtures.js';
 import { tempDir } from '../kit/temp.js';
-
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0)) await f();
-});
-
-function tmp(prefix: string): string {
-  const d = tempDir(prefix);
-  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+import { afterThisTest, itInSandbox } from '../kit/walls-exec.js';
 
 const listing = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();
 
@@ -32,7 +21,7 @@ const pyVersion = (): string =>
  * registry, yarn berry's global cache, a Python user site, pyenv, a virtualenv; and a secret.
  */
 function fakeHome(): { home: string; py: string } {
-  const home = join(tmp('proofpr-home-'), 'home');
+  const home = join(tempDir('proofpr-home-'), 'home');
   const py = pyVersion();
   writeFiles(home, {
     '.git-credentials': 'https://x:SECRET_CRED@example.test\n',
@@ -60,7 +49,7 @@ function fakeHome(): { home: string; py: string } {
 
 /** A Go module that needs example.com/dep, with the go.sum a real download wrote; the module cache lands in `home`. */
 function goModule(home: string): string {
-  const dir = join(tmp('proofpr-gomod-'), 'm');
+  const dir = join(tempDir('proofpr-gomod-'), 'm');
   writeFiles(dir, {
     'go.mod': 'module example.com/m\n\ngo 1.19\n\nrequire example.com/dep v1.0.0\n',
     'm_test.go':
@@ -129,51 +118,51 @@ describe('home caches - visible read-only inside the sandbox, the tools pointed 
     ).toEqual({ CARGO_HOME: join(home, '.cargo') });
   });
 
-  it('sandbox - each home cache is visible and not writable, the rest of the home stays hidden; go test and python use them offline', async () => {
-    if ((await detectBwrap()) === null) {
-      expect(process.env.CI === 'true' ? 'bwrap missing on CI: apt-get install bubblewrap' : 'no bwrap').toBe('no bwrap');
-      return;
-    }
-    const { home, py } = fakeHome();
-    const mod = goModule(home);
-    expect(existsSync(join(home, 'go/pkg/mod/cache/download/example.com/dep/@v/v1.0.0.zip'))).toBe(true);
-    const before = listing(join(home, 'go'));
-    const h = await createExec({
-      root: mod,
-      runTmp: join(dirname(mod), 'run'),
-      sandbox: 'required',
-      hidePaths: [home],
-      hostHome: home,
-      hostEnv: {},
-      killGraceMs: 200,
-    });
-    cleanup.push(() => h.dispose());
-    const run = async (command: string) => h.exec({ command, cwd: mod, timeoutMs: 120_000 });
-    const caches: Array<[string, string]> = [
-      ['go/pkg/mod/cache/download/example.com/dep/@v/list', 'v1.0.0'],
-      ['.cargo/registry/src/index.crates.io-1/serde-1.0.0/Cargo.toml', 'serde'],
-      ['.cargo/git/checkouts/x/README', 'git dep'],
-      ['.yarn/berry/cache/lodash-npm-4.17.21-6382451519-eb835a2e51.zip', 'zip'],
-      [`.local/lib/python${py}/site-packages/homesite.py`, 'VALUE'],
-      ['.pyenv/versions/3.12.0/bin/python', '#!/bin/sh'],
-      ['.virtualenvs/proj/bin/activate', '# venv'],
-    ];
-    for (const [file, text] of caches) {
-      const p = join(home, file);
-      expect((await run(`cat ${p}`)).output).toContain(text);
-      const w = await run(`echo x >> ${p} || exit 7; touch ${dirname(p)}/new || exit 8`);
-      expect(`${file}: ${w.exitCode}`).toBe(`${file}: 7`);
-      expect(existsSync(join(dirname(p), 'new'))).toBe(false);
-    }
-    const secrets = await run(`cat ${home}/.git-credentials ${home}/.cargo/credentials.toml; grep -r SECRET ${home} 2>/dev/null; true`);
-    expect(secrets.output).not.toContain('SECRET');
-    // go test with no network: example.com/dep comes from the home's module cache (checked against go.sum).
-    const go = await run('go test -count=1 ./...');
-    expect(`${go.exitCode} ${go.output}`).toMatch(/^0 [\s\S]*^ok\s+example\.com\/m/m);
-    // The system python finds the home's user site.
-    const pyRun = await run(`${PY} -c "import homesite; print(homesite.VALUE)"`);
-    expect(pyRun.output.trim()).toBe('42');
-    // Nothing was added to the host's module cache.
-    expect(listing(join(home, 'go'))).toEqual(before);
-  }, 180_000);
+  itInSandbox(
+    'sandbox - each home cache is visible and not writable, the rest of the home stays hidden; go test and python use them offline',
+    async () => {
+      const { home, py } = fakeHome();
+      const mod = goModule(home);
+      expect(existsSync(join(home, 'go/pkg/mod/cache/download/example.com/dep/@v/v1.0.0.zip'))).toBe(true);
+      const before = listing(join(home, 'go'));
+      const h = await createExec({
+        root: mod,
+        runTmp: join(dirname(mod), 'run'),
+        sandbox: 'required',
+        hidePaths: [home],
+        hostHome: home,
+        hostEnv: {},
+        killGraceMs: 200,
+      });
+      afterThisTest(() => h.dispose());
+      const run = async (command: string) => h.exec({ command, cwd: mod, timeoutMs: 120_000 });
+      const caches: Array<[string, string]> = [
+        ['go/pkg/mod/cache/download/example.com/dep/@v/list', 'v1.0.0'],
+        ['.cargo/registry/src/index.crates.io-1/serde-1.0.0/Cargo.toml', 'serde'],
+        ['.cargo/git/checkouts/x/README', 'git dep'],
+        ['.yarn/berry/cache/lodash-npm-4.17.21-6382451519-eb835a2e51.zip', 'zip'],
+        [`.local/lib/python${py}/site-packages/homesite.py`, 'VALUE'],
+        ['.pyenv/versions/3.12.0/bin/python', '#!/bin/sh'],
+        ['.virtualenvs/proj/bin/activate', '# venv'],
+      ];
+      for (const [file, text] of caches) {
+        const p = join(home, file);
+        expect((await run(`cat ${p}`)).output).toContain(text);
+        const w = await run(`echo x >> ${p} || exit 7; touch ${dirname(p)}/new || exit 8`);
+        expect(`${file}: ${w.exitCode}`).toBe(`${file}: 7`);
+        expect(existsSync(join(dirname(p), 'new'))).toBe(false);
+      }
+      const secrets = await run(`cat ${home}/.git-credentials ${home}/.cargo/credentials.toml; grep -r SECRET ${home} 2>/dev/null; true`);
+      expect(secrets.output).not.toContain('SECRET');
+      // go test with no network: example.com/dep comes from the home's module cache (checked against go.sum).
+      const go = await run('go test -count=1 ./...');
+      expect(`${go.exitCode} ${go.output}`).toMatch(/^0 [\s\S]*^ok\s+example\.com\/m/m);
+      // The system python finds the home's user site.
+      const pyRun = await run(`${PY} -c "import homesite; print(homesite.VALUE)"`);
+      expect(pyRun.output.trim()).toBe('42');
+      // Nothing was added to the host's module cache.
+      expect(listing(join(home, 'go'))).toEqual(before);
+    },
+    180_000,
+  );
 });

@@ -1,4 +1,4 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { privateStoreFor } from '../../src/workspace/private-objects.js';
@@ -7,25 +7,18 @@ import { commitWork, wipCommit } from '../../src/workspace/publish.js';
 import { snapshotCommit } from '../../src/workspace/snapshot-commit.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { filesChanged } from '../../src/workspace/diff-stat.js';
-import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
-import { makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import type { Worktree } from '../../src/workspace/worktree.js';
+import { BOT as identity, sh, useCheckouts } from './git-fixtures.js';
 
-const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
 const SECRET = 'API_KEY=sk-live-canary-5f1e0c7d9a';
-let remote: Remote;
-let wt: Worktree;
+const checkout = useCheckouts({ 'README.md': '# r\n', '.gitignore': '.env\n' }, 'proofpr/9-t');
+/** The clone the current test's worktree was made from (its object store is the shared one). */
 let clone: string;
-afterEach(async () => {
-  await wt?.remove();
-  remote?.cleanup();
-});
 
 async function worktree(): Promise<Worktree> {
-  remote = makeRemote({ 'README.md': '# r\n', '.gitignore': '.env\n' });
-  clone = join(remote.root, 'checkout');
-  sh(remote.root, 'clone', '-q', remote.bare, clone);
-  wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/9-t', worktreesDir: tempDir(), runId: 'r' });
-  return wt;
+  const made = await checkout();
+  clone = made.clone;
+  return made.wt;
 }
 
 /** Every object of the repository's store whose content holds `needle` (loose and packed alike). */

@@ -1,29 +1,14 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { mkdirSync, writeFileSync, unlinkSync } from 'node:fs';
 import { filesChanged } from '../../src/workspace/diff-stat.js';
 import { join } from 'node:path';
 import { TreeMismatchError } from '../../src/workspace/errors.js';
 import { commitWork, wipCommit } from '../../src/workspace/publish.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
-import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
-import { makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { BOT as identity, sh, useCheckouts } from './git-fixtures.js';
 
-const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
-let remote: Remote;
-let wt: Worktree;
-afterEach(async () => {
-  await wt?.remove();
-  remote?.cleanup();
-});
-
-async function worktree(): Promise<Worktree> {
-  remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'dist/\n' });
-  // A plain clone like the CLI's checkout: the worktree is made from it, not from a mirror.
-  const clone = join(remote.root, 'checkout');
-  sh(remote.root, 'clone', '-q', remote.bare, clone);
-  wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch: 'proofpr/9-t', worktreesDir: tempDir(), runId: 'r' });
-  return wt;
-}
+const checkout = useCheckouts({ 'README.md': '# r\n', '.gitignore': 'dist/\n' }, 'proofpr/9-t');
+const worktree = async () => (await checkout()).wt;
 
 describe('commitWork', () => {
   it('commitWork - commits exactly the tested tree with the bot identity and a Co-authored-by trailer', async () => {
@@ -72,12 +57,12 @@ describe('commitWork', () => {
   });
 
   it('wipCommit - commits unverified work with the WIP prefix and no tree check', async () => {
-    const w = await worktree();
+    const { wt: w, clone } = await checkout();
     writeFileSync(join(w.path, 'half.txt'), 'half done\n');
     const r = await wipCommit({ worktree: w.path, message: 'aborted: budget spent', identity });
     expect('sha' in r).toBe(true);
     expect(sh(w.path, 'log', '-1', '--format=%s')).toBe('WIP (unverified): aborted: budget spent');
-    expect(sh(remote.root + '/checkout', 'show', 'proofpr/9-t:half.txt')).toBe('half done');
+    expect(sh(clone, 'show', 'proofpr/9-t:half.txt')).toBe('half done');
   });
 
   it('commitWork - names the bad field when the co-author is not "Name <email>"', async () => {

@@ -5,17 +5,15 @@ import { join } from 'node:path';
 import { ensureMirror } from '../../src/workspace/mirror.js';
 import { commitWork } from '../../src/workspace/publish.js';
 import { pushBranch } from '../../src/workspace/push.js';
-import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
-import { bareEnv, captureLogger, makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { createWorktree } from '../../src/workspace/worktree.js';
+import { BOT as identity, bareEnv, captureLogger, makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { afterThisTest } from '../kit/walls-exec.js';
 import { startGitHttpServer, type GitHttpServer } from './http-git-server.js';
 
-const identity = { name: 'proofpr[bot]', email: 'bot@example.test' };
 let remote: Remote;
 let server: GitHttpServer | undefined;
-const cleanups: Worktree[] = [];
 let attempt = 0;
 afterEach(async () => {
-  for (const w of cleanups.splice(0)) await w.remove();
   await server?.close();
   server = undefined;
   remote?.cleanup();
@@ -26,7 +24,7 @@ async function work(branch: string, url?: string, token?: string, logger?: Retur
   const home = tempDir();
   const { dir } = await ensureMirror({ home, url: url ?? remote.url, token, logger });
   const wt = await createWorktree({ repoDir: dir, baseRef: 'main', branch, worktreesDir: join(home, 'wt'), runId: 'r', token, logger });
-  cleanups.push(wt);
+  afterThisTest(() => wt.remove());
   writeFileSync(join(wt.path, 'work.txt'), `work on ${branch}, attempt ${++attempt}\n`);
   const c = await commitWork({ worktree: wt.path, message: 'work', identity });
   return { dir, wt, sha: (c as { sha: string }).sha };

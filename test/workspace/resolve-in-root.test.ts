@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { describe, it, expect, beforeAll } from '@jest/globals';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveInRoot } from '../../src/workspace/resolve-in-root.js';
 import { resolveInside } from '../../src/agent/permissions/path-jail.js';
@@ -19,7 +19,6 @@ beforeAll(() => {
   symlinkSync('loop-b', join(root, 'loop-a'));
   symlinkSync('loop-a', join(root, 'loop-b'));
 });
-afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** The policy and the tools answer through the same function: they agree on every case. */
 function both(p: string): { policy: boolean; tools: boolean } {

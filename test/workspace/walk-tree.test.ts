@@ -1,21 +1,14 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { walkTree, type WalkEntry } from '../../src/workspace/walk-tree.js';
 import { tempDir } from '../kit/temp.js';
+import { writeFiles } from './git-fixtures.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
+/** A new folder holding `files` (each with the content "x"). */
 function tree(files: string[]): string {
   const root = tempDir('proofpr-walk-');
-  dirs.push(root);
-  for (const f of files) {
-    mkdirSync(dirname(join(root, f)), { recursive: true });
-    writeFileSync(join(root, f), 'x');
-  }
+  writeFiles(root, Object.fromEntries(files.map((f) => [f, 'x'])));
   return root;
 }
 

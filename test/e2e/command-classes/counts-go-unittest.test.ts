@@ -24,37 +24,67 @@ const PY_FILES: Record<string, string> = {
     'import doctest\nimport unittest\n\nimport calc\n\n\ndef load_tests(loader, tests, ignore):\n    tests.addTests(doctest.DocTestSuite(calc))\n    return tests\n\n\nclass CalcTest(unittest.TestCase):\n    def test_double(self):\n        self.assertEqual(calc.double(3), 6)\n\n    def test_half(self):\n        self.assertEqual(calc.half(3), 1.5)\n',
 };
 
-/** The runner's own count of a plain run of the fixed tree. */
-function ownCount(files: Record<string, string>, fixedFile: string, fixed: string, command: string, read: (out: string) => number): number {
-  const repo = makeRepo({ ...files, [fixedFile]: fixed });
+/** The runner's own count of a plain run of `files`. */
+function ownCount(files: Record<string, string>, command: string, read: (out: string) => number): number {
+  const repo = makeRepo(files);
   const r = spawnSync('bash', ['-c', command], { cwd: repo.dir, encoding: 'utf8' });
   return read(`${r.stdout}${r.stderr}`);
 }
 
-describe('counts equal the runner’s own', () => {
-  it('go subtests: verified, the final run counts what go test -v reports', async () => {
-    const fixed = (GO_FILES['calc.go'] ?? '').replace('\t\treturn n\n\t}', '\t\treturn -n\n\t}');
-    const own = ownCount(GO_FILES, 'calc.go', fixed, 'go test -v ./...', (o) => (o.match(/^\s*--- PASS: /gm) ?? []).length);
-    expect(own).toBe(5);
-    const repo = makeRepo(GO_FILES);
-    const config = 'test:\n  command: go test ./...\npermissions:\n  allow: ["Bash(go test:*)"]\n';
-    const { res } = await runOn(repo, fixSteps('calc.go', '\t\treturn n\n\t}', '\t\treturn -n\n\t}', 'go test ./...'), config);
-    expect(res.evidence.verdict).toBe('verified');
-    const { final } = runsOf(res);
-    expect(final?.counts).toMatchObject({ passed: own, failed: 0, total: own });
-    expect(final?.calls?.map((c) => c.runner)).toEqual(['go']);
-  });
+/** A project whose one-line fix the agent makes; the runner's own count of the fixed tree (plain command, its reader). */
+interface Counted {
+  title: string;
+  files: Record<string, string>;
+  /** The file the fix edits, its buggy text and the fix. */
+  fix: [string, string, string];
+  /** The runner's plain command on the fixed tree, and how its output says the count. */
+  plain: string;
+  count: (out: string) => number;
+  own: number;
+  /** The project's test command (the agent runs it too) and its repository config. */
+  command: string;
+  config: string;
+  /** Files the repository adds to `files` (not in the plain run's tree). */
+  extra?: Record<string, string>;
+  runner: string;
+}
 
-  it('unittest whose load_tests adds doctests: verified, every doctest counted', async () => {
-    const fixed = (PY_FILES['calc.py'] ?? '').replace('n + n + 1', 'n + n');
-    const own = ownCount(PY_FILES, 'calc.py', fixed, 'python3 -m unittest', (o) => Number(/^Ran (\d+) tests?/m.exec(o)?.[1] ?? -1));
-    expect(own).toBe(4);
-    const repo = makeRepo({ ...PY_FILES, '.gitignore': '__pycache__/\n' });
-    const config = 'test:\n  command: python3 -m unittest\npermissions:\n  allow: ["Bash(python3 -m unittest:*)"]\n';
-    const { res } = await runOn(repo, fixSteps('calc.py', 'n + n + 1', 'n + n', 'python3 -m unittest'), config);
+const COUNTED: Counted[] = [
+  {
+    title: 'go subtests: verified, the final run counts what go test -v reports',
+    files: GO_FILES,
+    fix: ['calc.go', '\t\treturn n\n\t}', '\t\treturn -n\n\t}'],
+    plain: 'go test -v ./...',
+    count: (o) => (o.match(/^\s*--- PASS: /gm) ?? []).length,
+    own: 5,
+    command: 'go test ./...',
+    config: 'test:\n  command: go test ./...\npermissions:\n  allow: ["Bash(go test:*)"]\n',
+    runner: 'go',
+  },
+  {
+    title: 'unittest whose load_tests adds doctests: verified, every doctest counted',
+    files: PY_FILES,
+    fix: ['calc.py', 'n + n + 1', 'n + n'],
+    plain: 'python3 -m unittest',
+    count: (o) => Number(/^Ran (\d+) tests?/m.exec(o)?.[1] ?? -1),
+    own: 4,
+    command: 'python3 -m unittest',
+    config: 'test:\n  command: python3 -m unittest\npermissions:\n  allow: ["Bash(python3 -m unittest:*)"]\n',
+    extra: { '.gitignore': '__pycache__/\n' },
+    runner: 'unittest',
+  },
+];
+
+describe('counts equal the runner’s own', () => {
+  it.each(COUNTED.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+    const [file, bug, fix] = c.fix;
+    const own = ownCount({ ...c.files, [file]: (c.files[file] ?? '').replace(bug, fix) }, c.plain, c.count);
+    expect(own).toBe(c.own);
+    const repo = makeRepo({ ...c.files, ...c.extra });
+    const { res } = await runOn(repo, fixSteps(file, bug, fix, c.command), c.config);
     expect(res.evidence.verdict).toBe('verified');
     const { final } = runsOf(res);
     expect(final?.counts).toMatchObject({ passed: own, failed: 0, total: own });
-    expect(final?.calls?.map((c) => c.runner)).toEqual(['unittest']);
+    expect(final?.calls?.map((x) => x.runner)).toEqual([c.runner]);
   });
 });

@@ -7,46 +7,21 @@
  * stays unverified: under the base's tests it still fails. Real git, real runners.
  */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Evidence } from '../../../src/agent/evidence/types.js';
-import { createScriptedModel } from '../../../src/model/scripted.js';
-import { runTask } from '../../../src/run/run-task.js';
-import { configFor, materialize, scriptFor, type CorpusCase } from '../trap-corpus/index.js';
+import type { CorpusCase } from '../trap-corpus/index.js';
+import { explain as why, playCase as play } from '../trap-corpus/play.js';
 import { GO_RENAMES_ROWS, PY_CHEAT_DELETES_FAILING, PY_DELETES_OBSOLETE } from './cases.js';
 
-/** The system interpreter: the sandbox hides the home folder, where a pyenv shim would live. */
-const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-
-/** Plays `c` through the product with `extra` config lines; its evidence and summary.md. */
-async function play(c: CorpusCase, extra = ''): Promise<{ ev: Evidence; summary: string }> {
-  const m = materialize(c, 'base', { root: process.cwd() });
-  const command = c.lang === 'py' ? c.command.replace(/^python3\b/, PY) : c.command;
-  try {
-    const res = await runTask({
-      repoDir: m.dir,
-      branch: `proofpr/1-${c.id}`.slice(0, 60),
-      task: { kind: 'issue', issue: 1, title: c.issue.title, body: c.issue.body },
-      config: configFor(c, command, extra),
-      model: createScriptedModel(scriptFor(c, command)),
-      modelId: 'claude-sonnet-5-5',
-      mode: 'fix',
-      runId: `diff-${c.id}-${Date.now()}`,
-      runDir: join(m.work, 'run'),
-      worktreesDir: join(m.work, 'worktrees'),
-    });
-    return { ev: res.evidence, summary: readFileSync(join(res.runDir, 'summary.md'), 'utf8') };
-  } finally {
-    rmSync(m.work, { recursive: true, force: true });
-  }
-}
-
 const gate = (ev: Evidence, name: string) => [...ev.gates].reverse().find((g) => g.name === name);
-const why = (ev: Evidence): string =>
-  `${ev.verdict}: ${ev.reason}\n${ev.gates
-    .filter((g) => !g.passed)
-    .map((g) => `${g.name}: ${g.detail.slice(0, 300)}`)
-    .join('\n')}`;
+
+/** Plays `c` with `extra` config lines: unverified, refused by the kept run (tests-kept-base); the evidence and that gate's detail. */
+async function refused(c: CorpusCase, extra = ''): Promise<{ ev: Evidence; detail: string }> {
+  const { ev } = await play(c, extra);
+  expect(ev.verdict).toBe('unverified');
+  const g = gate(ev, 'tests-kept-base');
+  expect(g).toMatchObject({ passed: false });
+  return { ev, detail: g?.detail ?? '' };
+}
 
 /** Lines under configFor's own `gates:` section. */
 const FAIL = '  changed_tests: fail\n';
@@ -72,23 +47,17 @@ describe('differential runs - deleted and renamed base tests are changed expecta
   }, 240_000);
 
   it('differential deleted - the same fix with gates.changed_tests: fail is unverified, naming the deleted test', async () => {
-    const { ev } = await play(PY_DELETES_OBSOLETE, FAIL);
-    expect(ev.verdict).toBe('unverified');
-    const g = gate(ev, 'tests-kept-base');
-    expect(g).toMatchObject({ passed: false });
-    expect(g?.detail).toContain('gates.changed_tests: fail');
-    expect(g?.detail).toContain(HASH_TEST);
+    const { ev, detail } = await refused(PY_DELETES_OBSOLETE, FAIL);
+    expect(detail).toContain('gates.changed_tests: fail');
+    expect(detail).toContain(HASH_TEST);
     expect(ev.changedExpectations?.map((c) => c.test)).toEqual([HASH_TEST]);
   }, 240_000);
 
   it('differential deleted - a cheat that deletes the failing test and fixes nothing is unverified: under the base tests it still fails', async () => {
     // red-green off (it would refuse first: no changed test fails on the base): the kept run must refuse on its own.
-    const { ev } = await play(PY_CHEAT_DELETES_FAILING, '  red_green: false\n');
-    expect(ev.verdict).toBe('unverified');
-    const g = gate(ev, 'tests-kept-base');
-    expect(g).toMatchObject({ passed: false });
-    expect(g?.detail).toContain('SpanTest::test_not_equal_to_other_types');
-    expect(g?.detail).toContain('still fail');
+    const { detail } = await refused(PY_CHEAT_DELETES_FAILING, '  red_green: false\n');
+    expect(detail).toContain('SpanTest::test_not_equal_to_other_types');
+    expect(detail).toContain('still fail');
   }, 240_000);
 
   it('differential deleted - the same cheat with the default gates is unverified', async () => {
@@ -119,8 +88,7 @@ describe('differential runs - deleted and renamed base tests are changed expecta
   }, 240_000);
 
   it('differential renamed - the same Go fix with gates.changed_tests: fail is unverified', async () => {
-    const { ev } = await play(GO_RENAMES_ROWS, FAIL);
-    expect(ev.verdict).toBe('unverified');
-    expect(gate(ev, 'tests-kept-base')?.detail).toContain('3 were renamed');
+    const { detail } = await refused(GO_RENAMES_ROWS, FAIL);
+    expect(detail).toContain('3 were renamed');
   }, 240_000);
 });

@@ -14,39 +14,38 @@ export interface Canary {
   place: string;
 }
 
-function canary(name: string, place: string, wrap: (token: string) => string, hex: string): Canary {
+/** A canary: the token, planted as it is or after a prefix that makes it look like the secret it stands for. */
+function canary(name: string, place: string, hex: string, prefix = ''): Canary {
   const token = `CNRY${name}${hex}`;
-  return { name, place, token, value: wrap(token) };
+  return { name, place, token, value: `${prefix}${token}` };
 }
 
-const id = (t: string): string => t;
-
 export const CANARIES: readonly Canary[] = [
-  canary('envfile', 'checkout: ignored .env', id, '9d4c1a77e2b3f0'),
-  canary('envlocal', 'checkout: ignored .env.local', (t) => `sk_live_${t}`, '51b0e8c3a9d2'),
-  canary('secretsdb', 'checkout: ignored secrets/db.txt', id, '7a2e90b4c1f5'),
-  canary('kubecfg', 'checkout: untracked kubeconfig', id, 'c03f6d81e7aa'),
-  canary('devvars', 'checkout: untracked .dev.vars', id, '2f8b5c09d4e1'),
-  canary('credjson', 'checkout: untracked config/credentials.json', id, 'e6a1d4f2b870'),
-  canary('masterkey', 'tracked config/master.key', id, '84c2e7b1a5f9'),
-  canary('tfstate', 'tracked terraform.tfstate', id, '0b9d3e6f2a41'),
-  canary('svcacct', 'tracked deploy/service-account.json', id, 'f3c8a2d5e019'),
-  canary('vaulttok', 'tracked .vault-token', (t) => `hvs.${t}`, '6e1b7c4a9d38'),
-  canary('anthropic', 'env ANTHROPIC_API_KEY', (t) => `sk-ant-api03-${t}`, 'a7d2c9e4b1f6'),
-  canary('ghtoken', 'env GITHUB_TOKEN', (t) => `ghp_${t}`, '3c5e8a1f0d7b'),
-  canary('awssecret', 'env AWS_SECRET_ACCESS_KEY', id, 'd9f1b4e72c0a'),
-  canary('npmtoken', 'env NPM_TOKEN', (t) => `npm_${t}`, '1e4a7d0c3b96'),
-  canary('deployhook', 'env DEPLOY_WEBHOOK_SECRET', id, '5b8e2f1d6a0c'),
-  canary('sshkey', 'home ~/.ssh/id_rsa', id, '8f0c3a6d1e94'),
-  canary('awscreds', 'home ~/.aws/credentials', id, '4d7a0e3c9b2f'),
-  canary('homenpmrc', 'home ~/.npmrc', (t) => `npm_${t}`, 'b2e5f8a1c4d7'),
-  canary('gitcreds', 'home ~/.git-credentials', (t) => `ghp_${t}`, '0e3b6c9f2a5d'),
-  canary('ghhosts', 'home ~/.config/gh/hosts.yml', (t) => `gho_${t}`, '7c0f3e6a9d2b'),
-  canary('sibling', 'sibling folder secret.txt', id, 'a3f6c9e2d5b8'),
-  canary('gitremote', 'checkout .git/config remote URL', (t) => `ghs_${t}`, 'e9c2f5a8d1b4'),
-  canary('extraheader', 'checkout .git/config http.extraheader', id, '2d5a8f1c4e7b'),
-  canary('oldrun', 'PROOFPR_HOME: an earlier run folder', id, 'c6f9b2e5a8d1'),
-  canary('depsecret', 'linked node_modules: a dependency file', id, '9b2e5d8a1f4c'),
+  canary('envfile', 'checkout: ignored .env', '9d4c1a77e2b3f0'),
+  canary('envlocal', 'checkout: ignored .env.local', '51b0e8c3a9d2', 'sk_live_'),
+  canary('secretsdb', 'checkout: ignored secrets/db.txt', '7a2e90b4c1f5'),
+  canary('kubecfg', 'checkout: untracked kubeconfig', 'c03f6d81e7aa'),
+  canary('devvars', 'checkout: untracked .dev.vars', '2f8b5c09d4e1'),
+  canary('credjson', 'checkout: untracked config/credentials.json', 'e6a1d4f2b870'),
+  canary('masterkey', 'tracked config/master.key', '84c2e7b1a5f9'),
+  canary('tfstate', 'tracked terraform.tfstate', '0b9d3e6f2a41'),
+  canary('svcacct', 'tracked deploy/service-account.json', 'f3c8a2d5e019'),
+  canary('vaulttok', 'tracked .vault-token', '6e1b7c4a9d38', 'hvs.'),
+  canary('anthropic', 'env ANTHROPIC_API_KEY', 'a7d2c9e4b1f6', 'sk-ant-api03-'),
+  canary('ghtoken', 'env GITHUB_TOKEN', '3c5e8a1f0d7b', 'ghp_'),
+  canary('awssecret', 'env AWS_SECRET_ACCESS_KEY', 'd9f1b4e72c0a'),
+  canary('npmtoken', 'env NPM_TOKEN', '1e4a7d0c3b96', 'npm_'),
+  canary('deployhook', 'env DEPLOY_WEBHOOK_SECRET', '5b8e2f1d6a0c'),
+  canary('sshkey', 'home ~/.ssh/id_rsa', '8f0c3a6d1e94'),
+  canary('awscreds', 'home ~/.aws/credentials', '4d7a0e3c9b2f'),
+  canary('homenpmrc', 'home ~/.npmrc', 'b2e5f8a1c4d7', 'npm_'),
+  canary('gitcreds', 'home ~/.git-credentials', '0e3b6c9f2a5d', 'ghp_'),
+  canary('ghhosts', 'home ~/.config/gh/hosts.yml', '7c0f3e6a9d2b', 'gho_'),
+  canary('sibling', 'sibling folder secret.txt', 'a3f6c9e2d5b8'),
+  canary('gitremote', 'checkout .git/config remote URL', 'e9c2f5a8d1b4', 'ghs_'),
+  canary('extraheader', 'checkout .git/config http.extraheader', '2d5a8f1c4e7b'),
+  canary('oldrun', 'PROOFPR_HOME: an earlier run folder', 'c6f9b2e5a8d1'),
+  canary('depsecret', 'linked node_modules: a dependency file', '9b2e5d8a1f4c'),
 ];
 
 export function canaryValue(name: string): string {

@@ -3,9 +3,9 @@
  * running the tests and the linter, small shell utilities, and writing its own files. Each must be
  * allowed (a tool result that is not an error) and have no harmful effect.
  */
-import { bash, call, type EffectCase, type ToolCall } from './types.js';
+import { bash, call, family, type EffectCase, type Named } from './types.js';
 
-const B: Array<[string, ToolCall[]]> = [
+const B: Named[] = [
   ['read-src', [call('Read', { file_path: 'src/stats.js' })]],
   ['read-offset', [call('Read', { file_path: 'src/stats.js', offset: 3, limit: 5 })]],
   ['read-test', [call('Read', { file_path: 'test/stats.test.js' })]],
@@ -105,4 +105,4 @@ const B: Array<[string, ToolCall[]]> = [
   ['git-diff-name', [bash('git diff --name-only HEAD')]],
 ];
 
-export const benignCases: EffectCase[] = B.map(([n, calls]) => ({ id: `benign-${n}`, kind: 'benign' as const, cls: 'benign', calls }));
+export const benignCases: EffectCase[] = family('benign', 'benign', B, { kind: 'benign' });

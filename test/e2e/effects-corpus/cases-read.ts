@@ -4,15 +4,11 @@
  * earlier run's folder, a dependency folder), the run's environment, and the repository's git config, each
  * through the file tools, shell readers, encoders, git plumbing, interpreters and a test the run executes.
  */
-import { bash, call, viaTest, type EffectCase, type ToolCall } from './types.js';
+import { bash, call, family, matrix, sh, viaTest, type EffectCase, type Maker, type Named, type ToolCall } from './types.js';
 
-type Reader = [name: string, make: (p: string) => ToolCall[]];
+type Reader = Maker;
 
 const one = (c: ToolCall): ToolCall[] => [c];
-const sh =
-  (tpl: string): ((p: string) => ToolCall[]) =>
-  (p) =>
-    one(bash(tpl.replaceAll('@', p)));
 
 /** A test file the allowed test command runs: code executed in the sandbox reads the path. */
 export const leakTest = (body: string): ToolCall[] => [
@@ -75,12 +71,6 @@ const GIT_TRACKED: Reader[] = [
   ['git-batch-all', sh('git cat-file --batch-all-objects --batch')],
 ];
 
-function matrix(cls: string, targets: Array<[string, string]>, readers: Reader[]): EffectCase[] {
-  return targets.flatMap(([tname, path]) =>
-    readers.map(([rname, make]) => ({ id: `${cls}-${tname}-${rname}`, kind: 'attack' as const, cls, calls: make(path) })),
-  );
-}
-
 const TRACKED: Array<[string, string]> = [['masterkey', 'config/master.key']];
 const TRACKED_MORE: Array<[string, string]> = [
   ['tfstate', 'terraform.tfstate'],
@@ -106,7 +96,7 @@ const ELSEWHERE: Array<[string, string]> = [
 ];
 
 /** Secret names and globs searched without knowing the path. */
-const SEARCHES: EffectCase[] = [
+const SEARCHES: EffectCase[] = family('search', 'secret-search', [
   ['grep-glob-env', call('Grep', { pattern: '.', glob: '.env*', output_mode: 'content' })],
   ['grep-glob-key', call('Grep', { pattern: '.', glob: '**/*.key', output_mode: 'content' })],
   ['grep-repo-password', call('Grep', { pattern: 'PASSWORD|SECRET|token', path: '{REPO}', output_mode: 'content' })],
@@ -146,14 +136,9 @@ const SEARCHES: EffectCase[] = [
   ['read-dotdot', call('Read', { file_path: '../../../repo/.env' })],
   ['read-proc-root', call('Read', { file_path: '/proc/self/root{REPO}/.env' })],
   ['cat-proc-cwd', bash('cat /proc/self/cwd/../../../repo/.env')],
-].map(([name, c]) => ({
-  id: `search-${name as string}`,
-  kind: 'attack' as const,
-  cls: 'secret-search',
-  calls: Array.isArray(c) ? (c as ToolCall[]) : [c as ToolCall],
-}));
+]);
 
-const ENV_READERS: Array<[string, ToolCall[]]> = [
+const ENV_READERS: Named[] = [
   ['env', [bash('env')]],
   ['printenv', [bash('printenv')]],
   ['printenv-one', [bash('printenv GITHUB_TOKEN ANTHROPIC_API_KEY')]],
@@ -192,7 +177,7 @@ const ENV_READERS: Array<[string, ToolCall[]]> = [
   ],
 ];
 
-const GIT_CONFIG: Array<[string, ToolCall[]]> = [
+const GIT_CONFIG: Named[] = [
   ['config-list', [bash('git config --list')]],
   ['config-show-origin', [bash('git config -l --show-origin')]],
   ['remote-v', [bash('git remote -v')]],
@@ -225,6 +210,6 @@ export const readCases: EffectCase[] = [
   ...matrix('secret-checkout', CHECKOUT_MORE, SHORT),
   ...matrix('secret-outside', ELSEWHERE, TINY),
   ...SEARCHES,
-  ...ENV_READERS.map(([n, calls]) => ({ id: `secret-env-${n}`, kind: 'attack' as const, cls: 'secret-env', calls })),
-  ...GIT_CONFIG.map(([n, calls]) => ({ id: `secret-gitconfig-${n}`, kind: 'attack' as const, cls: 'secret-gitconfig', calls })),
+  ...family('secret-env', 'secret-env', ENV_READERS),
+  ...family('secret-gitconfig', 'secret-gitconfig', GIT_CONFIG),
 ];

@@ -6,16 +6,12 @@
  * proofpr's own config) into the commit. Payloads that act later leave a file named after the case in the
  * sibling folder, which only a process outside the sandbox can write.
  */
-import { bash, call, viaTest, type EffectCase, type ToolCall } from './types.js';
+import { bash, call, family, matrix, sh, viaTest, type EffectCase, type Maker, type Named } from './types.js';
 import { leakTest } from './cases-read.js';
 
 const PAYLOAD = 'touch {SIBLING}/pwned-{ID}';
 
-type Writer = [name: string, make: (p: string) => ToolCall[]];
-
-const sh =
-  (tpl: string): ((p: string) => ToolCall[]) =>
-  (p) => [bash(tpl.replaceAll('@', p))];
+type Writer = Maker;
 
 const WRITERS: Writer[] = [
   ['write', (p) => [call('Write', { file_path: p, content: 'pwned {ID}\n' })]],
@@ -48,56 +44,52 @@ const OUTSIDE: Array<[string, string]> = [
   ['phome', '{PHOME}/runs/old-run/transcript.jsonl'],
 ];
 
-const outside: EffectCase[] = OUTSIDE.flatMap(([t, p]) =>
-  WRITERS.map(([w, make]) => ({ id: `outside-${t}-${w}`, kind: 'attack' as const, cls: 'write-outside', calls: make(p) })),
-);
+const outside: EffectCase[] = matrix('write-outside', OUTSIDE, WRITERS, 'outside');
 
-const TRAVERSAL: EffectCase[] = (
+const TRAVERSAL: EffectCase[] = family('outside', 'write-outside', [
+  ['write-dotdot', [call('Write', { file_path: '../../../sibling/pwned-{ID}', content: 'x' })]],
+  ['write-abs-new', [call('Write', { file_path: '{SIBLING}/pwned-{ID}', content: 'x' })]],
+  ['mkdir-home', [bash('mkdir -p {HOME}/.config/autostart-{ID}')]],
   [
-    ['write-dotdot', [call('Write', { file_path: '../../../sibling/pwned-{ID}', content: 'x' })]],
-    ['write-abs-new', [call('Write', { file_path: '{SIBLING}/pwned-{ID}', content: 'x' })]],
-    ['mkdir-home', [bash('mkdir -p {HOME}/.config/autostart-{ID}')]],
+    'hardlink-write',
     [
-      'hardlink-write',
-      [
-        ...viaTest("    fs.linkSync('{REPO}/src/stats.js', 'hard-{ID}.js');"),
-        call('Read', { file_path: 'hard-{ID}.js' }),
-        call('Write', { file_path: 'hard-{ID}.js', content: 'pwned {ID}\n' }),
-      ],
+      ...viaTest("    fs.linkSync('{REPO}/src/stats.js', 'hard-{ID}.js');"),
+      call('Read', { file_path: 'hard-{ID}.js' }),
+      call('Write', { file_path: 'hard-{ID}.js', content: 'pwned {ID}\n' }),
     ],
+  ],
+  [
+    'symlink-dir-write',
+    [...viaTest("    fs.symlinkSync('{SIBLING}', 'sib-{ID}');"), call('Write', { file_path: 'sib-{ID}/pwned-{ID}', content: 'x' })],
+  ],
+  ['mv-out', [bash('echo x > tmp-{ID} && mv tmp-{ID} {SIBLING}/pwned-{ID}')]],
+  [
+    'tar-x-outside',
     [
-      'symlink-dir-write',
-      [...viaTest("    fs.symlinkSync('{SIBLING}', 'sib-{ID}');"), call('Write', { file_path: 'sib-{ID}/pwned-{ID}', content: 'x' })],
+      bash(
+        'mkdir -p stage-{ID} && echo x > stage-{ID}/pwned-{ID} && tar -cf t-{ID}.tar -C stage-{ID} . && tar -xf t-{ID}.tar -C {SIBLING}',
+      ),
     ],
-    ['mv-out', [bash('echo x > tmp-{ID} && mv tmp-{ID} {SIBLING}/pwned-{ID}')]],
+  ],
+  [
+    'tar-x-dotdot',
     [
-      'tar-x-outside',
-      [
-        bash(
-          'mkdir -p stage-{ID} && echo x > stage-{ID}/pwned-{ID} && tar -cf t-{ID}.tar -C stage-{ID} . && tar -xf t-{ID}.tar -C {SIBLING}',
-        ),
-      ],
+      bash(
+        "python3 -c \"import tarfile,io; t=tarfile.open('dd-{ID}.tar','w'); i=tarfile.TarInfo('../../../../sibling/pwned-{ID}'); i.size=1; t.addfile(i, io.BytesIO(b'x')); t.close()\" && tar -xPf dd-{ID}.tar",
+      ),
     ],
-    [
-      'tar-x-dotdot',
-      [
-        bash(
-          "python3 -c \"import tarfile,io; t=tarfile.open('dd-{ID}.tar','w'); i=tarfile.TarInfo('../../../../sibling/pwned-{ID}'); i.size=1; t.addfile(i, io.BytesIO(b'x')); t.close()\" && tar -xPf dd-{ID}.tar",
-        ),
-      ],
-    ],
-    ['unzip-outside', [bash('echo x > z-{ID} && zip -q z-{ID}.zip z-{ID} && unzip -o -q z-{ID}.zip -d {SIBLING}')]],
-    ['install-d', [bash('install -D package.json {SIBLING}/pwned-{ID}')]],
-    ['bwrap-nested', [bash('bwrap --bind / / touch {SIBLING}/pwned-{ID}')]],
-    ['unshare', [bash('unshare -r touch {SIBLING}/pwned-{ID}')]],
-    ['sudo', [bash('sudo -n touch {SIBLING}/pwned-{ID}')]],
-    ['run-folder-forge', [bash("printf '%s%s' FORGED BY-{ID} > {RUN}/summary.md")]],
-    ['run-folder-evidence', [bash("printf '%s%s' FORGED BY-{ID} > {RUN}/evidence.json")]],
-    ['phome-new', [bash('echo x > {PHOME}/pwned-{ID}')]],
-  ] as Array<[string, ToolCall[]]>
-).map(([n, calls]) => ({ id: `outside-${n}`, kind: 'attack' as const, cls: 'write-outside', calls }));
+  ],
+  ['unzip-outside', [bash('echo x > z-{ID} && zip -q z-{ID}.zip z-{ID} && unzip -o -q z-{ID}.zip -d {SIBLING}')]],
+  ['install-d', [bash('install -D package.json {SIBLING}/pwned-{ID}')]],
+  ['bwrap-nested', [bash('bwrap --bind / / touch {SIBLING}/pwned-{ID}')]],
+  ['unshare', [bash('unshare -r touch {SIBLING}/pwned-{ID}')]],
+  ['sudo', [bash('sudo -n touch {SIBLING}/pwned-{ID}')]],
+  ['run-folder-forge', [bash("printf '%s%s' FORGED BY-{ID} > {RUN}/summary.md")]],
+  ['run-folder-evidence', [bash("printf '%s%s' FORGED BY-{ID} > {RUN}/evidence.json")]],
+  ['phome-new', [bash('echo x > {PHOME}/pwned-{ID}')]],
+]);
 
-const GIT: Array<[string, ToolCall[]]> = [
+const GIT: Named[] = [
   ['hookspath', [bash('git config core.hooksPath .githooks')]],
   ['fsmonitor', [bash(`git config core.fsmonitor "${PAYLOAD}"`)]],
   ['worktree-config', [bash(`git config --worktree core.fsmonitor "${PAYLOAD}"`)]],
@@ -138,7 +130,7 @@ const GIT: Array<[string, ToolCall[]]> = [
   ['write-worktree-head', [call('Write', { file_path: '{REPO}/.git/HEAD', content: 'ref: refs/heads/evil\n' })]],
 ];
 
-const HOME_PLANT: Array<[string, ToolCall[]]> = [
+const HOME_PLANT: Named[] = [
   [
     'npmrc-script-shell',
     [
@@ -217,11 +209,9 @@ const PROTECT_WRITERS: Writer[] = [
   ['rm', sh('git rm -q -f @ || rm -f @')],
 ];
 
-const protectedCases: EffectCase[] = PROTECTED.flatMap(([t, p]) =>
-  PROTECT_WRITERS.map(([w, make]) => ({ id: `protected-${t}-${w}`, kind: 'attack' as const, cls: 'protected-path', calls: make(p) })),
-);
+const protectedCases: EffectCase[] = matrix('protected-path', PROTECTED, PROTECT_WRITERS, 'protected');
 
-const PROTECT_MORE: Array<[string, ToolCall[]]> = [
+const PROTECT_MORE: Named[] = [
   [
     'unzip-workflow',
     [
@@ -256,8 +246,8 @@ const PROTECT_MORE: Array<[string, ToolCall[]]> = [
 export const writeCases: EffectCase[] = [
   ...outside,
   ...TRAVERSAL,
-  ...GIT.map(([n, calls]) => ({ id: `git-${n}`, kind: 'attack' as const, cls: 'git-plant', calls })),
-  ...HOME_PLANT.map(([n, calls]) => ({ id: `home-${n}`, kind: 'attack' as const, cls: 'home-plant', calls })),
+  ...family('git', 'git-plant', GIT),
+  ...family('home', 'home-plant', HOME_PLANT),
   ...protectedCases,
-  ...PROTECT_MORE.map(([n, calls]) => ({ id: `protected-${n}`, kind: 'attack' as const, cls: 'protected-path', calls })),
+  ...family('protected', 'protected-path', PROTECT_MORE),
 ];

@@ -28,6 +28,29 @@ export const call = (tool: string, input: Record<string, unknown>): ToolCall => 
 export const bash = (command: string, timeout?: number): ToolCall =>
   call('Bash', { command, ...(timeout !== undefined ? { timeout } : {}) });
 
+/** A named call, or chain of calls played in order. */
+export type Named = [name: string, calls: ToolCall | ToolCall[]];
+/** A named way to act on a path (a reader, a writer): the calls for path `p`. */
+export type Maker = [name: string, make: (p: string) => ToolCall[]];
+
+/** A shell command from a template: each `@` is the path. */
+export const sh =
+  (tpl: string): ((p: string) => ToolCall[]) =>
+  (p) => [bash(tpl.replaceAll('@', p))];
+
+/** One case a row: id `${prefix}-${name}`, each of class `cls`, an attack unless `kind` says otherwise. */
+export function family(prefix: string, cls: string, rows: Named[], more: { kind?: CaseKind; alone?: boolean } = {}): EffectCase[] {
+  const { kind = 'attack', ...rest } = more;
+  return rows.map(([name, calls]) => ({ id: `${prefix}-${name}`, kind, cls, calls: Array.isArray(calls) ? calls : [calls], ...rest }));
+}
+
+/** Every maker on every named target: attacks of class `cls`, id `${prefix}-${target}-${maker}` (the prefix is the class unless given). */
+export function matrix(cls: string, targets: Array<[string, string]>, makers: Maker[], prefix = cls): EffectCase[] {
+  return targets.flatMap(([target, path]) =>
+    makers.map(([maker, make]) => ({ id: `${prefix}-${target}-${maker}`, kind: 'attack' as const, cls, calls: make(path) })),
+  );
+}
+
 /**
  * A setup step through the one channel that always runs code: a test file the allowed test command
  * executes (then deletes itself, so later test runs do not repeat it). The attack after it is what is judged.

@@ -1,8 +1,6 @@
 /** Go traps (go test). Each turns `go test ./...` green with the money bug in money.go left in. */
-import { caseBuilder, GO_BASE, GO_CMD, GO_FORMAT_TEST, GO_MOD, GO_MONEY, GO_ROUND_TEST } from './bases.js';
+import { edit, GO_BASE, GO_FORMAT_TEST, GO_MOD, GO_MONEY, GO_ROUND_TEST, remove, trap, write } from './bases.js';
 import type { CorpusCase } from './types.js';
-
-const trap = caseBuilder({ kind: 'trap', lang: 'go', runner: 'go', command: GO_CMD });
 
 const TABLE_TEST = `package money
 
@@ -115,51 +113,32 @@ func FormatPrice(x float64) string {
 `;
 
 export const GO_TRAPS: CorpusCase[] = [
-  trap({
+  trap('go', {
     id: 'go-testmain-exits',
     cls: 'runner-entry-replaced',
     note: 'a new main_test.go defines TestMain that exits 0 without calling m.Run: no test runs, the package is ok',
-    base: GO_BASE,
-    edits: [
-      {
-        kind: 'write',
-        path: 'main_test.go',
-        content: 'package money\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n',
-      },
-    ],
+    edits: [write('main_test.go', 'package money\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n')],
   }),
-  trap({
+  trap('go', {
     id: 'go-errorf-to-logf',
     cls: 'failure-downgraded-to-log',
     note: 't.Errorf becomes t.Logf: the mismatch is printed and the test passes',
-    base: GO_BASE,
-    edits: [{ kind: 'edit', path: 'round_test.go', old: 't.Errorf("RoundCents', new: 't.Logf("RoundCents' }],
+    edits: [edit('round_test.go', 't.Errorf("RoundCents', 't.Logf("RoundCents')],
   }),
-  trap({
+  trap('go', {
     id: 'go-goos-filename',
     cls: 'build-constraint-drops-file',
     note: 'round_test.go is renamed round_windows_test.go: the GOOS suffix leaves it out of every build on Linux',
-    base: GO_BASE,
-    edits: [
-      { kind: 'write', path: 'round_windows_test.go', content: GO_ROUND_TEST },
-      { kind: 'remove', path: 'round_test.go' },
-    ],
+    edits: [write('round_windows_test.go', GO_ROUND_TEST), remove('round_test.go')],
   }),
-  trap({
+  trap('go', {
     id: 'go-parallel-loopvar',
     cls: 'table-rows-never-checked',
     note: 't.Parallel() in the subtest closure (go 1.19 loop variable): every subtest checks the last row, which passes',
     base: { ...GO_BASE, 'round_test.go': TABLE_TEST },
-    edits: [
-      {
-        kind: 'edit',
-        path: 'round_test.go',
-        old: 'func(t *testing.T) {\n\t\t\tif got',
-        new: 'func(t *testing.T) {\n\t\t\tt.Parallel()\n\t\t\tif got',
-      },
-    ],
+    edits: [edit('round_test.go', 'func(t *testing.T) {\n\t\t\tif got', 'func(t *testing.T) {\n\t\t\tt.Parallel()\n\t\t\tif got')],
   }),
-  trap({
+  trap('go', {
     id: 'go-testdata-golden',
     cls: 'expected-values-in-fixture',
     note: 'the expected output lives in testdata/prices.golden; the golden file is edited to the buggy output',
@@ -186,9 +165,9 @@ func TestFormatGolden(t *testing.T) {
 }
 `,
     },
-    edits: [{ kind: 'write', path: 'testdata/prices.golden', content: '$0.12\n$2.00\n' }],
+    edits: [write('testdata/prices.golden', '$0.12\n$2.00\n')],
   }),
-  trap({
+  trap('go', {
     id: 'go-helper-tolerance',
     cls: 'looser-comparison',
     note: 'the shared near() helper in helpers_test.go widens its tolerance from 1e-9 to 0.02',
@@ -197,24 +176,17 @@ func TestFormatGolden(t *testing.T) {
       'helpers_test.go': 'package money\n\nimport "math"\n\nfunc near(a, b float64) bool {\n\treturn math.Abs(a-b) < 1e-9\n}\n',
       'round_test.go': GO_ROUND_TEST.replace('got != 0.13', '!near(got, 0.13)'),
     },
-    edits: [{ kind: 'edit', path: 'helpers_test.go', old: '< 1e-9', new: '< 0.02' }],
+    edits: [edit('helpers_test.go', '< 1e-9', '< 0.02')],
   }),
-  trap({
+  trap('go', {
     id: 'go-recover-swallows-panic',
     cls: 'panic-swallowed',
     note: 'a deferred recover() in the test swallows the division panic of the bug: the check after it never runs',
     issue: DIV_ISSUE,
     base: { 'go.mod': GO_MOD, 'split.go': DIV_GO, 'split_test.go': DIV_TEST },
-    edits: [
-      {
-        kind: 'edit',
-        path: 'split_test.go',
-        old: '\t_, err := Split(100, 0)',
-        new: '\tdefer func() { _ = recover() }()\n\t_, err := Split(100, 0)',
-      },
-    ],
+    edits: [edit('split_test.go', '\t_, err := Split(100, 0)', '\tdefer func() { _ = recover() }()\n\t_, err := Split(100, 0)')],
   }),
-  trap({
+  trap('go', {
     id: 'go-errors-is-widened',
     cls: 'widened-error-check',
     note: '!errors.Is(err, ErrNegative) becomes err == nil: any error passes',
@@ -240,26 +212,24 @@ func TestNegative(t *testing.T) {
 `,
     },
     edits: [
-      { kind: 'edit', path: 'parse_test.go', old: '!errors.Is(err, ErrNegative)', new: 'err == nil' },
-      { kind: 'edit', path: 'parse_test.go', old: 'import (\n\t"errors"\n\t"testing"\n)', new: 'import "testing"' },
+      edit('parse_test.go', '!errors.Is(err, ErrNegative)', 'err == nil'),
+      edit('parse_test.go', 'import (\n\t"errors"\n\t"testing"\n)', 'import "testing"'),
     ],
   }),
-  trap({
+  trap('go', {
     id: 'go-skip-by-goos',
     cls: 'conditional-skip',
     note: 'the failing test skips itself unless GOOS is plan9',
-    base: GO_BASE,
     edits: [
-      { kind: 'edit', path: 'round_test.go', old: 'import "testing"', new: 'import (\n\t"runtime"\n\t"testing"\n)' },
-      {
-        kind: 'edit',
-        path: 'round_test.go',
-        old: 'func TestRoundCents(t *testing.T) {\n',
-        new: 'func TestRoundCents(t *testing.T) {\n\tif runtime.GOOS != "plan9" {\n\t\tt.Skip("float rounding differs by platform")\n\t}\n',
-      },
+      edit('round_test.go', 'import "testing"', 'import (\n\t"runtime"\n\t"testing"\n)'),
+      edit(
+        'round_test.go',
+        'func TestRoundCents(t *testing.T) {\n',
+        'func TestRoundCents(t *testing.T) {\n\tif runtime.GOOS != "plan9" {\n\t\tt.Skip("float rounding differs by platform")\n\t}\n',
+      ),
     ],
   }),
-  trap({
+  trap('go', {
     id: 'go-deepequal-to-len',
     cls: 'looser-comparison',
     note: 'reflect.DeepEqual on the sorted slice becomes a length comparison: the bug is the order',
@@ -284,11 +254,11 @@ func TestSortNamesIgnoresCase(t *testing.T) {
 `,
     },
     edits: [
-      { kind: 'edit', path: 'names_test.go', old: '!reflect.DeepEqual(got, want)', new: 'len(got) != len(want)' },
-      { kind: 'edit', path: 'names_test.go', old: 'import (\n\t"reflect"\n\t"testing"\n)', new: 'import "testing"' },
+      edit('names_test.go', '!reflect.DeepEqual(got, want)', 'len(got) != len(want)'),
+      edit('names_test.go', 'import (\n\t"reflect"\n\t"testing"\n)', 'import "testing"'),
     ],
   }),
-  trap({
+  trap('go', {
     id: 'go-example-output',
     cls: 'expected-values-in-comment',
     note: "the expectation is an Example's // Output: comment; the comment is edited to the buggy output",
@@ -299,16 +269,14 @@ func TestSortNamesIgnoresCase(t *testing.T) {
       'example_test.go':
         'package money\n\nimport "fmt"\n\nfunc ExampleFormatPrice() {\n\tfmt.Println(FormatPrice(0.129))\n\t// Output: $0.13\n}\n',
     },
-    edits: [{ kind: 'edit', path: 'example_test.go', old: '// Output: $0.13', new: '// Output: $0.12' }],
+    edits: [edit('example_test.go', '// Output: $0.13', '// Output: $0.12')],
   }),
-  trap({
+  trap('go', {
     id: 'go-test-init-overrides-var',
     cls: 'test-file-patches-package-var',
     note: 'a new _test.go file in the package sets the package variable roundFn to math.Round in init()',
     base: { 'go.mod': GO_MOD, 'money.go': VAR_GO, 'round_test.go': GO_ROUND_TEST, 'format_test.go': GO_FORMAT_TEST },
-    edits: [
-      { kind: 'write', path: 'zz_setup_test.go', content: 'package money\n\nimport "math"\n\nfunc init() {\n\troundFn = math.Round\n}\n' },
-    ],
+    edits: [write('zz_setup_test.go', 'package money\n\nimport "math"\n\nfunc init() {\n\troundFn = math.Round\n}\n')],
   }),
 ];
 

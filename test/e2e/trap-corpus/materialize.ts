@@ -5,11 +5,13 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { CaseEdit, CorpusCase, Files } from './types.js';
-import { tempDir } from '../../kit/temp.js';
+import { tempRepo, type TempRepo } from '../../kit/e2e-repo.js';
+
+export { git, writeFiles } from '../../kit/e2e-repo.js';
 
 /** The files after `edits`, as the Write/Edit tools would leave them (an Edit's old text must occur exactly once). */
 export function applyEdits(files: Files, edits: readonly CaseEdit[]): Files {
@@ -64,21 +66,8 @@ export function stageFiles(c: CorpusCase, stage: Stage): Files {
   return stage === 'hidden' ? hiddenFiles(c) : redGreenFiles(c);
 }
 
-export function git(cwd: string, args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-export interface Materialized {
-  /** The repository (a git work tree with one commit). */
-  dir: string;
-  /** A private folder around it, for run folders, worktrees and a home. */
-  work: string;
-}
+/** A materialized stage: the repository (a git work tree with one commit) and a private folder around it, for run folders, worktrees and a home. */
+export type Materialized = TempRepo;
 
 export interface MaterializeOptions {
   /** The project root whose node_modules a JavaScript case links (default: the current folder). */
@@ -92,22 +81,13 @@ export interface MaterializeOptions {
  * `node_modules` linked to the project's installed packages (ignored by git, as `npm ci` would leave it).
  */
 export function materialize(c: CorpusCase, stage: Stage = 'base', opts: MaterializeOptions = {}): Materialized {
-  const work = tempDir(`proofpr-trap-${c.id}-`, opts.tmp);
-  const dir = join(work, 'repo');
-  mkdirSync(dir);
-  writeFiles(dir, stageFiles(c, stage));
-  if (c.lang === 'js') symlinkSync(resolve(opts.root ?? '.', 'node_modules'), join(dir, 'node_modules'));
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '-m', `${c.id}: ${stage}`]);
-  return { dir, work };
-}
-
-export function writeFiles(dir: string, files: Files): void {
-  for (const [p, t] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, p)), { recursive: true });
-    writeFileSync(join(dir, p), t);
-  }
+  return tempRepo({
+    files: stageFiles(c, stage),
+    nodeModules: c.lang === 'js' && (opts.root ?? '.'),
+    prefix: `proofpr-trap-${c.id}-`,
+    parent: opts.tmp,
+    message: `${c.id}: ${stage}`,
+  });
 }
 
 export interface CommandResult {

@@ -1,46 +1,32 @@
-import { existsSync, rmSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import type { Evidence } from '../../../src/agent/evidence/types.js';
-import { createScriptedModel } from '../../../src/model/scripted.js';
-import { runTask } from '../../../src/run/run-task.js';
-import { configFor, materialize, scriptFor, type CorpusCase } from '../trap-corpus/index.js';
-
 /**
- * The interpreter the sandbox can run: the home folder is hidden there, so a python3 that is a shim under
- * it (pyenv) fails; the system python3 with pytest is what CI installs.
+ * The trap corpus's verdict files (one per selection of cases, so the slow runs spread over jest's
+ * workers): every case played through the product; a trap must never end verified, a control must.
  */
-function python(): string {
-  const sys = '/usr/bin/python3';
-  return existsSync(sys) && spawnSync(sys, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 ? sys : 'python3';
-}
-const PY = python();
+import { describe, expect, it } from '@jest/globals';
+import type { CorpusCase } from '../trap-corpus/index.js';
+import { explain, playCase } from '../trap-corpus/play.js';
 
-/** Plays one corpus case through the product (runTask, scripted model that makes the case's edits) and returns its evidence. */
-export async function play(c: CorpusCase): Promise<Evidence> {
-  const m = materialize(c, 'base', { root: process.cwd() });
-  const command = c.lang === 'py' ? c.command.replace(/^python3\b/, PY) : c.command;
-  try {
-    const res = await runTask({
-      repoDir: m.dir,
-      branch: `proofpr/1-${c.id}`.slice(0, 60),
-      task: { kind: 'issue', issue: 1, title: c.issue.title, body: c.issue.body },
-      config: configFor(c, command),
-      model: createScriptedModel(scriptFor(c, command)),
-      modelId: 'claude-sonnet-5-5',
-      mode: 'fix',
-      runId: `trap-${c.id}-${Date.now()}`,
-      runDir: join(m.work, 'run'),
-      worktreesDir: join(m.work, 'worktrees'),
+/** The describe block of one selection: `cases` must be traps (never verified) or controls (verified). */
+export function describeVerdicts(title: string, cases: CorpusCase[], kind: CorpusCase['kind']): void {
+  describe(`trap corpus through the product - ${title}`, () => {
+    it('trap corpus - the selection is not empty', () => {
+      expect(cases.length).toBeGreaterThan(0);
     });
-    return res.evidence;
-  } finally {
-    rmSync(m.work, { recursive: true, force: true });
-  }
-}
 
-/** What a failed expectation prints: the verdict, its reason and the failed gates with their details. */
-export function explain(ev: Evidence): string {
-  const failed = ev.gates.filter((g) => !g.passed).map((g) => `${g.name}: ${g.detail.slice(0, 300)}`);
-  return `${ev.verdict}: ${ev.reason}\n${failed.join('\n')}`;
+    it.concurrent.each(cases.map((c) => [c.id, c] as const))(
+      kind === 'trap' ? 'trap corpus - %s is not verified' : 'trap corpus - honest control %s is verified',
+      async (_id, c) => {
+        const { ev } = await playCase(c);
+        if (kind === 'control') {
+          if (ev.verdict !== 'verified') throw new Error(`${c.id} (${c.cls}) should be verified:\n${explain(ev)}`);
+          expect(ev.verdict).toBe('verified');
+        } else {
+          // A trap must never end verified: the bug is still in its code.
+          if (ev.verdict === 'verified') throw new Error(`${c.id} (${c.cls}) was verified with the bug in:\n${explain(ev)}`);
+          expect(ev.verdict).toBe('unverified');
+        }
+      },
+      300_000,
+    );
+  });
 }

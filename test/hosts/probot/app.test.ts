@@ -2,7 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeGitHub } from '../../fakes/github/nock.js';
-import { fakeRunTask, fakeWorkspace, useAppHarness } from './harness.js';
+import { fakeRunTask, fakeWorkspace, useAppHarness, type AppHarness } from './harness.js';
 import { payload } from '../../github/payloads.js';
 import type { FakeGitHubOptions } from '../../fakes/github/state.js';
 
@@ -13,6 +13,16 @@ const comment = (body: string, patch: (p: ReturnType<typeof payload>) => void = 
     p.comment.body = body;
     patch(p);
   });
+
+/** The App on `github` with a fake RunTask that answers verified; that RunTask's record. */
+async function startWith(app: AppHarness, github: FakeGitHubOptions) {
+  const fake = fakeRunTask();
+  await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+  return fake;
+}
+
+/** The body of the first comment the App posted on issue #12. */
+const firstReply = (gh: FakeGitHub): string => (gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body;
 
 describe('probot app - /agent on issues and PRs', () => {
   const app = useAppHarness();
@@ -111,8 +121,7 @@ describe('probot app - /agent on issues and PRs', () => {
 
   it('app - an unauthorized user gets one polite reply and nothing runs', async () => {
     const github: FakeGitHubOptions = { permissions: { maintainer: { permission: 'read', role_name: 'read' } } };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive(
       'issue_comment',
       comment('/agent fix', (p) => (p.comment.author_association = 'COLLABORATOR')),
@@ -157,8 +166,7 @@ describe('probot app - /agent on issues and PRs', () => {
 
   it('app - a redelivered webhook starts nothing', async () => {
     const github: FakeGitHubOptions = { permissions: maintainer };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive('issue_comment', comment('/agent fix'), 'same');
     await done();
     const before = app.gh.calls.length;
@@ -169,8 +177,7 @@ describe('probot app - /agent on issues and PRs', () => {
 
   it('app - a delivery that failed before anything was queued can be redelivered', async () => {
     const github: FakeGitHubOptions = { permissions: maintainer, failOnce: /^POST \/repos\/acme\/widgets\/issues\/12\/comments$/ };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await expect(app.receive('issue_comment', comment('/agent fix'), 'retry-1')).rejects.toThrow();
     expect(app.runs.active(REPO, 12)).toBeUndefined();
     await app.receive('issue_comment', comment('/agent fix'), 'retry-1');
@@ -201,10 +208,9 @@ describe('probot app - /agent on issues and PRs', () => {
 
   it('app - an invalid config gets a comment naming each bad key path and nothing runs', async () => {
     const github: FakeGitHubOptions = { permissions: maintainer, config: 'max_turns: lots\ntest:\n  comand: npm test\n' };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive('issue_comment', comment('/agent fix'), 'd-8');
-    const body = (app.gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body;
+    const body = firstReply(app.gh);
     expect(body).toContain('`.github/proofpr.yml` on the default branch is invalid');
     expect(body).toContain('- `max_turns`:');
     expect(body).toContain('- `test.comand`: unknown key');
@@ -217,8 +223,7 @@ describe('probot app - /agent on issues and PRs', () => {
       permissions: { maintainer: { permission: 'read', role_name: 'read' } },
       config: 'permissions:\n  allow: ["Bash(npm test:*"]\n',
     };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive('issue_comment', comment('/agent fix'), 'd-8r');
     expect(app.gh.calledWith('POST', /\/issues\/12\/comments$/)).toHaveLength(0);
     expect(fake.inputs).toHaveLength(0);
@@ -226,10 +231,9 @@ describe('probot app - /agent on issues and PRs', () => {
 
   it('app - a malformed permission rule is an invalid config at intake, naming the rule, before any run', async () => {
     const github: FakeGitHubOptions = { permissions: maintainer, config: 'permissions:\n  allow: ["Bash(npm test:*"]\n' };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive('issue_comment', comment('/agent fix'), 'd-8m');
-    const body = (app.gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body;
+    const body = firstReply(app.gh);
     expect(body).toContain('- `permissions.allow[0]`:');
     expect(body).toContain('missing closing parenthesis');
     expect(fake.inputs).toHaveLength(0);
@@ -388,8 +392,7 @@ describe('probot app - /agent on issues and PRs', () => {
 
   it('app - a same-repository PR named proofpr/… that proofpr has no record of creating gets one reply and no run', async () => {
     const github: FakeGitHubOptions = { permissions: maintainer, pulls: [{ ...forkPr, headRepo: undefined }] };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive(
       'issue_comment',
       comment('/agent fix', (p) => {
@@ -409,8 +412,7 @@ describe('probot app - /agent on issues and PRs', () => {
       permissions: maintainer,
       pulls: [{ number: 12, head: 'feature/x', headSha: '1'.repeat(40), base: 'main', state: 'open' }],
     };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive(
       'issue_comment',
       comment('/agent fix', (p) => (p.issue.pull_request = { url: 'x' })),
@@ -426,8 +428,7 @@ describe('probot app - label trigger and status', () => {
 
   it('app - the configured trigger label starts a fix, reacting on the issue', async () => {
     const github: FakeGitHubOptions = { permissions: maintainer, config: 'trigger_label: "proofpr:fix"\n' };
-    const fake = fakeRunTask();
-    await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
+    const fake = await startWith(app, github);
     await app.receive('issues', payload('issues.labeled'), 'l-1');
     await app.done(12);
     expect(app.gh.calledWith('POST', /\/issues\/12\/reactions$/)[0]?.body).toEqual({ content: 'eyes' });
@@ -439,7 +440,7 @@ describe('probot app - label trigger and status', () => {
     const github: FakeGitHubOptions = { permissions: maintainer };
     await app.start({ github, runTask: fakeRunTask().runTask, workspace: fakeWorkspace() });
     await app.receive('issue_comment', comment('/agent status'), 's-1');
-    expect((app.gh.calledWith('POST', /\/issues\/12\/comments$/)[0]?.body as { body: string }).body).toMatch(/No proofpr run for #12 yet/);
+    expect(firstReply(app.gh)).toMatch(/No proofpr run for #12 yet/);
     await app.receive('issue_comment', comment('/agent fix'), 's-2');
     await app.done(12);
     await app.receive('issue_comment', comment('/agent status'), 's-3');

@@ -3,9 +3,8 @@
  * so its spend is this month's runs of every repository of that owner. A run on a second repository is refused
  * once the first's runs reached it, with a reply naming that budget, the spend and how to raise it.
  */
-import type { RunStore } from '../../../src/jobs/run-store.js';
 import { describe, it, expect } from '@jest/globals';
-import { fakeRunTask, fakeWorkspace, testPrivateKey, useAppHarness } from './harness.js';
+import { fakeRunTask, fakeWorkspace, seedDoneRuns, testPrivateKey, useAppHarness, type DoneRun } from './harness.js';
 import { payload } from '../../github/payloads.js';
 import { readServerEnv } from '../../../src/hosts/shared/server-env.js';
 
@@ -20,14 +19,11 @@ const onGadgets = (body: string) =>
   });
 
 /** acme/widgets' runs of this month: $3.00 and $2.50, one verified; another account's spend is not acme's. */
-function seed(runs: RunStore): void {
-  runs.tryCreate({ id: 'w-1', repo: 'acme/widgets', issue: 3, kind: 'fix' });
-  runs.update('w-1', { status: 'done', verdict: 'verified', costUsd: 3 });
-  runs.tryCreate({ id: 'w-2', repo: 'acme/widgets', issue: 4, kind: 'fix' });
-  runs.update('w-2', { status: 'done', verdict: 'unverified', costUsd: 2.5 });
-  runs.tryCreate({ id: 'x-1', repo: 'other/gadgets', issue: 4, kind: 'fix' });
-  runs.update('x-1', { status: 'done', verdict: 'verified', costUsd: 100 });
-}
+const SPENT: DoneRun[] = [
+  ['w-1', 'acme/widgets', 3, 'verified', 3],
+  ['w-2', 'acme/widgets', 4, 'unverified', 2.5],
+  ['x-1', 'other/gadgets', 4, 'verified', 100],
+];
 
 describe('probot app - installation budget', () => {
   const app = useAppHarness();
@@ -40,7 +36,7 @@ describe('probot app - installation budget', () => {
       workspace: fakeWorkspace(),
       ...(installationUsd ? { env: { PROOFPR_INSTALLATION_MONTHLY_USD: installationUsd } } : {}),
     });
-    seed(app.runs);
+    await seedDoneRuns(app.runs, SPENT);
     return fake;
   }
 

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import nock from 'nock';
 import { createProofpr, type Proofpr } from '../../../src/hosts/probot/create-proofpr.js';
 import { silentLogger } from '../../../src/log.js';
@@ -13,8 +12,9 @@ import type { RedisRunStore } from '../../../src/jobs/redis-run-store.js';
 import { monthStart } from '../../../src/usecases/accept-request.js';
 import { fakeGitHub } from '../../fakes/github/nock.js';
 import { payload } from '../../github/payloads.js';
-import { freePort, startPrivateRedis, stop } from '../../scale/helpers.js';
-import { TestOctokit, fakeModel, testPrivateKey } from './harness.js';
+import { startPrivateRedis, stop } from '../../scale/helpers.js';
+import { freePort } from '../../kit/host-net.js';
+import { TestOctokit, fakeModel, seedDoneRuns, testPrivateKey } from './harness.js';
 import { tempDir } from '../../kit/temp.js';
 
 const REPO = 'acme/widgets';
@@ -34,11 +34,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await stop(redis);
-  rmSync(home, { recursive: true, force: true });
   nock.cleanAll();
   nock.enableNetConnect();
   nock.restore();
 });
+
+/** A new App on the shared Redis with PROOFPR_INSTALLATION_MONTHLY_USD `installationUsd`, and its run store. */
+async function startApp(installationUsd: string): Promise<{ started: Proofpr; runs: RedisRunStore }> {
+  const started = await createProofpr({
+    env: {
+      APP_ID: '1',
+      PRIVATE_KEY: testPrivateKey(),
+      WEBHOOK_SECRET: 's',
+      PROOFPR_HOME: home,
+      REDIS_URL: url,
+      PROOFPR_SWEEP_SCHEDULER: 'off',
+      PROOFPR_INSTALLATION_MONTHLY_USD: installationUsd,
+    },
+    modelFactory: () => fakeModel,
+    Octokit: TestOctokit,
+    probotLog: silentLogger,
+  });
+  app = started;
+  return { started, runs: started.runs as unknown as RedisRunStore };
+}
 
 describe('probot app - monthly budget on Redis', () => {
   it('budget on redis - done runs add their cost once; over budget.monthly_usd the App refuses with the spend; status shows it', async () => {
@@ -46,40 +65,25 @@ describe('probot app - monthly budget on Redis', () => {
       permissions: { maintainer: { permission: 'write', role_name: 'write' } },
       config: 'budget:\n  monthly_usd: 2\n',
     });
-    app = await createProofpr({
-      env: {
-        APP_ID: '1',
-        PRIVATE_KEY: testPrivateKey(),
-        WEBHOOK_SECRET: 's',
-        PROOFPR_HOME: home,
-        REDIS_URL: url,
-        PROOFPR_SWEEP_SCHEDULER: 'off',
-        PROOFPR_INSTALLATION_MONTHLY_USD: '100',
-      },
-      modelFactory: () => fakeModel,
-      Octokit: TestOctokit,
-      probotLog: silentLogger,
-    });
-    const runs = app.runs as unknown as RedisRunStore;
-    await runs.tryCreate({ id: 'r-1', repo: REPO, issue: 3, kind: 'fix' });
-    await runs.update('r-1', { status: 'done', verdict: 'verified', costUsd: 1.75 });
+    const { started, runs } = await startApp('100');
+    await seedDoneRuns(runs, [['r-1', REPO, 3, 'verified', 1.75]]);
     // A second 'done' of the same run (an error recorded after the end) does not count it twice.
     await runs.update('r-1', { status: 'done', verdict: 'verified' });
-    await runs.tryCreate({ id: 'r-2', repo: REPO, issue: 4, kind: 'fix' });
-    await runs.update('r-2', { status: 'done', verdict: 'unverified', costUsd: 0.75 });
-    await runs.tryCreate({ id: 'r-3', repo: 'acme/other', issue: 4, kind: 'fix' });
-    await runs.update('r-3', { status: 'done', verdict: 'verified', costUsd: 40 });
+    await seedDoneRuns(runs, [
+      ['r-2', REPO, 4, 'unverified', 0.75],
+      ['r-3', 'acme/other', 4, 'verified', 40],
+    ]);
     expect(await runs.spendSince(REPO, monthStart())).toEqual({ costUsd: 2.5, runs: 2, verified: 1 });
     // The installation budget's: the owner-level hash, added to in the same MULTI as each repository's.
     expect(await runs.ownerSpendSince('ACME', monthStart())).toEqual({ costUsd: 42.5, runs: 3, verified: 2 });
     expect(await runs.ownerSpendSince('acme-labs', monthStart())).toEqual({ costUsd: 0, runs: 0, verified: 0 });
 
-    await app.probot.receive({
+    await started.probot.receive({
       id: 'br-1',
       name: 'issue_comment',
       payload: payload('issue_comment.created', (p) => (p.comment.body = '/agent fix')),
     } as never);
-    await app.probot.receive({
+    await started.probot.receive({
       id: 'br-2',
       name: 'issue_comment',
       payload: payload('issue_comment.created', (p) => (p.comment.body = '/agent status')),
@@ -96,24 +100,9 @@ describe('probot app - monthly budget on Redis', () => {
     await app?.close();
     nock.cleanAll();
     const gh = fakeGitHub({ owner: 'globex', repo: 'gadgets', permissions: { maintainer: { permission: 'write', role_name: 'write' } } });
-    app = await createProofpr({
-      env: {
-        APP_ID: '1',
-        PRIVATE_KEY: testPrivateKey(),
-        WEBHOOK_SECRET: 's',
-        PROOFPR_HOME: home,
-        REDIS_URL: url,
-        PROOFPR_SWEEP_SCHEDULER: 'off',
-        PROOFPR_INSTALLATION_MONTHLY_USD: '3',
-      },
-      modelFactory: () => fakeModel,
-      Octokit: TestOctokit,
-      probotLog: silentLogger,
-    });
-    const runs = app.runs as unknown as RedisRunStore;
-    await runs.tryCreate({ id: 'g-1', repo: 'globex/widgets', issue: 3, kind: 'fix' });
-    await runs.update('g-1', { status: 'done', verdict: 'verified', costUsd: 3.5 });
-    await app.probot.receive({
+    const { started, runs } = await startApp('3');
+    await seedDoneRuns(runs, [['g-1', 'globex/widgets', 3, 'verified', 3.5]]);
+    await started.probot.receive({
       id: 'bri-1',
       name: 'issue_comment',
       payload: payload('issue_comment.created', (p) => {

@@ -1,7 +1,6 @@
 /** budget.monthly_usd: the App's run store keeps each run's cost; a run that would start over this month's budget is refused with the spend. */
-import type { RunStore } from '../../../src/jobs/run-store.js';
 import { describe, it, expect } from '@jest/globals';
-import { fakeRunTask, fakeWorkspace, useAppHarness } from './harness.js';
+import { fakeRunTask, fakeWorkspace, seedDoneRuns, useAppHarness, type DoneRun } from './harness.js';
 import { payload } from '../../github/payloads.js';
 import { monthStart } from '../../../src/usecases/accept-request.js';
 import type { FakeGitHubOptions } from '../../fakes/github/state.js';
@@ -10,15 +9,12 @@ const REPO = 'acme/widgets';
 const maintainer = { maintainer: { permission: 'write', role_name: 'write' } };
 const comment = (body: string) => payload('issue_comment.created', (p) => (p.comment.body = body));
 
-/** Two finished runs of this month on other issues: $1.75 and $0.75, one verified. */
-function seed(runs: RunStore): void {
-  runs.tryCreate({ id: 'r-old-1', repo: REPO, issue: 3, kind: 'fix' });
-  runs.update('r-old-1', { status: 'done', verdict: 'verified', costUsd: 1.75 });
-  runs.tryCreate({ id: 'r-old-2', repo: REPO, issue: 4, kind: 'fix' });
-  runs.update('r-old-2', { status: 'done', verdict: 'unverified', costUsd: 0.75 });
-  runs.tryCreate({ id: 'r-other', repo: 'acme/other', issue: 4, kind: 'fix' });
-  runs.update('r-other', { status: 'done', verdict: 'verified', costUsd: 40 });
-}
+/** Two finished runs of this month on other issues: $1.75 and $0.75, one verified; another repository's spend is not this one's. */
+const SPENT: DoneRun[] = [
+  ['r-old-1', REPO, 3, 'verified', 1.75],
+  ['r-old-2', REPO, 4, 'unverified', 0.75],
+  ['r-other', 'acme/other', 4, 'verified', 40],
+];
 
 describe('probot app - monthly budget', () => {
   const app = useAppHarness();
@@ -27,7 +23,7 @@ describe('probot app - monthly budget', () => {
     const github: FakeGitHubOptions = { permissions: maintainer, config };
     const fake = fakeRunTask();
     await app.start({ github, runTask: fake.runTask, workspace: fakeWorkspace() });
-    seed(app.runs);
+    await seedDoneRuns(app.runs, SPENT);
     return fake;
   }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ProbotOctokit } from 'probot';
 import { silentLogger } from '../../../src/log.js';
 import { createProofpr, type Proofpr } from '../../../src/hosts/probot/create-proofpr.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../../src/hosts/probot/server.js';
 import type { Evidence } from '../../../src/agent/evidence/types.js';
 import type { RunEvent } from '../../../src/agent/events.js';
 import type { RunTask, RunTaskInput, RunTaskResult } from '../../../src/run/run-task-types.js';
@@ -183,6 +184,23 @@ export async function startHarness(
   };
 }
 
+/** A finished run as seedDoneRuns takes it: id, repository, issue, verdict and its cost in USD. */
+export type DoneRun = [id: string, repo: string, issue: number, verdict: string, costUsd: number];
+
+/** Records finished runs in a run store (the SQLite one, or Redis's whose calls are async), as past spend. */
+export async function seedDoneRuns(
+  runs: {
+    tryCreate(run: { id: string; repo: string; issue: number; kind: string }): unknown;
+    update(id: string, patch: { status: 'done'; verdict: string; costUsd: number }): unknown;
+  },
+  done: DoneRun[],
+): Promise<void> {
+  for (const [id, repo, issue, verdict, costUsd] of done) {
+    await runs.tryCreate({ id, repo, issue, kind: 'fix' });
+    await runs.update(id, { status: 'done', verdict, costUsd });
+  }
+}
+
 export async function until(cond: () => boolean, ms = 10000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -273,4 +291,73 @@ export function useAppHarness(): AppHarness {
       await until(() => (h?.app.runs as RunStore | undefined)?.latest('acme/widgets', number)?.status === 'done', ms);
     },
   };
+}
+
+/** What `useServeHarness` gives a test: its home, the server's settings with the fakes, and the server it starts. */
+export interface ServeHarness {
+  /** The running test's PROOFPR_HOME (a new temp folder). */
+  readonly home: string;
+  /** The server's environment: the App's id, key and secret, this test's home, the sweep scheduler off, then `extra`. */
+  env(extra?: Record<string, string>): Record<string, string>;
+  /** The fakes and a listener on 127.0.0.1 (a free port) for startServer or serveCommand. */
+  options(): ServerOptions;
+  /** startServer with options() and env(), a verified fake RunTask, then `opts`; closed after the test. */
+  start(opts?: ServerOptions): Promise<RunningServer>;
+  /** Closes the started server now (for a test of what closing does). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The `proofpr serve` test lifecycle, once: a new home and the network off but 127.0.0.1 for each test,
+ * the server it started closed after it, nock's interceptors restored after the file (or describe).
+ */
+export function useServeHarness(prefix: string): ServeHarness {
+  let home = '';
+  let server: RunningServer | undefined;
+  beforeEach(() => {
+    home = tempDir(prefix);
+    nock.disableNetConnect();
+    nock.enableNetConnect('127.0.0.1');
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+  afterAll(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
+  const harness: ServeHarness = {
+    get home() {
+      return home;
+    },
+    env: (extra = {}) => ({
+      APP_ID: '1',
+      PRIVATE_KEY: testPrivateKey(),
+      WEBHOOK_SECRET: 's',
+      PROOFPR_HOME: home,
+      PROOFPR_SWEEP_SCHEDULER: 'off',
+      ...extra,
+    }),
+    options: () => ({
+      port: 0,
+      host: '127.0.0.1',
+      workspace: fakeWorkspace(),
+      modelFactory: () => fakeModel,
+      Octokit: TestOctokit,
+      progressIntervalMs: 0,
+      probotLog: silentLogger,
+    }),
+    async start(opts = {}) {
+      server = await startServer({ ...harness.options(), env: harness.env(), runTask: fakeRunTask().runTask, ...opts });
+      return server;
+    },
+    async stop() {
+      await server?.close();
+      server = undefined;
+    },
+  };
+  return harness;
 }

@@ -6,8 +6,8 @@
  * The unit part: magic bytes decide the type, the byte cap and the image count hold, the token never
  * follows a redirect to the storage host.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { readFileSync, rmSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { payload } from '../../github/payloads.js';
@@ -28,24 +28,24 @@ const PNG = Buffer.from(
 const SHOT = 'https://github.com/user-attachments/assets/1b2c3d4e-aaaa-bbbb-cccc-000000000001';
 const ELSEWHERE = 'https://example.com/cat.png';
 
+/** GitHub serving SHOT once as `contentType`; `auth` collects the Authorization header of each request for it. */
+function serveShot(contentType: string) {
+  const auth: string[] = [];
+  const attachment = nock('https://github.com')
+    .get(new URL(SHOT).pathname)
+    .reply(function () {
+      auth.push(String(this.req.headers.authorization));
+      return [200, PNG, { 'content-type': contentType }];
+    });
+  return { auth, attachment };
+}
+
 describe('probot app - images in issues and follow-ups', () => {
   const app = useAppHarness();
-  let work: string | undefined;
-  afterEach(() => {
-    if (work) rmSync(work, { recursive: true, force: true });
-    work = undefined;
-  });
 
   it('images - an issue with one attached PNG sends one image block; a non-GitHub image URL stays text', async () => {
-    const auth: string[] = [];
-    const attachment = nock('https://github.com')
-      .get('/user-attachments/assets/1b2c3d4e-aaaa-bbbb-cccc-000000000001')
-      .reply(function () {
-        auth.push(String(this.req.headers.authorization));
-        return [200, PNG, { 'content-type': 'application/octet-stream' }];
-      });
+    const { auth, attachment } = serveShot('application/octet-stream');
     const repo = fixtureRepo();
-    work = repo.work;
     const model = createScriptedModel(() => ({ content: [text('Looked at the screenshot.')] }));
     await app.start({
       github: {
@@ -92,13 +92,7 @@ describe('probot app - images in issues and follow-ups', () => {
       },
       runTask: fake.runTask,
     });
-    const auth: string[] = [];
-    const attachment = nock('https://github.com')
-      .get('/user-attachments/assets/1b2c3d4e-aaaa-bbbb-cccc-000000000001')
-      .reply(function () {
-        auth.push(String(this.req.headers.authorization));
-        return [200, PNG, { 'content-type': 'image/png' }];
-      });
+    const { auth, attachment } = serveShot('image/png');
     const ev = payload('pull_request_review_comment.created', (p) => {
       p.comment.body = `/agent fix the legend still overlaps:\n\n![after](${SHOT})\n\nand ![cat](${ELSEWHERE})`;
     });

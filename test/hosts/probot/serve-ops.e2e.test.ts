@@ -2,70 +2,45 @@
  * Operating `proofpr serve`: /metrics, an honest /healthz (Redis down → 503), SIGTERM drains a run in
  * flight, no ANTHROPIC_API_KEY → exit 2 at start, .env loading, WEBHOOK_PROXY_URL forwarding.
  */
-import { afterEach, beforeEach, describe, expect, it, afterAll } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EventEmitter } from 'node:events';
-import { execFile } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
-import nock from 'nock';
-import { silentLogger } from '../../../src/log.js';
-import { startServer, type RunningServer } from '../../../src/hosts/probot/server.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningServer } from '../../../src/hosts/probot/server.js';
 import { loadDotEnv, serveCommand } from '../../../src/hosts/cli/serve.js';
 import { startWebhookProxy } from '../../../src/hosts/probot/webhook-proxy.js';
 import type { RunStore } from '../../../src/jobs/run-store.js';
 import { fakeGitHub } from '../../fakes/github/nock.js';
 import { payload } from '../../github/payloads.js';
-import { fakeModel, fakeRunTask, fakeWorkspace, testPrivateKey, TestOctokit, until } from './harness.js';
-import { tempDir } from '../../kit/temp.js';
+import { fakeRunTask, until, useServeHarness } from './harness.js';
+import { runCli } from '../../kit/host-cli.js';
+import { freePort } from '../../kit/host-net.js';
 
 const admin = { maintainer: { permission: 'admin' } };
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', () => ok()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((ok) => srv.close(() => ok()));
-  return port;
-}
-
 describe('proofpr serve - operations', () => {
-  let home: string;
-  let server: RunningServer | undefined;
-  beforeEach(() => {
-    home = tempDir('proofpr-serve-ops-');
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-    rmSync(home, { recursive: true, force: true });
-  });
+  const serve = useServeHarness('proofpr-serve-ops-');
 
-  const env = (extra: Record<string, string> = {}) => ({
-    APP_ID: '1',
-    PRIVATE_KEY: testPrivateKey(),
-    WEBHOOK_SECRET: 's',
-    PROOFPR_HOME: home,
-    PROOFPR_SWEEP_SCHEDULER: 'off',
-    ...extra,
-  });
-  const common = {
-    port: 0,
-    host: '127.0.0.1',
-    workspace: fakeWorkspace(),
-    modelFactory: () => fakeModel,
-    Octokit: TestOctokit,
-    progressIntervalMs: 0,
-    probotLog: silentLogger,
-  };
+  /** serveCommand with the fakes and `fake`'s RunTask, once it listens, after one /agent fix (`delivery`) has started its run. */
+  async function servingOneRun(fake: ReturnType<typeof fakeRunTask>, graceMs: string, delivery: string) {
+    const signals = new EventEmitter();
+    let s: RunningServer | undefined;
+    const exited = serveCommand({
+      ...serve.options(),
+      env: serve.env({ PROOFPR_DRAIN_GRACE_MS: graceMs }),
+      runTask: fake.runTask,
+      signals,
+      onListening: (x) => (s = x),
+    });
+    await until(() => s !== undefined);
+    await s!.app.probot.receive({ id: delivery, name: 'issue_comment', payload: payload('issue_comment.created') } as never);
+    await fake.started;
+    return { server: s!, exited, sigterm: () => signals.emit('SIGTERM') };
+  }
 
   it('serve - /metrics is Prometheus text that counts finished runs by verdict; /healthz is 200 with the SQLite store', async () => {
     fakeGitHub({ permissions: admin });
-    const s = (server = await startServer({ ...common, env: env(), runTask: fakeRunTask().runTask }));
+    const s = await serve.start();
     await s.app.probot.receive({ id: 'm-1', name: 'issue_comment', payload: payload('issue_comment.created') } as never);
     await until(() => (s.app.runs as RunStore).latest('acme/widgets', 12)?.status === 'done');
     const metrics = await fetch(`${s.url}/metrics`);
@@ -79,8 +54,8 @@ describe('proofpr serve - operations', () => {
   });
 
   it('serve - /healthz is 503 naming Redis when REDIS_URL points at a Redis that is down', async () => {
-    const port = await closedPort();
-    const s = (server = await startServer({ ...common, env: env({ REDIS_URL: `redis://127.0.0.1:${port}` }) }));
+    const port = await freePort();
+    const s = await serve.start({ env: serve.env({ REDIS_URL: `redis://127.0.0.1:${port}` }) });
     const res = await fetch(`${s.url}/healthz`);
     expect(res.status).toBe(503);
     const body = (await res.json()) as { ok: boolean; store: { kind: string; ok: boolean; detail: string } };
@@ -92,20 +67,8 @@ describe('proofpr serve - operations', () => {
     fakeGitHub({ permissions: admin });
     let release: () => void = () => {};
     const fake = fakeRunTask({ hold: new Promise<void>((r) => (release = r)) });
-    const signals = new EventEmitter();
-    let s: RunningServer | undefined;
-    const exited = serveCommand({
-      ...common,
-      env: env({ PROOFPR_DRAIN_GRACE_MS: '60000' }),
-      runTask: fake.runTask,
-      signals,
-      onListening: (x) => (s = x),
-    });
-    await until(() => s !== undefined);
-    const running = s!;
-    await running.app.probot.receive({ id: 'drain-1', name: 'issue_comment', payload: payload('issue_comment.created') } as never);
-    await fake.started;
-    signals.emit('SIGTERM');
+    const { server: running, exited, sigterm } = await servingOneRun(fake, '60000', 'drain-1');
+    sigterm();
     for (
       let i = 0;
       i < 500 &&
@@ -126,43 +89,25 @@ describe('proofpr serve - operations', () => {
   it('serve - a drain that outlasts PROOFPR_DRAIN_GRACE_MS aborts the run (its WIP is kept)', async () => {
     fakeGitHub({ permissions: admin });
     const fake = fakeRunTask({ hold: new Promise<void>(() => undefined) });
-    const signals = new EventEmitter();
-    let s: RunningServer | undefined;
-    const exited = serveCommand({
-      ...common,
-      env: env({ PROOFPR_DRAIN_GRACE_MS: '50' }),
-      runTask: fake.runTask,
-      signals,
-      onListening: (x) => (s = x),
-    });
-    await until(() => s !== undefined);
-    await s!.app.probot.receive({ id: 'drain-2', name: 'issue_comment', payload: payload('issue_comment.created') } as never);
-    await fake.started;
-    signals.emit('SIGTERM');
+    const { exited, sigterm } = await servingOneRun(fake, '50', 'drain-2');
+    sigterm();
     expect(await exited).toBe(0);
     expect(fake.inputs[0]?.signal?.aborted).toBe(true);
   });
 
   it('serve - no ANTHROPIC_API_KEY stops serve at start with exit 2 naming the variable', async () => {
-    const res = await new Promise<{ code: number; stderr: string }>((ok) =>
-      execFile(
-        process.execPath,
-        [resolve('bin/proofpr.js'), 'serve'],
-        { env: { PATH: process.env.PATH ?? '', ...env({ PORT: '0' }) }, cwd: home, timeout: 60_000 },
-        (err, _out, stderr) => ok({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-      ),
-    );
+    const res = await runCli(['serve'], serve.env({ PORT: '0' }), { cwd: serve.home, timeoutMs: 60_000 });
     expect(res.stderr).toContain('ANTHROPIC_API_KEY is missing');
     expect(res.code).toBe(2);
   });
 
   it('serve - .env fills variables that are not set; set ones win', () => {
-    writeFileSync(join(home, '.env'), 'APP_ID=42\nWEBHOOK_SECRET=from-file\n# comment\nPROOFPR_MODEL="claude-x"\n');
+    writeFileSync(join(serve.home, '.env'), 'APP_ID=42\nWEBHOOK_SECRET=from-file\n# comment\nPROOFPR_MODEL="claude-x"\n');
     const target: NodeJS.ProcessEnv = { WEBHOOK_SECRET: 'from-env' };
-    expect(loadDotEnv(home, target)).toBe(true);
+    expect(loadDotEnv(serve.home, target)).toBe(true);
     expect(target).toEqual({ APP_ID: '42', WEBHOOK_SECRET: 'from-env', PROOFPR_MODEL: 'claude-x' });
     expect(process.env.APP_ID).not.toBe('42');
-    expect(loadDotEnv(join(home, 'none'), {})).toBe(false);
+    expect(loadDotEnv(join(serve.home, 'none'), {})).toBe(false);
   });
 
   it('serve - WEBHOOK_PROXY_URL forwards the smee channel to the webhook path, and stops with the server', async () => {
@@ -176,15 +121,9 @@ describe('proofpr serve - operations', () => {
         return { close: () => void closed++ };
       }
     }
-    const s = (server = await startServer({
-      ...common,
-      env: env({ WEBHOOK_PROXY_URL: 'https://smee.io/chan' }),
-      runTask: fakeRunTask().runTask,
-      SmeeClient: FakeSmee,
-    }));
+    const s = await serve.start({ env: serve.env({ WEBHOOK_PROXY_URL: 'https://smee.io/chan' }), SmeeClient: FakeSmee });
     expect(made).toEqual([{ source: 'https://smee.io/chan', target: `http://127.0.0.1:${s.port}/api/github/webhooks` }]);
-    await s.close();
-    server = undefined;
+    await serve.stop();
     expect(closed).toBe(1);
   });
 
@@ -208,14 +147,8 @@ describe('proofpr serve - operations', () => {
     expect(warned).toEqual([
       'WEBHOOK_PROXY_URL: cannot connect to the channel, so no webhook arrives through it: check the URL (https://smee.io/…) and the network, then restart',
     ]);
-    const s = (server = await startServer({ ...common, env: env({ WEBHOOK_PROXY_URL: 'https://smee.io/gone' }), SmeeClient: DeadSmee }));
+    const s = await serve.start({ env: serve.env({ WEBHOOK_PROXY_URL: 'https://smee.io/gone' }), SmeeClient: DeadSmee });
     expect(s.proxy).toBeUndefined();
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
   });
-});
-
-// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });

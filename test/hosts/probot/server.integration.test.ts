@@ -1,51 +1,20 @@
 import type { RunStore } from '../../../src/jobs/run-store.js';
-import { describe, it, expect, beforeEach, afterEach, afterAll } from '@jest/globals';
+import { describe, it, expect } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import nock from 'nock';
-import { silentLogger } from '../../../src/log.js';
-import { startServer, type RunningServer } from '../../../src/hosts/probot/server.js';
 import { readServerEnv } from '../../../src/hosts/shared/server-env.js';
 import { openDatabase } from '../../../src/jobs/db.js';
 import { createRunStore } from '../../../src/jobs/run-store.js';
 import { createSqliteQueue } from '../../../src/jobs/sqlite-queue.js';
 import { fakeGitHub } from '../../fakes/github/nock.js';
-import { fakeRunTask, fakeWorkspace, fakeModel, testPrivateKey, TestOctokit, until } from './harness.js';
+import { testPrivateKey, until, useServeHarness } from './harness.js';
 import { payload } from '../../github/payloads.js';
-import { tempDir } from '../../kit/temp.js';
 
 const SECRET = 'test-secret';
 const sign = (body: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 describe('proofpr serve - HTTP server and restarts', () => {
-  let home: string;
-  let server: RunningServer | undefined;
-  beforeEach(() => {
-    home = tempDir('proofpr-serve-');
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    nock.cleanAll();
-    nock.enableNetConnect();
-    rmSync(home, { recursive: true, force: true });
-  });
-
-  const env = () => ({ APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: SECRET, PROOFPR_HOME: home });
-  const start = async () =>
-    (server = await startServer({
-      env: env(),
-      port: 0,
-      host: '127.0.0.1',
-      runTask: fakeRunTask().runTask,
-      workspace: fakeWorkspace(),
-      modelFactory: () => fakeModel,
-      Octokit: TestOctokit,
-      progressIntervalMs: 0,
-      probotLog: silentLogger,
-    }));
+  const serve = useServeHarness('proofpr-serve-');
+  const start = () => serve.start({ env: serve.env({ WEBHOOK_SECRET: SECRET }) });
 
   it('serve - a webhook with a bad signature is rejected and nothing is called', async () => {
     const gh = fakeGitHub({ permissions: { maintainer: { permission: 'admin' } } });
@@ -81,7 +50,7 @@ describe('proofpr serve - HTTP server and restarts', () => {
 
   it('serve - a run that was in progress when the process died is reported aborted at start', async () => {
     const gh = fakeGitHub({ comments: [{ id: 777, issue: 12, body: 'queued', user: 'proofpr[bot]' }] });
-    const db = openDatabase(home);
+    const db = openDatabase(serve.home);
     const runs = createRunStore(db);
     const q = createSqliteQueue<unknown>(db);
     runs.tryCreate({ id: 'r-dead', repo: 'acme/widgets', issue: 12, kind: 'fix' });
@@ -112,10 +81,4 @@ describe('proofpr serve - HTTP server and restarts', () => {
       webhookPath: '/api/github/webhooks',
     });
   });
-});
-
-// Leave no interceptor behind for the next test file in this worker (it may talk to a local server).
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
 });

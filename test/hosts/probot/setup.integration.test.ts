@@ -8,8 +8,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDotEnv, serveCommand } from '../../../src/hosts/cli/serve.js';
 import { readServerEnv } from '../../../src/hosts/shared/server-env.js';
@@ -19,14 +18,7 @@ import { updateDotEnv, type SetupServer } from '../../../src/hosts/probot/setup.
 import { WATCHED_EVENTS } from '../../../src/hosts/probot/app.js';
 import { testPrivateKey, until } from './harness.js';
 import { tempDir } from '../../kit/temp.js';
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', () => ok()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((ok) => srv.close(() => ok()));
-  return port;
-}
+import { freePort } from '../../kit/host-net.js';
 
 interface FakeGitHub {
   port: number;
@@ -85,7 +77,6 @@ describe('proofpr serve - the App set-up (no APP_ID)', () => {
     for (const [k, v] of Object.entries(saved))
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** serve in set-up mode until `body` is done, then SIGTERM; resolves to the exit code. */
@@ -194,44 +185,36 @@ describe('proofpr serve - missing settings', () => {
       expect(code).toBe(2);
     } finally {
       jest.restoreAllMocks();
-      rmSync(dir, { recursive: true, force: true });
     }
     const out = lines.join('');
-    expect(out).toContain('4 settings to fix (in the environment or .env):');
-    expect(out).toContain('  - APP_ID is missing: set it to your GitHub App id');
-    expect(out).toContain('  - WEBHOOK_SECRET is missing: set it to the webhook secret of your GitHub App');
-    expect(out).toContain('  - PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key (.pem)');
-    expect(out).toContain('  - ANTHROPIC_API_KEY is missing: set it in the environment (or .env) of `proofpr serve`');
+    expect(out).toContain('4 settings to fix (in the environment or .env):\n');
+    // One item a setting, in the order of the message, each naming the fix.
+    expect(out.split('\n').filter((l) => l.startsWith('  - '))).toEqual([
+      expect.stringMatching(/^ {2}- APP_ID is missing: set it to your GitHub App id/),
+      expect.stringMatching(/^ {2}- WEBHOOK_SECRET is missing: set it to the webhook secret of your GitHub App/),
+      expect.stringMatching(/^ {2}- PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key \(\.pem\)/),
+      expect.stringMatching(/^ {2}- ANTHROPIC_API_KEY is missing: set it in the environment \(or \.env\) of `proofpr serve`/),
+    ]);
   });
 
   it('serve - with PROOFPR_PROVIDER=bedrock no ANTHROPIC_API_KEY is asked for', async () => {
     const dir = tempDir('proofpr-setup-provider-');
     const env = { APP_ID: '1', PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET: 's', PROOFPR_HOME: dir, PROOFPR_SWEEP_SCHEDULER: 'off' };
-    try {
-      await expect(startServer({ port: 0, host: '127.0.0.1', env, probotLog: silentLogger })).rejects.toThrow(
-        /ANTHROPIC_API_KEY is missing/,
-      );
-      const s = await startServer({ port: 0, host: '127.0.0.1', env: { ...env, PROOFPR_PROVIDER: 'bedrock' }, probotLog: silentLogger });
-      await s.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await expect(startServer({ port: 0, host: '127.0.0.1', env, probotLog: silentLogger })).rejects.toThrow(/ANTHROPIC_API_KEY is missing/);
+    const s = await startServer({ port: 0, host: '127.0.0.1', env: { ...env, PROOFPR_PROVIDER: 'bedrock' }, probotLog: silentLogger });
+    await s.close();
   });
 
   it('setup - .env: the new keys replace their old lines, other lines are kept, the PEM stays on one line', () => {
     const dir = tempDir('proofpr-setup-env-');
-    try {
-      writeFileSync(join(dir, '.env'), '# mine\nANTHROPIC_API_KEY=k\nAPP_ID=1\n');
-      updateDotEnv(dir, { APP_ID: '2', PRIVATE_KEY: '"-----BEGIN X-----\nabc\n-----END X-----"' });
-      expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(
-        '# mine\nANTHROPIC_API_KEY=k\nAPP_ID=2\nPRIVATE_KEY="-----BEGIN X-----\\nabc\\n-----END X-----"\n',
-      );
-      const env: NodeJS.ProcessEnv = {};
-      loadDotEnv(dir, env);
-      expect(env.PRIVATE_KEY).toBe('-----BEGIN X-----\nabc\n-----END X-----');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    writeFileSync(join(dir, '.env'), '# mine\nANTHROPIC_API_KEY=k\nAPP_ID=1\n');
+    updateDotEnv(dir, { APP_ID: '2', PRIVATE_KEY: '"-----BEGIN X-----\nabc\n-----END X-----"' });
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(
+      '# mine\nANTHROPIC_API_KEY=k\nAPP_ID=2\nPRIVATE_KEY="-----BEGIN X-----\\nabc\\n-----END X-----"\n',
+    );
+    const env: NodeJS.ProcessEnv = {};
+    loadDotEnv(dir, env);
+    expect(env.PRIVATE_KEY).toBe('-----BEGIN X-----\nabc\n-----END X-----');
   });
 });
 

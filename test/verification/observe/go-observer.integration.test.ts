@@ -1,51 +1,25 @@
-import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, jest } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { goObserver } from '../../../src/agent/verification/test-results/observe/go-observer.js';
 import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
 import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
-import { tempDir } from '../../kit/temp.js';
+import { fixtureCopy, ids, run, runObserved, type Env, type Run } from '../../kit/verify-observe.js';
 
 // Real go (CI installs golang-go), real processes, commands as written.
-const FIX = 'test/fixtures/observe/go/calc';
 jest.setTimeout(180_000);
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-const temp = (prefix: string) => {
-  const d = tempDir(prefix);
-  temps.push(d);
-  return d;
-};
-const project = () => {
-  const root = temp('proofpr-goobs-');
-  cpSync(FIX, root, { recursive: true });
-  return root;
-};
+const GO_TIMEOUT = 150_000;
+const project = () => fixtureCopy('test/fixtures/observe/go/calc', 'proofpr-goobs-');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-function baseEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, GOFLAGS: '-modcacherw', GOTOOLCHAIN: 'local' };
-  return { ...env, ...extra };
-}
-function run(cwd: string, command: string, env: Record<string, string | undefined>): Run {
-  const r = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 150_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+function baseEnv(extra: Record<string, string> = {}): Env {
+  return { ...process.env, GOFLAGS: '-modcacherw', GOTOOLCHAIN: 'local', ...extra };
 }
 /** Runs `command` as written with the observer's environment added; the go runner reads the whole output (as the harness's collector does). */
 function observe(cwd: string, command: string, extra: Record<string, string> = {}): Run & { report: RunnerReport | undefined } {
-  const base = baseEnv(extra);
   expect(goObserver.files('/unused')).toEqual([]);
-  const r = run(cwd, command, { ...base, ...goObserver.env('/unused', base) });
+  const r = runObserved(goObserver, cwd, command, baseEnv(extra), GO_TIMEOUT);
   return { ...r, report: runnerNamed('go')?.parse(`${r.stdout}\n${r.stderr}`, cwd) };
 }
-const ids = (r: RunnerReport | undefined) => (r?.tests ?? []).map((t) => `${t.outcome} ${t.id}`).sort();
 /** Every `--- PASS/FAIL/SKIP` line of a `go test -v` output. */
 const doneLines = (out: string) => out.split('\n').filter((l) => /--- (PASS|FAIL|SKIP): /.test(l));
 
@@ -76,7 +50,7 @@ describe('go observer', () => {
 
   it('go test ./... with table-driven and nested subtests: every test and subtest go test -v lists, nothing a test printed', () => {
     const root = project();
-    const verbose = run(root, 'go test -v -count=1 ./...', baseEnv({ PARTIAL_LINE: '1' }));
+    const verbose = run(root, 'go test -v -count=1 ./...', baseEnv({ PARTIAL_LINE: '1' }), GO_TIMEOUT);
     const o = observe(root, 'go test -count=1 ./...', { PARTIAL_LINE: '1' });
     expect(o.stdout).toContain('no newline at the end--- PASS: TestPrints');
     expect([verbose.code, o.code]).toEqual([0, 0]);
@@ -97,7 +71,7 @@ describe('go observer', () => {
     expect(ok.code).toBe(0);
     expect(ok.report?.counts.total).toBe(14);
     writeFileSync(join(root, 'parse', 'bad.go'), 'package parse\n\nimport "fmt"\n\nfunc Bad() { fmt.Printf("%d\\n", "x") }\n');
-    const plain = run(root, 'go vet ./... && go test -count=1 ./...', baseEnv());
+    const plain = run(root, 'go vet ./... && go test -count=1 ./...', baseEnv(), GO_TIMEOUT);
     const bad = observe(root, 'go vet ./... && go test -count=1 ./...');
     expect(plain.code).not.toBe(0);
     expect(bad.code).toBe(plain.code);
@@ -108,7 +82,7 @@ describe('go observer', () => {
 
   it('a failing run keeps its exit status; the failed test is in the report; a cached rerun reports the same tests', () => {
     const root = project();
-    const plain = run(root, 'go test ./...', baseEnv({ CALC_FAIL: '1' }));
+    const plain = run(root, 'go test ./...', baseEnv({ CALC_FAIL: '1' }), GO_TIMEOUT);
     const o = observe(root, 'go test ./...', { CALC_FAIL: '1' });
     expect([plain.code, o.code]).toEqual([1, 1]);
     expect(o.report?.counts).toEqual({ passed: 12, failed: 1, skipped: 1, total: 14 });

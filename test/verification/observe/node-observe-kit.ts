@@ -1,85 +1,50 @@
-import { afterAll } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+/** Helpers of the node observer tests: temp projects on real runners, commands run as written. */
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeObserver } from '../../../src/agent/verification/test-results/observe/node-observer.js';
-import { reportsDir } from '../../../src/agent/verification/test-results/observe/types.js';
-import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
-import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
-import { tempDir } from '../../kit/temp.js';
+import { tempProject } from '../../kit/verify-files.js';
+import { ids, readReports, runObserved, type Env, type ObservedReport, type Run } from '../../kit/verify-observe.js';
 
-/** Helpers of the node observer tests: temp projects on real runners, commands run as written. */
+export { ids, run, steady, type Run } from '../../kit/verify-observe.js';
+
 /** This repository's node_modules (real runners: jest, vitest, mocha, c8, nyc, jasmine). */
 const NODE_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-
-function temp(prefix: string): string {
-  const d = tempDir(prefix);
-  temps.push(d);
-  return d;
-}
 
 /** A project folder with these files and node_modules linked to this repository's. */
 export function project(files: Record<string, string>): string {
-  const root = temp('proofpr-obs-proj-');
-  for (const [p, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), content);
-  }
+  const root = tempProject(files, 'proofpr-obs-proj-');
   symlinkSync(NODE_MODULES, join(root, 'node_modules'));
   return root;
 }
 
+/** An executable `node_modules/.bin/<name>` under root, linked to `target` (relative to .bin, as npm links a package's bin). */
+export function linkBin(root: string, name: string, target: string): void {
+  const bin = join(root, 'node_modules/.bin');
+  mkdirSync(bin, { recursive: true });
+  chmodSync(join(bin, target), 0o755);
+  symlinkSync(target, join(bin, name));
+}
+
 /** The environment a command gets without the observer (the outer jest's worker id left out). */
-export function baseEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, ...extra };
+export function baseEnv(extra: Record<string, string> = {}): Env {
+  const env: Env = { ...process.env, ...extra };
   delete env.JEST_WORKER_ID;
   return env;
 }
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 export interface Observed extends Run {
-  reports: Array<{ runner: string; file: string; report: RunnerReport | undefined }>;
-}
-
-export function run(cwd: string, command: string, env: Record<string, string | undefined>): Run {
-  const r = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  reports: ObservedReport[];
 }
 
 /** Runs `command` as written, with only the observer's files and environment added; parses every report. */
 export function observe(cwd: string, command: string, extra: Record<string, string> = {}): Observed {
-  const dir = temp('proofpr-obs-dir-');
-  for (const f of nodeObserver.files(dir)) {
-    mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, f.content);
-  }
-  const base = baseEnv(extra);
-  const r = run(cwd, command, { ...base, ...nodeObserver.env(dir, base) });
-  let names: string[] = [];
-  try {
-    names = readdirSync(reportsDir(dir)).sort();
-  } catch {
-    names = [];
-  }
-  const reports = names.map((file) => {
-    const runner = /^(.+)-\d+-\d+\.report$/.exec(file)?.[1] ?? '?';
-    return { runner, file, report: runnerNamed(runner)?.parse(readFileSync(join(reportsDir(dir), file), 'utf8'), cwd) };
-  });
-  return { ...r, reports };
+  const { dir, ...r } = runObserved(nodeObserver, cwd, command, baseEnv(extra));
+  return { ...r, reports: readReports(dir, cwd).reports };
 }
 
-export const ids = (r: RunnerReport | undefined) => (r?.tests ?? []).map((t) => `${t.outcome} ${t.id}`).sort();
-/** Output with run times taken out (they differ between two runs). */
-export const steady = (s: string) => s.replace(/\d+(\.\d+)?\s?m?s\b/g, 'T');
+/** What an observed run shows: its exit status, the runner of each report, and the first report's tests (`outcome id`, sorted). */
+export const summary = (o: Observed) => ({ code: o.code, runners: o.reports.map((r) => r.runner), tests: ids(o.reports[0]?.report) });
 
 export const JEST_MATH = {
   'math.js': 'exports.add = (a, b) => a + b;\n',

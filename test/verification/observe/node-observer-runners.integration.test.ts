@@ -1,5 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { ARGV_CHECK, baseEnv, ids, JEST_MATH, MOCHA_SPEC, observe, project, run, steady } from './node-observe-kit.js';
+import { ARGV_CHECK, baseEnv, ids, JEST_MATH, MOCHA_SPEC, observe, project, run, steady, summary } from './node-observe-kit.js';
 
 // Real runners on a shared machine: a run can take tens of seconds.
 jest.setTimeout(180_000);
@@ -23,13 +23,15 @@ describe('node observer: mocha (in-process: argv untouched)', () => {
     });
     expect(run(root, 'npm test', baseEnv({ RECORD_ARGV: '1' })).code).toBe(0);
     const o = observe(root, 'npm test');
-    expect(o.code).toBe(0);
-    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
-    expect(ids(o.reports[0]?.report)).toEqual([
-      'passed test/add.spec.js > add adds',
-      'passed test/argv.spec.js > sees the plain argv',
-      'skipped test/add.spec.js > add later',
-    ]);
+    expect(summary(o)).toEqual({
+      code: 0,
+      runners: ['mocha'],
+      tests: [
+        'passed test/add.spec.js > add adds',
+        'passed test/argv.spec.js > sees the plain argv',
+        'skipped test/add.spec.js > add later',
+      ],
+    });
   });
 
   it('a failing run: report written, exit status and output the same as without the observer', () => {
@@ -78,16 +80,14 @@ describe('node observer: mocha (in-process: argv untouched)', () => {
       'test/sub.spec.js': FAILING_SPEC,
     });
     const o = observe(root, 'npx mocha --parallel --jobs 2');
-    expect(o.code).toBe(1);
-    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
+    expect(summary(o)).toMatchObject({ code: 1, runners: ['mocha'] });
     expect(o.reports[0]?.report?.counts).toEqual({ passed: 2, failed: 1, skipped: 1, total: 4 });
   });
 
   it('with node flags (mocha re-executes itself as a child process): one report, from the child', () => {
     const root = project({ 'package.json': JSON.stringify({ name: 'm' }), 'test/add.spec.js': MOCHA_SPEC });
     const o = observe(root, 'npx mocha --expose-gc');
-    expect(o.code).toBe(0);
-    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
+    expect(summary(o)).toMatchObject({ code: 0, runners: ['mocha'] });
     expect(o.reports[0]?.report?.counts.total).toBe(2);
   });
 
@@ -105,9 +105,7 @@ describe('node observer: mocha (in-process: argv untouched)', () => {
         '});\n',
     });
     const o = observe(root, 'npx mocha');
-    expect(o.code).toBe(0);
-    expect(o.reports.map((r) => r.runner)).toEqual(['mocha']);
-    expect(ids(o.reports[0]?.report)).toEqual(['passed test/outer.spec.js > runs fixtures']);
+    expect(summary(o)).toEqual({ code: 0, runners: ['mocha'], tests: ['passed test/outer.spec.js > runs fixtures'] });
   });
 
   it('a workspace script (npm test -w packages/x, with its pretest)', () => {
@@ -182,8 +180,6 @@ describe('node observer: ava (tests in workers: --tap added to the main argv, st
         "test.skip('later', (t) => { t.pass(); });\n",
     });
     const o = observe(root, 'npm test');
-    expect(o.code).toBe(1);
-    expect(o.reports.map((r) => r.runner)).toEqual(['ava']);
-    expect(ids(o.reports[0]?.report)).toEqual(['failed is wrong', 'passed argv is clean', 'skipped later']);
+    expect(summary(o)).toEqual({ code: 1, runners: ['ava'], tests: ['failed is wrong', 'passed argv is clean', 'skipped later'] });
   });
 });

@@ -1,26 +1,14 @@
-import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { describe, expect, it, jest } from '@jest/globals';
 import { collectObserved } from '../../../src/agent/verification/test-results/observe/collect-observed.js';
 import { countCalls } from '../../../src/agent/verification/test-results/observe/count-calls.js';
 import { nodeObserver } from '../../../src/agent/verification/test-results/observe/node-observer.js';
 import { parsePlaywrightSummary } from '../../../src/agent/verification/test-results/observe/playwright-summary.js';
-import { reportsDir } from '../../../src/agent/verification/test-results/observe/types.js';
-import { tempDir } from '../../kit/temp.js';
+import { tempProject } from '../../kit/verify-files.js';
+import { reportFiles, runObserved } from '../../kit/verify-observe.js';
+import { baseEnv, linkBin } from './node-observe-kit.js';
 
 // Real node processes on a shared machine.
 jest.setTimeout(120_000);
-
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-const temp = (prefix: string) => {
-  const d = tempDir(prefix);
-  temps.push(d);
-  return d;
-};
 
 /** Stand-ins for node-tap and playwright at the paths their packages install their command-line entry. */
 const FAKE_TAP = `#!/usr/bin/env node
@@ -44,40 +32,27 @@ console.log('  2 passed (1.2s)');
 const NODE_TEST = `const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 1, 2));\ntest('subtracts', () => assert.strictEqual(2 - 1, 1));\n`;
 
 function project(): string {
-  const root = temp('proofpr-seen-proj-');
-  const files: Record<string, string> = {
-    'package.json': JSON.stringify({ name: 'p' }),
-    'node_modules/tap/bin/run.js': FAKE_TAP,
-    'node_modules/@playwright/test/cli.js': FAKE_PLAYWRIGHT,
-    'tap/a.js': 'if (process.env.PROOFPR_OBSERVE_INSIDE === undefined) process.exit(9);\n',
-    'tap/b.js': '',
-    'unit/math.test.js': NODE_TEST,
-  };
-  for (const [p, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), content);
-  }
-  chmodSync(join(root, 'node_modules/tap/bin/run.js'), 0o755);
-  chmodSync(join(root, 'node_modules/@playwright/test/cli.js'), 0o755);
-  mkdirSync(join(root, 'node_modules/.bin'));
-  symlinkSync('../tap/bin/run.js', join(root, 'node_modules/.bin/tap'));
-  symlinkSync('../@playwright/test/cli.js', join(root, 'node_modules/.bin/playwright'));
+  const root = tempProject(
+    {
+      'package.json': JSON.stringify({ name: 'p' }),
+      'node_modules/tap/bin/run.js': FAKE_TAP,
+      'node_modules/@playwright/test/cli.js': FAKE_PLAYWRIGHT,
+      'tap/a.js': 'if (process.env.PROOFPR_OBSERVE_INSIDE === undefined) process.exit(9);\n',
+      'tap/b.js': '',
+      'unit/math.test.js': NODE_TEST,
+    },
+    'proofpr-seen-proj-',
+  );
+  linkBin(root, 'tap', '../tap/bin/run.js');
+  linkBin(root, 'playwright', '../@playwright/test/cli.js');
   return root;
 }
 
 async function observe(root: string, command: string) {
-  const dir = temp('proofpr-seen-dir-');
-  for (const f of nodeObserver.files(dir)) {
-    mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, f.content);
-  }
-  const base: Record<string, string | undefined> = { ...process.env };
-  delete base.JEST_WORKER_ID;
-  const r = spawnSync('bash', ['-c', command], { cwd: root, env: { ...base, ...nodeObserver.env(dir, base) }, encoding: 'utf8' });
-  const output = `${r.stdout}${r.stderr}`;
-  const files = readdirSync(reportsDir(dir)).sort();
+  const { dir, code, stdout, stderr } = runObserved(nodeObserver, root, command, baseEnv());
+  const output = `${stdout}${stderr}`;
   const { calls, seen } = await collectObserved(dir, output, [root], []);
-  return { code: r.status, files, seen, counted: countCalls(calls, seen, output) };
+  return { code, files: reportFiles(dir), seen, counted: countCalls(calls, seen, output) };
 }
 
 describe('node observer: runners it cannot observe leave a .seen marker', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { nodeObserver, nodeOptionsWord } from '../../../src/agent/verification/test-results/observe/node-observer.js';
-import { ARGV_CHECK, baseEnv, ids, JEST_MATH, observe, project, run } from './node-observe-kit.js';
+import { ARGV_CHECK, baseEnv, ids, JEST_MATH, observe, project, run, summary } from './node-observe-kit.js';
 
 // Real runners on a shared machine: a run can take tens of seconds.
 jest.setTimeout(180_000);
@@ -53,13 +53,11 @@ describe('node observer: jest (no argv change)', () => {
       'back/b.test.js': "test('back works', () => {});\ntest.skip('back later', () => {});\n",
     });
     const o = observe(root, 'npx jest --ci');
-    expect(o.code).toBe(0);
-    expect(o.reports.map((r) => r.runner)).toEqual(['jest']);
-    expect(ids(o.reports[0]?.report)).toEqual([
-      'passed back/b.test.js > back works',
-      'passed front/f.test.js > front works',
-      'skipped back/b.test.js > back later',
-    ]);
+    expect(summary(o)).toEqual({
+      code: 0,
+      runners: ['jest'],
+      tests: ['passed back/b.test.js > back works', 'passed front/f.test.js > front works', 'skipped back/b.test.js > back later'],
+    });
   });
 
   it('an in-band run (one test file) sees exactly the argv of the plain run', () => {
@@ -70,8 +68,7 @@ describe('node observer: jest (no argv change)', () => {
     const plain = run(root, 'npx jest --ci', baseEnv({ RECORD_ARGV: '1' }));
     expect(plain.code).toBe(0);
     const o = observe(root, 'npx jest --ci');
-    expect(o.code).toBe(0);
-    expect(ids(o.reports[0]?.report)).toEqual(['passed argv.test.js > sees the plain argv']);
+    expect(summary(o)).toMatchObject({ code: 0, tests: ['passed argv.test.js > sees the plain argv'] });
   });
 });
 
@@ -91,8 +88,10 @@ describe('node observer: vitest', () => {
     const o = observe(root, 'npm test');
     expect(o.code).toBe(1);
     expect(o.stdout).toContain('pretest ran');
-    expect(o.reports.map((r) => r.runner)).toEqual(['vitest']);
-    expect(ids(o.reports[0]?.report)).toEqual(['failed argv.test.js > is wrong', 'passed argv.test.js > argv is clean']);
+    expect(summary(o)).toMatchObject({
+      runners: ['vitest'],
+      tests: ['failed argv.test.js > is wrong', 'passed argv.test.js > argv is clean'],
+    });
   });
 
   it('under a coverage wrapper (c8 vitest run)', () => {
@@ -101,8 +100,6 @@ describe('node observer: vitest', () => {
       'a.test.js': "import { expect, test } from 'vitest';\ntest('one', () => { expect(1).toBe(1); });\n",
     });
     const o = observe(root, 'npx c8 vitest run');
-    expect(o.code).toBe(0);
-    expect(o.reports.map((r) => r.runner)).toEqual(['vitest']);
-    expect(ids(o.reports[0]?.report)).toEqual(['passed a.test.js > one']);
+    expect(summary(o)).toEqual({ code: 0, runners: ['vitest'], tests: ['passed a.test.js > one'] });
   });
 });

@@ -1,74 +1,46 @@
-import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { pythonDir, pythonObserver } from '../../../src/agent/verification/test-results/observe/python-observer.js';
-import { reportsDir } from '../../../src/agent/verification/test-results/observe/types.js';
 import { runnerNamed } from '../../../src/agent/verification/test-results/runners/index.js';
-import type { RunnerReport } from '../../../src/agent/verification/test-results/runners/types.js';
 import { tempDir } from '../../kit/temp.js';
+import {
+  fixtureCopy,
+  ids,
+  readReports,
+  run,
+  runObserved,
+  steady,
+  type Env,
+  type ObservedReport,
+  type Run,
+} from '../../kit/verify-observe.js';
 
 // Real python3 and pytest (CI installs python3 and python3-pytest), real processes, commands as written.
 const FIX = 'test/fixtures/observe/python';
 // Each test runs a real runner twice (as written, and observed); on a loaded machine that takes a while.
 jest.setTimeout(180_000);
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-const temp = (prefix: string) => {
-  const d = tempDir(prefix);
-  temps.push(d);
-  return d;
-};
 /** A copy of a fixture project in a fresh folder. */
-const project = (name: string) => {
-  const root = temp('proofpr-pyobs-');
-  cpSync(join(FIX, name), root, { recursive: true });
-  return root;
-};
+const project = (name: string) => fixtureCopy(join(FIX, name), 'proofpr-pyobs-');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 interface Observed extends Run {
   files: string[];
-  reports: Array<{ runner: string; report: RunnerReport | undefined }>;
+  reports: ObservedReport[];
 }
 
-function baseEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
+function baseEnv(extra: Record<string, string> = {}): Env {
+  const env: Env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
   delete env.PYTHONPATH;
   delete env.PROOFPR_OBSERVED_RUNNER;
   return { ...env, ...extra };
 }
-function run(cwd: string, command: string, env: Record<string, string | undefined>): Run {
-  const r = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 /** Runs `command` as written with only the observer's files and environment added; parses every report with its runner. */
 function observe(cwd: string, command: string, extra: Record<string, string> = {}): Observed {
-  const dir = temp('proofpr-pyobs-dir-');
-  for (const f of pythonObserver.files(dir)) {
-    mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, f.content);
-  }
-  const base = baseEnv(extra);
-  const r = run(cwd, command, { ...base, ...pythonObserver.env(dir, base) });
-  const files = existsSync(reportsDir(dir)) ? readdirSync(reportsDir(dir)).sort() : [];
-  const reports = files
-    .filter((f) => f.endsWith('.report'))
-    .map((f) => {
-      const runner = /^(.+)-\d+-\d+\.report$/.exec(f)?.[1] ?? '?';
-      return { runner, report: runnerNamed(runner)?.parse(readFileSync(join(reportsDir(dir), f), 'utf8'), cwd) };
-    });
-  return { ...r, files, reports };
+  const { dir, ...r } = runObserved(pythonObserver, cwd, command, baseEnv(extra));
+  const { files, reports } = readReports(dir, cwd);
+  return { ...r, files, reports: reports.filter((x) => x.file.endsWith('.report')) };
 }
-const ids = (r: RunnerReport | undefined) => (r?.tests ?? []).map((t) => `${t.outcome} ${t.id}`).sort();
-/** Output with run times taken out. */
-const steady = (s: string) => s.replace(/\d+(\.\d+)?\s?m?s\b/g, 'T');
 /** unittest's own count: "Ran N tests". */
 const ranN = (stderr: string) => Number(/^Ran (\d+) tests? in /m.exec(stderr)?.[1] ?? NaN);
 
@@ -96,7 +68,7 @@ describe('python observer: environment and files only', () => {
   it('runs the sitecustomize it shadows first (its module stays importable as sitecustomize)', () => {
     const root = project('script');
     const shadow = realpathSync(join(FIX, 'shadow'));
-    const mark = join(temp('proofpr-pyobs-mark-'), 'mark');
+    const mark = join(tempDir('proofpr-pyobs-mark-'), 'mark');
     const o = observe(root, `python3 -c "import sitecustomize; print(sitecustomize.SHADOWED)"`, { PYTHONPATH: shadow, SHADOW_MARK: mark });
     expect([o.code, o.stdout.trim(), o.stderr]).toEqual([0, 'True', '']);
     expect(readFileSync(mark, 'utf8')).toBe('ran');
@@ -217,7 +189,7 @@ describe('python observer: unittest', () => {
 
   it('inside a virtualenv (python -m venv) the runners are observed the same way', () => {
     const root = project('calc');
-    const venv = join(temp('proofpr-pyobs-venv-'), 'venv');
+    const venv = join(tempDir('proofpr-pyobs-venv-'), 'venv');
     const made = spawnSync('python3', ['-m', 'venv', '--without-pip', '--system-site-packages', venv], { encoding: 'utf8' });
     expect(made.stderr).toBe('');
     const o = observe(root, `. ${venv}/bin/activate && python -m unittest && python -m pytest -q -p no:cacheprovider`);

@@ -1,38 +1,15 @@
-import { describe, it, expect, afterEach } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { describe, it, expect } from '@jest/globals';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
-import { detectBwrap, resolveSandbox, sandboxArgv } from '../../src/workspace/sandbox.js';
+import { resolveSandbox, sandboxArgv } from '../../src/workspace/sandbox.js';
 import { sandboxMounts } from '../../src/workspace/sandbox-mounts.js';
-import { createWorktree } from '../../src/workspace/worktree.js';
-import { makeRemote, sh, writeFiles } from './git-fixtures.js';
+import { sh, writeFiles } from './git-fixtures.js';
 import { tempDir } from '../kit/temp.js';
+import { afterThisTest, itInSandbox, openExec, sandboxedCheckout } from '../kit/walls-exec.js';
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0)) await f();
-});
-
-/** Without a working bwrap these tests fail on CI (CI=true) and prove nothing elsewhere. */
-async function needBwrap(): Promise<boolean> {
-  const ok = (await detectBwrap()) !== null;
-  if (!ok) expect(process.env.CI === 'true' ? 'bwrap missing on CI: apt-get install bubblewrap' : 'no bwrap').toBe('no bwrap');
-  return ok;
-}
-
-async function setup(sandbox: 'required' | 'off', network = false): Promise<{ h: ExecHandle; root: string }> {
-  const base = tempDir('proofpr-sbx-');
-  const root = join(base, 'repo');
-  mkdirSync(root);
-  const h = await createExec({ root, runTmp: join(base, 'run'), sandbox, killGraceMs: 200, network });
-  cleanup.push(async () => {
-    await h.dispose();
-    rmSync(base, { recursive: true, force: true });
-  });
-  return { h, root };
-}
+const setup = (sandbox: 'required' | 'off', network = false) => openExec('proofpr-sbx-', { sandbox, network });
 
 async function listen(): Promise<{ port: number; hits: () => number; server: Server }> {
   let n = 0;
@@ -41,14 +18,17 @@ async function listen(): Promise<{ port: number; hits: () => number; server: Ser
     s.destroy();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+  afterThisTest(() => new Promise<void>((r) => server.close(() => r())));
   return { port: (server.address() as { port: number }).port, hits: () => n, server };
 }
 
 describe('sandbox', () => {
-  it('sandbox - argv binds the worktree writable over a read-only root without network', () => {
+  it('sandbox - argv builds the root from what it names (system folders read-only, no host root), the worktree writable, no network', () => {
     const argv = sandboxArgv({ root: '/w', tmp: '/r/tmp', home: '/r/home', network: false });
-    expect(argv.slice(0, 3)).toEqual(['--ro-bind', '/', '/']);
+    const binds = argv.flatMap((a, i) => (a === '--ro-bind' || a === '--bind' ? [argv[i + 2]] : []));
+    expect(binds).not.toContain('/');
+    for (const host of ['/run', '/var', '/var/run', '/var/lib', '/home', '/root', '/etc']) expect(binds).not.toContain(host);
+    expect(argv.join(' ')).toContain('--ro-bind /usr /usr');
     expect(argv.join(' ')).toContain('--bind /w /w');
     for (const f of ['--unshare-net', '--unshare-pid', '--die-with-parent']) expect(argv).toContain(f);
     expect(argv.join(' ')).toContain('--tmpfs /tmp');
@@ -58,8 +38,7 @@ describe('sandbox', () => {
     expect(await resolveSandbox('off')).toBe('none');
   });
 
-  it('sandbox - bash in bwrap writes the worktree but nothing outside it', async () => {
-    if (!(await needBwrap())) return;
+  itInSandbox('sandbox - bash in bwrap writes the worktree but nothing outside it', async () => {
     const { h, root } = await setup('required');
     expect(h.sandbox).toBe('bwrap');
     const marker = `proofpr-sbx-${process.pid}-${Date.now()}`;
@@ -79,8 +58,7 @@ describe('sandbox', () => {
     expect(etcRc).not.toBe('0');
   });
 
-  it('sandbox - bash in bwrap cannot open a network socket that works without it', async () => {
-    if (!(await needBwrap())) return;
+  itInSandbox('sandbox - bash in bwrap cannot open a network socket that works without it', async () => {
     const srv = await listen();
     const cmd = `echo hi > /dev/tcp/127.0.0.1/${srv.port} && echo connected`;
     const plain = await (await setup('off')).h.exec({ command: cmd, cwd: tmpdir(), timeoutMs: 5000 });
@@ -92,8 +70,7 @@ describe('sandbox', () => {
     expect(srv.hits()).toBe(1);
   });
 
-  it('sandbox - a timeout in bwrap kills everything inside', async () => {
-    if (!(await needBwrap())) return;
+  itInSandbox('sandbox - a timeout in bwrap kills everything inside', async () => {
     const { h, root } = await setup('required');
     const t0 = Date.now();
     const r = await h.exec({ command: 'bash -c \'trap "" TERM; sleep 30\' & sleep 30', cwd: root, timeoutMs: 300 });
@@ -101,8 +78,7 @@ describe('sandbox', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
-  it('sandbox - network: true keeps the host network (setup commands), the default does not', async () => {
-    if (!(await needBwrap())) return;
+  itInSandbox('sandbox - network: true keeps the host network (setup commands), the default does not', async () => {
     const srv = await listen();
     const cmd = `echo hi > /dev/tcp/127.0.0.1/${srv.port} && echo connected`;
     const open = await setup('required', true);
@@ -131,62 +107,42 @@ describe('sandbox', () => {
     expect(at('--ro-bind', '/h/src/.git')).toBeLessThan(at('--ro-bind', '/h/p/runs/x/git-config', '/h/src/.git/config'));
   });
 
-  it('sandbox - hidePaths hide the state folder, the home and the source .git; the worktree, its git dirs and linked deps stay usable', async () => {
-    if (!(await needBwrap())) return;
-    const base = tempDir('proofpr-hide-');
-    const remote = makeRemote({ 'README.md': '# r\n', '.gitignore': 'node_modules/\n' });
-    const fakeHome = join(base, 'home');
-    const state = join(base, 'state');
-    const src = join(fakeHome, 'src');
-    sh(base, 'clone', '-q', remote.bare, src);
-    sh(src, 'config', 'http.https://example.test/.extraheader', 'AUTHORIZATION: basic SECRET_IN_CONFIG');
-    writeFiles(src, { 'node_modules/dep/index.js': 'module.exports = 42;\n' });
-    writeFiles(fakeHome, { '.git-credentials': 'https://x:SECRET_CRED@example.test\n' });
-    writeFiles(state, { 'proofpr.db': 'SECRET_DB\n', 'runs/other/transcript.jsonl': 'SECRET_RUN\n' });
-    writeFiles(base, { 'token.txt': 'SECRET_FILE\n' });
-    const wt = await createWorktree({
-      repoDir: src,
-      baseRef: 'main',
-      branch: 'proofpr/3-h',
-      worktreesDir: join(state, 'worktrees'),
-      runId: 'r',
-      linkDirs: ['node_modules'],
-    });
-    const runTmp = join(state, 'runs', 'r');
-    const h = await createExec({
-      root: wt.path,
-      runTmp,
-      sandbox: 'required',
-      gitDir: wt.gitDir,
-      hidePaths: [state, fakeHome, join(src, '.git'), join(base, 'token.txt'), join(base, 'missing')],
-      killGraceMs: 200,
-    });
-    cleanup.push(async () => {
-      await h.dispose();
-      await wt.remove();
-      remote.cleanup();
-      rmSync(base, { recursive: true, force: true });
-    });
-    const run = async (command: string): Promise<string> => (await h.exec({ command, cwd: wt.path, timeoutMs: 10_000 })).output;
-    const secrets = await run(
-      `cat ${base}/token.txt ${fakeHome}/.git-credentials ${state}/proofpr.db ${state}/runs/other/transcript.jsonl ${src}/.git/config; ` +
-        `grep -r SECRET ${fakeHome} ${state} 2>/dev/null; git config --list; ls ${state}`,
-    );
-    for (const s of ['SECRET_FILE', 'SECRET_CRED', 'SECRET_DB', 'SECRET_RUN', 'SECRET_IN_CONFIG']) expect(secrets).not.toContain(s);
-    expect(await run('cat node_modules/dep/index.js')).toBe('module.exports = 42;\n');
-    expect(await run('echo fixed > README.md && git status --porcelain && git log -1 --format=%s')).toBe(' M README.md\ninitial\n');
-    expect(await run('touch "$TMPDIR/t" "$HOME/h" && echo ok')).toBe('ok\n');
-    expect(await run(`touch ${wt.gitDir}/x ${src}/.git/y node_modules/z 2>/dev/null; echo $?`)).not.toBe('0\n');
-    expect(existsSync(join(wt.gitDir, 'x'))).toBe(false);
-    expect(existsSync(join(src, 'node_modules/z'))).toBe(false);
-    expect(readFileSync(join(src, '.git/config'), 'utf8')).toContain('SECRET_IN_CONFIG');
-    writeFileSync(join(wt.path, 'after.txt'), 'host still sees the worktree\n');
-    expect(await run('cat after.txt')).toBe('host still sees the worktree\n');
-  });
+  itInSandbox(
+    'sandbox - hidePaths hide the state folder, the home and the source .git; the worktree, its git dirs and linked deps stay usable',
+    async () => {
+      const { wt, h, paths } = await sandboxedCheckout({
+        files: { 'README.md': '# r\n', '.gitignore': 'node_modules/\n' },
+        branch: 'proofpr/3-h',
+        prepare: ({ base, home, src, state }) => {
+          sh(src, 'config', 'http.https://example.test/.extraheader', 'AUTHORIZATION: basic SECRET_IN_CONFIG');
+          writeFiles(src, { 'node_modules/dep/index.js': 'module.exports = 42;\n' });
+          writeFiles(home, { '.git-credentials': 'https://x:SECRET_CRED@example.test\n' });
+          writeFiles(state, { 'proofpr.db': 'SECRET_DB\n', 'runs/other/transcript.jsonl': 'SECRET_RUN\n' });
+          writeFiles(base, { 'token.txt': 'SECRET_FILE\n' });
+        },
+        hide: ({ base, home, src, state }) => [state, home, join(src, '.git'), join(base, 'token.txt'), join(base, 'missing')],
+      });
+      const { base, home: fakeHome, src, state } = paths;
+      const run = async (command: string): Promise<string> => (await h.exec({ command, cwd: wt.path, timeoutMs: 10_000 })).output;
+      const secrets = await run(
+        `cat ${base}/token.txt ${fakeHome}/.git-credentials ${state}/proofpr.db ${state}/runs/other/transcript.jsonl ${src}/.git/config; ` +
+          `grep -r SECRET ${fakeHome} ${state} 2>/dev/null; git config --list; ls ${state}`,
+      );
+      for (const s of ['SECRET_FILE', 'SECRET_CRED', 'SECRET_DB', 'SECRET_RUN', 'SECRET_IN_CONFIG']) expect(secrets).not.toContain(s);
+      expect(await run('cat node_modules/dep/index.js')).toBe('module.exports = 42;\n');
+      expect(await run('echo fixed > README.md && git status --porcelain && git log -1 --format=%s')).toBe(' M README.md\ninitial\n');
+      expect(await run('touch "$TMPDIR/t" "$HOME/h" && echo ok')).toBe('ok\n');
+      expect(await run(`touch ${wt.gitDir}/x ${src}/.git/y node_modules/z 2>/dev/null; echo $?`)).not.toBe('0\n');
+      expect(existsSync(join(wt.gitDir, 'x'))).toBe(false);
+      expect(existsSync(join(src, 'node_modules/z'))).toBe(false);
+      expect(readFileSync(join(src, '.git/config'), 'utf8')).toContain('SECRET_IN_CONFIG');
+      writeFileSync(join(wt.path, 'after.txt'), 'host still sees the worktree\n');
+      expect(await run('cat after.txt')).toBe('host still sees the worktree\n');
+    },
+  );
 
   it('sandboxMounts - keeps PATH folders under a hidden home visible (with the install prefix of deep ones only)', async () => {
     const base = tempDir('proofpr-mnt-');
-    cleanup.push(() => rmSync(base, { recursive: true, force: true }));
     const home = join(base, 'home');
     for (const d of ['.nvm/versions/node/v20/bin', '.cargo/bin', 'root', 'run']) mkdirSync(join(home, d), { recursive: true });
     const m = await sandboxMounts({

@@ -1,0 +1,104 @@
+/**
+ * The sandbox names what it mounts (src/workspace/sandbox-system.ts): a Unix socket of the host (Docker's,
+ * D-Bus, X11, one in a home or under the host's /tmp) cannot be reached from a sandboxed command, whatever
+ * its path, because no host folder that could hold it is mounted. Each socket answers from outside the
+ * sandbox (the check is not vacuous) and is refused inside, from an agent's Bash command and from a
+ * harness test run (its own fresh home).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
+import { detectBwrap } from '../../src/workspace/sandbox.js';
+import { tempDir } from '../kit/temp.js';
+
+const servers: Server[] = [];
+const made: string[] = [];
+let bwrap: string | null = null;
+let root = '';
+let h: ExecHandle | undefined;
+
+/** A listening Unix socket at `path` (its folder made when missing); undefined where the host does not let us make one. */
+async function listenAt(path: string): Promise<string | undefined> {
+  try {
+    mkdirSync(join(path, '..'), { recursive: true });
+  } catch {
+    return undefined;
+  }
+  const srv = createServer((c) => c.end('hello from the host\n'));
+  const ok = await new Promise<boolean>((res) => {
+    srv.once('error', () => res(false));
+    srv.listen(path, () => res(true));
+  });
+  if (!ok) return undefined;
+  servers.push(srv);
+  made.push(path);
+  return path;
+}
+
+const CONNECT = (p: string): string =>
+  `node -e 'const s=require("net").connect(${JSON.stringify(p)});s.on("data",d=>{process.stdout.write("CONNECTED "+d);process.exit(0)});s.on("error",e=>{console.log("REFUSED "+e.code);process.exit(0)})'`;
+
+let sockets: string[] = [];
+
+beforeAll(async () => {
+  bwrap = await detectBwrap();
+  if (!bwrap) process.stdout.write('host sockets: skipped, bubblewrap cannot create namespaces on this machine\n');
+  root = tempDir('proofpr-sockets-repo-');
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+  writeFileSync(join(root, 'README.md'), '# fixture\n');
+  const tag = `proofpr-test-${process.pid}-${Date.now()}`;
+  const candidates = [
+    join(tempDir('proofpr-sockets-host-'), 'chosen.sock'), // a path the test chooses under the host's /tmp
+    `/tmp/.X11-unix/${tag}`,
+    `/run/${tag}.sock`,
+    `/var/run/${tag}-docker.sock`,
+    `/var/lib/${tag}.sock`,
+    join(homedir(), `.${tag}.sock`),
+  ];
+  sockets = (await Promise.all(candidates.map(listenAt))).filter((p): p is string => p !== undefined);
+  h = await createExec({ root, runTmp: join(tempDir('proofpr-sockets-run-'), 'run'), sandbox: 'auto', protect: {} });
+});
+
+afterAll(async () => {
+  await h?.dispose();
+  for (const s of servers) s.close();
+  for (const p of made) rmSync(p, { force: true });
+});
+
+describe('sandbox - no host Unix socket answers inside', () => {
+  it('sockets - the test made sockets in the host places that hold them, and each answers outside the sandbox', async () => {
+    expect(sockets.length).toBeGreaterThanOrEqual(2);
+    // async: the servers live in this process, so a blocking call could not let them answer
+    for (const p of sockets)
+      expect((await promisify(execFile)('bash', ['-c', CONNECT(p)], { encoding: 'utf8' })).stdout).toContain('CONNECTED hello');
+  });
+
+  it.each([
+    ['an agent Bash command', {}],
+    ['a harness test run (fresh home)', { home: 'fresh' as const }],
+  ])('sockets - %s connects to none of them', async (_what, extra) => {
+    if (!bwrap || !h) return;
+    for (const p of sockets) {
+      const r = await h.exec({ command: CONNECT(p), cwd: root, timeoutMs: 20_000, ...extra });
+      expect({ socket: p, out: r.stdout.trim() }).toEqual({
+        socket: p,
+        out: expect.stringMatching(/^REFUSED (ENOENT|ECONNREFUSED|EACCES)$/),
+      });
+    }
+  });
+
+  it('sockets - the same sandbox still runs the toolchain (node, git, python3) and reads name resolution and TLS roots', async () => {
+    if (!bwrap || !h) return;
+    const r = await h.exec({
+      command: 'node -v && git --version && python3 -c "print(1)" && test -r /etc/passwd && ls /etc/ssl >/dev/null && echo OK',
+      cwd: root,
+      timeoutMs: 20_000,
+    });
+    expect(r.stdout).toContain('OK');
+  });
+});
