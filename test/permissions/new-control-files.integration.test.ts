@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { policyOver } from '../kit/walls-policy.js';
 import { isControlPath } from '../../src/workspace/protected-paths.js';
 import { commitWork, wipCommit } from '../../src/workspace/publish.js';
-import { BOT as identity, sh, useCheckouts } from '../workspace/git-fixtures.js';
+import { sh } from '../workspace/git-fixtures.js';
+import { BOT as identity, useCheckouts } from '../kit/walls-checkout.js';
 
 /* Control files that did not exist at the start (issue 23: walled whether or not they exist, checked again at commit). */
 

@@ -7,7 +7,8 @@ import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { commitWork } from '../../src/workspace/publish.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
-import { BOT as identity, bareEnv, sh, tempDir, useCheckouts } from './git-fixtures.js';
+import { bareEnv, sh, tempDir } from './git-fixtures.js';
+import { BOT as identity, useCheckouts } from '../kit/walls-checkout.js';
 import { afterThisTest, itInSandbox } from '../kit/walls-exec.js';
 
 const checkout = useCheckouts({ 'README.md': '# r\n' }, 'proofpr/1-a');

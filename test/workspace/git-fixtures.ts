@@ -1,10 +1,8 @@
-import { afterEach } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
-import { createWorktree, type Worktree } from '../../src/workspace/worktree.js';
 import { tempDir } from '../kit/temp.js';
 
 export { tempDir };
@@ -86,36 +84,4 @@ export function captureLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   const logger = pino({ level: 'trace' }, { write: (s: string) => void lines.push(s) });
   return { logger, lines };
-}
-
-/** The identity the harness commits with. */
-export const BOT = { name: 'proofpr[bot]', email: 'bot@example.test' };
-
-/** A remote, a plain clone of it like the CLI's checkout, and a worktree made from the clone (not from a mirror). */
-export interface Checkout {
-  remote: Remote;
-  clone: string;
-  wt: Worktree;
-}
-
-/**
- * Checkouts for the tests of a file: each call makes a remote holding `files`, clones it and makes a
- * worktree of the clone on `branch`; the worktree and the remote are removed after the test.
- */
-export function useCheckouts(files: Record<string, string>, branch: string): () => Promise<Checkout> {
-  const made: Checkout[] = [];
-  afterEach(async () => {
-    for (const { wt, remote } of made.splice(0)) {
-      await wt.remove();
-      remote.cleanup();
-    }
-  });
-  return async () => {
-    const remote = makeRemote(files);
-    const clone = join(remote.root, 'checkout');
-    sh(remote.root, 'clone', '-q', remote.bare, clone);
-    const wt = await createWorktree({ repoDir: clone, baseRef: 'main', branch, worktreesDir: tempDir(), runId: 'r' });
-    made.push({ remote, clone, wt });
-    return { remote, clone, wt };
-  };
 }

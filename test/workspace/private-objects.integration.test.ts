@@ -8,7 +8,8 @@ import { snapshotCommit } from '../../src/workspace/snapshot-commit.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
 import { filesChanged } from '../../src/workspace/diff-stat.js';
 import type { Worktree } from '../../src/workspace/worktree.js';
-import { BOT as identity, sh, useCheckouts } from './git-fixtures.js';
+import { sh } from './git-fixtures.js';
+import { BOT as identity, useCheckouts } from '../kit/walls-checkout.js';
 
 const SECRET = 'API_KEY=sk-live-canary-5f1e0c7d9a';
 const checkout = useCheckouts({ 'README.md': '# r\n', '.gitignore': '.env\n' }, 'proofpr/9-t');

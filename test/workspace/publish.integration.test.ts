@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { TreeMismatchError } from '../../src/workspace/errors.js';
 import { commitWork, wipCommit } from '../../src/workspace/publish.js';
 import { treeHash } from '../../src/workspace/tree-hash.js';
-import { BOT as identity, sh, useCheckouts } from './git-fixtures.js';
+import { sh } from './git-fixtures.js';
+import { BOT as identity, useCheckouts } from '../kit/walls-checkout.js';
 
 const checkout = useCheckouts({ 'README.md': '# r\n', '.gitignore': 'dist/\n' }, 'proofpr/9-t');
 const worktree = async () => (await checkout()).wt;

@@ -6,7 +6,8 @@ import { ensureMirror } from '../../src/workspace/mirror.js';
 import { commitWork } from '../../src/workspace/publish.js';
 import { pushBranch } from '../../src/workspace/push.js';
 import { createWorktree } from '../../src/workspace/worktree.js';
-import { BOT as identity, bareEnv, captureLogger, makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { bareEnv, captureLogger, makeRemote, sh, tempDir, type Remote } from './git-fixtures.js';
+import { BOT as identity } from '../kit/walls-checkout.js';
 import { afterThisTest } from '../kit/walls-exec.js';
 import { startGitHttpServer, type GitHttpServer } from './http-git-server.js';
 
