@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { tempDir } from '../kit/temp.js';
+import { alive } from '../kit/process.js';
 
 let dir: string;
 let bundle: string;
@@ -47,16 +48,6 @@ beforeAll(() => {
   buildSync({ entryPoints: [src], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** True while pid runs (a zombie no one reaped yet counts as ended: it was killed). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 async function play(how: string): Promise<{ code: number | null; stderr: string; ms: number; runDir: string }> {
   const runDir = tempDir(`run-${how}-`, dir);

@@ -3,18 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scrubbedEnv } from '../../src/workspace/env-scrub.js';
 import { afterThisTest, openExec, type ExecOptions } from '../kit/walls-exec.js';
+import { alive } from '../kit/process.js';
 
 const setup = (extra: Partial<ExecOptions> = {}) => openExec('proofpr-exec-', extra);
-
-/** Running (a zombie waiting for a reaper counts as dead: it runs nothing). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 describe('exec', () => {
   it('exec - returns exit code, interleaved output in arrival order and separate streams', async () => {
