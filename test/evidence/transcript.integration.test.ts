@@ -9,7 +9,6 @@ import type { RunEvent } from '../../src/agent/events.js';
 import { sampleEvents } from './events-fixture.js';
 import { tempDir } from '../kit/temp.js';
 
-const tmp = () => tempDir('proofpr-tr-');
 const SECRET = 'sup3r-s3cret-value-123';
 
 describe('ledger and transcript', () => {
@@ -22,7 +21,7 @@ describe('ledger and transcript', () => {
   });
 
   it('transcript - each write is a complete JSON line on disk before close', async () => {
-    const path = join(tmp(), 'run', 'transcript.jsonl');
+    const path = join(tempDir('proofpr-tr-'), 'run', 'transcript.jsonl');
     const w = createTranscriptWriter(path, []);
     const events = sampleEvents();
     for (const ev of events) w.write(ev);
@@ -35,7 +34,7 @@ describe('ledger and transcript', () => {
   });
 
   it('transcript - redacts known secrets and token shapes in every field, keeping valid JSON', async () => {
-    const path = join(tmp(), 'transcript.jsonl');
+    const path = join(tempDir('proofpr-tr-'), 'transcript.jsonl');
     const w = createTranscriptWriter(path, [SECRET, 'short']);
     w.write({ type: 'tool_call', ts: 't', id: '1', name: 'Bash', input: { command: `echo ${SECRET} "quoted"` } });
     w.write({
@@ -63,7 +62,7 @@ describe('ledger and transcript', () => {
   });
 
   it('transcript - a process killed right after writing leaves only complete lines', () => {
-    const dir = tmp();
+    const dir = tempDir('proofpr-tr-');
     const bundle = join(dir, 'writer.mjs');
     const src = join(dir, 'entry.ts');
     writeFileSync(
@@ -84,7 +83,7 @@ describe('ledger and transcript', () => {
   });
 
   it('readTranscript - drops a truncated last line and keeps the rest', () => {
-    const path = join(tmp(), 'transcript.jsonl');
+    const path = join(tempDir('proofpr-tr-'), 'transcript.jsonl');
     const events = sampleEvents().slice(0, 4);
     writeFileSync(path, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
     appendFileSync(path, '{"type":"tool_result","ts":"2025-01-01T00:00:0');
@@ -92,7 +91,7 @@ describe('ledger and transcript', () => {
   });
 
   it('readTranscript - skips a line that is not an event', () => {
-    const path = join(tmp(), 'transcript.jsonl');
+    const path = join(tempDir('proofpr-tr-'), 'transcript.jsonl');
     writeFileSync(path, '{"type":"notice","ts":"t","message":"a"}\nnot json\n{"no":"type"}\n{"type":"notice","ts":"t2","message":"b"}\n');
     expect(readTranscript(path).map((e) => e.ts)).toEqual(['t', 't2']);
   });
