@@ -2,8 +2,8 @@
  * The sandbox names what it mounts (src/workspace/sandbox-system.ts): a Unix socket of the host (Docker's,
  * D-Bus, X11, one in a home or under the host's /tmp) cannot be reached from a sandboxed command, whatever
  * its path, because no host folder that could hold it is mounted. Each socket answers from outside the
- * sandbox (the check is not vacuous) and is refused inside, from an agent's Bash command and from a
- * harness test run (its own fresh home).
+ * sandbox (the check is not vacuous) and is refused inside, from an agent's Bash command, from a
+ * harness test run (its own fresh home) and from a repository's command hook.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, execFileSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { runCommandHook } from '../../src/agent/hooks/command-hook.js';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { tempDir } from '../kit/temp.js';
@@ -88,6 +89,24 @@ describe('sandbox - no host Unix socket answers inside', () => {
       expect({ socket: p, out: r.stdout.trim() }).toEqual({
         socket: p,
         out: expect.stringMatching(/^REFUSED (ENOENT|ECONNREFUSED|EACCES)$/),
+      });
+    }
+  });
+
+  it('sockets - a repository command hook (PreToolUse, run through the same exec) connects to none of them', async () => {
+    if (!bwrap || !h) return;
+    const exec = h.exec.bind(h);
+    for (const p of sockets) {
+      const hook = { command: `${CONNECT(p)} >&2; exit 2`, timeout_sec: 20 };
+      const outcome = await runCommandHook(
+        hook,
+        'PreToolUse',
+        { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Bash' },
+        { exec, root },
+      );
+      expect({ socket: p, outcome }).toEqual({
+        socket: p,
+        outcome: expect.objectContaining({ kind: 'block', reason: expect.stringMatching(/^REFUSED (ENOENT|ECONNREFUSED|EACCES)$/) }),
       });
     }
   });
