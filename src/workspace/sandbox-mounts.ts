@@ -8,7 +8,7 @@ import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
 import { maskCommittedBlobs } from './masked-objects.js';
 import type { SandboxOptions } from './sandbox.js';
-import { inSystemDir } from './sandbox-system.js';
+import { inSystemDir, mayMountToolchainDir } from './sandbox-system.js';
 import { emptyFile, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
 
 export interface MountInput {
@@ -91,13 +91,14 @@ export async function sandboxMounts(
   for (const entry of [...(input.pathEnv ?? '').split(':'), dirname(process.execPath)]) {
     if (!entry.startsWith('/')) continue;
     const p = await realpath(entry).catch(() => undefined);
-    if (!p || p === '/' || inSystemDir(p) || inside(p, input.root)) continue;
+    if (!p || inSystemDir(p) || inside(p, input.root) || !mayMountToolchainDir(p, false)) continue;
     readOnly.push(p);
     // The folder above which a prefix may not reach: the hidden path it is under (a home), else `/`.
     const under = hide.find((h) => inside(p, h)) ?? sep;
     const prefix = dirname(p);
     // ~/.nvm/versions/node/v20/bin, /opt/hostedtoolcache/node/20/x64/bin → the prefix (lib/ holds npm);
     // ~/.cargo/bin alone (~/.cargo holds credentials).
+    if (!mayMountToolchainDir(prefix, true)) continue;
     if (basename(p) === 'bin' && relative(under, prefix).split(sep).length >= 2) readOnly.push(prefix);
     // A version manager's shims (~/.pyenv/shims, ~/.rbenv/shims, ~/.asdf/shims) exec its own root, where the versions live.
     else if (basename(p) === 'shims' && prefix !== under) readOnly.push(prefix);

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -42,6 +43,28 @@ export const ETC_ENTRIES = [
 
 /** /etc folders a toolchain installed under /usr keeps its settings in (/etc/java-21-openjdk, /etc/python3.12). */
 const ETC_TOOLCHAIN_PREFIXES = ['java-', 'python3'] as const;
+
+/** Host folders that hold sockets, homes or the kernel's views: never mounted whole, nor any folder above them. */
+const NEVER_WHOLE = ['/run', '/var', '/tmp', '/home', '/root', '/dev', '/proc', '/sys', '/srv', '/mnt', '/media'] as const;
+/** Folders whose sub-folders are runtime state (`/run/user/<uid>` holds a session's sockets): never an install prefix. */
+const NO_PREFIX_UNDER = ['/run', '/var'] as const;
+
+const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+
+/**
+ * Whether a toolchain folder PATH names (`asPrefix`: the install prefix above its `bin/` or `shims/`) may be
+ * bound into the sandbox: never `/`, a folder that is or holds one of the host's socket, home or kernel
+ * folders (a PATH entry of `/run` or `/home`), a home itself (`~/bin` on PATH must not bring `~` with it),
+ * nor, under /run or /var, anything but a `bin/` or `shims/` folder itself (`/var/run` is a socket folder;
+ * `/run/user/1000` above `/run/user/1000/bin` is a session's runtime state).
+ */
+export function mayMountToolchainDir(p: string, asPrefix: boolean, home: string = homedir()): boolean {
+  if (p === '/' || [...NEVER_WHOLE, home].some((d) => within(d, p))) return false;
+  if (dirname(p) === '/home') return false;
+  if (!NO_PREFIX_UNDER.some((d) => within(p, d))) return true;
+  // Under /run or /var only a toolchain's own folder (fnm's /run/user/1000/fnm_multishells/x/bin), never a prefix.
+  return !asPrefix && ['bin', 'shims'].includes(p.slice(p.lastIndexOf('/') + 1));
+}
 
 /** Whether `p` lies in one of the system folders (their real paths), which the sandbox always mounts. */
 export function inSystemDir(p: string): boolean {

@@ -5,6 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSandbox, sandboxArgv } from '../../src/workspace/sandbox.js';
 import { sandboxMounts } from '../../src/workspace/sandbox-mounts.js';
+import { mayMountToolchainDir } from '../../src/workspace/sandbox-system.js';
 import { sh, writeFiles } from './git-fixtures.js';
 import { tempDir } from '../kit/temp.js';
 import { afterThisTest, itInSandbox, openExec, sandboxedCheckout } from '../kit/walls-exec.js';
@@ -165,5 +166,20 @@ describe('sandbox', () => {
     });
     expect(shims.readOnly).toEqual([join(home, '.pyenv/shims'), join(home, '.pyenv'), join(home, 'shims')]);
     await expect(sandboxMounts({ root: base, runTmp: base, hidePaths: ['home'] })).rejects.toThrow(/must be an absolute path/);
+  });
+
+  it('sandboxMounts - a PATH entry never brings a home, a socket folder or runtime state with it', async () => {
+    const base = tempDir('proofpr-mnt-home-');
+    const home = join(base, 'home');
+    mkdirSync(join(home, 'bin'), { recursive: true });
+    // ~/bin on PATH with no hidden home (a doctor or sweep exec): the folder alone, never the home above it.
+    expect(mayMountToolchainDir(home, true, home)).toBe(false);
+    expect(mayMountToolchainDir(join(home, 'bin'), false, home)).toBe(true);
+    for (const p of ['/', '/run', '/var', '/tmp', '/home', '/root', '/home/someone', '/var/run'])
+      expect(mayMountToolchainDir(p, false, home)).toBe(false);
+    expect(mayMountToolchainDir('/run/user/1000', true, home)).toBe(false);
+    expect(mayMountToolchainDir('/opt/hostedtoolcache/node/20.1.0/x64', true, home)).toBe(true);
+    const m = await sandboxMounts({ root: base, runTmp: base, pathEnv: '/run:/var/run:/home:/usr/bin' });
+    for (const p of ['/run', '/var/run', '/home']) expect(m.readOnly).not.toContain(p);
   });
 });
