@@ -9,6 +9,7 @@ import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
 import { maskCommittedBlobs } from './masked-objects.js';
 import type { SandboxOptions } from './sandbox.js';
 import { inSystemDir, mayMountToolchainDir } from './sandbox-system.js';
+import { linkedToolchainDirs } from './linked-toolchains.js';
 import { emptyFile, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
 
 export interface MountInput {
@@ -103,6 +104,9 @@ export async function sandboxMounts(
     // A version manager's shims (~/.pyenv/shims, ~/.rbenv/shims, ~/.asdf/shims) exec its own root, where the versions live.
     else if (basename(p) === 'shims' && prefix !== under) readOnly.push(prefix);
   }
+  // Programs in those folders (and in /usr/bin) that are links to a tree the sandbox does not mount.
+  const pathDirs = (input.pathEnv ?? '').split(':').filter((d) => d.startsWith('/'));
+  readOnly.push(...(await linkedToolchainDirs(pathDirs, [input.root, ...readOnly])));
   const p = protectedMounts(input.root, input.protect);
   if (p.masked.length > 0) {
     const empty = emptyFile(input.runTmp);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +166,20 @@ describe('sandbox', () => {
     });
     expect(shims.readOnly).toEqual([join(home, '.pyenv/shims'), join(home, '.pyenv'), join(home, 'shims')]);
     await expect(sandboxMounts({ root: base, runTmp: base, hidePaths: ['home'] })).rejects.toThrow(/must be an absolute path/);
+  });
+
+  it('sandboxMounts - a program in a PATH folder that links into another tree brings that tree (its bin prefix), never a socket folder', async () => {
+    const base = tempDir('proofpr-mnt-links-');
+    const tool = join(base, 'opt', 'pipx', 'venvs', 'yamllint', 'bin');
+    mkdirSync(tool, { recursive: true });
+    writeFileSync(join(tool, 'yamllint'), '#!/bin/sh\n');
+    const pathDir = join(base, 'pipx_bin');
+    mkdirSync(pathDir);
+    symlinkSync(join(tool, 'yamllint'), join(pathDir, 'yamllint'));
+    symlinkSync('/run', join(pathDir, 'run-link'));
+    mkdirSync(join(base, 'root'));
+    const m = await sandboxMounts({ root: join(base, 'root'), runTmp: base, pathEnv: pathDir });
+    expect(m.readOnly).toEqual([pathDir, join(base, 'opt', 'pipx', 'venvs', 'yamllint')]);
   });
 
   it('sandboxMounts - a PATH entry never brings a home, a socket folder or runtime state with it', async () => {
