@@ -1,11 +1,9 @@
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { inSystemDir, mayMountToolchainDir } from './sandbox-system.js';
+import { inSystemDir, mayMountToolchainDir, within } from './sandbox-system.js';
 
 /** At most this many folders are added for links (a PATH of thousands of links into one tree stays cheap). */
 const MAX_FOLDERS = 64;
-
-const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
 
 /**
  * The folders the programs in the mounted PATH folders live in when they are links out of them

@@ -49,7 +49,8 @@ const NEVER_WHOLE = ['/run', '/var', '/tmp', '/home', '/root', '/dev', '/proc', 
 /** Folders whose sub-folders are runtime state (`/run/user/<uid>` holds a session's sockets): never an install prefix. */
 const NO_PREFIX_UNDER = ['/run', '/var'] as const;
 
-const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+/** `p` is `dir` or lies below it. */
+export const within = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
 
 /**
  * Whether a toolchain folder PATH names (`asPrefix`: the install prefix above its `bin/` or `shims/`) may be
@@ -68,7 +69,7 @@ export function mayMountToolchainDir(p: string, asPrefix: boolean, home: string 
 
 /** Whether `p` lies in one of the system folders (their real paths), which the sandbox always mounts. */
 export function inSystemDir(p: string): boolean {
-  return systemRealDirs().some((d) => p === d || p.startsWith(`${d}/`));
+  return systemRealDirs().some((d) => within(p, d));
 }
 
 let cachedReal: string[] | undefined;
