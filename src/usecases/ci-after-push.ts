@@ -16,8 +16,10 @@ const log = logger('ci-watch');
 export interface CiAfterPushDeps {
   github: Pick<GitHubPort, 'ci' | 'updatePullRequest' | 'createCheckRun' | 'updateComment'>;
   clock: Clock;
-  /** The Action pushes with its step token: GitHub starts no workflows for GITHUB_TOKEN pushes. */
+  /** The Action pushed with the workflow's GITHUB_TOKEN (its runs are held for approval). */
   pushedByAction: boolean;
+  /** No check, status or workflow run by then means not-run (watch-ci's default otherwise). */
+  graceMs?: number;
   /** Resolves on the next check_suite / check_run / status webhook for the sha (the App). */
   wake?: (sha: string) => Promise<void>;
   signal?: AbortSignal;
@@ -38,6 +40,7 @@ export async function ciAfterPush(
       pushedByAction: deps.pushedByAction,
       changedFiles: run.changedFiles,
       ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.graceMs !== undefined ? { graceMs: deps.graceMs } : {}),
       ...(deps.wake ? { wake: () => (deps.wake as (sha: string) => Promise<void>)(run.sha) } : {}),
     },
     { ci, clock: deps.clock },

@@ -1,7 +1,7 @@
 /**
  * CI reported nothing on the pushed commit: the likely cause, and what fixes it. In order of certainty:
  * a workflow run waiting for approval, no workflow that starts on pull_request, a push made with the
- * workflow token (GitHub starts no workflows for it), a change to a workflow file.
+ * workflow token whose runs never appeared, a change to a workflow file.
  */
 import type { WorkflowRunInfo } from './ci-types.js';
 
@@ -32,7 +32,7 @@ export function notRunCause(f: NotRunFacts): string {
       : 'no workflow on pull_request: no workflow under .github/workflows starts on pull_request or push. Fix: add `on: pull_request` to the workflow that runs the tests.';
   }
   if (f.pushedByAction) {
-    return 'pushed with GITHUB_TOKEN: pushes and pull requests made with the workflow token start no workflows. Fix: pass a GitHub App installation token or a fine-grained token as the `github_token` input.';
+    return "pushed with GITHUB_TOKEN: no workflow run appeared for this commit. GitHub starts pull_request workflows for a pull request the workflow token opened (held for a maintainer's approval) since 2026-06-11; a GitHub Enterprise Server without that change starts none. Fix: check the repository's Actions settings, or pass a GitHub App installation token as the `github_token` input.";
   }
   const changedWorkflow = f.changedFiles.filter((p) => p.startsWith('.github/workflows/'));
   if (changedWorkflow.length > 0) {

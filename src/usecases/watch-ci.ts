@@ -3,12 +3,14 @@
  * of that sha completed or `ci.wait_min` passed. Polling with backoff; a `wake` signal (a check_suite /
  * check_run / status webhook for the sha) cuts a wait short. The clock is injected: tests never sleep.
  *
- * Final states: passed | failed (all completed), timed-out (still running at the deadline), not-run
- * (nothing appeared within the grace period, or a workflow waits for approval) with its likely cause.
+ * Final states (CONTRACT §11): passed | failed (all completed); awaiting-approval (a workflow run for the
+ * sha is held until someone with write access approves it: reported at once, never waited on); not-run
+ * (no workflow at the pushed commit starts on a pull request: known before any wait; or nothing appeared
+ * within the grace period) with its likely cause; pending (still running at the deadline).
  */
-import type { CiEvidence, CiPort } from './ci-types.js';
+import type { CiEvidence, CiPort, WorkflowRunInfo } from './ci-types.js';
 import { ciSnapshot } from './ci-state.js';
-import { notRunCause } from './ci-not-run-cause.js';
+import { notRunCause, type NotRunFacts } from './ci-not-run-cause.js';
 
 export interface Clock {
   now(): number;
@@ -54,6 +56,31 @@ export function backoffMs(poll: number): number {
 /** One look at CI: a final answer, or how long to wait before the next look (poll 0, 1, … since `start`). */
 export type CiStep = { done: CiEvidence } | { waitMs: number };
 
+/** A workflow run held until someone with write access approves it (GitHub: `action_required`, or `waiting` for an environment). */
+export function heldForApproval(r: WorkflowRunInfo): boolean {
+  return r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting';
+}
+
+/** Does any workflow start on the events a pushed PR head raises? */
+const runsOnPullRequest = (w: { events: string[] }): boolean =>
+  w.events.some((e) => e === 'pull_request' || e === 'pull_request_target' || e === 'push');
+
+function awaitingApproval(sha: string, held: Array<{ name: string; url: string }>, checks: CiEvidence['checks']): CiEvidence {
+  const unique = [...new Map(held.map((h) => [h.name, h])).values()];
+  const named = unique.map((r) => `"${r.name}"${r.url ? ` (${r.url})` : ''}`).join(', ');
+  return {
+    sha,
+    state: 'awaiting-approval',
+    checks,
+    cause: `awaiting approval: ${named} ${unique.length === 1 ? 'waits' : 'wait'} for someone with write access to the repository to approve it (GitHub holds workflow runs for pull requests a bot opened). Fix: open the run and choose "Approve and run"; proofpr did not wait.`,
+  };
+}
+
+function notRun(inp: WatchCiInput, workflowRuns: WorkflowRunInfo[], workflows: NotRunFacts['workflows']): CiEvidence {
+  const cause = notRunCause({ workflowRuns, workflows, pushedByAction: inp.pushedByAction, changedFiles: inp.changedFiles });
+  return { sha: inp.sha, state: 'not-run', checks: [], cause };
+}
+
 export async function ciWatchStep(
   inp: WatchCiInput,
   at: { start: number; poll: number },
@@ -63,25 +90,25 @@ export async function ciWatchStep(
   const { start, poll } = at;
   const deadline = start + inp.waitMin * 60_000;
   const grace = inp.graceMs ?? Math.min(inp.waitMin * 60_000, 5 * 60_000);
-  const [runs, statuses] = await Promise.all([ci.listCheckRuns(inp.sha), ci.listCommitStatuses(inp.sha)]);
-  const snap = ciSnapshot(runs, statuses, { checkName: inp.ownCheckName, ...(inp.ownAppSlug ? { appSlug: inp.ownAppSlug } : {}) });
-  if (snap.state === 'passed' || snap.state === 'failed') return { done: { sha: inp.sha, state: snap.state, checks: snap.checks } };
-  if (snap.state === 'none') {
-    const workflowRuns = await ci.listWorkflowRuns(inp.sha);
-    const waiting = workflowRuns.some(
-      (r) => r.conclusion === 'action_required' || r.status === 'action_required' || r.status === 'waiting',
-    );
-    if (waiting || (now - start >= grace && workflowRuns.every((r) => r.status === 'completed'))) {
-      const workflows = await ci.workflowTriggers(inp.sha).catch(() => undefined);
-      return {
-        done: {
-          sha: inp.sha,
-          state: 'not-run',
-          checks: [],
-          cause: notRunCause({ workflowRuns, workflows, pushedByAction: inp.pushedByAction, changedFiles: inp.changedFiles }),
-        },
-      };
-    }
+  const [runs, statuses, workflowRuns] = await Promise.all([
+    ci.listCheckRuns(inp.sha),
+    ci.listCommitStatuses(inp.sha),
+    ci.listWorkflowRuns(inp.sha).catch(() => [] as WorkflowRunInfo[]),
+  ]);
+  // A check concluded `action_required` is a run held for approval, not a failure.
+  const counted = runs.filter((c) => c.conclusion !== 'action_required');
+  const snap = ciSnapshot(counted, statuses, { checkName: inp.ownCheckName, ...(inp.ownAppSlug ? { appSlug: inp.ownAppSlug } : {}) });
+  if (snap.state === 'failed') return { done: { sha: inp.sha, state: 'failed', checks: snap.checks } };
+  const held = [...workflowRuns.filter(heldForApproval), ...runs.filter((c) => c.conclusion === 'action_required')];
+  if (held.length > 0) return { done: awaitingApproval(inp.sha, held, snap.checks) };
+  if (snap.state === 'passed') return { done: { sha: inp.sha, state: 'passed', checks: snap.checks } };
+  if (snap.state === 'none' && workflowRuns.length === 0 && (poll === 0 || now - start >= grace)) {
+    // Known before any wait: no workflow at the pushed commit starts on a pull request or a push.
+    const workflows = await ci.workflowTriggers(inp.sha).catch(() => undefined);
+    if (workflows && !workflows.some(runsOnPullRequest)) return { done: notRun(inp, workflowRuns, workflows) };
+    if (now - start >= grace) return { done: notRun(inp, workflowRuns, workflows) };
+  } else if (snap.state === 'none' && now - start >= grace && workflowRuns.every((r) => r.status === 'completed')) {
+    return { done: notRun(inp, workflowRuns, await ci.workflowTriggers(inp.sha).catch(() => undefined)) };
   }
   if (now >= deadline || inp.signal?.aborted) {
     const running = snap.checks.filter((c) => c.conclusion === 'pending').map((c) => c.name);
@@ -89,7 +116,7 @@ export async function ciWatchStep(
     const cause = inp.signal?.aborted
       ? 'the watch was stopped before CI finished'
       : `still running after ${minutes} min (ci.wait_min: ${inp.waitMin})${running.length > 0 ? `: ${running.join(', ')}` : ''}. Fix: raise ci.wait_min, or look at the checks on the PR.`;
-    return { done: { sha: inp.sha, state: 'timed-out', checks: snap.checks, cause } };
+    return { done: { sha: inp.sha, state: 'pending', checks: snap.checks, cause } };
   }
   return { waitMs: Math.min(backoffMs(poll), deadline - now) };
 }

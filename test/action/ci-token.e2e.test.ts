@@ -1,9 +1,9 @@
 /**
- * The Action's CI wait knows GitHub's rule: a push made with the workflow's GITHUB_TOKEN starts no workflow
- * run. The bundled Action on local fakes: with the workflow token (its identity is github-actions[bot]) the
- * step ends right after the PR with `ci.state: not-run` and the cause and fix in the evidence, the PR body
- * and the job summary, without polling CI; with an App token it watches (heartbeat lines while it waits);
- * with the workflow token and ci.wait_min set in the config, it watches too.
+ * The Action's CI wait as GitHub runs CI since 2026-06-11: a pull request the workflow's GITHUB_TOKEN opened
+ * starts its workflows held for approval. The bundled Action on local fakes: a run held for approval is
+ * `ci.state: awaiting-approval` within 30 s of the PR (evidence, PR body, job summary), never "CI failed";
+ * with no workflow file, `not-run` within 10 s; an unreadable token identity falls back to the runs; with an
+ * App token it watches to the conclusion (heartbeat lines while it waits).
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,31 +25,82 @@ describe('action: CI wait and the push token', () => {
     fx = undefined;
   });
 
-  it('action ci - pushed with the workflow GITHUB_TOKEN: not-run at once with the cause, no CI polling', async () => {
-    // No check ever appears: a watch would sit out the 5 min grace period.
-    fx = await actionFixture(undefined, () => ({ ci: () => ({}) }), { tokenLogin: 'github-actions[bot]' });
-    fx.github.permissions = { alice: 'write' };
-    // When the PR appears in the fake, and when the step ends.
+  /** Runs the step; returns its result and the seconds from the PR's appearance to the step's end. */
+  async function timedRun(f: ActionFixture): Promise<{ r: Awaited<ReturnType<ActionFixture['run']>>; seconds: number }> {
     let prAt = 0;
-    const f = fx;
     const watchPr = setInterval(() => (prAt ||= f.github.pulls.length > 0 ? Date.now() : 0), 50);
-    const r = await fx.run('issue_comment', issueCommentEvent('/agent fix')).finally(() => clearInterval(watchPr));
-    const seconds = (Date.now() - prAt) / 1000;
+    const r = await f.run('issue_comment', issueCommentEvent('/agent fix')).finally(() => clearInterval(watchPr));
+    expect(prAt).toBeGreaterThan(0);
+    return { r, seconds: (Date.now() - prAt) / 1000 };
+  }
+
+  it('action ci - the workflow GITHUB_TOKEN, its run held for approval: awaiting-approval within 30 s of the PR', async () => {
+    fx = await actionFixture(
+      undefined,
+      (url) => ({
+        workflows: { '.github/workflows/ci.yml': 'on: pull_request\njobs: {}\n' },
+        ci: () => ({
+          workflow_runs: [
+            {
+              id: 7,
+              name: 'CI',
+              event: 'pull_request',
+              status: 'completed',
+              conclusion: 'action_required',
+              html_url: `${url}/acme/demo/actions/runs/7`,
+            },
+          ],
+        }),
+      }),
+      { tokenLogin: 'github-actions[bot]' },
+    );
+    fx.github.permissions = { alice: 'write' };
+    const { r, seconds } = await timedRun(fx);
     expect(r.stderr).not.toContain('internal error');
     expect(r.code).toBe(0);
     expect(r.outputs.verdict).toBe('verified');
-    expect(prAt).toBeGreaterThan(0);
-    expect(seconds).toBeLessThan(15);
-    expect(ciPolls(fx)).toEqual([]);
-    expect(r.stdout).toMatch(/CI on [0-9a-f]{12}: not-run \(the github_token input acts as github-actions\[bot\]/);
-    expect(r.stdout).toContain('(CI not-run)');
+    expect(seconds).toBeLessThan(30);
+    expect(r.stdout).toMatch(/CI on [0-9a-f]{12}: awaiting-approval/);
+    const ci = ciOf(r.outputs.evidence_path ?? '');
+    expect(ci?.state).toBe('awaiting-approval');
+    expect(ci?.cause).toMatch(/"CI" \(http[^)]*\/actions\/runs\/7\) waits for someone with write access/);
+    expect(r.summary).toContain('waiting for a maintainer to approve');
+    expect(fx.github.pulls[0]?.body).toContain('state `awaiting-approval`');
+    expect(r.summary).not.toContain('CI failed');
+  }, 120000);
+
+  it('action ci - no workflow file in the repository: not-run within 10 s of the PR', async () => {
+    // No check ever appears and no workflow exists: a watch would sit out the grace period.
+    fx = await actionFixture(undefined, () => ({ ci: () => ({}) }), { tokenLogin: 'github-actions[bot]' });
+    fx.github.permissions = { alice: 'write' };
+    const { r, seconds } = await timedRun(fx);
+    expect(r.code).toBe(0);
+    expect(seconds).toBeLessThan(10);
     const ci = ciOf(r.outputs.evidence_path ?? '');
     expect(ci?.state).toBe('not-run');
-    expect(ci?.cause).toMatch(/GITHUB_TOKEN: GitHub starts no workflow run/);
-    expect(ci?.cause).toMatch(/GitHub App installation token .* or a fine-grained personal access token .* `github_token` input/);
-    expect(r.summary).toContain('did not run');
-    expect(r.summary).toContain("pushed with the workflow's GITHUB_TOKEN");
-    expect(fx.github.pulls[0]?.body).toContain("Cause: pushed with the workflow's GITHUB_TOKEN");
+    expect(ci?.cause).toMatch(/^no workflow: the repository has no workflow under \.github\/workflows/);
+    expect(r.stdout).toContain('(CI not-run)');
+    expect(fx.github.pulls[0]?.body).toContain('Cause: no workflow');
+  }, 120000);
+
+  it('action ci - the token identity cannot be read: what the runs say decides', async () => {
+    fx = await actionFixture(
+      undefined,
+      (url) => ({
+        workflows: { '.github/workflows/ci.yml': 'on: [pull_request]\n' },
+        ci: () => ({
+          workflow_runs: [
+            { id: 8, name: 'tests', event: 'pull_request', status: 'action_required', conclusion: null, html_url: `${url}/r/8` },
+          ],
+        }),
+      }),
+      { tokenLogin: null },
+    );
+    fx.github.permissions = { alice: 'write' };
+    const { r, seconds } = await timedRun(fx);
+    expect(r.code).toBe(0);
+    expect(seconds).toBeLessThan(30);
+    expect(ciOf(r.outputs.evidence_path ?? '')?.state).toBe('awaiting-approval');
   }, 120000);
 
   it('action ci - with an App token it watches CI until it completes, a heartbeat line at least every interval', async () => {

@@ -87,7 +87,7 @@ function parseOutputs(text: string): Record<string, string> {
 export async function actionFixture(
   mutate?: (dir: string) => void,
   ciFake?: (serverUrl: string) => CiFakeOptions,
-  opts: { tokenLogin?: string } = {},
+  opts: { tokenLogin?: string | null } = {},
 ): Promise<ActionFixture> {
   const work = tempDir('proofpr-action-');
   const dist = join(work, 'action');
@@ -116,7 +116,7 @@ export async function actionFixture(
     bareDir: bare,
     webUrl: () => serverUrl,
     self: 'github-actions[bot]',
-    viewer: opts.tokenLogin ?? 'proofpr-test-app[bot]',
+    viewer: opts.tokenLogin === undefined ? 'proofpr-test-app[bot]' : opts.tokenLogin,
     // The repository's CI passed on whatever sha is asked (the Action's bounded CI wait ends at once).
     ci: () => ({
       check_runs: [

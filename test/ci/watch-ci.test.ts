@@ -41,16 +41,68 @@ describe('watch CI - the pushed commit', () => {
     expect(statuses.state).toBe('passed');
   });
 
-  it('ci - nothing ever starts: not-run within the wait, with the cause (no workflow on pull_request)', async () => {
+  it('ci - no workflow starts on pull_request: not-run at the first look, before any wait', async () => {
     const clock = fakeClock();
     const ci = fakeCi(clock, () => ({}), { workflows: [{ path: '.github/workflows/release.yml', events: ['release'] }] });
     const out = await watchCi(base, { ci, clock });
     expect(out?.state).toBe('not-run');
     expect(out?.cause).toMatch(/^no workflow on pull_request/);
-    expect(clock.t).toBeLessThanOrEqual(5 * 60_000 + 60_000);
+    expect(clock.sleeps).toEqual([]);
   });
 
-  it('ci - a workflow run waiting for approval is not-run at once, naming the approval', async () => {
+  it('ci - no workflow file at all: not-run at the first look', async () => {
+    const clock = fakeClock();
+    const ci = fakeCi(clock, () => ({}), { workflows: [] });
+    const out = await watchCi(base, { ci, clock });
+    expect(out).toMatchObject({ state: 'not-run', checks: [] });
+    expect(out?.cause).toMatch(/^no workflow: the repository has no workflow/);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('ci - workflow files unreadable and nothing starts: not-run after the grace period, not the whole wait', async () => {
+    const clock = fakeClock();
+    const ci = fakeCi(clock, () => ({}));
+    const out = await watchCi({ ...base, graceMs: 60_000 }, { ci, clock });
+    expect(out?.state).toBe('not-run');
+    expect(clock.t).toBeGreaterThanOrEqual(60_000);
+    expect(clock.t).toBeLessThan(2 * 60_000);
+  });
+
+  it.each([
+    ['a workflow run concluded action_required', { status: 'completed', conclusion: 'action_required' }],
+    ['a workflow run with status action_required', { status: 'action_required', conclusion: null }],
+    ['a workflow run waiting for an environment approval', { status: 'waiting', conclusion: null }],
+  ])('ci - %s: awaiting-approval at once, naming the run and who approves', async (_t, run) => {
+    const clock = fakeClock();
+    const ci = fakeCi(clock, () => ({
+      checkRuns: [check('lint', 'completed', 'success')],
+      workflowRuns: [
+        { id: 1, name: 'CI', event: 'pull_request', url: 'https://ci.example/runs/1', createdAt: '', headSha: base.sha, ...run },
+      ],
+    }));
+    const out = await watchCi(base, { ci, clock });
+    expect(out?.state).toBe('awaiting-approval');
+    expect(out?.cause).toMatch(/^awaiting approval: "CI" \(https:\/\/ci\.example\/runs\/1\) waits for someone with write access/);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('ci - a check run concluded action_required is awaiting approval, never a failure', async () => {
+    const clock = fakeClock();
+    const ci = fakeCi(clock, () => ({ checkRuns: [check('build', 'completed', 'action_required')] }));
+    const out = await watchCi(base, { ci, clock });
+    expect(out?.state).toBe('awaiting-approval');
+    expect(out?.cause).toMatch(/"build"/);
+  });
+
+  it('ci - a failed check with another run held for approval: failed', async () => {
+    const clock = fakeClock();
+    const ci = fakeCi(clock, () => ({
+      checkRuns: [check('test', 'completed', 'failure'), check('deploy', 'completed', 'action_required')],
+    }));
+    expect((await watchCi(base, { ci, clock }))?.state).toBe('failed');
+  });
+
+  it('ci - a held run without a url is named by its name alone', async () => {
     const clock = fakeClock();
     const ci = fakeCi(clock, () => ({
       workflowRuns: [
@@ -67,7 +119,8 @@ describe('watch CI - the pushed commit', () => {
       ],
     }));
     const out = await watchCi(base, { ci, clock });
-    expect(out?.cause).toMatch(/^approval required: "CI"/);
+    expect(out?.state).toBe('awaiting-approval');
+    expect(out?.cause).toMatch(/^awaiting approval: "CI" waits/);
     expect(clock.sleeps).toEqual([]);
   });
 
@@ -75,7 +128,7 @@ describe('watch CI - the pushed commit', () => {
     const clock = fakeClock();
     const ci = fakeCi(clock, () => ({}), { workflows: [{ path: '.github/workflows/ci.yml', events: ['pull_request'] }] });
     const out = await watchCi({ ...base, pushedByAction: true }, { ci, clock });
-    expect(out?.cause).toMatch(/^pushed with GITHUB_TOKEN/);
+    expect(out?.cause).toMatch(/^pushed with GITHUB_TOKEN: no workflow run appeared for this commit/);
   });
 
   it('ci - a changed workflow file is named as the likely cause', async () => {
@@ -85,11 +138,11 @@ describe('watch CI - the pushed commit', () => {
     expect(out?.cause).toMatch(/^workflow file changed: the push changed \.github\/workflows\/ci\.yml/);
   });
 
-  it('ci - still running at ci.wait_min: timed-out with the checks that were running', async () => {
+  it('ci - still running at ci.wait_min: pending with the checks that were running', async () => {
     const clock = fakeClock();
     const ci = fakeCi(clock, () => ({ checkRuns: [check('e2e', 'in_progress')] }));
     const out = await watchCi({ ...base, waitMin: 3 }, { ci, clock });
-    expect(out).toMatchObject({ state: 'timed-out', checks: [{ name: 'e2e', conclusion: 'pending' }] });
+    expect(out).toMatchObject({ state: 'pending', checks: [{ name: 'e2e', conclusion: 'pending' }] });
     expect(out?.cause).toMatch(/still running after 3 min \(ci.wait_min: 3\): e2e/);
     expect(clock.t).toBe(3 * 60_000);
   });

@@ -8,7 +8,8 @@ const WORD: Record<CiEvidence['state'], string> = {
   passed: 'passed ✅',
   failed: 'failed ❌',
   'not-run': 'did not run ⚠️',
-  'timed-out': 'still running at the end of the wait ⏳',
+  'awaiting-approval': 'is waiting for a maintainer to approve its runs ⏸️',
+  pending: 'still running at the end of the wait ⏳',
 };
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -22,7 +22,8 @@ export interface EvidenceUsage {
   subagents?: { runs: number; turns: number; inputTokens: number; outputTokens: number; costUsd: number };
 }
 
-export type CiState = 'passed' | 'failed' | 'not-run' | 'timed-out';
+/** CONTRACT §11. */
+export type CiState = 'passed' | 'failed' | 'pending' | 'awaiting-approval' | 'not-run';
 
 export interface CiCheck {
   name: string;
@@ -36,7 +37,7 @@ export interface CiEvidence {
   sha: string;
   state: CiState;
   checks: CiCheck[];
-  /** Why, for not-run and timed-out (with the fix); absent when CI passed or failed on its own. */
+  /** Why, for not-run, awaiting-approval and pending (with the fix); absent when CI passed or failed on its own. */
   cause?: string;
 }
 

@@ -32,10 +32,8 @@ export interface IssueFlowDeps {
   modelId: string;
   evidencePath: (absolute: string) => string;
   clock?: Clock;
-  /** Which token pushes (asked only after a push): the workflow's GITHUB_TOKEN starts no CI. */
+  /** Which token pushes (asked only after a push): names the likely cause when no CI run appears. */
   pushToken: () => Promise<PushToken>;
-  /** ci.wait_min is set in the config file itself. */
-  ciWaitExplicit: boolean;
   heartbeat: Heartbeat;
   log: (line: string) => void;
 }
@@ -80,7 +78,6 @@ export async function issueFlow(ctx: ActionContext, config: RepoConfig, deps: Is
       github,
       clock: deps.clock ?? realClock,
       token,
-      ciWaitExplicit: deps.ciWaitExplicit,
       heartbeat: deps.heartbeat,
       log: deps.log,
     });

@@ -24,7 +24,7 @@ export async function loadActionConfigFacts(
   workspace: string,
   inputs: ActionInputs,
   github: Pick<GitHubPort, 'extendConfig'>,
-): Promise<{ config: RepoConfig; ciWaitExplicit: boolean }> {
+): Promise<{ config: RepoConfig }> {
   const path = isAbsolute(inputs.config) ? inputs.config : join(workspace, inputs.config);
   const exists = existsSync(path);
   if (!exists && inputs.config !== DEFAULT_CONFIG_PATH)
@@ -38,8 +38,6 @@ export async function loadActionConfigFacts(
     throw new ConfigError(`invalid ${inputs.config}: _extends: ${(e as Error).message}`);
   }
   const config = validateRepoConfig(merged, inputs.config);
-  const ci = merged.ci;
-  const ciWaitExplicit = typeof ci === 'object' && ci !== null && (ci as Record<string, unknown>).wait_min !== undefined;
   const withInputs: RepoConfig = {
     ...config,
     // The input's default is '/agent': only a different value overrides the file's trigger.
@@ -49,5 +47,5 @@ export async function loadActionConfigFacts(
     ...(inputs.maxCostUsd !== undefined ? { max_cost_usd: inputs.maxCostUsd } : {}),
     ...(inputs.testCommand ? { test: { ...config.test, command: inputs.testCommand } } : {}),
   };
-  return { config: withInputs, ciWaitExplicit };
+  return { config: withInputs };
 }

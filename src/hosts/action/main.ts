@@ -85,7 +85,7 @@ async function actionFlow(
       webUrl: ctx.serverUrl,
       configPath: isAbsolute(inputs.config) ? CONFIG_PATH : inputs.config,
     });
-  const { config, ciWaitExplicit } = await loadActionConfigFacts(ctx.workspace, inputs, github);
+  const { config } = await loadActionConfigFacts(ctx.workspace, inputs, github);
   // Said at the start: the sandbox state (after making bwrap work on a hosted runner) and, when none, why.
   const box = await (deps.enableSandbox ?? ((s) => enableSandbox(s)))(config.sandbox);
   for (const line of describeSandbox(box)) log(line);
@@ -110,7 +110,7 @@ async function actionFlow(
   const sweep = () => sweepFlow(ctx, config, { ...common, workspace, ...(deps.baseline ? { baseline: deps.baseline } : {}) });
 
   if (inputs.mode === 'sweep') return sweep();
-  if (REQUEST_EVENTS.has(ctx.eventName)) return issueFlow(ctx, config, { ...common, pushToken: push, ciWaitExplicit, heartbeat, log });
+  if (REQUEST_EVENTS.has(ctx.eventName)) return issueFlow(ctx, config, { ...common, pushToken: push, heartbeat, log });
   if (inputs.prompt) return promptFlow(ctx, config, inputs.prompt, { ...common, workspace });
   if (ctx.eventName === 'schedule') return sweep();
   if (ctx.eventName === 'workflow_dispatch')

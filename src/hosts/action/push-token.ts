@@ -1,13 +1,14 @@
 /**
- * Is the Action's `github_token` the workflow's own GITHUB_TOKEN? GitHub starts no workflow run for a
- * push or pull request made with that token, so waiting for CI on it can only time out.
+ * Is the Action's `github_token` the workflow's own GITHUB_TOKEN? A pull request opened with it starts its
+ * pull_request workflows held for a maintainer's approval (GitHub's rule since 2026-06-11); when none
+ * appears, that token is the likely cause, and the wait for a first run is short.
  *
  * The runner never passes the default `${{ github.token }}` in any other variable, so in order:
  * 1. GITHUB_TOKEN in the step's environment (a workflow that sets it): the input equals it, or not;
  * 2. a user token by its prefix (ghp_, github_pat_, gho_, ghu_): not the workflow's;
  * 3. the token's identity (GraphQL `viewer`, which installation tokens may read): `github-actions[bot]` is
  *    the workflow token; an App's installation token (also `ghs_…`) answers `<app-slug>[bot]`.
- * When none of these answers, the token is treated as one that can start CI (the wait is bounded anyway).
+ * When none of these answers, what the workflow runs say decides (the watch is the same for every token).
  */
 
 export const WORKFLOW_TOKEN_LOGIN = 'github-actions[bot]';
@@ -43,7 +44,3 @@ export function graphqlViewer(octokit: { graphql: (q: string) => Promise<unknown
     return typeof login === 'string' && login !== '' ? login : undefined;
   };
 }
-
-/** The not-run cause recorded at once for a push made with the workflow token. */
-export const WORKFLOW_TOKEN_CAUSE =
-  "pushed with the workflow's GITHUB_TOKEN: GitHub starts no workflow run for pushes and pull requests made with it, so proofpr did not wait for CI. Fix: pass a GitHub App installation token (actions/create-github-app-token) or a fine-grained personal access token with contents and pull-requests write as the `github_token` input; to wait anyway (CI outside GitHub Actions), set ci.wait_min in the config.";

@@ -75,8 +75,8 @@ export interface FakeGitHubOptions extends ReviewFakeOptions, CiFakeOptions {
   failOnce?: RegExp;
   /** Login of the token's user: the author of comments created through the API. */
   self?: string;
-  /** Login the GraphQL `viewer` query answers (the token's identity); default `self`, then proofpr[bot]. */
-  viewer?: string;
+  /** Login the GraphQL `viewer` query answers (the token's identity); default `self`, then proofpr[bot]; `null`: the query fails (a token that may not read it). */
+  viewer?: string | null;
   /** The App's slug `GET /app` answers (default proofpr): its bot user is `<slug>[bot]`. */
   appSlug?: string;
 }
@@ -327,8 +327,10 @@ export function createGitHubState(opts: FakeGitHubOptions = {}): GitHubState {
         },
       ];
     }
-    if (method === 'POST' && path === '/graphql' && /\bviewer\b/.test(String((body as { query?: unknown } | undefined)?.query ?? '')))
+    if (method === 'POST' && path === '/graphql' && /\bviewer\b/.test(String((body as { query?: unknown } | undefined)?.query ?? ''))) {
+      if (opts.viewer === null) return [403, { message: 'Resource not accessible by integration' }];
       return [200, { data: { viewer: { login: opts.viewer ?? opts.self ?? 'proofpr[bot]' } } }];
+    }
     if (method === 'GET' && path === '/app') return [200, { id: 1, slug: opts.appSlug ?? 'proofpr', name: opts.appSlug ?? 'proofpr' }];
     const query = String((body as { query?: unknown } | undefined)?.query ?? '');
     if (method === 'POST' && path === '/graphql' && /markPullRequestReadyForReview/.test(query)) {
