@@ -2,13 +2,17 @@
 /**
  * The release's steps, called by .github/workflows/release.yml after CI passed on the tag:
  *   1. the tag must be v<package.json version>;
- *   2. release notes: CHANGELOG.md's `## [<version>]` section, written to <out>/release-notes.md;
+ *   1b. package.json names its GitHub repository, homepage and bugs (npm's provenance check), and the README's
+ *      `uses: OWNER/NAME@vN` lines name that repository and the major tag this version moves;
+ *   2. release notes: CHANGELOG.md's `## [<version>]` section, written to <out>/release-notes.md (a dry run
+ *      before that section exists takes the [Unreleased] entries and says so);
  *   3. the npm tarball: `npm pack` into <out> (after `npm run build` unless --no-build);
  *   4. `npm publish <tarball> --provenance --access public` (trusted publishing through the workflow's OIDC
  *      token; with NPM_TOKEN set, a temporary user config carries it for the configured registry);
  *   5. the GitHub release: `gh release create <tag> <tarball> --notes-file <notes> --verify-tag`;
  *   6. the Action's major tag (v1 for 1.x.y; none for a pre-release) moved to the tagged commit and pushed.
- * With --dry-run nothing leaves the machine: 1–3 are done for real, 4 and 5 are printed, and 6 is done in a
+ * With --dry-run nothing leaves the machine: 1–3 are done for real, 4 is checked by `npm publish --dry-run
+ * --offline --provenance` and printed, 5 is printed, and 6 is done in a
  * temporary clone (the tag moved there, the push printed). <out>/release-plan.json records everything.
  *
  *   node scripts/release.mjs [--dry-run] [--tag vX.Y.Z] [--out DIR] [--no-build]
@@ -58,6 +62,58 @@ export function releaseNotes(changelog, version) {
     .trim();
   if (!body) throw new ReleaseInputError(`CHANGELOG.md's "## [${version}]" section is empty: list what changed`);
   return `${body}\n`;
+}
+
+/**
+ * The notes of a dry run before the version's section exists: the [Unreleased] entries, with a warning (the
+ * real release still refuses a missing section). Returns { notes, from, warning? }.
+ */
+export function dryRunNotes(changelog, version) {
+  try {
+    return { notes: releaseNotes(changelog, version), from: version };
+  } catch (e) {
+    if (!(e instanceof ReleaseInputError) || !/has no "## \[/.test(e.message)) throw e;
+    return {
+      notes: releaseNotes(changelog, 'Unreleased'),
+      from: 'Unreleased',
+      warning: `CHANGELOG.md has no "## [${version}]" section yet: these notes are the [Unreleased] entries; move them under "## [${version}] - <date>" before tagging`,
+    };
+  }
+}
+
+/** `owner/name` of a GitHub repository URL (git+https, https, ssh forms), or undefined. */
+export function githubSlug(url) {
+  const m = /github\.com[/:]([^/]+)\/([^/#]+?)(\.git)?(#.*)?$/.exec(String(url ?? ''));
+  return m ? `${m[1]}/${m[2]}` : undefined;
+}
+
+/**
+ * What npm's provenance check needs and can be checked offline: package.json's `repository` (a GitHub
+ * repository: the provenance statement must name the repository the package says it comes from),
+ * `homepage` and `bugs`. Also: the README's `uses: <owner>/<name>@vN` lines name that repository and the
+ * major tag this version moves, so the Action's documented pin exists after the release.
+ */
+export function publishProblems(pkg, readme) {
+  const out = [];
+  const repoUrl = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+  const slug = githubSlug(repoUrl);
+  if (!slug)
+    out.push(
+      'package.json: "repository" must name the GitHub repository (e.g. {"type": "git", "url": "git+https://github.com/OWNER/NAME.git"}): npm publish --provenance refuses a package without it',
+    );
+  if (!pkg.homepage) out.push('package.json: "homepage" is missing (the repository\'s README URL)');
+  if (!pkg.bugs) out.push('package.json: "bugs" is missing (the repository\'s issues URL)');
+  const major = majorTag(pkg.version);
+  // The Action's own pins: `uses: <owner>/<package name>@vN` (other actions in the examples are not ours).
+  const ours = new RegExp(`uses: ([\\w.-]+/${pkg.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})@(v\\d+)\\b`, 'g');
+  for (const m of readme.matchAll(ours)) {
+    if (slug && m[1] !== slug) out.push(`README.md: "uses: ${m[1]}@${m[2]}" names another repository than package.json's ${slug}`);
+    if (major && m[2] !== major)
+      out.push(
+        `README.md: "uses: ${m[1]}@${m[2]}" pins ${m[2]}, but releasing ${pkg.version} moves ${major}: bump the version or fix the README`,
+      );
+  }
+  return out;
 }
 
 /** `v1` for 1.4.2 (`v0` for 0.x); none for a pre-release (1.5.0-rc.1), which must not move what users pin. */
@@ -127,7 +183,14 @@ export function release(opts) {
   const version = pkg.version;
   const out = resolve(opts.out ?? mkdtempSync(join(tmpdir(), 'proofpr-release-')));
   mkdirSync(out, { recursive: true });
-  const notes = releaseNotes(readFileSync(join(root, 'CHANGELOG.md'), 'utf8'), version);
+  const problems = publishProblems(pkg, readFileSync(join(root, 'README.md'), 'utf8'));
+  if (problems.length > 0) throw new ReleaseInputError(`not publishable:\n  ${problems.join('\n  ')}`);
+  const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+  const {
+    notes,
+    from: notesFrom,
+    warning,
+  } = opts.dryRun ? dryRunNotes(changelog, version) : { notes: releaseNotes(changelog, version), from: version };
   const notesFile = join(out, 'release-notes.md');
   writeFileSync(notesFile, notes);
   // The tagged commit when the tag exists here (the workflow), else HEAD (a dry run before tagging).
@@ -139,6 +202,9 @@ export function release(opts) {
     publish.push('--tag', 'next');
     ghRelease.push('--prerelease');
   }
+  // npm's own checks of the tarball and its provenance options, offline: nothing leaves the machine.
+  const checked = ['npm', 'publish', packed.tarball, '--dry-run', '--offline', '--provenance', '--ignore-scripts', '--access', 'public'];
+  if (opts.dryRun) run(checked[0], checked.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   if (!opts.dryRun) {
     run(publish[0], [...publish.slice(1), ...tokenConfig(out)], { stdio: ['ignore', 'inherit', 'inherit'] });
     run(ghRelease[0], ghRelease.slice(1), { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -153,7 +219,10 @@ export function release(opts) {
     tarball: packed.tarball,
     tarballFiles: packed.files.length,
     notes: notesFile,
+    notesFrom,
+    ...(warning ? { warning } : {}),
     publish: { command: publish.join(' '), done: !opts.dryRun },
+    ...(opts.dryRun ? { publishChecked: checked.join(' ') } : {}),
     githubRelease: { command: ghRelease.join(' '), done: !opts.dryRun },
     majorTag: tagMove,
   };
@@ -165,7 +234,9 @@ function print(plan) {
   const say = (s) => process.stdout.write(`${s}\n`);
   say(`${plan.dryRun ? 'dry run: ' : ''}release ${plan.tag} (${plan.commit.slice(0, 12)})`);
   say(`  tarball: ${plan.tarball} (${plan.tarballFiles} files)`);
-  say(`  notes:   ${plan.notes}`);
+  say(`  notes:   ${plan.notes}${plan.notesFrom !== plan.version ? ` (from [${plan.notesFrom}])` : ''}`);
+  if (plan.warning) say(`  warning: ${plan.warning}`);
+  if (plan.publishChecked) say(`  checked: ${plan.publishChecked} (passed)`);
   say(`  ${plan.publish.done ? 'published' : 'would run'}: ${plan.publish.command}`);
   say(`  ${plan.githubRelease.done ? 'released' : 'would run'}: ${plan.githubRelease.command}`);
   if (plan.majorTag) {

@@ -26,6 +26,8 @@ interface Plan {
   commit: string;
   tarball: string;
   notes: string;
+  notesFrom: string;
+  publishChecked?: string;
   publish: { command: string; done: boolean };
   githubRelease: { command: string; done: boolean };
   majorTag: { name: string; from: string | null; to: string; pushed: boolean; command: string } | null;
@@ -78,7 +80,11 @@ describe('release dry run', () => {
   test("writes the release notes from CHANGELOG.md's section for the version", () => {
     const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
     const notes = readFileSync(plan.notes, 'utf8');
-    const section = changelog.split(`## [${pkg.version}]`)[1]!.split('\n## [')[0]!;
+    // Before the release commit the version has no section yet: the dry run shows the [Unreleased] entries.
+    const heading = changelog.includes(`## [${pkg.version}]`) ? pkg.version : 'Unreleased';
+    expect(plan.notesFrom).toBe(heading);
+    if (heading === 'Unreleased') expect(stdout).toContain(`CHANGELOG.md has no "## [${pkg.version}]" section yet`);
+    const section = changelog.split(`## [${heading}]`)[1]!.split('\n## [')[0]!;
     expect(notes.trim()).toBe(section.split('\n').slice(1).join('\n').trim());
     expect(notes).not.toContain('## [');
   });
@@ -96,6 +102,33 @@ describe('release dry run', () => {
     expect(spawnSync('git', ['merge-base', '--is-ancestor', plan.commit, 'HEAD'], { cwd: root }).status).toBe(0);
     expect(stdout).toContain(`would run: git push --force origin refs/tags/${major}`);
     expect(tags()).toBe(tagsBefore);
+  });
+
+  test("passes npm's offline publish checks with provenance", () => {
+    expect(plan.publishChecked).toBe(`npm publish ${plan.tarball} --dry-run --offline --provenance --ignore-scripts --access public`);
+    expect(stdout).toContain('(passed)');
+  });
+
+  test('README, the docs, the examples, action.yml and the release name the same major tag and repository', () => {
+    const meta = pkg as unknown as { name: string; repository?: { url?: string }; homepage?: string; bugs?: unknown };
+    const slug = /github\.com\/([^/]+\/[^/]+?)(\.git)?$/.exec(meta.repository?.url ?? '')?.[1];
+    expect(slug).toBe(`proofpr/${meta.name}`);
+    expect(meta.homepage).toBeTruthy();
+    expect(meta.bugs).toBeTruthy();
+    expect(major).toBe('v1');
+    expect(plan.majorTag?.name).toBe(major);
+    const files = [
+      'README.md',
+      'docs/action.md',
+      ...readdirSync(join(root, 'examples', 'workflows')).map((f) => `examples/workflows/${f}`),
+    ];
+    const pins = files.flatMap((f) =>
+      [...readFileSync(join(root, f), 'utf8').matchAll(/uses: ([\w.-]+\/proofpr)@([\w.-]+)/g)].map((m) => `${f}: ${m[1]}@${m[2]}`),
+    );
+    expect(pins.length).toBeGreaterThan(3);
+    expect(pins.filter((p) => !p.endsWith(`${slug}@${major}`) && !p.includes('<your-fork>'))).toEqual([]);
+    const action = parseYaml(readFileSync(join(root, 'action.yml'), 'utf8')) as { runs: { using: string; main: string } };
+    expect(action.runs).toMatchObject({ using: 'node24', main: 'dist/index.js' });
   });
 
   test('publishes with provenance and creates the release from the notes, printed only', () => {
