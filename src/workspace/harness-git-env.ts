@@ -1,10 +1,14 @@
-/** Settings every harness git call gets: no hooks, no signing, no fsmonitor daemon, no credential helper. */
+/** Settings every harness git call gets: no hooks, no signing, no fsmonitor daemon, no credential helper, git's path rules for Windows and macOS. */
 const HARNESS_CONFIG: [string, string][] = [
   ['core.hooksPath', '/dev/null'],
   ['commit.gpgSign', 'false'],
   ['tag.gpgSign', 'false'],
   ['core.fsmonitor', 'false'],
   ['credential.helper', ''],
+  // git's verify_path with both of its look-alike rules (Windows and macOS names of `.git`), on every
+  // system: a path one of them refuses is never put in an index the harness builds (commit-filter.ts).
+  ['core.protectNTFS', 'true'],
+  ['core.protectHFS', 'true'],
 ];
 
 /**

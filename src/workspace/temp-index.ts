@@ -2,6 +2,7 @@ import { mkdtemp, rm, copyFile, realpath, rename, stat, utimes, mkdir, readdir }
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { git } from './git.js';
+import { leftOutByRule, type LeftOut } from './commit-filter.js';
 import { gitPathProblem } from './git-path-rules.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { privateStore } from './private-objects.js';
@@ -133,11 +134,7 @@ export function literalPathspecs(root: string, exclude: readonly string[]): stri
   return out;
 }
 
-/** A file `git add` could not put in the index, and why (the WIP commit and the evidence name it). */
-export interface LeftOut {
-  path: string;
-  why: string;
-}
+export type { LeftOut };
 
 /**
  * `git add -A` (honouring .gitignore) into the index in `env`, leaving out `exclude` (paths relative to
@@ -145,10 +142,15 @@ export interface LeftOut {
  * HEAD afterwards (an untracked one drops out, a tracked one keeps its committed version). Not
  * `:(exclude)` pathspecs: git refuses those when they name an ignored path.
  *
- * With `lenient` (the commits), a file git cannot add (a path it refuses, `.GIT/config`; a file it
- * cannot read) never fails the staging: `--ignore-errors` adds the rest, and the files still out of the
- * index are returned. Without it (tree hashes, diffs) such a file fails the call, as git does: the
- * tree the verifier tests is then never one that silently lacks a file on disk.
+ * What no tree of the harness may hold (commit-filter.ts: a path git refuses, a file over GitHub's size
+ * bound, a file HEAD's ignore rules ignore) is kept out of the `add` by exclude pathspecs (those files
+ * are not ignored by the worktree's rules, so git takes them) and returned with the reason, in every
+ * mode: tree hashes, diffs and commits then agree, and such a file never fails them.
+ *
+ * With `lenient` (the commits), a file git still cannot add (a file it cannot read) never fails the
+ * staging: `--ignore-errors` adds the rest, and the files still out of the index are returned. Without it
+ * (tree hashes, diffs) such a file fails the call, as git does: the tree the verifier tests is then
+ * never one that silently lacks a readable file on disk.
  */
 export async function stageAll(
   root: string,
@@ -158,15 +160,19 @@ export async function stageAll(
 ): Promise<LeftOut[]> {
   const realRoot = env.GIT_WORK_TREE ?? (await realpath(root));
   const names = env.GIT_DIR ? (await readLinkedDirs(env.GIT_DIR)).map((l) => l.name) : [];
-  const add = await git(['add', '-A', ...(lenient ? ['--ignore-errors'] : []), '--', '.'], {
+  const byRule = await leftOutByRule(realRoot, env);
+  const spec = ['.', ...byRule.map((l) => `:(exclude,literal)${l.path}`)];
+  const add = await git(['add', '-A', ...(lenient ? ['--ignore-errors'] : []), '--pathspec-from-file=-', '--pathspec-file-nul'], {
     cwd: realRoot,
     env,
+    input: spec.join('\0') + '\0',
     okCodes: lenient ? [0, 1] : [0],
   });
-  const leftOut = add.code === 1 ? await notAdded(realRoot, env) : [];
+  const ruled = new Set(byRule.map((l) => l.path));
+  const leftOut = add.code === 1 ? (await notAdded(realRoot, env)).filter((l) => !ruled.has(l.path)) : [];
   const out = literalPathspecs(realRoot, [...exclude, ...names]);
   if (out.length) await git(['reset', '-q', '--', ...out], { cwd: realRoot, env });
-  return leftOut;
+  return [...byRule, ...leftOut];
 }
 
 /** After `add -A --ignore-errors` failed on some files: the files whose worktree state is still not in the index. */
