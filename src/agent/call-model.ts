@@ -1,5 +1,6 @@
 import type { Message, ModelResponse } from '../model/model-client.js';
 import { ModelError } from '../model/model-client.js';
+import { BudgetStop } from './budget-model.js';
 import { withModelSettings } from '../model/model-settings.js';
 import type { RunEvent } from './events.js';
 import type { RunResult } from './loop.js';
@@ -25,8 +26,10 @@ export async function* callModel(run: LoopRun, sent: Message[]): AsyncGenerator<
         { model: deps.modelId, system: run.system, tools: run.tools, messages: sent, maxTokens: deps.maxTokens ?? 16000, signal },
         deps.modelSettings,
       );
-      return { response: await deps.model.send(request) };
+      return { response: await run.model.send(request) };
     } catch (e) {
+      // The run's budget cannot pay for this request: the conversation ends here, nothing was sent.
+      if (e instanceof BudgetStop) return { end: endRun(run, 'aborted', e.message) };
       const err = e instanceof ModelError ? e : new ModelError(signal.aborted ? 'aborted' : 'fatal', (e as Error).message);
       if (err.kind === 'stream_broken' && brokenStreams < LIMITS.brokenStreams && !signal.aborted) {
         brokenStreams++;
@@ -51,7 +54,7 @@ async function* compactAfterTooLong(run: LoopRun, message: string): AsyncGenerat
     yield* run.events.drain();
     return { end: endRun(run, 'aborted', `the prompt stayed too long for the model after ${LIMITS.promptTooLong} compactions`) };
   }
-  const stop = recordCompaction(run, await run.deps.context.forceCompact(run.messages, run.memory, run.deps.model));
+  const stop = recordCompaction(run, await run.deps.context.forceCompact(run.messages, run.memory, run.model));
   yield* run.events.drain();
   return stop ? { end: stop } : { compacted: true };
 }

@@ -172,7 +172,18 @@ export type RunEvent =
   /** A sub-agent (the Task tool) ended: its requests are the run's too; its tokens and cost count in the evidence. */
   | Ev<
       'subagent',
-      { id: string; agentType: string; description: string; status: string; reason: string; turns: number; usage: Usage; costUsd: number }
+      {
+        id: string;
+        agentType: string;
+        description: string;
+        status: string;
+        reason: string;
+        turns: number;
+        usage: Usage;
+        costUsd: number;
+        /** Its own transcript in the run folder (`subagents/<id>.jsonl`), when the run keeps one. */
+        transcript?: string;
+      }
     >
   | Ev<'error', { message: string; kind: string }>
   | Ev<'run_end', { verdict: Verdict; reason: string }>;

@@ -1,8 +1,9 @@
 /** The loop's state for one run and the bookkeeping around it: budgets, compactions, responses, tool outcomes. */
-import type { ImageBlock, Message, ModelResponse, TextBlock, ToolSchema, Usage, UserBlock } from '../model/model-client.js';
+import type { ImageBlock, Message, ModelClient, ModelResponse, TextBlock, ToolSchema, Usage, UserBlock } from '../model/model-client.js';
 import { emptyUsage } from '../model/model-client.js';
 import type { ToolResult } from '../tools/define-tool.js';
 import { budgetExceeded } from './budget.js';
+import { spendingModel } from './budget-model.js';
 import type { CompactionResult, CompactionState, DynamicFacts } from './context/types.js';
 import type { EventQueue } from './events.js';
 import type { AgentDeps, LoopStatus, RunResult } from './loop.js';
@@ -14,6 +15,8 @@ import { createVerificationNudge, type VerificationNudge } from './nudge/verific
 
 export interface LoopRun {
   readonly deps: AgentDeps;
+  /** The model every request of this loop goes through (turns and compaction summaries): drawing from `deps.spend` when given. */
+  readonly model: ModelClient;
   readonly events: EventQueue;
   /** Fires on cancel or when the time budget runs out. */
   readonly signal: AbortSignal;
@@ -57,6 +60,7 @@ export function startRun(
 ): LoopRun {
   return {
     deps,
+    model: deps.spend ? spendingModel(deps.model, deps.spend, deps.costOf) : deps.model,
     events,
     signal,
     now,
@@ -90,6 +94,8 @@ export function refreshTools(run: LoopRun): void {
 export function stopReason(run: LoopRun): string | undefined {
   const { deps } = run;
   if (deps.signal?.aborted) return 'cancelled';
+  const shared = deps.spend?.exceeded();
+  if (shared) return shared;
   const over = budgetExceeded(deps.budget, { turns: run.turns, costUsd: run.costUsd, startedAtMs: run.startedAtMs }, run.now().getTime());
   if (over) return over;
   return run.signal.aborted ? `time budget exhausted (${Math.round(deps.budget.timeoutMs / 60000)} min)` : undefined;
@@ -105,13 +111,15 @@ export function endRun(run: LoopRun, status: LoopStatus, reason: string, accepte
 export function dynamicFacts(run: LoopRun): DynamicFacts {
   const { deps } = run;
   const elapsed = run.now().getTime() - run.startedAtMs;
+  // With a shared spend the model is told the run's totals: its sub-agents' turns and cost included.
+  const spend = deps.spend;
   return {
     date: run.now().toISOString().slice(0, 10),
     branch: deps.branch,
-    turn: run.turns + 1,
-    maxTurns: deps.budget.maxTurns,
-    costUsd: run.costUsd,
-    maxCostUsd: deps.budget.maxCostUsd,
+    turn: (spend ? spend.turns() : run.turns) + 1,
+    maxTurns: spend?.maxTurns ?? deps.budget.maxTurns,
+    costUsd: spend ? spend.costUsd() : run.costUsd,
+    maxCostUsd: spend?.maxCostUsd ?? deps.budget.maxCostUsd,
     minutesLeft: Math.max(0, Math.round((deps.budget.timeoutMs - elapsed) / 60000)),
     gates: run.memory.gates,
     todos: run.memory.todos,

@@ -1,6 +1,6 @@
 import type { AssistantBlock, ImageBlock, ModelClient, ModelSettings, ToolUseBlock, Usage } from '../model/model-client.js';
 import { isFatal, type ToolContext } from '../tools/define-tool.js';
-import { runSignal, type Budget } from './budget.js';
+import { runSignal, type Budget, type RunSpend } from './budget.js';
 import { callModel } from './call-model.js';
 import type { ContextManager } from './context/types.js';
 import { EventQueue, type GateResult, type RunEvent } from './events.js';
@@ -41,6 +41,11 @@ export interface AgentDeps {
   context: ContextManager;
   toolContext: Omit<ToolContext, 'callId' | 'signal'>;
   budget: Budget;
+  /**
+   * The run's shared spend (budget.ts): this conversation's requests hold their worst case against it and
+   * count in it as they are answered; the loop stops when it is spent. Absent = this loop's budget alone.
+   */
+  spend?: RunSpend;
   costOf: (usage: Usage) => number;
   maxStopBlocks: number;
   maxTokens?: number;
@@ -142,7 +147,7 @@ async function* turn(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'stopped' 
   const { deps, events } = run;
   const over = stopReason(run);
   if (over) return endRun(run, 'aborted', over);
-  const compacted = await deps.context.maybeCompact(run.messages, run.memory, deps.model);
+  const compacted = await deps.context.maybeCompact(run.messages, run.memory, run.model);
   if (compacted) {
     const stop = recordCompaction(run, compacted);
     yield* events.drain();
@@ -151,6 +156,7 @@ async function* turn(run: LoopRun): AsyncGenerator<RunEvent, 'next' | 'stopped' 
   refreshTools(run);
   const sent = deps.context.prepare(run.messages, dynamicFacts(run));
   run.turns++;
+  deps.spend?.addTurn();
   events.push({ type: 'request', turn: run.turns, messages: sent.length, estimatedTokens: deps.context.estimateTokens(sent) });
   yield* events.drain();
   const call = yield* callModel(run, sent);

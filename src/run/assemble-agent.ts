@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AgentDeps, AgentTask } from '../agent/loop.js';
 import { EventQueue } from '../agent/events.js';
+import { createRunSpend } from '../agent/budget.js';
 import { createContextManager, type ContextManagerOptions } from '../agent/context/index.js';
 import { loadSkillBodies } from '../agent/context/skills.js';
 import { createPolicy } from '../agent/permissions/create-policy.js';
@@ -68,7 +69,9 @@ export async function assembleAgent(step: RunStep): Promise<AssembledAgent> {
   if (checks.length) events.push({ type: 'repo_checks', checks });
   const hooks = createHookRunner({ config: settings.hooks, exec, root: wt.path, logger: log, onEvent: events.push });
   const builtIn = skills.length ? [...defaultTools(), skillTool(skills) as ToolDefinition] : defaultTools();
-  const tools = [...builtIn, ...(await extraTools(step, hooks, events))];
+  // One budget for every conversation of the run: the agent's and each sub-agent's requests draw from it.
+  const spend = createRunSpend(settings.limits);
+  const tools = [...builtIn, ...(await extraTools(step, hooks, events, spend))];
   const toolbox = createRegistry(tools);
   const policy = await createPolicy({
     root: wt.path,
@@ -113,6 +116,7 @@ export async function assembleAgent(step: RunStep): Promise<AssembledAgent> {
       readDeny: readDenyPredicate(wt.path, settings.permissions.deny),
     },
     budget: settings.limits,
+    spend,
     costOf: (u) => costUsd(input.modelId, u),
     maxStopBlocks: settings.gates.max_stop_blocks,
     ...modelSettingsOf(input.config),

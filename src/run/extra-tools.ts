@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { RunSpend } from '../agent/budget.js';
 import type { EventQueue } from '../agent/events.js';
 import type { HookRunner } from '../agent/hooks/types.js';
 import { createTaskTool } from '../agent/subagent/task-tool.js';
@@ -19,7 +20,12 @@ const MCP_START_TIMEOUT_MS = 30_000;
  * started through the run's exec, so inside the sandbox; they die with it. A server that does not start is
  * said in a notice and the run goes on without it.
  */
-export async function extraTools({ input, settings, ws, exec }: RunStep, hooks: HookRunner, events: EventQueue): Promise<ToolDefinition[]> {
+export async function extraTools(
+  { input, settings, ws, exec, transcripts }: RunStep,
+  hooks: HookRunner,
+  events: EventQueue,
+  spend?: RunSpend,
+): Promise<ToolDefinition[]> {
   const { config } = input;
   const task = await createTaskTool({
     model: input.model,
@@ -28,6 +34,8 @@ export async function extraTools({ input, settings, ws, exec }: RunStep, hooks: 
     events,
     costOf: (u) => costUsd(input.modelId, u),
     policy: { root: ws.wt.path, allow: settings.permissions.allow, deny: settings.permissions.deny, gitDirs: [ws.wt.gitDir] },
+    ...(spend ? { spend } : {}),
+    ...(transcripts ? { transcripts } : {}),
   });
   let servers;
   try {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { RunEvent } from '../agent/events.js';
-import { Ledger, createTranscriptWriter } from '../agent/evidence/ledger.js';
+import { Ledger, createTranscriptWriter, type TranscriptWriter } from '../agent/evidence/ledger.js';
 import { logger } from '../log.js';
 import { secretValues } from '../secrets/index.js';
 import type { RunTaskInput } from './run-task-types.js';
@@ -14,7 +14,16 @@ export interface RunRecord {
   /** Values redacted from everything written (transcript, run folder). */
   readonly secrets: readonly string[];
   record(ev: RunEvent): void;
+  /** Another transcript in the run folder (a sub-agent's, `subagents/<id>.jsonl`), redacted like transcript.jsonl. */
+  openTranscript(relPath: string): TranscriptWriter;
   close(): Promise<void>;
+}
+
+/** `relPath` inside the run folder; a path that would leave it is an error (the callers build it from safe parts). */
+function inRunDir(runDir: string, relPath: string): string {
+  const path = resolve(runDir, relPath);
+  if (!path.startsWith(`${resolve(runDir)}${sep}`)) throw new Error(`a transcript path must stay inside the run folder: ${relPath}`);
+  return path;
 }
 
 /** Creates the run folder and opens its transcript. */
@@ -35,6 +44,7 @@ export async function openRunRecord(input: Pick<RunTaskInput, 'runDir' | 'gitTok
         log.warn({ err: (e as Error).message }, 'onEvent listener threw');
       }
     },
+    openTranscript: (relPath) => createTranscriptWriter(inRunDir(input.runDir, relPath), secrets),
     // Every file of the run folder is written redacted as it is written (tool outputs line by line through
     // src/secrets/redacting-writer.ts): nothing is left to redact once the run is over, or when it is killed.
     close: () => transcript.close(),

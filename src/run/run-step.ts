@@ -1,3 +1,4 @@
+import type { TranscriptWriter } from '../agent/evidence/ledger.js';
 import type { RunSettings } from '../agent/settings.js';
 import type { ExecPort } from '../workspace/exec-port.js';
 import type { Workspace } from './prepare-workspace.js';
@@ -12,4 +13,6 @@ export interface RunStep {
   settings: RunSettings;
   ws: Workspace;
   exec: ExecPort;
+  /** Opens another redacted transcript in the run folder (sub-agents'); absent = none kept. */
+  transcripts?: (relPath: string) => TranscriptWriter;
 }

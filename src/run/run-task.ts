@@ -59,7 +59,13 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       outcome = outcomeOf('unverified', `not ready, nothing was spent: ${ready.reason}`);
     } else {
       // 5. Policy, hooks, verifier, toolbox and context for this task.
-      const step = { input: ready?.ready && ready.full ? { ...run, verifierBaseline: ready.full } : run, settings, ws, exec: sandbox.exec };
+      const step = {
+        input: ready?.ready && ready.full ? { ...run, verifierBaseline: ready.full } : run,
+        settings,
+        ws,
+        exec: sandbox.exec,
+        transcripts: rec.openTranscript,
+      };
       const agent = await assembleAgent(step);
       // 6. The agent loop, every event recorded as it happens.
       const ran = await drain(runAgent(agent.task, agent.deps), rec.record);

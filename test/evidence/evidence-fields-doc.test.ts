@@ -48,6 +48,7 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   notRun: 'contract',
   checksPassed: 'readme',
 };
+  subagents: 'contract',
 
 const TEST_RUN: Record<keyof TestRun, Where> = {
   command: 'contract',

@@ -75,6 +75,16 @@ function addSubagent(u: EvidenceUsage, ev: Of<'subagent'>): void {
   s.costUsd = Math.round((s.costUsd + ev.costUsd) * 1e6) / 1e6;
 }
 
+/** evidence.subagents: each Task sub-agent, in the order they ended, with its transcript when one was kept. */
+function subagentsOf(events: readonly RunEvent[]): Pick<Evidence, 'subagents'> {
+  const list = events.flatMap((ev) =>
+    ev.type === 'subagent'
+      ? [{ id: ev.id, turns: ev.turns, costUsd: Math.round(ev.costUsd * 1e6) / 1e6, ...(ev.transcript ? { transcript: ev.transcript } : {}) }]
+      : [],
+  );
+  return list.length ? { subagents: list } : {};
+}
+
 function usageOf(events: readonly RunEvent[], model: string | undefined): EvidenceUsage {
   const u: EvidenceUsage = {
     inputTokens: 0,
@@ -173,6 +183,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
     ...(checks ? { notRun: checks.notRun, checksPassed: checks.ranPassed } : {}),
+    ...subagentsOf(events),
   };
 }
 

@@ -92,6 +92,8 @@ export interface Evidence {
   checksPassed?: string[];
   /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */
   secondLook?: {
+  /** Task sub-agents (CONTRACT §11): each one's requests and cost (part of `usage`) and its transcript in the run folder. */
+  subagents?: Array<{ id: string; turns: number; costUsd: number; transcript?: string }>;
     status: 'done' | 'skipped' | 'failed';
     findings: Array<{ severity: 'high' | 'medium' | 'low'; file: string; text: string }>;
     reason?: string;

@@ -1,7 +1,9 @@
 import type { ModelClient, Usage } from '../../model/model-client.js';
 import type { ToolContext, ToolResult } from '../../tools/define-tool.js';
 import type { SubagentRequest, SubagentRunner } from '../../tools/task.js';
+import type { RunSpend } from '../budget.js';
 import type { EventQueue, RunEvent } from '../events.js';
+import type { TranscriptWriter } from '../evidence/ledger.js';
 import type { HookRunner } from '../hooks/types.js';
 import { runAgent, type AgentDeps, type RunResult } from '../loop.js';
 import type { PermissionPolicy } from '../permissions/types.js';
@@ -32,9 +34,26 @@ export interface SubagentOptions {
   events: EventQueue;
   costOf: (usage: Usage) => number;
   limits?: Partial<SubagentLimits>;
+  /**
+   * The run's shared spend: a sub-agent's limits are the smaller of its own and what the run has left, its
+   * requests hold their worst case against the run's cap and count in the run's total as they are answered.
+   */
+  spend?: RunSpend;
+  /** Opens a transcript in the run folder (redacted like transcript.jsonl): `subagents/<id>.jsonl`. */
+  transcripts?: (relPath: string) => TranscriptWriter;
   maxTokens?: number;
   retryBaseMs?: number;
 }
+
+/** A sub-agent's limits: its own, lowered to what the run has left (turns and cost). */
+export function limitsFor(own: SubagentLimits, spend: RunSpend | undefined): SubagentLimits {
+  if (!spend) return own;
+  const left = spend.left();
+  return { ...own, maxTurns: Math.min(own.maxTurns, left.turns), maxCostUsd: Math.min(own.maxCostUsd, left.costUsd) };
+}
+
+/** The transcript's path in the run folder: the call id, reduced to characters safe in a file name. */
+export const subagentTranscriptPath = (callId: string): string => `subagents/${callId.replace(/[^A-Za-z0-9_-]/g, '_') || 'subagent'}.jsonl`;
 
 /** Hooks for the sub-agent: its session does not re-run the run's SessionStart/UserPromptSubmit hooks. */
 function subagentHooks(hooks: HookRunner): HookRunner {
@@ -54,16 +73,21 @@ function forwarded(ev: RunEvent): boolean {
  * is (its signal is the parent call's). Only its final report goes back to the parent, as the tool result.
  */
 export function createSubagentRunner(opts: SubagentOptions): SubagentRunner {
-  const limits = { ...SUBAGENT_LIMITS, ...opts.limits };
+  const own = { ...SUBAGENT_LIMITS, ...opts.limits };
   return async (request, ctx) => {
+    const limits = limitsFor(own, opts.spend);
     const model = tokenBudget(opts.model, limits.maxTokens);
-    const gen = runAgent({ prompt: request.prompt }, subagentDeps(opts, limits, model, request, ctx));
-    let next = await gen.next();
-    while (!next.done) {
-      if (forwarded(next.value)) opts.events.push(next.value);
-      next = await gen.next();
+    const rel = subagentTranscriptPath(ctx.callId);
+    const transcript = opts.transcripts?.(rel);
+    let result: RunResult;
+    try {
+      result = await drain(runAgent({ prompt: request.prompt }, subagentDeps(opts, limits, model, request, ctx)), (ev) => {
+        transcript?.write(ev);
+        if (forwarded(ev)) opts.events.push(ev);
+      });
+    } finally {
+      await transcript?.close();
     }
-    const result = next.value;
     await opts.hooks.run('SubagentStop', {
       hook_event_name: 'SubagentStop',
       cwd: ctx.root,
@@ -80,9 +104,19 @@ export function createSubagentRunner(opts: SubagentOptions): SubagentRunner {
       turns,
       usage,
       costUsd,
+      ...(transcript ? { transcript: rel } : {}),
     });
     return reportOf(result, request, ctx.signal.aborted);
   };
+}
+
+/** Runs a sub-agent's loop to its end, handing each event to `onEvent`. */
+async function drain(gen: AsyncGenerator<RunEvent, RunResult>, onEvent: (ev: RunEvent) => void): Promise<RunResult> {
+  for (;;) {
+    const next = await gen.next();
+    if (next.done) return next.value;
+    onEvent(next.value);
+  }
 }
 
 function subagentDeps(
@@ -102,6 +136,7 @@ function subagentDeps(
     context: subagentContext(request.type),
     toolContext: { ...base, fileState: fileState.clone() },
     budget: { maxTurns: limits.maxTurns, maxCostUsd: limits.maxCostUsd, timeoutMs: limits.timeoutMs },
+    ...(opts.spend ? { spend: opts.spend } : {}),
     costOf: opts.costOf,
     maxStopBlocks: 0,
     branch: '(sub-agent: read-only)',

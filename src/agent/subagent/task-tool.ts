@@ -6,7 +6,9 @@ import { grepTool } from '../../tools/grep.js';
 import { readTool } from '../../tools/read.js';
 import { createRegistry, type ToolRegistry } from '../../tools/registry.js';
 import { taskTool } from '../../tools/task.js';
+import type { RunSpend } from '../budget.js';
 import type { EventQueue } from '../events.js';
+import type { TranscriptWriter } from '../evidence/ledger.js';
 import type { HookRunner } from '../hooks/types.js';
 import { createPolicy, type PolicyOptions } from '../permissions/create-policy.js';
 import { createSubagentRunner, type SubagentLimits } from './run-subagent.js';
@@ -25,6 +27,10 @@ export interface TaskToolOptions {
   /** The run's permission settings; the sub-agent's policy is the same rules in plan mode (read-only). */
   policy: Omit<PolicyOptions, 'mode' | 'tools'>;
   limits?: Partial<SubagentLimits>;
+  /** The run's shared spend: sub-agents draw from the run's remaining turns and cost. */
+  spend?: RunSpend;
+  /** Opens each sub-agent's transcript in the run folder (redacted like the run's). */
+  transcripts?: (relPath: string) => TranscriptWriter;
   maxTokens?: number;
 }
 
@@ -41,6 +47,8 @@ export async function createTaskTool(o: TaskToolOptions): Promise<ToolDefinition
     events: o.events,
     costOf: o.costOf,
     ...(o.limits ? { limits: o.limits } : {}),
+    ...(o.spend ? { spend: o.spend } : {}),
+    ...(o.transcripts ? { transcripts: o.transcripts } : {}),
     ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
   });
   return taskTool(runner) as ToolDefinition;
