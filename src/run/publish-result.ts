@@ -4,6 +4,7 @@ import { TreeMismatchError, WorkspaceError } from '../workspace/errors.js';
 import { commitWork } from '../workspace/publish.js';
 import { adoptCommit, type Snapshot } from '../workspace/snapshot-commit.js';
 import { diffText, filesChanged } from '../workspace/diff-stat.js';
+import { leftOutOfTree } from '../workspace/tree-hash.js';
 import { commitMessage } from './commit-message.js';
 import type { Workspace } from './prepare-workspace.js';
 import type { RunOutcome } from './run-outcome.js';
@@ -20,7 +21,16 @@ const MAX_DIFF_BYTES = 200_000;
 export async function publishResult(input: RunTaskInput, ws: Workspace, result: RunResult, tested?: Snapshot): Promise<RunOutcome> {
   const changed = await filesChanged(ws.wt.path, ws.wt.baseSha, ws.git);
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
-  let outcome: RunOutcome = { ...judge(input, result, changed.length), wip: false, keepWorktree: false, filesChanged: changed, diff };
+  // Files no commit may hold (look-alike .git paths, over the size bound, ignored by the base's rules): named in the evidence.
+  const leftOut = await leftOutOfTree(ws.wt.path, ws.git);
+  let outcome: RunOutcome = {
+    ...judge(input, result, changed.length),
+    wip: false,
+    keepWorktree: false,
+    filesChanged: changed,
+    diff,
+    ...(leftOut.length > 0 ? { leftOut } : {}),
+  };
   if (input.mode === 'plan' || changed.length === 0) return outcome;
   if (outcome.verdict === 'verified')
     outcome =

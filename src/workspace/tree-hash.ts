@@ -1,4 +1,4 @@
-import { stageAllAndWriteTree, withTempIndex } from './temp-index.js';
+import { stageAll, stageAllAndWriteTree, withTempIndex, type LeftOut } from './temp-index.js';
 
 export interface TreeHashOptions {
   /** The worktree's git dir as createWorktree recorded it (Worktree.gitDir); else `.git` is read and checked. */
@@ -16,4 +16,12 @@ export interface TreeHashOptions {
  */
 export async function treeHash(root: string, opts: TreeHashOptions = {}): Promise<string> {
   return withTempIndex(root, (env) => stageAllAndWriteTree(root, env, opts.exclude), opts.gitDir);
+}
+
+/**
+ * The files of the worktree that no tree of the harness takes (commit-filter.ts: a path git refuses, a
+ * file over GitHub's size bound, a file the base's ignore rules ignore), for the evidence (`leftOut`).
+ */
+export async function leftOutOfTree(root: string, opts: TreeHashOptions = {}): Promise<LeftOut[]> {
+  return withTempIndex(root, (env) => stageAll(root, env, opts.exclude), opts.gitDir);
 }

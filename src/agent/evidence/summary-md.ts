@@ -122,12 +122,18 @@ function filesTable(ev: Evidence): string[] {
   return [`### Files changed (${ev.filesChanged.length})`, '', '| File | Added | Removed |', '| --- | ---: | ---: |', ...rows, ...note];
 }
 
-/** The files the WIP commit left out (kept in the worktree) and the secret-looking paths the agent never saw. */
+/** The files the commit left out (a WIP commit's are kept in the worktree) and the secret-looking paths the agent never saw. */
 function leftOutSection(ev: Evidence): string[] {
   const out: string[] = [];
   if (ev.leftOut?.length) {
     const rows = ev.leftOut.slice(0, MAX_FILES).map((l) => `| ${mdCode(l.path, 160)} | ${mdText(l.why, 200)} |`);
-    out.push(`### Left out of the WIP commit (${ev.leftOut.length})`, '', '| File | Why |', '| --- | --- |', ...rows);
+    out.push(
+      `### Left out of the ${ev.verdict === 'verified' ? '' : 'WIP '}commit (${ev.leftOut.length})`,
+      '',
+      '| File | Why |',
+      '| --- | --- |',
+      ...rows,
+    );
   }
   if (ev.masked?.length) {
     if (out.length) out.push('');
