@@ -24,9 +24,12 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends git ripgrep bubblewrap ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /pkg/proofpr.tgz /tmp/proofpr.tgz
-# better-sqlite3 (optional) comes with its prebuilt binary for serve's embedded queue.
+# better-sqlite3 (optional) comes with its prebuilt binary for serve's embedded queue; the Bedrock and
+# Vertex SDKs (optional peer dependencies, left out of a plain npm install) are installed beside it, so
+# `provider: bedrock | vertex` works in the image.
 # hadolint ignore=DL3016
-RUN npm install -g --no-audit --no-fund /tmp/proofpr.tgz && rm /tmp/proofpr.tgz && npm cache clean --force
+RUN npm install -g --no-audit --no-fund /tmp/proofpr.tgz @anthropic-ai/bedrock-sdk@^1.1.4 @anthropic-ai/vertex-sdk@^1.1.4 \
+ && rm /tmp/proofpr.tgz && npm cache clean --force
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin proofpr \
  && mkdir -p /data && chown proofpr:proofpr /data
 ENV NODE_ENV=production \

@@ -6,6 +6,7 @@
  * (GOOGLE_APPLICATION_CREDENTIALS, a workload identity federation file from OIDC, the metadata server)
  * with CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID. Those SDKs are loaded only when chosen.
  */
+import { createRequire } from 'node:module';
 import type Anthropic from '@anthropic-ai/sdk';
 
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
@@ -82,16 +83,52 @@ export interface CloudClientOptions {
   logger: NonNullable<ConstructorParameters<typeof Anthropic>[0]>['logger'];
 }
 
+/** The cloud SDK of each provider: optional peer dependencies, installed only by those who use them. */
+export const CLOUD_SDK = { bedrock: '@anthropic-ai/bedrock-sdk', vertex: '@anthropic-ai/vertex-sdk' } as const;
+
+/** How to add a provider's SDK next to proofpr (the Action's bundle and the container image carry both). */
+export function cloudSdkFix(provider: keyof typeof CLOUD_SDK): string {
+  return `npm install ${CLOUD_SDK[provider]} next to proofpr (in the project that depends on it, or with -g beside a global proofpr)`;
+}
+
+/** Is the provider's SDK installed where proofpr can import it? Resolved, not loaded (the libraries are large). */
+export function cloudSdkInstalled(provider: keyof typeof CLOUD_SDK): boolean {
+  try {
+    createRequire(import.meta.url).resolve(CLOUD_SDK[provider]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The error for a provider whose SDK is missing: the package and the install line. */
+export function missingSdkError(provider: keyof typeof CLOUD_SDK): ProviderConfigError {
+  return new ProviderConfigError(
+    `provider: ${provider} needs the package ${CLOUD_SDK[provider]}, which is not installed: ${cloudSdkFix(provider)}`,
+  );
+}
+
+/** The SDK module, or a ProviderConfigError naming the package and the install line when it is not installed. */
+async function loadCloudSdk<T>(provider: keyof typeof CLOUD_SDK, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw e;
+    throw missingSdkError(provider);
+  }
+}
+
 /** The Bedrock or Vertex SDK client, loaded on first use (the AWS and Google libraries are large). */
 export async function createCloudSdk(settings: ProviderSettings, common: CloudClientOptions): Promise<SdkMessages> {
   const base = settings.baseURL ? { baseURL: settings.baseURL } : {};
   if (settings.provider === 'bedrock') {
-    const { AnthropicBedrock } = await import('@anthropic-ai/bedrock-sdk');
+    const { AnthropicBedrock } = await loadCloudSdk('bedrock', () => import('@anthropic-ai/bedrock-sdk'));
     // No apiKey: AWS_BEARER_TOKEN_BEDROCK (read by the SDK) or SigV4 from the AWS credential chain.
     return new AnthropicBedrock({ ...common, ...base, ...(settings.region ? { awsRegion: settings.region } : {}) });
   }
   if (settings.provider === 'vertex') {
-    const { AnthropicVertex } = await import('@anthropic-ai/vertex-sdk');
+    const { AnthropicVertex } = await loadCloudSdk('vertex', () => import('@anthropic-ai/vertex-sdk'));
     return new AnthropicVertex({
       ...common,
       ...base,

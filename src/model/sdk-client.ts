@@ -7,7 +7,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Logger } from 'pino';
 import { logger as moduleLogger } from '../log.js';
-import { createCloudSdk, providerSettings, type ModelProvider, type SdkMessages } from './provider.js';
+import { cloudSdkInstalled, createCloudSdk, missingSdkError, providerSettings, type ModelProvider, type SdkMessages } from './provider.js';
 
 export interface AnthropicClientOptions {
   /** anthropic (default), bedrock or vertex: see provider.ts for where each takes its credentials. */
@@ -25,6 +25,8 @@ export interface AnthropicClientOptions {
   /** A started stream that sends no event (not even a ping) for this long is broken, in ms (default 5 minutes). */
   streamIdleMs?: number;
   logger?: Logger;
+  /** Whether a cloud provider's SDK is installed (default: resolved from proofpr's own location; tests inject). */
+  cloudSdkInstalled?: (provider: 'bedrock' | 'vertex') => boolean;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -67,6 +69,8 @@ export function createMessagesClient(opts: AnthropicClientOptions): () => Promis
     return () => Promise.resolve(sdk);
   }
   const settings = { ...providerSettings(provider, opts.env ?? process.env), ...(opts.baseURL ? { baseURL: opts.baseURL } : {}) };
+  // An optional peer dependency: missing, the run stops at start with the install line, not at the first request.
+  if (!(opts.cloudSdkInstalled ?? cloudSdkInstalled)(provider)) throw missingSdkError(provider);
   const common = {
     maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,

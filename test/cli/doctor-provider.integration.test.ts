@@ -27,6 +27,20 @@ describe('doctor: model provider', () => {
     expect(none.fix).toContain('aws-actions/configure-aws-credentials');
   });
 
+  it.each(['bedrock', 'vertex'] as const)('%s without its SDK installed: fails naming the package and the install line', (provider) => {
+    const r = checkProvider(
+      provider,
+      'PROOFPR_PROVIDER',
+      { HOME: home, AWS_REGION: 'eu-west-1', CLOUD_ML_REGION: 'us-east5' },
+      () => false,
+    );
+    expect(r.status).toBe('fail');
+    expect(r.detail).toContain(`@anthropic-ai/${provider}-sdk is not installed`);
+    expect(r.fix).toBe(
+      `npm install @anthropic-ai/${provider}-sdk next to proofpr (in the project that depends on it, or with -g beside a global proofpr)`,
+    );
+  });
+
   it('vertex: a missing region fails naming CLOUD_ML_REGION; a missing credential file fails naming it', () => {
     const noRegion = checkProvider('vertex', 'PROOFPR_PROVIDER', { HOME: home });
     expect(noRegion.status).toBe('fail');

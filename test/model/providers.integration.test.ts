@@ -12,7 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { createModelClient } from '../../src/model/anthropic.js';
-import { ProviderConfigError, providerSettings, resolveProvider } from '../../src/model/provider.js';
+import { cloudSdkInstalled, ProviderConfigError, providerSettings, resolveProvider } from '../../src/model/provider.js';
 import { runTask } from '../../src/run/run-task.js';
 import { FAKE_ACCESS_TOKEN, startFakeCloudServer, type FakeCloudServer } from '../fakes/cloud-model-server.js';
 import { tempDir } from '../kit/temp.js';
@@ -129,6 +129,19 @@ describe('provider selection', () => {
     expect(providerSettings('bedrock', { AWS_REGION: 'eu-west-3' }).region).toBe('eu-west-3');
     expect(() => createModelClient({ provider: 'anthropic', env: {} })).toThrow(/ANTHROPIC_API_KEY/);
   });
+
+  it.each(['bedrock', 'vertex'] as const)(
+    '%s with its SDK not installed fails at start naming the package and the install line',
+    (provider) => {
+      const env = { AWS_REGION: 'eu-west-1', CLOUD_ML_REGION: 'us-east5' };
+      const make = () => createModelClient({ provider, env, cloudSdkInstalled: () => false });
+      expect(make).toThrow(ProviderConfigError);
+      expect(make).toThrow(
+        `provider: ${provider} needs the package @anthropic-ai/${provider}-sdk, which is not installed: npm install @anthropic-ai/${provider}-sdk`,
+      );
+      expect(cloudSdkInstalled(provider)).toBe(true); // a development install carries both (devDependencies)
+    },
+  );
 
   it('the config accepts provider and rejects other values naming the key', () => {
     expect(parseRepoConfig('provider: bedrock\n').provider).toBe('bedrock');

@@ -74,6 +74,14 @@ afterAll(() => {
 });
 
 describe('the packed tarball', () => {
+  test('installs no Bedrock or Vertex SDK unless asked (optional peer dependencies)', () => {
+    const mods = join(app, 'node_modules');
+    expect(existsSync(join(mods, '@anthropic-ai', 'bedrock-sdk'))).toBe(false);
+    expect(existsSync(join(mods, '@anthropic-ai', 'vertex-sdk'))).toBe(false);
+    expect(existsSync(join(mods, '@aws-sdk'))).toBe(false);
+    expect(existsSync(join(mods, 'google-auth-library'))).toBe(false);
+  });
+
   test('ships the build, the launcher, docs and the demo; no Action bundle (the CLI never loads dist/), tests or benches', () => {
     for (const f of [
       'bin/proofpr.js',

@@ -7,7 +7,14 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderConfigError, providerSettings, type ModelProvider } from '../../../model/provider.js';
+import {
+  cloudSdkFix,
+  cloudSdkInstalled,
+  CLOUD_SDK,
+  ProviderConfigError,
+  providerSettings,
+  type ModelProvider,
+} from '../../../model/provider.js';
 import type { CheckResult } from './check.js';
 
 const NAME = 'model provider';
@@ -30,8 +37,20 @@ function vertexCredentials(env: NodeJS.ProcessEnv, home: string): { found?: stri
   return existsSync(adc) ? { found: 'gcloud application default credentials' } : {};
 }
 
-export function checkProvider(provider: ModelProvider, from: string, env: NodeJS.ProcessEnv = process.env): CheckResult {
+export function checkProvider(
+  provider: ModelProvider,
+  from: string,
+  env: NodeJS.ProcessEnv = process.env,
+  installed: (p: 'bedrock' | 'vertex') => boolean = cloudSdkInstalled,
+): CheckResult {
   const home = env.HOME ?? homedir();
+  if ((provider === 'bedrock' || provider === 'vertex') && !installed(provider))
+    return {
+      name: NAME,
+      status: 'fail',
+      detail: `${provider} (${from}): its SDK ${CLOUD_SDK[provider]} is not installed (an optional dependency, left out of a plain install)`,
+      fix: cloudSdkFix(provider),
+    };
   let settings;
   try {
     settings = providerSettings(provider, env);
