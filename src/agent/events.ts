@@ -54,6 +54,8 @@ export interface TestRun {
   fixed?: string[];
   /** Why counts are unknown or came from a fallback (e.g. no runner call was observed). */
   note?: string;
+  /** Harness runs: masked files (content matching a secret rule) the tests read; permissions.readable opts one in. */
+  maskedReads?: string[];
   /**
    * Harness runs: every runner call inside the command as written (`tsc && jest && pytest` has two),
    * with where its counts came from: its report (`from`: the report file's name) or its summary lines

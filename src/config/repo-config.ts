@@ -150,11 +150,17 @@ export const repoConfigSchema = z
           .array(repoPath)
           .default([])
           .describe(
-            'secret-looking paths the agent may read after all (gitignore-style globs, e.g. `config/dev.key`, `test/fixtures/secrets/**`): hidden from every tool and masked in the sandbox otherwise',
+            'paths the agent may read although their content matches a secret rule (gitignore-style globs, e.g. `config/dev.key`, `test/fixtures/certs/**`): hidden from every tool and masked in the sandbox otherwise',
+          ),
+        masked: z
+          .array(repoPath)
+          .default([])
+          .describe(
+            'tracked paths hidden from the agent in addition to the content rules (gitignore-style globs, e.g. `config/prod.yml`): masked in the sandbox, absent for every tool',
           ),
       })
       .strict()
-      .default({ allow: [], deny: [], writable_workflows: false, writable: [], readable: [] }),
+      .default({ allow: [], deny: [], writable_workflows: false, writable: [], readable: [], masked: [] }),
     env: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/))
       .default([])

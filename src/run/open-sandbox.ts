@@ -42,7 +42,7 @@ export async function openSandbox(
   };
   // What the file tools see is what the sandbox shows (src/workspace/world.ts); closed at clean-up.
   // The same opt-ins as the sandbox's: the harness's clean checkouts share this world (pristine-checkout.ts).
-  openWorld(ws.wt.path, { opened: readable });
+  openWorld(ws.wt.path, { opened: readable, masked: config.permissions.masked });
   worldMasked(ws.wt.path); // what is hidden at the start: the evidence's `masked`
   const command = setup ?? (config.setup.command ? { command: config.setup.command } : undefined);
   if (command && input.mode === 'fix') {

@@ -15,9 +15,32 @@ export function isSecretEnvName(name: string): boolean {
   return SECRET_NAME.test(name) && !NOT_A_VALUE.test(name);
 }
 
-/** The values to remove from every artifact: every secret-named variable of `env`, plus `extra`. */
+/**
+ * Secret strings of the files masked in the runs of this process (the matched credentials, not whole
+ * files), by run key: every artifact of every run is redacted of them, so a copy of a masked file's
+ * secret under another name is caught too. A run forgets its own at clean-up.
+ */
+const learned = new Map<string, readonly string[]>();
+
+/** Adds the secret strings found in a run's masked files (keyed by the run's worktree). */
+export function learnMaskedSecrets(key: string, values: readonly string[]): void {
+  const keep = [...new Set(values.filter((v) => v.length >= MIN_SECRET_LENGTH))];
+  if (keep.length) learned.set(key, keep);
+  else learned.delete(key);
+}
+
+export function forgetMaskedSecrets(key: string): void {
+  learned.delete(key);
+}
+
+/** Every masked file's secret string learned in this process (all runs: redacting more is never a leak). */
+export function maskedSecrets(): string[] {
+  return [...new Set([...learned.values()].flat())];
+}
+
+/** The values to remove from every artifact: every secret-named variable of `env`, the masked files' secrets, plus `extra`. */
 export function secretValues(env: NodeJS.ProcessEnv = process.env, extra: readonly string[] = []): string[] {
-  const out = new Set<string>();
+  const out = new Set<string>(maskedSecrets());
   for (const [k, v] of Object.entries(env)) {
     if (v && v.length >= MIN_SECRET_LENGTH && isSecretEnvName(k) && !/^(?:true|false|\d+)$/i.test(v)) out.add(v);
   }

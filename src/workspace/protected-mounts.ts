@@ -1,5 +1,6 @@
-import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { maskedContent } from '../secrets/placeholder.js';
 import { walkTree } from './walk-tree.js';
 import { isControlPath, writableMatcher } from './protected-paths.js';
 import { isSecretFile } from './secret-file.js';
@@ -13,7 +14,7 @@ export interface ProtectOptions {
 }
 
 export interface ProtectedMounts {
-  /** Secret files: an empty read-only file is bound over each (docs/security.md, row "secret reads"). */
+  /** Files whose content matches a secret rule (or named by permissions.masked): maskedContent is bound over each (docs/security.md, row "secret reads"). */
   masked: string[];
   /** Control files and folders, bound read-only (row "persistence"). */
   readOnly: string[];
@@ -26,8 +27,8 @@ export interface ProtectedMounts {
 const CONTROL_DIRS = ['.github', '.husky', '.githooks', '.claude'];
 
 /**
- * What the sandbox masks and binds read-only in the worktree: secret files (.env*, private keys, token
- * files with a token) anywhere (not in node_modules or .git), control folders at the root (.github,
+ * What the sandbox masks and binds read-only in the worktree: files holding a secret by their content
+ * (src/secrets/files.ts) or named by permissions.masked, anywhere (not in node_modules or .git), control folders at the root (.github,
  * .husky, .githooks, .claude) and control files anywhere (.npmrc, .yarnrc*, .pnpmfile.cjs, .mcp.json,
  * .vscode/tasks.json, .gitmodules, .gitattributes), minus what permissions.writable opens.
  */
@@ -55,11 +56,20 @@ export function protectedMounts(root: string, opts: ProtectOptions = {}, cap = 5
   return out;
 }
 
-/** The empty file bound over masked secrets (created once per run folder). */
-export function emptyFile(runTmp: string): string {
-  const p = join(runTmp, 'masked-empty');
-  writeFileSync(p, '', { mode: 0o444 });
-  return p;
+/**
+ * The placeholder bound over each masked file: one read-only file per masked path in the run's tmp,
+ * holding maskedContent(rel) (the same bytes the agent's sanitized git shows for it), so a test that reads
+ * it fails with a line naming the file and the opt-in. Returns [placeholder, masked file] pairs.
+ */
+export function maskedSources(runTmp: string, root: string, masked: readonly string[]): Array<[string, string]> {
+  const dir = join(runTmp, 'masked');
+  mkdirSync(dir, { recursive: true });
+  return masked.map((abs, i) => {
+    const p = join(dir, String(i));
+    rmSync(p, { force: true });
+    writeFileSync(p, maskedContent(relative(root, abs).split(sep).join('/')), { mode: 0o444 });
+    return [p, abs];
+  });
 }
 
 /**

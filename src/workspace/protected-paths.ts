@@ -1,7 +1,9 @@
 /*
- * Protected paths (docs/security.md, rows "secret reads", "harness tampering", "persistence"): one list,
- * used by the permission policy (Write/Edit and Bash write targets), the sandbox (secrets masked,
- * control files bound read-only) and the commit gate (no new secret, no control-file change).
+ * Protected paths (docs/security.md, rows "harness tampering", "persistence"): one list of control files,
+ * used by the permission policy (Write/Edit and Bash write targets), the sandbox (control files bound
+ * read-only) and the commit gate (no control-file change). Secrets are judged by content, not by path
+ * (src/secrets/files.ts, src/workspace/secret-file.ts); the conventional secret names remain a hint for
+ * ignore rules only.
  */
 import ignore, { type Ignore } from 'ignore';
 import { hasToken, isSecretPath, isTokenFileName } from '../secrets/files.js';
@@ -28,7 +30,10 @@ const CONTROL_PATTERNS = [
 
 const control: Ignore = ignore().add(CONTROL_PATTERNS.map((p) => (p.includes('/') ? `/${p}` : p)));
 
-/** A secret by its path alone (`.env`, `id_rsa`, `config/master.key` …; the set lives in src/secrets/files.ts); `.env.example` and friends are not. */
+/**
+ * A conventional secret-file NAME (`.env`, `id_rsa`, `config/master.key` …; src/secrets/files.ts): a hint for
+ * ignore rules (a `.gitignore` line that stops ignoring `.env`), never a wall: files are judged by content.
+ */
 export function isSecretName(rel: string): boolean {
   return isSecretPath(rel);
 }
@@ -58,8 +63,6 @@ export function writableMatcher(writable: readonly string[] = [], writableWorkfl
 /** Why a worktree path may not be written, or null. `isWritable` is writableMatcher's answer. */
 export function protectedWriteReason(rel: string, isWritable: (rel: string) => boolean): string | null {
   if (isWritable(rel)) return null;
-  if (isSecretName(rel))
-    return `${rel} looks like a secret file (keys, tokens, .env); it is not writable (a maintainer may list it in permissions.writable in .github/proofpr.yml)`;
   if (isControlPath(rel)) {
     return `${rel} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml): changing it changes what runs after the agent; it is not writable unless permissions.writable in .github/proofpr.yml names it${rel.startsWith('.github/workflows/') ? ' (or permissions.writable_workflows: true)' : ''}`;
   }

@@ -2,7 +2,8 @@ import { copyFile, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TreeMismatchError, WorkspaceError } from './errors.js';
-import { isControlPath, isSecretName, writableMatcher } from './protected-paths.js';
+import { isControlPath, writableMatcher } from './protected-paths.js';
+import { secretInFile } from './secret-file.js';
 import { git } from './git.js';
 import { stageAllWithReport, type LeftOut } from './temp-index.js';
 import { headCommit, withCommitIndex, writeCommitObject } from './commit-object.js';
@@ -73,7 +74,10 @@ async function protectedInTree(
     const path = parts[i + 1] as string;
     if (isWritable(path)) continue;
     if (isControlPath(path)) bad.push({ path, what: `control file, ${status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'changed'}` });
-    else if (status !== 'D' && isSecretName(path)) bad.push({ path, what: 'secret-looking file' });
+    else if (status !== 'D') {
+      const secret = secretInFile(path, join(cwd, path));
+      if (secret) bad.push({ path, what: `secret: ${secret}` });
+    }
   }
   return bad;
 }

@@ -10,7 +10,7 @@ import { maskCommittedBlobs } from './masked-objects.js';
 import type { SandboxOptions } from './sandbox.js';
 import { inSystemDir, mayMountToolchainDir } from './sandbox-system.js';
 import { linkedToolchainDirs } from './linked-toolchains.js';
-import { emptyFile, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
+import { maskedSources, protectedMounts, wallMissingControlDirs, type ProtectOptions } from './protected-mounts.js';
 
 export interface MountInput {
   root: string;
@@ -109,8 +109,7 @@ export async function sandboxMounts(
   readOnly.push(...(await linkedToolchainDirs(pathDirs, [input.root, ...readOnly])));
   const p = protectedMounts(input.root, input.protect);
   if (p.masked.length > 0) {
-    const empty = emptyFile(input.runTmp);
-    for (const m of p.masked) overlays.push([empty, m]);
+    overlays.push(...maskedSources(input.runTmp, input.root, p.masked));
     if (dirs) await unchangedForGit(input.root, dirs.gitDir, p.masked);
   }
   readOnly.push(...p.readOnly);

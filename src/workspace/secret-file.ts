@@ -1,37 +1,91 @@
 import { statSync } from 'node:fs';
-import { hasCredentialShape, hasToken, isContentCheckedPath, isSecretPath, isTokenFileName } from '../secrets/files.js';
+import ignore from 'ignore';
+import { secretContentRule } from '../secrets/files.js';
+import { leakForms, maskedSecrets } from '../secrets/known-values.js';
 import { readRegularFile, specialKind } from './special-file.js';
 
-/** Content is read up to this size; a bigger token file counts as a secret, a bigger data file does not. */
+/** Content is read up to this size (a credential file is small; a bigger file is judged by its first part). */
 const CONTENT_MAX = 256 * 1024;
 
-const cache = new Map<string, { key: string; secret: boolean }>();
+const cache = new Map<string, { key: string; rule: string | undefined }>();
+
+/** `permissions.masked` per worktree (and per clean checkout of it): paths hidden whatever they hold. */
+const maskedGlobs = new Map<string, (rel: string) => boolean>();
+
+/** Registers `permissions.masked` (gitignore-style globs) for the worktree or checkout at `root`; none clears it. */
+export function setMaskedGlobs(root: string, globs: readonly string[]): void {
+  if (globs.length === 0) {
+    maskedGlobs.delete(root);
+    return;
+  }
+  const ig = ignore().add(globs.map((g) => g.replace(/^\.\//, '')));
+  maskedGlobs.set(root, (rel) => rel !== '' && ig.ignores(rel));
+}
+
+/** The matcher registered for `root` (a clean checkout of a worktree takes its worktree's). */
+export function maskedGlobsOf(root: string): ((rel: string) => boolean) | undefined {
+  return maskedGlobs.get(root);
+}
+
+export function copyMaskedGlobs(copy: string, of: string): void {
+  const m = maskedGlobs.get(of);
+  if (m) maskedGlobs.set(copy, m);
+}
+
+export function dropMaskedGlobs(root: string): void {
+  maskedGlobs.delete(root);
+}
+
+/** Named by permissions.masked for the worktree `abs` is in (its root is `abs` without `/rel`). */
+function maskedByConfig(rel: string, abs: string): boolean {
+  if (maskedGlobs.size === 0 || !abs.endsWith(`/${rel}`)) return false;
+  return maskedGlobs.get(abs.slice(0, -rel.length - 1))?.(rel) ?? false;
+}
 
 /**
- * Does the file at worktree-relative `rel` (absolute `abs`) look like a secret: by its path (src/secrets/files.ts),
- * or by its content (a token file carrying a token; a data or config file holding a credential by its
- * shape, such as a private key or a service-account key)? Source code is judged by path only. A pipe or
- * device is never opened. Answers are cached per file until its size or mtime changes.
+ * Why the file at worktree-relative `rel` (absolute `abs`) is a secret, or undefined: the content rule it
+ * matches (src/secrets/files.ts: private keys, token formats, credential-file formats, binary keystores),
+ * or `permissions.masked`. Never by its name alone: a `tests/.env` of fixtures is no secret, a
+ * `fixtures/a.txt` holding an AWS key is. A pipe or device is never opened. Answers are cached per file
+ * until its size, mtime or inode changes.
  */
-export function isSecretFile(rel: string, abs: string): boolean {
-  if (isSecretPath(rel)) return true;
-  const token = isTokenFileName(rel);
-  if (!token && !isContentCheckedPath(rel)) return false;
+export function secretFileRule(rel: string, abs: string): string | undefined {
+  if (maskedByConfig(rel, abs)) return 'permissions.masked';
   try {
     const st = statSync(abs);
-    if (!st.isFile() || specialKind(st)) return false;
+    if (!st.isFile() || specialKind(st) || st.size === 0) return undefined;
     const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
     const hit = cache.get(abs);
-    if (hit?.key === key) return hit.secret;
-    const secret = st.size > CONTENT_MAX ? token : byContent(readRegularFile(abs, CONTENT_MAX, { follow: true }).toString('utf8'), token);
+    if (hit?.key === key) return hit.rule;
+    const rule = secretContentRule(rel, readRegularFile(abs, CONTENT_MAX, { follow: true }));
     if (cache.size > 20_000) cache.clear();
-    cache.set(abs, { key, secret });
-    return secret;
+    cache.set(abs, { key, rule });
+    return rule;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function byContent(text: string, token: boolean): boolean {
-  return token ? hasToken(text) : hasCredentialShape(text);
+/**
+ * Why the file may not be committed, or undefined: its content matches a secret rule (secretFileRule), or
+ * it carries a secret string of a file masked in this run (a copy under another name, raw, URL-encoded or
+ * base64: copies are the same secret).
+ */
+export function secretInFile(rel: string, abs: string): string | undefined {
+  const rule = secretFileRule(rel, abs);
+  if (rule) return `holds a secret by its content (${rule})`;
+  const known = maskedSecrets();
+  if (known.length === 0) return undefined;
+  let text: string;
+  try {
+    text = readRegularFile(abs, 4 * CONTENT_MAX, { follow: false }).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  return known.some((v) => leakForms(v).some((f) => text.includes(f))) ? 'carries the secret of a masked file (a copy)' : undefined;
+}
+
+/** Does the file at `rel` (absolute `abs`) hold a secret by its content, or is it named by permissions.masked? */
+export function isSecretFile(rel: string, abs: string): boolean {
+  return secretFileRule(rel, abs) !== undefined;
 }

@@ -1,8 +1,12 @@
-import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { walkTree } from './walk-tree.js';
 import ignore from 'ignore';
-import { isSecretFile } from './secret-file.js';
+import { maskedContent } from '../secrets/placeholder.js';
+import { secretStringsIn } from '../secrets/files.js';
+import { forgetMaskedSecrets, learnMaskedSecrets } from '../secrets/known-values.js';
+import { readRegularFile } from './special-file.js';
+import { copyMaskedGlobs, dropMaskedGlobs, isSecretFile, setMaskedGlobs } from './secret-file.js';
 
 /**
  * What the agent's tools may see of a worktree besides the commit's files: secret-looking files are
@@ -31,12 +35,17 @@ export function readableMatcher(readable: readonly string[] = []): (rel: string)
 
 /**
  * Opens the world of a worktree: `readable` (permissions.readable globs) and `opened` (e.g. Read(...)
- * allow rules) name the secret-looking paths it shows after all.
+ * allow rules) name the secret-looking paths it shows after all; `masked` (permissions.masked globs)
+ * names paths it hides whatever they hold.
  */
-export function openWorld(root: string, opts: { readable?: readonly string[]; opened?: (rel: string) => boolean } = {}): void {
+export function openWorld(
+  root: string,
+  opts: { readable?: readonly string[]; opened?: (rel: string) => boolean; masked?: readonly string[] } = {},
+): void {
   const globs = readableMatcher(opts.readable);
   const opened = opts.opened;
   worlds.set(root, { readable: opened ? (rel) => globs(rel) || opened(rel) : globs });
+  setMaskedGlobs(root, opts.masked ?? []);
 }
 
 /**
@@ -46,28 +55,50 @@ export function openWorld(root: string, opts: { readable?: readonly string[]; op
  */
 export function openCopyWorld(copy: string, of: string): void {
   worlds.set(copy, { readable: worlds.get(of)?.readable ?? (() => false), copy: true });
+  copyMaskedGlobs(copy, of);
 }
 
 /**
- * Masks the hidden files of a disposable copy on disk, as the sandbox masks the worktree's: each
- * secret-looking file not opted in becomes an empty read-only file, so a test the harness runs there
- * sees what the agent's sandbox shows. Returns the worktree-relative paths masked; a folder that is not
- * a copy opened by openCopyWorld (the agent's own worktree) is never touched.
+ * Masks the hidden files of a disposable copy on disk, as the sandbox masks the worktree's: each file
+ * whose content matches a secret rule (or named by permissions.masked), not opted in, becomes a read-only
+ * file holding maskedContent(rel), so a test the harness runs there sees what the agent's sandbox shows.
+ * Each placeholder's atime is set to the epoch and its mtime to now: a read of it moves the atime
+ * (relatime updates an atime older than the mtime), which readMaskedFiles tells. Returns the
+ * worktree-relative paths masked; a folder that is not a copy opened by openCopyWorld (the agent's own
+ * worktree) is never touched.
  */
 export function maskCopy(dir: string, cap = 50_000): string[] {
   if (!worlds.get(dir)?.copy) return [];
   const out = hiddenFiles(dir, cap);
+  const now = new Date();
   for (const rel of out) {
     const abs = join(dir, rel);
     rmSync(abs, { force: true });
-    writeFileSync(abs, '', { mode: 0o444 });
+    writeFileSync(abs, maskedContent(rel), { mode: 0o444 });
+    utimesSync(abs, new Date(0), now);
+  }
+  return out;
+}
+
+/** Of the placeholders maskCopy (or maskedSources) wrote, those read since: their atime moved off the epoch. */
+export function readPlaceholders(files: ReadonlyArray<{ rel: string; abs: string }>): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const st = statSync(f.abs, { throwIfNoEntry: false });
+    if (st && st.atimeMs > 0) out.push(f.rel);
   }
   return out;
 }
 
 export function closeWorld(root: string): void {
   const world = worlds.get(root);
-  for (const [k, w] of worlds) if (k === root || w === world) worlds.delete(k);
+  for (const [k, w] of worlds)
+    if (k === root || w === world) {
+      worlds.delete(k);
+      dropMaskedGlobs(k);
+      forgetMaskedSecrets(k);
+    }
+  dropMaskedGlobs(root);
 }
 
 /**
@@ -115,8 +146,25 @@ export function worldMasked(root: string, cap = 50_000): string[] {
   const world = worlds.get(root);
   if (world?.masked) return world.masked;
   const out = hiddenFiles(root, cap);
-  if (world) world.masked = out;
+  if (world) {
+    world.masked = out;
+    // The run's redactor and commit gate learn what the masked files hold (copies are the same secret).
+    if (!world.copy)
+      learnMaskedSecrets(
+        root,
+        out.flatMap((rel) => secretsOf(root, rel)),
+      );
+  }
   return out;
+}
+
+/** The secret strings a masked file holds (the matched credentials; none for a binary keystore). */
+function secretsOf(root: string, rel: string): string[] {
+  try {
+    return secretStringsIn(rel, readRegularFile(join(root, rel), 256 * 1024, { follow: true }));
+  } catch {
+    return [];
+  }
 }
 
 /** Regular files under `root` hidden from the agent, sorted (not in `.git` or `node_modules`, not through symlinks). */

@@ -45,10 +45,11 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   images: 'contract',
   leftOut: 'readme',
   masked: 'contract',
+  maskedReads: 'readme',
   notRun: 'contract',
   checksPassed: 'readme',
-};
   subagents: 'contract',
+};
 
 const TEST_RUN: Record<keyof TestRun, Where> = {
   command: 'contract',
@@ -67,6 +68,7 @@ const TEST_RUN: Record<keyof TestRun, Where> = {
   kind: 'readme',
   fixed: 'readme',
   note: 'readme',
+  maskedReads: 'readme',
   calls: 'readme',
 };
 

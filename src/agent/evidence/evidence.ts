@@ -180,11 +180,19 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
     ...(facts.leftOut?.length ? { leftOut: facts.leftOut } : {}),
     ...(facts.masked?.length ? { masked: facts.masked } : {}),
+    ...maskedReadsOf(facts.baseline, events),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
     ...(checks ? { notRun: checks.notRun, checksPassed: checks.ranPassed } : {}),
     ...subagentsOf(events),
   };
+}
+
+/** The masked paths any harness test run read (the baseline's and those in the events), sorted. */
+function maskedReadsOf(baseline: TestRun | undefined, events: readonly RunEvent[]): { maskedReads?: string[] } {
+  const runs = [baseline, ...events.map((e) => (e.type === 'test_run' ? e.run : undefined))];
+  const reads = [...new Set(runs.flatMap((r) => r?.maskedReads ?? []))].sort();
+  return reads.length ? { maskedReads: reads } : {};
 }
 
 /** Writes runDir/evidence.json atomically (temp file + rename); returns its path. */

@@ -139,7 +139,11 @@ function leftOutSection(ev: Evidence): string[] {
     if (out.length) out.push('');
     const shown = ev.masked.slice(0, MAX_FILES).map((p) => mdCode(p, 160));
     const more = ev.masked.length > shown.length ? ` and ${ev.masked.length - shown.length} more` : '';
-    out.push(`**Hidden from the agent (secret-looking):** ${shown.join(', ')}${more}`);
+    out.push(`**Hidden from the agent (content matching a secret rule):** ${shown.join(', ')}${more}`);
+  }
+  if (ev.maskedReads?.length) {
+    const shown = ev.maskedReads.slice(0, MAX_FILES).map((p) => mdCode(p, 160));
+    out.push('', `**A test read a masked file:** ${shown.join(', ')}: opt it in with \`permissions.readable\` in .github/proofpr.yml`);
   }
   return out;
 }

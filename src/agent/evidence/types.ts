@@ -64,8 +64,10 @@ export interface Evidence {
   wipRef?: string;
   /** Files the WIP commit could not take (a path git refuses, a protected path), kept in the worktree: path and why. */
   leftOut?: Array<{ path: string; why: string }>;
-  /** Secret-looking paths hidden from the agent's tools and masked in the sandbox (CONTRACT §10), worktree-relative. */
+  /** Paths hidden from the agent's tools and masked in the sandbox: content matching a secret rule, or permissions.masked (CONTRACT §10), worktree-relative. */
   masked?: string[];
+  /** Masked paths a harness test run read (each run's `maskedReads` united): permissions.readable opts one in. */
+  maskedReads?: string[];
   /** Images attached to the issue or the triggering comment that the model was given (CONTRACT §10). */
   images?: Array<{ url: string; bytes: number }>;
   /** What the repository's own CI said about the pushed commit (when it was watched). */

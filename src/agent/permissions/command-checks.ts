@@ -20,7 +20,7 @@ import { checkPathArg, configDenied, type PathContext, type PathRefusal } from '
 import { checkSearchScope, checkSecretScope, linksEscapeUnder, searchOperands } from './search-scope.js';
 import { checkDependencyTargets, checkWriteTargets } from './write-checks.js';
 import { relOf } from './read-deny.js';
-import { isSecretName } from '../../workspace/protected-paths.js';
+import { isSecretFile } from './path-jail.js';
 import { FILE_READERS, optionRefusal, safeListLabel } from './safe-list.js';
 import type { Word } from './words.js';
 
@@ -283,7 +283,8 @@ function checkGitPaths(args: readonly string[], ctx: PathContext): PathRefusal |
     if (p === undefined) continue;
     const rel = relOf(ctx.root, p);
     if (rel === null || rel === '') continue;
-    if (isSecretName(rel)) return { rule: 'builtin-deny:path', reason: `${a} names a secret file (keys, tokens, .env); no tool reads it` };
+    if (isSecretFile(rel, join(ctx.root, rel)) && !ctx.secretExempt(rel))
+      return { rule: 'builtin-deny:path', reason: `${a} names a masked file (its content matches a secret rule); no tool reads it` };
     const refusal = configDenied(rel, false, 'read', ctx, a);
     if (refusal) return refusal;
   }

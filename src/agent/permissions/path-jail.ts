@@ -64,10 +64,12 @@ export function resolveInside(root: string, p: string, opts: JailOptions = {}): 
   if (opts.access === 'write') {
     const why = protectedWriteReason(r.rel, opts.isWritable ?? (opts.writableWorkflows ? workflowsOnly : nothing));
     if (why) return { ok: false, reason: `path "${p}": ${why}` };
-  } else if (opts.access === 'read' && r.rel !== '' && isSecretFile(r.rel, r.abs) && !(opts.secretExempt?.(r.rel) ?? false)) {
+  }
+  // A masked file (its content matches a secret rule) is neither read nor overwritten by a tool.
+  if (opts.access !== undefined && r.rel !== '' && isSecretFile(r.rel, r.abs) && !(opts.secretExempt?.(r.rel) ?? false)) {
     return {
       ok: false,
-      reason: `path "${p}" is a secret file (keys, tokens, .env): no tool reads it, and inside the sandbox it is empty; work with .env.example, or a maintainer can name it in a Read(...) rule of permissions.allow in .github/proofpr.yml`,
+      reason: `path "${p}" is masked: its content matches a secret rule (a key, a token, a credential file's password), so no tool reads or writes it, and inside the sandbox it holds a placeholder; a maintainer can opt it in with permissions.readable in .github/proofpr.yml`,
     };
   }
   return r;

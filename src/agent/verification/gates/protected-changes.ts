@@ -10,7 +10,8 @@ import { join, posix } from 'node:path';
 import ignore from 'ignore';
 import type { GateResult } from '../../events.js';
 import { git } from '../../../workspace/git.js';
-import { hasToken, isControlPath, isSecretName, isTokenFileName, writableMatcher } from '../../../workspace/protected-paths.js';
+import { isControlPath, isSecretName, isTokenFileName, writableMatcher } from '../../../workspace/protected-paths.js';
+import { secretInFile } from '../../../workspace/secret-file.js';
 import { worktreeDiff, type FileDiff } from '../changes/worktree-diff.js';
 
 export const LIFECYCLE_GATE = 'lifecycle-scripts';
@@ -146,11 +147,9 @@ function unIgnoresSecret(d: FileDiff): string | undefined {
   return negated ? `adds "${negated.text.trim()}"` : undefined;
 }
 
-async function looksSecret(root: string, path: string): Promise<boolean> {
-  if (isSecretName(path)) return true;
-  if (!isTokenFileName(path)) return false;
-  const text = await readFile(join(root, path), 'utf8').catch(() => '');
-  return hasToken(text);
+/** Why a changed file may not be committed (its content is a secret, or a copy of a masked file's), or undefined. */
+function secretIn(root: string, d: FileDiff): string | undefined {
+  return secretInFile(d.path, join(root, d.path));
 }
 
 /** The two gates over a list of file diffs (base → worktree). */
@@ -164,11 +163,9 @@ export async function protectedChangeGates(
   const problems: string[] = [];
   for (const d of diffs) {
     const paths = [d.path, ...(d.oldPath !== undefined ? [d.oldPath] : [])];
-    if (d.status !== 'deleted' && !isWritable(d.path) && (await looksSecret(root, d.path))) {
-      problems.push(
-        `${d.path} looks like a secret file (keys, tokens, .env) and would be ${d.status === 'added' || d.status === 'renamed' ? 'newly tracked' : 'committed'}`,
-      );
-    }
+    const secret = d.status !== 'deleted' && !isWritable(d.path) ? secretIn(root, d) : undefined;
+    if (secret)
+      problems.push(`${d.path} ${secret} and would be ${d.status === 'added' || d.status === 'renamed' ? 'newly tracked' : 'committed'}`);
     const control = paths.find((p) => isControlPath(p) && !isWritable(p));
     if (control)
       problems.push(

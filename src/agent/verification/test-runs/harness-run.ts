@@ -2,7 +2,8 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
-import { maskCopy } from '../../../workspace/world.js';
+import { maskCopy, readPlaceholders } from '../../../workspace/world.js';
+import { maskedContent } from '../../../secrets/placeholder.js';
 import { writeRedactedFile } from '../../../secrets/redacting-writer.js';
 import type { TestRun } from '../../events.js';
 import { collectObserved } from '../test-results/observe/collect-observed.js';
@@ -51,10 +52,11 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
     const configured = opts.config.test.report;
     if (configured !== undefined) await removeReport(opts.cwd, configured);
     // A clean checkout shows what the agent's sandbox shows: its secret-looking files masked (world.ts).
-    maskCopy(opts.cwd);
+    const masked = maskCopy(opts.cwd);
     const startedAtMs = Date.now();
     const exec = await runIt(opts, observe.extend);
     const endedAtMs = Date.now();
+    const maskedReads = readMasked(opts.cwd, masked, exec.output);
     const roots = [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)];
     const observed = await collectObserved(dir, exec.output, roots, observe.streamRunners);
     let counted: CountedCalls = countCalls(observed.calls, observed.seen, exec.output);
@@ -66,7 +68,7 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
         reportPath = configured;
       }
     }
-    const note = noteFor(opts.command, counted, observed.unreadable, configured);
+    const note = joinNotes(maskedReadNote(maskedReads), noteFor(opts.command, counted, observed.unreadable, configured));
     let outputPath: string | undefined;
     if (opts.outputFile) {
       await writeRedactedFile(opts.outputFile, exec.output);
@@ -94,6 +96,7 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
       ...(opts.commit ? { commit: opts.commit } : {}),
       kind: opts.kind,
       ...(note ? { note } : {}),
+      ...(maskedReads.length ? { maskedReads } : {}),
     };
     const report = counted.counts ? { counts: counted.counts, tests: counted.tests } : undefined;
     return { run, output: exec.output, ...(report ? { report } : {}) };
@@ -111,6 +114,28 @@ function readConfigured(cwd: string, configured: string, startedAtMs: number, en
     tests: [],
     source: r.source,
   };
+}
+
+/**
+ * The masked files the tests read: a placeholder whose atime moved (maskCopy set it to the epoch), or
+ * whose text (maskedContent: it names the file) appears in the output, where atimes are not kept.
+ */
+function readMasked(cwd: string, masked: readonly string[], output: string): string[] {
+  const byAtime = readPlaceholders(masked.map((rel) => ({ rel, abs: join(cwd, rel) })));
+  const byOutput = masked.filter((rel) => output.includes(maskedContent(rel).trim()));
+  return [...new Set([...byAtime, ...byOutput])].sort();
+}
+
+/** "a test read masked file X: opt it in with permissions.readable": a wall never fails the tests silently. */
+export function maskedReadNote(reads: readonly string[]): string | undefined {
+  if (reads.length === 0) return undefined;
+  const shown = reads.slice(0, 5).join(', ') + (reads.length > 5 ? ` and ${reads.length - 5} more` : '');
+  return `a test read masked file${reads.length > 1 ? 's' : ''} ${shown} (content matching a secret rule; the tests saw a placeholder): opt ${reads.length > 1 ? 'them' : 'it'} in with permissions.readable in .github/proofpr.yml`;
+}
+
+function joinNotes(...notes: Array<string | undefined>): string | undefined {
+  const parts = notes.filter((n): n is string => n !== undefined);
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 function noteFor(command: string, counted: CountedCalls, unreadable: string[], configured: string | undefined): string | undefined {
