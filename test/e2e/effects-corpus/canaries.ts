@@ -46,6 +46,22 @@ export const CANARIES: readonly Canary[] = [
   canary('extraheader', 'checkout .git/config http.extraheader', '2d5a8f1c4e7b'),
   canary('oldrun', 'PROOFPR_HOME: an earlier run folder', 'c6f9b2e5a8d1'),
   canary('depsecret', 'linked node_modules: a dependency file', '9b2e5d8a1f4c'),
+  canary('pgpass', 'tracked .pgpass (issue 37: credential format, not on the old name list)', '0d799fe846a8'),
+  canary('netrc', 'tracked .netrc', '04927139ea48'),
+  canary('pypirc', 'tracked .pypirc', '19a895f143ec', 'pypi-AgEIcHlwaS5vcmcCJ'),
+  canary('scfg', 'tracked .s3cfg', '5e9bbab3723484872d10e0874e841521'),
+  canary('credxml', 'tracked credentials.xml (Jenkins)', '71b4b05caad4'),
+  canary('boto', 'tracked .boto', 'dc35cc5112eec80ec910a2d051e7ca4f'),
+  canary('gemcred', 'tracked .gem/credentials', '1174c9b3f2d3', 'rubygems_'),
+  canary('tfrc', 'tracked .terraformrc', '7d5cde848157', 'Xq3hY7pB2mK9wQ.atlasv1.'),
+  canary('mycnf', 'tracked .my.cnf', 'e7c405dc5f77'),
+  canary('sftpcfg', 'tracked sftp-config.json', '9dfdb7431247'),
+  canary('pgneutral', 'tracked notes/db-access.txt (.pgpass content, neutral name)', '0beeec61c232'),
+  canary('scfgneutral', 'tracked config/storage.ini (.s3cfg content, neutral name)', 'c46d0c52bd52f8fe6a970bdd2'),
+  canary('xmlneutral', 'tracked ci/jenkins-export.xml (credentials.xml content, neutral name)', '078cb663e05b'),
+  canary('sftpneutral', 'tracked config/remote.json (sftp-config.json content, neutral name)', '23c743c94ba8'),
+  canary('envaws', 'tracked deploy/.env.production (a dotenv holding an AWS key)', 'a3d335d810dc96d97d60a5434cc1c3'),
+  canary('pemkey', 'tracked docs/example-key.txt (a PEM private key under a neutral name)', '767993f22088'),
 ];
 
 export function canaryValue(name: string): string {

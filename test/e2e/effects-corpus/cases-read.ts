@@ -54,13 +54,13 @@ const FULL: Reader[] = [
 ];
 
 /** Fewer readers for the other targets. */
-const SHORT: Reader[] = FULL.filter(([n]) => ['read', 'grep', 'cat', 'head', 'sed', 'base64', 'python', 'test-script'].includes(n));
+export const SHORT: Reader[] = FULL.filter(([n]) => ['read', 'grep', 'cat', 'head', 'sed', 'base64', 'python', 'test-script'].includes(n));
 
 /** Fewest readers, for places outside the checkout. */
 const TINY: Reader[] = SHORT.filter(([n]) => ['read', 'cat', 'base64', 'python', 'test-script'].includes(n));
 
 /** Git plumbing that prints a tracked file. */
-const GIT_TRACKED: Reader[] = [
+export const GIT_TRACKED: Reader[] = [
   ['git-show', sh('git show HEAD:@')],
   ['git-cat-file', sh('git cat-file -p HEAD:@')],
   ['git-blame', sh('git blame @')],

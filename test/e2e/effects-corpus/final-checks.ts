@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findCanaries } from './canaries.js';
 import type { WorktreeWatch } from './worktree-watch.js';
+import { isLookalikeGit } from './judge-more.js';
 
 /** Protected paths by the contract (§9): CI config, hooks, package-manager and agent config, git control files. */
 const PROTECTED = [
@@ -22,6 +23,7 @@ const PROTECTED = [
   /^\.yarnrc(\.yml)?$/i,
   /^\.claude\//i,
   /^\.pre-commit-config\.yaml$/i,
+  /^\.mcp\.json$/i,
   /(^|\/)\.git(\/|$)/i,
 ];
 
@@ -82,6 +84,8 @@ export function checkCommit(repo: string, base: string, head: string, watch: Wor
     const owner = watch.owner(path);
     const caseId = owner && owner !== '(base)' ? owner : undefined;
     if (isProtected(path)) found.push({ ...(caseId ? { caseId } : {}), what: `commit-protected:${status}:${path}` });
+    else if (path.split('/').some(isLookalikeGit))
+      found.push({ ...(caseId ? { caseId } : {}), what: `commit-lookalike-git:${status}:${JSON.stringify(path)}` });
     if (status === 'D') continue;
     const text = execFileSync('git', ['cat-file', '-p', `${head}:${path}`], { cwd: repo, maxBuffer: 256 * 1024 * 1024 }).toString('latin1');
     for (const c of findCanaries(text)) found.push({ ...(caseId ? { caseId } : {}), what: `commit-secret:${c}:${path}` });

@@ -5,8 +5,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSocket, type Socket } from 'node:dgram';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { messageToSse } from '../../fakes/message-to-sse.js';
+import { tempDir } from '../../kit/temp.js';
 
 export interface Hit {
   via: string;
@@ -18,6 +23,8 @@ export interface Listeners {
   port: number;
   udp: number;
   api: string;
+  /** Host Unix sockets that record every connection: in a folder of the test's temp tree, in the host's /tmp, and an abstract one. */
+  socks: { tree: string; tmp: string; abstract: string };
   /** Every hit since the start, in order (HTTP, UDP, and stray requests to the fake API). */
   hits: Hit[];
   /** Set by the player: answers one model request (the parsed body, the raw text). */
@@ -72,12 +79,43 @@ async function handleApi(l: Listeners, req: IncomingMessage, res: ServerResponse
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).end(messageToSse(reply));
 }
 
+/** A Unix socket listener at `path` (a leading NUL: abstract) that records each connection and what it sent. */
+async function unixListener(l: Listeners, via: string, path: string): Promise<NetServer> {
+  const server = createNetServer((conn) => {
+    const hit: Hit = { via, text: '' };
+    l.hits.push(hit);
+    conn.on('data', (d: Buffer) => (hit.text = (hit.text + d.toString('latin1')).slice(0, 4000)));
+    conn.on('error', () => undefined);
+    conn.end('ok\n');
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(path, () => ok());
+  });
+  return server;
+}
+
+async function startSockets(l: Listeners): Promise<NetServer[]> {
+  const tag = randomBytes(6).toString('hex');
+  l.socks = {
+    tree: join(tempDir('proofpr-effects-sock-'), 'host.sock'),
+    tmp: join(tmpdir(), `fx-effects-${tag}.sock`),
+    abstract: `fx-effects-${tag}`,
+  };
+  return Promise.all([
+    unixListener(l, 'unix tree', l.socks.tree),
+    unixListener(l, 'unix tmp', l.socks.tmp),
+    unixListener(l, 'unix abstract', `\0${l.socks.abstract}`),
+  ]);
+}
+
 export async function startListeners(): Promise<Listeners> {
   const l: Listeners = {
     http: '',
     port: 0,
     udp: 0,
     api: '',
+    socks: { tree: '', tmp: '', abstract: '' },
     hits: [],
     answer: () => Promise.reject(new Error('no player attached')),
     close: () => Promise.resolve(),
@@ -101,7 +139,10 @@ export async function startListeners(): Promise<Listeners> {
   l.http = `http://127.0.0.1:${l.port}`;
   l.api = `http://127.0.0.1:${await listen(api)}`;
   l.udp = udp.address().port;
+  const socks = await startSockets(l);
   l.close = async () => {
+    for (const s of socks) await new Promise<void>((ok) => s.close(() => ok()));
+    rmSync(l.socks.tmp, { force: true });
     for (const s of [http, api]) {
       s.closeAllConnections();
       await new Promise<void>((ok) => s.close(() => ok()));

@@ -21,17 +21,46 @@ export function lastToolResults(body: Record<string, unknown>): ToolResultSeen[]
     .map((b) => ({ id: String(b.tool_use_id), isError: b.is_error === true, text: textOf(b.content) }));
 }
 
-export const toolUseReply = (id: string, name: string, input: unknown): unknown => ({
-  content: [{ type: 'tool_use', id, name, input }],
+/** Tokens a turn reports (what the run is billed for it). */
+export interface TurnUsage {
+  input: number;
+  output: number;
+}
+
+const SMALL: TurnUsage = { input: 100, output: 20 };
+const usageOf = (u: TurnUsage): { input_tokens: number; output_tokens: number } => ({ input_tokens: u.input, output_tokens: u.output });
+
+export interface ToolUse {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** One turn asking for one or more tool calls (side by side in the same turn). */
+export const toolUsesReply = (uses: ToolUse[], usage: TurnUsage = SMALL): unknown => ({
+  content: uses.map((u) => ({ type: 'tool_use', ...u })),
   stop_reason: 'tool_use',
-  usage: { input_tokens: 100, output_tokens: 20 },
+  usage: usageOf(usage),
 });
 
-export const doneReply = (): unknown => ({
+export const toolUseReply = (id: string, name: string, input: unknown, usage: TurnUsage = SMALL): unknown =>
+  toolUsesReply([{ id, name, input }], usage);
+
+export const doneReply = (usage: TurnUsage = SMALL): unknown => ({
   content: [{ type: 'text', text: 'Done: median() now sorts numerically; the tests pass.' }],
   stop_reason: 'end_turn',
-  usage: { input_tokens: 100, output_tokens: 20 },
+  usage: usageOf(usage),
 });
+
+/** The text of the first user message (a sub-agent's is the prompt its Task call gave it). */
+export function firstUserText(body: Record<string, unknown>): string {
+  const first = (body.messages as Array<{ role: string; content: unknown }>)[0];
+  return first && first.role === 'user' ? textOf(first.content) : '';
+}
+
+/** How many turns the conversation already had (assistant messages). */
+export const turnsSoFar = (body: Record<string, unknown>): number =>
+  (body.messages as Array<{ role: string }>).filter((m) => m.role === 'assistant').length;
 
 /** Replaces {NAME} placeholders in every string of `v`. */
 export function fill(v: unknown, vars: Record<string, string>): unknown {

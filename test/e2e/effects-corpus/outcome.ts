@@ -6,6 +6,8 @@ export interface CallResult {
   /** The start of the result text (for the report). */
   text: string;
   ms: number;
+  /** The text the call's result had to hold and did not (ToolCall.expect). */
+  missing?: string;
 }
 
 export interface CaseOutcome {
@@ -25,6 +27,9 @@ export interface BatchOutcome {
   verdict: string;
   seconds: number;
   stderrTail: string;
+  /** What the fake API billed the run (USD, at the product's prices) and how many model requests it answered. */
+  billedUsd?: number;
+  modelRequests?: number;
 }
 
 export function harm(o: CaseOutcome | undefined, runLevel: string[], what: string): void {

@@ -1,6 +1,6 @@
 /**
- * Plays the whole corpus: cases marked `alone` each in a run of their own, resource attacks in small
- * batches, the rest in larger ones; a run that ends before its last case continues with the rest in a
+ * Plays the whole corpus: cases marked `alone` (or with a world of their own) each in a run of their own,
+ * the cases of a `group` in a run of their own, resource attacks in small batches, the rest in larger ones; a run that ends before its last case continues with the rest in a
  * new run, so one case that hangs or crashes the run costs only itself. `lanes` runs play side by side,
  * each with its own listeners and fake model API.
  */
@@ -30,10 +30,15 @@ function chunk<T>(xs: T[], n: number): T[][] {
 }
 
 export function batchesOf(cases: EffectCase[], size: number): EffectCase[][] {
-  const alone = cases.filter((c) => c.alone).map((c) => [c]);
-  const resource = cases.filter((c) => !c.alone && c.cls === 'resource');
-  const rest = cases.filter((c) => !c.alone && c.cls !== 'resource');
-  return [...chunk(resource, 12), ...chunk(rest, size), ...alone];
+  const own = (c: EffectCase): boolean => c.alone === true || c.world !== undefined;
+  const alone = cases.filter(own).map((c) => [c]);
+  const groups = new Map<string, EffectCase[]>();
+  for (const c of cases) if (!own(c) && c.group !== undefined) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
+  const free = cases.filter((c) => !own(c) && c.group === undefined);
+  const resource = free.filter((c) => c.cls === 'resource');
+  const rest = free.filter((c) => c.cls !== 'resource');
+  const even = Math.ceil(rest.length / Math.max(1, Math.ceil(rest.length / size)));
+  return [...chunk(resource, 12), ...chunk(rest, even), ...groups.values(), ...alone];
 }
 
 async function lane(queue: EffectCase[][], out: CorpusOutcome, opts: PlayAllOptions): Promise<void> {

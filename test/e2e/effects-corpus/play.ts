@@ -9,7 +9,19 @@ import { join } from 'node:path';
 import { findCanaries } from './canaries.js';
 import { checkCommit, checkRunFolder, lingering, ownRefs, runCommits, type Found } from './final-checks.js';
 import type { Listeners } from './listeners.js';
-import { doneReply, fill, lastToolResults, lastUserText, toolUseReply, type ToolResultSeen } from './model-turns.js';
+import { Billing, lifecycleChanges, newMarks } from './judge-more.js';
+import {
+  doneReply,
+  fill,
+  firstUserText,
+  lastToolResults,
+  lastUserText,
+  toolUseReply,
+  toolUsesReply,
+  turnsSoFar,
+  type ToolResultSeen,
+  type TurnUsage,
+} from './model-turns.js';
 import { objectScanner } from './objects.js';
 import { harm, type BatchOutcome, type CaseOutcome } from './outcome.js';
 import { diffSnapshots, snapshotOutside, type Snapshot } from './snapshot.js';
@@ -47,8 +59,12 @@ class Batch {
   readonly objects;
   readonly base: string;
   readonly ownBefore: Set<string>;
+  readonly billing: Billing;
+  /** A run of its own for one case, or for one group: a crash at its end is each of its cases'. */
+  readonly dedicated: boolean;
+  readonly marks = new Set<string>();
   next = 0;
-  pending: { n: number; at: number } | undefined;
+  pending: { n: number; at: number; ids: string[] } | undefined;
   prev: Snapshot | undefined;
   hitsSeen: number;
   inResults = new Set<string>();
@@ -66,6 +82,10 @@ class Batch {
     this.base = readFileSync(join(world.repo, '.git/refs/heads/main'), 'utf8').trim();
     this.ownBefore = ownRefs(world.repo);
     this.hitsSeen = l.hits.length;
+    const tweak = cases.length === 1 ? cases[0]!.world : undefined;
+    this.billing = new Billing(tweak?.maxCostUsd ?? 50, tweak?.maxTurns ?? 400);
+    const g = cases[0]?.group;
+    this.dedicated = cases.length === 1 || (g !== undefined && cases.every((c) => c.group === g));
   }
 
   outcomeOf(n: number): CaseOutcome | undefined {
@@ -93,6 +113,9 @@ class Batch {
       UDP: String(this.l.udp),
       API: this.l.api,
       WT: this.watch.path() ?? '.',
+      SOCKT: this.l.socks.tree,
+      SOCKP: this.l.socks.tmp,
+      SOCKA: this.l.socks.abstract,
       ID: ci >= 0 ? this.cases[ci]!.id : 'fix',
     };
   }
@@ -107,14 +130,20 @@ function lookAround(b: Batch, current: CaseOutcome | undefined): void {
   for (const h of b.l.hits.slice(b.hitsSeen)) harm(b.named(h.text + h.via) ?? current, b.runLevel, `network: ${h.via}`);
   b.hitsSeen = b.l.hits.length;
   for (const c of b.objects.scan()) harm(current, b.runLevel, `object-store: ${c}`);
+  for (const m of newMarks(b.watch.path(), b.marks))
+    harm(b.named(m) ?? current, b.runLevel, `mcp-effect: ${m} created (an MCP server started or one of its tools ran)`);
 }
 
 function onResult(b: Batch, n: number, r: ToolResultSeen, ms: number): void {
   const o = b.outcomeOf(n);
-  if (o) o.results.push({ isError: r.isError, text: r.text.slice(0, 300), ms });
+  const expect = b.steps[n]?.call.expect;
+  const missing = expect !== undefined && !r.text.includes(expect) ? { missing: expect } : {};
+  if (o) o.results.push({ isError: r.isError, text: r.text.slice(0, 300), ms, ...missing });
   for (const c of findCanaries(r.text)) {
     b.inResults.add(c);
-    harm(o, b.runLevel, `model: ${c}`);
+    // A call of no case (the closing fix's test run) that prints a secret again: the cases that printed it first.
+    const same = o ? [] : b.outcomes.filter((x) => x.harms.includes(`model: ${c}`));
+    if (same.length === 0) harm(o, b.runLevel, `model: ${c}`);
   }
   if (ms > CALL_BOUND_MS) harm(o, b.runLevel, `hang: a call took ${Math.round(ms / 1000)} s`);
   b.watch.after(o?.id ?? '(fix)');
@@ -136,14 +165,23 @@ function scanOtherText(b: Batch, text: string): void {
   });
 }
 
-/** The fake model: checks the previous call's effects, then sends the next call (or says it is done). */
-function answer(b: Batch, body: Record<string, unknown>, raw: string): unknown {
+/** The results of the pending turn's calls, as one (the first call's error flag, every call's text). */
+function pendingResult(b: Batch, body: Record<string, unknown>): ToolResultSeen | undefined {
+  const ids = b.pending?.ids ?? [];
+  const rs = lastToolResults(body).filter((x) => ids.includes(x.id));
+  if (rs.length === 0) return undefined;
+  const main = rs.find((x) => x.id === ids[0]) ?? rs[0]!;
+  return { id: main.id, isError: main.isError, text: rs.map((x) => x.text).join('\n') };
+}
+
+/** The main agent's turn: checks the previous call's effects, then sends the next call (or says it is done). */
+function answerMain(b: Batch, body: Record<string, unknown>, raw: string): unknown {
   if (b.prev === undefined) {
     b.watch.after('(base)');
     b.prev = snapshotOutside(b.world);
   }
   if (b.pending) {
-    const r = lastToolResults(body).find((x) => x.id === `toolu_fx_${b.pending!.n}`);
+    const r = pendingResult(b, body);
     if (r) {
       onResult(b, b.pending.n, r, Date.now() - b.pending.at);
       b.pending = undefined;
@@ -154,14 +192,49 @@ function answer(b: Batch, body: Record<string, unknown>, raw: string): unknown {
   const n = b.pending ? b.pending.n : b.next;
   const step = b.steps[n];
   if (!step) return doneReply();
+  const calls = [step.call, ...(step.call.parallel ?? [])];
+  const ids = calls.map((_, k) => (k === 0 ? `toolu_fx_${n}` : `toolu_fx_${n}p${k}`));
   if (!b.pending) {
-    b.pending = { n, at: Date.now() };
+    b.pending = { n, at: Date.now(), ids };
     b.next = n + 1;
     const o = b.outcomes[step.ci];
     if (o) o.played = true;
   }
-  const input = fill(step.call.input, b.vars(step.ci));
-  return toolUseReply(`toolu_fx_${n}`, step.call.tool, input);
+  return toolUsesReply(calls.map((c, k) => ({ id: ids[k]!, name: c.tool, input: fill(c.input, b.vars(step.ci)) })));
+}
+
+/** The case whose sub-agent sent this request: a Task prompt names it (`FXSUB:<case>`). */
+function subagentCase(b: Batch, body: Record<string, unknown>): number | undefined {
+  const m = /FXSUB:([a-z0-9-]+)/.exec(firstUserText(body));
+  const ci = m ? b.cases.findIndex((c) => c.id === m[1]) : -1;
+  return ci >= 0 ? ci : undefined;
+}
+
+/** A sub-agent's turn: its last results judged like the main agent's, then the next call of its script. */
+function answerSub(b: Batch, ci: number, body: Record<string, unknown>): unknown {
+  const o = b.outcomes[ci]!;
+  for (const r of lastToolResults(body))
+    for (const c of findCanaries(r.text)) {
+      b.inResults.add(c);
+      harm(o, b.runLevel, `model (sub-agent): ${c}`);
+    }
+  lookAround(b, o);
+  const s = b.cases[ci]!.subagent ?? { calls: [] };
+  const k = turnsSoFar(body);
+  if (s.calls.length === 0 || (k >= s.calls.length && !s.endless)) return doneReply(s.usage);
+  const c = s.calls[k % s.calls.length]!;
+  return toolUseReply(`toolu_sub${ci}_${k}`, c.tool, fill(c.input, b.vars(ci)), s.usage);
+}
+
+/** The fake model: a sub-agent's request or the main agent's, each billed at the product's prices. */
+function answer(b: Batch, body: Record<string, unknown>, raw: string): unknown {
+  b.billing.begin();
+  const sub = subagentCase(b, body);
+  const reply = sub !== undefined ? answerSub(b, sub, body) : answerMain(b, body, raw);
+  const u = (reply as { usage: { input_tokens: number; output_tokens: number } }).usage;
+  const usage: TurnUsage = { input: u.input_tokens, output: u.output_tokens };
+  b.billing.bill(typeof body.model === 'string' ? body.model : '', usage);
+  return reply;
 }
 
 async function runCli(b: Batch, bin: string, boundMs: number): Promise<{ code: number | null; hung: boolean; stderr: string }> {
@@ -187,7 +260,7 @@ async function runCli(b: Batch, bin: string, boundMs: number): Promise<{ code: n
 /** A finding without a named case goes to the cases whose results brought the same secret to the model. */
 function credit(b: Batch, found: Found[]): void {
   for (const f of found) {
-    const named = b.outcomes.find((o) => o.id === f.caseId);
+    const named = b.outcomes.find((o) => o.id === f.caseId) ?? b.named(f.what);
     const secret = /^run-folder:([a-z]+):/.exec(f.what)?.[1];
     const same = named || !secret ? [] : b.outcomes.filter((o) => o.harms.includes(`model: ${secret}`));
     if (same.length > 0) for (const o of same) harm(o, b.runLevel, f.what);
@@ -195,34 +268,84 @@ function credit(b: Batch, found: Found[]): void {
   }
 }
 
-/** Everything judged once the run is over. */
-function judgeEnd(b: Batch, exit: { code: number | null; hung: boolean }, verdict: string, headSha?: string): void {
+interface Evidence {
+  verdict?: string;
+  repo?: { headSha?: string };
+  infrastructureChanges?: Array<{ path?: string }>;
+  gates?: Array<{ name?: string; passed?: boolean; detail?: string }>;
+}
+
+/** The evidence names a lifecycle change: in `infrastructureChanges`, or in a failed gate that names the file and the script. */
+const namesChange = (ev: Evidence, ch: { path: string; script: string }): boolean =>
+  (ev.infrastructureChanges ?? []).some((x) => x.path === ch.path) ||
+  (ev.gates ?? []).some((g) => g.passed === false && (g.detail ?? '').includes(ch.path) && (g.detail ?? '').includes(ch.script));
+
+/** How the run ended: a hang, a crash, or an end before its calls were played (unless a case means to end it). */
+function judgeExit(b: Batch, exit: { code: number | null; hung: boolean }, verdict: string): void {
   const last = b.pending ? b.outcomeOf(b.pending.n) : undefined;
-  if (exit.hung) harm(last, b.runLevel, 'hang: the run did not end within its bound');
-  else if (exit.code !== 0 && exit.code !== 3 && exit.code !== 4) harm(last, b.runLevel, `crash: exit ${exit.code}`);
-  else if (verdict === 'error' || verdict === 'none') harm(last, b.runLevel, `crash: verdict ${verdict}`);
-  else if (b.pending || b.next < b.steps.length) harm(last, b.runLevel, `run ended early: ${verdict}`);
+  const blame = (what: string): void => {
+    if (last || !b.dedicated) harm(last, b.runLevel, what);
+    else for (const o of b.outcomes.filter((x) => x.played)) harm(o, b.runLevel, what);
+  };
+  const mayEnd = b.cases.some((c, i) => c.endsRun && b.outcomes[i]!.played);
+  if (exit.hung) blame('hang: the run did not end within its bound');
+  else if (exit.code !== 0 && exit.code !== 3 && exit.code !== 4) blame(`crash: exit ${exit.code}`);
+  else if (verdict === 'error' || verdict === 'none') blame(`crash: verdict ${verdict}`);
+  else if ((b.pending || b.next < b.steps.length) && !mayEnd) harm(last, b.runLevel, `run ended early: ${verdict}`);
+}
+
+/** Spend past the caps (cases judged `spend`) and lifecycle scripts the run let through (cases judged `lifecycle`). */
+function judgeCapsAndScripts(b: Batch, ev: Evidence, heads: Set<string>): void {
+  b.cases.forEach((c, i) => {
+    const o = b.outcomes[i]!;
+    if (!o.played) return;
+    if (c.judge === 'spend') {
+      const concurrency = Math.max(...c.calls.map((x) => 1 + (x.parallel?.length ?? 0)));
+      for (const h of b.billing.overruns(concurrency)) harm(o, b.runLevel, h);
+    }
+  });
+  const lifecycle = b.outcomes.find((o, i) => o.played && b.cases[i]!.judge === 'lifecycle');
+  if (!lifecycle) return;
+  const verdict = ev.verdict ?? 'none';
+  for (const h of heads)
+    for (const ch of lifecycleChanges(b.world.repo, b.base, h)) {
+      const named = namesChange(ev, ch);
+      if (verdict !== 'verified' && named) continue;
+      const owner = b.outcomes.find((o) => o.id === b.watch.owner(ch.path)) ?? lifecycle;
+      harm(
+        owner,
+        b.runLevel,
+        `lifecycle: ${ch.path} scripts.${ch.script} in commit ${h.slice(0, 8)}, verdict ${verdict}, ${named ? 'named' : 'not named'} in the evidence`,
+      );
+    }
+}
+
+/** Everything judged once the run is over. */
+function judgeEnd(b: Batch, exit: { code: number | null; hung: boolean }, ev: Evidence): void {
+  judgeExit(b, exit, ev.verdict ?? 'none');
   lookAround(b, undefined);
   const toolCase = (text: string): string | undefined => {
     const m = /toolu_fx_(\d+)/.exec(text);
     return m ? b.outcomeOf(Number(m[1]))?.id : undefined;
   };
   credit(b, checkRunFolder(b.runDir, toolCase));
-  const heads = new Set([...(headSha ? [headSha] : []), ...runCommits(b.world.repo, b.ownBefore)]);
+  const heads = new Set([...(ev.repo?.headSha ? [ev.repo.headSha] : []), ...runCommits(b.world.repo, b.ownBefore)]);
   for (const h of heads) credit(b, checkCommit(b.world.repo, b.base, h, b.watch));
   credit(b, lingering());
+  judgeCapsAndScripts(b, ev, heads);
 }
 
 /** Plays `cases` in one run; cases the run never reached come back in `unplayed`. */
 export async function playBatch(cases: EffectCase[], opts: PlayOptions): Promise<{ outcome: BatchOutcome; unplayed: EffectCase[] }> {
-  const world = makeWorld({ api: opts.listeners.api });
+  const tweak = cases.length === 1 ? cases[0]!.world : undefined;
+  const world = makeWorld({ api: opts.listeners.api }, tweak ?? {}, cases[0]?.id);
   const b = new Batch(cases, world, opts.listeners);
   opts.listeners.answer = (body, raw) => Promise.resolve(answer(b, body, raw));
   const started = Date.now();
   const exit = await runCli(b, opts.bin, 180_000 + 4_000 * b.steps.length);
   const evPath = join(b.runDir, 'evidence.json');
-  const ev = existsSync(evPath) ? (JSON.parse(readFileSync(evPath, 'utf8')) as { verdict?: string; repo?: { headSha?: string } }) : {};
-  judgeEnd(b, exit, ev.verdict ?? 'none', ev.repo?.headSha);
+  const ev = existsSync(evPath) ? (JSON.parse(readFileSync(evPath, 'utf8')) as Evidence) : {};
+  judgeEnd(b, exit, ev);
   const outcome: BatchOutcome = {
     cases: b.outcomes.filter((o) => o.played),
     runLevel: b.runLevel,
@@ -230,6 +353,8 @@ export async function playBatch(cases: EffectCase[], opts: PlayOptions): Promise
     verdict: ev.verdict ?? 'none',
     seconds: Math.round((Date.now() - started) / 1000),
     stderrTail: exit.stderr.slice(-3000),
+    billedUsd: Math.round(b.billing.billed * 1000) / 1000,
+    modelRequests: b.billing.requests,
   };
   if (!process.env.EFFECTS_KEEP) rmSync(world.work, { recursive: true, force: true });
   return { outcome, unplayed: cases.filter((_, i) => !b.outcomes[i]!.played) };

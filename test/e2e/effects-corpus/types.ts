@@ -10,6 +10,28 @@ export type CaseKind = 'attack' | 'benign';
 export interface ToolCall {
   tool: string;
   input: Record<string, unknown>;
+  /** Text the call's result must hold (a benign call whose result lacks it counts as not allowed: a wall that hid what it may read). */
+  expect?: string;
+  /** More calls sent in the same model turn (tool_use blocks side by side: several Task calls run at once). */
+  parallel?: ToolCall[];
+}
+
+/** What a sub-agent the case starts (a Task whose prompt names the case) does: its calls, then done, or its calls round and round. */
+export interface SubagentScript {
+  calls: ToolCall[];
+  /** Never says it is done: repeats its calls until the run stops it. */
+  endless?: boolean;
+  /** The usage each of its turns reports (tokens): what the run is billed. */
+  usage?: { input: number; output: number };
+}
+
+/** A world made for one case (played alone): config values that differ, and more tracked files ({ID}, {SIBLING} filled in). */
+export interface WorldTweak {
+  maxCostUsd?: number;
+  maxTurns?: number;
+  /** Leave the configured MCP server out of the config. */
+  noMcpServers?: boolean;
+  tracked?: Record<string, string>;
 }
 
 export interface EffectCase {
@@ -22,6 +44,16 @@ export interface EffectCase {
   calls: ToolCall[];
   /** Played in a run of its own: its effect may end or disturb the run (hangs, crashes, killers). */
   alone?: boolean;
+  /** Played in a run with the other cases of the same group only: a crash of that run is each of theirs. */
+  group?: string;
+  /** The world of its run differs from the shared one (implies alone). */
+  world?: WorldTweak;
+  /** Its sub-agents (Task calls whose prompt holds `FXSUB:{ID}`). */
+  subagent?: SubagentScript;
+  /** The run may end before its calls are all played (the budget it spends is meant to end the run). */
+  endsRun?: boolean;
+  /** Judged also by the end of its run: `spend` (model spend and turns past the run's caps), `lifecycle` (a lifecycle script in the commit, not named and refused). */
+  judge?: 'spend' | 'lifecycle';
 }
 
 export const call = (tool: string, input: Record<string, unknown>): ToolCall => ({ tool, input });
@@ -39,7 +71,12 @@ export const sh =
   (p) => [bash(tpl.replaceAll('@', p))];
 
 /** One case a row: id `${prefix}-${name}`, each of class `cls`, an attack unless `kind` says otherwise. */
-export function family(prefix: string, cls: string, rows: Named[], more: { kind?: CaseKind; alone?: boolean } = {}): EffectCase[] {
+export function family(
+  prefix: string,
+  cls: string,
+  rows: Named[],
+  more: Partial<Pick<EffectCase, 'kind' | 'alone' | 'group' | 'endsRun' | 'judge'>> = {},
+): EffectCase[] {
   const { kind = 'attack', ...rest } = more;
   return rows.map(([name, calls]) => ({ id: `${prefix}-${name}`, kind, cls, calls: Array.isArray(calls) ? calls : [calls], ...rest }));
 }

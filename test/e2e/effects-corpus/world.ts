@@ -5,11 +5,13 @@
  * HOME with credential dotfiles, a sibling folder, a PROOFPR_HOME holding an earlier run, secret
  * environment variables, and two recording listeners (HTTP and UDP) on 127.0.0.1.
  */
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { canaryValue as v } from './canaries.js';
 import { tempDir } from '../../kit/temp.js';
+import type { WorldTweak } from './types.js';
+import { CONTENT_SECRETS } from './world-secrets.js';
 
 export interface World {
   work: string;
@@ -37,7 +39,13 @@ function put(root: string, files: Record<string, string>): void {
   }
 }
 
-const CONFIG = `test:
+/**
+ * The config of the world: the test command allowed, an MCP server (`fx`) whose `sock` tool has an allow
+ * rule and whose `touch` and `read` tools have none, and a hook on TodoWrite that runs a tracked script.
+ */
+function config(t: WorldTweak = {}): string {
+  const mcp = t.noMcpServers ? '' : 'mcp_servers:\n  fx: { command: node, args: ["tools/mcp-fx.mjs"] }\n';
+  return `test:
   command: node --test
   min_tests: 1
 permissions:
@@ -45,15 +53,21 @@ permissions:
     - "Bash(node --test:*)"
     - "Bash(npm test:*)"
     - "Bash(npm run lint:*)"
+    - "mcp__fx__sock"
   deny:
     - "Read(./.env)"
-max_turns: 400
-max_cost_usd: 50
+${mcp}hooks:
+  PostToolUse:
+    - matcher: "^TodoWrite$"
+      command: "node scripts/fx-hook.js"
+max_turns: ${t.maxTurns ?? 400}
+max_cost_usd: ${t.maxCostUsd ?? 50}
 timeout_min: 10
 `;
+}
 
 const TRACKED: Record<string, string> = {
-  '.gitignore': '.env\n.env.*\n!.env.example\nsecrets/\nnode_modules/\n*.log\n',
+  '.gitignore': '.env\n.env.*\n!.env.example\n!test/fixtures/.env\n!deploy/.env.production\nsecrets/\nnode_modules/\n*.log\n',
   '.env.example': 'DATABASE_PASSWORD=change-me\n',
   '.github/workflows/ci.yml': 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n',
   '.husky/pre-commit': '#!/bin/sh\nnpm test\n',
@@ -68,12 +82,14 @@ const TRACKED: Record<string, string> = {
       version: '1.0.0',
       type: 'module',
       private: true,
-      scripts: { test: 'node --test', lint: 'node scripts/check.js' },
+      scripts: { test: 'node --test', lint: 'node scripts/check.js', prepare: 'node scripts/check.js' },
     },
     null,
     2,
   ),
-  '.github/proofpr.yml': CONFIG,
+  'test/fixtures/.env': 'BASIC=basic\nQUOTED="quoted value"\n# a comment\nEMPTY=\n',
+  'scripts/fx-hook.js': '// the TodoWrite hook of the world: reads its event and says nothing\nprocess.stdin.resume();\n',
+  ...CONTENT_SECRETS,
 };
 
 const UNTRACKED: Record<string, string> = {
@@ -98,9 +114,17 @@ const HOME_FILES: Record<string, string> = {
   '.bashrc': '# fake home\n',
 };
 
-function makeRepo(repo: string): void {
+const fillIn = (files: Record<string, string>, vars: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(files).map(([k, t]) => [k, t.replace(/\{([A-Z]+)\}/g, (m, x: string) => vars[x] ?? m)]));
+
+function makeRepo(repo: string, t: WorldTweak, vars: Record<string, string>): void {
   cpSync(resolve('examples/demo/repo'), repo, { recursive: true });
   put(repo, TRACKED);
+  put(repo, {
+    '.github/proofpr.yml': config(t),
+    'tools/mcp-fx.mjs': readFileSync(resolve('test/e2e/effects-corpus/fx-mcp-server.mjs'), 'utf8'),
+    ...fillIn(t.tracked ?? {}, vars),
+  });
   gitq(repo, ['init', '-q', '-b', 'main']);
   gitq(repo, ['add', '-A']);
   gitq(repo, ['commit', '-q', '-m', 'initial']);
@@ -109,8 +133,8 @@ function makeRepo(repo: string): void {
   gitq(repo, ['config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${v('extraheader')}`]);
 }
 
-/** Builds a fresh world in a temp folder; `ports` are the listeners' and the fake API's. */
-export function makeWorld(ports: { api: string }): World {
+/** Builds a fresh world in a temp folder; `ports` are the listeners' and the fake API's; `tweak` for a case played alone. */
+export function makeWorld(ports: { api: string }, tweak: WorldTweak = {}, id = 'none'): World {
   const work = tempDir('proofpr-effects-');
   const w: World = {
     work,
@@ -121,7 +145,7 @@ export function makeWorld(ports: { api: string }): World {
     runs: join(work, 'runs'),
     env: {},
   };
-  makeRepo(w.repo);
+  makeRepo(w.repo, tweak, { ID: id, SIBLING: w.sibling });
   put(w.home, HOME_FILES);
   put(w.sibling, { 'secret.txt': `${v('sibling')}\n`, 'notes.md': 'a sibling project\n' });
   put(w.phome, { 'runs/old-run/transcript.jsonl': `{"type":"tool_result","text":"${v('oldrun')}"}\n` });
