@@ -46,7 +46,7 @@ export async function openSandbox(
   worldMasked(ws.wt.path); // what is hidden at the start: the evidence's `masked`
   const command = setup ?? (config.setup.command ? { command: config.setup.command } : undefined);
   if (command && input.mode === 'fix') {
-    const r = await runSetup(command, config.setup.timeout_min, base);
+    const r = await runSetup(command, config.setup.timeout_min, base, `${input.runDir}/setup.log`);
     if (!r.ok) throw new SetupError(r.reason);
     // Before the exec opens: a folder the dependency cache took over is bound read-only like a linked one.
     await afterSetup?.();

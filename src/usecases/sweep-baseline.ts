@@ -61,8 +61,8 @@ export const runBaseline: BaselineRunner = async (opts) => {
       logger: log,
     };
     if (cmds.setup) {
-      const s = await runSetup(cmds.setup, opts.config.setup.timeout_min, base);
-      if (!s.ok) return { ...found, problem: `the baseline's setup failed: ${s.reason}` };
+      const s = await runSetup(cmds.setup, opts.config.setup.timeout_min, base, join(opts.runDir, 'setup.log'));
+      if (!s.ok) return { ...found, problem: `the baseline's ${s.reason}` };
     }
     const handle = await createExec(base);
     dispose = handle.dispose;

@@ -72,7 +72,7 @@ function awaitingApproval(sha: string, held: Array<{ name: string; url: string }
     sha,
     state: 'awaiting-approval',
     checks,
-    cause: `awaiting approval: ${named} ${unique.length === 1 ? 'waits' : 'wait'} for someone with write access to the repository to approve it (GitHub holds workflow runs for pull requests a bot opened). Fix: open the run and choose "Approve and run"; proofpr did not wait.`,
+    cause: `awaiting approval: someone with write access to the repository must approve ${named} (GitHub holds workflow runs for pull requests a bot opened). Fix: open the run and choose "Approve and run"; proofpr did not wait.`,
   };
 }
 

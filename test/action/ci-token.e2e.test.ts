@@ -63,7 +63,7 @@ describe('action: CI wait and the push token', () => {
     expect(r.stdout).toMatch(/CI on [0-9a-f]{12}: awaiting-approval/);
     const ci = ciOf(r.outputs.evidence_path ?? '');
     expect(ci?.state).toBe('awaiting-approval');
-    expect(ci?.cause).toMatch(/"CI" \(http[^)]*\/actions\/runs\/7\) waits for someone with write access/);
+    expect(ci?.cause).toMatch(/someone with write access to the repository must approve "CI" \(http[^)]*\/actions\/runs\/7\)/);
     expect(r.summary).toContain('waiting for a maintainer to approve');
     expect(fx.github.pulls[0]?.body).toContain('state `awaiting-approval`');
     expect(r.summary).not.toContain('CI failed');

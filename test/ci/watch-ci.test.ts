@@ -82,7 +82,9 @@ describe('watch CI - the pushed commit', () => {
     }));
     const out = await watchCi(base, { ci, clock });
     expect(out?.state).toBe('awaiting-approval');
-    expect(out?.cause).toMatch(/^awaiting approval: "CI" \(https:\/\/ci\.example\/runs\/1\) waits for someone with write access/);
+    expect(out?.cause).toMatch(
+      /^awaiting approval: someone with write access to the repository must approve "CI" \(https:\/\/ci\.example\/runs\/1\) \(GitHub holds/,
+    );
     expect(clock.sleeps).toEqual([]);
   });
 
@@ -120,7 +122,7 @@ describe('watch CI - the pushed commit', () => {
     }));
     const out = await watchCi(base, { ci, clock });
     expect(out?.state).toBe('awaiting-approval');
-    expect(out?.cause).toMatch(/^awaiting approval: "CI" waits/);
+    expect(out?.cause).toMatch(/must approve "CI" \(GitHub holds/);
     expect(clock.sleeps).toEqual([]);
   });
 

@@ -27,7 +27,15 @@ const blocks = [...page.matchAll(/```text\n([\s\S]*?)\n```/g)].map((m) => m[1]!)
 
 describe('docs/troubleshooting.md', () => {
   it('troubleshooting - names the failures people hit, and the README links it', () => {
-    for (const h of ['not installed', 'secret is missing', 'cannot start CI', 'hosted runner', 'AppArmor', 'package manager'])
+    for (const h of [
+      'not installed',
+      'secret is missing',
+      'waiting for approval',
+      'setup command failed',
+      'hosted runner',
+      'AppArmor',
+      'package manager',
+    ])
       expect(page).toMatch(new RegExp(`^## .*${h}`, 'm'));
     expect(blocks.length).toBeGreaterThanOrEqual(12);
     expect(readFileSync('README.md', 'utf8')).toContain('(docs/troubleshooting.md)');

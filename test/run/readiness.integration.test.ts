@@ -100,7 +100,12 @@ describe('sweep baseline after setup', () => {
       runDir: join(work, 'run'),
     });
     expect(b.run).toBeUndefined();
-    expect(b.problem).toContain("the baseline's setup failed: setup.command `echo cannot-install >&2; exit 9` exited 9");
+    expect(b.problem).toContain(
+      "the baseline's setup failed: `echo cannot-install >&2; exit 9` (setup.command in .github/proofpr.yml) exited 9 before the agent started.",
+    );
     expect(b.problem).toContain('cannot-install');
+    const log = /Full output: (\S+)/.exec(b.problem ?? '')?.[1];
+    expect(log).toBe(join(work, 'run', 'setup.log'));
+    expect(readFileSync(log!, 'utf8')).toContain('cannot-install');
   });
 });

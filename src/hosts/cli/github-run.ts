@@ -3,7 +3,7 @@
  * with a token. Reads the issue, posts the status comment, then fixIssue: mirror clone, run, push, PR.
  * The token holder is the requester, so there is no authorization step.
  */
-import { proofprHome } from '../../config/home.js';
+import { ensureHome, proofprHome } from '../../config/home.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { exitCodeFor } from '../../agent/evidence/types.js';
 import { loadRepoConfig, type LoadedConfig } from '../../github/repo-config.js';
@@ -71,7 +71,7 @@ export async function githubRun(opts: RunOptions & { github: NonNullable<RunOpti
   );
   if (acc.outcome !== 'accepted') throw new UsageError(acc.why);
   const { trigger, config, statusCommentId, statusCommentUrl } = acc.run;
-  const home = proofprHome(env);
+  const home = ensureHome(proofprHome(env));
   err(`proofpr run ${runId} on ${target.owner}/${target.repo}#${n} (model ${opts.modelOverride ?? config.model})\n`);
   const progress = createRunProgress((l) => err(`${l}\n`), env);
   const run = deps.runTask ?? runTask;

@@ -46,7 +46,8 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
         write(`  compaction (${ev.kind}): ${ev.beforeTokens} → ${ev.afterTokens} tokens${ev.ok ? '' : ' FAILED'}`);
         break;
       case 'error':
-        write(`  error (${ev.kind}): ${ev.message}`);
+        // A failed setup is the run's end reason: printed once, by run_end.
+        if (ev.kind !== 'setup') write(`  error (${ev.kind}): ${ev.message}`);
         break;
       case 'run_end':
         write(`${ev.verdict.toUpperCase()}: ${ev.reason}`);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { proofprHome } from '../../config/home.js';
+import { ensureHome, proofprHome } from '../../config/home.js';
 import { cliModel } from './cli-model.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { runTask } from '../../run/run-task.js';
@@ -45,7 +45,7 @@ export async function runCommand(flags: RawRunFlags, deps: RunCommandDeps = {}):
       },
     );
   }
-  const home = proofprHome(env);
+  const home = ensureHome(proofprHome(env));
   const runId = newRunId();
   const runDir = opts.out ?? join(home, 'runs', runId);
   const branch = opts.task.kind === 'issue' ? issueBranch(opts.task.issue!, opts.task.title) : promptBranch(opts.task.body, runId);

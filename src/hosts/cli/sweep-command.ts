@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { proofprHome } from '../../config/home.js';
+import { ensureHome, proofprHome } from '../../config/home.js';
 import { ConfigError, parseConfigYaml, validateRepoConfig } from '../../config/repo-config.js';
 import { cliModel } from './cli-model.js';
 import type { ModelClient } from '../../model/model-client.js';
@@ -85,7 +85,7 @@ export async function sweepCommand(flags: RawSweepFlags, deps: SweepCommandDeps 
         config,
         ...(names ? { names } : {}),
         modelId: flags.model ?? env.PROOFPR_MODEL ?? config.model,
-        home: proofprHome(env),
+        home: ensureHome(proofprHome(env)),
         ...(github ? { repoFullName: `${github.owner}/${github.repo}` } : {}),
         onEvent: (_sweep, ev) => progress.onEvent(ev),
       },
