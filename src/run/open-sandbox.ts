@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { logger } from '../log.js';
 import { readDenyPredicate } from '../agent/permissions/read-deny.js';
 import { markSandboxMasked, readableMatcher, openWorld, worldMasked } from '../workspace/world.js';
@@ -31,6 +32,8 @@ export async function openSandbox(
     sandbox: config.sandbox,
     extraEnvNames: config.env,
     gitDir: ws.wt.gitDir,
+    // The agent's sanitized git, cached per base commit next to the worktrees (src/workspace/agent-git.ts).
+    agentGitCache: join(dirname(input.worktreesDir), 'agent-git'),
     hidePaths: ws.hidePaths,
     // Output files are redacted as they are written; the git token is a known value besides the environment's.
     ...(input.gitToken ? { secrets: [input.gitToken] } : {}),

@@ -18,7 +18,6 @@ import { registerGroup, releaseGroup } from './process-groups.js';
 import { makeFreshHome, removeFreshHome } from './fresh-home.js';
 import { keepBuildCacheSeed, noCachedTestResults, plantBuildCacheSeed } from './build-cache-seed.js';
 import { openRedactingFile } from '../secrets/redacting-writer.js';
-import { MASKED_REPLACE_BASE } from './masked-objects.js';
 
 /** The worktree's git dir for the pin; none when `.git` is absent or does not check out (then git is not pinned, and the harness refuses its own calls). */
 function pinnedGitDir(root: string): string | undefined {
@@ -45,12 +44,17 @@ export interface ExecOptions {
   killGraceMs?: number;
   /**
    * Folders (or files) the sandbox hides: pass PROOFPR_HOME, the harness's real home (os.homedir()) and
-   * the source checkout's git dir. The worktree, the per-run folders, the worktree's git dirs (with a
-   * sanitized config) and linked dependency folders stay visible even when they lie under one. bwrap only.
+   * the source checkout's git dir. The worktree, the per-run folders, the agent's private git and
+   * linked dependency folders stay visible even when they lie under one. bwrap only.
    */
   hidePaths?: string[];
-  /** The worktree's git dir (Worktree.gitDir), bound read-only; else `<root>/.git` is read and checked. */
+  /**
+   * The worktree's git dir (Worktree.gitDir); else `<root>/.git` is read and checked. With bwrap it is
+   * not mounted: the agent's private git (agent-git.ts) is bound at its path instead.
+   */
   gitDir?: string;
+  /** Where the agent's sanitized git stores are cached between runs (a run: `<PROOFPR_HOME>/agent-git`); default: the run's folder. */
+  agentGitCache?: string;
   /** Keep the host network inside the sandbox (for a setup command like `npm ci`). Default false. */
   network?: boolean;
   /** Secret files masked and control files bound read-only in the sandbox (permissions.writable opens some). */
@@ -126,8 +130,6 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
   });
   // Configured env names win over the cache locations.
   const baseEnv = { ...caches.env, ...scrubbedEnv({ home, tmpdir: tmp, extraNames: opts.extraEnvNames }) };
-  // In the sandbox, a masked file's committed blobs read empty for every git (masked-objects.ts).
-  if (sandbox === 'bwrap') baseEnv.GIT_REPLACE_REF_BASE = MASKED_REPLACE_BASE;
   const mounts =
     sandbox === 'bwrap'
       ? await sandboxMounts({
@@ -137,6 +139,7 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
           hidePaths: opts.hidePaths,
           pathEnv: baseEnv.PATH,
           ...(opts.protect ? { protect: opts.protect } : {}),
+          ...(opts.agentGitCache ? { agentGitCache: opts.agentGitCache } : {}),
         })
       : undefined;
   const { masked = [], ...boxMounts } = mounts ?? {};

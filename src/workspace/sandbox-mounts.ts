@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
 import { DEPENDENCY_DIRS } from './dependency-dirs.js';
@@ -6,7 +6,7 @@ import { git } from './git.js';
 import { dependencyLinkTargets } from './dependency-link-targets.js';
 import { readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
-import { maskCommittedBlobs } from './masked-objects.js';
+import { makeAgentGit } from './agent-git.js';
 import type { SandboxOptions } from './sandbox.js';
 import { inSystemDir, mayMountToolchainDir } from './sandbox-system.js';
 import { linkedToolchainDirs } from './linked-toolchains.js';
@@ -23,37 +23,24 @@ export interface MountInput {
   pathEnv?: string;
   /** Secret files masked and control files bound read-only inside the worktree (see protected-mounts.ts). */
   protect?: ProtectOptions;
+  /** Where the agent's sanitized git stores are cached between runs (agent-git.ts); default: the run's own folder. */
+  agentGitCache?: string;
 }
 
 const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(dir === sep ? dir : dir + sep);
 
-/** Only settings git needs to read the repository; everything else (remotes, extraheader tokens, helpers) stays out. */
-const SAFE_CONFIG =
-  '^(core\\.(repositoryformatversion|bare|filemode|symlinks|ignorecase|precomposeunicode|logallrefupdates)|extensions\\..+)$';
-
-async function sanitizedConfig(commonDir: string, out: string, excludesFile?: string): Promise<void> {
-  const r = await git(['config', '--file', join(commonDir, 'config'), '--get-regexp', SAFE_CONFIG], { cwd: commonDir, okCodes: [0, 1] });
-  const sections = new Map<string, string[]>();
-  for (const line of r.stdout.split('\n')) {
-    const m = /^(core|extensions)\.([a-z0-9]+) ([A-Za-z0-9._-]*)$/.exec(line.trim());
-    if (!m?.[1] || !m[2]) continue;
-    sections.set(m[1], [...(sections.get(m[1]) ?? []), `\t${m[2]} = ${m[3] ?? ''}`]);
-  }
-  if (excludesFile) sections.set('core', [...(sections.get('core') ?? []), `\texcludesFile = "${excludesFile.replace(/["\\]/g, '\\$&')}"`]);
-  const text = [...sections].map(([name, lines]) => `[${name}]\n${lines.join('\n')}\n`).join('');
-  await writeFile(out, text, { mode: 0o644 });
-}
-
 /**
  * What the sandbox hides and re-shows: each existing hide path other than `/` (a folder gets an empty tmpfs, a file
- * /dev/null); the worktree's git dir and common dir read-only with the repository config replaced by a
- * copy holding only core/extensions settings (an Actions checkout keeps its token in .git/config) plus
- * an excludes file naming the dependency links; the linked dependency folders; PATH folders (and their
- * install prefix) under a hidden path.
+ * /dev/null); in place of the worktree's git dir, the agent's private git (agent-git.ts: a sanitized copy
+ * of the base and its recent history, its config holding format settings only, an exclude naming the
+ * dependency links) with the sanitized store it reads read-only, and neither real git dir mounted; the
+ * linked dependency folders; PATH folders (and their install prefix) under a hidden path.
  */
-export async function sandboxMounts(
-  input: MountInput,
-): Promise<Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds' | 'ensureDirs'> & { masked: string[] }> {
+export async function sandboxMounts(input: MountInput): Promise<
+  Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds' | 'ensureDirs' | 'agentGit' | 'pinnedDirs'> & {
+    masked: string[];
+  }
+> {
   const hide: string[] = [];
   const overlays: Array<[string, string]> = [];
   const readOnly: string[] = [];
@@ -68,25 +55,7 @@ export async function sandboxMounts(
   const dirs = input.gitDir
     ? { gitDir: await realpath(input.gitDir), commonDir: await commonDirOf(await realpath(input.gitDir)) }
     : await readWorktreeGitDirs(input.root);
-  if (dirs) {
-    readOnly.push(dirs.commonDir, dirs.gitDir);
-    const linked = await readLinkedDirs(dirs.gitDir);
-    for (const l of linked) {
-      if (!(await stat(l.target).catch(() => undefined))) continue;
-      readOnly.push(l.target, ...(await dependencyLinkTargets(l.target)));
-    }
-    if (await stat(join(dirs.commonDir, 'config')).catch(() => undefined)) {
-      // `node_modules/` in .gitignore does not match a symlink: the links are excluded for git in the sandbox here.
-      const excludes = linked.length ? join(input.runTmp, 'git-exclude') : undefined;
-      if (excludes) {
-        await writeFile(excludes, linked.map((l) => `/${l.name}\n`).join(''), { mode: 0o644 });
-        readOnly.push(excludes); // git reads it inside the sandbox, where runTmp may be hidden
-      }
-      const clean = join(input.runTmp, 'git-config');
-      await sanitizedConfig(dirs.commonDir, clean, excludes);
-      overlays.push([clean, join(dirs.commonDir, 'config')]);
-    }
-  }
+  const linkExcludes = dirs ? await linkedDirMounts(dirs.gitDir, readOnly) : [];
   // The sandbox mounts only what it names (sandbox-system.ts): the toolchains PATH names outside the
   // system folders are named here, each with its install prefix.
   for (const entry of [...(input.pathEnv ?? '').split(':'), dirname(process.execPath)]) {
@@ -108,10 +77,8 @@ export async function sandboxMounts(
   const pathDirs = (input.pathEnv ?? '').split(':').filter((d) => d.startsWith('/'));
   readOnly.push(...(await linkedToolchainDirs(pathDirs, [input.root, ...readOnly])));
   const p = protectedMounts(input.root, input.protect);
-  if (p.masked.length > 0) {
-    overlays.push(...maskedSources(input.runTmp, input.root, p.masked));
-    if (dirs) await unchangedForGit(input.root, dirs.gitDir, p.masked);
-  }
+  if (p.masked.length > 0) overlays.push(...maskedSources(input.runTmp, input.root, p.masked));
+  const agentGit = dirs ? await agentGitMounts(input, dirs, p.masked, linkExcludes, readOnly) : undefined;
   readOnly.push(...p.readOnly);
   const ensureDirs = input.protect ? wallMissingControlDirs(input.root, input.protect) : [];
   readOnly.push(...ensureDirs);
@@ -119,15 +86,63 @@ export async function sandboxMounts(
     for (const d of await installedDependencyDirs(input.root)) readOnly.push(d, ...(await dependencyLinkTargets(d)));
   }
   const scratchBinds = await toolCaches(readOnly, input.runTmp);
-  return { hide, readOnly, overlays, writable: p.writable, scratchBinds, ensureDirs, masked: p.masked };
+  const pinnedDirs = foldersAbove(input.root, p.masked, readOnly);
+  return {
+    hide,
+    readOnly,
+    overlays,
+    writable: p.writable,
+    scratchBinds,
+    ensureDirs,
+    masked: p.masked,
+    pinnedDirs,
+    ...(agentGit ? { agentGit } : {}),
+  };
+}
+
+/** The linked dependency folders (and what they link to) read-only; returns their exclude lines for the agent's git. */
+async function linkedDirMounts(gitDir: string, readOnly: string[]): Promise<string[]> {
+  // `node_modules/` in .gitignore does not match a symlink: the links are excluded in the agent's git.
+  const excludes: string[] = [];
+  for (const l of await readLinkedDirs(gitDir)) {
+    excludes.push(`/${l.name}`);
+    if (!(await stat(l.target).catch(() => undefined))) continue;
+    readOnly.push(l.target, ...(await dependencyLinkTargets(l.target)));
+  }
+  return excludes;
 }
 
 /**
- * The masked files that git tracks are marked skip-worktree in the worktree's own index (private to the
- * worktree, removed with it): git then takes them as unchanged, so `git diff` or `git status` in the
- * sandbox neither lists them as emptied nor prints the committed content as removed lines. A masked file
- * cannot change in the sandbox (it is bound read-only), so nothing the commit should hold is hidden.
- * Their committed blobs read empty for the sandbox's git too (masked-objects.ts).
+ * The agent's private git (agent-git.ts), to be bound at the worktree's git dir, and its sanitized store
+ * read-only; the masked tracked files marked skip-worktree in the real index (unchangedForGit).
+ */
+async function agentGitMounts(
+  input: MountInput,
+  dirs: { gitDir: string; commonDir: string },
+  masked: readonly string[],
+  exclude: string[],
+  readOnly: string[],
+): Promise<[string, string]> {
+  if (masked.length > 0) await unchangedForGit(input.root, dirs.gitDir, masked);
+  const a = await makeAgentGit({
+    root: input.root,
+    ...dirs,
+    masked: masked.map((m) => relative(input.root, m).split(sep).join('/')),
+    runTmp: input.runTmp,
+    cacheDir: input.agentGitCache ?? join(input.runTmp, 'agent-git-cache'),
+    exclude,
+  });
+  if (a.store) readOnly.push(a.store);
+  return [a.gitDir, dirs.gitDir];
+}
+
+/**
+ * The masked files that git tracks are marked skip-worktree in the worktree's real index (private to the
+ * worktree, removed with it; the sandbox never sees it, its git is the agent's own). The harness's
+ * commits and tree hashes start from a copy of that index, and `git add -A` leaves a skip-worktree entry
+ * as it is: a masked path is always committed as the base has it, whatever the agent's world showed or
+ * did around it (the placeholder exists only inside the sandbox; a folder renamed around a masked file
+ * does not delete it from the commit). A masked file cannot change in the sandbox (it is bound read-only).
  */
 async function unchangedForGit(root: string, gitDir: string, masked: readonly string[]): Promise<void> {
   const rels = masked.map((m) => relative(root, m));
@@ -136,8 +151,24 @@ async function unchangedForGit(root: string, gitDir: string, masked: readonly st
     const part = rels.slice(i, i + 500).map((r) => `:(literal)${r}`);
     const tracked = (await git(['ls-files', '-z', '--', ...part], g)).stdout.split('\0').filter(Boolean);
     if (tracked.length) await git(['update-index', '--skip-worktree', '--', ...tracked], g);
-    await maskCommittedBlobs(root, gitDir, tracked);
   }
+}
+
+/**
+ * The folders between the worktree root and each masked file (SandboxOptions.pinnedDirs): a rename of
+ * one would carry the real file to a path the harness does not map back (the rename happens on the
+ * host too). Not those inside or equal to a read-only path: they cannot be renamed, and a bind there
+ * would make them writable again.
+ */
+function foldersAbove(root: string, masked: readonly string[], readOnly: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const m of masked) {
+    for (let d = dirname(m); d !== root && inside(d, root); d = dirname(d)) {
+      if (readOnly.some((r) => inside(d, r))) continue;
+      out.add(d);
+    }
+  }
+  return [...out];
 }
 
 /** Folders tools write into inside `node_modules` (vitest/vite bundle their config into `.vite-temp`, loaders cache in `.cache`). */

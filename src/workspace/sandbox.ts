@@ -43,6 +43,17 @@ export interface SandboxOptions {
   writable?: string[];
   /** [source, destination]: a fresh writable folder bound over a path inside a read-only one (tool caches in node_modules). */
   scratchBinds?: Array<[string, string]>;
+  /**
+   * [private git dir, the worktree's git dir]: the agent's own git (agent-git.ts) bound where the worktree's
+   * `.git` leads, writable (read-only in plan mode); the repository's real git dirs are not mounted at all.
+   */
+  agentGit?: [string, string];
+  /**
+   * Folders bound onto themselves (read-only in plan mode), so that they are mount points: a folder that
+   * holds a masked file can then be neither renamed nor removed (the kernel refuses it, EBUSY), and the
+   * masked file stays where the harness maps it back onto the base.
+   */
+  pinnedDirs?: string[];
   /** Bind the worktree read-only (plan mode). */
   readOnlyRoot?: boolean;
   /**
@@ -59,8 +70,8 @@ const depth = (p: string): number => p.split('/').filter(Boolean).length;
 /**
  * bwrap arguments (without the command): a root built from what it names (sandbox-system.ts: the
  * system folders and /etc entries read-only; nothing else of the host), hidden folders replaced by
- * an empty tmpfs, the worktree, the per-run TMPDIR and HOME writable, `<root>/.git` and the git dirs
- * read-only, a fresh /tmp, /dev and /proc, no network unless asked, its own PID namespace, and killed
+ * an empty tmpfs, the worktree, the per-run TMPDIR and HOME writable, `<root>/.git` read-only and the
+ * agent's private git dir where it leads (agent-git.ts), a fresh /tmp, /dev and /proc, no network unless asked, its own PID namespace, and killed
  * with its parent. Mounts are applied parents first (then hide < writable < read-only < overlay on the
  * same path), so the most specific path wins: a worktree inside a hidden PROOFPR_HOME is still there,
  * and its `.git` pointer stays read-only inside the writable worktree. No `--new-session`: the caller
@@ -70,12 +81,18 @@ export function sandboxArgv(opts: SandboxOptions): string[] {
   const mounts: Mount[] = [
     ...(opts.hide ?? []).map((d) => ({ dest: d, rank: 0, argv: ['--tmpfs', d] })),
     { dest: opts.root, rank: 1, argv: [opts.readOnlyRoot ? '--ro-bind' : '--bind', opts.root, opts.root] },
+    ...(opts.pinnedDirs ?? []).map((d) => ({ dest: d, rank: 1, argv: [opts.readOnlyRoot ? '--ro-bind' : '--bind', d, d] })),
     ...[opts.tmp, opts.home].map((d) => ({ dest: d, rank: 1, argv: ['--bind', d, d] })),
     ...(opts.readOnlyRoot ? [] : (opts.writable ?? [])).map((d) => ({ dest: d, rank: 3, argv: ['--bind', d, d] })),
     { dest: `${opts.root}/.git`, rank: 2, argv: ['--ro-bind-try', `${opts.root}/.git`, `${opts.root}/.git`] },
     ...(opts.readOnly ?? []).map((d) => ({ dest: d, rank: 2, argv: ['--ro-bind', d, d] })),
     ...(opts.overlays ?? []).map(([src, dest]) => ({ dest, rank: 3, argv: ['--ro-bind', src, dest] })),
     ...(opts.readOnlyRoot ? [] : (opts.scratchBinds ?? [])).map(([src, dest]) => ({ dest, rank: 3, argv: ['--bind', src, dest] })),
+    ...(opts.agentGit ? [opts.agentGit] : []).map(([src, dest]) => ({
+      dest,
+      rank: 3,
+      argv: [opts.readOnlyRoot ? '--ro-bind' : '--bind', src, dest],
+    })),
   ];
   const seen = new Set<string>();
   const ordered = mounts
