@@ -79,7 +79,14 @@ function addSubagent(u: EvidenceUsage, ev: Of<'subagent'>): void {
 function subagentsOf(events: readonly RunEvent[]): Pick<Evidence, 'subagents'> {
   const list = events.flatMap((ev) =>
     ev.type === 'subagent'
-      ? [{ id: ev.id, turns: ev.turns, costUsd: Math.round(ev.costUsd * 1e6) / 1e6, ...(ev.transcript ? { transcript: ev.transcript } : {}) }]
+      ? [
+          {
+            id: ev.id,
+            turns: ev.turns,
+            costUsd: Math.round(ev.costUsd * 1e6) / 1e6,
+            ...(ev.transcript ? { transcript: ev.transcript } : {}),
+          },
+        ]
       : [],
   );
   return list.length ? { subagents: list } : {};
@@ -183,8 +190,8 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...maskedReadsOf(facts.baseline, events),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
-    ...(checks ? { notRun: checks.notRun, checksPassed: checks.ranPassed } : {}),
     ...subagentsOf(events),
+    ...(checks ? { notRun: checks.notRun, checksPassed: checks.ranPassed } : {}),
   };
 }
 

@@ -92,10 +92,10 @@ export interface Evidence {
   notRun?: Array<{ check: string; why: string }>;
   /** Those checks the agent ran and whose last run passed. */
   checksPassed?: string[];
-  /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */
-  secondLook?: {
   /** Task sub-agents (CONTRACT §11): each one's requests and cost (part of `usage`) and its transcript in the run folder. */
   subagents?: Array<{ id: string; turns: number; costUsd: number; transcript?: string }>;
+  /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */
+  secondLook?: {
     status: 'done' | 'skipped' | 'failed';
     findings: Array<{ severity: 'high' | 'medium' | 'low'; file: string; text: string }>;
     reason?: string;
