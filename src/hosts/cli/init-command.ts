@@ -60,13 +60,26 @@ export function renderInitConfig(detected: DetectedCommands, schema: string): st
   return lines.join('\n');
 }
 
-/** The comment-triggered workflow; the Node set-up steps are kept only for Node projects. */
+const NODE_TOOLS = ['npm', 'pnpm', 'yarn-classic', 'yarn-berry', 'bun'];
+
+/**
+ * The workflow's install step for a Node project: the detected install when there is a lock file (it keeps
+ * the lock as it is), else the package manager's plain install (`npm ci` refuses to run without a lock
+ * file). pnpm and yarn come from corepack (Node's own), which the runner's Node has but does not enable.
+ */
+export function workflowInstall(detected: DetectedCommands): string {
+  const locked = detected.setup && NODE_TOOLS.includes(detected.setup.tool) ? detected.setup.command : undefined;
+  const bin = /^(pnpm|yarn|bun)\b/.exec(locked ?? detected.test?.command ?? '')?.[1] ?? 'npm';
+  const install = locked ?? `${bin} install`;
+  return bin === 'pnpm' || bin === 'yarn' ? `corepack enable && ${install}` : install;
+}
+
+/** The comment-triggered workflow; the Node set-up steps are kept only for Node projects, with the install that fits the lock file. */
 export function renderInitWorkflow(detected: DetectedCommands): string {
   let text = readFileSync(join(packageRoot(), 'examples', 'workflows', 'proofpr-comment.yml'), 'utf8');
-  const node =
-    ['npm', 'pnpm', 'yarn-classic', 'yarn-berry', 'bun'].includes(detected.setup?.tool ?? '') ||
-    /^(npm|pnpm|yarn|bun|npx)\b/.test(detected.test?.command ?? '');
-  if (!node) {
+  const node = NODE_TOOLS.includes(detected.setup?.tool ?? '') || /^(npm|pnpm|yarn|bun|npx)\b/.test(detected.test?.command ?? '');
+  if (node) text = text.replace(/^      - run: npm ci$/m, `      - run: ${workflowInstall(detected)}`);
+  else {
     text = text.replace(
       /      - uses: actions\/setup-node@[^\n]*\n(?:        [^\n]*\n)*      - run: npm ci\n/,
       '      # set up your toolchain here (actions/setup-python, actions/setup-go, ...); proofpr runs setup.command itself\n',
