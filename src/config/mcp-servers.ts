@@ -1,6 +1,7 @@
 /**
- * `mcp_servers:` in .github/proofpr.yml (CONTRACT §10) and `mcpServers` in a repository's `.mcp.json`:
- * stdio MCP servers started inside the sandbox; their tools are named `mcp__<name>__<tool>`.
+ * `mcp_servers:` in .github/proofpr.yml (CONTRACT §10) and `mcpServers` in a repository's `.mcp.json`
+ * (started only with `mcp.repository_servers: true`, CONTRACT §11): stdio MCP servers started inside the
+ * sandbox; their tools are named `mcp__<name>__<tool>`, and each runs only when an allow rule names it.
  */
 import { z } from 'zod';
 
@@ -29,6 +30,19 @@ export const mcpServersSchema = z
   .describe(
     'stdio MCP servers by name: `{ command, args, env }`, started in the sandbox (no network); tools named `mcp__<name>__<tool>`, their schemas loaded on demand through ToolSearch',
   );
+
+/** `mcp:` (CONTRACT §11): which servers start besides the config's own `mcp_servers`. */
+export const mcpOptionsSchema = z
+  .object({
+    repository_servers: z
+      .boolean()
+      .default(false)
+      .describe(
+        "start the servers listed in the repository's `.mcp.json` too (the config's `mcp_servers` win on a name); otherwise `.mcp.json` is ignored and only `mcp_servers` start",
+      ),
+  })
+  .strict()
+  .default({ repository_servers: false });
 
 /** `.mcp.json` as Claude Code writes it: `{ "mcpServers": { name: { command, args, env } } }` (other keys ignored). */
 export const mcpJsonSchema = z.object({ mcpServers: z.record(z.string().regex(MCP_SERVER_NAME), mcpServerSchema).default({}) });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { cronSchedule, hookMatcher, permissionRule, repoPath } from './refinements.js';
-import { mcpServersSchema } from './mcp-servers.js';
+import { mcpOptionsSchema, mcpServersSchema } from './mcp-servers.js';
 
 export { ConfigError } from './config-error.js';
 
@@ -78,8 +78,14 @@ export const repoConfigSchema = z
       .enum(['low', 'medium', 'high', 'max'])
       .optional()
       .describe("how much effort the model spends per request (the API's effort setting); absent = the API's default"),
-    max_turns: z.number().int().positive().default(80).describe('maximum model requests per run'),
-    max_cost_usd: z.number().positive().default(5).describe('maximum spend per run in USD (from token usage × model price)'),
+    max_turns: z.number().int().positive().default(80).describe("maximum model requests per run (its sub-agents' included)"),
+    max_cost_usd: z
+      .number()
+      .positive()
+      .default(5)
+      .describe(
+        "maximum spend per run in USD (from token usage × model price), its sub-agents' included: a request is sent only when what is left pays for its worst case",
+      ),
     timeout_min: z.number().positive().default(30).describe('wall-clock limit per run in minutes'),
     budget: z
       .object({
@@ -134,7 +140,9 @@ export const repoConfigSchema = z
         allow: z
           .array(permissionRule)
           .default([])
-          .describe('extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`'),
+          .describe(
+            'extra allow rules: `Bash(npm run lint:*)` (prefix), `Bash(make test)` (exact), `Edit(./docs/**)`; an MCP tool runs only when one names it: `mcp__docs__search`, or `mcp__docs` for every tool of the server',
+          ),
         deny: z.array(permissionRule).default([]).describe('deny rules, same syntax; deny always wins'),
         writable_workflows: z
           .boolean()
@@ -166,6 +174,7 @@ export const repoConfigSchema = z
       .default([])
       .describe('extra environment variable names passed to Bash, hooks and tests (never secrets)'),
     mcp_servers: mcpServersSchema,
+    mcp: mcpOptionsSchema,
     sandbox: z
       .enum(['auto', 'required', 'off'])
       .default('auto')

@@ -70,7 +70,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
       // 6. The agent loop, every event recorded as it happens.
       const ran = await drain(runAgent(agent.task, agent.deps), rec.record);
       // 6b. The second look (review.enabled): findings into the evidence; with block_on: high, a gate.
-      const result = await secondLookStep(step, ran, rec, Date.parse(startedAt));
+      const result = await secondLookStep(step, ran, rec, Date.parse(startedAt), agent.deps.spend);
       // 7. Commit the accepted tree, or save the work as WIP.
       outcome = await publishResult(run, ws, result, agent.deps.verifier?.testedCommit?.());
     }

@@ -8,6 +8,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stamp, type RunEvent } from '../agent/events.js';
+import type { RunSpend } from '../agent/budget.js';
 import type { RunResult } from '../agent/loop.js';
 import { redactDeep as redactValue } from '../secrets/index.js';
 import { runSecondLook } from '../agent/second-look/run-second-look.js';
@@ -21,11 +22,17 @@ import type { RunStep } from './run-step.js';
 const log = logger('second-look');
 const MAX_DIFF_BYTES = 200_000;
 
-export async function secondLookStep(step: RunStep, result: RunResult, rec: RunRecord, startedAtMs: number): Promise<RunResult> {
+export async function secondLookStep(
+  step: RunStep,
+  result: RunResult,
+  rec: RunRecord,
+  startedAtMs: number,
+  spend?: RunSpend,
+): Promise<RunResult> {
   const { input } = step;
   if (!input.config.review.enabled || input.mode !== 'fix' || result.status !== 'completed') return result;
   try {
-    return await lookAndJudge(step, result, rec, startedAtMs);
+    return await lookAndJudge(step, result, rec, startedAtMs, spend);
   } catch (e) {
     // Advisory by design: a second look that breaks never costs the run its verdict.
     const reason = `it could not run: ${(e as Error).message}`;
@@ -46,6 +53,7 @@ async function lookAndJudge(
   result: RunResult,
   rec: RunRecord,
   startedAtMs: number,
+  spend?: RunSpend,
 ): Promise<RunResult> {
   const { config } = input;
   const { limits } = settings;
@@ -61,11 +69,13 @@ async function lookAndJudge(
     logger: log,
     allow: settings.permissions.allow,
     deny: settings.permissions.deny,
+    // What the run left: with the shared spend, its sub-agents' turns and cost counted too.
     budget: {
-      maxTurns: limits.maxTurns - result.turns,
-      maxCostUsd: limits.maxCostUsd - result.costUsd,
+      maxTurns: spend ? spend.left().turns : limits.maxTurns - result.turns,
+      maxCostUsd: spend ? spend.left().costUsd : limits.maxCostUsd - result.costUsd,
       timeoutMs: limits.timeoutMs - (Date.now() - startedAtMs),
     },
+    ...(spend ? { spend } : {}),
     costOf: (u) => costUsd(input.modelId, u),
     blockOn: config.review.block_on,
     input: {

@@ -135,6 +135,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   inputSchema?: Record<string, unknown>;
   /** Deferred: not in the tool list until the model loads it with ToolSearch (MCP server tools). */
   deferred?: boolean;
+  /**
+   * An `execute` tool without a command the policy can read (an MCP server's tool) declares that it
+   * changes nothing (MCP `annotations.readOnlyHint`): plan mode may run it when a rule allows it.
+   */
+  readOnly?: boolean;
   /** What a call with this (validated) input touches; default nothing. */
   access?(input: z.infer<S>): ToolAccess;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

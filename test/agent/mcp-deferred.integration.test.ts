@@ -43,7 +43,7 @@ beforeAll(async () => {
     JSON.stringify({ mcpServers: { docs: { command: 'node', args: [server], env: { MCP_FLAG: 'on' } } } }),
   );
   handle = await createExec({ root, runTmp: join(base, 'run-tmp'), sandbox: 'required' });
-  mcp = await startMcpTools(mcpServersOf(root, {}), {
+  mcp = await startMcpTools(mcpServersOf(root, {}, true), {
     exec: handle.exec,
     root,
     pipeDir: (pipes = join(base, 'run-tmp', 'tmp')),
@@ -80,7 +80,7 @@ describe('MCP servers with deferred tool loading, through the loop', () => {
     ];
     const model = createScriptedModel(script);
     const toolbox = createRegistry([...defaultTools(), ...mcp.tools]);
-    const policy = await createPolicy({ root, mode: 'default', allow: [], deny: ['mcp__docs__tool_13'], tools: toolbox });
+    const policy = await createPolicy({ root, mode: 'default', allow: ['mcp__docs'], deny: ['mcp__docs__tool_13'], tools: toolbox });
     const deps = agentDeps({ model, toolbox, policy, toolContext: { ...baseToolContext(root), exec: handle.exec } });
     const { events, result } = await collect(runAgent({ prompt: 'use the docs server' }, deps));
     expect(result.status).toBe('completed');
@@ -164,9 +164,19 @@ describe('MCP servers with deferred tool loading, through the loop', () => {
     expect(r.failures).toEqual([{ server: 'broken', error: expect.stringContaining('MCP server "broken" exited (code 3)') }]);
   });
 
+  it('mcp - without the config opt-in (mcp.repository_servers) .mcp.json is not read: only the config names servers', () => {
+    const dir = tempDir('proofpr-mcpjson-');
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { docs: { command: 'node', args: [] } } }));
+    const cfg = { own: { command: 'node', args: ['own.mjs'], env: {} } };
+    expect(mcpServersOf(dir, cfg, false)).toEqual(cfg);
+    expect(Object.keys(mcpServersOf(dir, cfg, true)).sort()).toEqual(['docs', 'own']);
+    writeFileSync(join(dir, '.mcp.json'), '{ not json');
+    expect(mcpServersOf(dir, cfg, false)).toEqual(cfg);
+  });
+
   it('mcp - .mcp.json that does not match the schema is an error naming the field', () => {
     const dir = tempDir('proofpr-mcpjson-');
     writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { docs: { args: [] } } }));
-    expect(() => mcpServersOf(dir, {})).toThrow(/^\.mcp\.json: mcpServers\.docs\.command: /);
+    expect(() => mcpServersOf(dir, {}, true)).toThrow(/^\.mcp\.json: mcpServers\.docs\.command: /);
   });
 });

@@ -3,7 +3,8 @@
  * D-Bus, X11, one in a home or under the host's /tmp) cannot be reached from a sandboxed command, whatever
  * its path, because no host folder that could hold it is mounted. Each socket answers from outside the
  * sandbox (the check is not vacuous) and is refused inside, from an agent's Bash command, from a
- * harness test run (its own fresh home) and from a repository's command hook.
+ * harness test run (its own fresh home), from a repository's command hook and from an MCP server's tool
+ * (the server started as a run starts it, through the same exec).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, execFileSync } from 'node:child_process';
@@ -13,6 +14,8 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { runCommandHook } from '../../src/agent/hooks/command-hook.js';
+import { silentLogger } from '../../src/log.js';
+import { startMcpServer } from '../../src/tools/mcp/start-server.js';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { tempDir } from '../kit/temp.js';
@@ -21,6 +24,7 @@ const servers: Server[] = [];
 const made: string[] = [];
 let bwrap: string | null = null;
 let root = '';
+let runTmp = '';
 let h: ExecHandle | undefined;
 
 /** A listening Unix socket at `path` (its folder made when missing); undefined where the host does not let us make one. */
@@ -46,6 +50,33 @@ const CONNECT = (p: string): string =>
 
 let sockets: string[] = [];
 
+/** A stdio MCP server (newline-delimited JSON-RPC) with one tool: connect to the Unix socket at `path`, say what happened. */
+const MCP_CONNECT_SERVER = `import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+const tools = [{ name: 'connect', description: 'connects to a Unix socket', inputSchema: { type: 'object' } }];
+function tryConnect(path) {
+  return new Promise((res) => {
+    const s = connect(path);
+    s.on('data', (d) => { res('CONNECTED ' + d); s.destroy(); });
+    s.on('error', (e) => res('REFUSED ' + e.code));
+  });
+}
+createInterface({ input: process.stdin }).on('line', async (line) => {
+  if (!line.trim()) return;
+  const req = JSON.parse(line);
+  if (req.id === undefined) return;
+  if (req.method === 'initialize')
+    return send({ id: req.id, result: { protocolVersion: req.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'sockets', version: '1' } } });
+  if (req.method === 'tools/list') return send({ id: req.id, result: { tools } });
+  if (req.method === 'tools/call') {
+    const text = await tryConnect(req.params.arguments.path);
+    return send({ id: req.id, result: { content: [{ type: 'text', text }] } });
+  }
+  send({ id: req.id, error: { code: -32601, message: 'unknown method' } });
+});
+`;
+
 beforeAll(async () => {
   bwrap = await detectBwrap();
   if (!bwrap) process.stdout.write('host sockets: skipped, bubblewrap cannot create namespaces on this machine\n');
@@ -62,7 +93,8 @@ beforeAll(async () => {
     join(homedir(), `.${tag}.sock`),
   ];
   sockets = (await Promise.all(candidates.map(listenAt))).filter((p): p is string => p !== undefined);
-  h = await createExec({ root, runTmp: join(tempDir('proofpr-sockets-run-'), 'run'), sandbox: 'auto', protect: {} });
+  runTmp = join(tempDir('proofpr-sockets-run-'), 'run');
+  h = await createExec({ root, runTmp, sandbox: 'auto', protect: {} });
 });
 
 afterAll(async () => {
@@ -108,6 +140,53 @@ describe('sandbox - no host Unix socket answers inside', () => {
         socket: p,
         outcome: expect.objectContaining({ kind: 'block', reason: expect.stringMatching(/^REFUSED (ENOENT|ECONNREFUSED|EACCES)$/) }),
       });
+    }
+  });
+
+  it('sockets - an MCP server (started through the same exec, as a run starts it) connects to none of them from its tool', async () => {
+    if (!bwrap || !h) return;
+    // The server lives in the worktree: the sandbox shows the worktree, not the host's /tmp around it.
+    writeFileSync(join(root, 'mcp-connect.mjs'), MCP_CONNECT_SERVER);
+    const exec = h.exec.bind(h);
+    const conn = await startMcpServer(
+      'sockets',
+      { command: 'node', args: ['mcp-connect.mjs'], env: {} },
+      { exec, root, pipeDir: join(runTmp, 'tmp'), startTimeoutMs: 20_000, lifetimeMs: 60_000, logger: silentLogger },
+    );
+    // The control: the same server without the sandbox reaches the first socket (the tool can connect).
+    const bare = await createExec({ root, runTmp: join(tempDir('proofpr-sockets-bare-'), 'run'), sandbox: 'off', protect: {} });
+    const open = await startMcpServer(
+      'bare',
+      { command: 'node', args: ['mcp-connect.mjs'], env: {} },
+      {
+        exec: bare.exec.bind(bare),
+        root,
+        pipeDir: join(tempDir('proofpr-sockets-bare-pipes-'), 'tmp'),
+        startTimeoutMs: 20_000,
+        lifetimeMs: 60_000,
+        logger: silentLogger,
+      },
+    );
+    try {
+      const r = (await open.call('connect', { path: sockets[0]! }, new AbortController().signal, 20_000)) as {
+        content: Array<{ text: string }>;
+      };
+      expect(r.content[0]?.text).toContain('CONNECTED hello');
+    } finally {
+      await open.close();
+      await bare.dispose();
+    }
+    try {
+      expect(conn.tools.map((t) => t.name)).toEqual(['connect']);
+      for (const p of sockets) {
+        const r = (await conn.call('connect', { path: p }, new AbortController().signal, 20_000)) as { content: Array<{ text: string }> };
+        expect({ socket: p, out: r.content[0]?.text }).toEqual({
+          socket: p,
+          out: expect.stringMatching(/^REFUSED (ENOENT|ECONNREFUSED|EACCES)$/),
+        });
+      }
+    } finally {
+      await conn.close();
     }
   });
 

@@ -9,6 +9,7 @@ import { analyzeBash } from './bash-analysis.js';
 import { decideBash } from './bash-decision.js';
 import { loadBashParser } from './bash-parser.js';
 import { decideFileTool } from './file-decision.js';
+import { decideProgramTool } from './program-tool-decision.js';
 import { parseRules, type PermissionRule } from './rules.js';
 import { createIgnoredPaths } from './git-ignored.js';
 import { resolveInside } from './path-jail.js';
@@ -136,7 +137,12 @@ export async function createPolicy(opts: PolicyOptions): Promise<PermissionPolic
           };
         } else {
           const access = accessOf(def, parsed.data);
-          d = access.command !== undefined ? decideBash(bash, access.command) : decideFileTool(base, { tool, kind: def.kind, access });
+          d =
+            access.command !== undefined
+              ? decideBash(bash, access.command)
+              : def.kind === 'execute'
+                ? decideProgramTool(base, tool, def.readOnly === true)
+                : decideFileTool(base, { tool, kind: def.kind, access });
         }
       } catch (e) {
         d = {

@@ -14,7 +14,7 @@ import { grepTool } from '../../tools/grep.js';
 import { readTool } from '../../tools/read.js';
 import { createRegistry } from '../../tools/registry.js';
 import type { ExecPort } from '../../workspace/exec-port.js';
-import type { Budget } from '../budget.js';
+import type { Budget, RunSpend } from '../budget.js';
 import type { RunEvent } from '../events.js';
 import type { HookRunner } from '../hooks/types.js';
 import { runAgent, type RunResult } from '../loop.js';
@@ -41,6 +41,8 @@ export interface SecondLookOptions {
   deny: string[];
   /** What is left of the run's budget (turns, cost, time). */
   budget: Budget;
+  /** The run's shared spend: each request holds its worst case against the run's cap before it is sent. */
+  spend?: RunSpend;
   costOf: (usage: Usage) => number;
   blockOn: 'none' | 'high';
   input: SecondLookInput;
@@ -105,6 +107,7 @@ export async function runSecondLook(opts: SecondLookOptions): Promise<SecondLook
         readDeny: readDenyPredicate(opts.root, opts.deny),
       },
       budget,
+      ...(opts.spend ? { spend: opts.spend } : {}),
       costOf: opts.costOf,
       maxStopBlocks: 0,
       branch: '(second look, read-only)',

@@ -27,7 +27,8 @@ function contentText(result: CallToolResult): string {
 /**
  * One server tool as a thin pass-through (seed 003 §1.4): its name, description and input schema as the
  * server gave them, deferred until ToolSearch loads it, the arguments passed on unchanged, the result's
- * text returned. `execute` kind: it runs alone and the policy checks it by name.
+ * text returned. `execute` kind: it runs alone, and the policy runs it only when an allow rule names it
+ * (in plan mode, only when the server also declares it read-only).
  */
 export function mcpTool(conn: McpConnection, tool: Tool): ToolDefinition {
   const name = mcpToolName(conn.name, tool.name);
@@ -38,6 +39,8 @@ export function mcpTool(conn: McpConnection, tool: Tool): ToolDefinition {
     inputSchema: tool.inputSchema as Record<string, unknown>,
     deferred: true,
     kind: 'execute',
+    // The server's own declaration; only plan mode reads it, and only for a tool a rule allows.
+    ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
     access: () => NO_ACCESS,
     async execute(args, ctx): Promise<ToolResult> {
       try {

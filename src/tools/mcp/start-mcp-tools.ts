@@ -12,16 +12,13 @@ export interface McpTools {
   close(): Promise<void>;
 }
 
-/**
- * The servers of a run: the config's `mcp_servers`, plus those of the repository's `.mcp.json` that the
- * config does not name (the config wins). A `.mcp.json` that does not parse is an error naming the file.
- */
-export function mcpServersOf(root: string, configured: Record<string, McpServerSpec>): Record<string, McpServerSpec> {
+/** The servers `.mcp.json` lists, or undefined when there is none. A file that does not parse is an error naming the field. */
+export function readMcpJson(root: string): Record<string, McpServerSpec> | undefined {
   let text: string;
   try {
     text = readFileSync(join(root, '.mcp.json'), 'utf8');
   } catch {
-    return configured;
+    return undefined;
   }
   let parsed;
   try {
@@ -35,7 +32,21 @@ export function mcpServersOf(root: string, configured: Record<string, McpServerS
       `.mcp.json: ${issue?.path.join('.') ?? 'mcpServers'}: ${issue?.message ?? 'invalid'} (expected { "mcpServers": { "<name>": { "command": "…", "args": […] } } })`,
     );
   }
-  return { ...parsed.data.mcpServers, ...configured };
+  return parsed.data.mcpServers;
+}
+
+/**
+ * The servers of a run: the config's `mcp_servers`; the repository's `.mcp.json` only when the config opts
+ * in (`mcp.repository_servers: true`), then its servers the config does not name (the config wins). Without
+ * the opt-in `.mcp.json` is not read at all: what the repository lists never starts on its own.
+ */
+export function mcpServersOf(
+  root: string,
+  configured: Record<string, McpServerSpec>,
+  repositoryServers: boolean,
+): Record<string, McpServerSpec> {
+  if (!repositoryServers) return configured;
+  return { ...(readMcpJson(root) ?? {}), ...configured };
 }
 
 /** Starts every server (in parallel); one that does not start is reported, not fatal: the run goes on without it. */
