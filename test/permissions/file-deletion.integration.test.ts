@@ -10,6 +10,7 @@ import { bashBehavior, itDecides, usePolicies } from '../kit/walls-policy.js';
 import { git } from '../tools/helpers/context.js';
 import { tempDir } from '../kit/temp.js';
 import { writeFiles } from '../workspace/git-fixtures.js';
+import { FAKE_AWS_ENV } from '../kit/fake-secrets.js';
 
 let root: string;
 
@@ -21,7 +22,7 @@ function worktree(): string {
     'node_modules/dep/index.js': 'module.exports = 1;\n',
     'src/old.js': 'x\n',
     'tests/data/case.toml': 'a = 1\n',
-    '.env': 'TOKEN=1\n',
+    '.env': FAKE_AWS_ENV,
     '.github/workflows/ci.yml': 'on: push\n',
     'config/npmrc': 'registry=x\n',
   });

@@ -3,6 +3,7 @@ import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../kit/temp.js';
 import { writeFiles } from '../workspace/git-fixtures.js';
+import { FAKE_AWS_ENV } from '../kit/fake-secrets.js';
 
 /** A small worktree with the traps the policy corpus needs (symlinks out, .git, workflows, .env, ignored and denied paths). */
 export function makePolicyRepo(): { root: string; outside: string } {
@@ -16,7 +17,7 @@ export function makePolicyRepo(): { root: string; outside: string } {
     'data.csv': 'a,b\n1,2\n',
     'scripts/build.js': 'console.log("built");\n',
     'docs/guide.md': '# guide\n',
-    '.env': 'SECRET=1\n',
+    '.env': FAKE_AWS_ENV,
     '.github/workflows/ci.yml': 'on: push\n',
     'node_modules/.bin/jest': '#!/bin/sh\necho jest\n',
     'node_modules/dep/index.js': 'module.exports = 1;\n',

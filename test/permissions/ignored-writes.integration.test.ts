@@ -5,6 +5,7 @@ import { expectBehaviors, itDecides, policyOver, usePolicies } from '../kit/wall
 import { git } from '../tools/helpers/context.js';
 import { tempDir } from '../kit/temp.js';
 import { writeFiles } from '../workspace/git-fixtures.js';
+import { FAKE_AWS_ENV } from '../kit/fake-secrets.js';
 
 let base: string;
 let root: string;
@@ -20,6 +21,8 @@ function worktree(): string {
     'vendor.log': 'tracked although it matches *.log\n',
     'debug.log': 'a\n',
     'dist/out.js': '1\n',
+    // An ignored credential file: masked for what it holds, so no tool overwrites it.
+    '.env.production': FAKE_AWS_ENV,
   });
   git(root, 'init', '-q');
   git(root, 'add', '-f', 'vendor.log');
@@ -100,12 +103,15 @@ describe('writes into git-ignored paths (CONTRACT §9: writable unless protected
     }
   });
 
-  it('ignored - the protected paths stay refused although git ignores them: .git, secrets, control files', async () => {
+  it('ignored - the protected paths stay refused although git ignores them: .git, masked files, control files', async () => {
     expect((await policy.check('Write', { file_path: '.git/hooks/pre-commit', content: 'x' })).rule).toBe('builtin-deny:path');
-    expect((await policy.check('Write', { file_path: '.env.local', content: 'x' })).rule).toBe('builtin-deny:path');
+    expect((await policy.check('Write', { file_path: '.env.production', content: 'x' })).rule).toBe('builtin-deny:path');
+    // A secret is judged by what a file holds, not its name: a new `.env.local` of fixtures may be written
+    // (ignored by the base, it never enters a commit).
+    expect((await policy.check('Write', { file_path: '.env.local', content: 'x' })).rule).not.toBe('builtin-deny:path');
     expect((await policy.check('Write', { file_path: '.npmrc', content: 'x' })).rule).toBe('builtin-deny:path');
     expect((await policy.check('Write', { file_path: '.github/proofpr.yml', content: 'x' })).rule).toBe('builtin-deny:path');
-    expect((await bash('echo x > .env.local')).behavior).toBe('deny');
+    expect((await bash('echo x > .env.production')).behavior).toBe('deny');
     expect((await bash('echo x > .npmrc')).behavior).toBe('deny');
   });
 

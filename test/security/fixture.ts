@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePolicyRepo } from '../permissions/fixture-repo.js';
 import { writeFiles } from '../workspace/git-fixtures.js';
+import { FAKE_AWS_SECRET, FAKE_NPM_TOKEN, FAKE_PASSWORD, FAKE_PEM } from '../kit/fake-secrets.js';
 
 /**
  * The permission fixture plus what an attacker aims at: control files (CI config, hooks, agent and
@@ -20,17 +21,17 @@ export function makeSecurityRepo(): { root: string; outside: string } {
     '.claude/settings.json': '{}\n',
     '.mcp.json': '{}\n',
     '.vscode/tasks.json': '{}\n',
-    '.npmrc': '//registry.npmjs.org/:_authToken=npm_TOKEN\n',
+    '.npmrc': `//registry.npmjs.org/:_authToken=${FAKE_NPM_TOKEN}\n`,
     '.yarnrc.yml': 'nodeLinker: node-modules\n',
     '.pnpmfile.cjs': 'module.exports = {};\n',
     '.gitmodules': '',
     '.gitattributes': '* text=auto\n',
-    '.env.local': 'API_KEY=1\n',
+    '.env.local': `API_KEY=${FAKE_AWS_SECRET}\n`,
     '.env.example': 'API_KEY=\n',
-    id_rsa: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
-    'certs/server.pem': '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n',
+    id_rsa: FAKE_PEM('OPENSSH PRIVATE KEY'),
+    'certs/server.pem': FAKE_PEM(),
     'certs/ca.pem': '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n',
-    'config/credentials.json': '{"password": "hunter2"}\n',
+    'config/credentials.json': `{"password": "${FAKE_PASSWORD}"}\n`,
     'vendor/embedded/README': 'an embedded repository\n',
     'go.mod': 'module example.com/m\n',
     'list.txt': '/etc/passwd\n',

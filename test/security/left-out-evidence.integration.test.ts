@@ -22,7 +22,11 @@ const write = (root: string, rel: string, text: string): void => writeFiles(root
 
 beforeAll(async () => {
   const base = tempDir('proofpr-leftout-');
-  const repo = makeRepo({ git: true, files: { 'src/a.js': 'module.exports = 1;\n', 'config/master.key': 'k\n' }, commit: 'base' });
+  const repo = makeRepo({
+    git: true,
+    files: { 'src/a.js': 'module.exports = 1;\n', 'config/master.key': '3f9a1c7e5b2d8f4a6c0e9b1d7a3f5c2e\n' },
+    commit: 'base',
+  });
   input = {
     repoDir: repo.root,
     branch: 'proofpr/1-x',

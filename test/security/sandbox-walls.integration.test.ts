@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createExec, type ExecHandle } from '../../src/workspace/exec.js';
 import { detectBwrap } from '../../src/workspace/sandbox.js';
 import { makeSecurityRepo } from './fixture.js';
+import { maskedContent } from '../../src/secrets/placeholder.js';
+import { FAKE_AWS_ENV } from '../kit/fake-secrets.js';
 
 let repo: { root: string; outside: string };
 let bwrap: string | null = null;
@@ -34,10 +36,10 @@ beforeAll(async () => {
       "import { test } from 'node:test';",
       "import assert from 'node:assert';",
       "import { readFileSync } from 'node:fs';",
-      "test('the masked secrets are empty', () => {",
-      "  assert.strictEqual(readFileSync('.env', 'utf8'), '');",
-      "  assert.strictEqual(readFileSync('id_rsa', 'utf8'), '');",
-      "  assert.strictEqual(readFileSync('.npmrc', 'utf8'), '');",
+      "test('the masked secrets show their placeholder', () => {",
+      "  assert.match(readFileSync('.env', 'utf8'), /^proofpr: \\.env is masked/);",
+      "  assert.match(readFileSync('id_rsa', 'utf8'), /^proofpr: id_rsa is masked/);",
+      "  assert.match(readFileSync('.npmrc', 'utf8'), /^proofpr: \\.npmrc is masked/);",
       "  assert.match(readFileSync('.env.example', 'utf8'), /API_KEY=/);",
       '});',
       '',
@@ -51,13 +53,14 @@ afterAll(async () => {
 const run = (h: ExecHandle, command: string) => h.exec({ command, cwd: repo.root, timeoutMs: 20_000 });
 
 describe('sandbox walls (bubblewrap)', () => {
-  it('walls - a test file reading a masked secret gets empty content; templates stay readable', async () => {
+  it('walls - a test file reading a masked secret gets its placeholder (maskedContent); templates stay readable', async () => {
     if (!bwrap) return;
     const h = await open();
     const t = await run(h, 'node --test read-secret.test.mjs');
     expect({ exit: t.exitCode, out: t.output.slice(-600) }).toMatchObject({ exit: 0 });
-    expect((await run(h, 'cat .env; cat .env.local; cat certs/server.pem; wc -c < config/credentials.json')).stdout.trim()).toBe('0');
-    expect(readFileSync(join(repo.root, '.env'), 'utf8')).toBe('SECRET=1\n');
+    const shown = (await run(h, 'cat .env .env.local certs/server.pem config/credentials.json')).stdout;
+    expect(shown).toBe(['.env', '.env.local', 'certs/server.pem', 'config/credentials.json'].map(maskedContent).join(''));
+    expect(readFileSync(join(repo.root, '.env'), 'utf8')).toBe(FAKE_AWS_ENV);
   });
 
   it('walls - a Bash write to a control file fails, whatever the command', async () => {

@@ -2,7 +2,11 @@ import { describe, it, expect, afterAll } from '@jest/globals';
 import { useRepo, call } from './helpers/context.js';
 import { closeWorld, openWorld, worldMasked } from '../../src/workspace/world.js';
 
-/* Issue 23: tracked files that look like secrets by content are hidden from the file tools; source code is judged by path only. */
+/*
+ * Issue 23, issue 37: tracked files are hidden from the file tools by what they hold (a token, a key, a
+ * credential file's password), never by their name: `.dev.vars`, `.vault-token`, `secrets/db.txt` and a
+ * terraform state holding fixture values are ordinary content. Source code is not judged by content.
+ */
 
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}xY9z8W`;
 const repo = useRepo({
@@ -14,6 +18,7 @@ const repo = useRepo({
     'terraform.tfstate': '{"version": 4}\n',
     '.dev.vars': 'X=1\n',
     '.vault-token': 's.abc\n',
+    'ops/.vault-token': 'hvs.CAESIJq3xT9vW2mN7pL4rK8sB1dF\n',
     'secrets/db.txt': 'postgres://u:p@h/db\n',
     'src/secrets/redact.ts': 'export const x = 1;\n',
     'src/token.test.js': `const t = '${TOKEN}';\n`,
@@ -30,12 +35,20 @@ describe('secret-looking tracked files', () => {
     expect(g.forModel).toContain('src/token.test.js');
     expect(g.forModel).not.toContain('deploy.yml');
     const all = (await call(repo.ctx, 'Glob', { pattern: '**/*' })).forModel.split('\n').sort();
-    expect(all).toEqual(['config/app.yml', 'src/secrets/redact.ts', 'src/token.test.js']);
+    expect(all).toEqual([
+      '.dev.vars',
+      '.vault-token',
+      'config/app.yml',
+      'secrets/db.txt',
+      'src/secrets/redact.ts',
+      'src/token.test.js',
+      'terraform.tfstate',
+    ]);
   });
 
   it('world - the masked list names them; permissions.readable opens one', async () => {
     openWorld(repo.root, { readable: ['config/deploy.yml'] });
-    expect(worldMasked(repo.root)).toEqual(['.dev.vars', '.vault-token', 'secrets/db.txt', 'terraform.tfstate']);
+    expect(worldMasked(repo.root)).toEqual(['ops/.vault-token']);
     expect((await call(repo.ctx, 'Read', { file_path: 'config/deploy.yml' })).forModel).toContain(TOKEN);
   });
 });
