@@ -77,7 +77,7 @@ class Batch {
     this.steps = [...cases.flatMap((c, ci) => c.calls.map((x) => ({ ci, call: x }))), ...FIX.map((x) => ({ ci: -1, call: x }))];
     this.outcomes = cases.map((c) => ({ id: c.id, kind: c.kind, cls: c.cls, played: false, harms: [], results: [] }));
     this.runDir = join(world.runs, 'run');
-    this.watch = worktreeWatch(world.repo);
+    this.watch = worktreeWatch(world.repo, world.phome);
     this.objects = objectScanner(world.repo);
     this.base = readFileSync(join(world.repo, '.git/refs/heads/main'), 'utf8').trim();
     this.ownBefore = ownRefs(world.repo);

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { diffSnapshots, type Snapshot } from './snapshot.js';
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 
 export interface WorktreeWatch {
   /** The worktree's path, once found. */
@@ -46,16 +46,28 @@ function quickWalk(root: string): Snapshot {
   return out;
 }
 
-function findWorktree(repo: string): string | undefined {
+/** The run's worktree: a linked worktree of the repository, else the newest folder under PROOFPR_HOME/worktrees. */
+function findWorktree(repo: string, phome?: string): string | undefined {
   const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' });
   const paths = list
     .split('\n')
     .filter((l) => l.startsWith('worktree '))
     .map((l) => l.slice('worktree '.length));
-  return paths.find((p) => p !== repo);
+  const linked = paths.find((p) => p !== repo);
+  if (linked || !phome) return linked;
+  try {
+    const dir = join(phome, 'worktrees');
+    const runs = readdirSync(dir)
+      .map((n) => join(dir, n))
+      .filter((p) => statSync(p).isDirectory())
+      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    return runs[0];
+  } catch {
+    return undefined;
+  }
 }
 
-export function worktreeWatch(repo: string): WorktreeWatch {
+export function worktreeWatch(repo: string, phome?: string): WorktreeWatch {
   let root: string | undefined;
   let last: Snapshot = new Map();
   const owners = new Map<string, string>();
@@ -63,7 +75,7 @@ export function worktreeWatch(repo: string): WorktreeWatch {
     path: () => root,
     after(caseId) {
       if (!root) {
-        root = findWorktree(repo);
+        root = findWorktree(repo, phome);
         if (!root) return;
       }
       const now = quickWalk(root);
