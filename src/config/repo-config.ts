@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closestKey, knownKeysAt } from './did-you-mean.js';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { cronSchedule, hookMatcher, permissionRule, repoPath } from './refinements.js';
@@ -328,6 +329,12 @@ function issuePath(path: ReadonlyArray<PropertyKey>): string {
 const EXTENDS_OFFLINE =
   "another repository's config is merged only when proofpr reads this file through GitHub (the App, the Action, `run --github-repo` without --config, `sweep` with a GitHub target); inline the settings here";
 
+/** An unknown key's message, with the known key it is most likely a misspelling of. */
+function unknownKey(key: string, known: readonly string[]): string {
+  const close = closestKey(key, known);
+  return close ? `unknown key: did you mean \`${close}\`?` : 'unknown key (remove it or check the spelling)';
+}
+
 /** Validate an already-parsed object; throws ConfigError listing every bad key path and its fix. */
 export function validateRepoConfig(raw: unknown, source = '.github/proofpr.yml'): RepoConfig {
   const res = repoConfigSchema.safeParse(raw ?? {});
@@ -339,7 +346,7 @@ export function validateRepoConfig(raw: unknown, source = '.github/proofpr.yml')
       return keys
         .map(
           (k) =>
-            `${base === '(root)' ? k : `${base}.${k}`}: ${base === '(root)' && k === '_extends' ? EXTENDS_OFFLINE : 'unknown key (remove it or check the spelling)'}`,
+            `${base === '(root)' ? k : `${base}.${k}`}: ${base === '(root)' && k === '_extends' ? EXTENDS_OFFLINE : unknownKey(k, knownKeysAt(repoConfigSchema, i.path))}`,
         )
         .join('\n');
     }

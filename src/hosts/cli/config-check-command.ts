@@ -22,7 +22,7 @@ export async function configCheckCommand(
   const repoDir = resolve(flags.repo ?? '.');
   let file;
   try {
-    file = readConfigFile(repoDir, flags.config);
+    file = readConfigFile(repoDir, flags.config, { extendsAllowed: true });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     err(`proofpr config check: ${e.message}\n`);
@@ -31,6 +31,10 @@ export async function configCheckCommand(
   const c = file.config;
   const resolved = resolveCommands(c, await detectCommands(repoDir), file.shown);
   out(`${file.exists ? `${file.shown} is valid` : `no ${file.shown}: the defaults apply`}\n`);
+  if (file.extends)
+    out(
+      `  _extends: ${file.extends} is merged under this file when proofpr reads it through GitHub (the App, the Action, a GitHub target); not read here, so only this file's own keys were checked\n`,
+    );
   out(
     `  test: ${resolved.test ? `\`${resolved.test.command}\` (${resolved.test.source}: ${resolved.test.why})` : `none — ${resolved.missing ?? 'set test.command'}`}\n`,
   );
