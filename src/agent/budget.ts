@@ -55,7 +55,8 @@ export interface RunSpend {
   costUsd(): number;
   /** What is left for a new conversation: turns and cost, net of what requests in flight hold. */
   left(): { turns: number; costUsd: number };
-  addTurn(): void;
+  /** One more request (or `-1`: a request the cap refused before it was sent is not one). */
+  addTurn(delta?: 1 | -1): void;
   /** Why no conversation of the run may make another request, or undefined. */
   exceeded(): string | undefined;
   /**
@@ -122,7 +123,7 @@ export function createRunSpend(b: Pick<Budget, 'maxTurns' | 'maxCostUsd'>): RunS
     turns: () => turns,
     costUsd: () => spent,
     left: () => ({ turns: Math.max(0, b.maxTurns - turns), costUsd: Math.max(0, b.maxCostUsd - spent - held) }),
-    addTurn: () => void turns++,
+    addTurn: (delta = 1) => void (turns += delta),
     exceeded() {
       if (turns >= b.maxTurns) return `turn budget exhausted (${b.maxTurns} turns, sub-agents' included)`;
       if (spent >= b.maxCostUsd) return `cost budget exhausted (${usd(spent)} of ${usd(b.maxCostUsd)})`;

@@ -29,7 +29,12 @@ export async function* callModel(run: LoopRun, sent: Message[]): AsyncGenerator<
       return { response: await run.model.send(request) };
     } catch (e) {
       // The run's budget cannot pay for this request: the conversation ends here, nothing was sent.
-      if (e instanceof BudgetStop) return { end: endRun(run, 'aborted', e.message) };
+      if (e instanceof BudgetStop) {
+        // Not sent, so not a request: the turn it would have been is not counted.
+        run.turns--;
+        deps.spend?.addTurn(-1);
+        return { end: endRun(run, 'aborted', e.message) };
+      }
       const err = e instanceof ModelError ? e : new ModelError(signal.aborted ? 'aborted' : 'fatal', (e as Error).message);
       if (err.kind === 'stream_broken' && brokenStreams < LIMITS.brokenStreams && !signal.aborted) {
         brokenStreams++;

@@ -84,6 +84,8 @@ describe('one budget: sub-agents draw from the run', () => {
       expect(m.billed()).toBeLessThanOrEqual(CAP);
       expect(res.evidence.usage.costUsd).toBeLessThanOrEqual(CAP);
       expect(res.evidence.usage.costUsd).toBeCloseTo(m.billed(), 5);
+      // The run ended because the next request could not be paid for, not because a request overdrew.
+      expect(readFileSync(join(runDir, 'transcript.jsonl'), 'utf8')).toContain('cost budget exhausted');
       const subagents = (res.evidence as { subagents?: Array<{ id: string; turns: number; costUsd: number; transcript: string }> })
         .subagents;
       expect(subagents?.map((s) => s.id).sort()).toEqual(['task_0', 'task_1', 'task_2']);
@@ -96,6 +98,8 @@ describe('one budget: sub-agents draw from the run', () => {
         for (const l of lines) JSON.parse(l);
         expect(readFileSync(path, 'utf8')).not.toContain(TOKEN);
         expect(s.costUsd).toBeLessThanOrEqual(CAP);
+        // Its turns are the requests it sent: a request the cap refused is not one.
+        expect(lines.filter((l) => l.includes('"type":"assistant"'))).toHaveLength(s.turns);
       }
       // A sub-agent that was answered keeps its own turns in its transcript; the token it searched for is redacted there.
       const kept = (subagents ?? []).map((s) => readFileSync(join(runDir, s.transcript), 'utf8'));
