@@ -58,6 +58,10 @@ export const bashTool = defineTool({
     } else {
       status = `Exit code: ${res.exitCode ?? 'none (killed by a signal)'}`;
       if (res.exitCode !== 0) errorKind = 'exit_code';
+      // Some programs fail without a word (git stash when it cannot write the index): say so, never leave a bare code.
+      if (res.exitCode !== 0 && res.output.trim() === '')
+        status +=
+          ' (the command failed without printing why: check that what it writes, such as files or git state, is writable, or run a narrower command to see the error)';
     }
     const truncated = res.truncated
       ? `\n(output was cut in the middle: it exceeded the capture limit${res.outputPath ? `; the full output is in ${res.outputPath}` : ''})`

@@ -32,6 +32,11 @@ describe('Bash', () => {
     expect((await call(repo.ctx, 'Bash', { command: 'true' })).forModel).toBe('(no output)\nExit code: 0');
   });
 
+  it('bash - a command that fails without a word is still told apart (never a bare exit code)', async () => {
+    const r = await call(repo.ctx, 'Bash', { command: 'false' });
+    expect(r.forModel).toMatch(/^\(no output\)\nExit code: 1 \(the command failed without printing why/);
+  });
+
   it('bash - a timeout kills the whole process group', async () => {
     const marker = join(repo.root, 'late');
     const r = await call(repo.ctx, 'Bash', { command: `(sleep 2; touch ${marker}) & sleep 5`, timeout: '1000' });

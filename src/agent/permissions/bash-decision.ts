@@ -12,6 +12,7 @@ import { checkPathArg, type PathContext } from './path-args.js';
 import { dependencyReason, ignoredDependencyDir } from './git-ignored.js';
 import { decideFileTool, type FilePolicy } from './file-decision.js';
 import { resolveInside } from './path-jail.js';
+import { gitWorktreeChange } from './git-worktree.js';
 import { bashRuleMatches, type PermissionRule } from './rules.js';
 
 /** The file policy plus what Bash needs on top: the parser and the implicit `test.command` rules. */
@@ -142,28 +143,37 @@ export function decideBash(p: BashPolicy, command: string): PermissionDecision {
     );
   }
   const labels: string[] = [];
-  for (const c of checks) {
-    const shown = c.words.map((w) => w ?? '$…').join(' ');
-    const rule = p.allow.find((r) => bashRuleMatches(r, c.words));
-    if (c.safe !== null && !rule) labels.push(`safe-list:${c.safe}`);
-    else if (rule && c.optionBad !== undefined && !ruleNames(rule, c.optionBad)) {
-      return no(
-        'builtin-deny:option',
-        `\`${shown}\`: ${c.optionBad} is not among the options this command may use here (it can run programs, read other files or write), and "${rule.text}" does not name it; a maintainer can allow it with a rule that names the option, e.g. "Bash(${c.words[0] ?? ''} ${c.optionBad.split(/[ =]/)[0] ?? ''}:*)"`,
-      );
-    } else if (rule) labels.push(`config-allow:${rule.text}`);
-    else if (p.testRules.some((r) => bashRuleMatches(r, c.words))) labels.push('test-command');
-    else if (fileDeletion(p, c.words, [...(cwd.commands[checks.indexOf(c)] ?? [p.root])])) labels.push('builtin-allow:rm');
-    else {
-      const why = c.optionBad !== undefined ? ` (${c.optionBad} is not among the options it may use without a rule)` : '';
-      return no(
-        'default-deny',
-        `\`${shown}\` is not in the built-in safe list${why} and no rule allows it. If the repository wants it, a maintainer can add "${suggestRule(c.words)}" to permissions.allow in ${p.configFile}; until then use the Read/Edit/Grep/Glob tools or an allowed command`,
-      );
-    }
+  for (const [i, c] of checks.entries()) {
+    const label = allowLabel(p, c, [...(cwd.commands[i] ?? [p.root])]);
+    if (typeof label !== 'string') return label;
+    labels.push(label);
   }
   const unique = [...new Set(labels)];
   return { behavior: 'allow', rule: unique.length ? unique.join(' + ') : 'safe-list:no-command', reason: '' };
+}
+
+/** The label that allows one simple command (safe list, a rule, the test command, a built-in write), or the refusal that says why. */
+function allowLabel(p: BashPolicy, c: CommandCheck, cwds: readonly string[]): string | PermissionDecision {
+  const shown = c.words.map((w) => w ?? '$…').join(' ');
+  const rule = p.allow.find((r) => bashRuleMatches(r, c.words));
+  if (c.safe !== null && !rule) return `safe-list:${c.safe}`;
+  if (rule && c.optionBad !== undefined && !ruleNames(rule, c.optionBad)) {
+    return no(
+      'builtin-deny:option',
+      `\`${shown}\`: ${c.optionBad} is not among the options this command may use here (it can run programs, read other files or write), and "${rule.text}" does not name it; a maintainer can allow it with a rule that names the option, e.g. "Bash(${c.words[0] ?? ''} ${c.optionBad.split(/[ =]/)[0] ?? ''}:*)"`,
+    );
+  }
+  if (rule) return `config-allow:${rule.text}`;
+  if (p.testRules.some((r) => bashRuleMatches(r, c.words))) return 'test-command';
+  if (fileDeletion(p, c.words, cwds)) return 'builtin-allow:rm';
+  // git restore / checkout -- <path> / stash: worktree writes the Write tool could make (git-worktree.ts).
+  const g = gitWorktreeChange(p, c.words, cwds);
+  if (g) return 'label' in g ? g.label : no('builtin-deny:git-worktree', g.refused);
+  const why = c.optionBad !== undefined ? ` (${c.optionBad} is not among the options it may use without a rule)` : '';
+  return no(
+    'default-deny',
+    `\`${shown}\` is not in the built-in safe list${why} and no rule allows it. If the repository wants it, a maintainer can add "${suggestRule(c.words)}" to permissions.allow in ${p.configFile}; until then use the Read/Edit/Grep/Glob tools or an allowed command`,
+  );
 }
 
 /** `rm` options that delete only the files named: no recursion, no directories, no prompts. */

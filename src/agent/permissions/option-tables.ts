@@ -8,13 +8,22 @@
  */
 import type { Arity, OptionTable } from './parse-options.js';
 
-/** `'all block-size= color=?'` → { all: 'none', 'block-size': 'req', color: 'opt' }. */
+/**
+ * `'all block-size= color=?'` → { all: 'none', 'block-size': 'req', color: 'opt' }. A name listed twice
+ * (git's table is the union of its subcommands': `status --porcelain[=<version>]`, `blame --porcelain`)
+ * keeps the reading that accepts both spellings: `none` and `opt` make `opt` (`--x` and `--x=v`, as
+ * git's parse-options reads an optional value); `req` stays `req`.
+ */
 function L(spec: string): Record<string, Arity> {
   const out: Record<string, Arity> = {};
   for (const w of spec.split(/\s+/).filter(Boolean)) {
-    if (w.endsWith('=?')) out[w.slice(0, -2)] = 'opt';
-    else if (w.endsWith('=')) out[w.slice(0, -1)] = 'req';
-    else out[w] = 'none';
+    const [name, arity]: [string, Arity] = w.endsWith('=?')
+      ? [w.slice(0, -2), 'opt']
+      : w.endsWith('=')
+        ? [w.slice(0, -1), 'req']
+        : [w, 'none'];
+    const prev = out[name];
+    out[name] = prev === undefined || prev === arity ? arity : prev === 'req' || arity === 'req' ? 'req' : 'opt';
   }
   return out;
 }
@@ -221,8 +230,9 @@ export const OPTION_TABLES: Record<string, OptionTable> = {
   git: {
     // Short options of git's read-only subcommands (their union: all letters read, format or select), plus -<n>.
     // -o: ls-files --others, grep --only-matching (format-patch -o, which writes, is refused in arg-checks.ts).
-    flags: 'abcdefhiklmnopqrstuvwxzABDEFGHIKLMNPRSTVWXZ0123456789',
-    opt: 'CMBU',
+    // -u takes an optional attached mode (status -uall, -uno; ls-files -u reads no value).
+    flags: 'abcdefhiklmnopqrstvwxzABDEFGHIKLMNPRSTVWXZ0123456789',
+    opt: 'CMBUu',
     req: 'SGO',
     numeric: true,
     long: GIT_LONG,
