@@ -129,6 +129,9 @@ describe('MCP tools: allow rules, plan mode, .mcp.json opt-in', () => {
             wrong.push({ name, message: got[name]!.message });
         }
       expect(wrong).toEqual([]);
+      // Without the opt-in, a notice names the servers .mcp.json lists that were left out.
+      const notices = events.flatMap((e) => (e.type === 'notice' && e.message.includes('.mcp.json') ? [e.message] : []));
+      expect(notices).toEqual(optIn ? [] : [expect.stringContaining('.mcp.json lists MCP servers (repo) that were not started')]);
     },
     180_000,
   );
