@@ -51,4 +51,13 @@ describe('secret-looking tracked files', () => {
     expect(worldMasked(repo.root)).toEqual(['ops/.vault-token']);
     expect((await call(repo.ctx, 'Read', { file_path: 'config/deploy.yml' })).forModel).toContain(TOKEN);
   });
+
+  it('world - permissions.masked hides a tracked path whatever it holds, for the tools and the masked list', async () => {
+    openWorld(repo.root, { masked: ['config/app.yml'] });
+    expect(worldMasked(repo.root)).toEqual(['config/app.yml', 'config/deploy.yml', 'ops/.vault-token']);
+    expect(await call(repo.ctx, 'Read', { file_path: 'config/app.yml' })).toMatchObject({ isError: true, errorKind: 'denied' });
+    expect((await call(repo.ctx, 'Glob', { pattern: 'config/*' })).forModel).toMatch(/^No files matched/);
+    openWorld(repo.root);
+    expect((await call(repo.ctx, 'Read', { file_path: 'config/app.yml' })).isError).toBe(false);
+  });
 });
