@@ -17,12 +17,12 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { hasCredentialShape } from '../secrets/files.js';
 import { maskedContent } from '../secrets/placeholder.js';
 import { git } from './git.js';
 import { harnessGitEnv } from './harness-git-env.js';
-import { fileEntries, filterExport } from './fast-export-filter.js';
+import { fileEntries, filterExport, StreamReader } from './fast-export-filter.js';
 import { WorkspaceError } from './errors.js';
 
 /**
@@ -39,8 +39,11 @@ const FORMAT = 1;
 /** Cached stores kept (the most recently used); older ones are removed when a new one is made. */
 const KEEP = 16;
 
-/** A blob bigger than this is not read for a credential (a credential file is small). */
-const CONTENT_MAX = 2 * 1024 * 1024;
+/** A blob's first bytes read for a credential (as secret-file.ts judges a worktree file: a credential file is small). */
+const CONTENT_MAX = 256 * 1024;
+
+/** A blob of history bigger than this is not read at all, and is left out (unjudged). */
+const READ_MAX = 32 * 1024 * 1024;
 
 /** Only settings git needs to read the repository; everything else (remotes, extraheader tokens, helpers) stays out. */
 const SAFE_CONFIG = '^core\\.(filemode|symlinks|ignorecase|precomposeunicode)$';
@@ -159,48 +162,114 @@ async function sanitizedStore(
   }
 }
 
-/** A bare repository in `dir` holding the sanitized export of the base's recent history; returns the sanitized base. */
+/**
+ * A bare repository in `dir` holding the sanitized export of the base's recent history; returns the
+ * sanitized base. The blobs that stay are copied from the repository's store as they are packed there
+ * (a pack holds only the objects it lists: no left-out blob is the delta base of one that stays); the
+ * commits and trees are written again by fast-import, each left-out blob's path holding its placeholder.
+ */
 async function buildStore(input: AgentGitInput, base: string, format: string, tracked: string[], dir: string): Promise<string> {
   await git(['init', '--quiet', '--bare', `--object-format=${format}`, dir], { cwd: input.root });
   for (const extra of ['hooks', 'description', 'info']) await rm(join(dir, extra), { recursive: true, force: true });
   await writeFile(join(dir, 'config'), await privateConfig(input, format));
-  const revs = [`--max-count=${AGENT_HISTORY}`, '--reencode=yes', '--signed-tags=strip', base];
-  // Pass one (no contents): every blob a masked path had in the exported commits.
+  const revs = ['--no-data', '--show-original-ids', `--max-count=${AGENT_HISTORY}`, '--reencode=yes', '--signed-tags=strip', base];
+  // Commits and file entries only (blobs named by id): small, and read twice.
+  const exported = await withGit(['fast-export', ...revs], real(input), input.root, collect);
+  const paths = new Set(tracked);
+  const blobs = new Set<string>();
   const atMasked = new Set<string>();
-  if (tracked.length) {
-    const paths = new Set(tracked);
-    await withGit(['fast-export', '--no-data', ...revs], real(input), input.root, async (out) => {
-      for await (const [oid, path] of fileEntries(out)) if (paths.has(path)) atMasked.add(oid);
+  for await (const [oid, path] of fileEntries(Readable.from([exported]))) {
+    blobs.add(oid);
+    if (paths.has(path)) atMasked.add(oid);
+  }
+  // Blobs the worktree shows as they are (tracked, not masked) are never left out, whatever they hold.
+  const shown = await visibleBlobs(input, base, paths);
+  // A blob-less mirror holds only the contents it checked out: the others are never fetched for this.
+  const local = await localObjects(input);
+  const missing = new Set(local ? [...blobs].filter((b) => !local.has(b)) : []);
+  const leftOut = await judgeBlobs(
+    input,
+    [...blobs].filter((b) => !atMasked.has(b) && !shown.has(b) && !missing.has(b)),
+  );
+  for (const b of [...atMasked, ...missing]) leftOut.add(b);
+  const keep = [...blobs].filter((b) => !leftOut.has(b));
+  if (keep.length) {
+    await git(['pack-objects', '--quiet', join(dir, 'objects', 'pack', 'pack')], {
+      cwd: input.root,
+      env: real(input),
+      input: `${keep.join('\n')}\n`,
     });
   }
-  // Blobs the worktree shows as they are (tracked, not masked) are never replaced, whatever they hold.
-  const shown = await visibleBlobs(input, base, new Set(tracked));
-  const marks = join(dir, 'proofpr-marks');
-  const importer = spawn('git', ['fast-import', '--quiet', `--export-marks=${marks}`], {
+  const marksFile = join(dir, 'proofpr-marks');
+  const importer = spawn('git', ['fast-import', '--quiet', `--export-marks=${marksFile}`], {
     cwd: dir,
     env: { ...harnessGitEnv(), GIT_DIR: dir },
     stdio: ['pipe', 'ignore', 'pipe'],
   });
   const imported = exited(importer, 'fast-import');
   importer.stdin.on('error', () => undefined); // a failed import is reported by its exit
-  const res = await withGit(['fast-export', '--show-original-ids', ...revs], real(input), input.root, (out) =>
-    filterExport(out, importer.stdin, {
-      ref: 'refs/heads/proofpr-agent',
-      secret: (oid, data) =>
-        (oid !== undefined && atMasked.has(oid)) ||
-        (!(oid !== undefined && shown.has(oid)) && data.length <= CONTENT_MAX && hasCredentialShape(data.toString('latin1'))),
-      placeholder: maskedContent,
-    }),
-  );
-  importer.stdin.end();
+  const marks = await filterExport(Readable.from([exported]), importer.stdin, {
+    ref: 'refs/heads/proofpr-agent',
+    secret: (oid) => leftOut.has(oid),
+    placeholder: (path, oid) => (missing.has(oid) ? notFetched(path) : maskedContent(path)),
+  }).finally(() => importer.stdin.end());
   await imported;
-  const mark = res.commitMarks.get(base);
-  const line = (await readFile(marks, 'utf8')).split('\n').find((l) => mark !== undefined && l.startsWith(`${mark} `));
+  const mark = marks.get(base);
+  const line = (await readFile(marksFile, 'utf8')).split('\n').find((l) => mark !== undefined && l.startsWith(`${mark} `));
   const head = line?.split(' ')[1];
   if (!head) throw new WorkspaceError('git', `the agent's git: the sanitized export of ${base} has no commit for it`);
-  await rm(marks, { force: true });
+  await rm(marksFile, { force: true });
   await git(['update-ref', 'refs/heads/proofpr-agent', head], { cwd: dir, env: { GIT_DIR: dir } });
   return head;
+}
+
+/**
+ * The blobs among `ids` to leave out: those whose content is a credential (hasCredentialShape, on their
+ * first CONTENT_MAX bytes, as a worktree file is judged), and those too big to read (READ_MAX).
+ */
+async function judgeBlobs(input: AgentGitInput, ids: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (ids.length === 0) return out;
+  const g = { cwd: input.root, env: real(input) };
+  const sizes = await git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { ...g, input: `${ids.join('\n')}\n` });
+  const read: string[] = [];
+  for (const line of sizes.stdout.split('\n')) {
+    const [id, size] = line.split(' ');
+    if (!id || !size) continue;
+    if (!/^\d+$/.test(size) || Number(size) > READ_MAX) out.add(id);
+    else read.push(id);
+  }
+  if (read.length === 0) return out;
+  const child = spawn('git', ['cat-file', '--batch'], {
+    cwd: input.root,
+    env: { ...harnessGitEnv(), ...g.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const done = exited(child, 'cat-file');
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(`${read.join('\n')}\n`);
+  const r = new StreamReader(child.stdout);
+  for (let head = await r.line(); head !== undefined; head = await r.line()) {
+    const m = /^([0-9a-f]+) blob (\d+)$/.exec(head);
+    if (!m) continue;
+    const data = await r.bytes(Number(m[2]) + 1);
+    if (hasCredentialShape(data.subarray(0, Math.min(CONTENT_MAX, Number(m[2]))).toString('latin1'))) out.add(m[1]!);
+  }
+  await done;
+  return out;
+}
+
+/** What a path of history shows when its blob is not in the repository (a blob-less mirror fetched only the checked-out ones). */
+const notFetched = (path: string): string =>
+  `proofpr: this version of ${path} is not in the local copy of the repository (a blob-less mirror holds only checked-out contents)\n`;
+
+/** The objects a partial clone (a blob-less mirror) holds, listed without fetching any; undefined for a full repository. */
+async function localObjects(input: AgentGitInput): Promise<Set<string> | undefined> {
+  const g = { cwd: input.root, env: real(input), okCodes: [0, 1] };
+  const promisor = await git(['config', '--get-regexp', '^(extensions\\.partialclone|remote\\..*\\.promisor)$'], g);
+  if (!promisor.stdout.trim()) return undefined;
+  const all = await git(['cat-file', '--batch-all-objects', '--batch-check=%(objectname)'], { ...g, okCodes: [0] });
+  return new Set(all.stdout.split('\n').filter(Boolean));
 }
 
 /** Blob ids of the base tree at paths that are not masked (the worktree shows them as they are). */
@@ -227,6 +296,12 @@ async function withGit<T>(args: string[], env: Record<string, string>, cwd: stri
     await done.catch(() => undefined);
     throw e;
   }
+}
+
+async function collect(out: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const b of out) parts.push(b as Buffer);
+  return Buffer.concat(parts);
 }
 
 function exited(child: ReturnType<typeof spawn>, what: string): Promise<void> {

@@ -1,8 +1,8 @@
 /*
- * A `git fast-export` stream rewritten on its way into `git fast-import` (agent-git.ts): blobs judged
- * secret never reach the output, and every file entry that named one gets the placeholder of its path
- * instead. Everything else is passed through byte for byte. Only what fast-export writes with the
- * options agent-git.ts uses is understood (blob, commit, reset, tag; `M`, `D`, `deleteall` entries).
+ * A `git fast-export --no-data` stream rewritten on its way into `git fast-import` (agent-git.ts): every
+ * file entry that names a blob judged secret gets the placeholder of its path instead; everything else
+ * is passed through byte for byte. Only what fast-export writes with the options agent-git.ts uses is
+ * understood (commit, reset, tag; `M`, `D`, `deleteall` entries).
  */
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
@@ -81,7 +81,7 @@ export function unquotePath(p: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** The file entries of a `--no-data` export: [blob id, path] of every `M` entry (pass one of agent-git.ts). */
+/** The file entries of a `--no-data` export: [blob id, path] of every `M` entry that names a blob. */
 export async function* fileEntries(input: Readable): AsyncGenerator<[string, string]> {
   const r = new StreamReader(input);
   for (let line = await r.line(); line !== undefined; line = await r.line()) {
@@ -90,74 +90,53 @@ export async function* fileEntries(input: Readable): AsyncGenerator<[string, str
       await r.bytes(Number(data[1]));
       continue;
     }
-    const m = /^M \d+ ([0-9a-f]{40,64}) (.*)$/.exec(line);
-    if (m) yield [m[1]!, unquotePath(m[2]!)];
+    const m = /^M (100644|100755|120000) ([0-9a-f]{40,64}) (.*)$/.exec(line);
+    if (m) yield [m[2]!, unquotePath(m[3]!)];
   }
 }
 
 export interface FilterRules {
-  /** Is this blob (its original id, its bytes) to be left out? */
-  secret(oid: string | undefined, data: Buffer): boolean;
+  /** Is this blob (its id) to be left out? */
+  secret(oid: string): boolean;
   /** The bytes a left-out blob's path shows instead. */
-  placeholder(path: string): string;
+  placeholder(path: string, oid: string): string;
   /** Every commit goes to this ref (fast-export names a commit by the revision it was asked for). */
   ref: string;
 }
 
-/** The result of a filtered import: which fast-import mark each original commit got, and how many blobs were left out. */
-export interface FilterResult {
-  commitMarks: Map<string, string>;
-  leftOut: number;
-}
+/** Which fast-import mark each exported commit (by its original id) got. */
+export type CommitMarks = Map<string, string>;
 
 async function put(out: Writable, b: Buffer | string): Promise<void> {
   if (!out.write(typeof b === 'string' ? Buffer.from(b, 'latin1') : b)) await once(out, 'drain');
 }
 
-/** Copies a fast-export stream (with --show-original-ids) to fast-import, leaving secret blobs out. */
-export async function filterExport(input: Readable, out: Writable, rules: FilterRules): Promise<FilterResult> {
+/**
+ * Copies a `--no-data --show-original-ids` export to fast-import: the file entries keep naming their
+ * blobs by id (the store already holds the ones that are not secret), and each entry naming a secret
+ * blob gets the placeholder of its path, inline.
+ */
+export async function filterExport(input: Readable, out: Writable, rules: FilterRules): Promise<CommitMarks> {
   const r = new StreamReader(input);
-  const secretMarks = new Set<string>();
-  const result: FilterResult = { commitMarks: new Map(), leftOut: 0 };
+  const marks: CommitMarks = new Map();
   for (let line = await r.line(); line !== undefined; line = await r.line()) {
-    if (line === 'blob') await blob(r, out, rules, secretMarks, result);
-    else if (line.startsWith('commit ')) await commit(r, out, rules, secretMarks, result);
+    if (line.startsWith('commit ')) await commit(r, out, rules, marks);
     else if (line.startsWith('tag ')) await skipTag(r);
+    else if (line === 'blob') throw new Error('fast-export wrote a blob: the export must be made with --no-data');
     // `reset <ref>` (and its `from`), `feature`, `progress`, blank lines: not needed, the base is found by its mark.
   }
   await put(out, 'done\n');
-  return result;
+  return marks;
 }
 
-async function blob(r: StreamReader, out: Writable, rules: FilterRules, secretMarks: Set<string>, res: FilterResult): Promise<void> {
-  let mark = '';
-  let oid: string | undefined;
-  for (let line = await r.line(); line !== undefined; line = await r.line()) {
-    if (line.startsWith('mark ')) mark = line.slice(5);
-    else if (line.startsWith('original-oid ')) oid = line.slice(13);
-    else if (line.startsWith('data ')) {
-      const data = await r.bytes(Number(line.slice(5)));
-      if (rules.secret(oid, data)) {
-        secretMarks.add(mark);
-        res.leftOut += 1;
-        return;
-      }
-      await put(out, `blob\nmark ${mark}\ndata ${data.length}\n`);
-      await put(out, data);
-      await put(out, '\n');
-      return;
-    }
-  }
-}
-
-async function commit(r: StreamReader, out: Writable, rules: FilterRules, secretMarks: Set<string>, res: FilterResult): Promise<void> {
+async function commit(r: StreamReader, out: Writable, rules: FilterRules, marks: CommitMarks): Promise<void> {
   const head: string[] = [];
   let mark = '';
   let message: Buffer = Buffer.alloc(0);
   for (let line = await r.line(); line !== undefined; line = await r.line()) {
     if (line.startsWith('mark ')) mark = line.slice(5);
     if (line.startsWith('original-oid ')) {
-      res.commitMarks.set(line.slice(13), mark);
+      marks.set(line.slice(13), mark);
       continue;
     }
     if (line.startsWith('data ')) {
@@ -174,12 +153,12 @@ async function commit(r: StreamReader, out: Writable, rules: FilterRules, secret
   await put(out, message);
   const lines: string[] = [];
   for (const op of ops) {
-    const m = /^M (\d+) (\S+) (.*)$/.exec(op);
-    if (!m || !secretMarks.has(m[2]!)) {
+    const m = /^M (\d+) ([0-9a-f]{40,64}) (.*)$/.exec(op);
+    if (!m || m[1] === '160000' || !rules.secret(m[2]!)) {
       lines.push(op);
       continue;
     }
-    const text = Buffer.from(rules.placeholder(unquotePath(m[3]!)), 'utf8');
+    const text = Buffer.from(rules.placeholder(unquotePath(m[3]!), m[2]!), 'utf8');
     lines.push(`M ${m[1]} inline ${m[3]}\ndata ${text.length}\n${text.toString('latin1')}`);
   }
   await put(out, `\n${lines.join('\n')}\n\n`);
