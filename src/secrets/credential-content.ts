@@ -104,6 +104,10 @@ export function credentialValue(raw: string): boolean {
   const v = unquote(raw);
   if (v.length < 8 || /\s/.test(v) || REFERENCE.test(v) || PLACEHOLDER.test(v) || /:\/\//.test(v)) return false;
   if (/^(?:true|false|null|none|nil|undefined|on|off|yes|no)$/i.test(v) || /^[\d.,:-]+$/.test(v) || /(.)\1{5,}/.test(v)) return false;
+  // Code, not a value: a call, an index, a template, an escape (`this.tokenMap.find(node`, `!!o.mode\\n`).
+  if (/[()[\]`\\]/.test(v)) return false;
+  // An identifier or a path made of words and numbers (`pgpass:src/copy-into-src.txt`, `bcrypt-sha256`) is no credential.
+  if (v.split(/[-_./:@]+/).every((part) => /^[A-Za-z]*$/.test(part) || /^\d+$/.test(part))) return false;
   const c = classes(v);
   const h = entropy(v);
   return (v.length >= 16 && c >= 2 && h >= 3.3) || (c >= 3 && h >= 2.8);
@@ -139,7 +143,9 @@ function grouped(text: string, re: RegExp, ok: (v: string) => boolean = credenti
 /** A file that is one random-looking token (`config/master.key`, `.vault-token`), not a git object id or a version. */
 function bareToken(text: string): string[] {
   const t = text.trim();
-  if (t.length < 16 || t.length > 512 || /\s/.test(t) || /^[0-9a-f]{40}$/.test(t) || t.includes('://')) return [];
+  if (t.length < 16 || t.length > 512 || !/^[A-Za-z0-9+/=_.~-]+$/.test(t) || /^[0-9a-f]{40}$/.test(t)) return [];
+  // A path or a listing repeats its words (`sqlite3/gen/sqlite3/sqlite3.o`); a random token repeats no 4 characters.
+  for (let i = 0; i + 4 <= t.length; i++) if (t.indexOf(t.slice(i, i + 4), i + 1) !== -1) return [];
   return credentialValue(t) && entropy(t) >= 3.5 ? [t] : [];
 }
 

@@ -52,9 +52,9 @@ const TOKEN_FILE = [
   /\.(pem|key|asc|crt|cer)$/i,
 ];
 
-/** Source code and documentation: not judged by content (see the header). */
+/** Source code (and its source maps) and documentation: not judged by content (see the header). */
 const PROGRAM_OR_MANUAL =
-  /\.(c|cc|cpp|cxx|h|hh|hpp|cs|fs|go|rs|java|kt|kts|scala|groovy|swift|m|mm|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|py|pyi|rb|php|pl|pm|lua|dart|ex|exs|erl|hs|ml|clj|jl|zig|nim|cr|elm|md|mdx|rst|adoc)$/i;
+  /\.(c|cc|cpp|cxx|h|hh|hpp|cs|fs|go|rs|java|kt|kts|scala|groovy|swift|m|mm|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|py|pyi|rb|php|pl|pm|lua|dart|ex|exs|erl|hs|ml|clj|jl|zig|nim|cr|elm|map|md|mdx|rst|adoc)$/i;
 
 const base = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
 
