@@ -13,6 +13,7 @@ import { git } from '../../../workspace/git.js';
 import { isControlPath, isSecretName, isTokenFileName, writableMatcher } from '../../../workspace/protected-paths.js';
 import { secretInFile } from '../../../workspace/secret-file.js';
 import { worktreeDiff, type FileDiff } from '../changes/worktree-diff.js';
+import { installTimeChanges, type LaterChange } from './runs-later.js';
 
 export const LIFECYCLE_GATE = 'lifecycle-scripts';
 export const PROTECTED_GATE = 'protected-paths';
@@ -174,8 +175,12 @@ export async function protectedChangeGates(
     const un = unIgnoresSecret(d);
     if (un) problems.push(`${d.path} ${un}, which would let secret files into the commit`);
   }
+  // Install-time code of other ecosystems and core.hooksPath files (runs-later.ts): refused unless permissions.writable names the path.
+  for (const c of await installTimeChanges(root, baseSha, diffs, opts.gitDir))
+    if (!isWritable(c.path)) problems.push(`${c.path} runs later (${c.why})`);
   const lifecycle = await lifecycleChanges(root, baseSha, diffs, opts.gitDir);
-  const allowed = (opts.writable ?? []).includes(LIFECYCLE_OPT_IN);
+  // "package.json#scripts" opens every package.json's scripts; permissions.writable naming a package.json opens that one.
+  const allowed = (opts.writable ?? []).includes(LIFECYCLE_OPT_IN) || lifecycle.every((c) => isWritable(c.file));
   const shown = (c: LifecycleChange): string =>
     `${c.file} scripts.${c.script}: ${c.before === undefined ? '(none)' : `\`${c.before}\``} → ${c.after === undefined ? '(removed)' : `\`${c.after}\``}`;
   return [
@@ -208,4 +213,26 @@ export async function protectedChangesNow(
 ): Promise<GateResult[]> {
   const diffs = await worktreeDiff(root, baseSha, () => true, opts.gitDir).catch(() => undefined);
   return diffs ? protectedChangeGates(root, baseSha, diffs, opts) : [];
+}
+
+/**
+ * What in the change would run later (evidence `infrastructureChanges`, CONTRACT §11): npm lifecycle
+ * scripts changed in any package.json, install-time code of other ecosystems and core.hooksPath files
+ * (runs-later.ts), and control files (workflows, hooks, hook runners', agents' and package managers'
+ * configs). Listed whether or not permissions.writable opened them: the reviewer sees each one.
+ */
+export async function infrastructureChanges(root: string, baseSha: string, gitDir?: string): Promise<LaterChange[]> {
+  const diffs = await worktreeDiff(root, baseSha, () => true, gitDir).catch(() => undefined);
+  if (!diffs) return [];
+  const out: LaterChange[] = [];
+  for (const c of await lifecycleChanges(root, baseSha, diffs, gitDir)) {
+    const what = c.before === undefined ? 'added' : c.after === undefined ? 'removed' : 'changed';
+    out.push({ path: c.file, why: `scripts.${c.script} ${what}: npm runs it by itself (install, pack, publish, or its own event)` });
+  }
+  out.push(...(await installTimeChanges(root, baseSha, diffs, gitDir)));
+  for (const d of diffs) {
+    const p = [d.path, ...(d.oldPath !== undefined ? [d.oldPath] : [])].find(isControlPath);
+    if (p) out.push({ path: p, why: `control file (CI, hooks, agent or package-manager config: what runs after the agent); ${d.status}` });
+  }
+  return out;
 }
