@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import ignore from 'ignore';
-import { secretContentRule } from '../secrets/files.js';
+import { binaryCredential, isBinary, isContentCheckedPath, secretContentRule } from '../secrets/files.js';
 import { leakForms, maskedSecrets } from '../secrets/known-values.js';
 import { readRegularFile, specialKind } from './special-file.js';
 
 /** Content is read up to this size (a credential file is small; a bigger file is judged by its first part). */
 const CONTENT_MAX = 256 * 1024;
+/** What is read first: enough to tell a binary file (a NUL byte) and a keystore's leading bytes. */
+const HEAD_BYTES = 8192;
 
 const cache = new Map<string, { key: string; rule: string | undefined }>();
 
@@ -57,13 +59,21 @@ export function secretFileRule(rel: string, abs: string): string | undefined {
     const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
     const hit = cache.get(abs);
     if (hit?.key === key) return hit.rule;
-    const rule = secretContentRule(rel, readRegularFile(abs, CONTENT_MAX, { follow: true }));
+    const rule = judge(rel, abs, st.size);
     if (cache.size > 20_000) cache.clear();
     cache.set(abs, { key, rule });
     return rule;
   } catch {
     return undefined;
   }
+}
+
+/** Source code and docs are not read; a binary file is judged by its first bytes; text up to CONTENT_MAX. */
+function judge(rel: string, abs: string, size: number): string | undefined {
+  if (!isContentCheckedPath(rel)) return undefined;
+  const head = readRegularFile(abs, HEAD_BYTES, { follow: true });
+  if (isBinary(head)) return binaryCredential(head);
+  return secretContentRule(rel, size > head.length ? readRegularFile(abs, CONTENT_MAX, { follow: true }) : head);
 }
 
 /**
