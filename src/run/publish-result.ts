@@ -5,6 +5,7 @@ import { commitWork } from '../workspace/publish.js';
 import { adoptCommit, type Snapshot } from '../workspace/snapshot-commit.js';
 import { diffText, filesChanged } from '../workspace/diff-stat.js';
 import { leftOutOfTree } from '../workspace/tree-hash.js';
+import { infrastructureChanges } from '../agent/verification/gates/protected-changes.js';
 import { commitMessage } from './commit-message.js';
 import type { Workspace } from './prepare-workspace.js';
 import type { RunOutcome } from './run-outcome.js';
@@ -23,6 +24,7 @@ export async function publishResult(input: RunTaskInput, ws: Workspace, result: 
   const diff = await diffText(ws.wt.path, ws.wt.baseSha, MAX_DIFF_BYTES, ws.git);
   // Files no commit may hold (look-alike .git paths, over the size bound, ignored by the base's rules): named in the evidence.
   const leftOut = await leftOutOfTree(ws.wt.path, ws.git);
+  const later = await infrastructureChanges(ws.wt.path, ws.wt.baseSha, ws.wt.gitDir);
   let outcome: RunOutcome = {
     ...judge(input, result, changed.length),
     wip: false,
@@ -30,6 +32,7 @@ export async function publishResult(input: RunTaskInput, ws: Workspace, result: 
     filesChanged: changed,
     diff,
     ...(leftOut.length > 0 ? { leftOut } : {}),
+    ...(later.length > 0 ? { infrastructureChanges: later } : {}),
   };
   if (input.mode === 'plan' || changed.length === 0) return outcome;
   if (outcome.verdict === 'verified')

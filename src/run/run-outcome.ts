@@ -16,6 +16,8 @@ export interface RunOutcome {
   diff: string;
   /** Files the WIP commit could not take (kept in the worktree), for evidence.leftOut. */
   leftOut?: LeftOut[];
+  /** What in the change would run later (lifecycle scripts, install-time code, workflows, hooks), for evidence.infrastructureChanges. */
+  infrastructureChanges?: Array<{ path: string; why: string }>;
 }
 
 /** The outcome before any step ran: an error, with nothing changed. */

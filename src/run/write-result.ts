@@ -59,6 +59,7 @@ function evidenceFacts(input: RunTaskInput, facts: RunFacts, outcome: RunOutcome
     ...(facts.setup ? { setup: facts.setup } : {}),
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(outcome.leftOut?.length ? { leftOut: outcome.leftOut } : {}),
+    ...(outcome.infrastructureChanges?.length ? { infrastructureChanges: outcome.infrastructureChanges } : {}),
     ...(facts.ws ? { masked: worldMasked(facts.ws.wt.path) } : {}),
     model: input.modelId,
   };

@@ -49,6 +49,7 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   notRun: 'contract',
   checksPassed: 'readme',
   subagents: 'contract',
+  infrastructureChanges: 'contract',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { protectedChangesNow, infrastructureChanges } from '../../src/agent/verification/gates/protected-changes.js';
+import { buildEvidence } from '../../src/agent/evidence/evidence.js';
+import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import { tempDir } from '../kit/temp.js';
 import { git as gitIn } from '../tools/helpers/context.js';
 import { writeFiles } from '../workspace/git-fixtures.js';
@@ -125,5 +127,22 @@ describe('what would run later is flagged', () => {
     writeFiles(root, { 'package.json': JSON.stringify(changed, null, 2) + '\n', 'src/a.js': 'x\n' });
     expect((await protectedChangesNow(root, base)).filter((g) => !g.passed)).toEqual([]);
     expect(await infrastructureChanges(root, base)).toEqual([]);
+  });
+
+  it('the evidence and the summary name each change that runs later, with why', async () => {
+    const { root, base } = repoWith({ 'package.json': pkg({ test: 'node --test' }) });
+    writeFiles(root, { 'package.json': pkg({ test: 'node --test', postinstall: 'node x.js' }), '.husky/pre-commit': 'id\n' });
+    const later = await infrastructureChanges(root, base);
+    const ev = buildEvidence([], {
+      repo: { baseSha: base, branch: 'proofpr/1-x' },
+      filesChanged: [],
+      verdict: 'unverified',
+      reason: 'gates failed',
+      infrastructureChanges: later,
+    });
+    expect(ev.infrastructureChanges?.map((c) => c.path).sort()).toEqual(['.husky/pre-commit', 'package.json']);
+    const md = renderSummaryMd(ev);
+    expect(md).toContain('### What would run later (review these)');
+    expect(md).toContain('scripts.postinstall added');
   });
 });

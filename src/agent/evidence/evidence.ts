@@ -42,6 +42,7 @@ export interface EvidenceFacts {
   /** Added to the hook errors found in the events. */
   hookErrors?: string[];
   leftOut?: Evidence['leftOut'];
+  infrastructureChanges?: Evidence['infrastructureChanges'];
   masked?: string[];
 }
 
@@ -186,6 +187,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(diff?.changedExpectations.length ? { changedExpectations: diff.changedExpectations } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
     ...(facts.leftOut?.length ? { leftOut: facts.leftOut } : {}),
+    ...(facts.infrastructureChanges?.length ? { infrastructureChanges: facts.infrastructureChanges } : {}),
     ...(facts.masked?.length ? { masked: facts.masked } : {}),
     ...maskedReadsOf(facts.baseline, events),
     ...(model ? { model } : {}),

@@ -218,6 +218,15 @@ function lifecycleSection(ev: Evidence): string[] {
   ];
 }
 
+/** What in the change would run later (evidence infrastructureChanges): each path and why, for the reviewer. */
+function laterSection(ev: Evidence): string[] {
+  const list = ev.infrastructureChanges ?? [];
+  if (list.length === 0) return [];
+  const rows = list.slice(0, MAX_FILES).map((c) => `| ${mdCode(c.path, 160)} | ${mdText(c.why, 240)} |`);
+  const more = list.length > rows.length ? ['', `_${list.length - rows.length} more in evidence.json (\`infrastructureChanges\`)._`] : [];
+  return ['### What would run later (review these)', '', '| File | Why |', '| --- | --- |', ...rows, ...more];
+}
+
 /** At most this many changed expectations in the PR body; the evidence lists them all. */
 const CHANGED_SHOWN = 25;
 
@@ -262,6 +271,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     factsBlock(ev, opts),
     gatesTable(ev),
     lifecycleSection(ev),
+    laterSection(ev),
     notVerified(ev),
     notRunSection(ev),
     secondLookSection(ev),

@@ -64,6 +64,8 @@ export interface Evidence {
   wipRef?: string;
   /** Files the WIP commit could not take (a path git refuses, a protected path), kept in the worktree: path and why. */
   leftOut?: Array<{ path: string; why: string }>;
+  /** What in the change would run later (CONTRACT §11): lifecycle scripts, install-time code, workflows, hooks, control files; path and why. */
+  infrastructureChanges?: Array<{ path: string; why: string }>;
   /** Paths hidden from the agent's tools and masked in the sandbox: content matching a secret rule, or permissions.masked (CONTRACT §10), worktree-relative. */
   masked?: string[];
   /** Masked paths a harness test run read (each run's `maskedReads` united): permissions.readable opts one in. */
