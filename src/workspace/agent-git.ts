@@ -67,7 +67,12 @@ export interface AgentGitInput {
 export interface AgentGit {
   /** The private git dir: bound, writable, where the worktree's git dir is inside the sandbox. */
   gitDir: string;
-  /** The sanitized store it borrows objects from (bound read-only); none on an unborn branch. */
+  /**
+   * A second git dir like it, made before the agent runs and bound read-only where a clean checkout the
+   * harness makes of this repository (pristine-checkout.ts) has its git dir; none on an unborn branch.
+   */
+  checkoutGitDir?: string;
+  /** The sanitized store they borrow objects from (bound read-only); none on an unborn branch. */
   store?: string;
   /** The sanitized base commit (the private HEAD); none on an unborn branch. */
   head?: string;
@@ -75,32 +80,39 @@ export interface AgentGit {
 
 const real = (i: AgentGitInput): Record<string, string> => ({ GIT_DIR: i.gitDir, GIT_WORK_TREE: i.root });
 
-/** Makes the run's private git dir (and the sanitized store when the cache has none for this base). */
+/** Makes the run's private git dirs (and the sanitized store when the cache has none for this base). */
 export async function makeAgentGit(input: AgentGitInput): Promise<AgentGit> {
   const g = { cwd: input.root, env: real(input), okCodes: [0, 1, 128] };
   const baseRes = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], g);
   const base = baseRes.code === 0 ? baseRes.stdout.trim() : undefined;
   const ref = (await git(['symbolic-ref', '--quiet', 'HEAD'], g)).stdout.trim();
   const format = (await git(['rev-parse', '--show-object-format'], g)).stdout.trim() || 'sha1';
-  const priv = join(input.runTmp, 'agent-git');
-  await rm(priv, { recursive: true, force: true });
-  await mkdir(join(priv, 'objects', 'info'), { recursive: true });
-  await mkdir(join(priv, 'objects', 'pack'), { recursive: true });
-  await mkdir(join(priv, 'refs', 'heads'), { recursive: true });
-  await mkdir(join(priv, 'refs', 'tags'), { recursive: true });
-  await mkdir(join(priv, 'info'), { recursive: true });
-  await writeFile(join(priv, 'config'), await privateConfig(input, format));
-  await writeFile(join(priv, 'HEAD'), ref ? `ref: ${ref}\n` : `${base ?? ''}\n`);
-  const exclude = await readFile(join(input.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
-  await writeFile(join(priv, 'info', 'exclude'), `${exclude}${(input.exclude ?? []).map((l) => `${l}\n`).join('')}`);
-  if (!base) return { gitDir: priv };
-  const tracked = await trackedMasked(input);
-  const { store, head } = await sanitizedStore(input, base, format, tracked);
-  await writeFile(join(priv, 'objects', 'info', 'alternates'), `${join(store, 'objects')}\n`);
-  const p = { cwd: input.root, env: { GIT_DIR: priv, GIT_WORK_TREE: input.root } };
-  if (ref) await git(['update-ref', ref, head], p);
-  await git(['read-tree', head], { ...p, env: { ...p.env, GIT_INDEX_FILE: join(priv, 'index') } });
-  return { gitDir: priv, store, head };
+  const made = base ? await sanitizedStore(input, base, format, await trackedMasked(input)) : undefined;
+  const dir = { input, format, ref, base, ...(made ? { made } : {}) };
+  const priv = await gitDirFor(join(input.runTmp, 'agent-git'), dir);
+  if (!made) return { gitDir: priv };
+  // The same again, for the harness's clean checkouts: made now, before the agent runs, and bound read-only.
+  const checkouts = await gitDirFor(join(input.runTmp, 'agent-git-checkouts'), dir);
+  return { gitDir: priv, checkoutGitDir: checkouts, store: made.store, head: made.head };
+}
+
+/** A git dir at `at` for the worktree: the branch (or detached HEAD) at the sanitized base, its index, the exclude lines. */
+async function gitDirFor(
+  at: string,
+  d: { input: AgentGitInput; format: string; ref: string; base: string | undefined; made?: { store: string; head: string } },
+): Promise<string> {
+  await rm(at, { recursive: true, force: true });
+  for (const sub of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) await mkdir(join(at, sub), { recursive: true });
+  await writeFile(join(at, 'config'), await privateConfig(d.input, d.format));
+  await writeFile(join(at, 'HEAD'), d.ref ? `ref: ${d.ref}\n` : `${d.made?.head ?? ''}\n`);
+  const exclude = await readFile(join(d.input.commonDir, 'info', 'exclude'), 'utf8').catch(() => '');
+  await writeFile(join(at, 'info', 'exclude'), `${exclude}${(d.input.exclude ?? []).map((l) => `${l}\n`).join('')}`);
+  if (!d.made) return at;
+  await writeFile(join(at, 'objects', 'info', 'alternates'), `${join(d.made.store, 'objects')}\n`);
+  const p = { cwd: d.input.root, env: { GIT_DIR: at, GIT_WORK_TREE: d.input.root } };
+  if (d.ref) await git(['update-ref', d.ref, d.made.head], p);
+  await git(['read-tree', d.made.head], { ...p, env: { ...p.env, GIT_INDEX_FILE: join(at, 'index') } });
+  return at;
 }
 
 /** The private git's config: the repository's format and file-system settings, nothing else. */

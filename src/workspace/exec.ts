@@ -10,7 +10,7 @@ import { scrubbedEnv } from './env-scrub.js';
 import { homeCaches } from './home-caches.js';
 import { OutputCap } from './output-cap.js';
 import { resolveSandbox, sandboxArgv, type SandboxOptions, type SandboxSetting } from './sandbox.js';
-import { mirrorFolders, sandboxMounts } from './sandbox-mounts.js';
+import { checkoutGitBind, mirrorFolders, sandboxMounts, type CheckoutGit } from './sandbox-mounts.js';
 import type { ProtectOptions } from './protected-mounts.js';
 import { gitPinEnv, runsGit } from './git-pin.js';
 import { readWorktreeGitDirsSync } from './worktree-git-dir.js';
@@ -111,6 +111,8 @@ interface ExecContext {
   home: string;
   /** Worktree-relative files the sandbox masks. */
   masked: string[];
+  /** The read-only sanitized git a clean checkout of the repository gets in the sandbox (sandbox-mounts.ts). */
+  checkoutGit?: CheckoutGit;
 }
 
 /** The run's home and tmp, the environment, the sandbox mounts and the git pin: set up once per exec. */
@@ -142,7 +144,7 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
           ...(opts.agentGitCache ? { agentGitCache: opts.agentGitCache } : {}),
         })
       : undefined;
-  const { masked = [], ...boxMounts } = mounts ?? {};
+  const { masked = [], checkoutGit, ...boxMounts } = mounts ?? {};
   const box = mounts
     ? {
         root,
@@ -171,6 +173,7 @@ async function execContext(opts: ExecOptions): Promise<ExecContext> {
     runTmp,
     home,
     masked: masked.map((m) => relative(root, m).split(sep).join('/')),
+    ...(checkoutGit ? { checkoutGit } : {}),
   };
 }
 
@@ -262,7 +265,10 @@ function rehome(env: Record<string, string>, from: string, to: string): Record<s
 
 async function runIn(cx: ExecContext, req: ExecRequest, fresh: FreshDirs | undefined): Promise<ExecResult> {
   const { opts, max, grace, log, live, sandbox } = cx;
-  const box = cx.box && fresh ? { ...cx.box, home: fresh.home, scratchBinds: fresh.toolCaches } : cx.box;
+  const own = cx.box && fresh ? { ...cx.box, home: fresh.home, scratchBinds: fresh.toolCaches } : cx.box;
+  // A clean checkout of the repository (a harness test run's cwd) sees the sanitized git, read-only.
+  const checkout = own && req.cwd ? checkoutGitBind(cx.checkoutGit, req.cwd) : undefined;
+  const box = own && checkout ? { ...own, overlays: [...(own.overlays ?? []), checkout] } : own;
   for (const d of box?.ensureDirs ?? []) tryMkdir(d);
   const started = Date.now();
   const env = commandEnv(cx, req, fresh);

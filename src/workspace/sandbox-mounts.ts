@@ -5,7 +5,7 @@ import { DEPENDENCY_DIRS } from './dependency-dirs.js';
 import { git } from './git.js';
 import { dependencyLinkTargets } from './dependency-link-targets.js';
 import { readLinkedDirs } from './linked-dirs.js';
-import { commonDirOf, readWorktreeGitDirs } from './worktree-git-dir.js';
+import { commonDirOf, readWorktreeGitDirs, readWorktreeGitDirsSync } from './worktree-git-dir.js';
 import { makeAgentGit } from './agent-git.js';
 import type { SandboxOptions } from './sandbox.js';
 import { inSystemDir, mayMountToolchainDir } from './sandbox-system.js';
@@ -39,6 +39,7 @@ const inside = (p: string, dir: string): boolean => p === dir || p.startsWith(di
 export async function sandboxMounts(input: MountInput): Promise<
   Pick<SandboxOptions, 'hide' | 'readOnly' | 'overlays' | 'writable' | 'scratchBinds' | 'ensureDirs' | 'agentGit' | 'pinnedDirs'> & {
     masked: string[];
+    checkoutGit?: CheckoutGit;
   }
 > {
   const hide: string[] = [];
@@ -78,7 +79,7 @@ export async function sandboxMounts(input: MountInput): Promise<
   readOnly.push(...(await linkedToolchainDirs(pathDirs, [input.root, ...readOnly])));
   const p = protectedMounts(input.root, input.protect);
   if (p.masked.length > 0) overlays.push(...maskedSources(input.runTmp, input.root, p.masked));
-  const agentGit = dirs ? await agentGitMounts(input, dirs, p.masked, linkExcludes, readOnly) : undefined;
+  const git = dirs ? await agentGitMounts(input, dirs, p.masked, linkExcludes, readOnly) : undefined;
   readOnly.push(...p.readOnly);
   const ensureDirs = input.protect ? wallMissingControlDirs(input.root, input.protect) : [];
   readOnly.push(...ensureDirs);
@@ -96,7 +97,8 @@ export async function sandboxMounts(input: MountInput): Promise<
     ensureDirs,
     masked: p.masked,
     pinnedDirs,
-    ...(agentGit ? { agentGit } : {}),
+    ...(git ? { agentGit: git.agentGit } : {}),
+    ...(git?.checkoutGit ? { checkoutGit: git.checkoutGit } : {}),
   };
 }
 
@@ -122,7 +124,7 @@ async function agentGitMounts(
   masked: readonly string[],
   exclude: string[],
   readOnly: string[],
-): Promise<[string, string]> {
+): Promise<{ agentGit: [string, string]; checkoutGit?: CheckoutGit }> {
   if (masked.length > 0) await unchangedForGit(input.root, dirs.gitDir, masked);
   const a = await makeAgentGit({
     root: input.root,
@@ -133,7 +135,33 @@ async function agentGitMounts(
     exclude,
   });
   if (a.store) readOnly.push(a.store);
-  return [a.gitDir, dirs.gitDir];
+  const checkoutGit = a.checkoutGitDir
+    ? { gitDir: a.checkoutGitDir, worktrees: join(dirs.commonDir, 'worktrees'), own: dirs.gitDir }
+    : undefined;
+  return { agentGit: [a.gitDir, dirs.gitDir], ...(checkoutGit ? { checkoutGit } : {}) };
+}
+
+/**
+ * The git a clean checkout of this repository shows inside the sandbox (a harness test run's cwd): the
+ * read-only sanitized git dir, bound at the checkout's own git dir (under `worktrees`), never the real one.
+ */
+export interface CheckoutGit {
+  gitDir: string;
+  worktrees: string;
+  /** The agent's worktree's git dir (it has its own). */
+  own: string;
+}
+
+/** The [source, destination] bind that gives the checkout at `dir` its git inside the sandbox, if it is a checkout of this repository. */
+export function checkoutGitBind(c: CheckoutGit | undefined, dir: string): [string, string] | undefined {
+  if (!c) return undefined;
+  let gitDir: string;
+  try {
+    gitDir = readWorktreeGitDirsSync(dir)?.gitDir ?? '';
+  } catch {
+    return undefined;
+  }
+  return gitDir && gitDir !== c.own && dirname(gitDir) === c.worktrees ? [c.gitDir, gitDir] : undefined;
 }
 
 /**

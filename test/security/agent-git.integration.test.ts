@@ -169,6 +169,8 @@ let bwrap: string | null = null;
 let wt: Worktree | undefined;
 let h: ExecHandle | undefined;
 let attackDir = '';
+/** A clean checkout of the base as the harness makes one for a test run (pristine-checkout.ts: `git worktree add --detach` in the exec's TMPDIR). */
+let checkout = '';
 let realCommon = '';
 const figures: Record<string, number> = {};
 
@@ -203,6 +205,8 @@ beforeAll(async () => {
   attackDir = join(runTmp, 'tmp', 'attack');
   mkdirSync(attackDir, { recursive: true });
   writeFileSync(join(attackDir, 'zlib.js'), ZLIB_READER);
+  checkout = join(runTmp, 'tmp', 'proofpr-pristine-x', 'tree');
+  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', checkout, 'HEAD'], { cwd: wt.path, env: { ...env, GIT_DIR: wt.gitDir } });
 }, 300_000);
 
 afterAll(async () => {
@@ -227,17 +231,24 @@ describe('the agent git holds only what it may see', () => {
     expect(found).toContain('the other branch private key');
   });
 
-  it.each(READERS)(
-    'agent git - %s prints no secret from inside the sandbox',
-    async (name, body) => {
+  const where = (w: string): string => (w === 'worktree' ? (wt?.path ?? '') : checkout);
+  it.each(READERS.flatMap(([name, body]) => [['worktree', name, body] as const, ['harness checkout', name, body] as const]))(
+    'agent git - from the %s, %s prints no secret from inside the sandbox',
+    async (at, name, body) => {
       if (!bwrap || !wt || !h) return;
-      const file = join(attackDir, `${name.replace(/[^a-z0-9]+/gi, '-')}.sh`);
+      const file = join(attackDir, `${at}-${name}.sh`.replace(/[^a-z0-9.]+/gi, '-'));
       writeFileSync(file, `${prelude(realCommon)}\nATTACK=${JSON.stringify(attackDir)}\n${body}\n`);
       // `bash <file>`: the command line never names git, so no pin applies (code run by the tests).
-      const r = await h.exec({ command: `bash ${JSON.stringify(file)} 2>&1`, cwd: wt.path, timeoutMs: 240_000 });
+      // From the harness checkout: as a harness test run (its own fresh home).
+      const r = await h.exec({
+        command: `bash ${JSON.stringify(file)} 2>&1`,
+        cwd: where(at),
+        timeoutMs: 240_000,
+        ...(at === 'worktree' ? {} : { home: 'fresh' as const }),
+      });
       expect(r.truncated).toBe(false);
       const found = leaks(r.output);
-      figures[name] = found.length;
+      figures[`${at}: ${name}`] = found.length;
       if (SEES_PLACEHOLDER.has(name)) expect(r.output).toContain(maskedContent('config/.env.production'));
       expect({ reader: name, leaked: found.slice(0, 5), count: found.length }).toEqual({ reader: name, leaked: [], count: 0 });
     },
@@ -264,6 +275,25 @@ describe('the agent git holds only what it may see', () => {
     expect(rest).toContain(maskedContent('config/.env.production'));
     expect(rest?.trimEnd().endsWith('RESTORED')).toBe(true);
   }, 180_000);
+
+  it('agent git - a test run in the harness checkout has a git: the sanitized base, read-only', async () => {
+    if (!bwrap || !wt || !h) return;
+    const file = join(attackDir, 'checkout-git.sh');
+    writeFileSync(
+      file,
+      'echo "commits $(git log --oneline | wc -l)"; git show HEAD:config/.env.production; git -c user.name=a -c user.email=a@b.c commit --allow-empty -qm x 2>&1 | head -1\n',
+    );
+    // A script file: the command line never names git, so git finds the checkout's own .git (no pin).
+    const r = await h.exec({
+      command: `bash ${JSON.stringify(file)}`,
+      cwd: checkout,
+      timeoutMs: 60_000,
+      home: 'fresh',
+    });
+    expect(r.output).toContain(`commits ${AGENT_HISTORY}`);
+    expect(r.output).toContain(maskedContent('config/.env.production'));
+    expect(r.output).toMatch(/Read-only file system|unable to|fatal/i);
+  }, 120_000);
 
   it('agent git - the harness commits from the real git dir: the masked path keeps its real blob, the agent commit in its own git changes nothing real', async () => {
     if (!bwrap || !wt || !h) return;
