@@ -30,6 +30,22 @@ export interface ReadinessInput {
   /** Writable inside the sandbox (the exec's TMPDIR). */
   scratchDir: string;
   signal?: AbortSignal;
+  /** The install that could not run (resolveRunCommands' installUnavailable): the tests were tried without it. */
+  skippedInstall?: { command: string; reason: string };
+}
+
+/** What test runners print when an import finds nothing: Node (CommonJS and ESM), Python, Go, Ruby. */
+const MISSING_MODULE =
+  /Cannot find (module|package) ['"]|ERR_MODULE_NOT_FOUND|ModuleNotFoundError: No module named|ImportError: No module named|no required module provides package|cannot load such file/;
+
+/** The tests were tried without an install the run could not do, and failed for a missing module: not ready. */
+async function neededInstall(input: ReadinessInput, command: string, outputPath: string | undefined): Promise<string | undefined> {
+  const skipped = input.skippedInstall;
+  if (!skipped || !outputPath) return undefined;
+  const text = await readFile(outputPath, 'utf8').catch(() => '');
+  const line = MISSING_MODULE.exec(text) ? text.split('\n').find((l) => MISSING_MODULE.test(l)) : undefined;
+  if (!line) return undefined;
+  return `the test command \`${command}\` needs the dependencies \`${skipped.command}\` installs (on the base commit: ${line.trim().slice(0, 160)}), and that install cannot run here: ${skipped.reason}`;
 }
 
 function fixFor(test: CommandChoice | undefined, config: RepoConfig): string {
@@ -62,6 +78,8 @@ export async function checkReadiness(input: ReadinessInput): Promise<Readiness> 
   });
   const run = full.run;
   await restoreBase(input.root, input.gitDir);
+  const install = await neededInstall(input, command, run.outputPath);
+  if (install) return { ready: false, baseline: run, reason: install };
   if (run.counts !== null && executed(run.counts) !== null) return { ready: true, baseline: run, full };
   const exit = run.exitCode === null ? 'was killed or timed out' : `exited ${run.exitCode}`;
   const out = ` (output: ${join('tool-output', 'baseline-test-run.txt')} in the run folder${full.note ? `; ${full.note}` : ''})`;

@@ -8,7 +8,9 @@ import type { RunTaskInput } from './run-task-types.js';
 /**
  * Step 4, before the first model request: a fix run needs a test command whose counts can be read on the
  * base (a sweep passes the baseline it already took). Plan runs change nothing and skip it. A package
- * manager that is neither installed nor available through corepack (resolveRunCommands) stops here.
+ * manager the test command calls that is neither installed nor available through corepack
+ * (resolveRunCommands) stops here; one only the install needs does not: the tests are tried without the
+ * install, and the baseline stops the run only when they fail for a missing module.
  */
 export async function getReady(input: RunTaskInput, ws: Workspace, exec: ExecPort, cmds: RunCommands): Promise<Readiness | undefined> {
   if (input.mode !== 'fix') return undefined;
@@ -21,6 +23,7 @@ export async function getReady(input: RunTaskInput, ws: Workspace, exec: ExecPor
     config: cmds.config,
     ...(cmds.test ? { test: cmds.test } : {}),
     ...(cmds.missing ? { missing: cmds.missing } : {}),
+    ...(cmds.installUnavailable ? { skippedInstall: cmds.installUnavailable } : {}),
     exec,
     runDir: input.runDir,
     baseSha: ws.wt.baseSha,

@@ -4,7 +4,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import { detectCommands } from '../detect/detect-commands.js';
 import { resolveCommands, type CommandChoice, type ResolvedCommands } from '../detect/resolve-commands.js';
 import type { DetectedCommands } from '../detect/types.js';
-import { checkPackageManagerTools, throughCorepack, type ToolCheck } from './package-manager-tool.js';
+import { checkPackageManagerTools, corepackToolsIn, throughCorepack, type ToolCheck } from './package-manager-tool.js';
 
 /** The folder each detected install fills: when the checkout's own is linked into the worktree, it is already installed. */
 const INSTALLS: Record<string, string> = {
@@ -23,6 +23,12 @@ export interface RunCommands extends ResolvedCommands {
    * manager the commands call is missing and corepack cannot provide it. Setup is left out.
    */
   notReady?: string;
+  /**
+   * The install that could not run (its package manager is missing and corepack cannot provide it) while
+   * the test command needs no such tool: setup is left out and the tests are tried without it; the
+   * baseline decides (check-readiness.ts: not ready only when the tests fail for a missing module).
+   */
+  installUnavailable?: { command: string; reason: string };
 }
 
 export interface ResolveRunOptions {
@@ -67,8 +73,16 @@ async function withTools(r: ResolvedCommands, root: string, opts: ResolveRunOpti
   const check = opts.checkTools ?? ((commands, cwd) => checkPackageManagerTools(commands, { cwd }));
   const t = await check([r.setup?.command, r.test?.command], root);
   if (!t.ok) {
-    const { setup: _setup, ...rest } = r;
-    return { ...rest, config: { ...r.config, setup: { ...r.config.setup, command: undefined } }, notReady: t.reason };
+    const { setup, ...rest } = r;
+    const withoutSetup = { ...rest, config: { ...r.config, setup: { ...r.config.setup, command: undefined } } };
+    // Readiness by trying: a tool only the install needs is no reason to refuse before the tests ran.
+    const testTools = corepackToolsIn(r.test?.command);
+    if (!setup || t.tool.split(' and ').some((tool) => testTools.includes(tool))) return { ...withoutSetup, notReady: t.reason };
+    return {
+      ...withoutSetup,
+      setupSkipped: `${t.reason}; the tests are tried without \`${setup.command}\` (the baseline decides whether they need it)`,
+      installUnavailable: { command: setup.command, reason: t.reason },
+    };
   }
   if (!t.corepack) return r;
   const { tools, why } = t.corepack;

@@ -71,6 +71,7 @@ export const runBaseline: BaselineRunner = async (opts) => {
       gitDir,
       config: cmds.config,
       test: cmds.test,
+      ...(cmds.installUnavailable ? { skippedInstall: cmds.installUnavailable } : {}),
       exec: handle.exec,
       runDir: opts.runDir,
       baseSha,

@@ -88,6 +88,19 @@ describe('package manager through corepack', () => {
     expect(fails.config.setup.command).toBeUndefined();
   });
 
+  it('resolveRunCommands: pnpm missing but only the install needs it: setup left out, no readiness stop, the tests are tried', async () => {
+    const { dir } = pnpmRepo();
+    const r = await resolveRunCommands(dir, parseRepoConfig('test:\n  command: node --test test/\n'), {
+      checkTools: async () => ({ ok: false, tool: 'pnpm', reason: 'pnpm is missing: corepack enable' }),
+    });
+    expect(r.notReady).toBeUndefined();
+    expect(r.setup).toBeUndefined();
+    expect(r.config.setup.command).toBeUndefined();
+    expect(r.installUnavailable).toEqual({ command: 'pnpm install --frozen-lockfile', reason: 'pnpm is missing: corepack enable' });
+    expect(r.setupSkipped).toContain('the tests are tried without `pnpm install --frozen-lockfile`');
+    expect(r.test?.command).toBe('node --test test/');
+  });
+
   it('resolveRunCommands: a detected pnpm install that is skipped (node_modules linked from the checkout) needs no pnpm: the test command alone is checked', async () => {
     const { dir, work } = pnpmRepo();
     mkdirSync(join(work, 'installed'));
@@ -115,6 +128,82 @@ describe('proofpr run with pnpm-lock.yaml and no pnpm (the built CLI)', () => {
   afterAll(async () => {
     await server.close();
   });
+
+  /** A pnpm repository whose configured test command is Node's own runner; `needsDep`: the test imports a dependency. */
+  function pnpmNodeTestRepo(needsDep: boolean): { dir: string; work: string } {
+    const work = tempDir('proofpr-corepack-try-');
+    const dir = join(work, 'repo');
+    writeTree(dir, {
+      'package.json': JSON.stringify({ name: 'p', version: '1.0.0', devDependencies: { dep: '1.0.0' } }),
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      '.github/proofpr.yml': 'test:\n  command: node --test test/\npermissions:\n  allow: ["Bash(node --test:*)"]\n',
+      'src/add.js': 'module.exports = (a, b) => a - b;\n',
+      'test/add.test.js':
+        (needsDep ? "require('dep');\n" : '') +
+        "const test = require('node:test');\nconst assert = require('node:assert');\nconst add = require('../src/add.js');\n" +
+        "test('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+    });
+    commitAll(dir);
+    return { dir, work };
+  }
+
+  async function envFor(work: string, url: string): Promise<Record<string, string>> {
+    return {
+      PATH: pathWithoutPackageManagers(work),
+      HOME: join(work, 'home'),
+      COREPACK_HOME: join(work, 'corepack'),
+      COREPACK_NPM_REGISTRY: `http://127.0.0.1:${await freePort()}`,
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: 'sk-ant-test-key-corepack-0123456789',
+      PROOFPR_HOME: join(work, 'proofpr-home'),
+      LOG_LEVEL: 'error',
+    };
+  }
+
+  it('readiness by trying: the install cannot run, the tests need no dependency: the run goes on and is verified', async () => {
+    const fixer = await startFakeMessagesServer((_body, n) => {
+      const tool = (name: string, input: unknown) => ({
+        content: [{ type: 'tool_use', id: `toolu_${n}`, name, input }],
+        stop_reason: 'tool_use',
+      });
+      if (n === 1) return tool('Read', { file_path: 'src/add.js' });
+      if (n === 2) return tool('Edit', { file_path: 'src/add.js', old_string: 'a - b', new_string: 'a + b' });
+      if (n === 3) return tool('Bash', { command: 'node --test test/' });
+      return { content: [{ type: 'text', text: 'Fixed add.' }], stop_reason: 'end_turn' };
+    });
+    try {
+      const { dir, work } = pnpmNodeTestRepo(false);
+      const out = join(work, 'run');
+      const r = await runCli(['run', '--repo', dir, '--prompt', 'fix add', '--out', out, '--json'], await envFor(work, fixer.url), {
+        timeoutMs: 150_000,
+      });
+      const evidence = JSON.parse(readFileSync(join(out, 'evidence.json'), 'utf8')) as {
+        verdict: string;
+        reason: string;
+        setup?: { why: string };
+        baseline?: { counts?: { failed: number } };
+      };
+      if (evidence.verdict !== 'verified') throw new Error(`not verified: ${evidence.reason}`);
+      expect(r.code).toBe(0);
+      expect(evidence.setup?.why).toContain('the tests are tried without `pnpm install --frozen-lockfile`');
+      expect(evidence.baseline?.counts?.failed).toBe(1);
+    } finally {
+      await fixer.close();
+    }
+  }, 180_000);
+
+  it('readiness by trying: the tests fail for a missing module the install would bring: not ready, naming the install and the fix', async () => {
+    const { dir, work } = pnpmNodeTestRepo(true);
+    const out = join(work, 'run');
+    const r = await runCli(['run', '--repo', dir, '--prompt', 'fix add', '--out', out, '--json'], await envFor(work, server.url), {
+      timeoutMs: 150_000,
+    });
+    expect(r.code).toBe(3);
+    const evidence = JSON.parse(readFileSync(join(out, 'evidence.json'), 'utf8')) as { verdict: string; reason: string };
+    expect(evidence.reason).toContain('needs the dependencies `pnpm install --frozen-lockfile` installs');
+    expect(evidence.reason).toContain("Cannot find module 'dep'");
+    expect(evidence.reason).toContain('corepack enable');
+  }, 180_000);
 
   it('is a readiness stop: unverified, exit 3, zero model requests, the reason names pnpm and corepack enable', async () => {
     const { dir, work } = pnpmRepo();
