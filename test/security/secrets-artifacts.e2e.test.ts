@@ -15,7 +15,8 @@ import nock from 'nock';
 import { startFakeGitHubServer, type FakeGitHubServer } from '../fakes/github/server.js';
 import { git } from '../action/harness.js';
 import { startGitHttpServer, type GitHttpServer } from '../workspace/http-git-server.js';
-import { REDACTED, TOKEN_RULES } from '../../src/secrets/index.js';
+import { REDACTED } from '../../src/secrets/index.js';
+import { findCredentials } from '../../src/secrets/files.js';
 import { JWT, PEM_BLOCK, SHAPES } from './secrets-shapes.js';
 import { tempDir } from '../kit/temp.js';
 
@@ -24,13 +25,13 @@ const ENV_SECRET_NAME = 'PROOFPR_LEAKTEST_DEPLOY_SECRET';
 const ENV_SECRET = 'deploy value known only from the environment';
 const ALL = [...Object.values(SHAPES).map((s) => s.text), PEM_BLOCK, JWT, ENV_SECRET].join('\n');
 /**
- * The shapes no wall judges a file by (not confident for looksLikeSecretContent; a key block's armor line alone
- * already hides a data file): only redaction removes them.
+ * The shapes no wall judges a file by (the content rules of src/secrets/credential-content.ts find no
+ * credential in them): only redaction removes them.
  */
 const LOOSE = [
-  ...Object.entries(SHAPES)
-    .filter(([id]) => !TOKEN_RULES.find((r) => r.id === id)?.confident && id !== 'private-key-block')
-    .map(([, s]) => s.text),
+  ...Object.values(SHAPES)
+    .filter((s) => findCredentials(s.text).length === 0)
+    .map((s) => s.text),
   JWT,
   ENV_SECRET,
 ].join('\n');
