@@ -115,4 +115,23 @@ describe('git commands that change only the worktree and the agent`s own git', (
       expect({ command, behavior: (await plan.check('Bash', { command })).behavior }).toEqual({ command, behavior: 'deny' });
     expect((await plan.check('Bash', { command: 'git status --porcelain=v1 --untracked-files=all' })).behavior).toBe('allow');
   });
+
+  it('a Bash write to a path git cannot commit (a look-alike .git) is refused, with the reason', async () => {
+    const writes = [
+      'echo x > .GIT/config',
+      'echo x > .git./config',
+      "echo x > '.git /config'",
+      'cp src/a.ts GIT~1/x',
+      'mkdir .Git',
+      "tee '.git::$INDEX_ALLOCATION/x' < README.md",
+      'sed -n p README.md > sub/.gIt/hooks/pre-commit',
+    ];
+    const allowed: string[] = [];
+    for (const command of writes) {
+      const d = await policy.check('Bash', { command });
+      if (d.behavior === 'allow') allowed.push(command);
+      else expect({ command, reason: d.reason }).toEqual({ command, reason: expect.stringMatching(/git|outside|refus|not/i) });
+    }
+    expect(allowed).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import { gitPathProblem } from '../../workspace/git-path-rules.js';
 import { resolveInside } from './path-jail.js';
 import type { PermissionRule } from './rules.js';
 import type { IgnoredPaths } from './git-ignored.js';
@@ -94,6 +95,9 @@ export function checkPathArg(v: string, glob: boolean, access: 'read' | 'write',
     if (!glob || !GLOB.test(v)) {
       const r = resolveInside(ctx.root, v, { ...opts, cwd });
       if (!r.ok) return jailed(r.reason);
+      // The Write tool's and the commit's rule (git's verify_path, git-path-rules.ts): a file git cannot commit is refused when written.
+      const unfit = access === 'write' && r.rel !== '' ? gitPathProblem(r.rel) : undefined;
+      if (unfit) return jailed(`${v}: git cannot commit this path (${unfit}), so the work would be lost; choose another name`);
       const denied = configDenied(r.rel, isDirectory(r.abs), access, ctx, `path "${v}"`);
       if (denied) return denied;
       continue;
