@@ -24,7 +24,7 @@ function linkedWorktree(): string {
   const dep = join(base, 'cache', 'node_modules');
   writeFiles(root, {
     'src/a.js': 'export const median = 1;\n',
-    'config/master.key': 'CANARY_TRACKED_KEY_0123456789\n',
+    'config/master.key': '9c4e1f7a2b8d3e6f0a5c9b1d4e7f2a8c\n', // real-shaped: a secret by content
     '.gitignore': 'node_modules\n',
   });
   writeFiles(dep, {
