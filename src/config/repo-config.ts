@@ -153,7 +153,7 @@ export const repoConfigSchema = z
           .array(repoPath)
           .default([])
           .describe(
-            'protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise',
+            'protected paths the agent may change (gitignore-style globs, e.g. `.github/workflows/**`, `.npmrc`; `package.json#scripts` allows lifecycle script changes in every package.json, a path such as `package.json` or `setup.py` allows its lifecycle or install-time changes): secret files, CI config, hooks, agent and package-manager configs are read-only otherwise',
           ),
         readable: z
           .array(repoPath)
