@@ -14,6 +14,7 @@ import { createScriptedModel, text, toolUse } from '../../src/model/scripted.js'
 import { stubToolbox } from '../agent/helpers.js';
 import { contextManager, loopDeps, runLoop } from './helpers.js';
 import { tempDir } from '../kit/temp.js';
+import { FAKE_AWS_ENV, FAKE_AWS_SECRET } from '../kit/fake-secrets.js';
 
 describe('instruction files', () => {
   let dir: string;
@@ -39,8 +40,10 @@ describe('instruction files', () => {
         'npm run x @docs/style.md',
         '```',
         'Mail owner@example.com; inline `@docs/style.md` stays.',
+        'Deploy keys: @config/deploy.env',
       ].join('\n'),
     );
+    write('config/deploy.env', FAKE_AWS_ENV);
     write('docs/style.md', '## Style\nTwo spaces. <!-- hidden note -->\nAlso @nested.md');
     write('docs/nested.md', 'Nested rule: no default exports. And back to @style.md');
     symlinkSync(join(dir, 'outside.md'), join(root, 'docs/link.md'));
@@ -57,6 +60,12 @@ describe('instruction files', () => {
 
   it('stripHtmlComments - block and inline comments go, code keeps them', () => {
     expect(stripHtmlComments('a\n<!-- one\ntwo -->\nb <!-- c --> d\n```\n<!-- x -->\n```\n')).toBe('a\nb  d\n```\n<!-- x -->\n```\n');
+  });
+
+  it('loadInstructions - an @import of a masked file (content matching a secret rule) is said, not read', async () => {
+    const [file] = await loadInstructions(root, []);
+    expect(file!.content).not.toContain(FAKE_AWS_SECRET);
+    expect(file!.content).toMatch(/@config\/deploy\.env not imported: it is masked .*permissions\.readable/);
   });
 
   it('loadInstructions - @path imports expand in place, nested, once per chain; outside paths and cycles are said, not read', async () => {

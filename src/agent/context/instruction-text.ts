@@ -5,7 +5,8 @@
  * blocks and inline code are left exactly as written: an `@` or a comment there is an example, not a command.
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { hiddenFromAgent } from '../../workspace/world.js';
 
 export const MAX_IMPORT_DEPTH = 4;
 export const MAX_IMPORTS = 20;
@@ -67,6 +68,9 @@ async function resolveImport(state: ImportState, fromDir: string, target: string
     const real = await realpath(join(fromDir, target));
     if (!inside(state.root, real)) return { why: 'it is outside the repository' };
     if (!(await stat(real)).isFile()) return { why: 'it is not a file' };
+    // A masked file never reaches a prompt: the system prompt is the agent's world too.
+    if (hiddenFromAgent(state.root, relative(state.root, real).split(sep).join('/')))
+      return { why: 'it is masked (its content matches a secret rule; permissions.readable opts it in)' };
     return { path: real };
   } catch {
     return { why: 'no such file' };
