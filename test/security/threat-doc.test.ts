@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_FILE_PATTERNS, isControlPath, isSecretName, isTokenFileName, hasToken } from '../../src/workspace/protected-paths.js';
 import { expectEach } from '../kit/walls-expect.js';
+import { FAKE_NPM_TOKEN } from '../kit/fake-secrets.js';
 
 const doc = readFileSync('docs/security.md', 'utf8');
 const rows = doc
@@ -58,10 +59,19 @@ describe('docs/security.md threat table', () => {
     expect(isControlPath('.github/proofpr.yml')).toBe(true);
   });
 
-  it('threat doc - the secret files of row T2 are secrets to the code (by name, or by a token in them)', () => {
+  it('threat doc - row T2 masks by content, not by name: the formats it names are secrets to the code, fixtures are not', () => {
+    const t2 = row('T2').join(' ');
+    expect(t2).toMatch(/content matches a secret rule/);
+    expect(t2).toMatch(/never a file for its name alone/);
+    expect(hasToken(`//registry.npmjs.org/:_authToken=${FAKE_NPM_TOKEN}\n`)).toBe(true);
+    expect(hasToken('db.internal:5432:app:app:Xk9#mP2!qL7zR4w\n')).toBe(true); // pgpass
+    expect(hasToken('machine api.example.com login me password 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n')).toBe(true); // netrc
+    expect(hasToken('<password>{AQAAABAAAAAQ1kX9vB2mN7pL4rK8sT3wZ6yQ0cF5hJ=}</password>\n')).toBe(true); // Jenkins
+    expect(hasToken('//registry.npmjs.org/:_authToken=npm_x\n')).toBe(false);
+    expect(hasToken('BASIC=basic\nSECRET=xxx\n')).toBe(false);
+    // The names remain a hint for ignore rules only (a .gitignore line that stops ignoring `.env`).
     expectEach(isSecretName, true, ['.env', '.env.local', 'id_rsa', '.netrc']);
     expectEach(isTokenFileName, true, ['.npmrc', '.pypirc', 'credentials.json']);
-    expect(hasToken('//registry.npmjs.org/:_authToken=npm_x\n')).toBe(true);
     expect(isSecretName('.env.example')).toBe(false);
   });
 
