@@ -1,5 +1,6 @@
 import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
 import { DEPENDENCY_DIRS } from './dependency-dirs.js';
 import { git } from './git.js';
@@ -143,7 +144,8 @@ async function agentGitMounts(
 
 /**
  * The git a clean checkout of this repository shows inside the sandbox (a harness test run's cwd): the
- * read-only sanitized git dir, bound at the checkout's own git dir (under `worktrees`), never the real one.
+ * read-only sanitized git dir, bound at the checkout's own git dir (a worktree under `worktrees`, or a
+ * clone that borrows the repository's objects), never the real one.
  */
 export interface CheckoutGit {
   gitDir: string;
@@ -161,7 +163,29 @@ export function checkoutGitBind(c: CheckoutGit | undefined, dir: string): [strin
   } catch {
     return undefined;
   }
-  return gitDir && gitDir !== c.own && dirname(gitDir) === c.worktrees ? [c.gitDir, gitDir] : undefined;
+  if (!gitDir || gitDir === c.own) return undefined;
+  if (dirname(gitDir) === c.worktrees) return [c.gitDir, gitDir];
+  // A clone sharing the repository's objects (doctor's `git clone --shared`): its own .git borrows them.
+  return borrowsFrom(gitDir, join(dirname(c.worktrees), 'objects')) ? [c.gitDir, gitDir] : undefined;
+}
+
+/** Does the git dir `gitDir` read objects from `objects` through its alternates? */
+function borrowsFrom(gitDir: string, objects: string): boolean {
+  try {
+    const lines = readFileSync(join(gitDir, 'objects', 'info', 'alternates'), 'utf8').split('\n');
+    const want = realpathSync(objects);
+    return lines.some((l) => {
+      const p = l.trim();
+      if (!p || p.startsWith('#')) return false;
+      try {
+        return realpathSync(isAbsolute(p) ? p : join(gitDir, 'objects', p)) === want;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }
 
 /**

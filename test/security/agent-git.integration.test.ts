@@ -171,6 +171,7 @@ let h: ExecHandle | undefined;
 let attackDir = '';
 /** A clean checkout of the base as the harness makes one for a test run (pristine-checkout.ts: `git worktree add --detach` in the exec's TMPDIR). */
 let checkout = '';
+let shared = '';
 let realCommon = '';
 const figures: Record<string, number> = {};
 
@@ -207,6 +208,10 @@ beforeAll(async () => {
   writeFileSync(join(attackDir, 'zlib.js'), ZLIB_READER);
   checkout = join(runTmp, 'tmp', 'proofpr-pristine-x', 'tree');
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', checkout, 'HEAD'], { cwd: wt.path, env: { ...env, GIT_DIR: wt.gitDir } });
+  // doctor's dry run checks out a clone sharing the repository's objects instead (pristine-checkout.ts, standalone).
+  shared = join(runTmp, 'tmp', 'proofpr-pristine-y', 'tree');
+  execFileSync('git', ['clone', '--shared', '--no-checkout', '--quiet', '--', wt.gitDir, shared], { env });
+  execFileSync('git', ['checkout', '--detach', '--quiet', 'HEAD'], { cwd: shared, env });
 }, 300_000);
 
 afterAll(async () => {
@@ -231,8 +236,14 @@ describe('the agent git holds only what it may see', () => {
     expect(found).toContain('the other branch private key');
   });
 
-  const where = (w: string): string => (w === 'worktree' ? (wt?.path ?? '') : checkout);
-  it.each(READERS.flatMap(([name, body]) => [['worktree', name, body] as const, ['harness checkout', name, body] as const]))(
+  const where = (w: string): string => (w === 'worktree' ? (wt?.path ?? '') : w === 'harness checkout' ? checkout : shared);
+  it.each(
+    READERS.flatMap(([name, body]) => [
+      ['worktree', name, body] as const,
+      ['harness checkout', name, body] as const,
+      ['shared clone', name, body] as const,
+    ]),
+  )(
     'agent git - from the %s, %s prints no secret from inside the sandbox',
     async (at, name, body) => {
       if (!bwrap || !wt || !h) return;
