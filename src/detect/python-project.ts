@@ -46,11 +46,58 @@ async function usesPytest(root: string, files: readonly string[]): Promise<strin
   return undefined;
 }
 
+/** A requirements file: pip's `-r` input (`requirements.txt`, `requirements-dev.txt`, `dev-requirements.txt`, `requirements/test.txt`). */
+const REQUIREMENTS = /^(.*[-_.])?requirements([-_.].*)?\.(txt|in)$/i;
+/** What a file or extra meant for the tests or development is called. */
+const FOR_TESTS = /test|dev|ci\b/i;
+
+/** The project's requirements files that the tests need: the top one and every test or dev one, at the top, in tests/ or requirements/. */
+async function requirementFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of ['', 'tests/', 'test/', 'requirements/']) {
+    const names = (await list(join(root, dir))).filter((f) => REQUIREMENTS.test(f) || (dir === 'requirements/' && /\.(txt|in)$/.test(f)));
+    for (const f of names.sort())
+      if (f.endsWith('.txt') && (dir === 'tests/' || dir === 'test/' || FOR_TESTS.test(f) || /^requirements\.txt$/i.test(f)))
+        out.push(`${dir}${f}`);
+  }
+  return out;
+}
+
+/** The extras of pyproject.toml's [project.optional-dependencies] meant for the tests (`test`, `tests`, `testing`, `dev`). */
+async function testExtras(root: string): Promise<string[]> {
+  const text = (await readText(root, 'pyproject.toml')) ?? '';
+  const section = /^\[project\.optional-dependencies\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? '';
+  return [...section.matchAll(/^\s*"?([A-Za-z0-9_.-]+)"?\s*=/gm)].map((m) => m[1] ?? '').filter((k) => FOR_TESTS.test(k));
+}
+
+/**
+ * The install the tests need, from what the project declares: its requirements files for tests and
+ * development, and its pyproject extras for them (installed with the project itself, `-e .[test]`).
+ * Undefined when it declares none. pip installs into the Python the test command runs (on a runner,
+ * actions/setup-python's; with a system Python that refuses pip, activate a virtualenv first).
+ */
+export async function pythonSetup(root: string): Promise<DetectedCommands['setup']> {
+  const files = await requirementFiles(root);
+  const extras = await testExtras(root);
+  if (!files.length && !extras.length) return undefined;
+  const args = [...files.map((f) => `-r ${f}`), ...(extras.length ? [`-e ".[${extras.join(',')}]"`] : [])];
+  const what = [...files, ...(extras.length ? [`pyproject.toml's extras ${extras.join(', ')}`] : [])].join(', ');
+  return { command: `python3 -m pip install ${args.join(' ')}`, tool: 'pip', why: `the tests' dependencies are declared in ${what}` };
+}
+
 /**
  * A Python project (pyproject.toml, setup.py, setup.cfg, tox.ini, pytest.ini, or test_*.py files):
- * pytest when it is configured or the tests use it, else unittest's discovery.
+ * pytest when it is configured or the tests use it, else unittest's discovery; the install of what it
+ * declares for its tests (pythonSetup).
  */
 export async function detectPython(root: string): Promise<DetectedCommands | undefined> {
+  const found = await detectPythonTests(root);
+  if (!found?.test) return found;
+  const setup = await pythonSetup(root);
+  return setup ? { ...found, setup } : found;
+}
+
+async function detectPythonTests(root: string): Promise<DetectedCommands | undefined> {
   for (const [file, re, where] of PYTEST_CONFIG) {
     const text = await readText(root, file);
     if (text !== undefined && re.test(text))

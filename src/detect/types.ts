@@ -10,7 +10,7 @@ export interface DetectedTest extends DetectedCommand {
 }
 
 export interface DetectedSetup extends DetectedCommand {
-  /** npm | pnpm | yarn-classic | yarn-berry | bun | go | cargo */
+  /** npm | pnpm | yarn-classic | yarn-berry | bun | go | cargo | pip */
   tool: string;
 }
 

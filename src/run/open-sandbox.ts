@@ -16,13 +16,16 @@ export class SetupError extends Error {}
 
 /**
  * Step 2: runs `setup.command` (fix mode; configured or detected, see run-setup.ts), then opens the exec every tool, hook and test run goes through:
- * bubblewrap when available, scrubbed environment, no network.
+ * bubblewrap when available, scrubbed environment, no network. A configured setup that fails aborts the
+ * run; a detected one that fails is handed to `onDetectedSetupFailed` (when given) and the run goes on:
+ * readiness tries the tests without it (check-readiness.ts).
  */
 export async function openSandbox(
   input: RunTaskInput,
   ws: Workspace,
   setup?: CommandChoice,
   afterSetup?: () => Promise<void>,
+  onDetectedSetupFailed?: (reason: string) => void,
 ): Promise<ExecHandle> {
   const { config } = input;
   const readable = readableFor(ws.wt.path, config.permissions.allow, config.permissions.readable);
@@ -50,9 +53,10 @@ export async function openSandbox(
   const command = setup ?? (config.setup.command ? { command: config.setup.command } : undefined);
   if (command && input.mode === 'fix') {
     const r = await runSetup(command, config.setup.timeout_min, base, `${input.runDir}/setup.log`);
-    if (!r.ok) throw new SetupError(r.reason);
+    if (!r.ok && (setup?.source !== 'detected' || !onDetectedSetupFailed)) throw new SetupError(r.reason);
+    if (!r.ok) onDetectedSetupFailed?.(r.reason);
     // Before the exec opens: a folder the dependency cache took over is bound read-only like a linked one.
-    await afterSetup?.();
+    else await afterSetup?.();
   }
   // The harness's own test runs get a fresh home holding only what setup left here (fresh-home.ts).
   await snapshotHome(ws.runTmp);

@@ -50,7 +50,7 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     // 3. Said at the start: the sandbox (and why none) and the commands; then setup.command and the sandboxed exec.
     box = await sandboxStatus(input.config.sandbox);
     rec.record(runStart(run, ws, box, cmds));
-    sandbox = await openSandbox(run, ws, cmds.setup, deps.afterSetup);
+    sandbox = await openSandbox(run, ws, cmds.setup, deps.afterSetup, (reason) => (cmds = cmds && withoutFailedSetup(cmds, reason)));
     // 4. Readiness: the test command once on the base, before any model request.
     ready = await getReady(run, ws, sandbox.exec, cmds);
     // The readiness run is the run's baseline test run (kind 'baseline'), as when the verifier takes it itself.
@@ -92,6 +92,22 @@ export async function runTask(input: RunTaskInput): Promise<RunTaskResult> {
     await sandbox?.dispose().catch(() => undefined);
     await ws?.cleanup(outcome.keepWorktree);
   }
+}
+
+/**
+ * A detected install that failed (a pip install a system Python refuses, a registry out of reach): not the
+ * maintainer's command, so no abort; the tests are tried without it and readiness decides (a missing
+ * module then stops the run, naming the install and what it said).
+ */
+function withoutFailedSetup(cmds: RunCommands, reason: string): RunCommands {
+  if (!cmds.setup) return cmds;
+  const { setup, ...rest } = cmds;
+  const said = reason.split('\n').slice(1, 2).join('').trim();
+  return {
+    ...rest,
+    setupSkipped: `the detected install \`${setup.command}\` failed, so the tests are tried without it${said ? ` (${said})` : ''}; set setup.command in .github/proofpr.yml to the install that works here`,
+    installUnavailable: { command: setup.command, reason: `it failed here: ${reason.replace(/\s*\n\s*/g, ' ')}` },
+  };
 }
 
 function runStart(input: RunTaskInput, ws: Workspace, box: SandboxStatus, cmds: RunCommands): RunEvent {

@@ -114,6 +114,31 @@ describe('proofpr init, then proofpr doctor', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a pytest project with tests/requirements.txt and --cov in addopts: init writes the install; doctor names pytest-cov, the runner error and the install line', async () => {
+    const dir = repo(
+      {
+        'pyproject.toml': '[project]\nname = "parse"\nversion = "1.0.0"\n\n[tool.pytest.ini_options]\naddopts = "--cov=parse"\n',
+        'tests/requirements.txt': 'pytest\npytest-cov\n',
+        'parse.py': 'def parse(s):\n    return int(s)\n',
+        'tests/test_parse.py': 'from parse import parse\n\ndef test_parse():\n    assert parse("2") == 2\n',
+      },
+      false,
+    );
+    const init = await cli(['init', '--repo', dir]);
+    expect(init.code).toBe(0);
+    expect(written(dir)).toContain('command: "python3 -m pytest"');
+    expect(written(dir)).toContain('setup:');
+    expect(written(dir)).toContain('command: "python3 -m pip install -r tests/requirements.txt"');
+    expect(written(dir)).toContain("the tests' dependencies are declared in tests/requirements.txt");
+    commitConfig(dir);
+    const r = await doctor(dir);
+    expect(r.stdout).toMatch(/^\.{4} {2}dry test run: running `python3 -m pytest` once on HEAD/m);
+    expect(r.stdout).toMatch(/^FAIL {2}dry test run: `python3 -m pytest` .*the runner said `.*unrecognized arguments: --cov=parse`/m);
+    expect(r.stdout).toContain("pytest-cov (its --cov option is in pytest's addopts) is not installed here");
+    expect(r.stdout).toContain('run `python3 -m pip install -r tests/requirements.txt` in this checkout');
+    expect(r.stdout).not.toContain('no test runner was found');
+  });
+
   it('counts that cannot be read: the fix names the runner the project uses (through npm run, else devDependencies), not another', async () => {
     const dir = repo(
       {

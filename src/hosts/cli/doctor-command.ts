@@ -81,7 +81,14 @@ export async function doctorCommand(
     if (pm.check) report(pm.check);
     const home = env.PROOFPR_HOME ? resolve(env.PROOFPR_HOME) : undefined;
     if (pm.check?.status === 'fail') report({ name: 'dry test run', status: 'skip', detail: 'the package manager cannot run (above)' });
-    else report(await checkTestRun(repoDir, pm.resolved, home));
+    else {
+      // The dry run is the repository's own test suite: say so before it starts, it may take minutes.
+      if (pm.resolved.test)
+        out(
+          `....  dry test run: running \`${pm.resolved.test.command}\` once on HEAD (at most test.timeout_min, ${config.test.timeout_min} min)\n`,
+        );
+      report(await checkTestRun(repoDir, pm.resolved, home));
+    }
   } else report({ name: 'dry test run', status: 'skip', detail: 'the config is invalid' });
 
   const failed = results.filter((r) => r.status === 'fail');

@@ -33,12 +33,62 @@ export async function countsFix(repoDir: string, command: string): Promise<strin
   return `\`${command}\` ${describeTrace(trace) ?? ''}${hints ? `: ${hints}` : ''}; ${report}`;
 }
 
+/** Well-known pytest plugins by an option of theirs (a hint in a message; any other option is named as it is). */
+const PYTEST_PLUGIN_OPTIONS: Array<[RegExp, string]> = [
+  [/^--cov\b/, 'pytest-cov'],
+  [/^(-n\b|--numprocesses\b|--dist\b)/, 'pytest-xdist'],
+  [/^--timeout\b/, 'pytest-timeout'],
+  [/^--benchmark/, 'pytest-benchmark'],
+  [/^--reruns\b/, 'pytest-rerunfailures'],
+  [/^--asyncio-mode\b/, 'pytest-asyncio'],
+  [/^--mypy\b/, 'pytest-mypy'],
+];
+
+/**
+ * The runner's own first error line, when it ran and stopped before counting (pytest's usage error, an
+ * import that finds nothing), and what it says is missing. Undefined when the output has none.
+ */
+export function runnerError(output: string): { line: string; missing?: string } | undefined {
+  const usage = /^(?:ERROR: |\S+: error: )?.*unrecognized arguments: (.+)$/m.exec(output);
+  if (usage) {
+    const option = (usage[1] ?? '').trim().split(/\s+/)[0] ?? '';
+    const plugin = PYTEST_PLUGIN_OPTIONS.find(([re]) => re.test(option))?.[1];
+    return {
+      line: usage[0].trim(),
+      missing: plugin
+        ? `${plugin} (its ${option.replace(/=.*/, '')} option is in pytest's addopts)`
+        : `the pytest plugin that provides ${option}`,
+    };
+  }
+  const mod =
+    /^.*(?:ModuleNotFoundError|ImportError): No module named '([^']+)'.*$/m.exec(output) ??
+    /^.*Cannot find (?:module|package) '([^']+)'.*$/m.exec(output);
+  if (mod) return { line: mod[0].trim(), missing: `the module ${mod[1]}` };
+  return undefined;
+}
+
+/** The fix when the runner said what is missing: the install that brings it (doctor does not run setup.command). */
+function missingFix(err: { line: string; missing?: string }, setup: string | undefined): string {
+  const what = err.missing ?? 'a dependency';
+  return setup
+    ? `${what} is not installed here: doctor does not run setup.command (a run does, before its baseline); run \`${setup}\` in this checkout and check again, and make sure it installs ${what.replace(/ \(.*\)$/, '')}`
+    : `${what} is not installed: install it (e.g. \`python3 -m pip install ${/^pytest-|^the module /.test(what) ? what.replace(/^the module /, '').replace(/ \(.*\)$/, '') : '<package>'}\`) and set setup.command in .github/proofpr.yml to the install, so every run has it`;
+}
+
 /**
  * The fix for a dry run whose counts could not be read, from its output: a program the shell could not
  * find (exit 127) is named with how to get it; corepack failing inside the command (a shim that cannot
  * verify a download) gets corepack's fix; else the runner's reporter hint (countsFix).
  */
-export async function unreadFix(repoDir: string, command: string, exitCode: number | null, output: string): Promise<string> {
+export async function unreadFix(
+  repoDir: string,
+  command: string,
+  exitCode: number | null,
+  output: string,
+  setup?: string,
+): Promise<string> {
+  const ran = runnerError(output);
+  if (ran) return missingFix(ran, setup);
   const program = missingProgram(output);
   // 127 is the shell's "command not found"; a package manager may exit 1 and say the script's 127.
   const notFound = exitCode === 127 || /\b(exit code|code:?|status) 127\b/i.test(output);
@@ -82,18 +132,16 @@ export async function checkTestRun(repoDir: string, resolved: ResolvedCommands, 
     const c = b.counts;
     const where = `\`${resolved.test.command}\` (${resolved.test.source}) on ${sha.slice(0, 12)}${handle.sandbox === 'bwrap' ? ' in the sandbox' : ''}`;
     const exit = b.run.exitCode === null ? 'killed or timed out' : `exit ${b.run.exitCode}`;
-    if (!b.countsKnown || !c)
+    if (!b.countsKnown || !c) {
+      const output = b.run.outputPath ? await readFile(b.run.outputPath, 'utf8').catch(() => '') : '';
+      const said = runnerError(output)?.line;
       return {
         name,
         status: 'fail',
-        detail: `${where}: ${exit}, counts unknown${b.note ? ` (${b.note})` : ''}`,
-        fix: await unreadFix(
-          repoDir,
-          resolved.test.command,
-          b.run.exitCode,
-          b.run.outputPath ? await readFile(b.run.outputPath, 'utf8').catch(() => '') : '',
-        ),
+        detail: `${where}: ${exit}, counts unknown${said ? `: the runner said \`${said.slice(0, 200)}\`` : ''}${b.note ? ` (${b.note})` : ''}`,
+        fix: await unreadFix(repoDir, resolved.test.command, b.run.exitCode, output, resolved.setup?.command),
       };
+    }
     const counts = `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (from ${b.run.source})`;
     if (b.executed < config.test.min_tests)
       return {
