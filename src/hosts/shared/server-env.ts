@@ -70,11 +70,18 @@ function privateKeyOf(env: Record<string, string | undefined>, cwd: string): { k
     return { key };
   }
   if (env.PRIVATE_KEY_PATH) {
+    let key: string;
     try {
-      return { key: readFileSync(resolve(cwd, env.PRIVATE_KEY_PATH), 'utf8') };
+      key = readFileSync(resolve(cwd, env.PRIVATE_KEY_PATH), 'utf8');
     } catch (e) {
       return { problem: `PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
     }
+    // An empty or wrong file would reach Probot and fail there with a stack ("privateKey option is required").
+    if (!key.includes('-----BEGIN'))
+      return {
+        problem: `PRIVATE_KEY_PATH: ${env.PRIVATE_KEY_PATH} ${key.trim() === '' ? 'is empty' : 'holds no PEM key'}: point it at the .pem file you downloaded from the App settings (Private keys → Generate a private key)`,
+      };
+    return { key };
   }
   return { problem: 'PRIVATE_KEY or PRIVATE_KEY_PATH is missing: set one to the App private key (.pem)' };
 }
