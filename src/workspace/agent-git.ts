@@ -1,9 +1,11 @@
 /*
  * The agent's git: a private git dir made for the run, the only repository the sandbox shows
- * (docs/security.md, row "the sandbox's git"). Its objects are a sanitized copy of the base commit and
- * of its recent history, written by `git fast-import`: every blob a masked path ever had there, and
- * every blob whose content is a credential (hasCredentialShape), replaced by the placeholder of its
- * path (maskedContent, the bytes the sandbox shows at a masked path, so `git status` there is clean).
+ * (docs/security.md, row T2g). Its objects are a sanitized copy of the base commit and of its recent
+ * history (commits and trees written again by `git fast-import`, the blobs that stay copied from the
+ * repository's pack): every blob a masked path ever had there, and every blob whose content is a
+ * credential (hasCredentialShape) unless the worktree shows it as it is, left out, and its paths given
+ * the placeholder (maskedContent, the bytes the sandbox shows at a masked path, so `git status` there is
+ * clean).
  * Nothing else of the user's repository is in it: no other branch or tag, no replace ref, no remote, no
  * alternate of the user's store, a config of format settings only. A git option, an environment
  * variable or a zlib reader inside the sandbox can then find no masked blob, because none is there.
@@ -334,9 +336,14 @@ function exited(child: ReturnType<typeof spawn>, what: string): Promise<void> {
   });
 }
 
-/** Removes the cached stores beyond the KEEP most recently used (never `keep`, never one being made). */
+/** Removes the cached stores beyond the KEEP most recently used (never `keep`), and builds left by a killed run a day ago. */
 async function pruneCache(cacheDir: string, keep: string): Promise<void> {
-  const names = (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
+  const all = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const n of all.filter((x) => x.startsWith('.'))) {
+    const st = await stat(join(cacheDir, n)).catch(() => undefined);
+    if (st && Date.now() - st.mtimeMs > 24 * 3600_000) await rm(join(cacheDir, n), { recursive: true, force: true }).catch(() => undefined);
+  }
+  const names = all.filter((n) => !n.startsWith('.'));
   if (names.length <= KEEP) return;
   const aged = await Promise.all(
     names.map(async (n) => ({ p: join(cacheDir, n), t: (await stat(join(cacheDir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
