@@ -37,6 +37,8 @@ export async function leftOutByRule(cwd: string, env: Record<string, string>): P
   const out: LeftOut[] = [];
   const fresh: string[] = [];
   for (const path of untracked) {
+    // `dir/`: a nested repository (git lists it, not its files); git add decides about it as before.
+    if (path.endsWith('/')) continue;
     const why = gitPathProblem(path);
     if (why) out.push({ path, why: `git refuses this path: ${why}` });
     else fresh.push(path);

@@ -113,7 +113,7 @@ describe('the commit holds only what git and GitHub take (generated cases)', () 
     }
     tally('look-alike .git', results);
     expect(results.filter((r) => r.error !== undefined || r.inCommit || r.okMissing || !r.named).map((r) => r.name)).toEqual([]);
-  });
+  }, 600_000);
 
   it('files over GitHub 100 MiB bound are left out by size (sparse, never read) and named; smaller ones are committed', async () => {
     const { wt: w } = await checkout();
@@ -137,7 +137,7 @@ describe('the commit holds only what git and GitHub take (generated cases)', () 
     const [small, ...large] = results;
     expect(small).toMatchObject({ inCommit: true, named: false });
     expect(large.filter((r) => r.error !== undefined || r.inCommit || !r.named).map((r) => r.name)).toEqual([]);
-  });
+  }, 300_000);
 
   it('an ignored file stays out of every commit whatever the agent does to the ignore rules', async () => {
     const files = ['.env', 'server.key', 'secrets/prod.json', 'config/local.yml'];
@@ -171,7 +171,7 @@ describe('the commit holds only what git and GitHub take (generated cases)', () 
     }
     tally('deleted ignore rules', results);
     expect(results.filter((r) => r.error !== undefined || r.inCommit || r.okMissing).map((r) => r.name)).toEqual([]);
-  });
+  }, 300_000);
 
   it('gitPathProblem agrees with git (core.protectNTFS, core.protectHFS) on every generated path', () => {
     const repo = tempDir();
