@@ -35,11 +35,42 @@ export function redactingDestination(dest: DestinationStream): DestinationStream
   } as DestinationStream;
 }
 
+const rejected = new WeakSet<object>();
+
+/**
+ * A webhook whose signature does not match (a forged delivery, or a WEBHOOK_SECRET that differs from the
+ * App's): the webhooks middleware and Probot's error handler each log it with its stack and the event's
+ * payload. Said once instead, in one line naming the delivery and the fix, without the payload.
+ */
+export function webhookSignatureLine(arg: unknown): { fields: Record<string, unknown>; msg: string } | null | undefined {
+  if (!(arg instanceof Error)) return undefined;
+  const first = arg instanceof AggregateError ? (arg.errors[0] as unknown) : arg;
+  const message = first instanceof Error ? first.message.toLowerCase() : '';
+  if (!message.includes('signature does not match') && !message.includes('x-hub-signature-256')) return undefined;
+  const key = first as object;
+  if (rejected.has(key)) return null;
+  rejected.add(key);
+  const event = ((arg as { event?: { id?: unknown; name?: unknown } }).event ??
+    (first as { event?: { id?: unknown; name?: unknown } }).event) as { id?: unknown; name?: unknown } | undefined;
+  return {
+    fields: { delivery: event?.id, event: event?.name },
+    msg: 'webhook rejected: its signature does not match WEBHOOK_SECRET (a forged delivery, or the App settings and the environment hold different secrets: set the same one in both)',
+  };
+}
+
 /** The root logger: stderr, level from LOG_LEVEL (default warn for the CLI, info for servers). */
 const root: Logger = pino(
   {
     level: process.env.LOG_LEVEL ?? 'warn',
     base: undefined,
+    hooks: {
+      logMethod(args, method) {
+        const line = webhookSignatureLine(args[0]);
+        if (line === null) return;
+        if (line) return method.apply(this, [line.fields, line.msg] as unknown as Parameters<typeof method>);
+        return method.apply(this, args);
+      },
+    },
     redact: {
       paths: ['token', '*.token', 'apiKey', '*.apiKey', 'authorization', '*.authorization', 'headers.authorization'],
       censor: REDACTED,
