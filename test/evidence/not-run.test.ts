@@ -84,7 +84,18 @@ describe('not run here, and why', () => {
     const ledger: RunEvent[] = [start, ...run.events];
     const ev = buildEvidence(ledger, { repo: { baseSha: 'b', branch: 'x' }, filesChanged: [] });
     expect(ev.checksPassed).toEqual(['npm run lint']);
-    expect(ev.notRun?.map((n) => n.check)).toEqual(['npm run typecheck', 'npm run test:e2e', 'make check', 'cargo clippy --all']);
+    expect(ev.notRun?.map((n) => n.check)).toEqual([
+      'npm run typecheck',
+      'npm run test:e2e',
+      'make lint',
+      'make check',
+      'cargo clippy --all',
+    ]);
+    expect(ev.notRun?.[2]).toEqual({
+      check: 'make lint',
+      why: 'its last run failed, and it was not run again after that',
+      state: 'failed',
+    });
     expect(ev.notRun?.[0]?.why).toBe(
       'a typecheck check from package.json: the agent did not run it and the harness runs only the test command (`npm test`); CI runs it on the pushed commit',
     );
@@ -93,6 +104,50 @@ describe('not run here, and why', () => {
     expect(md).toContain('### Not run here, and why');
     expect(md).toContain('Ran and passed: `npm run lint`.');
     expect(md).toContain('- `npm run typecheck`: a typecheck check from package.json');
+    expect(md).toContain('- `make lint`: failed: its last run failed');
+    expect(md).not.toContain('Every other check of the repository ran.');
     expect(buildEvidence([start], { repo: { baseSha: 'b', branch: 'x' }, filesChanged: [] }).notRun).toBeUndefined();
+  });
+
+  it('PR body - the last run of each check after the last edit decides: failed last is failed, passed before an edit is not run on the final tree', () => {
+    let n = 0;
+    const ev = (e: Parameters<typeof stamp>[0]): RunEvent => stamp(e, new Date(Date.UTC(2026, 0, 1, 0, 0, n++)));
+    const bash = (id: string, command: string, isError: boolean): RunEvent[] => [
+      ev({ type: 'tool_call', id, name: 'Bash', kind: 'execute', input: { command } }),
+      ev({ type: 'tool_result', id, name: 'Bash', kind: 'execute', isError, preview: '', durationMs: 1 }),
+    ];
+    const checks = [
+      { kind: 'lint', command: 'npm run lint', source: 'package.json' },
+      { kind: 'typecheck', command: 'npm run typecheck', source: 'package.json' },
+      { kind: 'build', command: 'npm run build', source: 'package.json' },
+    ];
+    const ledger: RunEvent[] = [
+      ev({
+        type: 'run_start',
+        runId: 'r',
+        task: { kind: 'issue' },
+        model: 'm',
+        root: '/r',
+        test: { command: 'npm test', source: 'detected', why: 'w' },
+      }),
+      ev({ type: 'repo_checks', checks }),
+      ...bash('a', 'npm run typecheck', false), // passed, then an edit: not on the final tree
+      ...bash('b', 'npm run lint', true),
+      ev({ type: 'file_changed', path: 'src/a.ts' }),
+      ...bash('c', 'npm run lint', false),
+      ...bash('d', 'npm run build', false),
+      ...bash('e', 'npm run build', true), // the same command again, failed last
+    ];
+    const e = buildEvidence(ledger, { repo: { baseSha: 'b', branch: 'x' }, filesChanged: [] });
+    expect(e.checksPassed).toEqual(['npm run lint']);
+    expect(e.notRun).toEqual([
+      { check: 'npm run typecheck', why: 'it passed before a later edit, so it did not run on the final tree', state: 'stale' },
+      { check: 'npm run build', why: 'its last run failed, and it was not run again after that', state: 'failed' },
+    ]);
+    const md = renderSummaryMd(e);
+    expect(md).toContain('- `npm run typecheck`: not run on the final tree: it passed before a later edit');
+    expect(md).toContain('- `npm run build`: failed: its last run failed');
+    expect(md).toContain('Ran and passed: `npm run lint`.');
+    expect(md).not.toContain('Every other check of the repository ran.');
   });
 });

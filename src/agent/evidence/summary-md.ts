@@ -182,7 +182,8 @@ function notRunSection(ev: Evidence): string[] {
   if (!ev.notRun) return [];
   const passed = ev.checksPassed ?? [];
   const ran = passed.length ? [`Ran and passed: ${passed.map((c) => mdCode(c, 120, false)).join(', ')}.`, ''] : [];
-  const items = ev.notRun.map((n) => `- ${mdCode(n.check, 120, false)}: ${mdTextWithCode(n.why, 300)}`);
+  const label = { failed: 'failed: ', stale: 'not run on the final tree: ' } as const;
+  const items = ev.notRun.map((n) => `- ${mdCode(n.check, 120, false)}: ${n.state ? label[n.state] : ''}${mdTextWithCode(n.why, 300)}`);
   if (items.length === 0 && ran.length === 0) return [];
   return ['### Not run here, and why', '', ...ran, ...(items.length ? items : ['Every other check of the repository ran.'])];
 }

@@ -91,7 +91,7 @@ export interface Evidence {
   hookErrors?: string[];
   model?: string;
   /** The repository's checks besides the test command that this run did not run, and why (CONTRACT §10). */
-  notRun?: Array<{ check: string; why: string }>;
+  notRun?: Array<{ check: string; why: string; state?: 'failed' | 'stale' }>;
   /** Those checks the agent ran and whose last run passed. */
   checksPassed?: string[];
   /** Task sub-agents (CONTRACT §11): each one's requests and cost (part of `usage`) and its transcript in the run folder. */
