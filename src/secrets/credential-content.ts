@@ -49,9 +49,9 @@ const NOT_A_VALUE =
   /(?:path|file|dir|url|uri|host|endpoint|_id|Id|name|type|length|len|ttl|expir\w*|expires_?\w*|method|mode|enabled|required|policy|algorithm|header|prefix|field|format|version|count|provider|scope|env|var)$/i;
 
 const KEY = String.raw`[A-Za-z_][A-Za-z0-9_.-]{0,60}`;
-/** `key = v`, `key: v`, `"key": "v"`, `:key: v`, `key => v`, `key := v` (value on the same line). */
+/** `key = v`, `key: v`, `"key": "v"`, `:key: v`, `key => v`, `key := v`, `//host/:_authToken=v` (value on the same line). */
 const ASSIGN = new RegExp(
-  String.raw`(?:^|[\s{,;(\[])["']?:?(${KEY})["']?[ \t]*(?:=>|:=|[:=])[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"',;<>{}\]]+)`,
+  String.raw`(?:^|[\s{,;(\[/])["']?:?(${KEY})["']?[ \t]*(?:=>|:=|[:=])[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s"',;<>{}\]]+)`,
   'gm',
 );
 /** `password value` (netrc, msmtp, fetchmail, redis `requirepass`), value quoted or not. */
@@ -73,7 +73,12 @@ const PUTTY_KEY = /PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:\s*\d+\r?\n([A-
 
 /** Values that declare themselves not secret: placeholders, templates, documented examples. */
 const PLACEHOLDER =
-  /example|change[-_ ]?(?:me|it|this)|placeholder|dummy|fake|sample|test|your|redacted|insecure|replace|secret|passw|todo|fixme|x{4}|\*{3}|\.{3}|^<.*>$|^\[.*\]$/i;
+  /example|change[-_ ]?(?:me|it|this)|placeholder|dummy|fake|sample|your|redacted|insecure|replace|todo|fixme|x{4}|\*{3}|\.{3}|^<.*>$|^\[.*\]$/i;
+/**
+ * Words a fixture value is made of (`test-secret`, `mypassword`) that a real token may also hold by chance or
+ * by name (`sk_test_…`, a token minted for a "secret" service): they are taken out and the rest is judged.
+ */
+const FIXTURE_WORDS = /test|secret|passw(?:or)?d|passwd|pass/gi;
 /** References to a value kept elsewhere: `${VAR}`, `$VAR`, `%(var)s`, `{{ x }}`, `<%= x %>`, `#{x}`, `ENV[…]`. */
 const REFERENCE = /^\$|\$\{|\{\{|<%|%\(|^#\{|^ENV\[|^env\.|^process\.env/i;
 
@@ -103,6 +108,12 @@ function classes(v: string): number {
 export function credentialValue(raw: string): boolean {
   const v = unquote(raw);
   if (v.length < 8 || /\s/.test(v) || REFERENCE.test(v) || PLACEHOLDER.test(v) || /:\/\//.test(v)) return false;
+  const rest = v.replace(FIXTURE_WORDS, '');
+  return rest === v ? randomLooking(v) : rest.length >= 8 && randomLooking(rest);
+}
+
+/** Not a word, an identifier, code or a number, and random enough: 16+ characters of two classes, or three classes. */
+function randomLooking(v: string): boolean {
   if (/^(?:true|false|null|none|nil|undefined|on|off|yes|no)$/i.test(v) || /^[\d.,:-]+$/.test(v) || /(.)\1{5,}/.test(v)) return false;
   // Code, not a value: a call, an index, a template, an escape (`this.tokenMap.find(node`, `!!o.mode\\n`).
   if (/[()[\]`\\]/.test(v)) return false;

@@ -93,6 +93,14 @@ describe('secrets by content - the rules', () => {
       expect([text, findCredentials(text).map((m) => m.rule)]).toEqual([text, expect.arrayContaining([rule])]);
   });
 
+  it('a fixture word inside a random token does not make it a fixture; an .npmrc auth line is an assignment', () => {
+    expect(credentialValue('CNRYdepsecret9b2e5d8a1f4c')).toBe(true);
+    expect(credentialValue('test-secret')).toBe(false);
+    expect(credentialValue('alice-password')).toBe(false);
+    expect(judge('node_modules/dep/.npmrc', `//registry.npmjs.org/:_authToken=${fake(10, 36)}\n`)).toBe('assignment');
+    expect(judge('.npmrc', '//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n')).toBeUndefined();
+  });
+
   it('documented example keys and filled-in placeholders are not tokens', () => {
     expect(
       findCredentials('aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n'),
