@@ -14,6 +14,7 @@ import { isControlPath, isSecretName, isTokenFileName, writableMatcher } from '.
 import { secretInFile } from '../../../workspace/secret-file.js';
 import { worktreeDiff, type FileDiff } from '../changes/worktree-diff.js';
 import { installTimeChanges, type LaterChange } from './runs-later.js';
+import { conflictGate } from './conflict-markers.js';
 
 export const LIFECYCLE_GATE = 'lifecycle-scripts';
 export const PROTECTED_GATE = 'protected-paths';
@@ -212,7 +213,8 @@ export async function protectedChangesNow(
   opts: ProtectOptions & { gitDir?: string } = {},
 ): Promise<GateResult[]> {
   const diffs = await worktreeDiff(root, baseSha, () => true, opts.gitDir).catch(() => undefined);
-  return diffs ? protectedChangeGates(root, baseSha, diffs, opts) : [];
+  // Unresolved merge-conflict markers in a changed file stop the run too (conflict-markers.ts).
+  return diffs ? [...(await protectedChangeGates(root, baseSha, diffs, opts)), conflictGate(diffs)] : [];
 }
 
 /**
