@@ -17,7 +17,25 @@
  * `${VAR}`, vendors' documented example keys, short or low-entropy values and prose are never matched
  * (credentialValue). The rules are unit-tested against two corpora (test/security/secrets-by-content*).
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { TOKEN_RULES } from './redact.js';
+
+/**
+ * The rules as code: a hash of this module's own file (in the Action's bundle, of the bundle). A cache of
+ * what the rules judged (the agent's sanitized git history) is keyed by it, so a changed rule never reuses
+ * a store built by the old one, without anyone remembering to bump a version.
+ */
+export const RULES_FINGERPRINT: string = (() => {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(new URL(import.meta.url)))
+      .digest('hex')
+      .slice(0, 16);
+  } catch {
+    return 'unreadable';
+  }
+})();
 
 export interface CredentialMatch {
   /** Which rule matched (`assignment`, `pgpass`, `secretlint/aws`, …). */
