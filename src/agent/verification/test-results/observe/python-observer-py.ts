@@ -212,6 +212,10 @@ class _Recorder(object):
                 entry['outcome'] = 'failed'
             else:
                 self._extra(test, 'failed')  # a class or module fixture error: not in "Ran N"
+        elif name == 'addExpectedFailure':
+            # An expected failure is never a pass: the test failed, as it was marked to (pytest's xfail is skipped too).
+            if entry is not None and parent is None:
+                entry['outcome'] = 'skipped'
         elif name == 'addSkip':
             # A class or module fixture's skip (setUpClass raising SkipTest) is no test the runner ran: unittest
             # leaves it out of "Ran N" (its tests never start), so it is not recorded; its error is (above).

@@ -48,8 +48,9 @@ function observedReport(text: string, cwd: string): RunnerReport | undefined {
  * `python -m unittest -v`: one `name (dotted.path) ... ok|FAIL|ERROR|skipped …` line per test on
  * stderr, which the harness sends to the report file (what tests print to stdout stays out). Lines
  * after the first `=====` separator (failure details) are not read; a fixture's skip line is no test (as in
- * "Ran N"), a fixture's error line is one failed entry. An expected failure counts as
- * passed, an unexpected success as failed. A report that starts with `{` is the python observer's
+ * "Ran N"), a fixture's error line is one failed entry. An expected failure counts as skipped (never a
+ * pass: the test failed, as marked; pytest's xfail is skipped too), an unexpected success as failed. A
+ * report that starts with `{` is the python observer's
  * (every test the runner ran, which -v lines miss: a docstring's first line splits a test's line).
  */
 export const unittestRunner: Runner = {
@@ -81,7 +82,7 @@ export const unittestRunner: Runner = {
       const r = m[3] ?? '';
       // A class or module fixture's skip (`setUpClass (pkg.mod.Class) ... skipped`) is no test: "Ran N" leaves it out.
       if (r.startsWith('skipped') && FIXTURE.test(m[1] ?? '')) return [];
-      return [dottedCase(full, r === 'ok' || r === 'expected failure' ? 'passed' : r.startsWith('skipped') ? 'skipped' : 'failed')];
+      return [dottedCase(full, r === 'ok' ? 'passed' : r.startsWith('skipped') || r === 'expected failure' ? 'skipped' : 'failed')];
     });
     return reportOf(tests);
   },
