@@ -84,7 +84,10 @@ describe('differential runs - the base commit’s own tests judge the new code',
     expect(res.evidence.changedExpectations).toEqual([
       expect.objectContaining({ test: 'median of an even count', now: 'test/stats.test.js' }),
     ]);
-    expect(readFileSync(join(res.runDir, 'summary.md'), 'utf8')).toContain('Changed expectations');
+    const summary = readFileSync(join(res.runDir, 'summary.md'), 'utf8');
+    expect(summary).toContain('Changed expectations');
+    // The kept run's failure is shown with repository-relative paths: no host path of its scratch checkout.
+    expect(summary).not.toMatch(/proofpr-pristine-|\/tmp\/proofpr-/);
     // The parsed check saw the changed assertion: shown to the model, not the verdict.
     expect(res.evidence.gates.find((x) => x.name === 'assertions-kept')?.detail).toContain('early feedback');
   });

@@ -120,6 +120,11 @@ async function restoreHarness(dir: string, opts: KeptRunOptions, h: HarnessChang
  * test.command runs there. Undefined when the commit changed no harness path (the final run already
  * is that run). Never throws for a failing command; a checkout failure is a run with unknown counts.
  */
+/** `text` with the absolute paths under `dir` written relative to it (`dir` itself as `.`). */
+export function repositoryRelative(text: string, dir: string): string {
+  return text.split(`${dir}/`).join('').split(dir).join('.');
+}
+
 export async function keptRun(opts: KeptRunOptions): Promise<{ run: TestRun; output: string; change: HarnessChange } | undefined> {
   const command = opts.config.test.command;
   if (command === undefined) return undefined;
@@ -150,7 +155,9 @@ export async function keptRun(opts: KeptRunOptions): Promise<{ run: TestRun; out
           ...(opts.outputFile ? { outputFile: opts.outputFile } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
         });
-        return { run, output, change: { ...change, packageJson } };
+        // The checkout is a scratch folder gone after the run: its paths in the output read repository-relative,
+        // so what the reviewer is shown (changed expectations in summary.md) names no host path.
+        return { run, output: repositoryRelative(output, dir), change: { ...change, packageJson } };
       },
     );
   } catch (e) {
