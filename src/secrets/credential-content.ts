@@ -26,16 +26,22 @@ import { TOKEN_RULES } from './redact.js';
  * what the rules judged (the agent's sanitized git history) is keyed by it, so a changed rule never reuses
  * a store built by the old one, without anyone remembering to bump a version.
  */
-export const RULES_FINGERPRINT: string = (() => {
-  try {
-    return createHash('sha256')
-      .update(readFileSync(new URL(import.meta.url)))
-      .digest('hex')
-      .slice(0, 16);
-  } catch {
-    return 'unreadable';
+let fingerprint: string | undefined;
+
+/** Computed on first use, not at import: in the Action's bundle the file read is the whole bundle. */
+export function rulesFingerprint(): string {
+  if (fingerprint === undefined) {
+    try {
+      fingerprint = createHash('sha256')
+        .update(readFileSync(new URL(import.meta.url)))
+        .digest('hex')
+        .slice(0, 16);
+    } catch {
+      fingerprint = 'unreadable';
+    }
   }
-})();
+  return fingerprint;
+}
 
 export interface CredentialMatch {
   /** Which rule matched (`assignment`, `pgpass`, `secretlint/aws`, …). */

@@ -21,7 +21,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { hasCredentialShape } from '../secrets/files.js';
-import { RULES_FINGERPRINT } from '../secrets/credential-content.js';
+import { rulesFingerprint } from '../secrets/credential-content.js';
 import { maskedContent } from '../secrets/placeholder.js';
 import { git } from './git.js';
 import { harnessGitEnv } from './harness-git-env.js';
@@ -151,7 +151,7 @@ async function sanitizedStore(
   tracked: string[],
 ): Promise<{ store: string; head: string }> {
   const key = createHash('sha256')
-    .update(JSON.stringify([FORMAT, RULES_FINGERPRINT, AGENT_HISTORY, format, base, tracked]))
+    .update(JSON.stringify([FORMAT, rulesFingerprint(), AGENT_HISTORY, format, base, tracked]))
     .digest('hex')
     .slice(0, 32);
   const store = join(input.cacheDir, key);
