@@ -5,6 +5,7 @@ import type { Evidence } from '../agent/evidence/types.js';
 import { writeEvidence } from '../agent/evidence/evidence.js';
 import { renderSummaryMd } from '../agent/evidence/summary-md.js';
 import { renderReportHtml } from '../agent/evidence/report-html.js';
+import type { HostPlace } from '../agent/evidence/host-paths.js';
 import { redactText as redactSecrets, redactDeep as redactValue } from '../secrets/index.js';
 
 /**
@@ -18,10 +19,12 @@ export async function writeRunFolder(
   events: readonly RunEvent[],
   diff: string,
   secrets: readonly string[],
+  places: readonly HostPlace[] = [],
 ): Promise<{ evidence: Evidence; summaryMd: string }> {
   const safe = redactValue(evidence, secrets) as Evidence;
   await writeEvidence(runDir, safe);
-  const summaryMd = renderSummaryMd(safe);
+  // The PR body names no path of this machine (the run's places: worktree, scratch, run folder, home, tmp).
+  const summaryMd = renderSummaryMd(safe, { places });
   await writeFile(join(runDir, 'summary.md'), summaryMd);
   const safeDiff = diff ? redactSecrets(diff, secrets) : '';
   if (safeDiff) await writeFile(join(runDir, 'changes.diff'), safeDiff);

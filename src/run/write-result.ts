@@ -7,6 +7,7 @@ import type { RunRecord } from './run-record.js';
 import type { RunTaskInput, RunTaskResult } from './run-task-types.js';
 import { writeRunFolder } from './run-folder.js';
 import { worldMasked } from '../workspace/world.js';
+import { hostPlaces } from '../agent/evidence/host-paths.js';
 
 /** What the run folder needs beyond the outcome. */
 export interface RunFacts {
@@ -25,7 +26,12 @@ export async function writeResult(input: RunTaskInput, rec: RunRecord, facts: Ru
   rec.record(stamp({ type: 'run_end', verdict: outcome.verdict, reason: outcome.reason }));
   const events = rec.ledger.events();
   const evidence = buildEvidence(events, evidenceFacts(input, facts, outcome));
-  const written = await writeRunFolder(input.runDir, evidence, events, outcome.diff, rec.secrets);
+  const places = hostPlaces({
+    ...(facts.ws ? { worktree: facts.ws.wt.path, scratch: facts.ws.runTmp, hidden: facts.ws.hidePaths } : {}),
+    ...(facts.ws?.mirror ? {} : { checkout: input.repoDir }),
+    runDir: input.runDir,
+  });
+  const written = await writeRunFolder(input.runDir, evidence, events, outcome.diff, rec.secrets, places);
   return {
     evidence: written.evidence,
     exitCode: exitCodeFor(outcome.verdict),

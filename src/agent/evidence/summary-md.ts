@@ -7,10 +7,13 @@ import { mdCode, mdText, mdTextWithCode } from './markdown.js';
 import { executed, formatCost, formatInt, shortHash } from './text.js';
 import type { Evidence } from './types.js';
 import { secondLookSection } from './second-look-md.js';
+import { withoutHostPaths, type HostPlace } from './host-paths.js';
 
 export interface SummaryOptions {
   reportUrl?: string;
   sweep?: { name: string; schedule?: string };
+  /** The run's places on the host (host-paths.ts): every string of the evidence is rendered with none of them. */
+  places?: readonly HostPlace[];
 }
 
 const HEADLINE: Record<Verdict, string> = {
@@ -265,7 +268,8 @@ function changedExpectationsSection(ev: Evidence): string[] {
 
 /** Renders summary.md for the evidence; deterministic (no clock, no locale). */
 export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): string {
-  const ev = evidence;
+  // Before any section reads it: no host path in any string of the evidence (the reviewer's view).
+  const ev = withoutHostPaths(evidence, opts.places ?? []);
   const sections: string[][] = [
     [`## ${HEADLINE[ev.verdict]}`, '', mdText(ev.reason, 400)],
     changedExpectationsSection(ev),
