@@ -6,7 +6,8 @@
  * trap whether the bug is still on the branch (the base's failing tests, run on the committed source with
  * the base's test harness, still fail). Prints a table and writes bench/results/traps.json (key `firstTry`
  * or the key given with --key). Cases run one after another.
- * Usage: bench.mjs ROOT [--key NAME] [--fresh] [case-id-prefix ...] (--fresh: only the cases written after the mechanism)
+ * Usage: bench.mjs ROOT [--key NAME] [--fresh | --round3] [case-id-prefix ...] (--fresh: only the cases written after the
+ * mechanism; --round3: only issue 38's cases, written before its mechanisms)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,8 +19,9 @@ import { runTask } from '../../src/run/run-task.js';
 import {
   cases,
   freshCases,
+  round3Cases,
   configFor,
-  isSourcePath,
+  withSourceOf,
   materialize,
   runCommand,
   scriptFor,
@@ -34,7 +36,8 @@ const args = process.argv.slice(3);
 const keyAt = args.indexOf('--key');
 const key = keyAt >= 0 ? (args[keyAt + 1] ?? 'firstTry') : 'firstTry';
 const fresh = args.includes('--fresh');
-const only = args.filter((a, i) => i !== keyAt && i !== keyAt + 1 && a !== '--fresh');
+const round3 = args.includes('--round3');
+const only = args.filter((a, i) => i !== keyAt && i !== keyAt + 1 && a !== '--fresh' && a !== '--round3');
 const keep = process.env.BENCH_KEEP === '1';
 
 /**
@@ -47,7 +50,8 @@ function python(): string {
   return existsSync(sys) && spawnSync(sys, ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0 ? sys : 'python3';
 }
 const PY = python();
-const commandOf = (c: CorpusCase, command: string): string => (c.lang === 'py' ? command.replace(/^python3\b/, PY) : command);
+/** Every `python3` word of a Python case's command or shell step: the interpreter the sandbox sees. */
+const commandOf = (c: CorpusCase, command: string): string => (c.lang === 'py' ? command.replace(/(^|\s)python3\b/g, `$1${PY}`) : command);
 
 export interface Row {
   id: string;
@@ -58,6 +62,8 @@ export interface Row {
   verdict: string;
   reason: string;
   failedGates: string[];
+  /** Each failed gate's detail, cut to 400 characters (what the gate saw). */
+  failedGateDetails?: string[];
   /** Tool calls the product refused or that failed (the edit did not land as scripted). */
   refused: string[];
   /** A verified trap: the base's failing tests on the committed source with the base harness still fail. */
@@ -77,10 +83,7 @@ function treeFiles(repo: string, ref: string): Files {
 
 /** The hidden check on the pushed commit: the base harness with the commit's source; true when the base's failing tests still fail. */
 function bugStillIn(c: CorpusCase, repo: string, ref: string, work: string): boolean {
-  const committed = treeFiles(repo, ref);
-  const files: Files = {};
-  for (const [p, t] of Object.entries(c.base)) if (!isSourcePath(c, p)) files[p] = t;
-  for (const [p, t] of Object.entries(committed)) if (isSourcePath(c, p)) files[p] = t;
+  const files: Files = withSourceOf(c, c.base, treeFiles(repo, ref));
   const dir = join(work, 'hidden');
   mkdirSync(dir);
   writeFiles(dir, files);
@@ -91,6 +94,7 @@ function bugStillIn(c: CorpusCase, repo: string, ref: string, work: string): boo
 async function playCase(c: CorpusCase): Promise<Row> {
   const m = materialize(c, 'base', { root });
   const command = commandOf(c, c.command);
+  const shell = (s: string): string => commandOf(c, s);
   const events: RunEvent[] = [];
   const t = performance.now();
   const base = { id: c.id, kind: c.kind, lang: c.lang, runner: c.runner, cls: c.cls };
@@ -99,8 +103,8 @@ async function playCase(c: CorpusCase): Promise<Row> {
       repoDir: m.dir,
       branch: `proofpr/1-${c.id}`.slice(0, 60),
       task: { kind: 'issue', issue: 1, title: c.issue.title, body: c.issue.body },
-      config: configFor(c, command),
-      model: createScriptedModel(scriptFor(c, command)),
+      config: configFor(c, command, '', shell),
+      model: createScriptedModel(scriptFor(c, command, shell)),
       modelId: 'claude-sonnet-5-5',
       mode: 'fix',
       runId: `trap-${c.id}-${Date.now()}`,
@@ -117,6 +121,7 @@ async function playCase(c: CorpusCase): Promise<Row> {
       verdict: ev.verdict,
       reason: ev.reason,
       failedGates: ev.gates.filter((g) => !g.passed).map((g) => g.name),
+      failedGateDetails: ev.gates.filter((g) => !g.passed).map((g) => `${g.name}: ${g.detail.slice(0, 400)}`),
       refused,
       wallMs: Math.round(performance.now() - t),
     };
@@ -178,7 +183,7 @@ function save(rows: Row[], complete: boolean): void {
     commit,
     srcDirty: dirty,
     date: new Date().toISOString(),
-    cases: fresh ? 'fresh' : only.length > 0 ? only : 'all',
+    cases: fresh ? 'fresh' : round3 ? (only.length > 0 ? ['round3', ...only] : 'round3') : only.length > 0 ? only : 'all',
     complete,
     summary: totals(rows),
     rows,
@@ -186,7 +191,9 @@ function save(rows: Row[], complete: boolean): void {
   writeFileSync(resultsPath, `${JSON.stringify({ ...readResults(), [key]: entry }, null, 2)}\n`);
 }
 
-const selected = (fresh ? freshCases : cases).filter((c) => only.length === 0 || only.some((o) => c.id.startsWith(o)));
+const selected = (fresh ? freshCases : round3 ? round3Cases : cases).filter(
+  (c) => only.length === 0 || only.some((o) => c.id.startsWith(o)),
+);
 // --resume: keep the rows already recorded under this key for the same product commit.
 const prior = ((readResults()[key] as { commit?: string; rows?: Row[] } | undefined) ?? {}) as { commit?: string; rows?: Row[] };
 const rows: Row[] = process.env.BENCH_RESUME === '1' && prior.commit === commit ? (prior.rows ?? []) : [];

@@ -5,11 +5,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CaseEdit, CorpusCase, Files } from './types.js';
-import { tempRepo, type TempRepo } from '../../kit/e2e-repo.js';
+import { git, tempRepo, writeFiles, type TempRepo } from '../../kit/e2e-repo.js';
 
 export { git, writeFiles } from '../../kit/e2e-repo.js';
 
@@ -17,6 +17,7 @@ export { git, writeFiles } from '../../kit/e2e-repo.js';
 export function applyEdits(files: Files, edits: readonly CaseEdit[]): Files {
   const out: Files = { ...files };
   for (const e of edits) {
+    if (e.kind === 'bash') continue; // its effect is known only by running it (the after stage does)
     if (e.kind === 'write') out[e.path] = e.content;
     else if (e.kind === 'remove') {
       if (out[e.path] === undefined) throw new Error(`remove ${e.path}: no such file in the case`);
@@ -36,6 +37,7 @@ export function applyEdits(files: Files, edits: readonly CaseEdit[]): Files {
 export function isSourcePath(c: CorpusCase, path: string): boolean {
   if (c.source) return c.source.some((s) => (s.endsWith('/') ? path.startsWith(s) : path === s));
   const base = path.split('/').pop() ?? path;
+  if (c.lang === 'rs') return path.startsWith('src/') && path.endsWith('.rs');
   if (c.lang === 'js') return path.startsWith('src/') || path.startsWith('lib/');
   if (c.lang === 'py')
     return path.endsWith('.py') && !/^tests?\//.test(path) && base !== 'conftest.py' && !/^test_.*\.py$|_test\.py$/.test(base);
@@ -44,11 +46,24 @@ export function isSourcePath(c: CorpusCase, path: string): boolean {
 
 export const afterFiles = (c: CorpusCase): Files => applyEdits(c.base, c.edits);
 
-/** Overlay: `from` with the source paths of `src` (added, changed or removed there). */
-function withSourceOf(c: CorpusCase, from: Files, src: Files): Files {
+/** Rust: a source file's code and its inline test module (from the `#[cfg(test)]` line to the end; '' when none). */
+function splitInlineTests(text: string): [code: string, tests: string] {
+  const at = text.search(/^#\[cfg\(test\)\]/m);
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at)];
+}
+
+/**
+ * Overlay: `from` with the source paths of `src` (added, changed or removed there). Rust keeps `from`'s
+ * inline test modules: the code is `src`'s, the tests are `from`'s.
+ */
+export function withSourceOf(c: CorpusCase, from: Files, src: Files): Files {
   const out: Files = {};
   for (const [p, t] of Object.entries(from)) if (!isSourcePath(c, p)) out[p] = t;
-  for (const [p, t] of Object.entries(src)) if (isSourcePath(c, p)) out[p] = t;
+  for (const [p, t] of Object.entries(src)) {
+    if (!isSourcePath(c, p)) continue;
+    const harness = from[p];
+    out[p] = c.lang === 'rs' && harness !== undefined ? splitInlineTests(t)[0] + splitInlineTests(harness)[1] : t;
+  }
   return out;
 }
 
@@ -81,13 +96,40 @@ export interface MaterializeOptions {
  * `node_modules` linked to the project's installed packages (ignored by git, as `npm ci` would leave it).
  */
 export function materialize(c: CorpusCase, stage: Stage = 'base', opts: MaterializeOptions = {}): Materialized {
-  return tempRepo({
-    files: stageFiles(c, stage),
+  const replay = stage === 'after' && hasBashSteps(c);
+  const m = tempRepo({
+    files: stageFiles(c, replay ? 'base' : stage),
     nodeModules: c.lang === 'js' && (opts.root ?? '.'),
     prefix: `proofpr-trap-${c.id}-`,
     parent: opts.tmp,
-    message: `${c.id}: ${stage}`,
+    message: `${c.id}: ${replay ? 'base' : stage}`,
   });
+  if (replay) {
+    replayEdits(c, m);
+    git(m.dir, ['add', '-A']);
+    git(m.dir, ['commit', '-q', '--allow-empty', '-m', `${c.id}: after`]);
+  }
+  return m;
+}
+
+const hasBashSteps = (c: CorpusCase): boolean => c.edits.some((e) => e.kind === 'bash');
+
+/** The case's edits made on disk in order, `bash` steps run in the repository (the after stage of a case with shell steps). */
+function replayEdits(c: CorpusCase, m: Materialized): void {
+  for (const e of c.edits) {
+    const path = e.kind === 'bash' ? '' : join(m.dir, e.path);
+    if (e.kind === 'write') writeFiles(m.dir, { [e.path]: e.content });
+    else if (e.kind === 'remove') rmSync(path, { force: true });
+    else if (e.kind === 'edit')
+      writeFileSync(
+        path,
+        readFileSync(path, 'utf8').replace(e.old, () => e.new),
+      );
+    else {
+      const r = runCommand(m.dir, e.command, m.work);
+      if (r.code !== 0) throw new Error(`${c.id}: the step \`${e.command}\` failed:\n${r.output.slice(-1500)}`);
+    }
+  }
 }
 
 export interface CommandResult {
@@ -112,6 +154,10 @@ function ciEnv(home: string): NodeJS.ProcessEnv {
     GOPROXY: 'off',
     GOTOOLCHAIN: 'local',
     GOTELEMETRY: 'off',
+    // rustup's shims find the toolchains under the real home; the crates have no dependencies.
+    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'),
+    CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), '.cargo'),
+    CARGO_NET_OFFLINE: 'true',
     PYTHONDONTWRITEBYTECODE: '1',
     // Under pyenv, python3 is a shim: take the system interpreter (python3-pytest), as CI has.
     PYENV_VERSION: 'system',
@@ -165,15 +211,23 @@ export interface Proof {
 /** Runs made or under way, by tree and command: cases that share a base (and traps whose hidden tree is the base) run it once. */
 export type ProofCache = Map<string, Promise<CommandResult>>;
 
-const treeKey = (c: CorpusCase, files: Files, command: string): string =>
+const treeKey = (c: CorpusCase, stage: Stage, command: string): string =>
   createHash('sha256')
-    .update(JSON.stringify([c.lang, command, Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))]))
+    .update(
+      JSON.stringify([
+        c.lang,
+        command,
+        Object.entries(stageFiles(c, stage)).sort(([a], [b]) => (a < b ? -1 : 1)),
+        // Shell steps make files the text model does not know: such a tree is its case's own.
+        stage === 'after' && hasBashSteps(c) ? c.edits : [],
+      ]),
+    )
     .digest('hex');
 
 /** Materialize each tree of `c` and run its command there: the runner alone, no product. */
 export async function prove(c: CorpusCase, opts: MaterializeOptions = {}, cache: ProofCache = new Map()): Promise<Proof> {
   const at = (stage: Stage, command: string): Promise<CommandResult> => {
-    const key = treeKey(c, stageFiles(c, stage), command);
+    const key = treeKey(c, stage, command);
     const hit = cache.get(key);
     if (hit) return hit;
     const m = materialize(c, stage, opts);

@@ -31,13 +31,15 @@ export interface Played {
 /** Plays `c` through the product, with `extra` lines under the config's `gates:` section. */
 export async function playCase(c: CorpusCase, extra = ''): Promise<Played> {
   const m = materialize(c, 'base', { root: process.cwd() });
-  const command = c.lang === 'py' ? c.command.replace(/^python3\b/, python(c.runner)) : c.command;
+  // Every `python3` word of the command and of the shell steps: the interpreter the sandbox sees.
+  const shell = (s: string): string => (c.lang === 'py' ? s.replace(/(^|\s)python3\b/g, `$1${python(c.runner)}`) : s);
+  const command = shell(c.command);
   try {
     const { res } = await runIssue(m, {
       issue: { number: 1, ...c.issue },
       branch: `proofpr/1-${c.id}`.slice(0, 60),
-      config: configFor(c, command, extra),
-      script: scriptFor(c, command),
+      config: configFor(c, command, extra, shell),
+      script: scriptFor(c, command, shell),
     });
     const summary = join(res.runDir, 'summary.md');
     return { ev: res.evidence, summary: existsSync(summary) ? readFileSync(summary, 'utf8') : '' };

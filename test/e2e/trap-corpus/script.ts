@@ -12,16 +12,17 @@ import type { CorpusCase } from './types.js';
  * block asks again; the script keeps saying done). `command` overrides the case's command (e.g. a Python
  * interpreter the sandbox can see).
  */
-export function scriptFor(c: CorpusCase, command = c.command): ScriptFn {
+export function scriptFor(c: CorpusCase, command = c.command, shell: (step: string) => string = (s) => s): ScriptFn {
   const steps: ScriptStep[] = c.edits.map((e) => {
+    if (e.kind === 'bash') return { content: [toolUse('Bash', { command: shell(e.command) })] };
     if (e.kind === 'write') return { content: [toolUse('Write', { file_path: e.path, content: e.content })] };
     if (e.kind === 'edit') return { content: [toolUse('Edit', { file_path: e.path, old_string: e.old, new_string: e.new })] };
     return { content: [toolUse('Bash', { command: `rm ${e.path}` })] };
   });
   // Edit and Write on an existing file need a full read first: read every base file the edits change, up front.
-  const reads = [...new Set(c.edits.filter((e) => e.kind !== 'remove' && c.base[e.path] !== undefined).map((e) => e.path))].map(
-    (p): ScriptStep => ({ content: [toolUse('Read', { file_path: p })] }),
-  );
+  const reads = [
+    ...new Set(c.edits.flatMap((e) => (e.kind !== 'remove' && e.kind !== 'bash' && c.base[e.path] !== undefined ? [e.path] : []))),
+  ].map((p): ScriptStep => ({ content: [toolUse('Read', { file_path: p })] }));
   const all = [...reads, ...steps, { content: [toolUse('Bash', { command })] }];
   return (_req, turn) => all[turn - 1] ?? { content: [text('Done: the tests pass.')] };
 }
@@ -29,13 +30,14 @@ export function scriptFor(c: CorpusCase, command = c.command): ScriptFn {
 /** The first word pair of the command as an allow rule: `npx jest --ci` → `Bash(npx jest:*)`. */
 function allowRule(command: string): string {
   const words = command.split(/\s+/);
-  const n = ['npx', 'npm', 'python3', 'go'].includes(words[0]?.split('/').pop() ?? '') ? 2 : 1;
+  const n = ['npx', 'npm', 'python3', 'go', 'cargo'].includes(words[0]?.split('/').pop() ?? '') ? 2 : 1;
   return `Bash(${words.slice(0, n).join(' ')}:*)`;
 }
 
-/** The repository config for `c`: its test command and the Bash rules the script needs. */
-export function configFor(c: CorpusCase, command = c.command, extra = ''): RepoConfig {
-  const allow = [allowRule(command), 'Bash(rm:*)'];
+/** The repository config for `c`: its test command and the Bash rules the script needs (its shell steps' too). */
+export function configFor(c: CorpusCase, command = c.command, extra = '', shell: (step: string) => string = (s) => s): RepoConfig {
+  const steps = c.edits.flatMap((e) => (e.kind === 'bash' ? [allowRule(shell(e.command))] : []));
+  const allow = [...new Set([allowRule(command), 'Bash(rm:*)', ...steps])];
   return parseRepoConfig(
     `test:\n  command: ${JSON.stringify(command)}\npermissions:\n  allow: ${JSON.stringify(allow)}\ngates:\n  max_stop_blocks: 1\n${extra}`,
   );
