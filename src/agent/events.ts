@@ -62,6 +62,22 @@ export interface TestRun {
    * (`from: "output"`). `counts` above is their sum.
    */
   calls?: Array<{ runner: string; source: CountSource; counts: TestCounts; from: string }>;
+  /** Harness runs made again after a failing test (verify.flaky_reruns): the tests that both passed and failed on this tree. */
+  flaky?: FlakyTest[];
+}
+
+/** A test that both passed and failed on the same tree (CONTRACT §11): `failures` of its `runs` failed. */
+export interface FlakyTest {
+  test: string;
+  runs: number;
+  failures: number;
+}
+
+/** Changed code outside the tests whose reversion no test noticed (CONTRACT §11); lines of the head's file, 1-based. */
+export interface UntestedHunk {
+  file: string;
+  startLine: number;
+  endLine: number;
 }
 
 /**
@@ -159,6 +175,8 @@ export type RunEvent =
   | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean }>
   | Ev<'test_run', { run: TestRun }>
   | Ev<'differential', { differential: Differential; changedExpectations: ChangedExpectation[] }>
+  /** The untested hunks check after the final run (verification/hunks): the hunks no test noticed, and the extra runs it made. */
+  | Ev<'untested_hunks', { hunks: UntestedHunk[]; runs: number; checked: number; grouped: 'hunk' | 'file' | 'files' }>
   | Ev<'file_changed', { path: string }>
   | Ev<'todo', { todos: TodoItem[] }>
   | Ev<

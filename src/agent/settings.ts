@@ -32,6 +32,8 @@ export interface RunSettings {
   /** Permission rules in the config's syntax (`Bash(npm run lint:*)`) and the protected paths opened. */
   permissions: { allow: string[]; deny: string[]; writable: string[]; writable_workflows: boolean };
   hooks: Record<HookEventName, Array<CommandHook & { matcher?: string | undefined; on_failure: 'continue' | 'block' }>>;
+  /** `verify.flaky_reruns` and `verify.hunk_runs` (CONTRACT §11); absent: 2 re-runs of a failing test, no untested-hunks runs. */
+  verify?: { flaky_reruns?: number; hunk_runs?: number };
   /** The run's budgets: model requests, spend in USD, wall clock in milliseconds. */
   limits: { maxTurns: number; maxCostUsd: number; timeoutMs: number };
 }

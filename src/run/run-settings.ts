@@ -13,5 +13,6 @@ export function runSettingsOf(config: RepoConfig): RunSettings {
     permissions: { allow, deny, writable, writable_workflows },
     hooks: config.hooks,
     limits: { maxTurns: config.max_turns, maxCostUsd: config.max_cost_usd, timeoutMs: config.timeout_min * 60_000 },
+    verify: { flaky_reruns: config.verify.flaky_reruns, hunk_runs: config.verify.hunk_runs },
   };
 }

@@ -43,7 +43,7 @@ describe('architecture - run settings for the agent core', () => {
     const config = parseRepoConfig('test:\n  command: npm run unit-check-7f3a\nmax_turns: 12\ntimeout_min: 2\n');
     const settings = runSettingsOf(config);
     expect(JSON.stringify(settings).split('npm run unit-check-7f3a').length - 1).toBe(1);
-    expect(Object.keys(settings).sort()).toEqual(['gates', 'hooks', 'limits', 'permissions', 'test']);
+    expect(Object.keys(settings).sort()).toEqual(['gates', 'hooks', 'limits', 'permissions', 'test', 'verify']);
     expect(settings.limits).toEqual({ maxTurns: 12, maxCostUsd: config.max_cost_usd, timeoutMs: 120_000 });
     expect(settings.test).not.toBe(config.test);
   });

@@ -50,6 +50,8 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   checksPassed: 'readme',
   subagents: 'contract',
   infrastructureChanges: 'contract',
+  flaky: 'contract',
+  untestedHunks: 'contract',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {
@@ -71,6 +73,7 @@ const TEST_RUN: Record<keyof TestRun, Where> = {
   note: 'readme',
   maskedReads: 'readme',
   calls: 'readme',
+  flaky: 'readme',
 };
 
 const readme = readFileSync('docs/verification.md', 'utf8');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent, TestRun, Verdict } from '../events.js';
+import type { FlakyTest, RunEvent, TestRun, UntestedHunk, Verdict } from '../events.js';
 import { collectDenials } from './denials.js';
 import { acceptedTreeHash, selectFinalGates } from './final-gates.js';
 import type { Evidence, EvidenceUsage, FileChange } from './types.js';
@@ -190,6 +190,8 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(facts.infrastructureChanges?.length ? { infrastructureChanges: facts.infrastructureChanges } : {}),
     ...(facts.masked?.length ? { masked: facts.masked } : {}),
     ...maskedReadsOf(facts.baseline, events),
+    ...flakyOf(facts.baseline, events),
+    ...untestedHunksOf(events),
     ...(model ? { model } : {}),
     ...(look ? { secondLook: secondLookOf(look) } : {}),
     ...subagentsOf(events),
@@ -202,6 +204,21 @@ function maskedReadsOf(baseline: TestRun | undefined, events: readonly RunEvent[
   const runs = [baseline, ...events.map((e) => (e.type === 'test_run' ? e.run : undefined))];
   const reads = [...new Set(runs.flatMap((r) => r?.maskedReads ?? []))].sort();
   return reads.length ? { maskedReads: reads } : {};
+}
+
+/** Every flaky test of the harness runs (the baseline's and those in the events), the most runs of each kept, sorted. */
+function flakyOf(baseline: TestRun | undefined, events: readonly RunEvent[]): { flaky?: FlakyTest[] } {
+  const runs = [baseline, ...events.map((e) => (e.type === 'test_run' ? e.run : undefined))];
+  const by = new Map<string, FlakyTest>();
+  for (const f of runs.flatMap((r) => r?.flaky ?? [])) if ((by.get(f.test)?.runs ?? 0) < f.runs) by.set(f.test, f);
+  const flaky = [...by.values()].sort((a, b) => (a.test < b.test ? -1 : a.test > b.test ? 1 : 0));
+  return flaky.length ? { flaky } : {};
+}
+
+/** The last untested-hunks check's list (verification/hunks), when it found any. */
+function untestedHunksOf(events: readonly RunEvent[]): { untestedHunks?: UntestedHunk[] } {
+  const last = lastOf(events, 'untested_hunks');
+  return last?.hunks.length ? { untestedHunks: last.hunks } : {};
 }
 
 /** Writes runDir/evidence.json atomically (temp file + rename); returns its path. */

@@ -1,5 +1,5 @@
 /** The evidence object (CONTRACT §5): written to evidence.json on every exit path. */
-import type { ChangedExpectation, Denial, Differential, GateResult, TestRun, Verdict } from '../events.js';
+import type { ChangedExpectation, Denial, Differential, FlakyTest, GateResult, TestRun, UntestedHunk, Verdict } from '../events.js';
 
 export interface FileChange {
   path: string;
@@ -94,6 +94,10 @@ export interface Evidence {
   notRun?: Array<{ check: string; why: string; state?: 'failed' | 'stale' }>;
   /** Those checks the agent ran and whose last run passed. */
   checksPassed?: string[];
+  /** Tests that both passed and failed on the same tree (CONTRACT §11): never a fix's failing test nor a regression. */
+  flaky?: FlakyTest[];
+  /** Changed code outside the tests whose reversion no test noticed (CONTRACT §11); never a verdict by itself. */
+  untestedHunks?: UntestedHunk[];
   /** Task sub-agents (CONTRACT §11): each one's requests and cost (part of `usage`) and its transcript in the run folder. */
   subagents?: Array<{ id: string; turns: number; costUsd: number; transcript?: string }>;
   /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */

@@ -4,7 +4,8 @@ import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
 import type { TestCounts, TestRun } from '../../events.js';
 import { git } from '../../../workspace/git.js';
-import { harnessTestRun } from './harness-run.js';
+import { flakyReruns, settledHarnessRun } from './flaky-reruns.js';
+import type { FlakyTest } from '../../events.js';
 import { withPristineCheckout } from './pristine-checkout.js';
 
 export interface Baseline {
@@ -19,6 +20,8 @@ export interface Baseline {
   countsKnown: boolean;
   /** Why counts are unknown (the fix to name), when they are. */
   note?: string;
+  /** Base tests that both passed and failed on the base (run again after a failure): never in failingIds. */
+  flaky?: FlakyTest[];
 }
 
 export interface BaselineOptions {
@@ -26,7 +29,7 @@ export interface BaselineOptions {
   root: string;
   gitDir?: string;
   baseSha: string;
-  config: Pick<RunSettings, 'test'>;
+  config: Pick<RunSettings, 'test' | 'verify'>;
   exec: ExecPort;
   /** Writable inside the sandbox (the exec's TMPDIR). */
   scratchDir: string;
@@ -63,29 +66,34 @@ export async function runBaseline(opts: BaselineOptions): Promise<Baseline> {
       ...(opts.logger ? { logger: opts.logger } : {}),
     },
     async (dir) =>
-      harnessTestRun({
-        cwd: dir,
-        command,
-        config: opts.config,
-        exec: opts.exec,
-        scratchDir: opts.scratchDir,
-        kind: 'baseline',
-        // A clean checkout of the base commit: its tree is the commit's (CONTRACT §5).
-        treeHash: await commitTree(dir, opts.baseSha),
-        commit: opts.baseSha,
-        ...(opts.runDir ? { outputFile: join(opts.runDir, 'tool-output', 'baseline-test-run.txt') } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      }),
+      settledHarnessRun(
+        {
+          cwd: dir,
+          command,
+          config: opts.config,
+          exec: opts.exec,
+          scratchDir: opts.scratchDir,
+          kind: 'baseline',
+          // A clean checkout of the base commit: its tree is the commit's (CONTRACT §5).
+          treeHash: await commitTree(dir, opts.baseSha),
+          commit: opts.baseSha,
+          ...(opts.runDir ? { outputFile: join(opts.runDir, 'tool-output', 'baseline-test-run.txt') } : {}),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        },
+        flakyReruns(opts.config),
+      ),
   );
   const tests = run.tests ?? [];
+  const flaky = new Set((run.flaky ?? []).map((f) => f.test));
   const c = run.counts;
   return {
     run,
     counts: c,
     executed: c ? c.passed + c.failed : 0,
     tests,
-    failingIds: tests.filter((t) => t.outcome === 'failed').map((t) => t.id),
+    failingIds: tests.filter((t) => t.outcome === 'failed' && !flaky.has(t.id)).map((t) => t.id),
     countsKnown: c !== null,
     ...(run.note ? { note: run.note } : {}),
+    ...(run.flaky?.length ? { flaky: run.flaky } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { snapshotCommit } from '../../../workspace/snapshot-commit.js';
 import type { TestRun } from '../../events.js';
-import { harnessTestRun } from './harness-run.js';
+import { flakyReruns, settledHarnessRun } from './flaky-reruns.js';
 import { withPristineCheckout } from './pristine-checkout.js';
 import { fixedIds } from '../test-results/test-outcomes.js';
 import { recordRun, type VerifierContext } from '../verifier-context.js';
@@ -30,19 +30,23 @@ async function pristineRun(ctx: VerifierContext, command: string, treeHash: stri
       ...gitDir,
       exclude: config.test.report ? [config.test.report] : [],
     });
+    // A failing test is run again (flaky-reruns.ts): one that also passed is flaky, not a failure.
     const { run } = await withPristineCheckout({ root, ...gitDir, sha: snap.sha, scratchDir: scratch, logger: ctx.log }, (dir) =>
-      harnessTestRun({
-        cwd: dir,
-        command,
-        config,
-        exec: opts.exec,
-        scratchDir: scratch,
-        kind: 'final',
-        treeHash,
-        commit: snap.sha,
-        outputFile,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      }),
+      settledHarnessRun(
+        {
+          cwd: dir,
+          command,
+          config,
+          exec: opts.exec,
+          scratchDir: scratch,
+          kind: 'final',
+          treeHash,
+          commit: snap.sha,
+          outputFile,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        },
+        flakyReruns(config),
+      ),
     );
     ctx.state.tested = run.exitCode === null ? undefined : snap;
     return run;
