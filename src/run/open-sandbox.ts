@@ -4,6 +4,7 @@ import { readDenyPredicate } from '../agent/permissions/read-deny.js';
 import { markSandboxMasked, readableMatcher, openWorld, worldMasked } from '../workspace/world.js';
 import { snapshotHome } from '../workspace/fresh-home.js';
 import { createExec, type ExecHandle, type ExecOptions } from '../workspace/exec.js';
+import { recordBaseInstall } from '../workspace/linked-dirs.js';
 import type { CommandChoice } from '../detect/resolve-commands.js';
 import type { Workspace } from './prepare-workspace.js';
 import { runSetup } from './run-setup.js';
@@ -58,8 +59,10 @@ export async function openSandbox(
     // Before the exec opens: a folder the dependency cache took over is bound read-only like a linked one.
     else await afterSetup?.();
   }
-  // The harness's own test runs get a fresh home holding only what setup left here (fresh-home.ts).
+  // The harness's own test runs get a fresh home holding only what setup left here (fresh-home.ts),
+  // and borrow only the dependency folders the base's install has now, before the agent runs (linked-dirs.ts).
   await snapshotHome(ws.runTmp);
+  await recordBaseInstall(ws.wt.path, ws.wt.gitDir);
   const handle = await createExec(base);
   // A search in the sandbox reads these files empty: the policy lets it run (search-scope.ts).
   markSandboxMasked(ws.wt.path, handle.masked);

@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { lstat, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { DEPENDENCY_DIRS } from './dependency-dirs.js';
 import { git } from './git.js';
 
 /** File in the worktree's git dir listing the dependency links (the sandbox cannot write there). */
 export const LINKED_FILE = 'proofpr-linked.json';
+
+/**
+ * File in the worktree's git dir: the base's install, recorded after setup and before the agent ran (the
+ * dependency links and the dependency folders setup installed in the worktree, each with the folder it
+ * resolved to then). The harness's clean checkouts link exactly these (pristine-checkout.ts).
+ */
+export const BASE_INSTALL_FILE = 'proofpr-base-install.json';
 
 export interface LinkedDir {
   /** Top-level name in the worktree (`node_modules`). */
@@ -81,6 +89,52 @@ export async function readLinkedDirs(gitDir: string): Promise<LinkedDir[]> {
 export function readLinkedDirsSync(gitDir: string): LinkedDir[] {
   try {
     return parseLinked(readFileSync(join(gitDir, LINKED_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Dependency folders installed inside the worktree itself (setup.command ran there, e.g. `npm ci` in the
+ * App's worktree) and ignored by git, as absolute paths: read-only for the agent (sandbox-mounts.ts) and
+ * part of the base's install (recordBaseInstall). A link (a linked folder) is not one: it is in LINKED_FILE.
+ */
+export async function installedDependencyDirs(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of DEPENDENCY_DIRS) {
+    const abs = join(root, name);
+    if (!(await lstat(abs).catch(() => undefined))?.isDirectory()) continue;
+    const ignored = await git(['check-ignore', '-q', '--', `${name}/`], { cwd: root, okCodes: [0, 1, 128] });
+    if (ignored.code === 0) out.push(abs);
+  }
+  return out;
+}
+
+/**
+ * Records the base's install in the worktree's git dir (BASE_INSTALL_FILE), once setup has run and before
+ * the agent does: the dependency links, and the dependency folders installed in the worktree with the
+ * folder each resolves to. The harness's clean checkouts link these and nothing else, so a folder the
+ * agent creates later (an ignored `venv/` holding a corrected copy of a module) never reaches a verdict,
+ * whatever its name.
+ */
+export async function recordBaseInstall(worktree: string, gitDir: string): Promise<LinkedDir[]> {
+  const linked = await readLinkedDirs(gitDir);
+  const record: LinkedDir[] = [...linked];
+  for (const abs of await installedDependencyDirs(worktree)) {
+    const name = basename(abs);
+    if (linked.some((l) => l.name === name)) continue;
+    record.push({ name, target: await realpath(abs) });
+  }
+  await writeFile(join(gitDir, BASE_INSTALL_FILE), JSON.stringify(record));
+  return record;
+}
+
+/** The base's install recordBaseInstall wrote for a worktree's git dir; undefined when none was recorded. */
+export async function readBaseInstall(gitDir: string): Promise<LinkedDir[] | undefined> {
+  const text = await readFile(join(gitDir, BASE_INSTALL_FILE), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    return parseLinked(text);
   } catch {
     return [];
   }

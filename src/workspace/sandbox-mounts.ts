@@ -2,10 +2,9 @@ import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { WorkspaceError } from './errors.js';
-import { DEPENDENCY_DIRS } from './dependency-dirs.js';
 import { git } from './git.js';
 import { dependencyLinkTargets } from './dependency-link-targets.js';
-import { readLinkedDirs } from './linked-dirs.js';
+import { installedDependencyDirs, readLinkedDirs } from './linked-dirs.js';
 import { commonDirOf, readWorktreeGitDirs, readWorktreeGitDirsSync } from './worktree-git-dir.js';
 import { makeAgentGit } from './agent-git.js';
 import type { SandboxOptions } from './sandbox.js';
@@ -264,21 +263,4 @@ export async function mirrorFolders(from: string, to: string, budget: { left: nu
     await mkdir(join(to, e.name), { recursive: true });
     await mirrorFolders(join(from, e.name), join(to, e.name), budget);
   }
-}
-
-/**
- * Dependency folders installed inside the worktree itself (setup.command ran there, e.g. `npm ci` in
- * the App's worktree) and ignored by git: read-only for the agent, as the linked ones are, because the
- * harness's clean final run borrows them (docs/security.md, row "harness tampering"). Every other
- * ignored path (scratch, build output) stays writable.
- */
-async function installedDependencyDirs(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of DEPENDENCY_DIRS) {
-    const abs = join(root, name);
-    if (!(await lstat(abs).catch(() => undefined))?.isDirectory()) continue;
-    const ignored = await git(['check-ignore', '-q', '--', `${name}/`], { cwd: root, okCodes: [0, 1, 128] });
-    if (ignored.code === 0) out.push(abs);
-  }
-  return out;
 }
