@@ -11,6 +11,7 @@ import { doctorCommand } from './doctor-command.js';
 import { configCheckCommand } from './config-check-command.js';
 import { gcCommand } from './gc-command.js';
 import { backtestCommand } from './backtest-command.js';
+import { verifyCommand } from './verify-command.js';
 
 /** An option as commander takes it: flags, description and (optionally) its default. */
 export type OptionSpec = readonly [flags: string, description: string, defaultValue?: string];
@@ -129,6 +130,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--config <file>', "a proofpr.yml for every case (setup.command, test.command…) instead of each parent's own"],
     ],
     run: (flags) => backtestCommand(flags),
+  },
+  {
+    name: 'verify',
+    description:
+      'verify any change with no model: a base and head of --repo, or a pull request (--github-repo --pr): the baseline on the base, the final run on the head, the base tests on the head, the new tests on the base; writes the run folder, nothing to the repository',
+    options: [
+      ['--repo <dir>', 'git repository holding --base and --head (default .)'],
+      ['--base <ref>', 'the commit the change starts from (its merge base with --head is used)'],
+      ['--head <ref>', 'the change to verify'],
+      ['--github-repo <owner/name>', 'verify a pull request of this GitHub repository (token from GITHUB_TOKEN, API from GITHUB_API_URL)'],
+      ['--pr <n>', 'the pull request of --github-repo'],
+      ['--config <file>', "a proofpr.yml to judge with (default: the base's .github/proofpr.yml)"],
+      ['--out <dir>', 'run folder (default $PROOFPR_HOME/runs/<run-id>)'],
+      ['--json', 'print the evidence object as the last stdout line'],
+    ],
+    run: (flags) => verifyCommand(flags),
   },
   {
     name: 'report',
