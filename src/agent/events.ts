@@ -20,6 +20,15 @@ export type CountSource = 'junit' | 'jest-json' | 'tap' | 'runner-report' | 'sum
 
 export type TestOutcome = 'passed' | 'failed' | 'skipped';
 
+/** A runner's count in a harness run, as the harness counted it and as the runner's own summary lines say. */
+export interface CountCheck {
+  runner: string;
+  counted: TestCounts;
+  summary: TestCounts;
+  /** passed, failed and skipped are equal in both. */
+  agree: boolean;
+}
+
 /** One test of a run, as the runner's report names it: `id` is "<file> > <full name>" (or the full name when the runner gives no file). */
 export interface TestCase {
   id: string;
@@ -62,6 +71,12 @@ export interface TestRun {
    * (`from: "output"`). `counts` above is their sum.
    */
   calls?: Array<{ runner: string; source: CountSource; counts: TestCounts; from: string }>;
+  /**
+   * Harness runs: the count held against the runner's own printed summary (uvu's `Total/Passed/Skipped`,
+   * mocha's `N passing`, node-tap's closing `# { total }`, cargo's `test result:` lines summed), per runner
+   * that printed one. When `agree` is false the count is not trusted: `counts` is null and `note` names both.
+   */
+  countCheck?: CountCheck[];
   /** Harness runs made again after a failing test (verify.flaky_reruns): the tests that both passed and failed on this tree. */
   flaky?: FlakyTest[];
 }

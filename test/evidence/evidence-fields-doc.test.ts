@@ -73,6 +73,7 @@ const TEST_RUN: Record<keyof TestRun, Where> = {
   note: 'readme',
   maskedReads: 'readme',
   calls: 'readme',
+  countCheck: 'readme',
   flaky: 'readme',
 };
 

@@ -7,6 +7,7 @@ import { parseNodeTestSummary } from './parsers/node-test.js';
 import { parsePytestSummary } from './parsers/pytest.js';
 import { parseTapSummary } from './parsers/tap.js';
 import { parseUnittestSummary } from './parsers/unittest.js';
+import { parseUvuSummary } from './parsers/uvu.js';
 import type { SummaryParser } from './parsers/types.js';
 import { parseVitestSummary } from './parsers/vitest.js';
 
@@ -20,6 +21,7 @@ export const SUMMARY_PARSERS: ReadonlyArray<{ runner: string; parse: SummaryPars
   { runner: 'unittest', parse: parseUnittestSummary },
   { runner: 'go', parse: parseGoTestSummary },
   { runner: 'cargo', parse: parseCargoSummary },
+  { runner: 'uvu', parse: parseUvuSummary },
 ];
 
 // CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks).

@@ -58,8 +58,10 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
     const endedAtMs = Date.now();
     const maskedReads = readMasked(opts.cwd, masked, exec.output);
     const roots = [opts.cwd, await realpath(opts.cwd).catch(() => opts.cwd)];
-    const observed = await collectObserved(dir, exec.output, roots, observe.streamRunners);
-    let counted: CountedCalls = countCalls(observed.calls, observed.seen, exec.output);
+    // Counted from stdout and stderr apart: two pipes interleave at random, which can move tests between units.
+    const apart = streamsApart(exec);
+    const observed = await collectObserved(dir, apart, roots, observe.streamRunners);
+    let counted: CountedCalls = countCalls(observed.calls, observed.seen, apart);
     let reportPath: string | undefined;
     if (counted.counts === null && configured !== undefined) {
       const fromConfig = readConfigured(opts.cwd, configured, startedAtMs, endedAtMs);
@@ -97,6 +99,7 @@ export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRu
       kind: opts.kind,
       ...(note ? { note } : {}),
       ...(maskedReads.length ? { maskedReads } : {}),
+      ...(counted.checks?.length ? { countCheck: counted.checks } : {}),
     };
     const report = counted.counts ? { counts: counted.counts, tests: counted.tests } : undefined;
     return { run, output: exec.output, ...(report ? { report } : {}) };
@@ -163,10 +166,30 @@ async function keepReports(dir: string, into: string, counted: CountedCalls): Pr
   return kept ? into : undefined;
 }
 
+interface RanCommand {
+  exitCode: number | null;
+  /** stdout and stderr interleaved as they arrived: the output file people read. */
+  output: string;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The text the counters read: stderr whole, then stdout whole, never interleaved. Each stream keeps its
+ * own order, so a runner's block (cargo's test binaries print theirs on stdout) is never cut by a line
+ * of the other stream (cargo's `Running` lines on stderr); cargo's target lines then all come before
+ * the blocks, in the same order. A command that sends both to one pipe (`2>&1`) keeps its own order in stdout.
+ * An exec that keeps no streams apart (empty both) gives the interleaved output.
+ */
+export function streamsApart(r: RanCommand): string {
+  if (r.stdout === '' && r.stderr === '') return r.output;
+  return r.stderr === '' ? r.stdout : `${r.stderr}${r.stderr.endsWith('\n') ? '' : '\n'}${r.stdout}`;
+}
+
 async function runIt(
   opts: HarnessRunOptions,
   extendEnv: (env: Readonly<Record<string, string | undefined>>) => Record<string, string>,
-): Promise<{ exitCode: number | null; output: string }> {
+): Promise<RanCommand> {
   const min = opts.config.test.timeout_min;
   try {
     const r = await opts.exec({
@@ -180,11 +203,15 @@ async function runIt(
       ...(opts.kind === 'baseline' ? { seedBuildCache: true } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    const timedOut = `\n[proofpr: the test command timed out after ${min} min (test.timeout_min)]`;
     return {
       exitCode: r.exitCode,
-      output: r.timedOut ? `${r.output}\n[proofpr: the test command timed out after ${min} min (test.timeout_min)]` : r.output,
+      output: r.timedOut ? `${r.output}${timedOut}` : r.output,
+      stdout: r.stdout,
+      stderr: r.timedOut ? `${r.stderr}${timedOut}` : r.stderr,
     };
   } catch (e) {
-    return { exitCode: null, output: `[proofpr: could not run the test command: ${(e as Error).message}]` };
+    const output = `[proofpr: could not run the test command: ${(e as Error).message}]`;
+    return { exitCode: null, output, stdout: '', stderr: output };
   }
 }

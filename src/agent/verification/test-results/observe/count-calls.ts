@@ -1,6 +1,7 @@
-import type { CountSource, TestCase, TestCounts } from '../../../events.js';
+import type { CountCheck, CountSource, TestCase, TestCounts } from '../../../events.js';
 import { SUMMARY_PARSERS, stripAnsi } from '../parse-test-output.js';
 import type { ObservedCall } from './collect-observed.js';
+import { checkCounts, disagreementNote } from './count-check.js';
 import { parsePlaywrightSummary } from './playwright-summary.js';
 
 /** Runners that no observer can see start (binaries outside Node, Python and Go): their summary lines are read whenever present. */
@@ -18,6 +19,8 @@ export interface CountedCalls {
   tests: TestCase[];
   source: CountSource;
   note?: string;
+  /** The count held against each runner's own printed summary (count-check.ts); a disagreement leaves counts null. */
+  checks?: CountCheck[];
 }
 
 /**
@@ -25,7 +28,8 @@ export interface CountedCalls {
  * observers reported counts from its report; a runner an observer saw start but that wrote no report
  * (or one no observer can see, such as cargo) counts from its own summary lines in the output. When
  * nothing was observed at all, the last summary line any runner printed is read, and the note says
- * that these counts could be printed by the tests themselves. Null counts: no runner output at all.
+ * that these counts could be printed by the tests themselves. Null counts: no runner output at all, or
+ * a runner counted otherwise than its own closing summary says (`checks`; the note names both counts).
  */
 export function countCalls(observed: ObservedCall[], seen: ReadonlySet<string>, output: string): CountedCalls {
   const calls = [...observed];
@@ -59,6 +63,9 @@ export function countCalls(observed: ObservedCall[], seen: ReadonlySet<string>, 
     };
   }
   if (calls.length === 0) return { calls, counts: null, tests: [], source: 'none' };
+  const checks = checkCounts(calls, lines);
+  const disagree = disagreementNote(checks);
+  if (disagree) return { calls, counts: null, tests: [], source: 'none', checks, note: disagree };
   const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, total: 0 };
   for (const c of calls) {
     counts.passed += c.counts.passed;
@@ -70,5 +77,5 @@ export function countCalls(observed: ObservedCall[], seen: ReadonlySet<string>, 
   const [only] = sources;
   const source: CountSource =
     sources.size === 1 && only ? only : calls.some((c) => c.source === 'summary-line') ? 'summary-line' : 'runner-report';
-  return { calls, counts, tests: calls.flatMap((c) => c.tests), source };
+  return { calls, counts, tests: calls.flatMap((c) => c.tests), source, ...(checks.length ? { checks } : {}) };
 }

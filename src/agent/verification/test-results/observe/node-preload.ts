@@ -64,6 +64,7 @@ const MOCHA_PART = `    var attachMocha = function (runner) {
           fullTitle: typeof t.fullTitle === 'function' ? t.fullTitle() : String(t.title),
           file: t.file || undefined,
           err: err ? { message: String((err && err.message) || err) } : {},
+          state: t.pending ? 'pending' : t.state || undefined,
         };
       };
       var on = function (ev, f) { runner.on(ev, function (a, b) { try { f(a, b); } catch (e) { /* keep going */ } }); };
@@ -190,7 +191,8 @@ const AVA_PART = `    var AVA_SKIP = { debug: 1, 'reset-cache': 1 };
 
 /**
  * Runners the preload cannot observe (node-tap runs each test file in a child process and prints its
- * own reporter; playwright runs its tests in workers): their main process only leaves an empty
+ * own reporter; playwright runs its tests in workers; uvu has no reporter to ask for and prints only
+ * dots and its `Total/Passed/Skipped` block): their main process only leaves an empty
  * `<runner>-<pid>.seen` marker, so the harness reads that runner's own summary lines beside the
  * observed runners' reports (count-calls.ts). Claiming the process keeps the test files' own Node
  * processes inert.
@@ -236,6 +238,7 @@ const DISPATCH_PART = `    var INSIDE = 'PROOFPR_OBSERVE_INSIDE';
     else if (/\\/ava\\/(entrypoints\\/)?cli\\.m?js$/.test(real)) { if (claim('ava')) teeAva(); }
     else if (TAP_MAIN.test(real)) { if (claim('node-tap')) markSeen('node-tap'); }
     else if (PLAYWRIGHT_MAIN.test(real)) { if (claim('playwright')) markSeen('playwright'); }
+    else if (/\\/uvu\\/bin\\.js$/.test(real)) { if (claim('uvu')) markSeen('uvu'); }
 `;
 
 export function nodePreloadSource(reports: string): string {

@@ -1,4 +1,4 @@
-import type { TestCase } from '../../../events.js';
+import type { TestCase, TestCounts } from '../../../events.js';
 import { testCase } from './report-util.js';
 import { tapOutcome, tapRunner, type TapPoint } from './tap-tree.js';
 
@@ -35,8 +35,25 @@ function casesOf(points: TapPoint[]): TestCase[] {
 }
 
 /**
+ * What node-tap itself counts in its closing `# { total, pass, fail, skip, todo }` line: every leaf
+ * point (each assertion, each skipped or todo subtest, each failure a subtest reported as a point of
+ * its own), not the subtests that hold them. The counts of a run are these, so they can be held against
+ * tap's own totals; the per-test ids stay one per leaf `t.test` (casesOf).
+ */
+export function leafCounts(points: readonly TapPoint[]): TestCounts {
+  const c: TestCounts = { passed: 0, failed: 0, skipped: 0, total: 0 };
+  const walk = (p: TapPoint): void => {
+    if (p.children.length > 0) return p.children.forEach(walk);
+    c[tapOutcome(p)]++;
+    c.total++;
+  };
+  points.forEach(walk);
+  return c;
+}
+
+/**
  * node-tap (`tap`): its TAP reporter to the report file; every top-level point is one test file. TAP on
  * stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both
- * print TAP with --reporter=tap.
+ * print TAP with --reporter=tap. Counted as tap counts (leafCounts), identified per leaf `t.test`.
  */
-export const nodeTapRunner = tapRunner('node-tap', 'tap', casesOf);
+export const nodeTapRunner = tapRunner('node-tap', 'tap', casesOf, leafCounts);

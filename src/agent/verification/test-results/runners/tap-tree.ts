@@ -1,4 +1,4 @@
-import type { TestCase, TestOutcome } from '../../../events.js';
+import type { TestCase, TestCounts, TestOutcome } from '../../../events.js';
 import { reportOf } from './report-util.js';
 import type { Runner, RunnerName } from './types.js';
 
@@ -98,16 +98,24 @@ export const tapOutcome = (p: TapPoint): TestOutcome => (p.directive ? 'skipped'
 
 /**
  * A runner whose report is TAP (the harness sends its stdout to the report file), called as the program
- * `bin`; `casesOf` says which of the top-level points and their subtests are tests.
+ * `bin`; `casesOf` says which of the top-level points and their subtests are tests, and `countsOf`, when
+ * given, what the runner itself counts (else the counts are the tests').
  */
-export function tapRunner(name: RunnerName, bin: string, casesOf: (points: TapPoint[]) => TestCase[]): Runner {
+export function tapRunner(
+  name: RunnerName,
+  bin: string,
+  casesOf: (points: TapPoint[]) => TestCase[],
+  countsOf?: (points: TapPoint[]) => TestCounts,
+): Runner {
   return {
     name,
     source: 'tap',
     match: (w) => (w[0]?.split('/').pop() === bin ? 1 : undefined),
     parse(text) {
       const { points, sawTap } = tapTree(text);
-      return sawTap ? reportOf(casesOf(points)) : undefined;
+      if (!sawTap) return undefined;
+      const report = reportOf(casesOf(points));
+      return countsOf ? { ...report, counts: countsOf(points) } : report;
     },
   };
 }
