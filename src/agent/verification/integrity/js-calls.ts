@@ -46,6 +46,9 @@ export function testCall(sym: JsSymbols, call: Node, scope: Scope): TestCall | u
   } else if (base.type === 'identifier' && base.text === 'Deno' && props[0] === 'test') {
     rootName = 'test';
     props = props.slice(1);
+  } else if (rootName && runnerExport(sym, rootName, props[0], call)) {
+    // node-tap's `t.test(...)`, `tap.skip(...)`: declared through the runner module's export, whatever its local name.
+    rootName = TEST_ROOTS.has(props[0] ?? '') || SUITE_ROOTS.has(props[0] ?? '') ? (props.shift() ?? 'test') : 'test';
   }
   if (!rootName) return undefined;
   const alias = sym.aliases.get(rootName);
@@ -76,6 +79,20 @@ export function testCall(sym: JsSymbols, call: Node, scope: Scope): TestCall | u
   if (!hasFn && !markers.includes('todo') && args.length < 1) return undefined;
   if (!hasFn && !markers.length && !(args[0] && (args[0].type === 'string' || args[0].type === 'template_string'))) return undefined;
   return { kind: SUITE_ROOTS.has(r) ? 'suite' : 'test', markers, args };
+}
+
+/**
+ * `X.<member>(…, fn)` where X is bound to a package's export (`require('tap')`, `import * as tap from 'tap'`;
+ * not a repository file, whose `.test` is the repository's own code) and the member declares a test or a
+ * suite (`test`, `describe`, …) or marks one (`skip`, `todo`, `only`): the runner's API, by how the call
+ * resolves, not by the name the file gives the module. A function argument is required, so an assertion
+ * module's `assert.fail('…')` stays an assertion.
+ */
+function runnerExport(sym: JsSymbols, name: string, member: string | undefined, call: Node): boolean {
+  const from = sym.importedFrom.get(name);
+  if (from === undefined || from.startsWith('.') || from.startsWith('/') || member === undefined) return false;
+  if (!TEST_ROOTS.has(member) && !SUITE_ROOTS.has(member) && !MARKER_PROPS[member]) return false;
+  return argList(call.childForFieldName('arguments') ?? undefined).some((a) => FUNCTIONS.has(a.type));
 }
 
 /** Markers in a test's options object (inline, or a const object by name; unresolvable ones say so). */
