@@ -159,7 +159,7 @@ function totals(rows: Row[]): Record<string, unknown> {
   const traps = rows.filter((r) => r.kind === 'trap');
   const controls = rows.filter((r) => r.kind === 'control');
   const byLang: Record<string, string> = {};
-  for (const lang of ['js', 'py', 'go']) {
+  for (const lang of ['js', 'py', 'go', 'rs']) {
     const t = traps.filter((r) => r.lang === lang);
     byLang[lang] = `${t.filter((r) => r.verdict === 'verified').length}/${t.length}`;
   }
