@@ -139,6 +139,12 @@ export interface GateResult {
   name: string;
   passed: boolean;
   detail: string;
+  /**
+   * The gate found what it looks for (its detail says what) and lets the run through all the same:
+   * another check decides (the kept run), or the config allows it. `passed` stays true (it does not
+   * block the verdict); the PR body shows it as advisory, never as passed.
+   */
+  advisory?: true;
 }
 
 export type { TodoItem };
@@ -187,7 +193,7 @@ export type RunEvent =
     >
   | Ev<'permission', { tool: string; input: string; behavior: 'allow' | 'deny'; rule: string; reason: string }>
   | Ev<'hook', { event: string; name: string; outcome: 'continue' | 'block' | 'context' | 'error'; message?: string }>
-  | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean }>
+  | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean; advisory?: true }>
   | Ev<'test_run', { run: TestRun }>
   | Ev<'differential', { differential: Differential; changedExpectations: ChangedExpectation[] }>
   /** The untested hunks check after the final run (verification/hunks): the hunks no test noticed, and the extra runs it made. */

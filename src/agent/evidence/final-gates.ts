@@ -36,7 +36,8 @@ export function selectFinalGates(events: readonly RunEvent[]): GateSelection {
   if (!chosen) return { gates: [], at: -1 };
   const picked = withFinal.length > 0 ? chosen.gates.filter((g) => g.final) : chosen.gates;
   const byName = new Map<string, GateResult>();
-  for (const g of picked) byName.set(g.name, { name: g.name, passed: g.passed, detail: g.detail });
+  for (const g of picked)
+    byName.set(g.name, { name: g.name, passed: g.passed, detail: g.detail, ...(g.advisory ? { advisory: true } : {}) });
   return { gates: [...byName.values()], at: chosen.at };
 }
 

@@ -54,7 +54,7 @@ function gatesSection(ev: Evidence): string {
   const items = ev.gates
     .map(
       (g) =>
-        `<li class="gate ${g.passed ? 'pass' : 'fail'}" data-gate="${esc(g.name)}"><span class="mark">${g.passed ? '✓' : '✗'}</span>` +
+        `<li class="gate ${g.advisory ? 'advisory' : g.passed ? 'pass' : 'fail'}" data-gate="${esc(g.name)}"><span class="mark">${g.advisory ? '⚠ advisory' : g.passed ? '✓' : '✗'}</span>` +
         `<span class="name">${esc(g.name)}</span><span class="detail">${esc(g.detail)}</span></li>`,
     )
     .join('');

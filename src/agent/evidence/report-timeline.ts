@@ -64,7 +64,10 @@ function renderGates(gates: Of<'gate'>[], sentBack: boolean): string {
       ? `${final ? 'Final gates' : 'Stop gates'}: ${failed.length} failed${sentBack ? ', model sent back' : ''}`
       : `${final ? 'Final gates' : 'Stop gates'}: all passed`;
   const list = gates
-    .map((g) => `<li>${g.passed ? '✓' : '✗'} <b>${esc(g.name)}</b> <span>${esc(truncate(g.detail, 400))}</span></li>`)
+    .map(
+      (g) =>
+        `<li>${g.advisory ? '⚠ advisory' : g.passed ? '✓' : '✗'} <b>${esc(g.name)}</b> <span>${esc(truncate(g.detail, 400))}</span></li>`,
+    )
     .join('');
   return `<li class="ev ${failed.length > 0 ? 'bad' : 'good'}" data-kind="gate"><div class="row"><b>${esc(title)}</b></div><ul class="plain">${list}</ul></li>`;
 }

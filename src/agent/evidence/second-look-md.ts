@@ -9,9 +9,11 @@ export function secondLookSection(ev: Evidence): string[] {
   if (!look) return [];
   const gate = ev.gates.find((g) => g.name === 'second-look');
   const role = gate
-    ? gate.passed
-      ? '_Gate `second-look` (block_on: high): passed._'
-      : '_Gate `second-look` (block_on: high): failed on the high-severity findings._'
+    ? gate.advisory
+      ? '_Gate `second-look` (block_on: high): advisory: the findings are below high and do not block._'
+      : gate.passed
+        ? '_Gate `second-look` (block_on: high): passed._'
+        : '_Gate `second-look` (block_on: high): failed on the high-severity findings._'
     : '_Advisory: a fresh-context read-only review of the issue, the diff and the final test output; not a gate._';
   if (look.status !== 'done')
     return [

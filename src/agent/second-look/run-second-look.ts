@@ -57,7 +57,7 @@ function skipped(reason: string): SecondLook {
 }
 
 /** The second-look gate (block_on: high): fails on a high-severity finding, never on a missing answer. */
-function gateOf(blockOn: 'none' | 'high', look: Omit<SecondLook, 'gate'>): SecondLook['gate'] {
+export function gateOf(blockOn: 'none' | 'high', look: Omit<SecondLook, 'gate'>): SecondLook['gate'] {
   if (blockOn !== 'high') return undefined;
   const high = look.findings.filter((f) => f.severity === 'high');
   if (high.length > 0)
@@ -70,7 +70,8 @@ function gateOf(blockOn: 'none' | 'high', look: Omit<SecondLook, 'gate'>): Secon
     look.status === 'done'
       ? `${look.findings.length} finding(s), none high`
       : `no findings read (${look.reason ?? look.status}): not blocking`;
-  return { name: 'second-look', passed: true, detail: what };
+  // Findings below high were found and do not block: advisory, not passed.
+  return { name: 'second-look', passed: true, detail: what, ...(look.findings.length > 0 ? { advisory: true } : {}) };
 }
 
 export async function runSecondLook(opts: SecondLookOptions): Promise<SecondLook> {

@@ -10,6 +10,7 @@ import { protectedChangesNow } from './gates/protected-changes.js';
 import { redGreenFacts } from './gates/red-green-gate.js';
 import type { RedGreenResult } from './gates/red-green.js';
 import { stopMessage } from './stop-message.js';
+import { notFewerGates } from './gates/tests-not-fewer.js';
 import { fixedIds, testsKept } from './test-results/test-outcomes.js';
 import type { StopVerdict } from './types.js';
 import type { Hash, VerifierContext } from './verifier-context.js';
@@ -129,7 +130,12 @@ function gateFacts(ctx: VerifierContext, o: Observed): GateFacts {
  */
 async function judged(ctx: VerifierContext, observed: Observed, final: boolean): Promise<GateResult[]> {
   const facts = gateFacts(ctx, observed);
-  const gates = [...evaluateGates(facts), ...((await ctx.extraGates?.(observed.current)) ?? [])];
+  const gates = [
+    ...evaluateGates(facts),
+    // The final run against the baseline: a hard gate, never deferred to the kept run (tests-not-fewer.ts).
+    ...(await notFewerGates(ctx, final, observed.counting, observed.base)),
+    ...((await ctx.extraGates?.(observed.current)) ?? []),
+  ];
   const judges = differentialJudges(ctx);
   const deferred = judges ? deferredToKept(facts, gates) : new Set<string>();
   if (!final) return adviseAtStop(ctx, gates, deferred);
@@ -146,7 +152,8 @@ async function judged(ctx: VerifierContext, observed: Observed, final: boolean):
 export async function evaluateStop(ctx: VerifierContext, final: boolean): Promise<StopVerdict> {
   const observed = await observe(ctx, final);
   const gates = await judged(ctx, observed, final);
-  for (const g of gates) ctx.onEvent({ type: 'gate', name: g.name, passed: g.passed, detail: g.detail, final });
+  for (const g of gates)
+    ctx.onEvent({ type: 'gate', name: g.name, passed: g.passed, detail: g.detail, final, ...(g.advisory ? { advisory: true } : {}) });
   const ok = gates.every((g) => g.passed);
   if (!ok && !final) ctx.state.stopBlocks++;
   ctx.log.debug({ final, ok, failed: gates.filter((g) => !g.passed).map((g) => g.name) }, 'gates evaluated');

@@ -60,6 +60,7 @@ export function adviseAtStop(ctx: VerifierContext, gates: GateResult[], deferred
       ? {
           ...g,
           passed: true,
+          advisory: true,
           detail: `early feedback, already given; the final check runs the base commit's own tests on the change: ${g.detail}`,
         }
       : g,
@@ -74,7 +75,7 @@ export function adviseAtFinal(gates: GateResult[], deferred: ReadonlySet<string>
   const soft = advisory(deferred);
   return gates.map((g) =>
     soft(g) && !g.passed
-      ? { ...g, passed: true, detail: `early feedback only; the verdict on test changes is ${KEPT_GATE}: ${g.detail}` }
+      ? { ...g, passed: true, advisory: true, detail: `early feedback only; the verdict on test changes is ${KEPT_GATE}: ${g.detail}` }
       : g,
   );
 }

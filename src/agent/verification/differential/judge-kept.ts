@@ -99,7 +99,9 @@ function judgeWithoutIds(o: KeptInput, sha: string): KeptJudgement {
   const detail = failMode
     ? `${dropped} base test(s) are no longer executed by the agent's tests (gates.changed_tests: fail)`
     : `the base commit ${sha}'s tests pass on the new code (${kept.counts?.passed ?? 0} passed; per-test ids not reported)${dropped ? `; ${dropped} base test(s) no longer executed by the agent's tests listed for review` : ''}`;
-  return { gate: { name: KEPT_GATE, passed: !failMode, detail }, ...none, changedExpectations };
+  // Base tests no longer executed, listed for review: found, not blocking (advisory).
+  const advisory = !failMode && changedExpectations.length > 0 ? { advisory: true as const } : {};
+  return { gate: { name: KEPT_GATE, passed: !failMode, detail, ...advisory }, ...none, changedExpectations };
 }
 
 interface KeptInput {
@@ -207,5 +209,7 @@ function judgeById(opts: KeptInput, sha: string, notRun?: string): KeptJudgement
       ? `the base commit ${sha}'s tests do not run on the new code (exit ${kept.exitCode ?? 'none'}, no test read), and the agent changed the test file of every one of them: ${changedExpectations.length} changed expectation(s) listed for review`
       : `under the base commit ${sha}'s own tests the new code passes: ${fixed ? `${fixed} test(s) that failed there pass, ` : ''}${kept.counts?.passed ?? 0} passed${changedExpectations.length ? `; ${changedExpectations.length} changed expectation(s) listed for review (${byKind(changedExpectations)})` : ''}`
     : parts.join('; ');
-  return { gate: { name: KEPT_GATE, passed, detail }, changedExpectations, stillFailing, regressions };
+  // Changed expectations listed for review: found, not blocking (advisory).
+  const advisory = passed && changedExpectations.length > 0 ? { advisory: true as const } : {};
+  return { gate: { name: KEPT_GATE, passed, detail, ...advisory }, changedExpectations, stillFailing, regressions };
 }

@@ -197,6 +197,8 @@ export async function protectedChangeGates(
       : {
           name: LIFECYCLE_GATE,
           passed: allowed,
+          // Changed lifecycle scripts the config allows: found, not blocking (advisory).
+          ...(allowed ? { advisory: true as const } : {}),
           detail: `${lifecycle.map(shown).join('; ')}${allowed ? ' (allowed by permissions.writable: package.json#scripts)' : `. Package managers run these by themselves (install, test, publish): revert them, or a maintainer can allow it with "${LIFECYCLE_OPT_IN}" in permissions.writable`}`,
         },
   ];
