@@ -4,6 +4,7 @@ import { evaluateStop } from './stop-evaluation.js';
 import type { Verifier } from './types.js';
 import { verifierContext, type VerifierOptions } from './verifier-context.js';
 import { reproduceWatch } from './test-runs/ci-reproduce.js';
+import { untestedHunksAtFinal } from './hunks/final-step.js';
 
 export type { VerifierOptions } from './verifier-context.js';
 
@@ -32,7 +33,10 @@ export function createVerifier(opts: VerifierOptions): Verifier {
     testedCommit: () => ctx.state.tested,
     async finalCheck() {
       await finalRun(ctx);
-      return evaluateStop(ctx, true);
+      const verdict = await evaluateStop(ctx, true);
+      // Listed for review, never a gate: the hunks of shipped code no test notices reverted (verify.hunk_runs).
+      if (verdict.ok) await untestedHunksAtFinal(ctx);
+      return verdict;
     },
     closingRun: () => closingRun(ctx),
   };
