@@ -196,6 +196,8 @@ export type RunEvent =
   | Ev<'gate', { name: string; passed: boolean; detail: string; final: boolean; advisory?: true }>
   | Ev<'test_run', { run: TestRun }>
   | Ev<'differential', { differential: Differential; changedExpectations: ChangedExpectation[] }>
+  /** The shipped-code changes and whether reverting them makes the new tests fail again (evidence `fix`). */
+  | Ev<'fix', { fix: { files: string[]; attributed: boolean } }>
   /** The untested hunks check after the final run (verification/hunks): the hunks no test noticed, and the extra runs it made. */
   | Ev<'untested_hunks', { hunks: UntestedHunk[]; runs: number; checked: number; grouped: 'hunk' | 'file' | 'files' }>
   | Ev<'file_changed', { path: string }>

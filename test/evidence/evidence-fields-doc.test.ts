@@ -52,6 +52,7 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   infrastructureChanges: 'contract',
   flaky: 'contract',
   untestedHunks: 'contract',
+  fix: 'contract',
 };
 
 const TEST_RUN: Record<keyof TestRun, Where> = {

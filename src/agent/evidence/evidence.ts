@@ -184,6 +184,7 @@ export function buildEvidence(events: readonly RunEvent[], facts: EvidenceFacts)
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(facts.redGreen ? { redGreen: facts.redGreen } : {}),
     ...(diff ? { differential: diff.differential } : {}),
+    ...fixOf(events),
     ...(diff?.changedExpectations.length ? { changedExpectations: diff.changedExpectations } : {}),
     ...(hookErrors.length > 0 ? { hookErrors } : {}),
     ...(facts.leftOut?.length ? { leftOut: facts.leftOut } : {}),
@@ -229,4 +230,10 @@ export async function writeEvidence(runDir: string, evidence: Evidence): Promise
   await writeFile(tmp, JSON.stringify(evidence, null, 2) + '\n', 'utf8');
   await rename(tmp, path);
   return path;
+}
+
+/** The shipped-code changes of the last final check and whether reverting them made the new tests fail (evidence `fix`). */
+function fixOf(events: readonly RunEvent[]): Pick<Evidence, 'fix'> {
+  const f = lastOf(events, 'fix');
+  return f ? { fix: f.fix } : {};
 }

@@ -66,6 +66,8 @@ export interface Evidence {
   leftOut?: Array<{ path: string; why: string }>;
   /** What in the change would run later (CONTRACT §11): lifecycle scripts, install-time code, workflows, hooks, control files; path and why. */
   infrastructureChanges?: Array<{ path: string; why: string }>;
+  /** The shipped-code changes (decided from the project's manifests) and whether reverting them alone made the new tests fail again. */
+  fix?: { files: string[]; attributed: boolean };
   /** Paths hidden from the agent's tools and masked in the sandbox: content matching a secret rule, or permissions.masked (CONTRACT §10), worktree-relative. */
   masked?: string[];
   /** Masked paths a harness test run read (each run's `maskedReads` united): permissions.readable opts one in. */

@@ -11,6 +11,7 @@ import { treeHash as gitTreeHash } from '../../workspace/tree-hash.js';
 import type { GateResult, RunEventInput, TestRun } from '../events.js';
 import type { HookRunner } from '../hooks/types.js';
 import { runBaseline, type Baseline } from './test-runs/baseline.js';
+import type { FixView } from './shipped/types.js';
 import type { RedGreenResult } from './gates/red-green.js';
 import { reportExclude } from './test-results/report-exclude.js';
 import type { TestRunHandle } from './types.js';
@@ -90,6 +91,8 @@ export interface VerifierState {
   /** The tree right after a run, when the run itself changed it. */
   treeAfter: WeakMap<TestRun, string>;
   redGreenCache: { tree: string; result: RedGreenResult } | undefined;
+  /** The change classified into shipped code and the rest (shipped/classify.ts), per tree. */
+  fixView?: { tree: string; view: FixView | undefined } | undefined;
   tested: Snapshot | undefined;
   stopBlocks: number;
   finalRuns: number;

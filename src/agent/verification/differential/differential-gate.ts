@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { GateResult, TestRun } from '../../events.js';
 import type { VerifierContext } from '../verifier-context.js';
 import { judgeKept, KEPT_GATE } from './judge-kept.js';
-import { keptRun } from './kept-run.js';
+import { keptRun, type HarnessChange } from './kept-run.js';
 
 /**
  * At the final check, after the harness's final run of the commit passed: the maintainer's tests judge
@@ -40,7 +40,7 @@ export async function differentialGate(
       name: KEPT_GATE,
       passed: true,
       detail:
-        'the change touched no test, fixture, snapshot or runner configuration: the final run already ran the base commit’s own tests',
+        'every change is the code the project ships (or its dependencies): the final run already ran the base commit’s own tests on it',
     };
   } else {
     ctx.onEvent({ type: 'test_run', run: kept.run });
@@ -53,7 +53,7 @@ export async function differentialGate(
       mode: ctx.config.gates.changed_tests,
       baseSha: ctx.opts.baseSha,
     });
-    gate = j.gate;
+    gate = failOnInfrastructure(j.gate, kept.change, ctx.config.gates.changed_tests);
     ctx.onEvent({
       type: 'differential',
       differential: {
@@ -74,4 +74,20 @@ export async function differentialGate(
   const result = { gate, keptRan: kept !== undefined };
   ctx.state.differential = { sha: tested.sha, result };
   return result;
+}
+
+/**
+ * With gates.changed_tests: fail, a change outside the shipped code (a config, data, a fixture, whatever
+ * its name: the kept run had to put it back) fails the gate like a changed expectation; with review it
+ * is listed (evidence infrastructureChanges) and the gate stands on the kept run.
+ */
+function failOnInfrastructure(gate: GateResult, change: HarnessChange, mode: string): GateResult {
+  const isTestLike = (p: string): boolean => change.tests?.includes(p) ?? false;
+  const other = [...change.restored, ...change.removed].filter((p) => !isTestLike(p));
+  if (mode !== 'fail' || other.length === 0 || !gate.passed) return gate;
+  return {
+    ...gate,
+    passed: false,
+    detail: `${gate.detail}; the change also holds what the project does not ship and is not a test: ${other.slice(0, 6).join(', ')}${other.length > 6 ? ', …' : ''} (gates.changed_tests: fail)`,
+  };
 }

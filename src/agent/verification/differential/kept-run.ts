@@ -8,8 +8,9 @@ import { treeHash } from '../../../workspace/tree-hash.js';
 import type { TestRun } from '../../events.js';
 import { harnessTestRun } from '../test-runs/harness-run.js';
 import { withPristineCheckout } from '../test-runs/pristine-checkout.js';
-import { testFilePatterns } from '../changes/test-files.js';
-import { isHarnessPath, isTestScriptName, PACKAGE_RUNNER_KEYS } from './harness-paths.js';
+import { classifyCommits } from '../shipped/classify.js';
+import { spliceTests } from '../shipped/rust-tests.js';
+import { isTestScriptName, PACKAGE_RUNNER_KEYS } from '../shipped/harness-paths.js';
 
 export interface HarnessChange {
   /** Harness paths the commit changed that exist on the base: restored to the base version. */
@@ -18,6 +19,10 @@ export interface HarnessChange {
   removed: string[];
   /** package.json files whose test scripts or runner sections were put back to the base's. */
   packageJson: string[];
+  /** Shipped sources with inline tests (Rust): the commit's code with the base's `#[cfg(test)]` items. */
+  spliced?: string[];
+  /** The restored or removed paths that are tests (by the runner's identity); the rest is infrastructure. */
+  tests?: string[];
 }
 
 export interface KeptRunOptions {
@@ -40,15 +45,6 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 async function gitIn(cwd: string, args: string[], gitDir?: string): Promise<string> {
   const r = await git(args, { cwd, config: { 'core.quotePath': 'false' }, ...(gitDir ? { env: { GIT_DIR: gitDir } } : {}) });
   return r.stdout;
-}
-
-/** Paths (added, modified, deleted) between two commits, without rename detection. */
-async function changes(opts: KeptRunOptions): Promise<Array<{ status: string; path: string }>> {
-  const out = await gitIn(opts.root, ['diff', '--name-status', '--no-renames', '-z', opts.baseSha, opts.sha], opts.gitDir);
-  const parts = out.split('\0');
-  const list: Array<{ status: string; path: string }> = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) list.push({ status: parts[i] ?? '', path: parts[i + 1] ?? '' });
-  return list;
 }
 
 /** The commit's package.json with the base's test scripts and runner sections; undefined when they already agree. */
@@ -74,25 +70,35 @@ function withBaseHarness(now: Json, base: Json): Json | undefined {
   return changed ? out : undefined;
 }
 
-/** Which harness paths the commit changed against the base (empty lists: nothing to restore). */
+/**
+ * What the kept run puts back to the base: every change that is not the code the project ships
+ * (shipped/classify.ts: decided from the project's manifests, not from file names) and not a manifest
+ * or lock file. Tests, runner, transform and build configs of any name, data, fixtures and generated
+ * files are restored (removed when the commit added them); a shipped Rust source keeps its code and
+ * gets the base's inline tests back; package.json keeps everything but its test scripts and runner sections.
+ */
 export async function harnessChange(opts: KeptRunOptions): Promise<HarnessChange> {
-  const patterns = testFilePatterns(opts.root);
+  const view = await classifyCommits({ root: opts.root, ...(opts.gitDir ? { gitDir: opts.gitDir } : {}) }, opts.baseSha, opts.sha);
   const restored: string[] = [];
   const removed: string[] = [];
   const packageJson: string[] = [];
-  for (const c of await changes(opts)) {
+  const spliced: string[] = [];
+  const tests: string[] = [];
+  for (const c of view.changes) {
+    if (c.kind === 'test' || c.kind === 'inline-test') tests.push(c.path);
     if (c.path === 'package.json' || c.path.endsWith('/package.json')) {
       if (c.status === 'M') packageJson.push(c.path);
       continue;
     }
-    if (!isHarnessPath(c.path, patterns)) continue;
-    if (c.status === 'A') removed.push(c.path);
+    if (c.kind === 'shipped' || c.kind === 'manifest') continue;
+    if (c.kind === 'mixed') spliced.push(c.path);
+    else if (c.status === 'A') removed.push(c.path);
     else restored.push(c.path);
   }
-  return { restored, removed, packageJson };
+  return { restored, removed, packageJson, ...(spliced.length ? { spliced } : {}), ...(tests.length ? { tests } : {}) };
 }
 
-const nothing = (h: HarnessChange): boolean => !h.restored.length && !h.removed.length && !h.packageJson.length;
+const nothing = (h: HarnessChange): boolean => !h.restored.length && !h.removed.length && !h.packageJson.length && !h.spliced?.length;
 
 /** Puts the base's harness into the checkout `dir` of the commit; returns the package.json files actually changed. */
 async function restoreHarness(dir: string, opts: KeptRunOptions, h: HarnessChange): Promise<string[]> {
@@ -100,6 +106,10 @@ async function restoreHarness(dir: string, opts: KeptRunOptions, h: HarnessChang
   const restore = h.restored.filter(Boolean);
   for (let i = 0; i < restore.length; i += 200) await git(['checkout', opts.baseSha, '--', ...restore.slice(i, i + 200)], g);
   for (const p of h.removed) await rm(join(dir, p), { force: true, recursive: true });
+  for (const p of h.spliced ?? []) {
+    const base = await gitIn(dir, ['show', `${opts.baseSha}:${p}`]);
+    await writeFile(join(dir, p), spliceTests(await readFile(join(dir, p), 'utf8'), base));
+  }
   const touched: string[] = [];
   for (const p of h.packageJson) {
     const base = JSON.parse(await gitIn(dir, ['show', `${opts.baseSha}:${p}`])) as unknown;

@@ -5,6 +5,7 @@
  * package lifecycle scripts it changes are listed (the PR body shows them under their own heading)
  * and fail unless `permissions.writable` holds `package.json#scripts`.
  */
+import { classifyWorktree } from '../shipped/classify.js';
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import ignore from 'ignore';
@@ -216,7 +217,9 @@ export async function protectedChangesNow(
 ): Promise<GateResult[]> {
   const diffs = await worktreeDiff(root, baseSha, () => true, opts.gitDir).catch(() => undefined);
   // Unresolved merge-conflict markers in a changed file stop the run too (conflict-markers.ts).
-  return diffs ? [...(await protectedChangeGates(root, baseSha, diffs, opts)), conflictGate(diffs)] : [];
+  if (!diffs) return [];
+  const generated = await generatedFilesGate(root, baseSha, opts.gitDir);
+  return [...(await protectedChangeGates(root, baseSha, diffs, opts)), conflictGate(diffs), ...(generated ? [generated] : [])];
 }
 
 /**
@@ -238,5 +241,46 @@ export async function infrastructureChanges(root: string, baseSha: string, gitDi
     const p = [d.path, ...(d.oldPath !== undefined ? [d.oldPath] : [])].find(isControlPath);
     if (p) out.push({ path: p, why: `control file (CI, hooks, agent or package-manager config: what runs after the agent); ${d.status}` });
   }
+  const listed = new Set(out.map((c) => c.path));
+  for (const c of await outsideShipped(root, baseSha, gitDir)) if (!listed.has(c.path)) out.push(c);
   return out;
+}
+
+const STATUS = { A: 'added', M: 'changed', D: 'removed' } as const;
+
+/**
+ * The changes that are neither the code the project ships, nor tests, nor dependencies (shipped/classify.ts):
+ * runner, transform and build configs, data, fixtures, ignore rules, generated files, whatever their names.
+ * The kept run restored each to the base; a binary file is never committed silently.
+ */
+async function outsideShipped(root: string, baseSha: string, gitDir?: string): Promise<LaterChange[]> {
+  const view = await classifyWorktree(root, baseSha, gitDir).catch(() => undefined);
+  if (!view) return [];
+  const basis = view.basis.join('; ') || 'no manifest recognised: the test harness by its paths';
+  return view.changes
+    .filter((c) => c.kind === 'infrastructure' || (c.binary && c.status !== 'D'))
+    .map((c) => ({
+      path: c.path,
+      why: c.binary
+        ? `a binary file ${STATUS[c.status]} (generated or built output, bytecode): refused by gate generated-files`
+        : `outside the code the project ships (${basis}); ${STATUS[c.status]}: the kept run put the base's version back`,
+    }));
+}
+
+/**
+ * Gate `generated-files`: binary files the agent added or changed (git's own judgement: no text diff).
+ * Bytecode, build output and other generated files can shadow the source the tests should judge, and no
+ * reviewer reads them: the run is refused until they are removed.
+ */
+export async function generatedFilesGate(root: string, baseSha: string, gitDir?: string): Promise<GateResult | undefined> {
+  const view = await classifyWorktree(root, baseSha, gitDir).catch(() => undefined);
+  if (!view) return undefined;
+  const bins = view.changes.filter((c) => c.binary && c.status !== 'D').map((c) => c.path);
+  return {
+    name: 'generated-files',
+    passed: bins.length === 0,
+    detail: bins.length
+      ? `binary files ${bins.slice(0, 8).join(', ')}${bins.length > 8 ? ', …' : ''} are in the change: proofpr commits no generated file, bytecode or build output. Remove them (git rm); a maintainer adds such a file by hand`
+      : 'no binary file was added or changed',
+  };
 }

@@ -3,6 +3,8 @@ import type { DiffGateFacts } from './diff-gates.js';
 import { redGreen, type RedGreenResult } from './red-green.js';
 import { listIds } from '../test-results/test-outcomes.js';
 import type { Hash, VerifierContext } from '../verifier-context.js';
+import { classifyWorktree, fixFiles } from '../shipped/classify.js';
+import type { FixView } from '../shipped/types.js';
 
 export interface RedGreenInput {
   final: boolean;
@@ -20,10 +22,40 @@ export interface RedGreenInput {
  * base, no test changed); otherwise the changed tests run on the base, once per tree.
  */
 export async function redGreenFacts(ctx: VerifierContext, input: RedGreenInput): Promise<RedGreenResult> {
+  const view = await fixView(ctx, input.current);
+  const result = await provenRed(ctx, input, view);
+  if (!view) return result;
+  const files = fixFiles(view);
+  if (input.final) ctx.onEvent({ type: 'fix', fix: { files, attributed: result.passed && files.length > 0 } });
+  if (!result.passed || files.length > 0 || !result.failedBefore) return result;
+  const other = view.changes.filter((c) => c.kind !== 'test').map((c) => c.path);
+  return {
+    ...result,
+    passed: false,
+    detail: `the tests pass without any change to the code the project ships (${view.basis.join('; ') || 'its sources'})${other.length ? `: what changed besides the tests is ${other.slice(0, 6).join(', ')}${other.length > 6 ? ', …' : ''}, which the project does not ship` : ''}. Fix the code itself (gates.red_green)`,
+  };
+}
+
+/** The change as the shipped-code classifier sees it, once per tree; undefined when it cannot be read. */
+async function fixView(ctx: VerifierContext, current: Hash): Promise<FixView | undefined> {
+  const cached = ctx.state.fixView;
+  if (current.tree !== undefined && cached?.tree === current.tree) return cached.view;
+  const view = await classifyWorktree(ctx.root, ctx.opts.baseSha, ctx.opts.gitDir).catch((e: unknown) => {
+    ctx.log.warn({ err: (e as Error).message }, 'could not classify the change into shipped code and the rest');
+    return undefined;
+  });
+  ctx.state.fixView = current.tree === undefined ? undefined : { tree: current.tree, view };
+  return view;
+}
+
+/** Whether a test that failed before the change passes after it, proven by the change's own parts. */
+async function provenRed(ctx: VerifierContext, input: RedGreenInput, view: FixView | undefined): Promise<RedGreenResult> {
   const { final, diff, base, fixed, current } = input;
   const { opts, state } = ctx;
   const { assertions } = diff;
-  const testFiles = assertions.changedTestFiles;
+  // Inline tests (Rust #[cfg(test)] items in a shipped source) are test changes too.
+  const inline = view?.changes.filter((c) => c.kind === 'inline-test' || c.kind === 'mixed').map((c) => c.path) ?? [];
+  const testFiles = [...new Set([...assertions.changedTestFiles, ...inline])];
   const sha = opts.baseSha.slice(0, 12);
   if (fixed.length)
     return {
@@ -84,7 +116,22 @@ export async function redGreenFacts(ctx: VerifierContext, input: RedGreenInput):
     ...ctx.gitDir,
     logger: ctx.log,
     ...(base ? { baseFailing: base.failingIds } : {}),
+    ...(view ? { apply: reversion(view) } : {}),
   });
   state.redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };
   return result;
+}
+
+/** The reversion run's tree: the base plus every change that is not the shipped code's. */
+function reversion(view: FixView): { copy: string[]; remove: string[]; splice: string[] } {
+  const copy: string[] = [];
+  const remove: string[] = [];
+  const splice: string[] = [];
+  for (const c of view.changes) {
+    if (c.kind === 'shipped') continue;
+    if (c.kind === 'mixed') splice.push(c.path);
+    else if (c.status === 'D') remove.push(c.path);
+    else copy.push(c.path);
+  }
+  return { copy, remove, splice };
 }

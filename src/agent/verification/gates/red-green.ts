@@ -7,6 +7,9 @@ import type { ExecPort } from '../../../workspace/exec-port.js';
 import type { TestCounts } from '../../events.js';
 import { harnessTestRun } from '../test-runs/harness-run.js';
 import { withPristineCheckout } from '../test-runs/pristine-checkout.js';
+import { git } from '../../../workspace/git.js';
+import { spliceTests } from '../shipped/rust-tests.js';
+import { readFile, writeFile } from 'node:fs/promises';
 
 export interface RedGreenResult {
   passed: boolean;
@@ -17,6 +20,20 @@ export interface RedGreenResult {
   failedBefore: boolean;
   exitCode?: number | null;
   counts?: TestCounts | null;
+}
+
+/** The red run's tree on the base checkout `wt`: the test changes, or every change but the shipped code's. */
+async function putChanges(wt: string, opts: Parameters<typeof redGreen>[0], testFiles: readonly string[]): Promise<void> {
+  const copy = opts.apply ? opts.apply.copy : testFiles;
+  for (const f of copy) {
+    await mkdir(dirname(join(wt, f)), { recursive: true });
+    await cp(join(opts.root, f), join(wt, f), { verbatimSymlinks: true });
+  }
+  for (const f of opts.apply ? opts.apply.remove : (opts.deletedTestFiles ?? [])) await rm(join(wt, f), { force: true, recursive: true });
+  for (const f of opts.apply?.splice ?? []) {
+    const base = (await git(['show', `${opts.baseSha}:${f}`], { cwd: wt })).stdout;
+    await writeFile(join(wt, f), spliceTests(base, await readFile(join(opts.root, f), 'utf8')));
+  }
 }
 
 /**
@@ -39,6 +56,12 @@ export async function redGreen(opts: {
   /** Ids failing on the base itself (the baseline): those failing again prove nothing. */
   baseFailing?: readonly string[];
   logger?: Logger;
+  /**
+   * The reversion run (attribution): every change but the shipped code's goes on the base — tests,
+   * configs, data, fixtures, whatever their names (`copy` from the worktree, `remove`), and shipped
+   * sources with inline tests get those tests (`splice`). Without it, only the test files are copied.
+   */
+  apply?: { copy: readonly string[]; remove: readonly string[]; splice: readonly string[] };
 }): Promise<RedGreenResult> {
   const testFiles = [...opts.testFiles];
   const command = opts.config.test.command;
@@ -67,11 +90,7 @@ export async function redGreen(opts: {
         ...(opts.logger ? { logger: opts.logger } : {}),
       },
       async (wt) => {
-        for (const f of testFiles) {
-          await mkdir(dirname(join(wt, f)), { recursive: true });
-          await cp(join(opts.root, f), join(wt, f));
-        }
-        for (const f of opts.deletedTestFiles ?? []) await rm(join(wt, f), { force: true });
+        await putChanges(wt, opts, testFiles);
         return harnessTestRun({
           cwd: wt,
           command,

@@ -1,7 +1,7 @@
 import { git } from '../../../workspace/git.js';
 import { stageAllAndWriteTree, withTempIndex } from '../../../workspace/temp-index.js';
 import { isTestFile, testFilePatterns, type TestFilePatterns } from '../changes/test-files.js';
-import { isHarnessPath } from '../differential/harness-paths.js';
+import { isHarnessPath } from './harness-paths.js';
 import { cargoShipped } from './cargo.js';
 import { goShipped } from './go.js';
 import { npmShipped } from './npm.js';

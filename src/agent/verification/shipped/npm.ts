@@ -165,6 +165,8 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
     }
     frontier = next;
   }
+  // No entry point resolves and no test loads any code: the manifest says nothing about what ships.
+  if (shipped.size === 0) return undefined;
   const names = pkgs.map((p) => `${p.dir || '.'}/package.json`).join(', ');
   return {
     ecosystem: 'npm',

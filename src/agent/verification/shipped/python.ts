@@ -122,6 +122,7 @@ export async function pythonShipped(
     }
     frontier = next;
   }
+  if (shipped.size === 0) return undefined;
   const how = declared?.how ?? 'setuptools’ automatic discovery';
   return {
     ecosystem: 'python',
