@@ -11,6 +11,7 @@ import { parseCheckSuite } from '../../github/event.js';
 import { loadRepoConfig } from '../../github/repo-config.js';
 import { readyWhenCiPasses } from '../../usecases/ready-for-review.js';
 import { onBasePush } from './on-base-push.js';
+import { onPullRequest, PULL_REQUEST_EVENTS, type PullRequestOutcome, type PullRequestVerifier } from './on-pull-request.js';
 
 export interface ProofprAppOptions extends IntakeDeps {
   /** https://github.com, or `${GHE_PROTOCOL}://${GHE_HOST}`. */
@@ -21,6 +22,10 @@ export interface ProofprAppOptions extends IntakeDeps {
   onCiEvent?: (repo: string, sha: string) => void;
   /** A push to the default branch changed `.github/proofpr.yml` (the sweep scheduler forgets its cached config); `owner/repo`. */
   onConfigPush?: (repo: string) => void;
+  /** `verify.pull_requests`: verifies a pull request and posts `proofpr/verified` (absent: pull_request events are not handled). */
+  verifyPullRequest?: PullRequestVerifier;
+  /** Called after each pull_request event (tests): the decision and, when started, the verification's end. */
+  onPullRequest?: (r: { outcome: PullRequestOutcome; done?: Promise<void>; deliveryId: string }) => void;
 }
 
 export const CI_EVENTS = ['check_run.completed', 'check_suite.completed', 'status'] as const;
@@ -76,6 +81,16 @@ export function proofprApp(opts: ProofprAppOptions): ApplicationFunction {
           'draft PRs after a passing check suite',
         );
     });
+    // verify.pull_requests: any pull request's head gets the proofpr/verified check (the base branch's config decides).
+    const verifyPr = opts.verifyPullRequest;
+    if (verifyPr)
+      app.on([...PULL_REQUEST_EVENTS], async (context) => {
+        const { owner, repo } = context.repo();
+        const github = createGitHubPort(context.octokit, { owner, repo, webUrl: opts.webUrl });
+        const res = await onPullRequest(context.payload, github, verifyPr);
+        context.log.info({ delivery: context.id, event: context.name, outcome: res.outcome, repo: `${owner}/${repo}` }, 'pull request');
+        opts.onPullRequest?.({ ...res, deliveryId: context.id });
+      });
     // The config refresh costs no API call: the payload says whether the config changed.
     app.on('push', async (context) => {
       const { owner, repo } = context.repo();

@@ -8,8 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Probot, ProbotOctokit, createNodeMiddleware } from 'probot';
 import { proofprApp, type ProofprAppOptions } from './app.js';
+import { appPullRequestVerifier, serialVerifier } from './on-pull-request.js';
 import { readServerEnv, type ServerEnv } from '../shared/server-env.js';
 import { createMetrics, type Metrics } from '../../metrics/metrics.js';
+import { appOutcomesSource, outcomesDays } from './outcomes-source.js';
 import { openDatabase, type Db } from '../../jobs/db.js';
 import type { Redis } from 'ioredis';
 import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
@@ -39,6 +41,7 @@ import { newRunId } from '../../usecases/run-id.js';
 import { ensureMirror } from '../../workspace/mirror.js';
 import { pushBranch } from '../../workspace/push.js';
 import { changedPaths } from '../../workspace/changed-paths.js';
+import { changedHunks } from '../../workspace/changed-hunks.js';
 import { mergeIntoBranch } from '../../workspace/merge-into-branch.js';
 import { logger } from '../../log.js';
 import type { Logger } from 'pino';
@@ -70,6 +73,8 @@ export interface StartServerOptions {
   probotLog?: Logger;
   /** The CI watch's clock (tests advance it instead of waiting). */
   ciClock?: Clock;
+  /** Called after each pull_request event (tests): whether a verification started, and its end. */
+  onPullRequest?: ProofprAppOptions['onPullRequest'];
 }
 
 export interface Proofpr {
@@ -195,6 +200,19 @@ const appSettings = (env: ServerEnv): { webUrl: string; installationMonthlyUsd?:
   ...(env.installationMonthlyUsd !== undefined ? { installationMonthlyUsd: env.installationMonthlyUsd } : {}),
 });
 
+/**
+ * The test listeners (onIntake, onPullRequest) and verify.pull_requests: the check proofpr/verified, run
+ * in this process one at a time (no model, no queue).
+ */
+const verifyOptions = (
+  env: ServerEnv,
+  opts: StartServerOptions,
+): Pick<ProofprAppOptions, 'verifyPullRequest' | 'onPullRequest' | 'onIntake'> => ({
+  ...(opts.onIntake ? { onIntake: opts.onIntake } : {}),
+  verifyPullRequest: serialVerifier(appPullRequestVerifier(env.home, logger('verify'))),
+  ...(opts.onPullRequest ? { onPullRequest: opts.onPullRequest } : {}),
+});
+
 export async function createProofpr(opts: StartServerOptions = {}): Promise<Proofpr> {
   const raw = opts.env ?? process.env;
   // Every missing or malformed variable in one message, the model credentials included.
@@ -234,7 +252,7 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       ...appSettings(env),
       onCiEvent: (repo, sha) => ciWatcher.notify(repo, sha),
       onConfigPush: (repo) => scheduler?.invalidate(repo),
-      ...(opts.onIntake ? { onIntake: opts.onIntake } : {}),
+      ...verifyOptions(env, opts),
     }),
     { probot, webhooksPath: env.webhookPath },
   );
@@ -249,6 +267,8 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
       });
   const metrics = createMetrics();
   metrics.attachQueue(queue);
+  const outcomeDays = outcomesDays(raw);
+  if (outcomeDays) metrics.attachOutcomes(appOutcomesSource(probot, outcomeDays));
   let closing = false;
   const health = async (): Promise<HealthReport> => {
     const store = await storeHealth(bull?.redis, db);
@@ -286,7 +306,7 @@ function inProcessJobs(
 ): ReturnType<typeof createJobHandler> {
   return createJobHandler({
     ...parts,
-    workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths, mergeIntoBranch },
+    workspace: opts.workspace ?? { ensureMirror, pushBranch, changedPaths, changedHunks, mergeIntoBranch },
     runTask: opts.runTask ?? realRunTask,
     modelFactory: opts.modelFactory ?? modelFactoryFromEnv(env, 'serve'),
     branches: parts.runs,

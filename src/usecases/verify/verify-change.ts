@@ -15,7 +15,7 @@ import type { RunEvent } from '../../agent/events.js';
 import type { RunTaskResult } from '../../run/run-task-types.js';
 import { git } from '../../workspace/git.js';
 import { localPair, pullPair, VerifyInputError, type PullPair } from './scratch-repo.js';
-import { verifyCommits } from './verify-commits.js';
+import { verifyCommits } from '../../run/verify-task.js';
 
 export { VerifyInputError } from './scratch-repo.js';
 

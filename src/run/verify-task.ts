@@ -8,32 +8,32 @@
  * No model is called: the model handed to the run layer throws if anything ever asks it.
  */
 import { join } from 'node:path';
-import { stamp, type RunEvent } from '../../agent/events.js';
-import type { RunSettings } from '../../agent/settings.js';
-import { createHookRunner } from '../../agent/hooks/runner.js';
-import { createVerifier } from '../../agent/verification/verifier.js';
-import type { StopVerdict } from '../../agent/verification/types.js';
-import { infrastructureChanges } from '../../agent/verification/gates/protected-changes.js';
-import type { RepoConfig } from '../../config/repo-config.js';
-import type { ModelClient } from '../../model/model-client.js';
-import type { Readiness } from '../../run/check-readiness.js';
-import { dependencyCacheDir } from '../../run/dependency-cache-dir.js';
-import { dependencyCacheStep } from '../../run/dependency-cache-step.js';
-import { failRun } from '../../run/fail-run.js';
-import { getReady } from '../../run/get-ready.js';
-import { openSandbox } from '../../run/open-sandbox.js';
-import { prepareWorkspace, type Workspace } from '../../run/prepare-workspace.js';
-import { openRunRecord, type RunRecord } from '../../run/run-record.js';
-import { outcomeOf, type RunOutcome } from '../../run/run-outcome.js';
-import { runSettingsOf } from '../../run/run-settings.js';
-import type { RunTaskInput, RunTaskResult } from '../../run/run-task-types.js';
-import { resolveRunCommands, type RunCommands } from '../../run/resolve-run-commands.js';
-import { writeResult } from '../../run/write-result.js';
-import type { ExecPort } from '../../workspace/exec-port.js';
-import type { ExecHandle } from '../../workspace/exec.js';
-import { diffText, filesChanged } from '../../workspace/diff-stat.js';
-import { git } from '../../workspace/git.js';
-import { sandboxStatus, type SandboxStatus } from '../../workspace/sandbox-status.js';
+import { stamp, type RunEvent } from '../agent/events.js';
+import type { RunSettings } from '../agent/settings.js';
+import { createHookRunner } from '../agent/hooks/runner.js';
+import { createVerifier } from '../agent/verification/verifier.js';
+import type { StopVerdict } from '../agent/verification/types.js';
+import { infrastructureChanges } from '../agent/verification/gates/protected-changes.js';
+import type { RepoConfig } from '../config/repo-config.js';
+import type { ModelClient } from '../model/model-client.js';
+import type { Readiness } from './check-readiness.js';
+import { dependencyCacheDir } from './dependency-cache-dir.js';
+import { dependencyCacheStep } from './dependency-cache-step.js';
+import { failRun } from './fail-run.js';
+import { getReady } from './get-ready.js';
+import { openSandbox } from './open-sandbox.js';
+import { prepareWorkspace, type Workspace } from './prepare-workspace.js';
+import { openRunRecord, type RunRecord } from './run-record.js';
+import { outcomeOf, type RunOutcome } from './run-outcome.js';
+import { runSettingsOf } from './run-settings.js';
+import type { RunTaskInput, RunTaskResult } from './run-task-types.js';
+import { resolveRunCommands, type RunCommands } from './resolve-run-commands.js';
+import { writeResult } from './write-result.js';
+import type { ExecPort } from '../workspace/exec-port.js';
+import type { ExecHandle } from '../workspace/exec.js';
+import { diffText, filesChanged } from '../workspace/diff-stat.js';
+import { git } from '../workspace/git.js';
+import { sandboxStatus, type SandboxStatus } from '../workspace/sandbox-status.js';
 
 /** What `verify` names instead of a model in the evidence (`model`). */
 export const VERIFY_MODEL_ID = 'none (proofpr verify)';
