@@ -25,6 +25,8 @@ export interface ReviewThread {
   path: string;
   /** The line in the current diff, else the line it was written on; undefined for a file-level comment. */
   line?: number;
+  /** A thread on several lines: its first line (`line` is its last); absent for a one-line thread. */
+  startLine?: number;
   /** The first comment starts the thread; a reply goes to it. */
   comments: ReviewThreadComment[];
 }

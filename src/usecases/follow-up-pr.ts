@@ -103,13 +103,17 @@ async function publishFollowUp(
     await deps.github.createComment(t.number, unverifiedFollowUp(ev.reason, failedGates, out.wipRef));
     return out;
   }
-  const { changedPaths } = deps.workspace;
+  const { changedPaths, changedHunks } = deps.workspace;
   const commitPaths =
     changedPaths && startSha ? (sha: string) => changedPaths({ repoDir: w.mirrorDir, from: startSha, to: sha }) : undefined;
+  // The lines the commit changed since the reviewed head: whether it changed the lines each thread is on.
+  const commitHunks =
+    changedHunks && startSha ? (sha: string) => changedHunks({ repoDir: w.mirrorDir, from: startSha, to: sha }) : undefined;
   await w.review.answer({
     sha: result.headSha,
     branch: w.branch,
     ...(commitPaths ? { commitPaths } : {}),
+    ...(commitHunks ? { commitHunks } : {}),
     runPaths: ev.filesChanged.map((f) => f.path),
   });
   return out;

@@ -8,6 +8,7 @@ import type { RunTask } from '../run/run-task-types.js';
 import type { EnsureMirrorOptions } from '../workspace/mirror.js';
 import type { PushBranchOptions } from '../workspace/push.js';
 import type { MergeIntoBranch, MergeIntoBranchOptions } from '../workspace/merge-into-branch.js';
+import type { DiffHunk } from '../workspace/changed-hunks.js';
 import type { BranchLedger } from './pr-ownership.js';
 import type { MemoryStore } from '../memory/types.js';
 
@@ -18,6 +19,8 @@ export interface WorkspacePort {
   pushBranch(opts: Omit<PushBranchOptions, 'logger'>): Promise<{ pushed: boolean; sha: string }>;
   /** Paths changed between two commits of `repoDir` (review follow-ups check claims with it); absent in fakes. */
   changedPaths?(opts: { repoDir: string; from: string; to: string }): Promise<string[]>;
+  /** The lines changed between two commits (review follow-ups: whether a commit changed a thread's lines); absent in fakes. */
+  changedHunks?(opts: { repoDir: string; from: string; to: string }): Promise<DiffHunk[]>;
   /** The base merged into a PR branch before a follow-up (conflicts left as markers for the agent); absent: no update. */
   mergeIntoBranch?(opts: MergeIntoBranchOptions): Promise<MergeIntoBranch>;
 }

@@ -10,6 +10,7 @@ import { answerThreads, type ThreadOutcome } from './review/answer-threads.js';
 import { loadReviewTask, type ReviewTask } from './review/review-task.js';
 import { lastAssistantText, parseThreadReport } from './review/thread-report.js';
 import { logger } from '../log.js';
+import type { DiffHunk } from '../workspace/changed-hunks.js';
 
 const log = logger('review-follow-up');
 
@@ -19,6 +20,8 @@ export interface AnswerOptions {
   branch: string;
   /** The paths that commit changes since the branch's previous tip (git): what claims are checked against. */
   commitPaths?: (sha: string) => Promise<string[]>;
+  /** The lines that commit changes since the branch's previous tip (git diff -U0): which threads' lines it changed. */
+  commitHunks?: (sha: string) => Promise<DiffHunk[]>;
   /** Without commitPaths: the run's files changed since the merge base (a wider net), when it lists any. */
   runPaths?: string[];
 }
@@ -63,6 +66,7 @@ export async function reviewFollowUp(
           task.threads.map((t) => t.key),
         );
         const changed = await changedSet(o);
+        const hunks = o.commitHunks ? await o.commitHunks(o.sha).catch(() => undefined) : undefined;
         return await answerThreads(github, {
           pr,
           task,
@@ -71,6 +75,7 @@ export async function reviewFollowUp(
           branch: o.branch,
           trigger: config.trigger,
           ...(changed ? { changed } : {}),
+          ...(hunks ? { hunks } : {}),
         });
       } catch (e) {
         log.warn({ pr, err: (e as Error).message }, 'could not answer the review threads');

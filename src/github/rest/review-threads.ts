@@ -15,7 +15,7 @@ const QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: Str
       reviewThreads(first: 50, after: $after) {
         pageInfo { hasNextPage endCursor }
         nodes {
-          id isResolved isOutdated path line originalLine
+          id isResolved isOutdated path line originalLine startLine originalStartLine
           comments(first: 50) { nodes { databaseId body createdAt url author { login __typename } } }
         }
       }
@@ -40,6 +40,8 @@ interface GqlThread {
   path: string;
   line: number | null;
   originalLine: number | null;
+  startLine?: number | null;
+  originalStartLine?: number | null;
   comments: { nodes: GqlComment[] };
 }
 interface GqlAnswer {
@@ -55,6 +57,8 @@ interface RestReviewComment {
   path: string;
   line?: number | null;
   original_line?: number | null;
+  start_line?: number | null;
+  original_start_line?: number | null;
   created_at: string;
   html_url: string;
   user: { login: string; type?: string } | null;
@@ -75,7 +79,16 @@ function fromGraphql(t: GqlThread): ReviewThread {
     });
   }
   const line = t.line ?? t.originalLine ?? undefined;
-  return { id: t.id, resolved: t.isResolved, outdated: t.isOutdated, path: t.path, ...(line !== undefined ? { line } : {}), comments };
+  const start = (t.line !== null ? t.startLine : t.originalStartLine) ?? undefined;
+  return {
+    id: t.id,
+    resolved: t.isResolved,
+    outdated: t.isOutdated,
+    path: t.path,
+    ...(line !== undefined ? { line } : {}),
+    ...(line !== undefined && start !== undefined && start !== line ? { startLine: start } : {}),
+    comments,
+  };
 }
 
 /** REST review comments → threads: a comment without in_reply_to_id starts one; replies point at it. */
@@ -97,12 +110,14 @@ export function threadsFromRest(all: RestReviewComment[]): ReviewThread[] {
       continue;
     }
     const line = c.line ?? c.original_line ?? undefined;
+    const start = (c.line !== null && c.line !== undefined ? c.start_line : c.original_start_line) ?? undefined;
     threads.set(c.id, {
       id: `rest-${c.id}`,
       resolved: false,
       outdated: c.line === null,
       path: c.path,
       ...(line !== undefined && line !== null ? { line } : {}),
+      ...(line !== undefined && line !== null && start !== undefined && start !== null && start !== line ? { startLine: start } : {}),
       comments: [comment],
     });
   }

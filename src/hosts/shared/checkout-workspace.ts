@@ -7,6 +7,7 @@ import type { WorkspacePort } from '../../usecases/ports.js';
 import { git } from '../../workspace/git.js';
 import { pushBranch } from '../../workspace/push.js';
 import { changedPaths } from '../../workspace/changed-paths.js';
+import { changedHunks } from '../../workspace/changed-hunks.js';
 
 export function checkoutWorkspace(checkout: string, opts: { fetchBranches?: string[] } = {}): WorkspacePort {
   return {
@@ -21,5 +22,6 @@ export function checkoutWorkspace(checkout: string, opts: { fetchBranches?: stri
     },
     pushBranch: (o) => pushBranch(o),
     changedPaths: (o) => changedPaths(o),
+    changedHunks: (o) => changedHunks(o),
   };
 }

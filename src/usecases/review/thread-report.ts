@@ -4,7 +4,8 @@
  * commit before anything is said in a thread. The last line for a thread wins; unknown keys are ignored.
  */
 
-export type ThreadClaim = { addressed: true } | { addressed: false; why: string };
+/** `how`: what the run said after `addressed:` (its own account of the change), when it said anything. */
+export type ThreadClaim = { addressed: true; how?: string } | { addressed: false; why: string };
 
 const LINE = /^[ \t>*`-]*thread[ \t]+(T\d+)[ \t]*[:\-–—][ \t]*(not[ \t]+addressed|addressed)\b[ \t:\-–—]*(.*)$/gim;
 
@@ -15,12 +16,8 @@ export function parseThreadReport(text: string, keys: readonly string[]): Map<st
     const key = (m[1] ?? '').toUpperCase();
     if (!known.has(key)) continue;
     const addressed = !/^not/i.test(m[2] ?? '');
-    out.set(
-      key,
-      addressed
-        ? { addressed: true }
-        : { addressed: false, why: (m[3] ?? '').replace(/`+$/, '').trim().slice(0, 300) || 'no reason given' },
-    );
+    const rest = (m[3] ?? '').replace(/`+$/, '').trim().slice(0, 300);
+    out.set(key, addressed ? { addressed: true, ...(rest ? { how: rest } : {}) } : { addressed: false, why: rest || 'no reason given' });
   }
   return out;
 }

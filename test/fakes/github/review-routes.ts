@@ -15,6 +15,8 @@ export interface FakeThread {
   pr: number;
   path: string;
   line?: number;
+  /** A thread on several lines: its first line. */
+  startLine?: number;
   resolved?: boolean;
   outdated?: boolean;
   comments: FakeThreadComment[];
@@ -54,6 +56,8 @@ export function createReviewFake(
     path: t.path,
     line: t.outdated ? null : (t.line ?? null),
     original_line: t.line ?? null,
+    start_line: t.outdated ? null : (t.startLine ?? null),
+    original_start_line: t.startLine ?? null,
     created_at: c.created_at ?? at,
     html_url: url(t, c),
     user: { login: c.user, type: c.userType ?? (c.user.endsWith('[bot]') ? 'Bot' : 'User') },
@@ -73,6 +77,8 @@ export function createReviewFake(
           path: t.path,
           line: t.outdated ? null : (t.line ?? null),
           originalLine: t.line ?? null,
+          startLine: t.outdated ? null : (t.startLine ?? null),
+          originalStartLine: t.startLine ?? null,
           comments: {
             nodes: t.comments.map((c) => ({
               databaseId: c.id,
