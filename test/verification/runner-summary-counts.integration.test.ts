@@ -25,6 +25,7 @@ import { tempDir } from '../kit/temp.js';
 import { CARGO_CRATE, MOCHA_C8_PROJECT, TAP_PROJECT, UVU_PROJECT } from '../kit/runner-repos.js';
 import { withExec } from '../kit/verify-harness.js';
 import { makeRepo } from './git-repo.js';
+import { linkBin } from './observe/node-observe-kit.js';
 
 // Real runners (cargo compiles a crate) on a shared machine.
 jest.setTimeout(300_000);
@@ -107,4 +108,38 @@ describe("the harness counts each runner as the runner's own summary does (confi
       });
     }
   }
+});
+
+/** A stand-in for node-tap at its package's entry: prints TAP with one leaf test and a closing line that says three. */
+const FAKE_TAP = `#!/usr/bin/env node
+console.log(['TAP version 14', '1..1', '# Subtest: test/a.js', '    ok 1 - adds', '    1..1', 'ok 1 - test/a.js', '', '# { total: 3, pass: 3 }'].join('\\n'));
+`;
+
+describe('a count that disagrees with the runner’s own summary', () => {
+  it('is not trusted: the run has no counts (as when counts could not be read), and countCheck and the note name both', async () => {
+    const { root } = makeRepo({
+      'package.json': JSON.stringify({ name: 'p', scripts: { test: 'tap' } }),
+      'node_modules/tap/bin/run.js': FAKE_TAP,
+    });
+    linkBin(root, 'tap', '../tap/bin/run.js');
+    const config = parseRepoConfig('test:\n  command: npm test\n');
+    const run = await withExec(root, 'off', async (exec, scratchDir) => {
+      const r = await harnessTestRun({ cwd: root, command: 'npm test', config, exec, scratchDir, kind: 'baseline', treeHash: '' });
+      return r.run;
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.counts).toBeNull();
+    expect(run.source).toBe('none');
+    expect(run.tests).toBeUndefined();
+    expect(run.countCheck).toEqual([
+      {
+        runner: 'node-tap',
+        counted: { passed: 1, failed: 0, skipped: 0, total: 1 },
+        summary: { passed: 3, failed: 0, skipped: 0, total: 3 },
+        agree: false,
+      },
+    ]);
+    expect(run.note).toContain('node-tap was counted 1 passed, 0 failed, 0 skipped but its own summary says 3 passed, 0 failed, 0 skipped');
+    expect(run.calls).toEqual([expect.objectContaining({ runner: 'node-tap', counts: expect.objectContaining({ total: 1 }) })]);
+  });
 });
