@@ -10,11 +10,13 @@ export function checkRunFor(
 ): { name: string; conclusion: CheckConclusion; title: string; summary: string } {
   const conclusion: CheckConclusion =
     evidence.verdict === 'verified' ? 'success' : evidence.verdict === 'aborted' ? 'cancelled' : 'failure';
-  const passed = evidence.gates.filter((g) => g.passed).length;
+  // An advisory gate found what it looks for without blocking: counted apart, never as passed.
+  const advisory = evidence.gates.filter((g) => g.advisory).length;
+  const passed = evidence.gates.filter((g) => g.passed && !g.advisory).length;
   return {
     name: CHECK_NAME,
     conclusion,
-    title: `${evidence.verdict}: ${passed}/${evidence.gates.length} gates passed`,
+    title: `${evidence.verdict}: ${passed}/${evidence.gates.length} gates passed${advisory ? `, ${advisory} advisory (found, not blocking)` : ''}`,
     // The Checks API caps the summary at 65535 characters.
     summary: summaryMd.length > 65000 ? `${summaryMd.slice(0, 65000)}\n\n…(cut)` : summaryMd,
   };

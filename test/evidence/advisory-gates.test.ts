@@ -24,6 +24,7 @@ import { gateOf } from '../../src/agent/second-look/run-second-look.js';
 import { renderSummaryMd } from '../../src/agent/evidence/summary-md.js';
 import type { Evidence } from '../../src/agent/evidence/types.js';
 import { emptyUsage } from '../../src/model/model-client.js';
+import { checkRunFor } from '../../src/github/check-run.js';
 import { baselineOf, runOf } from '../verification/run-kit.js';
 
 const found = {
@@ -129,6 +130,7 @@ describe('advisory gates - found, not blocking, never shown as passed', () => {
     const md = renderSummaryMd(evidenceWith([g]));
     expect(md).toContain(`| ⚠️ advisory | ${g.name} |`);
     expect(md).toContain('### Found, not blocking (advisory)');
+    expect(checkRunFor(evidenceWith([g]), md).title).toBe('verified: 0/1 gates passed, 1 advisory (found, not blocking)');
   });
 
   it('a gate that found nothing stays passed, not advisory', () => {
