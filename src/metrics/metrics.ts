@@ -9,6 +9,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobProgress } from '../jobs/queue.js';
+import { registerOutcomeGauges, type OutcomesSource } from './outcomes.js';
 
 export interface Metrics {
   registry: Registry;
@@ -21,6 +22,8 @@ export interface Metrics {
   }): () => void;
   /** Prometheus text exposition (format 0.0.4); reads the queue depth first. */
   render(): Promise<string>;
+  /** The outcomes gauges (`proofpr_pull_requests`, outcomes.ts), read from `source` at most once per `ttlMs`. */
+  attachOutcomes(source: OutcomesSource, ttlMs?: number): void;
 }
 
 const TOKEN_KINDS = ['input', 'output', 'cache_read', 'cache_write'] as const;
@@ -119,5 +122,6 @@ export function createMetrics(now: () => number = Date.now): Metrics {
       };
     },
     render: () => registry.metrics(),
+    attachOutcomes: (source, ttlMs) => void registerOutcomeGauges(registry, source, ttlMs, now),
   };
 }

@@ -12,6 +12,7 @@ import { configCheckCommand } from './config-check-command.js';
 import { gcCommand } from './gc-command.js';
 import { backtestCommand } from './backtest-command.js';
 import { verifyCommand } from './verify-command.js';
+import { outcomesCommand } from './outcomes-command.js';
 
 /** An option as commander takes it: flags, description and (optionally) its default. */
 export type OptionSpec = readonly [flags: string, description: string, defaultValue?: string];
@@ -146,6 +147,17 @@ export const COMMANDS: readonly CommandSpec[] = [
       ['--json', 'print the evidence object as the last stdout line'],
     ],
     run: (flags) => verifyCommand(flags),
+  },
+  {
+    name: 'outcomes',
+    description:
+      'what became of the pull requests proofpr opened or verified: merged, reverted later, closed unmerged, open; by verdict (token from GITHUB_TOKEN)',
+    options: [
+      ['--github-repo <owner/name>', 'the GitHub repository (default GITHUB_REPOSITORY)'],
+      ['--since <date>', 'pull requests created since this date (2026-11-01) or this many days back (30d)', '30d'],
+      ['--json', 'also print the table and every pull request as one JSON line'],
+    ],
+    run: (flags) => outcomesCommand(flags),
   },
   {
     name: 'report',

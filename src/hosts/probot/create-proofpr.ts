@@ -11,7 +11,7 @@ import { proofprApp, type ProofprAppOptions } from './app.js';
 import { appPullRequestVerifier, serialVerifier } from './on-pull-request.js';
 import { readServerEnv, type ServerEnv } from '../shared/server-env.js';
 import { createMetrics, type Metrics } from '../../metrics/metrics.js';
-import { appOutcomesSource, outcomesDays } from './outcomes-source.js';
+import { withAppOutcomes } from './outcomes-source.js';
 import { openDatabase, type Db } from '../../jobs/db.js';
 import type { Redis } from 'ioredis';
 import { createRunStore, type SharedRunStore } from '../../jobs/run-store.js';
@@ -265,10 +265,8 @@ export async function createProofpr(opts: StartServerOptions = {}): Promise<Proo
         webUrl: env.webUrl,
         ...(opts.sweepIntervalMs !== undefined ? { intervalMs: opts.sweepIntervalMs } : {}),
       });
-  const metrics = createMetrics();
+  const metrics = withAppOutcomes(createMetrics(), probot, raw);
   metrics.attachQueue(queue);
-  const outcomeDays = outcomesDays(raw);
-  if (outcomeDays) metrics.attachOutcomes(appOutcomesSource(probot, outcomeDays));
   let closing = false;
   const health = async (): Promise<HealthReport> => {
     const store = await storeHealth(bull?.redis, db);
