@@ -3,6 +3,7 @@ import type { ExecPort } from '../../../workspace/exec-port.js';
 import { writeRedactedFile } from '../../../secrets/redacting-writer.js';
 import type { TestRun } from '../../events.js';
 import { readCounts } from '../test-results/read-counts.js';
+import { streamsApart } from './harness-run.js';
 
 /**
  * The harness runs `test.command` itself (final run, red→green baseline): through the exec port (same
@@ -23,6 +24,8 @@ export async function runTestCommand(opts: {
   const startedAt = new Date(startedAtMs).toISOString();
   let exitCode: number | null = null;
   let output: string;
+  // Counted from stdout and stderr apart (streamsApart); the output file keeps them interleaved for people.
+  let counted: string;
   try {
     const r = await opts.exec({
       command: opts.command,
@@ -33,12 +36,14 @@ export async function runTestCommand(opts: {
     exitCode = r.exitCode;
     output = r.output;
     if (r.timedOut) output += `\n[proofpr: the test command timed out after ${opts.config.test.timeout_min} min (test.timeout_min)]`;
+    counted = streamsApart({ ...r, output });
   } catch (e) {
     output = `[proofpr: could not run the test command: ${(e as Error).message}]`;
+    counted = output;
   }
   const endedAtMs = Date.now();
   const endedAt = new Date(endedAtMs).toISOString();
-  const c = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, endedAtMs, output });
+  const c = readCounts({ root: opts.cwd, report: opts.config.test.report, startedAtMs, endedAtMs, output: counted });
   let outputPath: string | undefined;
   if (opts.outputFile) {
     await writeRedactedFile(opts.outputFile, output);
