@@ -60,7 +60,9 @@ function gateLines(state: CompactionState, opts: HarnessStateOptions): string[] 
   const log =
     failingRun && failingRun.exitCode !== 0 && failingRun.outputPath ? ` (latest failing test run log: ${failingRun.outputPath})` : '';
   for (const g of state.gates)
-    lines.push(`- ${g.passed ? 'passed' : 'FAILED'} ${g.name}: ${g.detail.replace(/\s+/g, ' ').trim()}${g.passed ? '' : log}`);
+    lines.push(
+      `- ${g.advisory ? 'advisory (found, not blocking)' : g.passed ? 'passed' : 'FAILED'} ${g.name}: ${g.detail.replace(/\s+/g, ' ').trim()}${g.passed ? '' : log}`,
+    );
   return lines;
 }
 

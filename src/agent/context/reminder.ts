@@ -32,7 +32,9 @@ export function renderReminder(facts: DynamicFacts): string {
     const failed = gates.filter((g) => !g.passed);
     lines.push(failed.length === 0 ? '- Gates: all passed at the last check' : `- Gates FAILING: ${failed.map((g) => g.name).join(', ')}`);
     for (const g of gates)
-      lines.push(`  - ${g.passed ? 'passed' : 'FAILED'} ${g.name}${g.detail ? `: ${clip(g.detail, MAX_DETAIL)}` : ''}`);
+      lines.push(
+        `  - ${g.advisory ? 'advisory (found, not blocking)' : g.passed ? 'passed' : 'FAILED'} ${g.name}${g.detail ? `: ${clip(g.detail, MAX_DETAIL)}` : ''}`,
+      );
   }
   const todos = facts.todos ?? [];
   if (todos.length === 0) lines.push('- Todo list: empty');

@@ -37,7 +37,9 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
         break;
       }
       case 'gate':
-        write(`  ${ev.final ? 'final gate' : 'gate'} ${ev.passed ? 'passed' : 'FAILED'}: ${ev.name}${ev.passed ? '' : ` (${ev.detail})`}`);
+        write(
+          `  ${ev.final ? 'final gate' : 'gate'} ${ev.advisory ? 'advisory (found, not blocking)' : ev.passed ? 'passed' : 'FAILED'}: ${ev.name}${ev.passed && !ev.advisory ? '' : ` (${ev.detail})`}`,
+        );
         break;
       case 'retry':
         write(`  retrying turn ${ev.turn}: ${ev.reason}`);
