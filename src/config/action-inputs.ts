@@ -9,7 +9,8 @@ export interface ActionInputs {
   githubToken: string;
   trigger: string;
   prompt?: string;
-  mode: 'auto' | 'sweep';
+  /** `verify`: on pull_request, `proofpr verify` of the PR and the check run `proofpr/verified` (no model, no key). */
+  mode: 'auto' | 'sweep' | 'verify';
   config: string;
   model?: string;
   maxTurns?: number;
@@ -58,7 +59,7 @@ const schema = z.object({
   github_token: optionalText.pipe(z.string({ error: 'is empty: leave it unset (default `${{ github.token }}`) or pass a token' })),
   trigger: optionalText.pipe(z.string().regex(/^\S+$/, 'expected one word such as /agent').default('/agent')),
   prompt: optionalText,
-  mode: optionalText.pipe(z.enum(['auto', 'sweep'], { error: 'expected auto or sweep' }).default('auto')),
+  mode: optionalText.pipe(z.enum(['auto', 'sweep', 'verify'], { error: 'expected auto, sweep or verify' }).default('auto')),
   config: optionalText.pipe(z.string().default('.github/proofpr.yml')),
   model: optionalText,
   max_turns: positive(true),
@@ -73,6 +74,8 @@ export function parseActionInputs(env: NodeJS.ProcessEnv): ActionInputs {
   // With Bedrock or Vertex (PROOFPR_PROVIDER in the step's env) the credentials come from that cloud's
   // environment (OIDC through aws-actions/configure-aws-credentials or google-github-actions/auth), not a key.
   if (/^(bedrock|vertex)$/.test(env.PROOFPR_PROVIDER?.trim() ?? '') && !raw.anthropic_api_key?.trim()) raw.anthropic_api_key = 'unused';
+  // `mode: verify` calls no model: no key is needed (a fork's pull_request workflow has no secrets), none is used.
+  if (raw.mode?.trim() === 'verify') raw.anthropic_api_key = 'unused';
   const res = schema.safeParse(raw);
   if (!res.success) {
     const issue = res.error.issues[0];

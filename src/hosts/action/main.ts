@@ -1,7 +1,7 @@
 /**
  * The Action's orchestration (testable in-process): config, ports, then one flow by event —
  * issue_comment / issues / pull_request_review / pull_request_review_comment → the App's trigger and usecases; a `prompt` → a direct task; schedule or
- * `mode: sweep` → the configured sweeps.
+ * `mode: sweep` → the configured sweeps; `mode: verify` on pull_request → `proofpr verify` and the check `proofpr/verified`.
  */
 import { isAbsolute, relative } from 'node:path';
 import { ActionInputError, type ActionInputs } from '../../config/action-inputs.js';
@@ -23,6 +23,7 @@ import { checkoutWorkspace } from '../shared/checkout-workspace.js';
 import { issueFlow } from './issue-flow.js';
 import { promptFlow } from './prompt-flow.js';
 import { sweepFlow } from './sweep-flow.js';
+import { verifyFlow } from './verify-flow.js';
 import type { ActionResult } from './result.js';
 import { heartbeatMs, startHeartbeat } from '../shared/heartbeat.js';
 import { graphqlViewer, pushToken, type PushToken } from './push-token.js';
@@ -57,6 +58,8 @@ export function workspacePath(workspace: string, file: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
+const sandboxOf = (deps: ActionDeps): NonNullable<ActionDeps['enableSandbox']> => deps.enableSandbox ?? ((s) => enableSandbox(s));
+
 export async function runActionMain(ctx: ActionContext, inputs: ActionInputs, deps: ActionDeps = {}): Promise<ActionResult> {
   const env = deps.env ?? process.env;
   const log = deps.log ?? ((l: string) => process.stdout.write(`${l}\n`));
@@ -85,9 +88,12 @@ async function actionFlow(
       webUrl: ctx.serverUrl,
       configPath: isAbsolute(inputs.config) ? CONFIG_PATH : inputs.config,
     });
+  // mode: verify needs no model and judges with the base branch's config, not the checkout's (the PR's own).
+  if (inputs.mode === 'verify')
+    return verifyFlow(ctx, github, { enableSandbox: sandboxOf(deps), log, evidencePath: (f) => workspacePath(ctx.workspace, f) });
   const { config } = await loadActionConfigFacts(ctx.workspace, inputs, github);
   // Said at the start: the sandbox state (after making bwrap work on a hosted runner) and, when none, why.
-  const box = await (deps.enableSandbox ?? ((s) => enableSandbox(s)))(config.sandbox);
+  const box = await sandboxOf(deps)(config.sandbox);
   for (const line of describeSandbox(box)) log(line);
   // The key comes from the input only (CONTRACT §9); ANTHROPIC_BASE_URL is the SDK's own endpoint variable.
   // PROOFPR_PROVIDER (the step's env) or the config's provider: picks Bedrock or Vertex, whose SDKs read their own credentials.
