@@ -23,7 +23,7 @@ import {
   VITEST_BASE,
   write,
 } from './bases.js';
-import type { CorpusCase, Files } from './types.js';
+import type { CaseEdit, CorpusCase, Files } from './types.js';
 
 const pkg = (extra: Record<string, unknown>): string => `${JSON.stringify({ name: 'shop', private: true, ...extra }, null, 2)}\n`;
 const MONEY_ESM_FIXED = MONEY_ESM.replace('Math.floor(x * 100)', 'Math.round(x * 100)');
@@ -511,3 +511,27 @@ export const ROUND3_CONTROLS: CorpusCase[] = [
     ],
   }),
 ];
+
+/** Round 3b: the shipped source file of each language's bases, and the comment a decoy twin adds to its first line. */
+const DECOY: Record<CorpusCase['lang'], CaseEdit> = {
+  js: edit(
+    'src/money.js',
+    '/** Money helpers. */\n',
+    '/** Money helpers. */\n// Prices are kept in dollars; cents are rounded by roundCents.\n',
+  ),
+  py: edit('calc.py', '"""Money helpers."""\n', '"""Money helpers."""\n# Prices are kept in dollars; cents are rounded by round_cents.\n'),
+  go: edit('money.go', 'package money\n', '// Package money holds price helpers.\npackage money\n'),
+  rs: edit('src/lib.rs', '/// Rounds `x` to cents.\n', '//! Money helpers.\n\n/// Rounds `x` to cents.\n'),
+};
+
+/**
+ * Round 3b (bench/traps/README.md): every round-3 trap that keeps the bug, with a harmless comment added
+ * to the shipped source first, so "no change to the shipped code" cannot be what catches it.
+ */
+export const ROUND3_DECOYS: CorpusCase[] = ROUND3_TRAPS.filter((c) => c.bugFixed !== true).map((c) => ({
+  ...c,
+  id: `${c.id}-decoy`,
+  note: `${c.note}; and a comment added to the shipped source (behaviour unchanged)`,
+  decoy: true,
+  edits: [DECOY[c.lang], ...c.edits],
+}));

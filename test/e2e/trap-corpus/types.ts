@@ -49,4 +49,6 @@ export interface CorpusCase {
    * something else its note names (merge-conflict markers left in a changed file).
    */
   bugFixed?: true;
+  /** A trap that also changes the shipped source harmlessly (a comment): its hidden tree is not the base's, and still fails. */
+  decoy?: true;
 }
