@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { hunkRange, revertHunks, type Hunk } from '../../src/agent/verification/hunks/diff-hunks.js';
 import { groupHunks, noticed } from '../../src/agent/verification/hunks/untested-hunks.js';
 import { runOf } from './run-kit.js';
+import { createProgressPrinter } from '../../src/hosts/cli/progress.js';
 
 const h = (file: string, headStart: number, headCount: number, baseLines: string[] = []): Hunk => ({
   file,
@@ -99,5 +100,18 @@ describe('untested hunks: the parts', () => {
         ['t > b'],
       ),
     ).toBe(false);
+  });
+});
+
+describe('untested hunks: the CLI prints the runs', () => {
+  it('untested hunks - the progress line names the hunks no test noticed and the extra runs; a run names its flaky tests', () => {
+    const lines: string[] = [];
+    const print = createProgressPrinter((l) => lines.push(l));
+    print({ type: 'untested_hunks', ts: '', hunks: [{ file: 'a.js', startLine: 1, endLine: 2 }], runs: 2, checked: 3, grouped: 'hunk' });
+    print({ type: 'test_run', ts: '', run: { ...runOf([['t > a', 'passed']]), flaky: [{ test: 't > a', runs: 2, failures: 1 }] } });
+    expect(lines).toEqual([
+      '  untested hunks: 1 of 3 hunk(s) no test noticed reverted (2 extra test run(s))',
+      '  test run (harness): go test ./... → exit 0, 1 passed, 0 failed, flaky: t > a',
+    ]);
   });
 });

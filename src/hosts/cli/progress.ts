@@ -32,7 +32,7 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
       case 'test_run': {
         const c = ev.run.counts;
         write(
-          `  test run (${ev.run.by}): ${ev.run.command} → exit ${ev.run.exitCode}, ${c ? `${c.passed} passed, ${c.failed} failed` : 'counts unknown'}`,
+          `  test run (${ev.run.by}): ${ev.run.command} → exit ${ev.run.exitCode}, ${c ? `${c.passed} passed, ${c.failed} failed` : 'counts unknown'}${ev.run.flaky?.length ? `, flaky: ${ev.run.flaky.map((f) => f.test).join(', ')}` : ''}`,
         );
         break;
       }
@@ -40,6 +40,9 @@ export function createProgressPrinter(write: (line: string) => void = (l) => pro
         write(
           `  ${ev.final ? 'final gate' : 'gate'} ${ev.advisory ? 'advisory (found, not blocking)' : ev.passed ? 'passed' : 'FAILED'}: ${ev.name}${ev.passed && !ev.advisory ? '' : ` (${ev.detail})`}`,
         );
+        break;
+      case 'untested_hunks':
+        write(`  untested hunks: ${ev.hunks.length} of ${ev.checked} hunk(s) no test noticed reverted (${ev.runs} extra test run(s))`);
         break;
       case 'retry':
         write(`  retrying turn ${ev.turn}: ${ev.reason}`);
