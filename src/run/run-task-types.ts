@@ -3,6 +3,7 @@
  * write the run folder, commit exactly the verified tree (or a WIP commit), and clean up.
  * Publishing (push, PR, comments) is the caller's: it gets the branch and the evidence back.
  */
+import type { HostPlace } from '../agent/evidence/host-paths.js';
 import type { Baseline } from '../agent/verification/test-runs/baseline.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { ModelClient } from '../model/model-client.js';
@@ -100,6 +101,8 @@ export interface RunTaskResult {
   wip: boolean;
   /** Markdown for the PR body / job summary (same as runDir/summary.md). */
   summaryMd: string;
+  /** The run's places on the host (agent/evidence/host-paths.ts): a PR body rendered again from the evidence names none of them. */
+  places?: readonly HostPlace[];
 }
 
 export type RunTask = (input: RunTaskInput) => Promise<RunTaskResult>;

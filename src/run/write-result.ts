@@ -40,6 +40,7 @@ export async function writeResult(input: RunTaskInput, rec: RunRecord, facts: Ru
     ...(outcome.headSha ? { headSha: outcome.headSha } : {}),
     wip: outcome.wip,
     summaryMd: written.summaryMd,
+    places,
   };
 }
 

@@ -11,6 +11,7 @@ import type { ModelClient } from '../model/model-client.js';
 import type { Evidence } from '../agent/evidence/types.js';
 import { buildEvidence } from '../agent/evidence/evidence.js';
 import { renderSummaryMd } from '../agent/evidence/summary-md.js';
+import type { HostPlace } from '../agent/evidence/host-paths.js';
 import { exitCodeFor } from '../agent/evidence/types.js';
 import type { GitHubPort, PullRequestInfo } from '../github/port.js';
 import type { WorkspacePort } from './ports.js';
@@ -113,15 +114,15 @@ function titleOf(s: SweepConfig): string {
 }
 
 /** summary.md of a sweep: the run's summary under the sweep's name, then its baseline. */
-function sweepSummary(evidence: Evidence, s: SweepConfig, baseline: BaselineResult): string {
+function sweepSummary(evidence: Evidence, s: SweepConfig, baseline: BaselineResult, places: readonly HostPlace[]): string {
   const red = baseline.run && baselineFailed(baseline.run) ? ' — red on the base, recorded (baseline: record)' : '';
   const base = `\n### Baseline\n\n${describeBaseline(baseline)} (before any change)${red}\n`;
-  return renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) } }) + base;
+  return renderSummaryMd(evidence, { sweep: { name: s.name, ...(s.schedule ? { schedule: s.schedule } : {}) }, places }) + base;
 }
 
 /** What a sweep adds to its run folder: the baseline in the evidence and the sweep's summary.md. */
-function sweepFolder(evidence: Evidence, s: SweepConfig, baseline: BaselineResult): RunFolderPatch {
-  return { evidence: baseline.run ? { baseline: baseline.run } : {}, summaryMd: sweepSummary(evidence, s, baseline) };
+function sweepFolder(evidence: Evidence, s: SweepConfig, baseline: BaselineResult, places: readonly HostPlace[] = []): RunFolderPatch {
+  return { evidence: baseline.run ? { baseline: baseline.run } : {}, summaryMd: sweepSummary(evidence, s, baseline, places) };
 }
 
 /** The sweep's outcome reaches its run folder through the one writer. */
@@ -130,8 +131,9 @@ async function finish(
   evidence: Evidence,
   s: SweepConfig,
   baseline: BaselineResult,
+  places: readonly HostPlace[] = [],
 ): Promise<{ summaryMd: string; evidencePath: string }> {
-  const f = await updateRunFolder(runDir, sweepFolder(evidence, s, baseline), { current: evidence });
+  const f = await updateRunFolder(runDir, sweepFolder(evidence, s, baseline, places), { current: evidence });
   return { summaryMd: f.summaryMd, evidencePath: join(runDir, 'evidence.json') };
 }
 
@@ -200,7 +202,7 @@ async function publishSweep(
   w: { branch: string; runId: string; result: RunTaskResult; evidence: Evidence; baseline: BaselineResult },
 ): Promise<NonNullable<SweepOutcome['pr']>> {
   const config = input.config;
-  const folder = sweepFolder(w.evidence, s, w.baseline);
+  const folder = sweepFolder(w.evidence, s, w.baseline, w.result.places);
   const out = await publishWork(
     {
       runId: w.runId,
@@ -308,6 +310,6 @@ async function runOneSweep(s: SweepConfig, input: SweepInput, deps: SweepDeps): 
     evidence = { ...evidence, pr: { number: pr.number, url: pr.url } };
     reason = `${evidence.reason}; ${pr.created ? 'opened' : 'updated'} #${pr.number}`;
   }
-  const f = await finish(runDir, evidence, s, baseline);
+  const f = await finish(runDir, evidence, s, baseline, res.places);
   return { ...common, ...f, verdict: evidence.verdict, reason, exitCode: res.exitCode, branch, ...(pr ? { pr } : {}) };
 }
