@@ -4,6 +4,7 @@
  * built CLI (`proofpr run`, sandbox as the machine allows) on a fresh clone of the parent bundle with a
  * replay model behind ANTHROPIC_BASE_URL: the upstream fix (source + test part, expected verified) and the
  * upstream test change alone (expected unverified). Prints a table and writes bench/results/real.json.
+ * `--verify`: `proofpr verify` (no model) on each case's gold fix and its test-only half instead (issue 40).
  * Usage: bench.mjs ROOT [case-id ...]
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -178,6 +179,114 @@ async function cliRun(
     if (process.env.BENCH_KEEP) process.stderr.write(`  kept ${work}\n`);
     else rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** One `proofpr verify` of a case's change (issue 40): no model, the change a commit on a branch of the parent's clone. */
+type VerifyPass = { verdict: string; exitCode: number; reason: string; failedGates: string[]; wallMs: number };
+
+/** Commits `changes` on `branch` from `main` in `repo` (only the changed paths: the linked dependencies stay out), then back to main. */
+function commitChange(repo: string, branch: string, changes: readonly FileChange[]): void {
+  const g = (args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
+  g(['checkout', '-q', '-b', branch, 'main']);
+  write(repo, changes);
+  g(['add', '-A', '--', ...changes.map((c) => c.path)]);
+  g(['commit', '-q', '--no-verify', '-m', `${branch}`]);
+  g(['checkout', '-q', 'main']);
+}
+
+/**
+ * `--verify`: the built CLI's `proofpr verify --repo CLONE --base main --head <branch>` on the gold fix
+ * (source and test part) and on its test-only half, each a commit of a fresh clone of the parent bundle
+ * with the case's dependencies linked as for `run`; no model server, no key in the environment.
+ */
+async function verifyPasses(c: BenchCase, m: Materialized, deps: Deps | undefined): Promise<{ fix: VerifyPass; testOnly: VerifyPass }> {
+  const work = realpathSync(mkdtempSync(join(tmpdir(), `proofpr-real-verify-${c.id}-`)));
+  try {
+    const repo = cloneBase(m, join(work, c.repo.split('/')[1]!), deps);
+    commitChange(repo, 'fix', [...m.source, ...m.test]);
+    commitChange(repo, 'test-only', m.test);
+    let config: string[] = [];
+    if (c.config) {
+      writeFileSync(join(work, 'proofpr.yml'), c.config);
+      config = ['--config', join(work, 'proofpr.yml')];
+    }
+    const env = {
+      PATH,
+      HOME: process.env.HOME,
+      COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+      COREPACK_ENABLE_STRICT: '0',
+      PROOFPR_HOME: join(work, 'home'),
+    };
+    const pass = (head: string): VerifyPass => {
+      const out = join(work, `run-${head}`);
+      const t = performance.now();
+      const r = spawnSync(process.execPath, [bin, 'verify', '--repo', repo, '--base', 'main', '--head', head, '--out', out, ...config], {
+        env,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const wallMs = performance.now() - t;
+      if (process.env.BENCH_VERBOSE)
+        process.stderr.write(`--- ${c.id} verify ${head} (exit ${r.status})\n${r.stdout}${r.stderr.slice(-3000)}\n`);
+      const file = join(out, 'evidence.json');
+      if (!existsSync(file)) return { verdict: 'error', exitCode: r.status ?? 1, reason: r.stderr.slice(-500), failedGates: [], wallMs };
+      const ev = JSON.parse(readFileSync(file, 'utf8')) as {
+        verdict: string;
+        reason: string;
+        gates: Array<{ name: string; passed: boolean }>;
+      };
+      const failedGates = ev.gates.filter((x) => !x.passed).map((x) => x.name);
+      return { verdict: ev.verdict, exitCode: r.status ?? 1, reason: ev.reason, failedGates, wallMs };
+    };
+    return { fix: pass('fix'), testOnly: pass('test-only') };
+  } finally {
+    if (process.env.BENCH_KEEP) process.stderr.write(`  kept ${work}\n`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The gold replays' verdicts of a case (`proofpr run` with the replay model): the latest row recorded for it in bench/results/real.json. */
+function goldOf(id: string): { fix: string; testOnly: string; at?: string } | undefined {
+  const all = readResults();
+  const rowsOf = (v: unknown): Array<Row & { at?: string }> => {
+    const o = v as { cases?: unknown; rows?: unknown } | undefined;
+    return [...(Array.isArray(o?.cases) ? o.cases : []), ...(Array.isArray(o?.rows) ? o.rows : [])] as Array<Row & { at?: string }>;
+  };
+  const found = [...rowsOf(all), ...Object.entries(all).flatMap(([k, v]) => (k === 'firstTry' || k === 'verify' ? [] : rowsOf(v)))]
+    .filter((r) => r.id === id && r.fix_ && r.testOnly)
+    .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+  const last = found[found.length - 1];
+  return last && { fix: last.fix_.verdict, testOnly: last.testOnly.verdict, ...(last.at ? { at: last.at } : {}) };
+}
+
+type VerifyRow = {
+  id: string;
+  repo: string;
+  runner: string;
+  gold?: { fix: string; testOnly: string };
+  fix: VerifyPass;
+  testOnly: VerifyPass;
+};
+
+/** Records the `--verify` rows under the key `verify` (a case run again replaces its row). */
+function recordVerify(rs: readonly VerifyRow[]): void {
+  const previous = readResults();
+  const old = (previous.verify as { cases?: VerifyRow[] } | undefined)?.cases ?? [];
+  const fresh = rs.map((r) => ({ ...r, product, at: new Date().toISOString() }));
+  const all = [...old.filter((o) => !fresh.some((f) => f.id === o.id)), ...fresh];
+  const same = all.filter((r) => r.gold && r.gold.fix === r.fix.verdict && r.gold.testOnly === r.testOnly.verdict).length;
+  const summary = {
+    cases: all.length,
+    sameAsGold: `${same}/${all.filter((r) => r.gold).length}`,
+    fixVerified: `${all.filter((r) => r.fix.verdict === 'verified').length}/${all.length}`,
+    testOnlyUnverified: `${all.filter((r) => r.testOnly.verdict === 'unverified').length}/${all.length}`,
+    wallMs: Math.round(all.reduce((s, r) => s + r.fix.wallMs + r.testOnly.wallMs, 0)),
+  };
+  writeResults({ ...previous, verify: { updatedAt: new Date().toISOString(), summary, cases: all } });
 }
 
 /** The runner itself on the fixed tree: its own count and its plain wall time. */
@@ -445,6 +554,8 @@ if (process.argv.includes('--recount')) {
 }
 
 const setupMode = process.argv.includes('--setup');
+const verifyMode = process.argv.includes('--verify');
+const verifyRows: VerifyRow[] = [];
 const setupRows: SetupRow[] = [];
 const rows: Row[] = [];
 for (const c of cases) {
@@ -467,6 +578,22 @@ for (const c of cases) {
     recordSetup(r);
     continue;
   }
+  if (verifyMode) {
+    const v = await verifyPasses(c, m, deps);
+    const gold = goldOf(c.id);
+    verifyRows.push({
+      id: c.id,
+      repo: c.repo,
+      runner: c.runner,
+      ...(gold ? { gold: { fix: gold.fix, testOnly: gold.testOnly } } : {}),
+      ...v,
+    });
+    recordVerify(verifyRows);
+    process.stderr.write(
+      `  verify: fix ${v.fix.verdict} (${v.fix.reason}); test-only ${v.testOnly.verdict} (${v.testOnly.reason}); gold replays: ${gold ? `${gold.fix} / ${gold.testOnly}` : 'none recorded'}\n`,
+    );
+    continue;
+  }
   const d = direct(c, m, deps);
   const fixPass = await cliRun(c, m, [...m.source, ...m.test], deps, 'fix');
   const testPass = await cliRun(c, m, m.test, deps, 'test-only');
@@ -486,6 +613,17 @@ for (const c of cases) {
   );
 }
 if (qualify) process.exit(0);
+if (verifyMode) {
+  console.log('| case | runner | verify: fix | verify: test only | gold replay: fix / test only | same |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const r of verifyRows) {
+    const same = r.gold && r.gold.fix === r.fix.verdict && r.gold.testOnly === r.testOnly.verdict;
+    console.log(
+      `| ${r.id} | ${r.runner} | ${r.fix.verdict} (${secs(r.fix.wallMs)}) | ${r.testOnly.verdict} (${secs(r.testOnly.wallMs)}) | ${r.gold ? `${r.gold.fix} / ${r.gold.testOnly}` : '?'} | ${same ? 'yes' : 'NO'} |`,
+    );
+  }
+  process.exit(0);
+}
 if (setupMode) {
   console.log(`init + doctor ready: ${setupRows.filter((r) => r.ready).length}/${setupRows.length} repositories`);
   process.exit(0);
