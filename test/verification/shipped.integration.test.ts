@@ -149,6 +149,50 @@ describe('the fix is what the project ships', () => {
     });
   });
 
+  it('review of real fixes: extension C sources and a setup.py package list ship; a fixture module the tests import does not', async () => {
+    const k = await kinds(
+      {
+        'setup.py':
+          "from setuptools import setup, Extension\nsetup(name='sj', packages=['sj', 'sj.tests'], ext_modules=[Extension('sj._speedups', ['sj/_speedups.c'])])\n",
+        'sj/__init__.py': 'from .core import dumps\n',
+        'sj/core.py': 'def dumps(x):\n    return str(x)\n',
+        'sj/_speedups.c': 'int x;\n',
+        'sj/tests/test_core.py': 'from sj import dumps\nfrom tests.fixtures.data import CASES\n',
+        'tests/fixtures/data.py': 'CASES = [1]\n',
+        'docs/conf.py': 'project = "sj"\n',
+      },
+      { 'sj/_speedups.c': 'int x = 1;\n', 'tests/fixtures/data.py': 'CASES = [2]\n', 'docs/conf.py': 'project = "sj2"\n' },
+    );
+    expect(k).toEqual({ 'sj/_speedups.c': 'shipped', 'tests/fixtures/data.py': 'infrastructure', 'docs/conf.py': 'infrastructure' });
+  });
+
+  it('review of real fixes: index.d.ts ships beside index.js; a tsconfig paths alias resolves; a Go internal package only tests import does not ship', async () => {
+    const js = await kinds(
+      {
+        'package.json': JSON.stringify({ name: 'm', files: ['index.js', 'index.d.ts'] }),
+        'index.js': "module.exports = require('@/lib/x');\n",
+        'index.d.ts': 'export declare const x: number;\n',
+        'lib/x.js': 'module.exports = 1;\n',
+        'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./*"] } } }\n',
+        'fixtures/codes.js': 'module.exports = [];\n',
+        'test.js': "require('./fixtures/codes');\n",
+      },
+      { 'index.d.ts': 'export declare const x: 1;\n', 'lib/x.js': 'module.exports = 2;\n', 'fixtures/codes.js': 'module.exports = [1];\n' },
+    );
+    expect(js).toEqual({ 'index.d.ts': 'shipped', 'lib/x.js': 'shipped', 'fixtures/codes.js': 'infrastructure' });
+    const go = await kinds(
+      {
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'm.go': 'package m\n\nimport "example.com/m/internal/real"\n\nvar X = real.Y\n',
+        'internal/real/real.go': 'package real\n\nvar Y = 1\n',
+        'internal/harness/h.go': 'package harness\n\nvar Z = 1\n',
+        'm_test.go': 'package m\n\nimport "example.com/m/internal/harness"\n',
+      },
+      { 'internal/real/real.go': 'package real\n\nvar Y = 2\n', 'internal/harness/h.go': 'package harness\n\nvar Z = 2\n' },
+    );
+    expect(go).toEqual({ 'internal/real/real.go': 'shipped', 'internal/harness/h.go': 'infrastructure' });
+  });
+
   it('a deleted shipped file is judged by what the base shipped; a worktree is classified like a commit', async () => {
     const k = await kinds(
       { ...npmBase, 'src/index.js': "require('./old');\nmodule.exports = require('./calc');\n", 'src/old.js': '' },

@@ -73,6 +73,11 @@ interface Pkg {
   entries: string[];
   /** tsconfig's outDir → rootDir, for entries that name build output the tree does not hold. */
   outToSrc?: { out: string; src: string };
+  /** Bare specifiers the project maps itself: tsconfig `paths` (from `baseUrl`), package.json `imports` (`#x`). */
+  aliases: Array<{ prefix: string; suffix: string; targets: string[] }>;
+  /** Type declaration files package.json `files` names one by one. */
+  declared: string[];
+  baseUrl?: string;
 }
 
 async function readPackage(base: CommitTree, dir: string): Promise<Pkg | undefined> {
@@ -85,12 +90,47 @@ async function readPackage(base: CommitTree, dir: string): Promise<Pkg | undefin
   const co = isObject(ts?.compilerOptions) ? ts.compilerOptions : {};
   const out = typeof co.outDir === 'string' ? normalizePath(co.outDir) : undefined;
   const src = typeof co.rootDir === 'string' ? (normalizePath(co.rootDir) ?? '') : 'src';
+  const baseUrl = typeof co.baseUrl === 'string' ? (normalizePath(at(co.baseUrl)) ?? '') : undefined;
+  const aliases: Pkg['aliases'] = [];
+  const alias = (key: string, targets: string[], from: string): void => {
+    const [prefix = '', suffix = ''] = key.split('*');
+    aliases.push({ prefix, suffix, targets: targets.map((t) => joinPath(from, t) ?? t) });
+  };
+  if (isObject(co.paths)) for (const [k, v] of Object.entries(co.paths)) alias(k, leaves(v), baseUrl ?? dir);
+  if (isObject(json.imports)) for (const [k, v] of Object.entries(json.imports)) alias(k, leaves(v), dir);
+  const declared = leaves(json.files)
+    .filter((f) => /\.d\.[cm]?ts$/.test(f) && !f.includes('*'))
+    .map((f) => joinPath(dir, f) ?? f);
   return {
     dir,
+    declared,
     ...(typeof json.name === 'string' ? { name: json.name } : {}),
     entries: fields.filter((f) => !f.includes('*')),
     ...(out ? { outToSrc: { out: at(out), src: at(src).replace(/\/$/, '') } } : {}),
+    aliases,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
   };
+}
+
+/** A bare specifier the project maps to its own files (tsconfig paths and baseUrl, package.json imports). */
+function aliased(paths: Set<string>, pkgs: Pkg[], spec: string): string | undefined {
+  for (const pkg of pkgs) {
+    for (const a of pkg.aliases) {
+      const star = a.prefix.length + a.suffix.length <= spec.length && spec.startsWith(a.prefix) && spec.endsWith(a.suffix);
+      const exact = spec === a.prefix && a.suffix === '';
+      if (!star && !exact) continue;
+      const mid = spec.slice(a.prefix.length, spec.length - a.suffix.length);
+      for (const t of a.targets) {
+        const hit = resolveIn(paths, t.replace('*', mid));
+        if (hit) return hit;
+      }
+    }
+    if (pkg.baseUrl !== undefined) {
+      const hit = resolveIn(paths, joinPath(pkg.baseUrl, spec) ?? '');
+      if (hit) return hit;
+    }
+  }
+  return undefined;
 }
 
 /** The package folders: the root and the workspaces it names (package.json `workspaces`). */
@@ -143,7 +183,12 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
       const f = entryFile(head.paths, pkg, e);
       if (f) frontier.push({ file: f, fromTest: false });
     }
-  for (const p of head.paths) if (isTest(p) && JS_CODE.test(p) && !p.includes('node_modules/')) frontier.push({ file: p, fromTest: true });
+  // The tests' imports say what ships only when the manifests say nothing (an app): else a fixture module a
+  // test imports would pass for shipped code.
+  const fromEntries = frontier.length > 0;
+  if (!fromEntries)
+    for (const p of head.paths)
+      if (isTest(p) && JS_CODE.test(p) && !p.includes('node_modules/')) frontier.push({ file: p, fromTest: true });
   while (frontier.length) {
     const todo = frontier.filter((f) => !seen.has(`${f.fromTest}:${f.file}`));
     for (const f of todo) seen.add(`${f.fromTest}:${f.file}`);
@@ -156,7 +201,9 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
       if (text === undefined) continue;
       const specs = await jsImports(f.file, text).catch(() => [] as string[]);
       for (const s of specs) {
-        const target = s.startsWith('.') ? resolveIn(head.paths, joinPath(dirOf(f.file), s) ?? '') : selfReference(head.paths, byName, s);
+        const target = s.startsWith('.')
+          ? resolveIn(head.paths, joinPath(dirOf(f.file), s) ?? '')
+          : (selfReference(head.paths, byName, s) ?? aliased(head.paths, pkgs, s));
         if (!target || target.includes('node_modules/')) continue;
         // From a test, only code counts: the data a test reads is the test's.
         if (test && !JS_CODE.test(target)) continue;
@@ -167,10 +214,16 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
   }
   // No entry point resolves and no test loads any code: the manifest says nothing about what ships.
   if (shipped.size === 0) return undefined;
+  // Type declarations ship beside the code they describe (x.d.ts next to a shipped x.js), and those `files` names.
+  for (const pkg of pkgs) for (const f of pkg.declared) if (head.paths.has(f)) shipped.add(f);
+  for (const f of [...shipped]) {
+    const d = f.replace(/\.([cm]?)js$/, '.d.$1ts');
+    if (d !== f && head.paths.has(d)) shipped.add(d);
+  }
   const names = pkgs.map((p) => `${p.dir || '.'}/package.json`).join(', ');
   return {
     ecosystem: 'npm',
-    basis: `what the entry points of ${names} and the tests load`,
+    basis: fromEntries ? `what the entry points of ${names} load` : `what the tests load (${names} names no entry point)`,
     shipped: (p) => shipped.has(p),
     manifests: pkgs.map((p) => (p.dir ? `${p.dir}/package.json` : 'package.json')),
   };

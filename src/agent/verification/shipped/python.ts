@@ -9,8 +9,12 @@ const get = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o,
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 
-/** The source files of a Python package a wheel holds (setuptools, hatch, poetry and flit build these; data needs an explicit declaration). */
-const PY_SOURCE = /\.(?:py|pyi|pyx|pxd)$/;
+/**
+ * The source files of a Python package a wheel holds or builds from (setuptools, hatch, poetry and flit
+ * build these; data needs an explicit declaration): Python and Cython sources, and the C-family sources
+ * and headers of extension modules inside the package.
+ */
+const PY_SOURCE = /\.(?:py|pyi|pyx|pxd|c|h|cc|cpp|cxx|hh|hpp|hxx)$/;
 
 /**
  * setuptools' automatic discovery (its documented flat-layout rule): the top-level names it never
@@ -21,7 +25,11 @@ const FLAT_EXCLUDED =
   /^(?:ci|bin|debian|docs?|documentation|manpages|news|newsfragments|changelog|tests?|unit_tests?|examples?|scripts|tools|utils?|python|build|dist|venv|env|requirements|tasks|fabfile|site_scons|benchmarks?|exercises?|htmlcov|setup|conftest|toolbox|manage|noxfile|pavement|dodo|[Ss][Cc]onstruct|conanfile|[._].*)$/;
 
 /** Folders (repository paths) whose Python sources the project's wheel holds, from its manifests. */
-function declaredRoots(pyproject: unknown, paths: Set<string>): { roots: string[]; how: string } | undefined {
+function declaredRoots(
+  pyproject: unknown,
+  paths: Set<string>,
+  setupPy?: { py: string; cfg: string },
+): { roots: string[]; how: string } | undefined {
   const st = get(pyproject, 'tool', 'setuptools');
   const dirMap = get(st, 'package-dir');
   const under = isObject(dirMap) && typeof dirMap[''] === 'string' ? (dirMap[''] as string).replace(/\/$/, '') : '';
@@ -39,6 +47,18 @@ function declaredRoots(pyproject: unknown, paths: Set<string>): { roots: string[
   if (Array.isArray(poetry)) {
     const roots = poetry.filter(isObject).map((p) => joinPath(typeof p.from === 'string' ? p.from : '', String(p.include ?? '')) ?? '');
     if (roots.length) return { roots: roots.filter(Boolean), how: 'pyproject.toml [tool.poetry] packages' };
+  }
+  if (setupPy) {
+    // setup.py / setup.cfg with a literal package list: setuptools does not discover then.
+    const py = /\bpackages\s*=\s*\[([^\]]*)\]/.exec(setupPy.py);
+    const cfg = /^packages\s*=[ \t]*((?:[ \t]*[\w.]+[ \t]*\n?)+)/m.exec(setupPy.cfg);
+    const list = py
+      ? [...(py[1] ?? '').matchAll(/['"]([A-Za-z_][\w.]*)['"]/g)]
+      : cfg
+        ? [...(cfg[1] ?? '').matchAll(/([A-Za-z_][\w.]*)/g)]
+        : [];
+    const names = list.map((x) => x[1] ?? '').filter((n) => n && n !== 'find');
+    if (names.length) return { roots: names.map((n) => n.replace(/\./g, '/')), how: 'the package list of setup.py or setup.cfg' };
   }
   const flit = get(pyproject, 'tool', 'flit', 'module', 'name');
   if (typeof flit === 'string') {
@@ -93,15 +113,17 @@ export async function pythonShipped(
   } catch {
     pyproject = undefined;
   }
-  const declared = declaredRoots(pyproject, head.paths);
+  const setup = { py: (await base.text('setup.py')) ?? '', cfg: (await base.text('setup.cfg')) ?? '' };
+  const declared = declaredRoots(pyproject, head.paths, setup);
   const roots = (declared?.roots ?? discovered(base.paths)).map((r) => r.replace(/^\.\/?/, '').replace(/\/$/, ''));
   const inRoot = (p: string): boolean => roots.some((r) => r === '' || p === r || p.startsWith(`${r}/`) || p === `${r}.py`);
   const testInfra = (p: string): boolean => isTest(p) || /(?:^|\/)conftest\.py$/.test(p);
   const shipped = new Set<string>();
   for (const p of head.paths) if (PY_SOURCE.test(p) && inRoot(p) && !testInfra(p)) shipped.add(p);
-  // The modules the tests import, resolved against the repository root, src/ and the roots' parents.
+  // The modules the tests import, resolved against the repository root, src/ and the roots' parents: only
+  // when the manifests name no package (else a fixture module a test imports would pass for shipped code).
   const bases = [...new Set(['', 'src', ...roots.map(dirOf)])];
-  let frontier = [...head.paths].filter((p) => testInfra(p) && p.endsWith('.py'));
+  let frontier = shipped.size ? [] : [...head.paths].filter((p) => testInfra(p) && p.endsWith('.py'));
   const seen = new Set<string>(frontier);
   while (frontier.length) {
     const texts = await head.read(frontier);
@@ -126,7 +148,7 @@ export async function pythonShipped(
   const how = declared?.how ?? 'setuptools’ automatic discovery';
   return {
     ecosystem: 'python',
-    basis: `the Python sources of the packages a wheel would hold (${how}) and the modules the tests import`,
+    basis: `the sources of the packages a wheel would hold (${how}), or the modules the tests import when it names none`,
     shipped: (p) => shipped.has(p),
     manifests: ['pyproject.toml', 'setup.py', 'setup.cfg'].filter((m) => base.paths.has(m) || head.paths.has(m)),
   };
