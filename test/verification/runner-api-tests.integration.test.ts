@@ -15,6 +15,12 @@ import { changedRepo } from './git-repo.js';
  * of the repository, it may patch), a global patched at load time next to a tap test, and an existing tap
  * test turned into `X.skip`/`X.todo`.
  * First try (8ba34df): 4 of 12 passed (the destructured `test` forms); the 4 controls failed as they must.
+ *
+ * Inline tests are tests (Rust's `#[cfg(test)]` items inside `src/*.rs`). Rule: each weakening the line
+ * rules catch in a test file {an expected literal changed, an assertion deleted, `#[ignore]` added,
+ * `#[should_panic]` added (an expected failure)} made inside the inline `mod tests` of `src/lib.rs` must fail;
+ * {the fix alone, the fix with a new `#[test]` in that module, the fix with a new `#[should_panic]` test} must pass: 7 cases.
+ * First try: 3 of 7 right (the three that must pass; the 4 weakenings passed as "source" changes).
  * Recorded in docs/benchmarks.md.
  */
 
@@ -87,5 +93,76 @@ describe('a test declared through the runner module is a test', () => {
     const r = await judge(baseFiles, changes);
     expect(r.passed).toBe(false);
     expect(r.detail).toContain(expected);
+  });
+});
+
+const LIB_RS = [
+  'pub fn add(a: i64, b: i64) -> i64 {',
+  '    a - b',
+  '}',
+  '',
+  '#[cfg(test)]',
+  'mod tests {',
+  '    use super::*;',
+  '',
+  '    #[test]',
+  '    fn adds() {',
+  '        assert_eq!(add(1, 2), 3);',
+  '    }',
+  '',
+  '    #[test]',
+  '    fn zero() {',
+  '        assert_eq!(add(0, 0), 0);',
+  '    }',
+  '}',
+  '',
+].join('\n');
+const FIXED = LIB_RS.replace('a - b', 'a + b');
+
+describe('inline Rust tests are tests', () => {
+  const judgeRs = async (lib: string) => {
+    const { root, baseSha } = changedRepo(
+      { 'Cargo.toml': '[package]\nname = "adder"\nversion = "0.1.0"\n', 'src/lib.rs': LIB_RS },
+      { 'src/lib.rs': lib },
+    );
+    return assertionsKept(root, baseSha, undefined, { allowed: [] });
+  };
+  it.each([
+    [
+      'an expected literal changed',
+      LIB_RS.replace('assert_eq!(add(1, 2), 3)', 'assert_eq!(add(1, 2), -1)'),
+      'assertion(s) removed or changed',
+    ],
+    ['an assertion deleted', LIB_RS.replace('        assert_eq!(add(1, 2), 3);\n', ''), 'assertion(s) removed or changed'],
+    ['#[ignore] added', LIB_RS.replace('    #[test]\n    fn adds', '    #[test]\n    #[ignore]\n    fn adds'), 'skip/only marker added'],
+    [
+      '#[should_panic] added (an expected failure)',
+      LIB_RS.replace('    #[test]\n    fn adds', '    #[test]\n    #[should_panic]\n    fn adds'),
+      '`should_panic` marker added to test "adds"',
+    ],
+  ])('integrity - inline Rust: %s inside #[cfg(test)] fails', async (_n, lib, expected) => {
+    const r = await judgeRs(lib);
+    expect(r.passed).toBe(false);
+    expect(r.detail).toContain(expected);
+    expect(r.changedTestFiles).toContain('src/lib.rs');
+  });
+
+  it.each([
+    ['the fix alone', FIXED],
+    [
+      'the fix with a new #[test]',
+      FIXED.replace(
+        '    #[test]\n    fn zero',
+        '    #[test]\n    fn negatives() {\n        assert_eq!(add(-1, -2), -3);\n    }\n\n    #[test]\n    fn zero',
+      ),
+    ],
+    [
+      'the fix with a new #[should_panic] test',
+      `${FIXED.slice(0, FIXED.lastIndexOf('}'))}\n    #[test]\n    #[should_panic]\n    fn overflows() {\n        add(i64::MAX, 1);\n    }\n}\n`,
+    ],
+  ])('integrity - inline Rust: %s passes', async (_n, lib) => {
+    const r = await judgeRs(lib);
+    expect(r.detail).not.toContain('removed or changed');
+    expect(r.passed).toBe(true);
   });
 });
