@@ -7,6 +7,18 @@ import type { SummaryMatch } from '../parsers/types.js';
 import type { ObservedCall } from './collect-observed.js';
 
 /**
+ * cargo's summary, when every test binary that started printed one: a binary that died mid-run (an
+ * abort, a stack overflow) prints its `running N tests` and the tests before the crash but no `test
+ * result:` line, so its summary lines cover less than what ran, and there is nothing to hold the count
+ * against (the run fails on its exit code).
+ */
+function cargoSummary(lines: readonly string[]): SummaryMatch | undefined {
+  const started = lines.filter((l) => /^running \d+ tests?\s*$/.test(l)).length;
+  const ended = lines.filter((l) => /^\s*test result: /.test(l)).length;
+  return started === ended ? parseCargoSummary(lines) : undefined;
+}
+
+/**
  * The runners whose own closing summary a count is held against, each with the reader of that summary
  * given the output's lines and how many calls of the runner the command made: mocha's `N passing`
  * blocks (the last one per call), node-tap's `# { total }` line (the last one per call), cargo's
@@ -16,7 +28,7 @@ import type { ObservedCall } from './collect-observed.js';
 const SUMMARIES: Readonly<Record<string, (lines: readonly string[], calls: number) => SummaryMatch | undefined>> = {
   mocha: parseMochaSummary,
   'node-tap': parseTapTotals,
-  cargo: (lines) => parseCargoSummary(lines),
+  cargo: cargoSummary,
   uvu: (lines) => parseUvuSummary(lines),
 };
 
