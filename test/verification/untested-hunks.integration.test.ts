@@ -207,6 +207,13 @@ describe('untested hunks', () => {
     180_000,
   );
 
+  it('untested hunks - a path git quotes (a quote and a tab in its name) is read and named as it is', async () => {
+    const odd = 'src/dead "quoted"\tname.mjs';
+    const { verdict, check: c } = await check(NODE, { ...NODE.fix, [odd]: 'export const dead = 1;\n' }, 8);
+    expect(verdict.ok).toBe(true);
+    expect(c?.hunks).toEqual([{ file: odd, startLine: 1, endLine: 1 }]);
+  }, 180_000);
+
   it('untested hunks - verify.hunk_runs: 0 makes no run and lists nothing', async () => {
     const { verdict, check: c } = await check(NODE, NODE.dead.files, 0);
     expect(verdict.ok).toBe(true);

@@ -51,6 +51,18 @@ function parseFile(file: string, lines: readonly string[]): Hunk[] {
   return hunks;
 }
 
+/** The head's path on a `+++ b/<path>` line; git quotes a path with a quote, backslash or control character (C escapes). */
+function headPath(line: string | undefined): string | undefined {
+  const rest = line?.slice('+++ '.length);
+  if (rest?.startsWith('b/')) return rest.slice(2);
+  if (!rest?.startsWith('"b/')) return undefined;
+  try {
+    return (JSON.parse(rest) as string).slice(2);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Every hunk changed from `base` to `head` in `files` (paths of head; a file head deleted has no lines to
  * name and is left out), read from git's own diff without context lines and without rename detection.
@@ -68,15 +80,28 @@ export async function diffHunks(opts: {
   for (let i = 0; i < opts.files.length; i += 200) {
     const part = opts.files.slice(i, i + 200);
     const r = await git(
-      ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--diff-filter=AM', opts.base, opts.head, '--', ...part],
+      [
+        'diff',
+        '-U0',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-renames',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        '--diff-filter=AM',
+        opts.base,
+        opts.head,
+        '--',
+        ...part,
+      ],
       g,
     );
     const sections = r.stdout.split(/^(?=diff --git )/m).filter((s) => s.startsWith('diff --git '));
     for (const s of sections) {
       const lines = s.split('\n');
-      const plus = lines.find((l) => l.startsWith('+++ b/'));
-      if (!plus) continue; // binary, or a mode change only
-      out.push(...parseFile(plus.slice('+++ b/'.length), lines));
+      const file = headPath(lines.find((l) => l.startsWith('+++ ')));
+      if (file === undefined) continue; // binary, or a mode change only
+      out.push(...parseFile(file, lines));
     }
   }
   return out;
