@@ -7,6 +7,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TestCounts } from '../../src/agent/events.js';
 import type { ObservedCall } from '../../src/agent/verification/test-results/observe/collect-observed.js';
+import { evaluateGates } from '../../src/agent/verification/gates/gates.js';
+import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { checkCounts } from '../../src/agent/verification/test-results/observe/count-check.js';
 import { countCalls } from '../../src/agent/verification/test-results/observe/count-calls.js';
 import { parseMochaSummary } from '../../src/agent/verification/test-results/parsers/mocha.js';
@@ -114,5 +116,36 @@ describe('summary readers', () => {
     const out = lines('  99 passing (1ms)\n      ✔ prints\n\n  2 passing (3ms)\n  1 failing\n\n  4 passing (2ms)\n');
     expect(parseMochaSummary(out)?.counts).toEqual(c(4));
     expect(parseMochaSummary(out, 2)?.counts).toEqual(c(6, 1));
+  });
+});
+
+describe('gate tests-ran on a count that is not trusted', () => {
+  it('says why: the count disagrees with the runner’s own summary, both named (not "configure test.report")', () => {
+    const counts = c(1);
+    const summary = c(3);
+    const note =
+      'node-tap was counted 1 passed, 0 failed, 0 skipped but its own summary says 3 passed, 0 failed, 0 skipped: the count is not trusted';
+    const gates = evaluateGates({
+      config: parseRepoConfig('test:\n  command: npm test\n'),
+      currentTreeHash: 't',
+      testRuns: [
+        {
+          command: 'npm test',
+          exitCode: 0,
+          startedAt: '',
+          endedAt: '',
+          treeHash: 't',
+          counts: null,
+          source: 'none',
+          by: 'harness',
+          kind: 'final',
+          note,
+          countCheck: [{ runner: 'node-tap', counted: counts, summary, agree: false }],
+        },
+      ],
+    });
+    const ran = gates.find((g) => g.name === 'tests-ran');
+    expect(ran?.passed).toBe(false);
+    expect(ran?.detail).toBe(`the count of \`npm test\` is not trusted: ${note}`);
   });
 });

@@ -83,6 +83,12 @@ function judgeTestsRan(facts: GateFacts): Judge {
         detail: `\`${r.command}\` printed no test counts; the harness's final run asks the runner for its report and counts the tests there`,
       };
     }
+    if (!r.counts && r.countCheck?.some((k) => !k.agree))
+      return {
+        name: 'tests-ran',
+        passed: false,
+        detail: `the count of \`${r.command}\` is not trusted: ${r.note ?? 'it disagrees with the runner’s own summary'}`,
+      };
     if (!r.counts)
       return {
         name: 'tests-ran',
