@@ -76,7 +76,8 @@ function commandLines(ev: Evidence): string[] {
 
 function gatesTable(ev: Evidence): string[] {
   if (ev.gates.length === 0) return ['### Gates', '', '_No gate evaluation was recorded._'];
-  const rows = ev.gates.map((g) => `| ${g.passed ? '✅' : '❌'} | ${mdText(g.name, 60)} | ${mdTextWithCode(g.detail, 300)} |`);
+  const mark = (g: Evidence['gates'][number]): string => (g.advisory ? '⚠️ advisory' : g.passed ? '✅' : '❌');
+  const rows = ev.gates.map((g) => `| ${mark(g)} | ${mdText(g.name, 60)} | ${mdTextWithCode(g.detail, 300)} |`);
   return ['### Gates', '', '| | Gate | Detail |', '| --- | --- | --- |', ...rows];
 }
 
@@ -181,6 +182,28 @@ function notVerified(ev: Evidence): string[] {
   return ['### What was not verified and why', '', ...items];
 }
 
+/**
+ * Gates that found what they look for and did not block (`advisory`): another check decided, or the
+ * configuration allows it. Never shown as passed: each is listed with what it found, for the reviewer.
+ */
+function advisorySection(ev: Evidence): string[] {
+  const list = ev.gates.filter((g) => g.advisory);
+  if (list.length === 0) return [];
+  return [
+    '### Found, not blocking (advisory)',
+    '',
+    '_These gates found what they look for; they do not decide the verdict here (another check decides, or the configuration allows it). Review what they found._',
+    '',
+    ...list.map((g) => `- **${mdText(g.name, 60)}**: ${mdTextWithCode(g.detail, 300)}`),
+  ];
+}
+
+/** Under the headline: how many gates were advisory, so "every gate passed" is never read alone. */
+function advisoryLine(ev: Evidence): string[] {
+  const n = ev.gates.filter((g) => g.advisory).length;
+  return n ? ['', `_${n} gate(s) found what they look for without blocking: see "Found, not blocking (advisory)" below._`] : [];
+}
+
 /** The repository's other checks: what ran and passed, what was not run here and why (seed 000 §7.2). */
 function notRunSection(ev: Evidence): string[] {
   if (!ev.notRun) return [];
@@ -272,7 +295,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
   // Before any section reads it: no host path in any string of the evidence (the reviewer's view).
   const ev = withoutHostPaths(evidence, opts.places ?? []);
   const sections: string[][] = [
-    [`## ${HEADLINE[ev.verdict]}`, '', mdText(ev.reason, 400)],
+    [`## ${HEADLINE[ev.verdict]}`, '', mdText(ev.reason, 400), ...advisoryLine(ev)],
     changedExpectationsSection(ev),
     factsBlock(ev, opts),
     gatesTable(ev),
@@ -280,6 +303,7 @@ export function renderSummaryMd(evidence: Evidence, opts: SummaryOptions = {}): 
     laterSection(ev),
     untestedSection(ev),
     notVerified(ev),
+    advisorySection(ev),
     notRunSection(ev),
     secondLookSection(ev),
     testRunsTable(ev),
