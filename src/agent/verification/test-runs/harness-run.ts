@@ -149,7 +149,7 @@ function noteFor(command: string, counted: CountedCalls, unreadable: string[], c
     parts.push(
       `no test runner's output could be read from \`${command}\`` +
         (configured !== undefined ? ` and test.report (${configured}) was not written by this run` : '') +
-        `: proofpr reads jest, vitest, mocha, node --test, ava, tap, jasmine, playwright, pytest, unittest, go test and cargo test wherever they run inside the command; for another runner, make it write a JUnit XML or Jest JSON file and name it in test.report`,
+        `: proofpr reads jest, vitest, mocha, node --test, ava, tap, uvu, jasmine, playwright, pytest, unittest, go test and cargo test wherever they run inside the command; for another runner, make it write a JUnit XML or Jest JSON file and name it in test.report`,
     );
   return parts.length ? parts.join('; ') : undefined;
 }
