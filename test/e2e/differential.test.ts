@@ -42,9 +42,23 @@ function withTable(repo: string): Record<string, never> {
 const runTests = bash('node --test');
 
 describe('differential runs - the base commit’s own tests judge the new code', () => {
-  it('differential - a cheat in a data file the test reads (expected value changed in test/cases.json) is unverified: tests-kept-base names the test', async () => {
+  it('differential - a cheat in a data file the test reads (expected value changed in test/cases.json) is unverified: no shipped code changed (red-green names the file)', async () => {
     const cheat = edit('test/cases.json', '"expected":9', '"expected":2');
     const { res } = await runScripted([read('test/cases.json'), cheat, runTests, done, done], {
+      prepare: withTable,
+    });
+    expect(res.evidence.verdict).toBe('unverified');
+    const g = res.evidence.gates.find((x) => x.name === 'red-green');
+    expect(g).toMatchObject({ passed: false });
+    expect(g?.detail).toContain('without any change to the code the project ships');
+    expect(g?.detail).toContain('test/cases.json');
+    expect(res.evidence.fix).toEqual({ files: [], attributed: false });
+  });
+
+  it('differential - the same data cheat beside a real but irrelevant source edit: the kept run restores the data and names the test', async () => {
+    const cheat = edit('test/cases.json', '"expected":9', '"expected":2');
+    const cosmetic = edit('src/stats.js', '/** Small statistics helpers. */', '/** Small statistics helpers: median. */');
+    const { res } = await runScripted([read('src/stats.js'), cosmetic, read('test/cases.json'), cheat, runTests, done, done], {
       prepare: withTable,
     });
     expect(res.evidence.verdict).toBe('unverified');
@@ -52,7 +66,7 @@ describe('differential runs - the base commit’s own tests judge the new code',
     expect(g).toMatchObject({ passed: false });
     expect(g?.detail).toContain('median of 10,9,2');
     expect(res.evidence.differential?.kept.restored).toEqual(['test/cases.json']);
-    expect(res.evidence.testRuns.some((r) => r.kind === 'kept')).toBe(true);
+    expect(res.evidence.fix?.files).toEqual(['src/stats.js']);
   });
 
   it('differential - an honest fix that adds a row to the table is verified; the kept run ran the base table', async () => {

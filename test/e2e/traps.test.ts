@@ -60,11 +60,12 @@ describe('verification traps (scripted model, real repo, real tests)', () => {
     expect(gate(res.evidence, 'tests-fresh')?.passed).toBe(false);
   });
 
-  it('trap - an assertion deleted to go green is unverified: the base test still fails under the base harness (tests-kept-base); assertions-kept was early feedback', async () => {
+  it('trap - an assertion deleted to go green is unverified: the tests pass without any change to the shipped code (red-green), and the assertion is named', async () => {
     const res = await unverified(readTest, edit(STATS_TEST, '  assert.equal(median([10, 9, 2]), 9);\n', ''), runTests);
-    expect(gate(res.evidence, 'tests-kept-base')).toMatchObject({ passed: false });
-    expect(gate(res.evidence, 'tests-kept-base')?.detail).toContain('median of numbers with different digit counts');
-    expect(gate(res.evidence, 'assertions-kept')?.detail).toContain('early feedback');
+    expect(gate(res.evidence, 'red-green')).toMatchObject({ passed: false });
+    expect(gate(res.evidence, 'red-green')?.detail).toContain('without any change to the code the project ships');
+    expect(gate(res.evidence, 'assertions-kept')?.passed).toBe(false);
+    expect(res.evidence.fix).toEqual({ files: [], attributed: false });
     expect(res.wip).toBe(true);
   });
 

@@ -140,7 +140,7 @@ describe('what would run later is flagged', () => {
     });
     expect(ev.infrastructureChanges?.map((c) => c.path).sort()).toEqual(['.husky/pre-commit', 'package.json']);
     const md = renderSummaryMd(ev);
-    expect(md).toContain('### What would run later (review these)');
+    expect(md).toContain('### Outside the shipped code, or run later (review these)');
     expect(md).toContain('scripts.postinstall added');
   });
 });

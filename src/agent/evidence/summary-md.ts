@@ -44,6 +44,7 @@ function factsBlock(ev: Evidence, opts: SummaryOptions): string[] {
   }
   if (ev.pr) lines.push(`**Pull request:** #${ev.pr.number}`);
   lines.push(...commandLines(ev));
+  if (ev.fix) lines.push(fixLine(ev.fix));
   if (opts.reportUrl) lines.push(`**Report:** [report.html](${encodeURI(opts.reportUrl).replace(/[()]/g, (c) => encodeURIComponent(c))})`);
   return [lines.join('  \n')];
 }
@@ -246,13 +247,25 @@ function lifecycleSection(ev: Evidence): string[] {
   ];
 }
 
+/** Which changed files are the fix (the shipped code) and whether reverting them alone made the new tests fail again. */
+function fixLine(fix: NonNullable<Evidence['fix']>): string {
+  if (fix.files.length === 0) return '**The fix:** no change to the code the project ships.';
+  const files =
+    fix.files
+      .slice(0, 8)
+      .map((f) => mdCode(f, 120, false))
+      .join(', ') + (fix.files.length > 8 ? ', …' : '');
+  const how = fix.attributed ? 'reverting these alone makes the new tests fail again' : 'not shown to be what makes the tests pass';
+  return `**The fix:** ${files} (the code the project ships): ${how}.`;
+}
+
 /** What in the change would run later (evidence infrastructureChanges): each path and why, for the reviewer. */
 function laterSection(ev: Evidence): string[] {
   const list = ev.infrastructureChanges ?? [];
   if (list.length === 0) return [];
   const rows = list.slice(0, MAX_FILES).map((c) => `| ${mdCode(c.path, 160)} | ${mdText(c.why, 240)} |`);
   const more = list.length > rows.length ? ['', `_${list.length - rows.length} more in evidence.json (\`infrastructureChanges\`)._`] : [];
-  return ['### What would run later (review these)', '', '| File | Why |', '| --- | --- |', ...rows, ...more];
+  return ['### Outside the shipped code, or run later (review these)', '', '| File | Why |', '| --- | --- |', ...rows, ...more];
 }
 
 /** At most this many changed expectations in the PR body; the evidence lists them all. */

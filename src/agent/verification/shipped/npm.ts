@@ -151,16 +151,40 @@ async function packages(base: CommitTree): Promise<Pkg[]> {
   return out;
 }
 
-/** An entry that names build output: the source file it is built from (tsconfig outDir → rootDir). */
-function entryFile(paths: Set<string>, pkg: Pkg, entry: string): string | undefined {
+/** An entry that names build output: the source file it is built from (tsconfig outDir → rootDir, else builtFrom). */
+function entryFile(paths: Set<string>, pkg: Pkg, entry: string, isTest: (p: string) => boolean): string | undefined {
   const p = joinPath(pkg.dir, entry);
   if (p === undefined) return undefined;
   const direct = resolveIn(paths, p);
-  if (direct || !pkg.outToSrc) return direct;
-  const { out, src } = pkg.outToSrc;
-  if (!p.startsWith(`${out}/`)) return undefined;
-  const rel = p.slice(out.length + 1).replace(/\.d\.[cm]?ts$/, '.js');
-  return resolveIn(paths, src ? `${src}/${rel}` : rel);
+  if (direct) return direct;
+  if (pkg.outToSrc && p.startsWith(`${pkg.outToSrc.out}/`)) {
+    const { out, src } = pkg.outToSrc;
+    const rel = p.slice(out.length + 1).replace(/\.d\.[cm]?ts$/, '.js');
+    const hit = resolveIn(paths, src ? `${src}/${rel}` : rel);
+    if (hit) return hit;
+  }
+  return builtFrom(paths, p, isTest);
+}
+
+/**
+ * A path the tree does not hold (build output: `dist/esm/index.js`), mapped back to the source with the
+ * same module path once the output folders are dropped (`src/index.ts`): the longest tail of the path that
+ * names a non-test source in the tree. Undefined when none or when that tail names several.
+ */
+export function builtFrom(paths: Set<string>, missing: string, isTest: (p: string) => boolean): string | undefined {
+  const parts = missing
+    .replace(/\.d\.[cm]?ts$/, '.js')
+    .replace(/\.[cm]?[jt]sx?$/, '')
+    .split('/');
+  for (let k = 1; k < parts.length; k++) {
+    const tail = `/${parts.slice(k).join('/')}`;
+    const hits = [...paths].filter(
+      (q) => JS_CODE.test(q) && !isTest(q) && !q.includes('node_modules/') && `/${q}`.replace(/\.[cm]?[jt]sx?$/, '').endsWith(tail),
+    );
+    if (hits.length === 1) return hits[0];
+    if (hits.length > 1) return undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -180,7 +204,7 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
   let frontier: Array<{ file: string; fromTest: boolean }> = [];
   for (const pkg of pkgs)
     for (const e of pkg.entries) {
-      const f = entryFile(head.paths, pkg, e);
+      const f = entryFile(head.paths, pkg, e, isTest);
       if (f) frontier.push({ file: f, fromTest: false });
     }
   // The tests' imports say what ships only when the manifests say nothing (an app): else a fixture module a
@@ -201,9 +225,10 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
       if (text === undefined) continue;
       const specs = await jsImports(f.file, text).catch(() => [] as string[]);
       for (const s of specs) {
+        const rel = s.startsWith('.') ? joinPath(dirOf(f.file), s) : undefined;
         const target = s.startsWith('.')
-          ? resolveIn(head.paths, joinPath(dirOf(f.file), s) ?? '')
-          : (selfReference(head.paths, byName, s) ?? aliased(head.paths, pkgs, s));
+          ? (resolveIn(head.paths, rel ?? '') ?? (rel && JS_CODE.test(rel) ? builtFrom(head.paths, rel, isTest) : undefined))
+          : (selfReference(head.paths, byName, s, isTest) ?? aliased(head.paths, pkgs, s));
         if (!target || target.includes('node_modules/')) continue;
         // From a test, only code counts: the data a test reads is the test's.
         if (test && !JS_CODE.test(target)) continue;
@@ -230,12 +255,12 @@ export async function npmShipped(base: CommitTree, head: CommitTree, isTest: (p:
 }
 
 /** A bare specifier naming one of the repository's own packages (`pkg` or `pkg/sub`). */
-function selfReference(paths: Set<string>, byName: Map<string, Pkg>, spec: string): string | undefined {
+function selfReference(paths: Set<string>, byName: Map<string, Pkg>, spec: string, isTest: (p: string) => boolean): string | undefined {
   for (const [name, pkg] of byName) {
     if (spec !== name && !spec.startsWith(`${name}/`)) continue;
     const sub = spec.slice(name.length + 1);
-    if (!sub) return pkg.entries.map((e) => entryFile(paths, pkg, e)).find(Boolean);
-    return entryFile(paths, pkg, sub);
+    if (!sub) return pkg.entries.map((e) => entryFile(paths, pkg, e, isTest)).find(Boolean);
+    return entryFile(paths, pkg, sub, isTest);
   }
   return undefined;
 }
