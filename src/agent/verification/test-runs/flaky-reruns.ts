@@ -42,7 +42,8 @@ export function flakyAcross(runs: readonly TestRun[]): FlakyTest[] {
 /** The run that counts: the one with the fewest failing tests (the first of equals); a clean one when there is one. */
 function counting(results: readonly HarnessRunResult[]): HarnessRunResult {
   let best = results[0] as HarnessRunResult;
-  for (const r of results.slice(1))
+  // A re-run that timed out is a fact for the tally, never the run that counts.
+  for (const r of results.slice(1).filter((x) => x.run.exitCode !== null))
     if (failingIds(r.run).length < failingIds(best.run).length || (clean(r.run) && !clean(best.run))) best = r;
   return best;
 }
@@ -61,16 +62,17 @@ export function rerunOutputFile(outputFile: string, n: number): string {
  * failure, and no runner needs to be known. A test that both passed and failed is flaky; the run that
  * counts is the one with the fewest failing tests, so a test that failed every time still fails it, and a
  * flaky test that passed there is neither a failure nor a regression. A run without per-test ids is not
- * run again (there is no test to tell apart).
+ * run again (there is no test to tell apart), nor one that timed out.
  */
 export async function settledHarnessRun(opts: HarnessRunOptions, reruns: number): Promise<SettledRun> {
   const first = await harnessTestRun(opts);
   const results = [first];
-  if (failingIds(first.run).length === 0) return { ...first, flaky: [], reruns: 0 };
+  // A run that timed out or could not start (exit null) is not run again: it would cost its whole time limit each time.
+  if (failingIds(first.run).length === 0 || first.run.exitCode === null || opts.signal?.aborted) return { ...first, flaky: [], reruns: 0 };
   for (let n = 1; n <= reruns; n++) {
     const again = await harnessTestRun({ ...opts, ...(opts.outputFile ? { outputFile: rerunOutputFile(opts.outputFile, n) } : {}) });
     results.push(again);
-    if (clean(again.run) || opts.signal?.aborted) break;
+    if (clean(again.run) || again.run.exitCode === null || opts.signal?.aborted) break;
   }
   const flaky = flakyAcross(results.map((r) => r.run));
   const chosen = counting(results);
