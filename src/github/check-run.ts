@@ -74,8 +74,9 @@ export function verifiedCheckRunFor(
   summaryMd: string,
 ): { name: string; conclusion: CheckConclusion; title: string; summary: string } {
   const base = checkRunFor(evidence, summaryMd);
-  const head = verifiedSections(evidence).join('\n');
-  const rest = `\n\n<details><summary>Full evidence</summary>\n\n${summaryMd}\n\n</details>`;
-  const summary = head.length + rest.length > 65000 ? `${head.slice(0, 64000)}\n\n…(cut)` : `${head}${rest}`;
-  return { ...base, name: VERIFIED_CHECK_NAME, summary };
+  const head = verifiedSections(evidence).join('\n').slice(0, 30000);
+  // The Checks API caps the summary at 65535 characters: the folded summary.md is cut to what is left.
+  const room = 64000 - head.length;
+  const md = summaryMd.length > room ? `${summaryMd.slice(0, room)}\n\n…(cut)` : summaryMd;
+  return { ...base, name: VERIFIED_CHECK_NAME, summary: `${head}\n\n<details><summary>Full evidence</summary>\n\n${md}\n\n</details>` };
 }
