@@ -368,6 +368,15 @@ def pytest_configure(config):
                 def pytest_terminal_summary(self, terminalreporter):
                     pass  # no "generated xml file" line: the output stays the user's
 
+                def pytest_runtest_logreport(self, report):
+                    # An expected failure is never a pass: an xfail test that passed (strict=False, "xpassed")
+                    # is written as the xfail it was marked, skipped, not as a passed test.
+                    if report.passed and report.when == 'call' and hasattr(report, 'wasxfail'):
+                        self._opentestcase(report).append_skipped(report)
+                        self.update_testcase_duration(report)
+                        return
+                    LogXML.pytest_runtest_logreport(self, report)
+
             tmp = _o.report_path('pytest', n) + '.tmp'
             try:
                 xml = QuietLogXML(tmp, None, family='xunit2')

@@ -5,7 +5,8 @@ const SUMMARY = new RegExp(`^=*\\s*((?:\\d+ (?:${WORDS})(?:, )?)+) in [\\d.]+s(?
 
 /**
  * pytest's last line: `==== 1 failed, 4 passed, 1 skipped, 1 xfailed in 1.55s ====` (or without the
- * `=` rule under -q). errors count as failed, xfailed as skipped, xpassed as passed; deselected tests
+ * `=` rule under -q). errors count as failed, xfailed and xpassed as skipped (an expected failure is never a
+ * pass, whether it failed or not: strict=False lets an xpassed test through); deselected tests
  * are not part of the run (`7 deselected in 1.3s` and `no tests ran in 1.4s` are 0-test runs).
  */
 export function parsePytestSummary(lines: readonly string[]): SummaryMatch | undefined {
@@ -15,9 +16,9 @@ export function parsePytestSummary(lines: readonly string[]): SummaryMatch | und
     const m = SUMMARY.exec(line);
     if (!m) continue;
     const w = numberedWords(m[1] ?? '');
-    const passed = (w.get('passed') ?? 0) + (w.get('xpassed') ?? 0);
+    const passed = w.get('passed') ?? 0;
     const failed = (w.get('failed') ?? 0) + (w.get('error') ?? 0) + (w.get('errors') ?? 0);
-    const skipped = (w.get('skipped') ?? 0) + (w.get('xfailed') ?? 0);
+    const skipped = (w.get('skipped') ?? 0) + (w.get('xfailed') ?? 0) + (w.get('xpassed') ?? 0);
     return { counts: counts(passed, failed, skipped), line: i };
   }
   return undefined;

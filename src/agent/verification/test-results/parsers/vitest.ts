@@ -10,7 +10,8 @@ export function parseVitestSummary(lines: readonly string[]): SummaryMatch | und
     const m = /^\s*Tests\s{2,}(.*?)\s*\((\d+)\)\s*$/.exec(line);
     if (m && /\d+ (passed|failed|skipped|todo)/.test(m[1] ?? '')) {
       const w = numberedWords(m[1] ?? '');
-      const skipped = (w.get('skipped') ?? 0) + (w.get('todo') ?? 0);
+      // `1 expected fail` (an `it.fails` test that failed, as marked) is never a pass: skipped.
+      const skipped = (w.get('skipped') ?? 0) + (w.get('todo') ?? 0) + (w.get('expected') ?? 0);
       return { counts: counts(w.get('passed') ?? 0, w.get('failed') ?? 0, skipped, Number(m[2])), line: i };
     }
     if (/^\s*Tests\s{2,}no tests\s*$/.test(line) || /^\s*No test files found, exiting with code \d+/.test(line)) {

@@ -17,6 +17,8 @@ const shape = z.object({
           title: z.string(),
           ancestorTitles: z.array(z.string()).optional(),
           status: z.string(),
+          /** jest's `test.failing`: `passed` means it failed, as marked. */
+          failing: z.boolean().optional(),
         }),
       ),
     }),
@@ -38,7 +40,12 @@ export function parseJestReport(text: string, cwd: string): RunnerReport | undef
       const file = relFile(f.name, cwd);
       if (f.assertionResults.length === 0 && f.status === 'failed') return [notBuilt(file ?? f.name, file)];
       return f.assertionResults.map((a) =>
-        testCase(file, a.fullName ?? [...(a.ancestorTitles ?? []), a.title].join(' '), outcome(a.status)),
+        // An expected failure is never a pass: a `test.failing` that failed, as marked, counts as skipped.
+        testCase(
+          file,
+          a.fullName ?? [...(a.ancestorTitles ?? []), a.title].join(' '),
+          a.failing && a.status === 'passed' ? 'skipped' : outcome(a.status),
+        ),
       );
     }),
   );
