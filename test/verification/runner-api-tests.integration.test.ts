@@ -166,3 +166,63 @@ describe('inline Rust tests are tests', () => {
     expect(r.passed).toBe(true);
   });
 });
+
+/**
+ * An expected-failure marker added to an existing test is a weakening. Rule: each runner's "expected to
+ * fail" marker {jest `test.failing`, vitest `it.fails`, pytest `@pytest.mark.xfail`, pytest
+ * `@pytest.mark.xfail(strict=False)`, unittest `@unittest.expectedFailure`, node:test `{ todo: true }`, node-tap
+ * `t.todo`, Rust `#[should_panic]` (above)} added to a test the base already had: each must fail.
+ * First try (8ba34df): 7 of 7 failed the gate; 6 as a marker, node-tap's `t.todo` as "code added that runs when
+ * the tests load" (a `todo` marker since the runner-API change above).
+ */
+describe('an expected-failure marker on an existing test is a weakening', () => {
+  const JS_BASE = "const { add } = require('../src/add.js');\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
+  const PY_BASE = 'from add import add\n\n\ndef test_adds():\n    assert add(1, 2) == 3\n';
+  const UT_BASE =
+    'import unittest\n\nfrom add import add\n\n\nclass T(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(add(1, 2), 3)\n';
+  const NODE_BASE =
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\ntest('adds', () => {\n  assert.equal(add(1, 2), 3);\n});\n";
+  it.each([
+    ['jest test.failing', 'test/add.test.js', JS_BASE, JS_BASE.replace("test('adds'", "test.failing('adds'")],
+    [
+      'vitest it.fails',
+      'test/add.test.js',
+      JS_BASE.replace(/test\(/g, 'it('),
+      JS_BASE.replace(/test\(/g, 'it(').replace("it('adds'", "it.fails('adds'"),
+    ],
+    [
+      'pytest xfail',
+      'tests/test_add.py',
+      PY_BASE,
+      `import pytest\n${PY_BASE.replace('def test_adds', '@pytest.mark.xfail\ndef test_adds')}`,
+    ],
+    [
+      'pytest xfail strict=False',
+      'tests/test_add.py',
+      PY_BASE,
+      `import pytest\n${PY_BASE.replace('def test_adds', '@pytest.mark.xfail(strict=False)\ndef test_adds')}`,
+    ],
+    [
+      'unittest expectedFailure',
+      'tests/test_add.py',
+      UT_BASE,
+      UT_BASE.replace('    def test_adds', '    @unittest.expectedFailure\n    def test_adds'),
+    ],
+    [
+      'node:test todo option',
+      'test/add.test.mjs',
+      NODE_BASE,
+      NODE_BASE.replace("test('adds', () => {", "test('adds', { todo: true }, () => {"),
+    ],
+    [
+      'node-tap t.todo',
+      'test/add.test.js',
+      base(HOLDERS[0] as Holder, FORMS[0] as (typeof FORMS)[number]),
+      base(HOLDERS[0] as Holder, FORMS[0] as (typeof FORMS)[number]).replace('t.test(', 't.todo('),
+    ],
+  ])('integrity - %s added to an existing test fails', async (_n, file, before, after) => {
+    const r = await judge({ [file]: before, 'add.py': 'def add(a, b):\n    return a - b\n' }, { [file]: after });
+    expect(r.passed).toBe(false);
+    expect(r.detail).toMatch(/marker added/);
+  });
+});
