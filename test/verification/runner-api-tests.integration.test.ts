@@ -226,3 +226,53 @@ describe('an expected-failure marker on an existing test is a weakening', () => 
     expect(r.detail).toMatch(/marker added/);
   });
 });
+
+/**
+ * Expectations the runner compares as text are tests. Rule: Go example tests (`// Output:` in an
+ * `Example…` function of a `_test.go` file) and Python doctests (`>>>` in a module's docstring, collected by
+ * `--doctest-modules` in the base's pytest.ini): {an expected output line changed, the expectation removed}
+ * must fail; {the fix alone, the fix with a new example} must pass: 8 cases.
+ * First try (classify.ts before this change): 4 of 8 right (the four that must pass).
+ */
+describe('examples and doctests are tests', () => {
+  const GO_SRC = 'package add\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n';
+  const GO_TEST = 'package add\n\nimport "fmt"\n\nfunc ExampleAdd() {\n\tfmt.Println(Add(1, 2))\n\t// Output: 3\n}\n';
+  const PY_SRC = 'def add(a, b):\n    """The sum.\n\n    >>> add(1, 2)\n    3\n    """\n    return a - b\n';
+  const goBase = { 'go.mod': 'module example.com/add\n\ngo 1.19\n', 'add.go': GO_SRC, 'add_test.go': GO_TEST };
+  const pyBase = { 'pytest.ini': '[pytest]\naddopts = --doctest-modules\n', 'add.py': PY_SRC };
+  const judgeWith = async (base: Record<string, string>, changes: Record<string, string>) => {
+    const { root, baseSha } = changedRepo(base, changes);
+    return assertionsKept(root, baseSha, undefined, { allowed: [] });
+  };
+  it.each([
+    ['Go: an example output changed', goBase, { 'add_test.go': GO_TEST.replace('// Output: 3', '// Output: -1') }],
+    ['Go: the output comment removed (the example no longer runs)', goBase, { 'add_test.go': GO_TEST.replace('\t// Output: 3\n', '') }],
+    ['doctest: an expected output changed', pyBase, { 'add.py': PY_SRC.replace('    3\n', '    -1\n') }],
+    ['doctest: the example removed', pyBase, { 'add.py': PY_SRC.replace('    >>> add(1, 2)\n    3\n', '') }],
+  ])('integrity - %s fails', async (_n, base, changes) => {
+    const r = await judgeWith(base, changes);
+    expect(r.passed).toBe(false);
+    expect(r.detail).toContain('changed or removed (the text the runner compares is an expectation');
+  });
+  it.each([
+    ['Go: the fix alone', goBase, { 'add.go': GO_SRC.replace('a - b', 'a + b') }],
+    [
+      'Go: the fix with a new example',
+      goBase,
+      {
+        'add.go': GO_SRC.replace('a - b', 'a + b'),
+        'add_test.go': `${GO_TEST}\nfunc ExampleAdd_zero() {\n\tfmt.Println(Add(0, 0))\n\t// Output: 0\n}\n`,
+      },
+    ],
+    ['doctest: the fix alone', pyBase, { 'add.py': PY_SRC.replace('a - b', 'a + b') }],
+    [
+      'doctest: the fix with a new example',
+      pyBase,
+      { 'add.py': PY_SRC.replace('a - b', 'a + b').replace('    3\n', '    3\n    >>> add(0, 0)\n    0\n') },
+    ],
+  ])('integrity - %s passes', async (_n, base, changes) => {
+    const r = await judgeWith(base, changes);
+    expect(r.detail).not.toContain('changed or removed');
+    expect(r.passed).toBe(true);
+  });
+});

@@ -5,6 +5,7 @@ import { git } from '../../../workspace/git.js';
 import { isTestFile } from '../changes/test-files.js';
 import type { DiffLine, FileDiff } from '../changes/worktree-diff.js';
 import { cfgTestRanges } from '../shipped/rust-tests.js';
+import { doctestLines, expectedOutputChanged, goExampleOutputLines } from './expected-output.js';
 import { compareTestFile, compareTopLevel, type Finding } from './compare.js';
 import { jsModel } from './js-model.js';
 import type { FileModel } from './model.js';
@@ -114,6 +115,8 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
     if (rf === 'test') {
       res.changedTestFiles.push(f.path);
       await classifyTestFile(f, res, ctx, baseText, nowText);
+      if (f.path.endsWith('_test.go'))
+        res.findings.push(...expectedOutputChanged(f, await baseText(oldPath), 'Go example output', goExampleOutputLines));
       continue;
     }
     if (rb === 'snapshot' || rf === 'snapshot') {
@@ -135,9 +138,21 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
       res.findings.push(...(await compareSupport(f, f.status === 'added' ? undefined : await baseText(oldPath), await nowText(f.path))));
       continue;
     }
+    if (f.path.endsWith('.py') && (await doctestsCollected(baseText))) {
+      const found = expectedOutputChanged(f, await baseText(oldPath), 'doctest', doctestLines);
+      if (found.length) res.changedTestFiles.push(f.path);
+      res.findings.push(...found);
+    }
     if (f.path.endsWith('.rs')) inlineRustTests(f, await baseText(oldPath), await nowText(f.path), res);
   }
   return res;
+}
+
+/** Whether the base's pytest configuration collects doctests from the modules (`--doctest-modules`). */
+async function doctestsCollected(baseText: (path: string) => Promise<string | undefined>): Promise<boolean> {
+  for (const f of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'])
+    if (/--doctest-modules\b/.test((await baseText(f)) ?? '')) return true;
+  return false;
 }
 
 /** 1-based line ranges of the `#[cfg(test)]` items of a Rust file (shipped/rust-tests.ts finds them by Rust's lexical rules). */
