@@ -70,6 +70,33 @@ function slimMeta(meta: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/**
+ * After a Bash call: the verifier counts a test run; and a command that wrote files edited the worktree as
+ * much as a Write did (the not-run list and lastEditAt read edits).
+ */
+async function afterCommand(
+  command: string | undefined,
+  handle: Awaited<ReturnType<Verifier['beforeBash']>>,
+  result: ToolResult,
+  startedAt: string,
+  verifier: Verifier | undefined,
+  events: EventQueue,
+): Promise<void> {
+  if (command === undefined || !verifier) return;
+  if (handle) {
+    const ran = effectOf(result, 'exec');
+    await verifier.afterBash(handle, {
+      command,
+      exitCode: ran?.exitCode ?? null,
+      output: result.forModel,
+      startedAt: ran?.startedAt ?? startedAt,
+      endedAt: ran?.endedAt ?? new Date().toISOString(),
+      ...(ran?.outputPath ? { outputPath: ran.outputPath } : {}),
+    });
+  }
+  for (const path of ((await verifier.changedByBash?.()) ?? []).slice(0, 200)) events.push({ type: 'file_changed', path });
+}
+
 async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolResult> {
   const { toolbox, policy, hooks, events, verifier, base } = d;
   const parsed = toolbox.parse(call.name, call.input);
@@ -116,18 +143,7 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
     result = errorResult(`${call.name} failed inside the harness: ${(e as Error).message}`, 'internal');
   }
   policy.executed?.(call.name, input);
-  if (handle && command !== undefined) {
-    const ran = effectOf(result, 'exec');
-    await verifier!.afterBash(handle, {
-      command,
-      exitCode: ran?.exitCode ?? null,
-      output: result.forModel,
-      startedAt: ran?.startedAt ?? startedAt,
-      endedAt: ran?.endedAt ?? new Date().toISOString(),
-      ...(ran?.outputPath ? { outputPath: ran.outputPath } : {}),
-    });
-  }
-
+  await afterCommand(command, handle, result, startedAt, verifier, events);
   if (!result.isError) {
     for (const e of result.effects ?? []) {
       if (e.type === 'file_changed') events.push({ type: 'file_changed', path: e.path });

@@ -41,6 +41,11 @@ export interface StopVerdict {
 export interface Verifier {
   beforeBash(command: string): Promise<TestRunHandle | undefined>;
   afterBash(handle: TestRunHandle, outcome: BashOutcome): Promise<TestRun>;
+  /**
+   * The files the last Bash call changed in the worktree (the tree before it, hashed by beforeBash, against
+   * the tree now): an edit by a command is an edit like a Write, for what ran "after the last edit".
+   */
+  changedByBash?(): Promise<string[]>;
   evaluate(): Promise<StopVerdict>;
   /** Runs test.command itself on the final tree (when final_run is on) and re-evaluates the gates. */
   finalCheck(): Promise<StopVerdict>;

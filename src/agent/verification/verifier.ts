@@ -1,3 +1,4 @@
+import { changedFiles } from './changes/changed-files.js';
 import { afterTestRun, beforeTestRun } from './test-runs/agent-test-runs.js';
 import { closingRun, finalRun } from './test-runs/pristine-run.js';
 import { evaluateStop } from './stop-evaluation.js';
@@ -21,12 +22,21 @@ export type { VerifierOptions } from './verifier-context.js';
  */
 export function createVerifier(opts: VerifierOptions): Verifier {
   const ctx = verifierContext(opts);
+  let treeBeforeBash: string | undefined;
   const repro = opts.reproduce ? reproduceWatch(ctx, opts.reproduce) : undefined;
   if (repro) ctx.extraGates = async (current) => [await repro.gate(current)];
   return {
     beforeBash: async (command) => {
       const test = await beforeTestRun(ctx, command);
-      return test ?? (await repro?.before(command, false));
+      const handle = test ?? (await repro?.before(command, false));
+      treeBeforeBash = handle?.treeHash || (await ctx.hash()).tree;
+      return handle;
+    },
+    changedByBash: async () => {
+      const before = treeBeforeBash;
+      treeBeforeBash = undefined;
+      const now = before === undefined ? undefined : (await ctx.hash()).tree;
+      return before && now && now !== before ? changedFiles(ctx.root, before, now, opts.gitDir) : [];
     },
     afterBash: async (handle, outcome) => (repro?.owns(handle) ? repro.after(handle, outcome) : afterTestRun(ctx, handle, outcome)),
     evaluate: () => evaluateStop(ctx, false),

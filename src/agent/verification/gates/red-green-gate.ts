@@ -115,7 +115,8 @@ async function provenRed(ctx: VerifierContext, input: RedGreenInput, view: FixVi
     scratchDir: ctx.scratch,
     ...ctx.gitDir,
     logger: ctx.log,
-    ...(base ? { baseFailing: base.failingIds } : {}),
+    // A flaky base test failing in the reversion run proves nothing either.
+    ...(base ? { baseFailing: [...base.failingIds, ...(base.flaky ?? []).map((f) => f.test)] } : {}),
     ...(view ? { apply: reversion(view) } : {}),
   });
   state.redGreenCache = current.tree === undefined ? undefined : { tree: current.tree, result };
