@@ -178,7 +178,7 @@ function grouped(text: string, re: RegExp, ok: (v: string) => boolean = credenti
 /** A file that is one random-looking token (`config/master.key`, `.vault-token`), not a git object id or a version. */
 function bareToken(text: string): string[] {
   const t = text.trim();
-  if (t.length < 16 || t.length > 512 || !/^[A-Za-z0-9+/=_.~-]+$/.test(t) || /^[0-9a-f]{40}$/.test(t)) return [];
+  if (t.length < 16 || t.length > 512 || !/^[A-Za-z0-9+/_.~-]+=*$/.test(t) || /^[0-9a-f]{40}$/.test(t)) return [];
   // A path or a listing repeats its words (`sqlite3/gen/sqlite3/sqlite3.o`); a random token repeats no 4 characters.
   for (let i = 0; i + 4 <= t.length; i++) if (t.indexOf(t.slice(i, i + 4), i + 1) !== -1) return [];
   return credentialValue(t) && entropy(t) >= 3.5 ? [t] : [];

@@ -149,3 +149,11 @@ describe('secrets by content - the rules', () => {
     expect(binaryCredential(Buffer.from([0x30, 0x82, 0x03, 0x00, 0x30, 0x82, 0x02, 0x00, 0xa0, 0x03]))).toBeUndefined();
   });
 });
+
+describe('secrets by content - found on real repositories', () => {
+  it('a data file that is one assignment is no bare token (toml-test spec-int-max.toml); a padded base64 token still is', () => {
+    expect(judge('tests/data/valid/integer/spec-int-max.toml', 'max=9_223_372_036_854_775_807\n')).toBeUndefined();
+    expect(judge('tests/data/valid/integer/spec-int-min.toml', 'min=-9_223_372_036_854_775_808\n')).toBeUndefined();
+    expect(judge('deploy/token', `${fake(152, 43, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')}=\n`)).toBeDefined();
+  });
+});
