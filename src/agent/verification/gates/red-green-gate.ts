@@ -28,7 +28,7 @@ export async function redGreenFacts(ctx: VerifierContext, input: RedGreenInput):
   const files = fixFiles(view);
   if (input.final) ctx.onEvent({ type: 'fix', fix: { files, attributed: result.passed && files.length > 0 } });
   if (!result.passed || files.length > 0 || !result.failedBefore) return result;
-  const other = view.changes.filter((c) => c.kind !== 'test').map((c) => c.path);
+  const other = view.changes.filter((c) => c.kind !== 'test' && c.kind !== 'inline-test').map((c) => c.path);
   return {
     ...result,
     passed: false,
@@ -55,7 +55,11 @@ async function provenRed(ctx: VerifierContext, input: RedGreenInput, view: FixVi
   const { assertions } = diff;
   // Inline tests (Rust #[cfg(test)] items in a shipped source) are test changes too.
   const inline = view?.changes.filter((c) => c.kind === 'inline-test' || c.kind === 'mixed').map((c) => c.path) ?? [];
-  const testFiles = [...new Set([...assertions.changedTestFiles, ...inline])];
+  const tests = [...new Set([...assertions.changedTestFiles, ...inline])];
+  // No test file changed, but test material did (a fixture module, a data file a parametrised test reads):
+  // the reversion run shows whether the tests it adds fail without the shipped code.
+  const material = view?.changes.filter((c) => c.kind === 'infrastructure' && c.status !== 'D').map((c) => c.path) ?? [];
+  const testFiles = tests.length ? tests : material;
   const sha = opts.baseSha.slice(0, 12);
   if (fixed.length)
     return {
