@@ -162,12 +162,15 @@ function commandFacts(cmds: RunCommands | undefined): Pick<Parameters<typeof wri
 /**
  * The settings the verifier judges with: the run's, without the repository's hooks (they answer an
  * agent's tool calls and stops; here nothing stopped) and with red→green on unless the config turned it
- * off, as for a fix: a change is verified when a test that fails without it passes with it.
+ * off, as for a fix: a change is verified when a test that fails without it passes with it. Workflow
+ * changes are open (listed for review, not refused).
  */
 function verifySettings(config: RepoConfig): RunSettings {
   const settings = runSettingsOf(config);
   const hooks = Object.fromEntries(Object.keys(settings.hooks).map((k) => [k, []])) as unknown as RunSettings['hooks'];
-  return { ...settings, hooks };
+  // A person's change to the CI workflows is theirs to make: listed for review (infrastructureChanges), never
+  // the agent's wall that fails protected-paths. Secrets and other control files still fail it.
+  return { ...settings, hooks, permissions: { ...settings.permissions, writable_workflows: true } };
 }
 
 /** The head's tree in the worktree (tracked files added, changed and removed); HEAD stays on the base. */
