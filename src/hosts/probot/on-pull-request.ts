@@ -6,11 +6,10 @@
  * one at a time in this process (verifications of one repository's pushes queue behind each other).
  */
 import { join } from 'node:path';
-import { VERIFIED_CHECK_NAME } from '../../github/check-run.js';
 import type { GitHubPort } from '../../github/port.js';
 import { loadRepoConfig } from '../../github/repo-config.js';
 import { newRunId } from '../../usecases/run-id.js';
-import { verifyPullRequest } from '../../usecases/verify/verify-change.js';
+import { postVerifyFailure, verifyPullRequest } from '../../usecases/verify/verify-change.js';
 
 export const PULL_REQUEST_EVENTS = ['pull_request.opened', 'pull_request.reopened', 'pull_request.synchronize'] as const;
 
@@ -76,15 +75,7 @@ export function appPullRequestVerifier(home: string, log: { warn: (o: object, m:
     } catch (e) {
       const why = (e as Error).message;
       log.warn({ repo: `${github.owner}/${github.repo}`, pr: pr.number, err: why }, 'pull request not verified');
-      await github
-        .createCheckRun({
-          headSha: pr.headSha,
-          name: VERIFIED_CHECK_NAME,
-          conclusion: 'failure',
-          title: 'not verified: the verification could not run',
-          summary: why,
-        })
-        .catch(() => undefined);
+      await postVerifyFailure(github, pr.headSha, why);
     }
   };
 }

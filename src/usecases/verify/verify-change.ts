@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRepoConfig, type RepoConfig } from '../../config/repo-config.js';
-import { verifiedCheckRunFor } from '../../github/check-run.js';
+import { VERIFIED_CHECK_NAME, verifiedCheckRunFor } from '../../github/check-run.js';
 import type { GitHubPort } from '../../github/port.js';
 import { loadRepoConfig } from '../../github/repo-config.js';
 import type { RunEvent } from '../../agent/events.js';
@@ -118,4 +118,17 @@ export async function verifyPullRequest(
     await github.createCheckRun({ headSha: pull.headSha, ...verifiedCheckRunFor(result.evidence, result.summaryMd) });
     return { result, pull, posted: true };
   });
+}
+
+/** A verification that could not run (the fetch failed, the config is invalid) still answers on the head: a failed check saying why. */
+export async function postVerifyFailure(github: GitHubPort, headSha: string, why: string): Promise<void> {
+  await github
+    .createCheckRun({
+      headSha,
+      name: VERIFIED_CHECK_NAME,
+      conclusion: 'failure',
+      title: 'not verified: the verification could not run',
+      summary: why,
+    })
+    .catch(() => undefined);
 }
