@@ -118,7 +118,9 @@ describe('proofpr serve - the App set-up (no APP_ID)', () => {
       expect(manifest.redirect_url).toBe(`http://127.0.0.1:${s.port}/probot/setup`);
       expect(manifest.name).toBe('proofpr');
       const handled = [...new Set(WATCHED_EVENTS.map((e) => e.split('.')[0]!))];
-      expect([...manifest.default_events].sort()).toEqual([...new Set([...handled, 'check_run', 'check_suite', 'status', 'push', 'pull_request'])].sort());
+      expect([...manifest.default_events].sort()).toEqual(
+        [...new Set([...handled, 'check_run', 'check_suite', 'status', 'push', 'pull_request'])].sort(),
+      );
 
       const back = await fetch(`http://127.0.0.1:${s.port}/probot/setup?code=the-code`, { redirect: 'manual' });
       expect(back.status).toBe(302);
