@@ -232,7 +232,7 @@ export const repoConfigSchema = z
           .enum(['review', 'fail'])
           .default('review')
           .describe(
-            "review: a base test that passed and fails on the new code because the change altered its expectation, or that the change deleted or renamed, is listed for review (PR body, evidence changedExpectations); fail: the run is unverified. The base's failing tests must pass under the base's own tests in both modes",
+            "review: a base test that passed and fails on the new code because the change altered its expectation, or that the change deleted or renamed, is listed for review (PR body, evidence changedExpectations), and so is every change outside the shipped code that is not a test (evidence infrastructureChanges); fail: either makes the run unverified. The base's failing tests must pass under the base's own tests in both modes",
           ),
       })
       .strict()
