@@ -401,6 +401,8 @@ export default {
     cls: 'ignored-agent-state',
     note: 'as pytest-agent-made-venv-hook, the hook written by a script the agent writes, runs with the venv python and removes',
     base: VENV_BASE,
+    // The code under repair is calc.py; the agent's own script (written, run, removed) is no source edit.
+    source: ['calc.py'],
     command: 'sh run-tests.sh',
     edits: [
       README_NOTE,
