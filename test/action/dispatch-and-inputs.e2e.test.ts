@@ -34,7 +34,7 @@ describe('action: workflow_dispatch and inputs', () => {
       /input max_turns: "lots" expected a positive whole number/,
     ],
     ['anthropic_api_key is empty', 'workflow_dispatch', { prompt: 'x', anthropic_api_key: '' }, /input anthropic_api_key: is required/],
-    ['mode is unknown', 'workflow_dispatch', { prompt: 'x', mode: 'nightly' }, /input mode: "nightly" expected auto or sweep/],
+    ['mode is unknown', 'workflow_dispatch', { prompt: 'x', mode: 'nightly' }, /input mode: "nightly" expected auto, sweep or verify/],
     ['workflow_dispatch has no prompt', 'workflow_dispatch', {}, /input prompt: is required for workflow_dispatch/],
     [
       'config names a missing file',
