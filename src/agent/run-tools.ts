@@ -146,7 +146,10 @@ async function gateAndExecute(call: ToolUseBlock, d: ToolRunDeps): Promise<ToolR
   await afterCommand(command, handle, result, startedAt, verifier, events);
   if (!result.isError) {
     for (const e of result.effects ?? []) {
-      if (e.type === 'file_changed') events.push({ type: 'file_changed', path: e.path });
+      if (e.type === 'file_changed') {
+        events.push({ type: 'file_changed', path: e.path });
+        verifier?.edited?.();
+      }
       if (e.type === 'todos') events.push({ type: 'todo', todos: e.todos });
     }
     const post = await hooks.run('PostToolUse', {

@@ -46,6 +46,8 @@ export interface Verifier {
    * the tree now): an edit by a command is an edit like a Write, for what ran "after the last edit".
    */
   changedByBash?(): Promise<string[]>;
+  /** A file tool changed the worktree: the tree after the last command is no longer the tree now. */
+  edited?(): void;
   evaluate(): Promise<StopVerdict>;
   /** Runs test.command itself on the final tree (when final_run is on) and re-evaluates the gates. */
   finalCheck(): Promise<StopVerdict>;

@@ -23,20 +23,26 @@ export type { VerifierOptions } from './verifier-context.js';
 export function createVerifier(opts: VerifierOptions): Verifier {
   const ctx = verifierContext(opts);
   let treeBeforeBash: string | undefined;
+  let treeAfterBash: string | undefined;
   const repro = opts.reproduce ? reproduceWatch(ctx, opts.reproduce) : undefined;
   if (repro) ctx.extraGates = async (current) => [await repro.gate(current)];
   return {
     beforeBash: async (command) => {
       const test = await beforeTestRun(ctx, command);
       const handle = test ?? (await repro?.before(command, false));
-      treeBeforeBash = handle?.treeHash || (await ctx.hash()).tree;
+      // The tree after the last command is the tree before this one unless a file tool wrote since (edited()).
+      treeBeforeBash = handle?.treeHash || treeAfterBash || (await ctx.hash()).tree;
       return handle;
     },
     changedByBash: async () => {
       const before = treeBeforeBash;
       treeBeforeBash = undefined;
       const now = before === undefined ? undefined : (await ctx.hash()).tree;
+      treeAfterBash = now;
       return before && now && now !== before ? changedFiles(ctx.root, before, now, opts.gitDir) : [];
+    },
+    edited: () => {
+      treeAfterBash = undefined;
     },
     afterBash: async (handle, outcome) => (repro?.owns(handle) ? repro.after(handle, outcome) : afterTestRun(ctx, handle, outcome)),
     evaluate: () => evaluateStop(ctx, false),
