@@ -30,7 +30,8 @@ export interface RunSettings {
     changed_tests: 'review' | 'fail';
   };
   /** Permission rules in the config's syntax (`Bash(npm run lint:*)`) and the protected paths opened. */
-  permissions: { allow: string[]; deny: string[]; writable: string[]; writable_workflows: boolean };
+  /** `control_reviewed`: set by proofpr verify (a person's change), never by the config file. */
+  permissions: { allow: string[]; deny: string[]; writable: string[]; writable_workflows: boolean; control_reviewed?: boolean };
   hooks: Record<HookEventName, Array<CommandHook & { matcher?: string | undefined; on_failure: 'continue' | 'block' }>>;
   /** `verify.flaky_reruns` and `verify.hunk_runs` (CONTRACT §11); absent: 2 re-runs of a failing test, no untested-hunks runs. */
   verify?: { flaky_reruns?: number; hunk_runs?: number };

@@ -162,15 +162,15 @@ function commandFacts(cmds: RunCommands | undefined): Pick<Parameters<typeof wri
 /**
  * The settings the verifier judges with: the run's, without the repository's hooks (they answer an
  * agent's tool calls and stops; here nothing stopped) and with red→green on unless the config turned it
- * off, as for a fix: a change is verified when a test that fails without it passes with it. Workflow
- * changes are open (listed for review, not refused).
+ * off, as for a fix: a change is verified when a test that fails without it passes with it. Control
+ * files and what runs later are open (listed for review, not refused); secrets are not.
  */
 function verifySettings(config: RepoConfig): RunSettings {
   const settings = runSettingsOf(config);
   const hooks = Object.fromEntries(Object.keys(settings.hooks).map((k) => [k, []])) as unknown as RunSettings['hooks'];
-  // A person's change to the CI workflows is theirs to make: listed for review (infrastructureChanges), never
-  // the agent's wall that fails protected-paths. Secrets and other control files still fail it.
-  return { ...settings, hooks, permissions: { ...settings.permissions, writable_workflows: true } };
+  // A person's change to CI workflows, install-time code or other control files is theirs to make: listed for
+  // review (infrastructureChanges), never the agent's wall that fails protected-paths. Secrets still fail it.
+  return { ...settings, hooks, permissions: { ...settings.permissions, writable_workflows: true, control_reviewed: true } };
 }
 
 /** The head's tree in the worktree (tracked files added, changed and removed); HEAD stays on the base. */

@@ -92,6 +92,7 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
   const protectedChanges = await protectedChangesNow(ctx.root, ctx.opts.baseSha, {
     writable: config.permissions.writable,
     writableWorkflows: config.permissions.writable_workflows,
+    ...(config.permissions.control_reviewed ? { controlReviewed: true } : {}),
     ...ctx.gitDir,
   });
   return { ...tree, final, counting, changedByTestRun: changed, diff, base, redGreen, protectedChanges };

@@ -77,6 +77,11 @@ const SECRET_PROBES = [
 export interface ProtectOptions {
   writable?: readonly string[];
   writableWorkflows?: boolean;
+  /**
+   * A person's change (proofpr verify): control files and what runs later are theirs to change, listed for
+   * review (infrastructureChanges) rather than refused; secrets are still refused.
+   */
+  controlReviewed?: boolean;
 }
 
 export interface LifecycleChange {
@@ -169,7 +174,7 @@ export async function protectedChangeGates(
     const secret = d.status !== 'deleted' && !isWritable(d.path) ? secretIn(root, d) : undefined;
     if (secret)
       problems.push(`${d.path} ${secret} and would be ${d.status === 'added' || d.status === 'renamed' ? 'newly tracked' : 'committed'}`);
-    const control = paths.find((p) => isControlPath(p) && !isWritable(p));
+    const control = opts.controlReviewed ? undefined : paths.find((p) => isControlPath(p) && !isWritable(p));
     if (control)
       problems.push(
         `${control} is a control file (CI config, hooks, agent or package-manager config, .gitattributes, .gitmodules, .github/proofpr.yml) and was ${d.status}`,
@@ -179,10 +184,11 @@ export async function protectedChangeGates(
   }
   // Install-time code of other ecosystems and core.hooksPath files (runs-later.ts): refused unless permissions.writable names the path.
   for (const c of await installTimeChanges(root, baseSha, diffs, opts.gitDir))
-    if (!isWritable(c.path)) problems.push(`${c.path} runs later (${c.why})`);
+    if (!isWritable(c.path) && !opts.controlReviewed) problems.push(`${c.path} runs later (${c.why})`);
   const lifecycle = await lifecycleChanges(root, baseSha, diffs, opts.gitDir);
   // "package.json#scripts" opens every package.json's scripts; permissions.writable naming a package.json opens that one.
-  const allowed = (opts.writable ?? []).includes(LIFECYCLE_OPT_IN) || lifecycle.every((c) => isWritable(c.file));
+  const allowed =
+    opts.controlReviewed === true || (opts.writable ?? []).includes(LIFECYCLE_OPT_IN) || lifecycle.every((c) => isWritable(c.file));
   const shown = (c: LifecycleChange): string =>
     `${c.file} scripts.${c.script}: ${c.before === undefined ? '(none)' : `\`${c.before}\``} → ${c.after === undefined ? '(removed)' : `\`${c.after}\``}`;
   return [
