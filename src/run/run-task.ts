@@ -118,7 +118,10 @@ function runStart(input: RunTaskInput, ws: Workspace, box: SandboxStatus, cmds: 
 }
 
 /** Evidence `test` and `setup`: which commands, configured or detected, and why. */
-function commandFacts(cmds: RunCommands | undefined): { test?: NonNullable<Evidence['test']>; setup?: NonNullable<Evidence['setup']> } {
+export function commandFacts(cmds: RunCommands | undefined): {
+  test?: NonNullable<Evidence['test']>;
+  setup?: NonNullable<Evidence['setup']>;
+} {
   if (!cmds) return {};
   const test = cmds.test && { command: cmds.test.command, source: cmds.test.source, why: cmds.test.why };
   const setup = cmds.setup

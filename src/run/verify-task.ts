@@ -7,6 +7,7 @@
  * base's code), the kept run (the base's tests on the head's code), the gates; the same run folder.
  * No model is called: the model handed to the run layer throws if anything ever asks it.
  */
+import { commandFacts } from './run-task.js';
 import { join } from 'node:path';
 import { stamp, type RunEvent } from '../agent/events.js';
 import type { RunSettings } from '../agent/settings.js';
@@ -145,18 +146,6 @@ function runStart(run: RunTaskInput, ws: Workspace, box: SandboxStatus, cmds: Ru
     ...(box.reason ? { sandboxReason: box.reason } : {}),
     ...commandFacts(cmds),
   });
-}
-
-/** Evidence `test` and `setup`, as a run says them. */
-function commandFacts(cmds: RunCommands | undefined): Pick<Parameters<typeof writeResult>[2], 'test' | 'setup'> {
-  if (!cmds) return {};
-  const test = cmds.test && { command: cmds.test.command, source: cmds.test.source, why: cmds.test.why };
-  const setup = cmds.setup
-    ? { command: cmds.setup.command, source: cmds.setup.source, why: cmds.setup.why }
-    : cmds.setupSkipped
-      ? { why: cmds.setupSkipped }
-      : undefined;
-  return { ...(test ? { test } : {}), ...(setup ? { setup } : {}) };
 }
 
 /**

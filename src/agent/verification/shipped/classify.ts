@@ -112,7 +112,8 @@ export async function classifyWorktree(root: string, baseSha: string, gitDir?: s
     root,
     async (env) => {
       const tree = await stageAllAndWriteTree(root, env);
-      return classifyTrees({ root, env, ...(gitDir ? { gitDir } : {}) }, baseSha, tree);
+      // Content-addressed: the same tree is classified once (red-green and generated-files both ask at a stop).
+      return classifyCommits({ root, env, ...(gitDir ? { gitDir } : {}) }, baseSha, tree);
     },
     gitDir,
   );
