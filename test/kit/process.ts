@@ -10,3 +10,13 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** Waits up to `ms` for pid to end: SIGKILL is delivered when the process is next scheduled, not when kill() returns. */
+export async function endedWithin(pid: number, ms = 3000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > until) return false;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  return true;
+}

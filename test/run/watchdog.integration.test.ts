@@ -4,7 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { tempDir } from '../kit/temp.js';
-import { alive } from '../kit/process.js';
+import { endedWithin } from '../kit/process.js';
 
 let dir: string;
 let bundle: string;
@@ -70,8 +70,7 @@ describe('run watchdog', () => {
       expect(r.ms).toBeLessThan(6000);
       expect(r.stderr).toContain('[proofpr watchdog] the run passed its time limit (timeout_min 1/60) and the harness was stuck');
       const sleepPid = Number(readFileSync(join(r.runDir, 'sleep.pid'), 'utf8'));
-      await new Promise((res) => setTimeout(res, 100));
-      expect(alive(sleepPid)).toBe(false);
+      expect(await endedWithin(sleepPid)).toBe(true);
       const ev = JSON.parse(readFileSync(join(r.runDir, 'evidence.json'), 'utf8')) as { verdict: string; reason: string; runId: string };
       expect(ev).toMatchObject({ verdict: 'aborted', runId: 'r1' });
       expect(ev.reason).toContain('the watchdog killed 1 process group(s)');

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scrubbedEnv } from '../../src/workspace/env-scrub.js';
 import { afterThisTest, openExec, type ExecOptions } from '../kit/walls-exec.js';
-import { alive } from '../kit/process.js';
+import { endedWithin } from '../kit/process.js';
 
 const setup = (extra: Partial<ExecOptions> = {}) => openExec('proofpr-exec-', extra);
 
@@ -41,8 +41,7 @@ describe('exec', () => {
     const r = await h.exec({ command: `bash -c 'trap "" TERM; sleep 30' & echo $! > ${pidFile}; sleep 30`, cwd: root, timeoutMs: 300 });
     expect(r.timedOut).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await new Promise((res) => setTimeout(res, 300));
-    expect(alive(pid)).toBe(false);
+    expect(await endedWithin(pid)).toBe(true);
   });
 
   it('exec - an aborted signal cancels the command', async () => {
@@ -80,7 +79,7 @@ describe('exec', () => {
     await h.dispose();
     await p;
     expect(Date.now() - t0).toBeLessThan(3000);
-    expect(alive(Number(readFileSync(join(root, 'bg'), 'utf8')))).toBe(false);
+    expect(await endedWithin(Number(readFileSync(join(root, 'bg'), 'utf8')))).toBe(true);
     await expect(h.exec({ command: 'true', cwd: root, timeoutMs: 1000 })).rejects.toThrow(/dispose/);
   });
 
