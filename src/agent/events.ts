@@ -199,7 +199,17 @@ export type RunEvent =
   /** The shipped-code changes and whether reverting them makes the new tests fail again (evidence `fix`). */
   | Ev<'fix', { fix: { files: string[]; attributed: boolean } }>
   /** The untested hunks check after the final run (verification/hunks): the hunks no test noticed, and the extra runs it made. */
-  | Ev<'untested_hunks', { hunks: UntestedHunk[]; runs: number; checked: number; grouped: 'hunk' | 'file' | 'files' }>
+  | Ev<
+      'untested_hunks',
+      {
+        hunks: UntestedHunk[];
+        runs: number;
+        checked: number;
+        grouped: 'hunk' | 'file' | 'files';
+        /** Which tests each reversion ran: those of the test files the change added or changed, or the whole command. */
+        scope?: 'changed tests' | 'all tests';
+      }
+    >
   | Ev<'file_changed', { path: string }>
   | Ev<'todo', { todos: TodoItem[] }>
   | Ev<

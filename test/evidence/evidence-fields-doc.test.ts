@@ -52,6 +52,7 @@ const EVIDENCE: Record<keyof Evidence, Where> = {
   infrastructureChanges: 'contract',
   flaky: 'contract',
   untestedHunks: 'contract',
+  untestedHunksScope: 'readme',
   fix: 'contract',
 };
 

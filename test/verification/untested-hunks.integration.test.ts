@@ -163,6 +163,9 @@ async function check(fx: Fixture, change: Record<string, string>, hunkRuns: numb
   return { verdict, check, notice, evidence };
 }
 
+/** Which tests judged the hunks, per fixture: narrowed to the changed tests where the runner and its report allow. */
+const SCOPE: Record<string, string> = { 'node --test': 'all tests', pytest: 'changed tests', 'go test': 'all tests' };
+
 describe('untested hunks', () => {
   it.each(Object.keys(FIXTURES))(
     'untested hunks - %s: one dead hunk beside an exercised fix lists exactly that hunk',
@@ -173,8 +176,12 @@ describe('untested hunks', () => {
       expect(c?.hunks).toEqual([fx.dead.hunk]);
       expect(c?.runs).toBe(2);
       expect(c?.grouped).toBe('hunk');
-      expect(notice).toContain('2 extra test run(s)');
+      expect(notice).toMatch(
+        /2 extra run\(s\) of (the whole test command|the \d+ test\(s\) of the test files the change added or changed)/,
+      );
       expect(evidence.untestedHunks).toEqual([fx.dead.hunk]);
+      // pytest is narrowed to the test file the change added; node --test cannot be narrowed and go's tests name no file.
+      expect(evidence.untestedHunksScope).toBe(SCOPE[name]);
     },
     180_000,
   );
@@ -202,7 +209,9 @@ describe('untested hunks', () => {
       expect(c?.runs).toBe(2);
       expect(c?.grouped).toBe('file');
       expect(c?.hunks.map((h) => h.file)).toEqual([fx.many.deadFile, fx.many.deadFile]);
-      expect(notice).toContain('2 extra test run(s)');
+      expect(notice).toMatch(
+        /2 extra run\(s\) of (the whole test command|the \d+ test\(s\) of the test files the change added or changed)/,
+      );
     },
     180_000,
   );

@@ -217,9 +217,12 @@ function flakyOf(baseline: TestRun | undefined, events: readonly RunEvent[]): { 
 }
 
 /** The last untested-hunks check's list (verification/hunks), when it found any. */
-function untestedHunksOf(events: readonly RunEvent[]): { untestedHunks?: UntestedHunk[] } {
+function untestedHunksOf(events: readonly RunEvent[]): {
+  untestedHunks?: UntestedHunk[];
+  untestedHunksScope?: 'changed tests' | 'all tests';
+} {
   const last = lastOf(events, 'untested_hunks');
-  return last?.hunks.length ? { untestedHunks: last.hunks } : {};
+  return last?.hunks.length ? { untestedHunks: last.hunks, ...(last.scope ? { untestedHunksScope: last.scope } : {}) } : {};
 }
 
 /** Writes runDir/evidence.json atomically (temp file + rename); returns its path. */

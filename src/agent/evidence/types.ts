@@ -100,6 +100,8 @@ export interface Evidence {
   flaky?: FlakyTest[];
   /** Changed code outside the tests whose reversion no test noticed (CONTRACT §11); never a verdict by itself. */
   untestedHunks?: UntestedHunk[];
+  /** Which tests judged them: those of the test files the change added or changed, or the whole test command. */
+  untestedHunksScope?: 'changed tests' | 'all tests';
   /** Task sub-agents (CONTRACT §11): each one's requests and cost (part of `usage`) and its transcript in the run folder. */
   subagents?: Array<{ id: string; turns: number; costUsd: number; transcript?: string }>;
   /** The second look (review.enabled): findings of a fresh-context read-only review; its tokens are in `usage` too. */

@@ -17,10 +17,13 @@ export function untestedSection(ev: Evidence): string[] {
       .slice(0, SHOWN)
       .map((h) => `- ${mdCode(h.file, 160, false)} lines ${h.startLine}${h.endLine !== h.startLine ? `–${h.endLine}` : ''}`);
     const more = hunks.length > SHOWN ? [`- and ${hunks.length - SHOWN} more (evidence.json, \`untestedHunks\`)`] : [];
+    const which = ev.untestedHunksScope === 'changed tests' ? 'none of the tests the change added or changed noticed' : 'no test noticed';
     out.push(
-      '### No test exercises these changes',
+      ev.untestedHunksScope === 'changed tests'
+        ? '### No test of this change exercises these changes'
+        : '### No test exercises these changes',
       '',
-      '_Each was reverted on the tested commit and no test noticed: a test that reaches it is missing, or the code is dead. Listed for review; the verdict does not depend on it._',
+      `_Each was reverted on the tested commit and ${which}: a test that reaches it is missing, or the code is dead. Listed for review; the verdict does not depend on it._`,
       '',
       ...items,
       ...more,

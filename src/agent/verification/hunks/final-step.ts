@@ -3,6 +3,7 @@ import { isTestFile, testFilePatterns } from '../changes/test-files.js';
 import { changedFiles } from '../changes/changed-files.js';
 import { classifyCommits, fixFiles } from '../shipped/index.js';
 import type { VerifierContext } from '../verifier-context.js';
+import type { TestCase, TestRun } from '../../events.js';
 import { untestedHunks } from './untested-hunks.js';
 
 /** The shipped code the commit changed (shipped/: from the project's manifests); the changed non-test files when that cannot be read. */
@@ -21,6 +22,18 @@ async function shippedChanges(ctx: VerifierContext, sha: string): Promise<string
 }
 
 /**
+ * The head's tests in the test files the change added or changed (any changed file that is not shipped
+ * code), when the head's run named every test's file; else none, and the reversions run the whole command.
+ */
+async function changedTests(ctx: VerifierContext, sha: string, headRun: TestRun, shipped: readonly string[]): Promise<TestCase[]> {
+  const tests = headRun.tests ?? [];
+  if (tests.length === 0 || tests.some((t) => !t.file)) return [];
+  const changed = new Set(await changedFiles(ctx.root, ctx.opts.baseSha, sha, ctx.opts.gitDir).catch(() => []));
+  for (const f of shipped) changed.delete(f);
+  return tests.filter((t) => t.file !== undefined && changed.has(t.file));
+}
+
+/**
  * After a final check the gates accepted: the hunks of shipped code no test exercises (untested-hunks.ts),
  * at most `verify.hunk_runs` extra runs of the test command, as an `untested_hunks` event (evidence
  * `untestedHunks`, the PR body's "No test exercises these changes") and a notice with the runs it made.
@@ -33,6 +46,7 @@ export async function untestedHunksAtFinal(ctx: VerifierContext): Promise<void> 
   const headRun = [...ctx.state.runs].reverse().find((r) => r.by === 'harness' && r.kind === 'final' && r.commit === tested.sha);
   if (!headRun || headRun.exitCode === null) return;
   const files = await shippedChanges(ctx, tested.sha);
+  const select = await changedTests(ctx, tested.sha, headRun, files);
   const r = await untestedHunks({
     root: ctx.root,
     ...ctx.gitDir,
@@ -45,15 +59,18 @@ export async function untestedHunksAtFinal(ctx: VerifierContext): Promise<void> 
     maxRuns,
     headRun,
     flaky: (headRun.flaky ?? []).map((f) => f.test),
+    select,
     outputDir: join(ctx.opts.runDir, 'tool-output'),
     ...(ctx.opts.signal ? { signal: ctx.opts.signal } : {}),
     logger: ctx.log,
   });
   if (r.checked === 0) return;
-  ctx.onEvent({ type: 'untested_hunks', hunks: r.hunks, runs: r.runs, checked: r.checked, grouped: r.grouped });
+  ctx.onEvent({ type: 'untested_hunks', hunks: r.hunks, runs: r.runs, checked: r.checked, grouped: r.grouped, scope: r.scope });
   const by = r.grouped === 'hunk' ? 'one hunk' : r.grouped === 'file' ? "one file's hunks" : 'several files';
+  const what =
+    r.scope === 'changed tests' ? `the ${select.length} test(s) of the test files the change added or changed` : 'the whole test command';
   ctx.onEvent({
     type: 'notice',
-    message: `untested hunks: ${r.checked} hunk(s) of shipped code checked in ${r.runs} extra test run(s) (each reverting ${by}; verify.hunk_runs: ${maxRuns}); ${r.hunks.length} no test noticed`,
+    message: `untested hunks: ${r.checked} hunk(s) of shipped code checked in ${r.runs} extra run(s) of ${what} (each reverting ${by}; verify.hunk_runs: ${maxRuns}); ${r.hunks.length} no test noticed`,
   });
 }

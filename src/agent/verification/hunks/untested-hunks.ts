@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { RunSettings } from '../../settings.js';
 import type { ExecPort } from '../../../workspace/exec-port.js';
-import type { TestRun, UntestedHunk } from '../../events.js';
+import type { TestCase, TestRun, UntestedHunk } from '../../events.js';
+import { selectionOf } from '../test-results/observe/selection.js';
 import { harnessTestRun } from '../test-runs/harness-run.js';
 import { withPristineCheckout } from '../test-runs/pristine-checkout.js';
 import { diffHunks, hunkRange, revertHunks, type Hunk } from './diff-hunks.js';
@@ -25,6 +26,11 @@ export interface UntestedHunksOptions {
   headRun: TestRun;
   /** Tests known to be flaky: their outcome is not a notice. */
   flaky?: readonly string[];
+  /**
+   * The tests each reversion runs when not the whole command: the head's tests in the test files it added
+   * or changed (testsOfChangedFiles); empty or absent, the whole command runs.
+   */
+  select?: readonly TestCase[];
   /** Each reversion run's full output goes to `<outputDir>/untested-hunk-run-<n>.txt`. */
   outputDir?: string;
   signal?: AbortSignal;
@@ -40,6 +46,8 @@ export interface UntestedHunksResult {
   checked: number;
   /** What one run reverted: one hunk, one file's hunks, or several files' hunks. */
   grouped: 'hunk' | 'file' | 'files';
+  /** Which tests judged: the selected ones (every run was narrowed to them) or all the command runs. */
+  scope: 'changed tests' | 'all tests';
 }
 
 /** The hunks as at most `max` groups: one hunk each, else one file each, else files spread over `max` groups. */
@@ -57,15 +65,27 @@ export function groupHunks(hunks: readonly Hunk[], max: number): { groups: Hunk[
 const outcomes = (run: TestRun, skip: ReadonlySet<string>): Map<string, string> =>
   new Map((run.tests ?? []).filter((t) => !skip.has(t.id)).map((t) => [t.id, t.outcome]));
 
+/** True when the run reported no test but `selected` as run (a narrowed run lists the others skipped, or not at all). */
+export const ranOnly = (run: TestRun, selected: readonly string[]): boolean => {
+  const ids = new Set(selected);
+  return (run.tests ?? []).every((t) => ids.has(t.id) || t.outcome === 'skipped');
+};
+
 /**
  * Whether a run noticed the reversion: it passed where the head's run failed or the other way round, its
  * counts could not be read where the head's could (the code no longer loads), a test's outcome differs by
  * id (a test missing or new counts), or, without ids, the counts differ. Flaky tests' outcomes are no notice.
  */
-export function noticed(head: TestRun, reverted: TestRun, flaky: readonly string[] = []): boolean {
+export function noticed(head: TestRun, reverted: TestRun, flaky: readonly string[] = [], selected: readonly string[] = []): boolean {
   if ((head.exitCode === 0) !== (reverted.exitCode === 0)) return true;
   if ((head.counts === null) !== (reverted.counts === null)) return true;
   const skip = new Set(flaky);
+  if (selected.length && head.tests?.length && reverted.tests && ranOnly(reverted, selected)) {
+    // A narrowed run: the selected tests' outcomes decide (one it did not report could not run: noticed).
+    const a = outcomes(head, skip);
+    const b = outcomes(reverted, skip);
+    return selected.some((id) => !skip.has(id) && a.has(id) && b.get(id) !== a.get(id));
+  }
   if (head.tests?.length && reverted.tests?.length) {
     const a = outcomes(head, skip);
     const b = outcomes(reverted, skip);
@@ -110,6 +130,7 @@ async function revertedRun(opts: UntestedHunksOptions, group: readonly Hunk[], n
         treeHash: '',
         commit: opts.headSha,
         ...(opts.outputDir ? { outputFile: join(opts.outputDir, `untested-hunk-run-${n}.txt`) } : {}),
+        ...(opts.select?.length ? { select: selectionOf(opts.select) } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
     },
@@ -120,13 +141,13 @@ async function revertedRun(opts: UntestedHunksOptions, group: readonly Hunk[], n
 /**
  * The changed code no test exercises (issue 40): every hunk of `files` between the base and the head is
  * reverted alone (or with its file's, or with other files', to stay within `maxRuns` runs) on a clean
- * checkout of the head, and the test command runs there as written; a hunk whose reversion no test
- * notices (noticed: same exit status, the same outcome for every test id) is listed. The whole command
- * runs, so a hunk any test reaches is not listed, whichever test it is. A run that cannot start counts as
- * noticed (nothing is claimed). Never throws; never a verdict.
+ * checkout of the head, and the test command runs there, narrowed to `select` (the tests the change added
+ * or changed) where the runner allows, else whole; a hunk whose reversion no test notices (noticed: same
+ * exit status, the same outcome for every test id, or every selected one) is listed. A run that cannot
+ * start counts as noticed (nothing is claimed). Never throws; never a verdict.
  */
 export async function untestedHunks(opts: UntestedHunksOptions): Promise<UntestedHunksResult> {
-  const none = { hunks: [], runs: 0, checked: 0, grouped: 'hunk' as const };
+  const none = { hunks: [], runs: 0, checked: 0, grouped: 'hunk' as const, scope: 'all tests' as const };
   if (opts.maxRuns <= 0 || opts.config.test.command === undefined) return none;
   const all = await diffHunks({
     root: opts.root,
@@ -138,6 +159,8 @@ export async function untestedHunks(opts: UntestedHunksOptions): Promise<Unteste
   if (all.length === 0) return none;
   const { groups, grouped } = groupHunks(all, opts.maxRuns);
   const hunks: UntestedHunk[] = [];
+  const selected = (opts.select ?? []).map((t) => t.id);
+  let narrowed = true;
   let runs = 0;
   for (const group of groups) {
     if (opts.signal?.aborted) break;
@@ -146,7 +169,8 @@ export async function untestedHunks(opts: UntestedHunksOptions): Promise<Unteste
       opts.logger?.warn({ err: e.message }, 'untested hunks: a reversion could not run');
       return undefined;
     });
-    if (run && run.exitCode !== null && !noticed(opts.headRun, run, opts.flaky)) hunks.push(...group.map(hunkRange));
+    if (run && !ranOnly(run, selected)) narrowed = false;
+    if (run && run.exitCode !== null && !noticed(opts.headRun, run, opts.flaky, selected)) hunks.push(...group.map(hunkRange));
   }
-  return { hunks, runs, checked: all.length, grouped };
+  return { hunks, runs, checked: all.length, grouped, scope: narrowed && selected.length ? 'changed tests' : 'all tests' };
 }

@@ -1,5 +1,6 @@
 import type { FlakyTest, TestRun } from '../../events.js';
 import { harnessTestRun, type HarnessRunOptions, type HarnessRunResult } from './harness-run.js';
+import { selectionOf, type TestSelection } from '../test-results/observe/selection.js';
 
 export type { FlakyTest } from '../../events.js';
 
@@ -55,32 +56,73 @@ export function rerunOutputFile(outputFile: string, n: number): string {
 }
 
 /**
- * A harness run that tells a flaky test from a failing one: when a test fails, the same command runs again
- * on the same checkout, each time as a run of its own (fresh process, fresh home, fresh observe folder), up
- * to `reruns` times, stopping at the first clean run. The command runs as written, never narrowed by a
- * runner's filter: a test that fails only beside the others (an order dependence) fails again and stays a
- * failure, and no runner needs to be known. A test that both passed and failed is flaky; the run that
- * counts is the one with the fewest failing tests, so a test that failed every time still fails it, and a
+ * A harness run that tells a flaky test from a failing one. When tests fail, they first run again alone
+ * (narrowed to them where the runner allows, selection.ts; the whole command elsewhere), up to `reruns`
+ * times: a failing test that fails again every time is a failure, and the first run counts, at the cost
+ * of the failing tests' time, not the suite's. When one passes alone, the whole command runs again on the
+ * same checkout, each time as a run of its own (fresh process, home, observe folder), up to `reruns`
+ * times, stopping at the first clean run: a test is flaky when it failed in one run and passed in a run of
+ * the whole command, so a test that passes alone but fails beside the others every time (an order
+ * dependence) stays a failure. The run that counts is the whole run with the fewest failing tests, so a
  * flaky test that passed there is neither a failure nor a regression. A run without per-test ids is not
  * run again (there is no test to tell apart), nor one that timed out.
  */
 export async function settledHarnessRun(opts: HarnessRunOptions, reruns: number): Promise<SettledRun> {
   const first = await harnessTestRun(opts);
-  const results = [first];
+  const failing = (first.run.tests ?? []).filter((t) => t.outcome === 'failed');
   // A run that timed out or could not start (exit null) is not run again: it would cost its whole time limit each time.
-  if (failingIds(first.run).length === 0 || first.run.exitCode === null || opts.signal?.aborted) return { ...first, flaky: [], reruns: 0 };
-  for (let n = 1; n <= reruns; n++) {
-    const again = await harnessTestRun({ ...opts, ...(opts.outputFile ? { outputFile: rerunOutputFile(opts.outputFile, n) } : {}) });
-    results.push(again);
-    if (clean(again.run) || again.run.exitCode === null || opts.signal?.aborted) break;
+  if (failing.length === 0 || reruns <= 0 || first.run.exitCode === null || opts.signal?.aborted) return { ...first, flaky: [], reruns: 0 };
+  const failingSet = new Set(failing.map((t) => t.id));
+  let n = 0;
+  const again = async (select?: TestSelection): Promise<HarnessRunResult> => {
+    n++;
+    return harnessTestRun({
+      ...opts,
+      ...(opts.outputFile ? { outputFile: rerunOutputFile(opts.outputFile, n) } : {}),
+      ...(select ? { select } : {}),
+    });
+  };
+  const stop = (r: HarnessRunResult): boolean => r.run.exitCode === null || opts.signal?.aborted === true;
+  const alone: TestRun[] = [];
+  const whole: HarnessRunResult[] = [first];
+  // A re-run the runner could not narrow ran other tests too: it is a run of the whole command (a narrowed
+  // jest or vitest lists the tests it left out as skipped).
+  const isWhole = (r: TestRun): boolean => (r.tests ?? []).some((t) => !failingSet.has(t.id) && t.outcome !== 'skipped');
+  const passedIn = (runs: readonly TestRun[]): Set<string> =>
+    new Set(runs.flatMap((r) => (r.tests ?? []).filter((t) => failingSet.has(t.id) && t.outcome === 'passed').map((t) => t.id)));
+  for (let i = 0; i < reruns; i++) {
+    const r = await again(selectionOf(failing));
+    if (isWhole(r.run)) whole.push(r);
+    else alone.push(r.run);
+    if (stop(r) || passedIn([r.run]).size > 0) break;
   }
-  const flaky = flakyAcross(results.map((r) => r.run));
-  const chosen = counting(results);
-  const note = flaky.length
-    ? `${results.length} runs of this tree; flaky (passed and failed): ${flaky.map((f) => `${f.test} (${f.failures} of ${f.runs} failed)`).join(', ')}`
-    : `${results.length} runs of this tree; the failing tests failed every time`;
+  const candidates = passedIn([...alone, ...whole.map((w) => w.run)]);
+  if (candidates.size > 0) {
+    while (whole.length <= reruns && !clean(whole[whole.length - 1]?.run as TestRun)) {
+      const r = await again();
+      whole.push(r);
+      if (stop(r)) break;
+    }
+  }
+  const passedWhole = passedIn(whole.map((w) => w.run));
+  const flaky = flakyAcross([...whole.map((w) => w.run), ...alone]).filter((f) => passedWhole.has(f.test));
+  const orderDependent = [...candidates].filter((id) => !passedWhole.has(id)).sort();
+  const chosen = counting(whole);
+  const note = [
+    `${whole.length + alone.length} runs of this tree (${alone.length} of the failing tests alone)`,
+    flaky.length
+      ? `flaky (passed and failed): ${flaky.map((f) => `${f.test} (${f.failures} of ${f.runs} failed)`).join(', ')}`
+      : orderDependent.length === 0
+        ? 'the failing tests failed every time'
+        : '',
+    orderDependent.length
+      ? `passed alone but failed in every run of the whole command (an order dependence): ${orderDependent.join(', ')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   const run: TestRun = { ...chosen.run, ...(flaky.length ? { flaky } : {}), note: chosen.run.note ? `${chosen.run.note}; ${note}` : note };
-  return { ...chosen, run, flaky, reruns: results.length - 1 };
+  return { ...chosen, run, flaky, reruns: n };
 }
 
 /** `verify.flaky_reruns` from the run settings, else the default. */

@@ -10,6 +10,7 @@ import { collectObserved } from '../test-results/observe/collect-observed.js';
 import { countCalls, type CountedCalls } from '../test-results/observe/count-calls.js';
 import { observedEnv } from '../test-results/observe/observed-env.js';
 import { reportsDir } from '../test-results/observe/types.js';
+import type { TestSelection } from '../test-results/observe/selection.js';
 import { parseReport } from '../test-results/parse-report.js';
 import { removeReport } from '../test-results/report-file.js';
 import type { RunnerReport } from '../test-results/runners/types.js';
@@ -27,6 +28,8 @@ export interface HarnessRunOptions {
   commit?: string;
   /** Full output goes here; the runners' reports are copied next to it (`<outputFile>.reports/`). */
   outputFile?: string;
+  /** Narrow the run to these tests where the runner allows (selection.ts); the command runs whole otherwise. */
+  select?: TestSelection;
   signal?: AbortSignal;
 }
 
@@ -48,7 +51,7 @@ export interface HarnessRunResult {
 export async function harnessTestRun(opts: HarnessRunOptions): Promise<HarnessRunResult> {
   const dir = await mkdtemp(join(opts.scratchDir, 'proofpr-observe-'));
   try {
-    const observe = await observedEnv(dir);
+    const observe = await observedEnv(dir, opts.select ? { ...opts.select, root: opts.cwd } : undefined);
     const configured = opts.config.test.report;
     if (configured !== undefined) await removeReport(opts.cwd, configured);
     // A clean checkout shows what the agent's sandbox shows: its secret-looking files masked (world.ts).

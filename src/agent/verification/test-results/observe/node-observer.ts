@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { reportsDir, type Observer } from './types.js';
 import { nodePreloadSource, nodeTestReporterSource } from './node-preload.js';
+import { selectionFile } from './selection.js';
 
 /** Where the node observer's own files go under the run's observe folder. */
 export const nodeObserverFiles = (dir: string) => ({
@@ -29,7 +30,7 @@ export const nodeObserver: Observer = {
     const f = nodeObserverFiles(dir);
     const reports = reportsDir(dir);
     return [
-      { path: f.preload, content: nodePreloadSource(reports) },
+      { path: f.preload, content: nodePreloadSource(reports, selectionFile(dir)) },
       { path: f.nodeTestReporter, content: nodeTestReporterSource(reports) },
     ];
   },

@@ -14,13 +14,53 @@
  * Kept to ES2017 syntax and `require` of core modules only, so it loads in any Node version a
  * maintainer's project may use.
  */
-/** jest (CJS): when jest-cli loads @jest/core, runCLI is wrapped (through a Proxy: its exports are getters); when it resolves, the --json shape (formatTestResults of @jest/test-result next to @jest/core) is written. argv is not touched. */
-const JEST_PART = `    var hookJest = function () {
+/**
+ * The selection (selection.ts) as the runners read it: the selected tests' names as one anchored pattern,
+ * and their files (absolute) when every one names its file. Without a selection file, null: nothing narrows.
+ */
+const SELECT_PART = `    var SELECTED = (function () {
+      try {
+        var v = JSON.parse(fs.readFileSync(SELECT, 'utf8'));
+        return v && Array.isArray(v.tests) && v.tests.length ? v : null;
+      } catch (e) { return null; }
+    })();
+    var reLit = function (s) { return String(s).replace(/[.*+?^$|{}()[\\]\\\\/]/g, '\\\\$&'); };
+    var selectedNames = function () {
+      return SELECTED ? '^(?:' + SELECTED.tests.map(function (t) { return reLit(t.name); }).join('|') + ')$' : null;
+    };
+    var selectedFiles = function () {
+      if (!SELECTED || SELECTED.tests.some(function (t) { return !t.file; })) return null;
+      var seen = {};
+      return SELECTED.tests.map(function (t) { return path.resolve(SELECTED.root || '.', t.file); })
+        .filter(function (f) { return seen[f] ? false : (seen[f] = true); });
+    };
+
+`;
+
+/**
+ * jest (CJS): when jest-cli loads @jest/core, runCLI is wrapped (through a Proxy: its exports are getters); when it resolves, the --json shape (formatTestResults of @jest/test-result next to @jest/core) is written. argv is not touched, except with a selection: runCLI's parsed argv then gets the names (testNamePattern) and files (its path patterns) and passWithNoTests.
+ */
+const JEST_PART = `    var narrowJest = function (args) {
+      try {
+        var argv = args[0];
+        var names = selectedNames();
+        if (!names || !argv || typeof argv !== 'object' || argv.listTests) return args;
+        var a = Object.assign({}, argv, { testNamePattern: names, passWithNoTests: true });
+        var files = selectedFiles();
+        if (files && !a.findRelatedTests) {
+          a._ = files.map(reLit);
+          delete a.testPathPattern;
+          delete a.testPathPatterns;
+        }
+        return [a].concat(Array.prototype.slice.call(args, 1));
+      } catch (e) { return args; }
+    };
+    var hookJest = function () {
       onLoad(/^@jest\\/core$/, /\\/@jest\\/core\\//, function (exp, filename) {
         if (!exp || typeof exp.runCLI !== 'function') return undefined;
         var runCLI = exp.runCLI;
         var wrapped = function () {
-          var p = runCLI.apply(this, arguments);
+          var p = runCLI.apply(this, narrowJest(arguments));
           try {
             return Promise.resolve(p).then(function (out) {
               try {
@@ -43,13 +83,15 @@ const JEST_PART = `    var hookJest = function () {
 
 `;
 
-/** vitest (ESM, tests in a worker pool that does not get the main process's argv): reporter flags are added to the main process's argv before vitest's CLI reads it; the default reporter is kept unless the command names its own. */
+/** vitest (ESM, tests in a worker pool that does not get the main process's argv): reporter flags are added to the main process's argv before vitest's CLI reads it; the default reporter is kept unless the command names its own. A selection adds its names (testNamePattern) and files (filters). */
 const VITEST_PART = `    var VITEST_SKIP = { list: 1, bench: 1, init: 1, typecheck: 1, complete: 1 };
     var amendVitest = function () {
       var a = runnerArgs(VITEST_SKIP, /^(-h|--help|-v|--version|--standalone|--watch|-w)$/);
       if (!a) return;
       var userReporter = a.own.some(function (x) { return /^--reporters?(=|$)/.test(x); });
       var add = (userReporter ? [] : ['--reporter=default']).concat(['--reporter=json', '--outputFile.json=' + reportPath('vitest')]);
+      var names = selectedNames();
+      if (names) add = add.concat(['--testNamePattern=' + names, '--passWithNoTests'], selectedFiles() || []);
       process.argv.splice.apply(process.argv, [a.at, 0].concat(add));
     };
 
@@ -114,6 +156,14 @@ const MOCHA_PART = `    var attachMocha = function (runner) {
         var run = Mocha.prototype.run;
         Mocha.prototype.run = function () {
           var self = this;
+          try {
+            // A selection narrows by name only: spec files stay (mocha's --file setup files are in the same list).
+            var names = selectedNames();
+            if (names && typeof self.grep === 'function') {
+              self.grep(new RegExp(names));
+              if (self.options) self.options.invert = false;
+            }
+          } catch (e) { /* runs whole */ }
           var Reporter = self._reporter;
           if (typeof Reporter !== 'function') return run.apply(self, arguments);
           var Observed = function (runner, options) {
@@ -241,12 +291,13 @@ const DISPATCH_PART = `    var INSIDE = 'PROOFPR_OBSERVE_INSIDE';
     else if (/\\/uvu\\/bin\\.js$/.test(real)) { if (claim('uvu')) markSeen('uvu'); }
 `;
 
-export function nodePreloadSource(reports: string): string {
+export function nodePreloadSource(reports: string, select: string): string {
   return `'use strict';
 // proofpr observer: inert unless this process is a test runner's own main process.
 (function proofprObserve() {
   try {
     var REPORTS = ${JSON.stringify(reports)};
+    var SELECT = ${JSON.stringify(select)};
     var fs = require('fs');
     var path = require('path');
     var Module = require('module');
@@ -303,7 +354,7 @@ export function nodePreloadSource(reports: string): string {
       });
     };
 
-${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}${SEEN_PART}${DISPATCH_PART}
+${SELECT_PART}${JEST_PART}${VITEST_PART}${MOCHA_PART}${JASMINE_PART}${AVA_PART}${SEEN_PART}${DISPATCH_PART}
   } catch (e) { /* inert */ }
 })();
 `;
