@@ -67,14 +67,23 @@ function fixedAt(counting: TestRun, base: Baseline | undefined): readonly string
   return base && counting.tests?.length ? fixedIds(base, counting) : [];
 }
 
+/**
+ * The files the runners reported tests from, on the base and in this run's test runs: test files by what
+ * the runner ran, whatever their names (a root `tests.js` that `mocha tests.js` runs).
+ */
+function reportedTestFiles(runs: readonly TestRun[], base: Baseline | undefined): Set<string> {
+  const files = [...(base?.tests ?? []), ...runs.flatMap((r) => r.tests ?? [])].flatMap((t) => (t.file ? [t.file] : []));
+  return new Set(files.filter((f) => !f.startsWith('/') && !f.startsWith('../')));
+}
+
 /** Everything the gates need, gathered in the order the checks have always run (events keep their order). */
 async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> {
   const { config, redGreenOn } = ctx;
   const counting = runThatCounts(ctx.state.runs);
   const tree = await treeAfterStopHooks(ctx, counting);
   const changed = await changedByTestRun(ctx, counting, tree.current);
-  const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx) : undefined;
   const base = redGreenOn || final ? await ctx.getBaseline() : undefined;
+  const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx, reportedTestFiles(ctx.state.runs, base)) : undefined;
   const fixed = final && counting ? fixedAt(counting, base) : [];
   const redGreen =
     redGreenOn && diff

@@ -9,8 +9,8 @@ export interface DiffGateFacts {
   testConfig: TestConfigResult;
 }
 
-/** The diff gates' facts; a failing diff (nested repository, bad base) fails both gates with its message. */
-export async function diffGates(ctx: VerifierContext): Promise<DiffGateFacts> {
+/** The diff gates' facts (`reported`: the files the runners reported tests from, tests whatever their names); a failing diff (nested repository, bad base) fails both gates with its message. */
+export async function diffGates(ctx: VerifierContext, reported?: ReadonlySet<string>): Promise<DiffGateFacts> {
   const { root, config, opts } = ctx;
   let diffs: FileDiff[];
   try {
@@ -23,7 +23,11 @@ export async function diffGates(ctx: VerifierContext): Promise<DiffGateFacts> {
     };
   }
   return {
-    assertions: await assertionsKept(root, opts.baseSha, diffs, { allowed: config.gates.test_changes_allowed, ...ctx.gitDir }),
+    assertions: await assertionsKept(root, opts.baseSha, diffs, {
+      allowed: config.gates.test_changes_allowed,
+      ...ctx.gitDir,
+      ...(reported?.size ? { reported } : {}),
+    }),
     testConfig: await testConfigKept(root, opts.baseSha, diffs, config.test.command, opts.gitDir, {
       allowed: config.gates.test_changes_allowed,
     }),

@@ -47,6 +47,8 @@ export interface AssertionsOptions {
   gitDir?: string;
   /** Setup/preload files the test-config gate judges (left out here). */
   skip?: ReadonlySet<string>;
+  /** Files the runners reported tests from: test files whatever their names. */
+  reported?: ReadonlySet<string>;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function assertionsKept(
       ...(opts.allowed ? { allowed: opts.allowed } : {}),
       ...(opts.gitDir ? { gitDir: opts.gitDir } : {}),
       ...(opts.skip ? { skip: opts.skip } : {}),
+      ...(opts.reported ? { reported: opts.reported } : {}),
     });
   } catch (e) {
     // The parser could not load or a file could not be read: nothing can be shown kept.

@@ -51,6 +51,8 @@ export interface IntegrityInput {
   gitDir?: string;
   /** Files the runner loads before the tests (setup/preload), already known to the config gate: skipped here. */
   skip?: ReadonlySet<string>;
+  /** Files the runners reported tests from (base and this run): tests whatever their names, unless a rule names them otherwise. */
+  reported?: ReadonlySet<string>;
 }
 
 export interface IntegrityResult {
@@ -92,7 +94,11 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
   for (const f of input.diffs) {
     if (input.skip?.has(f.path)) continue;
     const oldPath = f.oldPath ?? f.path;
-    const roles = [roleOf(oldPath, allowed), roleOf(f.path, allowed)];
+    const role = (p: string): Role => {
+      const r = roleOf(p, allowed);
+      return r === 'source' && input.reported?.has(p) ? 'test' : r;
+    };
+    const roles = [role(oldPath), role(f.path)];
     if (roles.includes('allowed') && roles.every((r) => r === 'allowed' || r === 'source')) {
       res.allowedChanged.push(f.path);
       continue;

@@ -8,22 +8,57 @@ export interface TapPoint {
   ok: boolean;
   directive?: 'skip' | 'todo';
   children: TapPoint[];
+  /** The name as TAP parsers read it (tap-parser: `\\` → `\`, `\#` → `#`, a trailing `{` dropped). */
+  tapName: string;
+  /**
+   * The subtest block this point closes, when it closes one holding points: the name its `# Subtest: name`
+   * line gave it ('' for a bare `# Subtest` line or none) and the number of points its plan (`1..N`) says.
+   */
+  block?: { name: string; plan?: number };
+  /** Not a point of the stream: made up for a block no point closed (closeUnclosed). */
+  unclosed?: true;
 }
 
 const POINT = /^(not ok|ok)\b(?:\s+\d+)?(?:\s*-\s*|\s+)?(.*)$/;
+/** tap-parser's test point line (line-type.js), on a line without its end of line. */
+const TAP_POINT = /^(not )?ok(?: ([0-9]+))?(?:(?: -)?( .*?))?(\{?)$/;
+const OPEN_BRACE_EOL = /\{\s*$/;
+
+/** tap-parser's parseDirective: the text after a point's `#` is a skip, a todo, a time, or not a directive. */
+function directiveOf(text: string): 'skip' | 'todo' | 'time' | undefined {
+  const t = text.replace(OPEN_BRACE_EOL, '').trim().replace(/^duration_ms ([0-9.]+)$/, 'time=$1ms');
+  if (!t) return undefined;
+  if (/^time=(?:[1-9][0-9]*|0)(?:\.[0-9]+)?(?:ms|s)$/i.test(t)) return 'time';
+  const d = /^(todo|skip)(?:\S*)\b/i.exec(t);
+  return d ? ((d[1] ?? '').toLowerCase() as 'skip' | 'todo') : undefined;
+}
+
+/**
+ * A point's name and directive as tap-parser reads them (result.js), which is what node-tap counts by:
+ * escaped backslashes and `#` unescaped, the directive after the first `#` that follows a space and is not
+ * escaped, a trailing `{` (a buffered subtest's opening) dropped.
+ */
+function tapReading(line: string): { tapName: string; directive?: 'skip' | 'todo' } {
+  const m = TAP_POINT.exec(line);
+  const rest = (m?.[3] ?? '').replace(/\\\\/g, '\n');
+  const [head, ...tail] = rest.split(/(?<=\s|^)(?<!\\)#/g);
+  let name = (head ?? '').replace(/\\#/g, '#').replace(/\n/g, '\\');
+  const after = tail.join('#').replace(/\\#/g, '#').replace(/\n/g, '\\');
+  const directive = directiveOf(after);
+  if (!directive) name += (after ? `#${after}` : '') + (m?.[4] ?? '');
+  const tapName = name.replace(OPEN_BRACE_EOL, '').trim();
+  return directive === 'skip' || directive === 'todo' ? { tapName, directive } : { tapName };
+}
 
 function pointOf(line: string): Omit<TapPoint, 'children'> | undefined {
   const m = POINT.exec(line);
   if (!m) return undefined;
+  const { tapName, directive } = tapReading(line);
   let rest = m[2] ?? '';
-  let directive: TapPoint['directive'];
   const d = /\s+#\s*(SKIP|TODO)\b.*$/i.exec(rest);
-  if (d) {
-    directive = (d[1] ?? '').toLowerCase() === 'skip' ? 'skip' : 'todo';
-    rest = rest.slice(0, d.index);
-  }
+  if (d) rest = rest.slice(0, d.index);
   rest = rest.replace(/\s+#\s*time=.*$/, '').replace(/\\#/g, '#');
-  return { name: rest.trim(), ok: m[1] === 'ok', ...(directive ? { directive } : {}) };
+  return { name: rest.trim(), ok: m[1] === 'ok', tapName, ...(directive ? { directive } : {}) };
 }
 
 /**
@@ -37,7 +72,8 @@ function closeUnclosed(pending: TapPoint[][], headers: Array<string | undefined>
     const orphans = pending[d] ?? [];
     pending[d] = [];
     if (orphans.length === 0) continue;
-    (pending[d - 1] ??= []).push({ name: headers[d - 1] ?? 'unclosed subtest', ok: false, children: orphans });
+    const name = headers[d - 1] ?? 'unclosed subtest';
+    (pending[d - 1] ??= []).push({ name, tapName: name, ok: false, children: orphans, unclosed: true });
   }
   pending.splice(to + 1);
 }
@@ -55,6 +91,9 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
   // headers[d]: the name of the last `# Subtest: name` at depth d; open[d]: a block opened there and not closed yet.
   const headers: Array<string | undefined> = [];
   const open: boolean[] = [];
+  // names[d]: the block's name as tap-parser reads the last `# Subtest` line at depth d; plans[d]: the plan at depth d.
+  const names: string[] = [];
+  const plans: Array<number | undefined> = [];
   let headed = false;
   let yamlIndent: number | undefined;
   let sawTap = false;
@@ -71,23 +110,29 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
       continue;
     }
     if (/^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) sawTap = true;
+    const plan = /^(\d+)\.\.(\d+)(?:\s+#.*)?$/.exec(line);
+    if (plan) plans[depth] = Math.max(0, Number(plan[2]) - Number(plan[1]) + 1);
     const header = /^# Subtest(?::\s*(.*))?$/.exec(line);
     if (header) {
       closeUnclosed(pending, headers, depth);
       headed = true;
       open[depth] = true;
       if (header[1] !== undefined) headers[depth] = header[1].trim();
+      names[depth] = /^# Subtest: (.*)$/.exec(line)?.[1]?.trim() ?? '';
       continue;
     }
     const p = pointOf(line);
     if (!p) continue;
     sawTap = true;
     if (headed && !open[depth]) closeUnclosed(pending, headers, depth);
-    open[depth] = false;
     while (pending.length <= depth + 1) pending.push([]);
     const children = pending[depth + 1] ?? [];
+    const planned = plans[depth + 1];
+    const block = { name: (open[depth] && names[depth]) || '', ...(planned === undefined ? {} : { plan: planned }) };
+    open[depth] = false;
     pending.splice(depth + 1);
-    (pending[depth] ??= []).push({ ...p, children });
+    plans.splice(depth + 1);
+    (pending[depth] ??= []).push({ ...p, children, ...(children.length > 0 ? { block } : {}) });
   }
   // Without `# Subtest` lines, points no parent claimed are dropped, as before.
   if (headed) closeUnclosed(pending, headers, 0);

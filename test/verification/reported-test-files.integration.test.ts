@@ -1,0 +1,156 @@
+/**
+ * A test file is what the runner runs, whatever its name: a file the runners reported tests from (on the
+ * base or in the run) is judged as a test by red-green and assertions-kept even when no test-file name
+ * rule matches it. Seen on a real fix (vercel/ms: `mocha tests.js`, a root `tests.js`): `proofpr verify`
+ * said "no test was added or changed" and failed red-green on the upstream fix.
+ *
+ * The cases, written by a rule before the mechanism: for two runners that report each test's file (mocha,
+ * pytest given a file by path), a repository whose only test file has a name no name rule knows (`tests.js`
+ * at the root; `checks/calc_checks.py`), and (a) the fix plus a new test there: verified, red-green ran the
+ * new test red on the base; (b) no fix, the failing expectation there rewritten to what the code returns:
+ * not verified, assertions-kept names the changed assertion.
+ *
+ * First try (before the mechanism): 2 of 4 as expected (the (a) cases: their tests.js was test material to
+ * red-green; the (b) cases were unverified by the kept run, but assertions-kept never looked at the file).
+ * The ms case differed: its package.json's test script names tests.js, which made it a test to one check
+ * and nothing to the other. A third pair added after reading that (`npm test` running `mocha tests.js`):
+ * first try 0 of 2 (red-green: "no test was added or changed"; assertions-kept blind). After: 6 of 6.
+ */
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { RunEventInput } from '../../src/agent/events.js';
+import { createVerifier } from '../../src/agent/verification/verifier.js';
+import { parseRepoConfig } from '../../src/config/repo-config.js';
+import { runSettingsOf } from '../../src/run/run-settings.js';
+import { silentLogger } from '../../src/log.js';
+import { noHooks } from '../fakes/agent-stubs.js';
+import { makeExec } from '../hooks/helpers.js';
+import { tempDir } from '../kit/temp.js';
+import { makeRepo, write } from './git-repo.js';
+
+interface Case {
+  command: string;
+  node?: boolean;
+  base: Record<string, string>;
+  fix: Record<string, string>;
+  weakened: Record<string, string>;
+  testFile: string;
+}
+
+const CASES: Record<string, Case> = {
+  mocha: {
+    command: 'node_modules/.bin/mocha tests.js',
+    node: true,
+    testFile: 'tests.js',
+    base: {
+      '.gitignore': 'node_modules\n',
+      'package.json': '{ "name": "calc", "version": "1.0.0", "main": "index.js", "files": ["index.js"] }\n',
+      'index.js': 'exports.add = (a, b) => a - b;\nexports.one = () => 1;\n',
+      'tests.js': "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\n",
+    },
+    fix: {
+      'index.js': 'exports.add = (a, b) => a + b;\nexports.one = () => 1;\n',
+      'tests.js':
+        "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\nit('adds', () => assert.strictEqual(c.add(2, 3), 5));\n",
+    },
+    weakened: {
+      'tests.js':
+        "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\nit('adds', () => assert.strictEqual(c.add(2, 3), -1));\n",
+    },
+  },
+  'npm test (mocha tests.js)': {
+    command: 'npm test',
+    node: true,
+    testFile: 'tests.js',
+    base: {
+      '.gitignore': 'node_modules\n',
+      'package.json':
+        '{ "name": "calc", "version": "1.0.0", "main": "index.js", "files": ["index.js"], "scripts": { "test": "mocha tests.js" } }\n',
+      'index.js': 'exports.add = (a, b) => a - b;\nexports.one = () => 1;\n',
+      'tests.js': "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\n",
+    },
+    fix: {
+      'index.js': 'exports.add = (a, b) => a + b;\nexports.one = () => 1;\n',
+      'tests.js':
+        "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\nit('adds', () => assert.strictEqual(c.add(2, 3), 5));\n",
+    },
+    weakened: {
+      'tests.js':
+        "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\nit('adds', () => assert.strictEqual(c.add(2, 3), -1));\n",
+    },
+  },
+  pytest: {
+    command: 'python3 -m pytest -q -p no:cacheprovider checks/calc_checks.py',
+    testFile: 'checks/calc_checks.py',
+    base: {
+      'pyproject.toml': '[project]\nname = "calc"\nversion = "1.0.0"\n\n[tool.setuptools]\npackages = ["calc"]\n',
+      'calc/__init__.py': 'def add(a, b):\n    return a - b\n\n\ndef one():\n    return 1\n',
+      'checks/calc_checks.py': 'from calc import one\n\n\ndef test_one():\n    assert one() == 1\n',
+    },
+    fix: {
+      'calc/__init__.py': 'def add(a, b):\n    return a + b\n\n\ndef one():\n    return 1\n',
+      'checks/calc_checks.py':
+        'from calc import add, one\n\n\ndef test_one():\n    assert one() == 1\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+    },
+    weakened: {
+      'checks/calc_checks.py':
+        'from calc import add, one\n\n\ndef test_one():\n    assert one() == 1\n\n\ndef test_add():\n    assert add(2, 3) == -1\n',
+    },
+  },
+};
+
+const disposers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const d of disposers.splice(0)) await d();
+});
+
+async function finalCheck(c: Case, change: Record<string, string>, base: Record<string, string> = {}) {
+  const { root, baseSha } = makeRepo({ ...c.base, ...base });
+  if (c.node) symlinkSync(join(process.cwd(), 'node_modules'), join(root, 'node_modules'), 'dir');
+  for (const [p, t] of Object.entries(change)) write(root, p, t);
+  const config = parseRepoConfig(`test:\n  command: ${c.command}\ngates:\n  red_green: true\nverify:\n  hunk_runs: 0\n`);
+  const { exec, tmp, dispose } = await makeExec(root, 'off');
+  disposers.push(dispose);
+  const events: RunEventInput[] = [];
+  const verifier = createVerifier({
+    root,
+    runDir: tempDir('proofpr-rundir-'),
+    settings: runSettingsOf(config),
+    exec,
+    baseSha,
+    hooks: noHooks,
+    onEvent: (e) => events.push(e),
+    logger: silentLogger,
+    scratchDir: tmp,
+  });
+  return verifier.finalCheck();
+}
+
+const gate = (v: { gates: Array<{ name: string; passed: boolean; detail: string }> }, name: string) => v.gates.find((g) => g.name === name);
+
+describe('a test file is what the runner runs, whatever its name', () => {
+  it.each(Object.keys(CASES))(
+    'reported test files - %s: the fix and a new test in a file no name rule knows is verified, red-green ran',
+    async (name) => {
+      const c = CASES[name] as Case;
+      const v = await finalCheck(c, c.fix);
+      expect(v.gates.filter((g) => !g.passed).map((g) => `${g.name}: ${g.detail}`)).toEqual([]);
+      expect(gate(v, 'red-green')?.detail).not.toMatch(/no test was added or changed/);
+      expect(v.ok).toBe(true);
+    },
+    120_000,
+  );
+
+  it.each(Object.keys(CASES))(
+    'reported test files - %s: an expectation rewritten there is a changed assertion',
+    async (name) => {
+      const c = CASES[name] as Case;
+      // The test that fails on the base exists there: the change only rewrites its expectation.
+      const v = await finalCheck(c, c.weakened, { [c.testFile]: c.fix[c.testFile] as string });
+      expect(v.ok).toBe(false);
+      expect(gate(v, 'assertions-kept')?.detail).toContain(c.testFile);
+    },
+    120_000,
+  );
+});
