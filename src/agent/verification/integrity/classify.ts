@@ -36,6 +36,12 @@ export function roleOf(path: string, allowed: (p: string) => boolean): Role {
   return 'source';
 }
 
+/** roleOf, where a file the runners reported tests from is a test whatever its name (unless another rule names it). */
+const reportedRole = (p: string, allowed: (p: string) => boolean, reported: ReadonlySet<string> | undefined): Role => {
+  const r = roleOf(p, allowed);
+  return r === 'source' && reported?.has(p) ? 'test' : r;
+};
+
 /** A matcher for `gates.test_changes_allowed` (gitignore-style globs). */
 export function allowedMatcher(globs: readonly string[]): (path: string) => boolean {
   if (globs.length === 0) return () => false;
@@ -94,11 +100,7 @@ export async function classifyChanges(input: IntegrityInput): Promise<IntegrityR
   for (const f of input.diffs) {
     if (input.skip?.has(f.path)) continue;
     const oldPath = f.oldPath ?? f.path;
-    const role = (p: string): Role => {
-      const r = roleOf(p, allowed);
-      return r === 'source' && input.reported?.has(p) ? 'test' : r;
-    };
-    const roles = [role(oldPath), role(f.path)];
+    const roles = [reportedRole(oldPath, allowed, input.reported), reportedRole(f.path, allowed, input.reported)];
     if (roles.includes('allowed') && roles.every((r) => r === 'allowed' || r === 'source')) {
       res.allowedChanged.push(f.path);
       continue;
