@@ -19,9 +19,10 @@ jest.setTimeout(120_000);
  * format: a `# Subtest:` block per test file, nested blocks indented 4 spaces, plans after or before the
  * points, YAML diagnostics under failures (with a stack line that looks like a point), skipped and todo
  * subtests as bare points, a block opened by its name line and then a bare `# Subtest` line (as tap 18
- * prints some), a file that found no tests, and tap's closing `# { total }` line, which counts every leaf
- * point (assertions, skipped and todo subtests, failures). `rejects` is the outcome of the subtest
- * `parse > rejects bad`.
+ * prints some), a file that found no tests, and tap's closing `# { total }` line, which counts what tap's
+ * parser surfaces: every leaf point (assertions, skipped and todo subtests, failures) and a subtest's point
+ * whose block reads under another name (`format`: the bare `# Subtest` line leaves its block unnamed, so
+ * tap-parser counts `ok 2 - format` too). `rejects` is the outcome of the subtest `parse > rejects bad`.
  */
 function tap18(rejects: 'ok' | 'not ok'): string {
   const failing = rejects === 'not ok';
@@ -87,7 +88,7 @@ function tap18(rejects: 'ok' | 'not ok'): string {
     '----------|---------|----------|',
     'File      | % Stmts | % Branch |',
     '----------|---------|----------|',
-    `# { total: 9, pass: ${failing ? 5 : 6}, fail: ${failing ? 2 : 1}, skip: 1, todo: 1 }`,
+    `# { total: 10, pass: ${failing ? 6 : 7}, fail: ${failing ? 2 : 1}, skip: 1, todo: 1 }`,
     '# time=250ms',
     '',
   ].join('\n');
@@ -105,10 +106,10 @@ async function counted(output: string, seenTap = true) {
 const outcomes = (c: Awaited<ReturnType<typeof counted>>) => Object.fromEntries(c.tests.map((t) => [t.id, t.outcome]));
 
 describe('node-tap 18: counted as tap counts, identified per test, read from its TAP tree', () => {
-  it("counts as tap's closing totals (every leaf point); one test id per leaf t.test, from the subtest path", async () => {
+  it("counts as tap's closing totals (what tap's parser surfaces); one test id per leaf t.test, from the subtest path", async () => {
     const c = await counted(tap18('not ok'));
     expect(c.calls.map((x) => [x.runner, x.source, x.from])).toEqual([['node-tap', 'tap', 'output']]);
-    expect(c.counts).toEqual({ passed: 5, failed: 2, skipped: 2, total: 9 });
+    expect(c.counts).toEqual({ passed: 6, failed: 2, skipped: 2, total: 10 });
     expect(c.checks).toEqual([{ runner: 'node-tap', counted: c.counts, summary: c.counts, agree: true }]);
     expect(c.source).toBe('tap');
     expect(c.note).toBeUndefined();
@@ -126,7 +127,7 @@ describe('node-tap 18: counted as tap counts, identified per test, read from its
   it('the failure is attributed to the failing subtest, and the same id passes once it is fixed (red → green)', async () => {
     const red = outcomes(await counted(tap18('not ok')));
     const green = await counted(tap18('ok'));
-    expect(green.counts).toEqual({ passed: 6, failed: 1, skipped: 2, total: 9 });
+    expect(green.counts).toEqual({ passed: 7, failed: 1, skipped: 2, total: 10 });
     expect(Object.keys(outcomes(green)).sort()).toEqual(Object.keys(red).sort());
     expect(red['test/a.js > parse > rejects bad']).toBe('failed');
     expect(outcomes(green)['test/a.js > parse > rejects bad']).toBe('passed');
@@ -137,7 +138,7 @@ describe('node-tap 18: counted as tap counts, identified per test, read from its
 
   it('colored output reads the same; without the .seen marker the top-level TAP summary is read as before', async () => {
     const colored = tap18('not ok').replace(/^( *)(not ok|ok) /gm, '$1\u001b[32m$2\u001b[39m ');
-    expect((await counted(colored)).counts?.total).toBe(9);
+    expect((await counted(colored)).counts?.total).toBe(10);
     const blind = await counted(tap18('not ok'), false);
     expect(blind.calls.map((x) => x.runner)).toEqual(['tap']);
     expect(blind.counts?.total).toBe(3);
@@ -181,19 +182,19 @@ describe('node-tap 18: counted as tap counts, identified per test, read from its
   });
 
   it("a TAP tree that does not add up to tap's own totals: both are named, and the count is not trusted", async () => {
-    const out = tap18('ok').replace('# { total: 9, pass: 6,', '# { total: 12, pass: 9,');
+    const out = tap18('ok').replace('# { total: 10, pass: 7,', '# { total: 12, pass: 9,');
     const c = await counted(out);
     expect(c.counts).toBeNull();
     expect(c.source).toBe('none');
     expect(c.checks).toEqual([
       {
         runner: 'node-tap',
-        counted: { passed: 6, failed: 1, skipped: 2, total: 9 },
+        counted: { passed: 7, failed: 1, skipped: 2, total: 10 },
         summary: { passed: 9, failed: 1, skipped: 2, total: 12 },
         agree: false,
       },
     ]);
-    expect(c.note).toContain('node-tap was counted 6 passed, 1 failed, 2 skipped but its own summary says 9 passed, 1 failed, 2 skipped');
+    expect(c.note).toContain('node-tap was counted 7 passed, 1 failed, 2 skipped but its own summary says 9 passed, 1 failed, 2 skipped');
   });
 });
 
@@ -219,8 +220,8 @@ describe('node-tap inside the command as written, through the node observer', ()
     const { calls, seen } = await collectObserved(dir, output, [root], []);
     expect([...seen]).toEqual(['node-tap']);
     const c = countCalls(calls, seen, output);
-    expect(c.calls.map((x) => [x.runner, x.counts.total])).toEqual([['node-tap', 9]]);
-    expect(c.counts).toEqual({ passed: 5, failed: 2, skipped: 2, total: 9 });
+    expect(c.calls.map((x) => [x.runner, x.counts.total])).toEqual([['node-tap', 10]]);
+    expect(c.counts).toEqual({ passed: 6, failed: 2, skipped: 2, total: 10 });
     expect(c.tests).toHaveLength(7);
   });
 });

@@ -35,15 +35,32 @@ function casesOf(points: TapPoint[]): TestCase[] {
 }
 
 /**
- * What node-tap itself counts in its closing `# { total, pass, fail, skip, todo }` line: every leaf
- * point (each assertion, each skipped or todo subtest, each failure a subtest reported as a point of
- * its own), not the subtests that hold them. The counts of a run are these, so they can be held against
- * tap's own totals; the per-test ids stay one per leaf `t.test` (casesOf).
+ * Whether node-tap counts a point in its closing totals. tap counts what its TAP parser (tap-parser)
+ * surfaces as a result: every point, except a point that closes a subtest block holding points, under the
+ * block's own name, with the block's own outcome and no directive, which it takes for that block's
+ * bookkeeping. So a subtest's point is one more result when its name reads otherwise than its `# Subtest:`
+ * line (a name with `\` or `#`, which the point escapes, a name across lines, one ending with `{`), when it
+ * fails though its block passed (an assertion after the subtest ended, a plan not met) or passes though its
+ * block failed, and when it is skipped or todo; a point made up for a block no point closed is none.
  */
-export function leafCounts(points: readonly TapPoint[]): TestCounts {
+function countedByTap(p: TapPoint): boolean {
+  if (p.unclosed) return false;
+  if (!p.block || p.block.count === 0 || p.directive) return true;
+  return p.block.name !== p.tapName || p.block.ok !== p.ok;
+}
+
+/**
+ * What node-tap itself counts in its closing `# { total, pass, fail, skip, todo }` line: the points tap's
+ * parser surfaces (countedByTap): each assertion, each skipped, todo or empty subtest, each failure a
+ * subtest reported as a point of its own, and a subtest's point whose name or outcome differs from its
+ * block's; not the points that only close their block. The counts of a run are these, so they can be held
+ * against tap's own totals; the per-test ids stay one per leaf `t.test` (casesOf).
+ */
+export function tapCounts(points: readonly TapPoint[]): TestCounts {
   const c: TestCounts = { passed: 0, failed: 0, skipped: 0, total: 0 };
   const walk = (p: TapPoint): void => {
-    if (p.children.length > 0) return p.children.forEach(walk);
+    p.children.forEach(walk);
+    if (!countedByTap(p)) return;
     c[tapOutcome(p)]++;
     c.total++;
   };
@@ -54,6 +71,6 @@ export function leafCounts(points: readonly TapPoint[]): TestCounts {
 /**
  * node-tap (`tap`): its TAP reporter to the report file; every top-level point is one test file. TAP on
  * stdout into the report file: tap 18 has --reporter-file, tap 16 and older refuse it (they have -o), both
- * print TAP with --reporter=tap. Counted as tap counts (leafCounts), identified per leaf `t.test`.
+ * print TAP with --reporter=tap. Counted as tap counts (tapCounts), identified per leaf `t.test`.
  */
-export const nodeTapRunner = tapRunner('node-tap', 'tap', casesOf, leafCounts);
+export const nodeTapRunner = tapRunner('node-tap', 'tap', casesOf, tapCounts);

@@ -11,10 +11,16 @@ export interface TapPoint {
   /** The name as TAP parsers read it (tap-parser: `\\` → `\`, `\#` → `#`, a trailing `{` dropped). */
   tapName: string;
   /**
-   * The subtest block this point closes, when it closes one holding points: the name its `# Subtest: name`
-   * line gave it ('' for a bare `# Subtest` line or none) and the number of points its plan (`1..N`) says.
+   * The subtest block tap-parser holds this point against, when it closes one holding points: the name its
+   * `# Subtest: name` line gave it ('' for a bare `# Subtest` line or none), how many points it holds, and
+   * whether it passed as its parser reads it (every point passed or carries a directive, as many points as
+   * its plan `1..N` says).
    */
-  block?: { name: string; plan?: number };
+  block?: { name: string; count: number; ok: boolean };
+  /** Its line ends with `{`: tap-parser reads the deeper points that follow it as its (buffered) block. */
+  buffered?: true;
+  /** Its number in its block (`ok 3 - …`), when the line gives one. */
+  id?: number;
   /** Not a point of the stream: made up for a block no point closed (closeUnclosed). */
   unclosed?: true;
 }
@@ -26,7 +32,10 @@ const OPEN_BRACE_EOL = /\{\s*$/;
 
 /** tap-parser's parseDirective: the text after a point's `#` is a skip, a todo, a time, or not a directive. */
 function directiveOf(text: string): 'skip' | 'todo' | 'time' | undefined {
-  const t = text.replace(OPEN_BRACE_EOL, '').trim().replace(/^duration_ms ([0-9.]+)$/, 'time=$1ms');
+  const t = text
+    .replace(OPEN_BRACE_EOL, '')
+    .trim()
+    .replace(/^duration_ms ([0-9.]+)$/, 'time=$1ms');
   if (!t) return undefined;
   if (/^time=(?:[1-9][0-9]*|0)(?:\.[0-9]+)?(?:ms|s)$/i.test(t)) return 'time';
   const d = /^(todo|skip)(?:\S*)\b/i.exec(t);
@@ -38,7 +47,7 @@ function directiveOf(text: string): 'skip' | 'todo' | 'time' | undefined {
  * escaped backslashes and `#` unescaped, the directive after the first `#` that follows a space and is not
  * escaped, a trailing `{` (a buffered subtest's opening) dropped.
  */
-function tapReading(line: string): { tapName: string; directive?: 'skip' | 'todo' } {
+function tapReading(line: string): { tapName: string; directive?: 'skip' | 'todo'; buffered?: true; id?: number } {
   const m = TAP_POINT.exec(line);
   const rest = (m?.[3] ?? '').replace(/\\\\/g, '\n');
   const [head, ...tail] = rest.split(/(?<=\s|^)(?<!\\)#/g);
@@ -47,18 +56,20 @@ function tapReading(line: string): { tapName: string; directive?: 'skip' | 'todo
   const directive = directiveOf(after);
   if (!directive) name += (after ? `#${after}` : '') + (m?.[4] ?? '');
   const tapName = name.replace(OPEN_BRACE_EOL, '').trim();
-  return directive === 'skip' || directive === 'todo' ? { tapName, directive } : { tapName };
+  const buffered = m?.[4] === '{' || OPEN_BRACE_EOL.test(name);
+  const id = m?.[2] === undefined ? {} : { id: Number(m[2]) };
+  return { tapName, ...(directive === 'skip' || directive === 'todo' ? { directive } : {}), ...(buffered ? { buffered } : {}), ...id };
 }
 
 function pointOf(line: string): Omit<TapPoint, 'children'> | undefined {
   const m = POINT.exec(line);
   if (!m) return undefined;
-  const { tapName, directive } = tapReading(line);
+  const { tapName, ...read } = tapReading(line);
   let rest = m[2] ?? '';
   const d = /\s+#\s*(SKIP|TODO)\b.*$/i.exec(rest);
   if (d) rest = rest.slice(0, d.index);
   rest = rest.replace(/\s+#\s*time=.*$/, '').replace(/\\#/g, '#');
-  return { name: rest.trim(), ok: m[1] === 'ok', tapName, ...(directive ? { directive } : {}) };
+  return { name: rest.trim(), ok: m[1] === 'ok', tapName, ...read };
 }
 
 /**
@@ -78,6 +89,66 @@ function closeUnclosed(pending: TapPoint[][], headers: Array<string | undefined>
   pending.splice(to + 1);
 }
 
+/** What tapTree holds while it reads, per depth d. */
+interface TreeState {
+  /** Points seen at depth d that no parent point has claimed yet. */
+  pending: TapPoint[][];
+  /** The name of the last `# Subtest: name` at depth d (closeUnclosed names blocks by it). */
+  headers: Array<string | undefined>;
+  /** A block opened by a `# Subtest` line at depth d and not closed yet. */
+  open: boolean[];
+  /** The block's name as tap-parser reads the last `# Subtest` line at depth d (`''` for a bare one). */
+  names: string[];
+  /** The last plan line at depth d (`start..end`). */
+  plans: Array<{ start: number; end: number } | undefined>;
+  /** The last point at depth d ended with `{` and no plan or point at depth d came after it. */
+  buffered: boolean[];
+  headed: boolean;
+}
+
+/**
+ * A block of `children` under its plan, read as tap-parser reads it: it passed when every point passed or
+ * carries a directive, it holds as many points as its plan says, and no point's number repeats or falls
+ * outside the plan.
+ */
+function blockOf(name: string, children: readonly TapPoint[], plan: TreeState['plans'][number]): NonNullable<TapPoint['block']> {
+  const ids = children.flatMap((c) => (c.id === undefined ? [] : [c.id]));
+  const planned = plan !== undefined && children.length === Math.max(0, plan.end - plan.start + 1);
+  const numbered = new Set(ids).size === ids.length && ids.every((id) => plan !== undefined && id >= plan.start && id <= plan.end);
+  const ok = children.every((c) => c.ok || c.directive) && planned && numbered;
+  return { name, count: children.length, ok };
+}
+
+/**
+ * The deeper points after a point whose line ends with `{`, when some came before the next point or plan
+ * at its depth: tap-parser reads them as that point's buffered subtest block and holds the point against
+ * them (tap prints a subtest that follows such a name without its `# Subtest` line). They join that point.
+ */
+function claimBuffered(st: TreeState, depth: number): boolean {
+  const deeper = st.pending[depth + 1] ?? [];
+  const before = st.pending[depth]?.at(-1);
+  if (!st.buffered[depth] || !before || deeper.length === 0) return false;
+  before.children.push(...deeper);
+  before.block = blockOf(before.tapName, deeper, st.plans[depth + 1]);
+  st.pending.splice(depth + 1);
+  st.plans.splice(depth + 1);
+  return true;
+}
+
+/** One point at `depth`: it closes the block of deeper points before it (unless a buffered point claims them). */
+function addPoint(st: TreeState, depth: number, p: Omit<TapPoint, 'children'>): void {
+  const claimed = claimBuffered(st, depth);
+  if (!claimed && st.headed && !st.open[depth]) closeUnclosed(st.pending, st.headers, depth);
+  const children = claimed ? [] : (st.pending[depth + 1] ?? []);
+  const name = (st.open[depth] && st.names[depth]) || '';
+  const block = children.length > 0 ? { block: blockOf(name, children, st.plans[depth + 1]) } : {};
+  st.open[depth] = false;
+  st.buffered[depth] = p.buffered === true;
+  st.pending.splice(depth + 1);
+  st.plans.splice(depth + 1);
+  (st.pending[depth] ??= []).push({ ...p, children, ...block });
+}
+
 /**
  * Reads TAP 13/14 into a tree: indentation (4 spaces per level) nests subtests, and a point closes
  * the block of deeper points before it. When the stream opens blocks with `# Subtest` lines, a point
@@ -86,15 +157,7 @@ function closeUnclosed(pending: TapPoint[][], headers: Array<string | undefined>
  * inside a failure's diagnostics never reads as a result.
  */
 export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
-  // pending[d]: points seen at depth d that no parent point has claimed yet.
-  const pending: TapPoint[][] = [[]];
-  // headers[d]: the name of the last `# Subtest: name` at depth d; open[d]: a block opened there and not closed yet.
-  const headers: Array<string | undefined> = [];
-  const open: boolean[] = [];
-  // names[d]: the block's name as tap-parser reads the last `# Subtest` line at depth d; plans[d]: the plan at depth d.
-  const names: string[] = [];
-  const plans: Array<number | undefined> = [];
-  let headed = false;
+  const st: TreeState = { pending: [[]], headers: [], open: [], names: [], plans: [], buffered: [], headed: false };
   let yamlIndent: number | undefined;
   let sawTap = false;
   for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
@@ -111,32 +174,28 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
     }
     if (/^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) sawTap = true;
     const plan = /^(\d+)\.\.(\d+)(?:\s+#.*)?$/.exec(line);
-    if (plan) plans[depth] = Math.max(0, Number(plan[2]) - Number(plan[1]) + 1);
+    if (plan) {
+      claimBuffered(st, depth);
+      st.plans[depth] = { start: Number(plan[1]), end: Number(plan[2]) };
+      st.buffered[depth] = false;
+    }
     const header = /^# Subtest(?::\s*(.*))?$/.exec(line);
     if (header) {
-      closeUnclosed(pending, headers, depth);
-      headed = true;
-      open[depth] = true;
-      if (header[1] !== undefined) headers[depth] = header[1].trim();
-      names[depth] = /^# Subtest: (.*)$/.exec(line)?.[1]?.trim() ?? '';
+      if (!st.buffered[depth]) closeUnclosed(st.pending, st.headers, depth);
+      st.headed = true;
+      st.open[depth] = true;
+      if (header[1] !== undefined) st.headers[depth] = header[1].trim();
+      st.names[depth] = /^# Subtest: (.*)$/.exec(line)?.[1]?.trim() ?? '';
       continue;
     }
     const p = pointOf(line);
     if (!p) continue;
     sawTap = true;
-    if (headed && !open[depth]) closeUnclosed(pending, headers, depth);
-    while (pending.length <= depth + 1) pending.push([]);
-    const children = pending[depth + 1] ?? [];
-    const planned = plans[depth + 1];
-    const block = { name: (open[depth] && names[depth]) || '', ...(planned === undefined ? {} : { plan: planned }) };
-    open[depth] = false;
-    pending.splice(depth + 1);
-    plans.splice(depth + 1);
-    (pending[depth] ??= []).push({ ...p, children, ...(children.length > 0 ? { block } : {}) });
+    addPoint(st, depth, p);
   }
   // Without `# Subtest` lines, points no parent claimed are dropped, as before.
-  if (headed) closeUnclosed(pending, headers, 0);
-  return { points: pending[0] ?? [], sawTap };
+  if (st.headed) closeUnclosed(st.pending, st.headers, 0);
+  return { points: st.pending[0] ?? [], sawTap };
 }
 
 export const tapOutcome = (p: TapPoint): TestOutcome => (p.directive ? 'skipped' : p.ok ? 'passed' : 'failed');
