@@ -17,7 +17,10 @@ export function untestedSection(ev: Evidence): string[] {
       .slice(0, SHOWN)
       .map((h) => `- ${mdCode(h.file, 160, false)} lines ${h.startLine}${h.endLine !== h.startLine ? `–${h.endLine}` : ''}`);
     const more = hunks.length > SHOWN ? [`- and ${hunks.length - SHOWN} more (evidence.json, \`untestedHunks\`)`] : [];
-    const which = ev.untestedHunksScope === 'changed tests' ? 'none of the tests the change added or changed noticed' : 'no test noticed';
+    const which =
+      ev.untestedHunksScope === 'changed tests'
+        ? 'none of the tests in the test files the change added or changed noticed'
+        : 'no test noticed';
     out.push(
       ev.untestedHunksScope === 'changed tests'
         ? '### No test of this change exercises these changes'

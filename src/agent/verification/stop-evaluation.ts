@@ -7,7 +7,7 @@ import { ADVISORY_GATES, adviseAtFinal, adviseAtStop, deferredToKept, differenti
 import { differentialGate } from './differential/differential-gate.js';
 import { evaluateGates, runThatCounts, type GateFacts } from './gates/gates.js';
 import { protectedChangesNow } from './gates/protected-changes.js';
-import { redGreenFacts } from './gates/red-green-gate.js';
+import { fixView, redGreenFacts } from './gates/red-green-gate.js';
 import type { RedGreenResult } from './gates/red-green.js';
 import { stopMessage } from './stop-message.js';
 import { notFewerGates } from './gates/tests-not-fewer.js';
@@ -69,11 +69,16 @@ function fixedAt(counting: TestRun, base: Baseline | undefined): readonly string
 
 /**
  * The files the runners reported tests from, on the base and in this run's test runs: test files by what
- * the runner ran, whatever their names (a root `tests.js` that `mocha tests.js` runs).
+ * the runner ran, whatever their names (a root `tests.js` that `mocha tests.js` runs). A file the project
+ * ships (shipped/: a module whose doctests pytest runs) stays code.
  */
-function reportedTestFiles(runs: readonly TestRun[], base: Baseline | undefined): Set<string> {
-  const files = [...(base?.tests ?? []), ...runs.flatMap((r) => r.tests ?? [])].flatMap((t) => (t.file ? [t.file] : []));
-  return new Set(files.filter((f) => !f.startsWith('/') && !f.startsWith('../')));
+async function reportedTests(ctx: VerifierContext, base: Baseline | undefined, current: Hash): Promise<Set<string>> {
+  const files = [...(base?.tests ?? []), ...ctx.state.runs.flatMap((r) => r.tests ?? [])].flatMap((t) => (t.file ? [t.file] : []));
+  const reported = new Set(files.filter((f) => !f.startsWith('/') && !f.startsWith('../')));
+  if (reported.size === 0) return reported;
+  const view = await fixView(ctx, current);
+  for (const c of view?.changes ?? []) if (c.kind === 'shipped' || c.kind === 'mixed') reported.delete(c.path);
+  return reported;
 }
 
 /** Everything the gates need, gathered in the order the checks have always run (events keep their order). */
@@ -83,7 +88,7 @@ async function observe(ctx: VerifierContext, final: boolean): Promise<Observed> 
   const tree = await treeAfterStopHooks(ctx, counting);
   const changed = await changedByTestRun(ctx, counting, tree.current);
   const base = redGreenOn || final ? await ctx.getBaseline() : undefined;
-  const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx, reportedTestFiles(ctx.state.runs, base)) : undefined;
+  const diff = config.gates.assertions_kept || redGreenOn ? await diffGates(ctx, await reportedTests(ctx, base, tree.current)) : undefined;
   const fixed = final && counting ? fixedAt(counting, base) : [];
   const redGreen =
     redGreenOn && diff

@@ -37,7 +37,7 @@ export async function redGreenFacts(ctx: VerifierContext, input: RedGreenInput):
 }
 
 /** The change as the shipped-code classifier sees it, once per tree; undefined when it cannot be read. */
-async function fixView(ctx: VerifierContext, current: Hash): Promise<FixView | undefined> {
+export async function fixView(ctx: VerifierContext, current: Hash): Promise<FixView | undefined> {
   const cached = ctx.state.fixView;
   if (current.tree !== undefined && cached?.tree === current.tree) return cached.view;
   const view = await classifyWorktree(ctx.root, ctx.opts.baseSha, ctx.opts.gitDir).catch((e: unknown) => {

@@ -46,7 +46,7 @@ export interface UntestedHunksResult {
   checked: number;
   /** What one run reverted: one hunk, one file's hunks, or several files' hunks. */
   grouped: 'hunk' | 'file' | 'files';
-  /** Which tests judged: the selected ones (every run was narrowed to them) or all the command runs. */
+  /** Which tests judged: the selected ones (a listed hunk's run was narrowed to them) or all the command runs. */
   scope: 'changed tests' | 'all tests';
 }
 
@@ -160,7 +160,7 @@ export async function untestedHunks(opts: UntestedHunksOptions): Promise<Unteste
   const { groups, grouped } = groupHunks(all, opts.maxRuns);
   const hunks: UntestedHunk[] = [];
   const selected = (opts.select ?? []).map((t) => t.id);
-  let narrowed = true;
+  let narrowed = false;
   let runs = 0;
   for (const group of groups) {
     if (opts.signal?.aborted) break;
@@ -169,8 +169,11 @@ export async function untestedHunks(opts: UntestedHunksOptions): Promise<Unteste
       opts.logger?.warn({ err: e.message }, 'untested hunks: a reversion could not run');
       return undefined;
     });
-    if (run && !ranOnly(run, selected)) narrowed = false;
-    if (run && run.exitCode !== null && !noticed(opts.headRun, run, opts.flaky, selected)) hunks.push(...group.map(hunkRange));
+    if (run && run.exitCode !== null && !noticed(opts.headRun, run, opts.flaky, selected)) {
+      hunks.push(...group.map(hunkRange));
+      // A listed hunk judged by a narrowed run: only the changed tests' silence is claimed.
+      if (selected.length && ranOnly(run, selected)) narrowed = true;
+    }
   }
-  return { hunks, runs, checked: all.length, grouped, scope: narrowed && selected.length ? 'changed tests' : 'all tests' };
+  return { hunks, runs, checked: all.length, grouped, scope: narrowed ? 'changed tests' : 'all tests' };
 }

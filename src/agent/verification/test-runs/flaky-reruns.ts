@@ -85,9 +85,13 @@ export async function settledHarnessRun(opts: HarnessRunOptions, reruns: number)
   const stop = (r: HarnessRunResult): boolean => r.run.exitCode === null || opts.signal?.aborted === true;
   const alone: TestRun[] = [];
   const whole: HarnessRunResult[] = [first];
-  // A re-run the runner could not narrow ran other tests too: it is a run of the whole command (a narrowed
-  // jest or vitest lists the tests it left out as skipped).
-  const isWhole = (r: TestRun): boolean => (r.tests ?? []).some((t) => !failingSet.has(t.id) && t.outcome !== 'skipped');
+  // A re-run with a selection is a run of the whole command only when it ran every test the first run ran
+  // (the runner could not narrow it); one that ran some others too (a name matched elsewhere) is not.
+  const ranInFirst = (first.run.tests ?? []).filter((t) => t.outcome !== 'skipped').map((t) => t.id);
+  const isWhole = (r: TestRun): boolean => {
+    const ran = new Set((r.tests ?? []).filter((t) => t.outcome !== 'skipped').map((t) => t.id));
+    return ranInFirst.every((id) => ran.has(id));
+  };
   const passedIn = (runs: readonly TestRun[]): Set<string> =>
     new Set(runs.flatMap((r) => (r.tests ?? []).filter((t) => failingSet.has(t.id) && t.outcome === 'passed').map((t) => t.id)));
   for (let i = 0; i < reruns; i++) {

@@ -31,14 +31,15 @@ const SELECT_PART = `    var SELECTED = (function () {
     var selectedFiles = function () {
       if (!SELECTED || SELECTED.tests.some(function (t) { return !t.file; })) return null;
       var seen = {};
-      return SELECTED.tests.map(function (t) { return path.resolve(SELECTED.root || '.', t.file); })
+      var real = function (f) { try { return fs.realpathSync(f); } catch (e) { return f; } };
+      return SELECTED.tests.map(function (t) { return real(path.resolve(SELECTED.root || '.', t.file)); })
         .filter(function (f) { return seen[f] ? false : (seen[f] = true); });
     };
 
 `;
 
 /**
- * jest (CJS): when jest-cli loads @jest/core, runCLI is wrapped (through a Proxy: its exports are getters); when it resolves, the --json shape (formatTestResults of @jest/test-result next to @jest/core) is written. argv is not touched, except with a selection: runCLI's parsed argv then gets the names (testNamePattern) and files (its path patterns) and passWithNoTests.
+ * jest (CJS): when jest-cli loads @jest/core, runCLI is wrapped (through a Proxy: its exports are getters); when it resolves, the --json shape (formatTestResults of @jest/test-result next to @jest/core) is written. argv is not touched, except with a selection: runCLI's parsed argv then gets the names (testNamePattern), passWithNoTests, and the files as its path patterns when the command gave none.
  */
 const JEST_PART = `    var narrowJest = function (args) {
       try {
@@ -47,7 +48,8 @@ const JEST_PART = `    var narrowJest = function (args) {
         if (!names || !argv || typeof argv !== 'object' || argv.listTests) return args;
         var a = Object.assign({}, argv, { testNamePattern: names, passWithNoTests: true });
         var files = selectedFiles();
-        if (files && !a.findRelatedTests) {
+        var own = (argv._ && argv._.length) || argv.testPathPattern || (argv.testPathPatterns && argv.testPathPatterns.length);
+        if (files && !a.findRelatedTests && !own) {
           a._ = files.map(reLit);
           delete a.testPathPattern;
           delete a.testPathPatterns;
@@ -83,7 +85,7 @@ const JEST_PART = `    var narrowJest = function (args) {
 
 `;
 
-/** vitest (ESM, tests in a worker pool that does not get the main process's argv): reporter flags are added to the main process's argv before vitest's CLI reads it; the default reporter is kept unless the command names its own. A selection adds its names (testNamePattern) and files (filters). */
+/** vitest (ESM, tests in a worker pool that does not get the main process's argv): reporter flags are added to the main process's argv before vitest's CLI reads it; the default reporter is kept unless the command names its own. A selection adds its names (testNamePattern); its files are not added (vitest's filters add to the command's own). */
 const VITEST_PART = `    var VITEST_SKIP = { list: 1, bench: 1, init: 1, typecheck: 1, complete: 1 };
     var amendVitest = function () {
       var a = runnerArgs(VITEST_SKIP, /^(-h|--help|-v|--version|--standalone|--watch|-w)$/);
@@ -91,7 +93,7 @@ const VITEST_PART = `    var VITEST_SKIP = { list: 1, bench: 1, init: 1, typeche
       var userReporter = a.own.some(function (x) { return /^--reporters?(=|$)/.test(x); });
       var add = (userReporter ? [] : ['--reporter=default']).concat(['--reporter=json', '--outputFile.json=' + reportPath('vitest')]);
       var names = selectedNames();
-      if (names) add = add.concat(['--testNamePattern=' + names, '--passWithNoTests'], selectedFiles() || []);
+      if (names) add = add.concat(['--testNamePattern=' + names, '--passWithNoTests']);
       process.argv.splice.apply(process.argv, [a.at, 0].concat(add));
     };
 
