@@ -39,6 +39,8 @@ export function configFor(c: CorpusCase, command = c.command, extra = '', shell:
   const steps = c.edits.flatMap((e) => (e.kind === 'bash' ? [allowRule(shell(e.command))] : []));
   const allow = [...new Set([allowRule(command), 'Bash(rm:*)', ...steps])];
   return parseRepoConfig(
-    `test:\n  command: ${JSON.stringify(command)}\npermissions:\n  allow: ${JSON.stringify(allow)}\ngates:\n  max_stop_blocks: 1\n${extra}`,
+    // verify.hunk_runs: 0: the untested-hunk runs come after a verified verdict and never change it
+    // (hunks/final-step.ts); a verdict corpus has no use for them, and test/verification covers them.
+    `test:\n  command: ${JSON.stringify(command)}\npermissions:\n  allow: ${JSON.stringify(allow)}\nverify:\n  hunk_runs: 0\ngates:\n  max_stop_blocks: 1\n${extra}`,
   );
 }
