@@ -25,8 +25,8 @@ const SEEN = /^([a-z][a-z-]*)-(\d+)(?:-\d+)?\.seen$/;
 /**
  * Runners an observer only sees start (a `.seen` marker) whose report is their own output: node-tap prints
  * TAP when its stdout is not a terminal (the harness's never is), nested subtests and all, and its tree is
- * read by the node-tap runner (one test per leaf `t.test`, ids from the subtest path), not its closing
- * `# { total }` line, which counts assertions.
+ * read by the node-tap runner (one test per leaf `t.test`, ids from the subtest path; counted as tap's parser
+ * counts, which its closing `# { total }` line is then held against).
  */
 const OUTPUT_WHEN_SEEN: readonly RunnerName[] = ['node-tap'];
 

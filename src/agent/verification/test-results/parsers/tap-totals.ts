@@ -4,8 +4,9 @@ import { counts, type SummaryMatch } from './types.js';
 const TOTALS = /^# \{\s*"?total"?:\s*\d+(?:\s*,\s*"?\w+"?:\s*\d+)*\s*\}\s*$/;
 
 /**
- * node-tap's own totals: the closing `# { total, pass, fail, skip, todo }` line, which counts every
- * leaf test point of the run (each assertion, each skipped or todo subtest, each failure). Only an
+ * node-tap's own totals: the closing `# { total, pass, fail, skip, todo }` line, which counts the results
+ * its TAP parser surfaces (each assertion, each skipped, todo or empty subtest, each failure, and a
+ * subtest's point that reads otherwise than its block: runners/node-tap.ts, tapCounts). Only an
  * unindented line counts (a test that prints one is inside its file's indented block). With
  * `calls` runner calls in the command, the last `calls` such lines are summed.
  */
