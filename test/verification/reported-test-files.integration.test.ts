@@ -15,6 +15,9 @@
  * The ms case differed: its package.json's test script names tests.js, which made it a test to one check
  * and nothing to the other. A third pair added after reading that (`npm test` running `mocha tests.js`):
  * first try 0 of 2 (red-green: "no test was added or changed"; assertions-kept blind). After: 6 of 6.
+ * A seventh case from an independent review: a shipped module whose doctests pytest runs is reported as a
+ * test file, and must stay code (its fix is no changed test): failed with the first version of the
+ * mechanism ("test helper code changed"), passes now that shipped files stay code.
  */
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -129,7 +132,31 @@ async function finalCheck(c: Case, change: Record<string, string>, base: Record<
 
 const gate = (v: { gates: Array<{ name: string; passed: boolean; detail: string }> }, name: string) => v.gates.find((g) => g.name === name);
 
+/** A shipped module pytest reports tests from (its doctests): it stays code, so a fix there is no changed test. */
+const DOCTESTS: Case = {
+  command: 'python3 -m pytest -q -p no:cacheprovider --doctest-modules calc checks/calc_checks.py',
+  testFile: 'checks/calc_checks.py',
+  base: {
+    'pyproject.toml': '[project]\nname = "calc"\nversion = "1.0.0"\n\n[tool.setuptools]\npackages = ["calc"]\n',
+    'calc/__init__.py': 'def add(a, b):\n    """\n    >>> add(2, 2)\n    4\n    """\n    return a * b\n',
+    'checks/calc_checks.py': 'def test_nothing():\n    assert True\n',
+  },
+  fix: {
+    'calc/__init__.py': 'def add(a, b):\n    """\n    >>> add(2, 2)\n    4\n    """\n    return a + b\n',
+    'checks/calc_checks.py':
+      'from calc import add\n\n\ndef test_nothing():\n    assert True\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+  },
+  weakened: {},
+};
+
 describe('a test file is what the runner runs, whatever its name', () => {
+  it('reported test files - a shipped module whose doctests pytest runs stays code: its fix is verified, no assertion changed', async () => {
+    const v = await finalCheck(DOCTESTS, DOCTESTS.fix);
+    expect(v.gates.filter((g) => !g.passed).map((g) => `${g.name}: ${g.detail}`)).toEqual([]);
+    expect(gate(v, 'assertions-kept')?.detail).not.toContain('calc/__init__.py');
+    expect(v.ok).toBe(true);
+  }, 120_000);
+
   it.each(Object.keys(CASES))(
     'reported test files - %s: the fix and a new test in a file no name rule knows is verified, red-green ran',
     async (name) => {
