@@ -4,6 +4,7 @@
  * as tap 21 prints them, each with the total tap printed for it.
  */
 import { describe, expect, it } from '@jest/globals';
+import { Parser } from 'tap-parser';
 import { tapCounts } from '../../src/agent/verification/test-results/runners/node-tap.js';
 import { tapTree } from '../../src/agent/verification/test-results/runners/tap-tree.js';
 
@@ -139,5 +140,87 @@ describe("node-tap counted as tap's parser counts", () => {
       ['c', 'skip'],
       ['d', 'todo'],
     ]);
+  });
+});
+
+/**
+ * The differential check: random TAP streams of node-tap's shape (files as `# Subtest:` blocks, nested
+ * subtests up to three deep, names with backslashes, `#`, `{`, raw or escaped in their `# Subtest:` line,
+ * bare `# Subtest` lines, skip and todo points, failures with YAML diagnostics that hold a point-like line,
+ * plans first, last, wrong or missing, a repeated point number), each counted by the harness and by
+ * tap-parser, the parser node-tap's own totals come from (tap's dependency, in this repository's
+ * node_modules with tap): the counts are equal on every stream. Seeded, so a failure names its stream.
+ */
+function randomStream(seed: number): string {
+  let s = seed;
+  const rnd = (): number => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)] as T;
+  const names = ['plain', 'a b', 'back \\ slash', 'hash # x', 'ends {', 'brace { mid', 'x \\# y', 'skip me', '{', 'trail '];
+  const esc = (n: string): string => n.replace(/\\/g, '\\\\').replace(/#/g, '\\#');
+  const block = (depth: number, lines: string[]): boolean => {
+    const ind = '    '.repeat(depth);
+    const out: string[] = [];
+    const wrongPlan = rnd() < 0.1;
+    let id = 0;
+    let ok = true;
+    for (let n = Math.floor(rnd() * 4); n > 0; n--) {
+      id++;
+      const dir = rnd() < 0.1 ? ' # SKIP' : rnd() < 0.1 ? ' # TODO' : '';
+      if (depth < 3 && rnd() < 0.5) {
+        const name = pick(names);
+        out.push(rnd() < 0.05 ? `${ind}# Subtest` : `${ind}# Subtest: ${rnd() < 0.9 ? esc(name) : name}`);
+        const inner = block(depth + 1, out);
+        const pointOk = rnd() < 0.9 ? inner : !inner;
+        out.push(`${ind}${pointOk ? 'ok' : 'not ok'} ${id} - ${esc(name)}${dir} # time=1ms`, ind);
+        ok &&= pointOk || dir !== '';
+      } else {
+        const pointOk = rnd() < 0.85;
+        out.push(`${ind}${pointOk ? 'ok' : 'not ok'} ${rnd() < 0.03 ? id + 1 : id} - ${esc(pick(names))}${dir}`);
+        if (!pointOk && rnd() < 0.5) out.push(`${ind}  ---`, `${ind}  stack: |`, `${ind}    ok 9 - not a point`, `${ind}  ...`);
+        ok &&= pointOk || dir !== '';
+      }
+    }
+    const plan = `${ind}1..${id + (wrongPlan ? 1 : 0)}`;
+    const r = rnd();
+    lines.push(...(r < 0.05 ? out : r < 0.25 ? [plan, ...out] : [...out, plan]));
+    return ok && !wrongPlan;
+  };
+  const lines = ['TAP version 14'];
+  const files = 1 + Math.floor(rnd() * 2);
+  for (let f = 1; f <= files; f++) {
+    lines.push(`# Subtest: test/f${f}.js`);
+    const ok = block(1, lines);
+    lines.push(`${ok ? 'ok' : 'not ok'} ${f} - test/f${f}.js # time=1ms`, '');
+  }
+  lines.push(`1..${files}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function tapParserCounts(text: string): Promise<{ passed: number; failed: number; skipped: number }> {
+  const c = { passed: 0, failed: 0, skipped: 0 };
+  const p = new Parser();
+  p.on('result', (r: { ok: boolean; skip: unknown; todo: unknown }) => {
+    c[r.todo || r.skip ? 'skipped' : r.ok ? 'passed' : 'failed']++;
+  });
+  await new Promise<void>((done) => {
+    p.on('complete', () => done());
+    p.end(text);
+  });
+  return c;
+}
+
+describe("node-tap's count equals tap-parser's on random streams of node-tap's shape", () => {
+  it('1000 seeded streams, every one equal', async () => {
+    const differ: number[] = [];
+    for (let seed = 1; seed <= 1000; seed++) {
+      const text = randomStream(seed);
+      const mine = tapCounts(tapTree(text).points);
+      const theirs = await tapParserCounts(text);
+      if (mine.passed !== theirs.passed || mine.failed !== theirs.failed || mine.skipped !== theirs.skipped) differ.push(seed);
+    }
+    expect(differ).toEqual([]);
   });
 });

@@ -13,10 +13,11 @@ export interface TapPoint {
   /**
    * The subtest block tap-parser holds this point against, when it closes one holding points: the name its
    * `# Subtest: name` line gave it ('' for a bare `# Subtest` line or none), how many points it holds, and
-   * whether it passed as its parser reads it (every point passed or carries a directive, as many points as
-   * its plan `1..N` says).
+   * whether it passed as its parser reads it (every point passed or carries a directive and every block
+   * under it passed, as many points as its plan `1..N` says); `passedAll`: so did every other block this
+   * point closed (a buffered point closes two), which its own block's outcome depends on.
    */
-  block?: { name: string; count: number; ok: boolean };
+  block?: { name: string; count: number; ok: boolean; passedAll: boolean };
   /** Its line ends with `{`: tap-parser reads the deeper points that follow it as its (buffered) block. */
   buffered?: true;
   /** Its number in its block (`ok 3 - …`), when the line gives one. */
@@ -101,8 +102,11 @@ interface TreeState {
   names: string[];
   /** The last plan line at depth d (`start..end`). */
   plans: Array<{ start: number; end: number } | undefined>;
-  /** The last point at depth d ended with `{` and no plan or point at depth d came after it. */
-  buffered: boolean[];
+  /**
+   * The last point at depth d ended with `{` and no plan or point at depth d came after it: `waiting`, or
+   * `opened` once a deeper line came (tap-parser opens that point's buffered block on any such line).
+   */
+  buffered: Array<'waiting' | 'opened' | undefined>;
   headed: boolean;
 }
 
@@ -115,21 +119,23 @@ function blockOf(name: string, children: readonly TapPoint[], plan: TreeState['p
   const ids = children.flatMap((c) => (c.id === undefined ? [] : [c.id]));
   const planned = plan !== undefined && children.length === Math.max(0, plan.end - plan.start + 1);
   const numbered = new Set(ids).size === ids.length && ids.every((id) => plan !== undefined && id >= plan.start && id <= plan.end);
-  const ok = children.every((c) => c.ok || c.directive) && planned && numbered;
-  return { name, count: children.length, ok };
+  const ok = children.every((c) => (c.ok || c.directive) && c.block?.passedAll !== false) && planned && numbered;
+  return { name, count: children.length, ok, passedAll: ok };
 }
 
 /**
- * The deeper points after a point whose line ends with `{`, when some came before the next point or plan
- * at its depth: tap-parser reads them as that point's buffered subtest block and holds the point against
- * them (tap prints a subtest that follows such a name without its `# Subtest` line). They join that point.
+ * The deeper lines after a point whose line ends with `{`, when any came before the next point or plan at
+ * its depth: tap-parser reads them as that point's buffered subtest block and holds the point against
+ * that block (tap prints a subtest that follows such a name without its `# Subtest` line). Their points
+ * join that point, and the point that ends them closes no block.
  */
 function claimBuffered(st: TreeState, depth: number): boolean {
   const deeper = st.pending[depth + 1] ?? [];
   const before = st.pending[depth]?.at(-1);
-  if (!st.buffered[depth] || !before || deeper.length === 0) return false;
+  if (st.buffered[depth] !== 'opened' || !before) return false;
   before.children.push(...deeper);
-  before.block = blockOf(before.tapName, deeper, st.plans[depth + 1]);
+  const block = blockOf(before.tapName, deeper, st.plans[depth + 1]);
+  before.block = { ...block, passedAll: block.ok && before.block?.passedAll !== false };
   st.pending.splice(depth + 1);
   st.plans.splice(depth + 1);
   return true;
@@ -141,9 +147,10 @@ function addPoint(st: TreeState, depth: number, p: Omit<TapPoint, 'children'>): 
   if (!claimed && st.headed && !st.open[depth]) closeUnclosed(st.pending, st.headers, depth);
   const children = claimed ? [] : (st.pending[depth + 1] ?? []);
   const name = (st.open[depth] && st.names[depth]) || '';
-  const block = children.length > 0 ? { block: blockOf(name, children, st.plans[depth + 1]) } : {};
+  const plan = st.plans[depth + 1];
+  const block = children.length > 0 || plan !== undefined ? { block: blockOf(name, children, plan) } : {};
   st.open[depth] = false;
-  st.buffered[depth] = p.buffered === true;
+  st.buffered[depth] = p.buffered ? 'waiting' : undefined;
   st.pending.splice(depth + 1);
   st.plans.splice(depth + 1);
   (st.pending[depth] ??= []).push({ ...p, children, ...block });
@@ -172,12 +179,13 @@ export function tapTree(text: string): { points: TapPoint[]; sawTap: boolean } {
       yamlIndent = indent;
       continue;
     }
+    if (line) st.buffered.forEach((b, d) => (st.buffered[d] = b && d < depth ? 'opened' : b));
     if (/^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) sawTap = true;
     const plan = /^(\d+)\.\.(\d+)(?:\s+#.*)?$/.exec(line);
     if (plan) {
       claimBuffered(st, depth);
       st.plans[depth] = { start: Number(plan[1]), end: Number(plan[2]) };
-      st.buffered[depth] = false;
+      st.buffered[depth] = undefined;
     }
     const header = /^# Subtest(?::\s*(.*))?$/.exec(line);
     if (header) {
