@@ -75,8 +75,9 @@ export type BenchCase = z.infer<typeof caseSchema>;
  * - mocha: `N passing` + `N failing` + `N pending`; ava: `N tests passed/failed/skipped/todo` and
  *   `N known failures`; jest: `Tests: … N total`; vitest: `Tests … (N)`; node:test: `tests N`.
  * - node-tap: its closing `# { total: N, pass: N, … }` line (tap prints TAP when stdout is not a terminal),
- *   which counts every leaf point (each assertion, each skipped or todo subtest, each failure): the harness
- *   counts node-tap as tap counts itself and holds its count against that line (issue 38).
+ *   which counts the results tap's parser surfaces (every point but a subtest's own closing point that
+ *   repeats its block's name and outcome): the harness counts node-tap as tap counts itself and holds its
+ *   count against that line (issue 38).
  */
 export const COUNT_RULES: Readonly<Record<string, string>> = {
   pytest: '(?<=^=*\\s*(?:\\d+ \\w+, )*)(\\d+) (?:passed|failed|errors?|skipped|xfailed|xpassed)(?=(?:, \\d+ \\w+)* in [\\d.]+s\\b)',

@@ -73,6 +73,8 @@ function gitBackend(root: string, req: IncomingMessage, res: ServerResponse, pat
     }
     res.writeHead(status, headers).end(all.subarray(sep + 4));
   });
+  // git may answer and exit before reading the whole request (a negotiation it ends early): EPIPE then is no error.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(body);
 }
 
