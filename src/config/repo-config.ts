@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { cronSchedule, hookMatcher, permissionRule, repoPath } from './refinements.js';
 import { mcpOptionsSchema, mcpServersSchema } from './mcp-servers.js';
+import { verifySchema } from './verify-config.js';
 
 export { ConfigError } from './config-error.js';
 
@@ -309,31 +310,7 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ wait_min: 30, fix_rounds: 1, auto_update: false }),
-    verify: z
-      .object({
-        pull_requests: z
-          .boolean()
-          .default(false)
-          .describe(
-            'the App runs `proofpr verify` on every pull request opened or pushed to (any author, forks included: no model, no secret) and posts the check run `proofpr/verified` on its head',
-          ),
-        flaky_reruns: z
-          .number()
-          .int()
-          .min(0)
-          .max(10)
-          .default(2)
-          .describe('re-runs of a failing test in isolation before it counts as failing (one that passes and fails is flaky)'),
-        hunk_runs: z
-          .number()
-          .int()
-          .min(0)
-          .max(100)
-          .default(8)
-          .describe('at most this many reversion runs for untested hunks (grouped by file when there are more hunks)'),
-      })
-      .strict()
-      .default({ pull_requests: false, flaky_reruns: 2, hunk_runs: 8 }),
+    verify: verifySchema,
     sweeps: z
       .array(sweep)
       .default([])

@@ -20,16 +20,13 @@
  */
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RunEventInput, TestRun } from '../../src/agent/events.js';
+import { describe, expect, it } from '@jest/globals';
+import type { TestRun } from '../../src/agent/events.js';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
-import { createVerifier } from '../../src/agent/verification/verifier.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { runSettingsOf } from '../../src/run/run-settings.js';
-import { silentLogger } from '../../src/log.js';
-import { noHooks } from '../fakes/agent-stubs.js';
-import { makeExec } from '../hooks/helpers.js';
 import { tempDir } from '../kit/temp.js';
+import { finalCheckOf } from './final-check-kit.js';
 import { makeRepo } from './git-repo.js';
 
 type Mode = 'alternate' | 'always';
@@ -134,11 +131,6 @@ ${fn}('sometimes', () => {
 const cjs = (counter: string, mode: Mode, fn: string): string =>
   `const fs = require('node:fs');\n${fn === 'test' ? "const { test } = typeof globalThis.test === 'function' ? globalThis : require('@jest/globals');\n" : ''}${body(counter, mode, fn)}`;
 
-const disposers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const d of disposers.splice(0)) await d();
-});
-
 async function finalCheck(runner: string, mode: Mode, reruns?: number) {
   const spec = RUNNERS[runner];
   if (!spec) throw new Error(runner);
@@ -148,21 +140,7 @@ async function finalCheck(runner: string, mode: Mode, reruns?: number) {
   if (spec.node) symlinkSync(join(process.cwd(), 'node_modules'), join(root, 'node_modules'), 'dir');
   const config = parseRepoConfig(`test:\n  command: ${spec.command}\n`);
   const settings = { ...runSettingsOf(config), ...(reruns !== undefined ? { verify: { flaky_reruns: reruns } } : {}) };
-  const { exec, tmp, dispose } = await makeExec(root, 'off');
-  disposers.push(dispose);
-  const events: RunEventInput[] = [];
-  const verifier = createVerifier({
-    root,
-    runDir: tempDir('proofpr-rundir-'),
-    settings,
-    exec,
-    baseSha,
-    hooks: noHooks,
-    onEvent: (e) => events.push(e),
-    logger: silentLogger,
-    scratchDir: tmp,
-  });
-  const verdict = await verifier.finalCheck();
+  const { verdict, events } = await finalCheckOf(root, baseSha, settings);
   const runs = events.flatMap((e) => (e.type === 'test_run' ? [e.run] : []));
   const stamped = events.map((e) => ({ ...e, ts: '2026-01-01T00:00:00.000Z' })) as Parameters<typeof buildEvidence>[0];
   const evidence = buildEvidence(stamped, { repo: { baseSha, branch: 'main' }, filesChanged: [] });

@@ -21,15 +21,10 @@
  */
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RunEventInput } from '../../src/agent/events.js';
-import { createVerifier } from '../../src/agent/verification/verifier.js';
+import { describe, expect, it } from '@jest/globals';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { runSettingsOf } from '../../src/run/run-settings.js';
-import { silentLogger } from '../../src/log.js';
-import { noHooks } from '../fakes/agent-stubs.js';
-import { makeExec } from '../hooks/helpers.js';
-import { tempDir } from '../kit/temp.js';
+import { finalCheckOf } from './final-check-kit.js';
 import { makeRepo, write } from './git-repo.js';
 
 interface Case {
@@ -49,27 +44,6 @@ const CASES: Record<string, Case> = {
     base: {
       '.gitignore': 'node_modules\n',
       'package.json': '{ "name": "calc", "version": "1.0.0", "main": "index.js", "files": ["index.js"] }\n',
-      'index.js': 'exports.add = (a, b) => a - b;\nexports.one = () => 1;\n',
-      'tests.js': "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\n",
-    },
-    fix: {
-      'index.js': 'exports.add = (a, b) => a + b;\nexports.one = () => 1;\n',
-      'tests.js':
-        "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\nit('adds', () => assert.strictEqual(c.add(2, 3), 5));\n",
-    },
-    weakened: {
-      'tests.js':
-        "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\nit('adds', () => assert.strictEqual(c.add(2, 3), -1));\n",
-    },
-  },
-  'npm test (mocha tests.js)': {
-    command: 'npm test',
-    node: true,
-    testFile: 'tests.js',
-    base: {
-      '.gitignore': 'node_modules\n',
-      'package.json':
-        '{ "name": "calc", "version": "1.0.0", "main": "index.js", "files": ["index.js"], "scripts": { "test": "mocha tests.js" } }\n',
       'index.js': 'exports.add = (a, b) => a - b;\nexports.one = () => 1;\n',
       'tests.js': "const assert = require('assert');\nconst c = require('./index.js');\nit('one', () => assert.strictEqual(c.one(), 1));\n",
     },
@@ -103,31 +77,24 @@ const CASES: Record<string, Case> = {
   },
 };
 
-const disposers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const d of disposers.splice(0)) await d();
-});
+/** The mocha case as `npm test` runs it: the package's test script names the file. */
+const MOCHA = CASES.mocha as Case;
+CASES['npm test (mocha tests.js)'] = {
+  ...MOCHA,
+  command: 'npm test',
+  base: {
+    ...MOCHA.base,
+    'package.json':
+      '{ "name": "calc", "version": "1.0.0", "main": "index.js", "files": ["index.js"], "scripts": { "test": "mocha tests.js" } }\n',
+  },
+};
 
 async function finalCheck(c: Case, change: Record<string, string>, base: Record<string, string> = {}) {
   const { root, baseSha } = makeRepo({ ...c.base, ...base });
   if (c.node) symlinkSync(join(process.cwd(), 'node_modules'), join(root, 'node_modules'), 'dir');
   for (const [p, t] of Object.entries(change)) write(root, p, t);
   const config = parseRepoConfig(`test:\n  command: ${c.command}\ngates:\n  red_green: true\nverify:\n  hunk_runs: 0\n`);
-  const { exec, tmp, dispose } = await makeExec(root, 'off');
-  disposers.push(dispose);
-  const events: RunEventInput[] = [];
-  const verifier = createVerifier({
-    root,
-    runDir: tempDir('proofpr-rundir-'),
-    settings: runSettingsOf(config),
-    exec,
-    baseSha,
-    hooks: noHooks,
-    onEvent: (e) => events.push(e),
-    logger: silentLogger,
-    scratchDir: tmp,
-  });
-  return verifier.finalCheck();
+  return (await finalCheckOf(root, baseSha, runSettingsOf(config))).verdict;
 }
 
 const gate = (v: { gates: Array<{ name: string; passed: boolean; detail: string }> }, name: string) => v.gates.find((g) => g.name === name);

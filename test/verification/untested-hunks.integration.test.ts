@@ -12,16 +12,11 @@
  * First try (before the mechanism: no check ran, no list): 3 of 9 cases as expected (the (b) cases, which
  * expect an empty list, and nothing else). After: 9 of 9. docs/benchmarks.md records the figures and runs.
  */
-import { describe, expect, it, afterEach } from '@jest/globals';
-import type { RunEventInput } from '../../src/agent/events.js';
+import { describe, expect, it } from '@jest/globals';
 import { buildEvidence } from '../../src/agent/evidence/evidence.js';
-import { createVerifier } from '../../src/agent/verification/verifier.js';
 import { parseRepoConfig } from '../../src/config/repo-config.js';
 import { runSettingsOf } from '../../src/run/run-settings.js';
-import { silentLogger } from '../../src/log.js';
-import { noHooks } from '../fakes/agent-stubs.js';
-import { makeExec } from '../hooks/helpers.js';
-import { tempDir } from '../kit/temp.js';
+import { finalCheckOf } from './final-check-kit.js';
 import { makeRepo, write } from './git-repo.js';
 
 interface Fixture {
@@ -131,31 +126,12 @@ const GO: Fixture = {
 
 const FIXTURES: Record<string, Fixture> = { 'node --test': NODE, pytest: PY, 'go test': GO };
 
-const disposers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const d of disposers.splice(0)) await d();
-});
-
 /** The base committed, `change` written over it as the agent leaves it, the verifier's final check with verify.hunk_runs. */
 async function check(fx: Fixture, change: Record<string, string>, hunkRuns: number, base: Record<string, string> = {}) {
   const { root, baseSha } = makeRepo({ ...fx.base, ...base });
   for (const [p, t] of Object.entries(change)) write(root, p, t);
   const config = parseRepoConfig(`test:\n  command: ${fx.command}\nverify:\n  hunk_runs: ${hunkRuns}\n`);
-  const { exec, tmp, dispose } = await makeExec(root, 'off');
-  disposers.push(dispose);
-  const events: RunEventInput[] = [];
-  const verifier = createVerifier({
-    root,
-    runDir: tempDir('proofpr-rundir-'),
-    settings: runSettingsOf(config),
-    exec,
-    baseSha,
-    hooks: noHooks,
-    onEvent: (e) => events.push(e),
-    logger: silentLogger,
-    scratchDir: tmp,
-  });
-  const verdict = await verifier.finalCheck();
+  const { verdict, events } = await finalCheckOf(root, baseSha, runSettingsOf(config));
   const check = events.flatMap((e) => (e.type === 'untested_hunks' ? [e] : []))[0];
   const notice = events.flatMap((e) => (e.type === 'notice' && e.message.startsWith('untested hunks') ? [e.message] : []))[0];
   const stamped = events.map((e) => ({ ...e, ts: '2026-01-01T00:00:00.000Z' })) as Parameters<typeof buildEvidence>[0];
