@@ -18,6 +18,8 @@
  * A seventh case from an independent review: a shipped module whose doctests pytest runs is reported as a
  * test file, and must stay code (its fix is no changed test): failed with the first version of the
  * mechanism ("test helper code changed"), passes now that shipped files stay code.
+ * An eighth pair written after the mechanism, as a fresh case of the class: jest run on `*.check.js` by
+ * its own testMatch; caught (both as expected) at the first run.
  */
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,8 +79,35 @@ const CASES: Record<string, Case> = {
   },
 };
 
-/** The mocha case as `npm test` runs it: the package's test script names the file. */
 const MOCHA = CASES.mocha as Case;
+/** The mocha case's repository without its test file. */
+const MOCHA_BASE = (): Record<string, string> => {
+  const { 'tests.js': _tests, ...rest } = MOCHA.base;
+  return rest;
+};
+
+/** Written after the mechanism, as a fresh case of the class: jest told by its config to run `*.check.js` files. */
+CASES['jest (testMatch *.check.js)'] = {
+  command: 'node_modules/.bin/jest --ci',
+  node: true,
+  testFile: 'lib/calc.check.js',
+  base: {
+    ...MOCHA_BASE(),
+    'jest.config.cjs': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+    'lib/calc.check.js': "const c = require('../index.js');\ntest('one', () => expect(c.one()).toBe(1));\n",
+  },
+  fix: {
+    'index.js': 'exports.add = (a, b) => a + b;\nexports.one = () => 1;\n',
+    'lib/calc.check.js':
+      "const c = require('../index.js');\ntest('one', () => expect(c.one()).toBe(1));\ntest('adds', () => expect(c.add(2, 3)).toBe(5));\n",
+  },
+  weakened: {
+    'lib/calc.check.js':
+      "const c = require('../index.js');\ntest('one', () => expect(c.one()).toBe(1));\ntest('adds', () => expect(c.add(2, 3)).toBe(-1));\n",
+  },
+};
+
+/** The mocha case as `npm test` runs it: the package's test script names the file. */
 CASES['npm test (mocha tests.js)'] = {
   ...MOCHA,
   command: 'npm test',
